@@ -1,0 +1,74 @@
+import type { ImageTarget } from '../../../os-control/types.js';
+import type { ObservationRecord } from '../../../shared/observation.js';
+import type { AssistantItem, TranscriptItem } from '../transcript.js';
+
+export type ProviderFamily = 'anthropic' | 'openai' | 'openai-compatible';
+
+/** Tokens as the provider reported them; the runner prices them with the model's price table. */
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+export interface TurnRequest {
+  system: string;
+  transcript: readonly TranscriptItem[];
+  /** The screenshot the model will see last (its record decides the coordinate space). */
+  observation: ObservationRecord;
+  /** Extra tools this run offers besides the computer (shell, ask_user, finish, find_text …). */
+  tools: readonly AgentToolName[];
+}
+
+export type AgentToolName = 'shell' | 'ask_user' | 'finish' | 'find_text' | 'qa_verdict';
+
+export interface TurnCallbacks {
+  /** Streaming text as it arrives (not logged; the final text arrives in the turn). */
+  onDelta?(text: string, kind: 'text' | 'thinking'): void;
+  /** A retry is scheduled after a retryable failure. */
+  onRetry?(info: { attempt: number; delayMs: number; error: string }): void;
+}
+
+export interface ModelTurn {
+  assistant: AssistantItem;
+  usage: TokenUsage;
+  /** Why the model stopped: it called tools, it ended its turn, it hit max tokens, it refused. */
+  stopReason: 'tool_use' | 'end_turn' | 'max_tokens' | 'refusal' | 'other';
+}
+
+/** A provider translates between the neutral transcript and one model API. */
+export interface Provider {
+  readonly family: ProviderFamily;
+  readonly model: string;
+  /** How the screenshot for this model must be sized, given the display's physical size. */
+  imageTarget(capture: { width: number; height: number }): ImageTarget;
+  /**
+   * One model turn. Retries 429/529/5xx/network errors with backoff honouring
+   * retry-after; throws ProviderUnavailableError when retries are exhausted and
+   * an AbortError when the signal fires.
+   */
+  turn(request: TurnRequest, signal: AbortSignal, callbacks?: TurnCallbacks): Promise<ModelTurn>;
+}
+
+/** Retries are exhausted or the provider refuses service: the run pauses with this reason. */
+export class ProviderUnavailableError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ProviderUnavailableError';
+  }
+}
+
+/** A non-retryable request error (bad key, bad request): the run ends with this reason. */
+export class ProviderRequestError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ProviderRequestError';
+  }
+}

@@ -1,0 +1,67 @@
+import type { Action } from '../../shared/actions.js';
+
+/**
+ * The provider-neutral conversation. The runner keeps it (and can rebuild it from a
+ * session's event log); the context manager prunes its images; each provider renders
+ * it into its own wire format on every request.
+ */
+
+/** An image in the transcript: a screenshot on disk, loaded when a request is built. */
+export interface TranscriptImage {
+  observationId: string;
+  mediaType: 'image/jpeg' | 'image/png' | 'image/webp';
+  width: number;
+  height: number;
+  load(): Promise<Buffer>;
+}
+
+/** One model tool call, parsed into zero or more actions (OpenAI's GA computer tool batches several). */
+export interface ModelCall {
+  /** The provider's id for the call, used to answer it. */
+  callId: string;
+  /** The tool the model called ("computer", "bash", "ask_user", "done", a toolset member …). */
+  name: string;
+  /** The raw input, as the model sent it, for the log and for faithful replay. */
+  input: unknown;
+  /** Parsed actions in order; a parse failure is an entry with `error` and is never executed. */
+  actions: Array<{ ok: true; action: Action } | { ok: false; error: string }>;
+  /** OpenAI pending safety checks on this call: only a person may acknowledge them. */
+  safetyChecks?: Array<{ id: string; code: string; message: string }>;
+}
+
+export interface UserItem {
+  role: 'user';
+  text: string;
+  image?: TranscriptImage;
+  /** Set by the context manager when it removed this item's image; providers say so in a short note. */
+  imagePruned?: boolean;
+}
+
+export interface AssistantItem {
+  role: 'assistant';
+  text: string;
+  thinking?: string;
+  calls: ModelCall[];
+  /**
+   * Whatever the provider needs to replay this turn exactly (Anthropic content blocks
+   * with thinking signatures, an OpenAI response id and output items). Opaque to the
+   * runner; must be JSON-serialisable so it can be logged and resumed.
+   */
+  providerState?: unknown;
+}
+
+export interface ToolResultItem {
+  role: 'tool_result';
+  callId: string;
+  /** The tool the call was for (some wire formats need it). */
+  name: string;
+  ok: boolean;
+  text: string;
+  /** The screenshot after the action, when there is one. */
+  image?: TranscriptImage;
+  imagePruned?: boolean;
+  /** Acknowledged OpenAI safety checks, echoed back on the next request. */
+  acknowledgedSafetyChecks?: Array<{ id: string; code: string; message: string }>;
+}
+
+export type TranscriptItem = UserItem | AssistantItem | ToolResultItem;

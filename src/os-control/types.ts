@@ -1,0 +1,79 @@
+import type { Action, Point, Rect } from '../shared/actions.js';
+import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
+
+/** How big, and in which format, the image for a model must be. */
+export interface ImageTarget {
+  format: 'jpeg' | 'png' | 'webp';
+  /** JPEG/WebP quality, 1–100. */
+  quality?: number;
+  /** Cap on the long edge in pixels. */
+  maxLongEdge?: number;
+  /** Cap on width × height. */
+  maxPixels?: number;
+  /** Smart resize (Qwen-VL / UI-TARS): both sides a multiple of this (28 or 32). */
+  multipleOf?: number;
+  /** Cap on the number of multipleOf × multipleOf patches (Claude's 1568-patch rule uses 28). */
+  maxPatches?: number;
+  /** Exact size; overrides the caps (used for fixed XGA/WXGA style targets). */
+  exact?: { width: number; height: number };
+  /** Draw the mouse pointer into the image. */
+  drawCursor?: boolean;
+}
+
+export interface Observation {
+  record: ObservationRecord;
+  /** The encoded image for the model (record.image describes it). */
+  image: Buffer;
+  /** A small JPEG for the UI's thumbnail stream. */
+  thumb: Buffer;
+}
+
+export interface ObserveOptions {
+  /** Which display; the primary one when omitted. */
+  displayId?: string;
+  target: ImageTarget;
+  /** Long edge of the UI thumbnail; default 320. */
+  thumbLongEdge?: number;
+  /** Capture only this region (global logical coordinates), at full resolution: zoom. */
+  region?: Rect;
+  signal?: AbortSignal;
+}
+
+export interface SettleOptions {
+  /** Never return before this many ms. */
+  minMs?: number;
+  /** Give up waiting after this many ms. */
+  maxMs?: number;
+  signal?: AbortSignal;
+  displayId?: string;
+}
+
+export interface SettleResult {
+  waitedMs: number;
+  /** False when maxMs passed while the screen still changed. */
+  settled: boolean;
+}
+
+export interface PerformResult {
+  /** A text result for the model, e.g. the cursor position. */
+  output?: string;
+}
+
+/**
+ * The computer, and nothing else. Every method that moves the mouse or presses a key
+ * takes an AbortSignal; on abort or error every held key and button is released.
+ */
+export interface Computer {
+  listDisplays(): Promise<DisplayInfo[]>;
+  observe(options: ObserveOptions): Promise<Observation>;
+  /**
+   * Perform one input or observe action whose points are in global desktop
+   * coordinates (already mapped through the coordinate pipeline).
+   * Shell, ask_user and finish are not the computer's business.
+   */
+  perform(action: Action, signal: AbortSignal): Promise<PerformResult>;
+  settle(options?: SettleOptions): Promise<SettleResult>;
+  cursorPosition(): Promise<Point>;
+  /** Release every key and mouse button this process may hold. Safe to call any time. */
+  releaseAll(): Promise<void>;
+}

@@ -1,0 +1,271 @@
+import { z } from 'zod';
+
+/**
+ * The one action vocabulary. Every provider converts its model's output into these
+ * shapes at the edge; everything inside DeskPilot speaks only this.
+ *
+ * Coordinates: an action proposed by a model carries points in the pixel space of the
+ * screenshot image that model was sent (its `observationId` names that screenshot).
+ * The runner maps them through that observation's record into global desktop
+ * coordinates just before execution (see os-control/coords). The same shapes are used
+ * on both sides of that mapping; the functions that convert say which side they take.
+ */
+
+/** Longest text a single `type` action may carry; longer is a tool error, not a truncation. */
+export const MAX_TYPE_TEXT = 10_000;
+/** Longest wait or key hold the model may ask for. */
+export const MAX_WAIT_MS = 60_000;
+export const MAX_SCROLL_AMOUNT = 50;
+export const MAX_DRAG_POINTS = 200;
+
+const coord = z.number().finite();
+export const PointSchema = z.object({ x: coord, y: coord }).strict();
+export type Point = z.infer<typeof PointSchema>;
+
+export const RectSchema = z
+  .object({ x: coord, y: coord, width: z.number().finite().positive(), height: z.number().finite().positive() })
+  .strict();
+export type Rect = z.infer<typeof RectSchema>;
+
+export const MouseButtonSchema = z.enum(['left', 'right', 'middle', 'back', 'forward']);
+export type MouseButton = z.infer<typeof MouseButtonSchema>;
+
+/** Key names as written by the model or the user ("ctrl", "Return", "KP_0"); os-control/keys validates them. */
+export const ModifierListSchema = z.array(z.string().min(1).max(32)).max(6).default([]);
+
+export const ClickActionSchema = z
+  .object({
+    type: z.literal('click'),
+    x: coord,
+    y: coord,
+    button: MouseButtonSchema.default('left'),
+    /** 1 = click, 2 = double click, 3 = triple click. */
+    clicks: z.union([z.literal(1), z.literal(2), z.literal(3)]).default(1),
+    modifiers: ModifierListSchema,
+  })
+  .strict();
+
+export const MoveActionSchema = z.object({ type: z.literal('move'), x: coord, y: coord }).strict();
+
+export const MouseDownActionSchema = z
+  .object({ type: z.literal('mouse_down'), button: MouseButtonSchema.default('left'), x: coord.optional(), y: coord.optional() })
+  .strict();
+
+export const MouseUpActionSchema = z
+  .object({ type: z.literal('mouse_up'), button: MouseButtonSchema.default('left'), x: coord.optional(), y: coord.optional() })
+  .strict();
+
+export const DragActionSchema = z
+  .object({
+    type: z.literal('drag'),
+    /** Start, optional waypoints, end. */
+    path: z.array(PointSchema).min(2).max(MAX_DRAG_POINTS),
+    button: MouseButtonSchema.default('left'),
+    modifiers: ModifierListSchema,
+  })
+  .strict();
+
+export const ScrollDirectionSchema = z.enum(['up', 'down', 'left', 'right']);
+export type ScrollDirection = z.infer<typeof ScrollDirectionSchema>;
+
+export const ScrollActionSchema = z
+  .object({
+    type: z.literal('scroll'),
+    x: coord,
+    y: coord,
+    direction: ScrollDirectionSchema,
+    /** Wheel notches. */
+    amount: z.number().int().min(1).max(MAX_SCROLL_AMOUNT).default(3),
+    modifiers: ModifierListSchema,
+  })
+  .strict();
+
+export const TypeActionSchema = z.object({ type: z.literal('type'), text: z.string().min(1).max(MAX_TYPE_TEXT) }).strict();
+
+/** A key combination such as "ctrl+shift+t", "Return", "alt+F4". */
+export const KeyActionSchema = z
+  .object({ type: z.literal('key'), keys: z.string().min(1).max(200), repeat: z.number().int().min(1).max(50).default(1) })
+  .strict();
+
+export const HoldKeyActionSchema = z
+  .object({ type: z.literal('hold_key'), keys: z.string().min(1).max(200), durationMs: z.number().int().min(0).max(MAX_WAIT_MS) })
+  .strict();
+
+export const WaitActionSchema = z.object({ type: z.literal('wait'), durationMs: z.number().int().min(0).max(MAX_WAIT_MS) }).strict();
+
+export const ScreenshotActionSchema = z.object({ type: z.literal('screenshot') }).strict();
+
+export const CursorPositionActionSchema = z.object({ type: z.literal('cursor_position') }).strict();
+
+/** A full-resolution crop of a region of the screenshot, for the model to look closer. */
+export const ZoomActionSchema = z.object({ type: z.literal('zoom'), region: RectSchema }).strict();
+
+/** Run a shell command (bash on Linux/macOS, PowerShell on Windows). Always risky. */
+export const ShellActionSchema = z
+  .object({ type: z.literal('shell'), command: z.string().min(1).max(20_000), timeoutMs: z.number().int().min(1).max(600_000).optional() })
+  .strict();
+
+/** The model asks the person a question and waits for the answer. */
+export const AskUserActionSchema = z.object({ type: z.literal('ask_user'), question: z.string().min(1).max(4_000) }).strict();
+
+/** The model says the task is finished, successfully or not. */
+export const FinishActionSchema = z
+  .object({ type: z.literal('finish'), success: z.boolean(), summary: z.string().max(20_000).default('') })
+  .strict();
+
+export const ActionSchema = z.discriminatedUnion('type', [
+  ClickActionSchema,
+  MoveActionSchema,
+  MouseDownActionSchema,
+  MouseUpActionSchema,
+  DragActionSchema,
+  ScrollActionSchema,
+  TypeActionSchema,
+  KeyActionSchema,
+  HoldKeyActionSchema,
+  WaitActionSchema,
+  ScreenshotActionSchema,
+  CursorPositionActionSchema,
+  ZoomActionSchema,
+  ShellActionSchema,
+  AskUserActionSchema,
+  FinishActionSchema,
+]);
+
+export type Action = z.infer<typeof ActionSchema>;
+export type ActionType = Action['type'];
+export type ActionOf<T extends ActionType> = Extract<Action, { type: T }>;
+
+export type ClickAction = ActionOf<'click'>;
+export type DragAction = ActionOf<'drag'>;
+export type ScrollAction = ActionOf<'scroll'>;
+export type TypeAction = ActionOf<'type'>;
+export type KeyAction = ActionOf<'key'>;
+
+/**
+ * What an action does to the world, which decides how the gate treats it:
+ * - input: moves the mouse or presses keys (policy + approval queue)
+ * - observe: only looks (screenshot, zoom, cursor position, wait) — never needs approval
+ * - shell: runs a command — always risky
+ * - ask_user / finish: talk to the person / end the run
+ */
+export type ActionCategory = 'input' | 'observe' | 'shell' | 'ask_user' | 'finish';
+
+export function actionCategory(action: Action): ActionCategory {
+  switch (action.type) {
+    case 'click':
+    case 'move':
+    case 'mouse_down':
+    case 'mouse_up':
+    case 'drag':
+    case 'scroll':
+    case 'type':
+    case 'key':
+    case 'hold_key':
+      return 'input';
+    case 'wait':
+    case 'screenshot':
+    case 'cursor_position':
+    case 'zoom':
+      return 'observe';
+    case 'shell':
+      return 'shell';
+    case 'ask_user':
+      return 'ask_user';
+    case 'finish':
+      return 'finish';
+  }
+}
+
+/** The points of an action that are screen coordinates (for range checks and mapping). */
+export function actionPoints(action: Action): Point[] {
+  switch (action.type) {
+    case 'click':
+    case 'move':
+    case 'scroll':
+      return [{ x: action.x, y: action.y }];
+    case 'mouse_down':
+    case 'mouse_up':
+      return action.x !== undefined && action.y !== undefined ? [{ x: action.x, y: action.y }] : [];
+    case 'drag':
+      return action.path;
+    case 'zoom':
+      return [
+        { x: action.region.x, y: action.region.y },
+        { x: action.region.x + action.region.width, y: action.region.y + action.region.height },
+      ];
+    default:
+      return [];
+  }
+}
+
+/** Returns a copy of the action with every screen point passed through `map`. */
+export function mapActionPoints<A extends Action>(action: A, map: (p: Point) => Point): A {
+  switch (action.type) {
+    case 'click':
+    case 'move':
+    case 'scroll': {
+      const p = map({ x: action.x, y: action.y });
+      return { ...action, x: p.x, y: p.y };
+    }
+    case 'mouse_down':
+    case 'mouse_up': {
+      if (action.x === undefined || action.y === undefined) return action;
+      const p = map({ x: action.x, y: action.y });
+      return { ...action, x: p.x, y: p.y };
+    }
+    case 'drag':
+      return { ...action, path: action.path.map(map) };
+    case 'zoom': {
+      const a = map({ x: action.region.x, y: action.region.y });
+      const b = map({ x: action.region.x + action.region.width, y: action.region.y + action.region.height });
+      return { ...action, region: { x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y } };
+    }
+    default:
+      return action;
+  }
+}
+
+/** One line a person can read in a queue or a log: "click left at (412, 300)". */
+export function describeAction(action: Action): string {
+  const r = (n: number) => Math.round(n);
+  const mods = (m: string[]) => (m.length ? `${m.join('+')}+` : '');
+  switch (action.type) {
+    case 'click': {
+      const kind = action.clicks === 2 ? 'double click' : action.clicks === 3 ? 'triple click' : 'click';
+      return `${mods(action.modifiers)}${kind} ${action.button} at (${r(action.x)}, ${r(action.y)})`;
+    }
+    case 'move':
+      return `move to (${r(action.x)}, ${r(action.y)})`;
+    case 'mouse_down':
+    case 'mouse_up':
+      return `${action.type === 'mouse_down' ? 'press' : 'release'} ${action.button} button${action.x !== undefined && action.y !== undefined ? ` at (${r(action.x)}, ${r(action.y)})` : ''}`;
+    case 'drag': {
+      const a = action.path[0]!;
+      const b = action.path[action.path.length - 1]!;
+      return `${mods(action.modifiers)}drag from (${r(a.x)}, ${r(a.y)}) to (${r(b.x)}, ${r(b.y)})`;
+    }
+    case 'scroll':
+      return `${mods(action.modifiers)}scroll ${action.direction} ×${action.amount} at (${r(action.x)}, ${r(action.y)})`;
+    case 'type':
+      return `type ${JSON.stringify(action.text.length > 80 ? `${action.text.slice(0, 77)}...` : action.text)}`;
+    case 'key':
+      return `press ${action.keys}${action.repeat > 1 ? ` ×${action.repeat}` : ''}`;
+    case 'hold_key':
+      return `hold ${action.keys} for ${action.durationMs} ms`;
+    case 'wait':
+      return `wait ${action.durationMs} ms`;
+    case 'screenshot':
+      return 'take a screenshot';
+    case 'cursor_position':
+      return 'read the cursor position';
+    case 'zoom':
+      return `zoom into (${r(action.region.x)}, ${r(action.region.y)}) ${r(action.region.width)}×${r(action.region.height)}`;
+    case 'shell':
+      return `run shell: ${action.command.length > 120 ? `${action.command.slice(0, 117)}...` : action.command}`;
+    case 'ask_user':
+      return `ask: ${action.question}`;
+    case 'finish':
+      return `${action.success ? 'done' : 'give up'}: ${action.summary}`;
+  }
+}

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { ApprovalAnswerSchema, PolicyModeSchema } from './approvals.js';
+import { ConfigSchema, ProviderFamilySchema } from './config.js';
+import { LimitsSchema, RunEventSchema, RunStateSchema, RunStatusSchema } from './events.js';
+
+/**
+ * The bridge: one contract between the UI and the main process, two transports
+ * (Electron IPC through the preload, WebSocket for `deskpilot serve`). Every message
+ * in either direction is parsed with these schemas; an invalid one is answered with
+ * an error and changes nothing.
+ */
+
+export const StartRunInputSchema = z
+  .object({
+    task: z.string().trim().min(1).max(20_000),
+    profile: z.string().optional(),
+    provider: ProviderFamilySchema.optional(),
+    model: z.string().optional(),
+    baseUrl: z.string().url().optional(),
+    policy: PolicyModeSchema.optional(),
+    limits: LimitsSchema.partial().optional(),
+    skills: z.array(z.string()).optional(),
+  })
+  .strict();
+export type StartRunInput = z.infer<typeof StartRunInputSchema>;
+
+export const SessionSummarySchema = z
+  .object({
+    runId: z.string(),
+    task: z.string(),
+    status: z.union([RunStatusSchema, z.literal('running'), z.literal('paused'), z.literal('interrupted')]),
+    startedAt: z.number(),
+    endedAt: z.number().optional(),
+    steps: z.number().int().nonnegative(),
+    costUsd: z.number().nonnegative(),
+    provider: z.string(),
+    model: z.string(),
+    labels: z.record(z.string(), z.string()).default({}),
+  })
+  .strict();
+export type SessionSummary = z.infer<typeof SessionSummarySchema>;
+
+/** Settings as the UI sees them: the config plus which keys are stored, never the keys. */
+export const SettingsViewSchema = z
+  .object({
+    config: ConfigSchema,
+    keys: z.record(z.string(), z.object({ stored: z.boolean(), fromEnv: z.boolean() }).strict()),
+  })
+  .strict();
+export type SettingsView = z.infer<typeof SettingsViewSchema>;
+
+/** Request/response commands: name → input and output schemas. */
+export const Commands = {
+  'run.start': { input: StartRunInputSchema, output: z.object({ runId: z.string() }).strict() },
+  'run.stop': { input: z.object({ runId: z.string() }).strict(), output: z.object({}).strict() },
+  'run.pause': { input: z.object({ runId: z.string() }).strict(), output: z.object({}).strict() },
+  'run.resume': { input: z.object({ runId: z.string() }).strict(), output: z.object({}).strict() },
+  'approval.answer': {
+    input: z.object({ runId: z.string(), proposalId: z.string(), answer: ApprovalAnswerSchema }).strict(),
+    /** accepted=false when another client answered first or the item is not the head. */
+    output: z.object({ accepted: z.boolean(), reason: z.string().optional() }).strict(),
+  },
+  'question.answer': {
+    input: z.object({ runId: z.string(), questionId: z.string(), answer: z.string().max(20_000) }).strict(),
+    output: z.object({ accepted: z.boolean() }).strict(),
+  },
+  'settings.get': { input: z.object({}).strict(), output: SettingsViewSchema },
+  'settings.save': {
+    input: z
+      .object({
+        config: ConfigSchema,
+        /** Keys to store (by env-var name, e.g. ANTHROPIC_API_KEY); an empty string deletes one. */
+        apiKeys: z.record(z.string(), z.string().max(1_000)).optional(),
+      })
+      .strict(),
+    output: SettingsViewSchema,
+  },
+  'sessions.list': {
+    input: z.object({ query: z.string().max(500).optional() }).strict(),
+    output: z.object({ sessions: z.array(SessionSummarySchema) }).strict(),
+  },
+  'sessions.open': {
+    input: z.object({ runId: z.string() }).strict(),
+    output: z.object({ events: z.array(RunEventSchema) }).strict(),
+  },
+  'sessions.delete': { input: z.object({ runId: z.string() }).strict(), output: z.object({}).strict() },
+  'screen.watch': {
+    /** Start (on=true) or stop the live thumbnail stream for this client. */
+    input: z.object({ on: z.boolean() }).strict(),
+    output: z.object({}).strict(),
+  },
+} as const;
+
+export type CommandName = keyof typeof Commands;
+export type CommandInput<N extends CommandName> = z.input<(typeof Commands)[N]['input']>;
+export type CommandOutput<N extends CommandName> = z.infer<(typeof Commands)[N]['output']>;
+
+/** Pushed from main to every client. */
+export const PushMessageSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('event'), event: RunEventSchema }).strict(),
+  /** Streaming model text; not logged (the final text arrives as a model_text event). */
+  z.object({ kind: z.literal('delta'), runId: z.string(), text: z.string(), textKind: z.enum(['text', 'thinking']) }).strict(),
+  /** A live screen thumbnail (JPEG, base64), only while the client watches. */
+  z.object({ kind: z.literal('frame'), at: z.number(), width: z.number(), height: z.number(), jpegBase64: z.string() }).strict(),
+  /** The state of the active run (or none), sent on connect and on every change. */
+  z
+    .object({
+      kind: z.literal('run_state'),
+      runId: z.string().nullable(),
+      state: RunStateSchema.nullable(),
+      reason: z.string().default(''),
+      policy: PolicyModeSchema.optional(),
+    })
+    .strict(),
+]);
+export type PushMessage = z.infer<typeof PushMessageSchema>;
+
+/** What the renderer holds: the same on IPC and WebSocket. */
+export interface BridgeClient {
+  call<N extends CommandName>(name: N, input: CommandInput<N>): Promise<CommandOutput<N>>;
+  subscribe(listener: (message: PushMessage) => void): () => void;
+  /** URL of a file in a run's folder (a screenshot), for <img src>. */
+  fileUrl(runId: string, relativePath: string): string;
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { PolicyModeSchema } from './approvals.js';
+import { LimitsSchema } from './events.js';
+
+/**
+ * The user's configuration: `$DESKPILOT_HOME/config.json` (default ~/.deskpilot).
+ * Documented in docs/CONFIG.md. API keys are never stored here: they come from the
+ * provider's environment variable or, in the desktop app, from the OS keychain
+ * (Electron safeStorage).
+ */
+
+export const ProviderFamilySchema = z.enum(['anthropic', 'openai', 'openai-compatible']);
+
+export const ProviderProfileSchema = z
+  .object({
+    provider: ProviderFamilySchema,
+    model: z.string().min(1),
+    baseUrl: z.string().url().optional(),
+    /** Name of the environment variable that holds the key (default: ANTHROPIC_API_KEY / OPENAI_API_KEY). */
+    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+    /** Force a tool version instead of choosing from the model id, e.g. "computer_20250124". */
+    toolVersion: z.string().optional(),
+    /** For openai-compatible servers: which output format the model was trained on. */
+    format: z.enum(['tools', 'ui-tars', 'qwen-vl']).optional(),
+    /** Anthropic thinking budget / OpenAI reasoning effort, where the model supports it. */
+    thinking: z.enum(['off', 'low', 'medium', 'high']).optional(),
+    maxOutputTokens: z.number().int().positive().optional(),
+  })
+  .strict();
+export type ProviderProfile = z.infer<typeof ProviderProfileSchema>;
+
+/** A user rule: allow or deny actions that match every field given. Deny rules win. */
+export const UserRuleSchema = z
+  .object({
+    effect: z.enum(['allow', 'deny']),
+    /** Action kinds, e.g. ["type", "key"]. */
+    actions: z.array(z.string()).optional(),
+    /** Key combos, matched after normalisation, e.g. ["ctrl+q", "alt+F4"]. */
+    keys: z.array(z.string()).optional(),
+    /** A regular expression matched against typed text or a shell command. */
+    textPattern: z.string().optional(),
+    /** A regular expression matched against the active window's title or app name. */
+    windowPattern: z.string().optional(),
+    /** Shown to the person and sent to the model when the rule denies. */
+    reason: z.string().optional(),
+  })
+  .strict();
+export type UserRule = z.infer<typeof UserRuleSchema>;
+
+export const PriceSchema = z
+  .object({
+    /** USD per million tokens. */
+    input: z.number().nonnegative(),
+    output: z.number().nonnegative(),
+    cacheRead: z.number().nonnegative().optional(),
+    cacheWrite: z.number().nonnegative().optional(),
+  })
+  .strict();
+export type Price = z.infer<typeof PriceSchema>;
+
+export const ConfigSchema = z
+  .object({
+    /** Name of the profile used when none is given. */
+    defaultProfile: z.string().default('claude'),
+    profiles: z.record(z.string(), ProviderProfileSchema).default({}),
+    policy: z
+      .object({
+        mode: PolicyModeSchema.default('ask'),
+        rules: z.array(UserRuleSchema).default([]),
+        /** Auto-approve a held action after this many seconds unless cancelled; off when absent. */
+        countdownSeconds: z.number().int().min(1).max(60).optional(),
+      })
+      .strict()
+      .default({ mode: 'ask', rules: [] }),
+    limits: LimitsSchema.default({ maxSteps: 50, maxWallMs: 30 * 60_000, maxCostUsd: 5 }),
+    context: z
+      .object({
+        /** Screenshots kept in the model's context. */
+        keepImages: z.number().int().min(1).max(50).default(3),
+        /** Older screenshots are removed this many at a time, so cached prefixes stay stable. */
+        pruneStep: z.number().int().min(1).max(50).default(3),
+      })
+      .strict()
+      .default({ keepImages: 3, pruneStep: 3 }),
+    /** Global stop hotkey (Electron accelerator syntax). */
+    killHotkey: z.string().default('CommandOrControl+Shift+Escape'),
+    /** What a person moving the mouse or typing during a run does. */
+    takeover: z.enum(['pause', 'ignore']).default('pause'),
+    /** Which display the agent sees and acts on; the primary one when absent. */
+    displayId: z.string().optional(),
+    /** The user's own instructions, added to every system prompt. */
+    instructions: z.string().max(20_000).default(''),
+    /** Overrides and additions to the built-in price table, by model id. */
+    prices: z.record(z.string(), PriceSchema).default({}),
+    /** Keep at most this many MB of session history; oldest runs go first. Off when absent. */
+    historyCapMb: z.number().int().positive().optional(),
+  })
+  .strict();
+
+export type Config = z.infer<typeof ConfigSchema>;

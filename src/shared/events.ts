@@ -1,0 +1,225 @@
+import { z } from 'zod';
+import { ActionSchema } from './actions.js';
+import { ApprovalAnswerSchema, ApprovedBySchema, GateDecisionSchema, PolicyModeSchema } from './approvals.js';
+import { ObservationRecordSchema } from './observation.js';
+
+/**
+ * Run events are the source of truth: the runner emits them, the UI renders them,
+ * the CLI prints them, the session store appends them (events.jsonl), and reports and
+ * resume are derived from them. Every event carries the schema version `v`.
+ */
+export const EVENT_SCHEMA_VERSION = 1;
+
+export const RunStatusSchema = z.enum(['done', 'failed', 'stopped', 'error', 'limit']);
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+export const RunStateSchema = z.enum(['starting', 'running', 'waiting_approval', 'waiting_user', 'paused', 'ended']);
+export type RunState = z.infer<typeof RunStateSchema>;
+
+export const LimitsSchema = z
+  .object({
+    maxSteps: z.number().int().positive().default(50),
+    maxWallMs: z.number().int().positive().default(30 * 60_000),
+    maxCostUsd: z.number().positive().default(5),
+  })
+  .strict();
+export type Limits = z.infer<typeof LimitsSchema>;
+
+export const UsageSchema = z
+  .object({
+    inputTokens: z.number().int().nonnegative().default(0),
+    outputTokens: z.number().int().nonnegative().default(0),
+    cacheReadTokens: z.number().int().nonnegative().default(0),
+    cacheWriteTokens: z.number().int().nonnegative().default(0),
+    costUsd: z.number().nonnegative().default(0),
+  })
+  .strict();
+export type Usage = z.infer<typeof UsageSchema>;
+
+const base = {
+  v: z.literal(EVENT_SCHEMA_VERSION),
+  runId: z.string(),
+  /** Position in the run's log, from 0, no gaps. */
+  seq: z.number().int().nonnegative(),
+  /** Epoch milliseconds. */
+  at: z.number(),
+};
+
+/** A file in the run's folder, by path relative to it (screenshots live on disk, never in events). */
+const RunFileSchema = z.string().min(1);
+
+export const RunEventSchema = z.discriminatedUnion('type', [
+  z
+    .object({
+      ...base,
+      type: z.literal('run_started'),
+      task: z.string(),
+      provider: z.string(),
+      model: z.string(),
+      policy: PolicyModeSchema,
+      limits: LimitsSchema,
+      skills: z.array(z.string()).default([]),
+      /** Set when this run continues an earlier one in the same folder. */
+      resumedFromSeq: z.number().int().optional(),
+      /** Free-form labels, e.g. { qaSuite: "...", qaCase: "..." }. */
+      labels: z.record(z.string(), z.string()).default({}),
+    })
+    .strict(),
+  z
+    .object({
+      ...base,
+      type: z.literal('observation'),
+      step: z.number().int().nonnegative(),
+      observation: ObservationRecordSchema,
+      /** The image as sent to the model, and a small thumbnail for the UI. */
+      image: RunFileSchema,
+      thumb: RunFileSchema,
+      /** How long the screen took to settle before this capture. */
+      settleMs: z.number().nonnegative().default(0),
+    })
+    .strict(),
+  z
+    .object({
+      ...base,
+      type: z.literal('model_text'),
+      step: z.number().int().nonnegative(),
+      text: z.string(),
+      kind: z.enum(['text', 'thinking']).default('text'),
+    })
+    .strict(),
+  z
+    .object({
+      ...base,
+      type: z.literal('action_proposed'),
+      step: z.number().int().nonnegative(),
+      proposalId: z.string(),
+      /** In the pixel space of the image of `observationId`. */
+      action: ActionSchema,
+      observationId: z.string().optional(),
+      /** The model's reasoning for this action, if it gave any. */
+      reasoning: z.string().default(''),
+      /** Provider tool-call id, so the result can be answered to the model. */
+      callId: z.string().optional(),
+    })
+    .strict(),
+  z
+    .object({
+      ...base,
+      type: z.literal('action_invalid'),
+      step: z.number().int().nonnegative(),
+      callId: z.string().optional(),
+      /** What the model sent, as text (it may not parse as an action at all). */
+      raw: z.string(),
+      error: z.string(),
+    })
+    .strict(),
+  z
+    .object({
+      ...base,
+      type: z.literal('approval_requested'),
+      proposalId: z.string(),
+      decision: GateDecisionSchema,
+      /** Auto-approve after this many ms unless cancelled (only when the user turned countdowns on). */
+      countdownMs: z.number().int().positive().optional(),
+    })
+    .strict(),
+  z
+    .object({
+      ...base,
+      type: z.literal('approval_answered'),
+      proposalId: z.string(),
+      answer: ApprovalAnswerSchema,
+      by: ApprovedBySchema,
+    })
+    .strict(),
+  z
+    .object({
+      ...base,
+      type: z.literal('action_denied'),
+      proposalId: z.string(),
+      decision: GateDecisionSchema,
+    })
+    .strict(),
+  z
+    .object({
+      ...base,
+      type: z.literal('action_executed'),
+      step: z.number().int().nonnegative(),
+      proposalId: z.string(),
+      /** The action as executed, in global desktop coordinates. */
+      action: ActionSchema,
+      by: ApprovedBySchema,
+      ok: z.boolean(),
+      error: z.string().optional(),
+      /** Text result for the model: shell output, cursor position, … */
+      output: z.string().optional(),
+      durationMs: z.number().nonnegative(),
+    })
+    .strict(),
+  z
+    .object({
+      ...base,
+      type: z.literal('question_asked'),
+      questionId: z.string(),
+      question: z.string(),
+    })
+    .strict(),
+  z
+    .object({
+      ...base,
+      type: z.literal('question_answered'),
+      questionId: z.string(),
+      answer: z.string(),
+      by: z.string().default('person'),
+    })
+    .strict(),
+  z
+    .object({
+      ...base,
+      type: z.literal('usage'),
+      step: z.number().int().nonnegative(),
+      stepUsage: UsageSchema,
+      total: UsageSchema,
+    })
+    .strict(),
+  z
+    .object({
+      ...base,
+      type: z.literal('state'),
+      state: RunStateSchema,
+      /** Why: "provider unavailable after 6 retries: 529 overloaded", "human takeover: pointer moved", … */
+      reason: z.string().default(''),
+    })
+    .strict(),
+  z
+    .object({
+      ...base,
+      type: z.literal('error'),
+      message: z.string(),
+      /** Retrying: the next attempt comes in this many ms. */
+      retryInMs: z.number().nonnegative().optional(),
+      fatal: z.boolean().default(false),
+    })
+    .strict(),
+  z
+    .object({
+      ...base,
+      type: z.literal('run_ended'),
+      status: RunStatusSchema,
+      summary: z.string().default(''),
+      steps: z.number().int().nonnegative(),
+      total: UsageSchema,
+    })
+    .strict(),
+]);
+
+export type RunEvent = z.infer<typeof RunEventSchema>;
+export type RunEventType = RunEvent['type'];
+export type RunEventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;
+
+/** What an emitter supplies; the log assigns v, runId, seq and at. */
+export type RunEventInput = RunEvent extends infer E
+  ? E extends RunEvent
+    ? Omit<E, 'v' | 'runId' | 'seq' | 'at'>
+    : never
+  : never;
