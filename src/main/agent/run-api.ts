@@ -1,0 +1,71 @@
+import type { ApprovalAnswer, PolicyMode } from '../../shared/approvals.js';
+import type { Config, ProviderProfile } from '../../shared/config.js';
+import type { Limits, RunEvent, RunStatus } from '../../shared/events.js';
+import type { Computer } from '../../os-control/types.js';
+import type { AgentToolName } from './providers/types.js';
+import type { ModelCall } from './transcript.js';
+
+/**
+ * The programmatic way to run the agent: the CLI, the bridge service (Electron and
+ * `deskpilot serve`) and the QA runner all start runs through `startRun` (runner.ts).
+ */
+
+/** A tool the caller adds to a run (QA's verdict tool, find_text …). */
+export interface CustomToolHandler {
+  /** Handle one call; `text` goes back to the model as the tool result. */
+  handle(
+    call: ModelCall,
+    context: { runId: string; step: number; signal: AbortSignal; latestObservationId?: string },
+  ): Promise<{
+    ok: boolean;
+    text: string;
+    /** End the run after answering (e.g. a QA verdict was given). */
+    endRun?: { status: RunStatus; summary: string };
+  }>;
+}
+
+export interface RunOptions {
+  task: string;
+  profile: ProviderProfile;
+  /** Resolved key; undefined means "take it from the provider's environment variable". */
+  apiKey?: string;
+  policy: PolicyMode;
+  limits: Limits;
+  config: Config;
+  computer: Computer;
+  /** Skill names to load into the system prompt. */
+  skills?: string[];
+  /** Text appended to the system prompt (the QA instructions, …). */
+  systemAddendum?: string;
+  extraTools?: AgentToolName[];
+  customTools?: Partial<Record<AgentToolName, CustomToolHandler>>;
+  labels?: Record<string, string>;
+  /** The data folder (DESKPILOT_HOME); default from the environment. */
+  home?: string;
+  /** Continue the run in this existing folder (resume). */
+  resumeRunId?: string;
+  /** Called for every event, after it is logged. */
+  onEvent?: (event: RunEvent) => void;
+  /** Streaming model text (not logged). */
+  onDelta?: (text: string, kind: 'text' | 'thinking') => void;
+}
+
+export interface RunResult {
+  runId: string;
+  status: RunStatus;
+  summary: string;
+  steps: number;
+  costUsd: number;
+}
+
+export interface RunHandle {
+  readonly runId: string;
+  readonly dir: string;
+  readonly done: Promise<RunResult>;
+  stop(reason?: string): void;
+  pause(reason?: string): void;
+  resume(): void;
+  /** false when the proposal is not the head item or was answered already. */
+  answerApproval(proposalId: string, answer: ApprovalAnswer, by: string): boolean;
+  answerQuestion(questionId: string, answer: string, by: string): boolean;
+}
