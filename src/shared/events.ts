@@ -45,6 +45,44 @@ const base = {
   at: z.number(),
 };
 
+/** One model tool call as logged (mirrors agent/transcript ModelCall; `input` is what the model sent). */
+export const ModelCallLogSchema = z
+  .object({
+    callId: z.string(),
+    name: z.string(),
+    input: z.unknown(),
+    actions: z.array(
+      z.union([
+        z.object({ ok: z.literal(true), action: ActionSchema }).strict(),
+        z.object({ ok: z.literal(false), error: z.string() }).strict(),
+      ]),
+    ),
+    safetyChecks: z.array(z.object({ id: z.string(), code: z.string(), message: z.string() }).strict()).optional(),
+  })
+  .strict();
+
+/** An assistant turn as logged for resume: its calls and the provider's replay state. */
+export const AssistantTurnLogSchema = z
+  .object({
+    thinking: z.string().optional(),
+    calls: z.array(ModelCallLogSchema),
+    /** Opaque, JSON-serialisable provider state (Anthropic content blocks, OpenAI response id …). */
+    providerState: z.unknown().optional(),
+    stopReason: z.string().optional(),
+  })
+  .strict();
+
+/** A tool result as sent to the model (the screenshot is the observation event carrying it). */
+export const ToolResultLogSchema = z
+  .object({
+    callId: z.string(),
+    name: z.string(),
+    ok: z.boolean(),
+    text: z.string(),
+    acknowledgedSafetyChecks: z.array(z.object({ id: z.string(), code: z.string(), message: z.string() }).strict()).optional(),
+  })
+  .strict();
+
 /** A file in the run's folder, by path relative to it (screenshots live on disk, never in events). */
 const RunFileSchema = z.string().min(1);
 
@@ -76,6 +114,11 @@ export const RunEventSchema = z.discriminatedUnion('type', [
       thumb: RunFileSchema,
       /** How long the screen took to settle before this capture. */
       settleMs: z.number().nonnegative().default(0),
+      /**
+       * The tool results this screenshot answers (the previous turn's calls, in order),
+       * as sent to the model; resume rebuilds the transcript from them.
+       */
+      toolResults: z.array(ToolResultLogSchema).optional(),
     })
     .strict(),
   z
@@ -85,6 +128,12 @@ export const RunEventSchema = z.discriminatedUnion('type', [
       step: z.number().int().nonnegative(),
       text: z.string(),
       kind: z.enum(['text', 'thinking']).default('text'),
+      /**
+       * The whole assistant turn as the runner keeps it (its tool calls and the
+       * provider's opaque replay state), logged once per turn so a run can be resumed
+       * from the log. Absent on thinking-only or older lines.
+       */
+      assistant: AssistantTurnLogSchema.optional(),
     })
     .strict(),
   z
