@@ -1,0 +1,128 @@
+/**
+ * Does a piece of text look like a secret or a credential? Used twice:
+ * the risk rules hold typing such text for a person (risk:secret-text), and the
+ * sessions store masks it before it is written to logs and exports.
+ *
+ * Deliberately generous: a false positive costs one extra approval click or one
+ * masked word in a log; a false negative can leak a key. Each detector names itself
+ * so a decision can say which one fired.
+ */
+
+export interface SecretSpan {
+  start: number;
+  end: number;
+  /** Which detector matched, e.g. "openai-key", "assignment", "high-entropy". */
+  kind: string;
+}
+
+interface Detector {
+  kind: string;
+  pattern: RegExp;
+  /** Which capture group is the secret itself (0 = the whole match). */
+  group?: number;
+}
+
+// Well-known credential shapes. Every pattern is global: we collect all spans.
+const DETECTORS: Detector[] = [
+  { kind: 'private-key', pattern: /-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----|$)/gd },
+  { kind: 'anthropic-key', pattern: /\bsk-ant-[A-Za-z0-9_-]{16,}/gd },
+  { kind: 'openai-key', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/gd },
+  { kind: 'stripe-key', pattern: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/gd },
+  { kind: 'github-token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})/gd },
+  { kind: 'gitlab-token', pattern: /\bglpat-[A-Za-z0-9_-]{20,}/gd },
+  { kind: 'slack-token', pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/gd },
+  { kind: 'aws-access-key', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/gd },
+  { kind: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}/gd },
+  { kind: 'npm-token', pattern: /\bnpm_[A-Za-z0-9]{36}/gd },
+  { kind: 'huggingface-token', pattern: /\bhf_[A-Za-z0-9]{30,}/gd },
+  { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/gd },
+  // user:password@ in a URL
+  { kind: 'url-credentials', pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:([^\s@/]+)@/gid, group: 1 },
+  // password=…, "api_key": "…", export GITHUB_TOKEN=…, Authorization: Bearer …
+  {
+    kind: 'assignment',
+    pattern:
+      /\b[A-Za-z0-9_]*(?:passw(?:or)?d|passwd|pwd|secret|token(?!s\b)|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)[A-Za-z0-9_]*["']?\s*(?::|=|:=)\s*["']?([^\s"',;]{4,})/gid,
+    group: 1,
+  },
+  { kind: 'bearer', pattern: /\b(?:Bearer|Basic)\s+([A-Za-z0-9._~+/=-]{16,})/gd, group: 1 },
+];
+
+/** Tokens of this many characters or more are candidates for the entropy test. */
+const MIN_RANDOM_TOKEN = 24;
+
+function shannonBitsPerChar(s: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) {
+    const p = n / s.length;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
+
+/**
+ * A long unbroken run of letters and digits that mixes character classes and is
+ * close to random: an unlabelled key. Plain words, paths and URLs do not pass
+ * because they lack digits or entropy, or contain separators we split on.
+ */
+function looksRandom(token: string): boolean {
+  if (token.length < MIN_RANDOM_TOKEN) return false;
+  const hasDigit = /\d/.test(token);
+  const hasLower = /[a-z]/.test(token);
+  const hasUpper = /[A-Z]/.test(token);
+  const isHex = /^[0-9a-fA-F]+$/.test(token);
+  if (isHex) return token.length >= 32 && hasDigit && /[a-fA-F]/.test(token) && shannonBitsPerChar(token) > 3.0;
+  if (!hasDigit || !(hasLower && hasUpper)) return false;
+  return shannonBitsPerChar(token) > 4.0;
+}
+
+/** Every span of `text` that looks like a secret, sorted, overlaps merged. */
+export function findSecrets(text: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  for (const d of DETECTORS) {
+    for (const m of text.matchAll(d.pattern)) {
+      // The `d` flag gives each group's exact position.
+      const range = m.indices?.[d.group ?? 0];
+      if (!range) continue;
+      spans.push({ start: range[0], end: range[1], kind: d.kind });
+    }
+  }
+  for (const m of text.matchAll(/[A-Za-z0-9+/_-]{24,}={0,2}/g)) {
+    if (m.index !== undefined && looksRandom(m[0].replace(/=+$/, ''))) {
+      spans.push({ start: m.index, end: m.index + m[0].length, kind: 'high-entropy' });
+    }
+  }
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: SecretSpan[] = [];
+  for (const s of spans) {
+    const last = merged[merged.length - 1];
+    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
+    else merged.push({ ...s });
+  }
+  return merged;
+}
+
+/** True when the text contains something that looks like a secret or credential. */
+export function looksLikeSecret(text: string): boolean {
+  return findSecrets(text).length > 0;
+}
+
+/** The first detector that matches, for a decision's reason; undefined when none. */
+export function secretKind(text: string): string | undefined {
+  return findSecrets(text)[0]?.kind;
+}
+
+/** The text with every secret replaced by `mask` (for logs and exports). */
+export function maskSecrets(text: string, mask = '•••'): string {
+  const spans = findSecrets(text);
+  if (!spans.length) return text;
+  let out = '';
+  let at = 0;
+  for (const s of spans) {
+    out += text.slice(at, s.start) + mask;
+    at = s.end;
+  }
+  return out + text.slice(at);
+}
