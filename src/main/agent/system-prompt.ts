@@ -1,0 +1,78 @@
+import type { ProviderFamily, AgentToolName } from './providers/types.js';
+
+export interface SkillForPrompt {
+  name: string;
+  description: string;
+  body: string;
+}
+
+export interface SystemPromptInput {
+  family: ProviderFamily;
+  platform: NodeJS.Platform;
+  /** Size of the screenshots the model is sent (its coordinate space). */
+  screen: { width: number; height: number };
+  date: Date;
+  /** The user's own instructions from config. */
+  instructions?: string;
+  skills?: readonly SkillForPrompt[];
+  tools?: readonly AgentToolName[];
+  /** Extra text for this run (the QA instructions, …). */
+  addendum?: string;
+}
+
+const PLATFORM_NAMES: Partial<Record<NodeJS.Platform, string>> = {
+  linux: 'Linux (X11)',
+  darwin: 'macOS',
+  win32: 'Windows',
+};
+
+function toolLines(tools: readonly AgentToolName[], platform: NodeJS.Platform): string[] {
+  const shellName = platform === 'win32' ? 'PowerShell' : 'bash';
+  const lines: Record<AgentToolName, string> = {
+    shell: `- shell: run a ${shellName} command. A person approves every command first; prefer the GUI unless the task is clearly faster in a shell.`,
+    ask_user: '- ask_user: ask the person a question when the task is ambiguous or you need information only they have (a password, a choice). The run waits for the answer.',
+    finish: '- finish: call it when the task is done (success: true) or cannot be done (success: false), with a short summary of what you did and saw.',
+    find_text: '- find_text: find a visible text label on the screen and get its coordinates, when you are unsure where a label is.',
+    qa_verdict: '- qa_verdict: give the test verdict (pass, fail or blocked) with the reason and the evidence screenshots.',
+  };
+  return tools.map((tool) => lines[tool]);
+}
+
+/**
+ * The system prompt for a run. The same facts for every provider family; the wording
+ * of coordinates differs because models trained on normalised coordinates still
+ * receive their screenshots in pixels through our pipeline.
+ */
+export function buildSystemPrompt(input: SystemPromptInput): string {
+  const platform = PLATFORM_NAMES[input.platform] ?? input.platform;
+  const date = input.date.toISOString().slice(0, 10);
+  const parts: string[] = [];
+  parts.push(
+    [
+      'You are DeskPilot, an agent that operates a real desktop computer for a person who watches every step and may approve, edit or reject each action.',
+      `The computer runs ${platform}. Today is ${date}.`,
+      `Screenshots are ${input.screen.width}×${input.screen.height} pixels; give every coordinate in the pixel space of the most recent screenshot.`,
+    ].join(' '),
+  );
+  parts.push(
+    [
+      'How to work:',
+      '- Look at the latest screenshot before each action; after an action you get a new screenshot once the screen has settled.',
+      '- Prefer keyboard shortcuts when they are reliable; click the centre of buttons and fields.',
+      '- If an action was rejected, read the person\'s feedback and adapt; do not repeat a rejected action unchanged.',
+      '- Never type passwords or secrets unless the person gave them to you for this task.',
+      '- When the task is complete, say so briefly and stop calling tools.',
+    ].join('\n'),
+  );
+  const tools = toolLines(input.tools ?? [], input.platform);
+  if (tools.length) parts.push(['Tools besides the computer:', ...tools].join('\n'));
+  for (const skill of input.skills ?? []) {
+    parts.push(`<skill name="${skill.name}">\n${skill.description ? `${skill.description}\n\n` : ''}${skill.body.trim()}\n</skill>`);
+  }
+  if (input.instructions?.trim()) parts.push(`The person's standing instructions:\n${input.instructions.trim()}`);
+  if (input.addendum?.trim()) parts.push(input.addendum.trim());
+  if (input.family === 'openai-compatible') {
+    parts.push('Answer with exactly the tool calls or actions you want performed, one step at a time.');
+  }
+  return parts.join('\n\n');
+}

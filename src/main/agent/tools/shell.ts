@@ -1,0 +1,107 @@
+import { spawn } from 'node:child_process';
+
+export interface ShellOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Output beyond this is cut in the middle (head and tail kept). */
+  maxOutputChars?: number;
+  cwd?: string;
+  platform?: NodeJS.Platform;
+}
+
+export interface ShellResult {
+  exitCode: number | null;
+  /** stdout and stderr interleaved as they arrived. */
+  output: string;
+  truncated: boolean;
+  timedOut: boolean;
+  aborted: boolean;
+  durationMs: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_OUTPUT = 16_000;
+
+function shellFor(platform: NodeJS.Platform, command: string): { file: string; args: string[] } {
+  if (platform === 'win32') return { file: 'powershell.exe', args: ['-NoProfile', '-NonInteractive', '-Command', command] };
+  return { file: 'bash', args: ['-c', command] };
+}
+
+/** Keeps the first and last halves of an over-long output, saying how much was cut. */
+export function truncateMiddle(text: string, max: number): { text: string; truncated: boolean } {
+  if (text.length <= max) return { text, truncated: false };
+  const half = Math.floor(max / 2);
+  const cut = text.length - 2 * half;
+  return { text: `${text.slice(0, half)}\n[... ${cut} characters cut ...]\n${text.slice(text.length - half)}`, truncated: true };
+}
+
+/**
+ * Runs one shell command (bash on Linux/macOS, PowerShell on Windows) in its own
+ * process group, so a timeout or a stop kills the command and everything it started.
+ * Never throws for the command's own failure: the exit code and output go back to
+ * the model.
+ */
+export function runShell(command: string, options: ShellOptions = {}): Promise<ShellResult> {
+  const started = Date.now();
+  const platform = options.platform ?? process.platform;
+  const { file, args } = shellFor(platform, command);
+  const max = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT;
+  return new Promise((resolve) => {
+    if (options.signal?.aborted) {
+      resolve({ exitCode: null, output: '', truncated: false, timedOut: false, aborted: true, durationMs: 0 });
+      return;
+    }
+    const child = spawn(file, args, {
+      cwd: options.cwd,
+      detached: platform !== 'win32',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    let output = '';
+    // Keep at most twice the limit in memory; the middle is cut anyway.
+    const append = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      if (output.length > 4 * max) output = truncateMiddle(output, 2 * max).text;
+    };
+    child.stdout.on('data', append);
+    child.stderr.on('data', append);
+    let timedOut = false;
+    let aborted = false;
+    const kill = () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      try {
+        if (platform !== 'win32' && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const onAbort = () => {
+      aborted = true;
+      kill();
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const finish = (exitCode: number | null, extra = '') => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      const cut = truncateMiddle(output + extra, max);
+      resolve({ exitCode, output: cut.text, truncated: cut.truncated, timedOut, aborted, durationMs: Date.now() - started });
+    };
+    child.on('error', (error) => finish(null, `${output ? '\n' : ''}failed to start ${file}: ${error.message}`));
+    child.on('close', (code) => finish(code));
+  });
+}
+
+/** The text the model gets back for a shell call. */
+export function formatShellResult(result: ShellResult, timeoutMs = DEFAULT_TIMEOUT_MS): string {
+  const status = result.aborted
+    ? 'stopped by the person'
+    : result.timedOut
+      ? `timed out after ${timeoutMs} ms and was killed`
+      : `exit code ${result.exitCode}`;
+  return `${status}\n${result.output || '(no output)'}`;
+}

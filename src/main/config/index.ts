@@ -1,0 +1,1 @@
+export { BUILT_IN_PROFILES, ConfigError, defaultConfig, loadConfig, parseConfig, resolveProfile, saveConfig } from './load-config.js';

@@ -1,0 +1,100 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { ConfigSchema, type Config, type ProviderProfile } from '../../shared/config.js';
+import { homePaths } from '../paths.js';
+
+/** A config file that cannot be used; the message names the file and every problem. */
+export class ConfigError extends Error {
+  constructor(
+    message: string,
+    readonly file: string,
+  ) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Profiles every install has; the user's config adds to them or overrides them by name. */
+export const BUILT_IN_PROFILES: Readonly<Record<string, ProviderProfile>> = {
+  claude: { provider: 'anthropic', model: 'claude-sonnet-5-5' },
+  openai: { provider: 'openai', model: 'gpt-5.4' },
+  'openai-preview': { provider: 'openai', model: 'computer-use-preview' },
+  ollama: { provider: 'openai-compatible', model: 'qwen3-vl', baseUrl: 'http://127.0.0.1:11434/v1', format: 'qwen-vl' },
+  'lm-studio': { provider: 'openai-compatible', model: 'ui-tars-1.5-7b', baseUrl: 'http://127.0.0.1:1234/v1', format: 'ui-tars' },
+};
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `  - ${issue.path.length ? issue.path.join('.') : '(top level)'}: ${issue.message}`)
+    .join('\n');
+}
+
+/** Parses config text; throws ConfigError naming the file and each bad field. */
+export function parseConfig(text: string, file: string): Config {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`${file} is not valid JSON: ${(error as Error).message}`, file);
+  }
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(`${file} has invalid settings:\n${describeIssues(parsed.error)}\nSee docs/CONFIG.md for the schema.`, file);
+  }
+  return withBuiltInProfiles(parsed.data);
+}
+
+function withBuiltInProfiles(config: Config): Config {
+  return { ...config, profiles: { ...BUILT_IN_PROFILES, ...config.profiles } };
+}
+
+/** The defaults, used when there is no config file yet. */
+export function defaultConfig(): Config {
+  return withBuiltInProfiles(ConfigSchema.parse({}));
+}
+
+/** Loads $DESKPILOT_HOME/config.json; a missing file means defaults, a bad one a ConfigError. */
+export async function loadConfig(home?: string): Promise<Config> {
+  const file = homePaths(home).config;
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return defaultConfig();
+    throw new ConfigError(`cannot read ${file}: ${(error as Error).message}`, file);
+  }
+  return parseConfig(text, file);
+}
+
+/**
+ * Validates and writes the config atomically (temp file + rename), so a crash never
+ * leaves half a file. Built-in profiles the user did not change are not written.
+ */
+export async function saveConfig(config: Config, home?: string): Promise<Config> {
+  const file = homePaths(home).config;
+  const parsed = ConfigSchema.safeParse(config);
+  if (!parsed.success) throw new ConfigError(`refusing to save invalid settings:\n${describeIssues(parsed.error)}`, file);
+  const profiles = Object.fromEntries(
+    Object.entries(parsed.data.profiles).filter(
+      ([name, profile]) => JSON.stringify(BUILT_IN_PROFILES[name]) !== JSON.stringify(profile),
+    ),
+  );
+  const toWrite = { ...parsed.data, profiles };
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  await fs.writeFile(tmp, `${JSON.stringify(toWrite, null, 2)}\n`, { mode: 0o600 });
+  await fs.rename(tmp, file);
+  return withBuiltInProfiles(parsed.data);
+}
+
+/** The profile a run uses: by name, else the default one; a clear error when unknown. */
+export function resolveProfile(config: Config, name?: string): ProviderProfile {
+  const wanted = name ?? config.defaultProfile;
+  const profile = config.profiles[wanted];
+  if (!profile) {
+    const known = Object.keys(config.profiles).sort().join(', ');
+    throw new ConfigError(`unknown profile "${wanted}"; known profiles: ${known}`, 'config.json');
+  }
+  return profile;
+}
