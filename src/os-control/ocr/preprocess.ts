@@ -1,0 +1,73 @@
+import sharp from 'sharp';
+import type { Rect } from '../../shared/actions.js';
+
+/**
+ * Tesseract is trained on print at ~300 dpi; UI text is 10–24 px, anti-aliased and
+ * often light on dark. Upscaling (Lanczos), greyscale, contrast stretching and making
+ * the text dark on light is what moves small labels from unreadable to reliable.
+ * A hard threshold was measured to hurt anti-aliased 10–12 px text, so it is not applied.
+ */
+export interface PreparedImage {
+  png: Buffer;
+  /** Output pixels per input pixel. */
+  scale: number;
+  /** Where the prepared image starts in the input image (the region's origin). */
+  offset: { x: number; y: number };
+}
+
+/** Largest prepared image we hand to Tesseract, in pixels; bigger costs seconds for nothing. */
+const MAX_PREPARED_PIXELS = 16_000_000;
+
+export function chooseScale(width: number, height: number, requested?: number): number {
+  const wanted = requested ?? (width * height <= 400_000 ? 3 : 2);
+  const cap = Math.sqrt(MAX_PREPARED_PIXELS / Math.max(1, width * height));
+  return Math.max(1, Math.min(wanted, cap));
+}
+
+export async function prepareForOcr(image: Buffer, options: { region?: Rect; scale?: number } = {}): Promise<PreparedImage> {
+  const meta = await sharp(image).metadata();
+  const fullW = meta.width ?? 0;
+  const fullH = meta.height ?? 0;
+  if (!fullW || !fullH) throw new Error('OCR: the image has no size (not a PNG/JPEG/WebP?)');
+  const region = clampRegion(options.region ?? { x: 0, y: 0, width: fullW, height: fullH }, fullW, fullH);
+  const scale = chooseScale(region.width, region.height, options.scale);
+
+  const grey = sharp(image)
+    .extract({ left: region.x, top: region.y, width: region.width, height: region.height })
+    .greyscale();
+  // Light text on a dark background reads far worse; flip it when the region is mostly dark.
+  const { data } = await grey.clone().raw().toBuffer({ resolveWithObject: true });
+  let sum = 0;
+  for (const v of data) sum += v;
+  const dark = sum / Math.max(1, data.length) < 128;
+
+  let pipeline = grey
+    .resize({
+      width: Math.round(region.width * scale),
+      height: Math.round(region.height * scale),
+      kernel: 'lanczos3',
+    })
+    .normalise();
+  if (dark) pipeline = pipeline.negate({ alpha: false });
+  // A white border keeps glyphs that touch the region's edge from being dropped.
+  const pad = Math.round(10 * scale);
+  const png = await pipeline
+    .extend({ top: pad, bottom: pad, left: pad, right: pad, background: { r: 255, g: 255, b: 255 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+  return { png, scale, offset: { x: region.x - pad / scale, y: region.y - pad / scale } };
+}
+
+/** Integer region inside the image; throws when nothing of it is inside. */
+export function clampRegion(region: Rect, width: number, height: number): { x: number; y: number; width: number; height: number } {
+  const x0 = Math.max(0, Math.floor(region.x));
+  const y0 = Math.max(0, Math.floor(region.y));
+  const x1 = Math.min(width, Math.ceil(region.x + region.width));
+  const y1 = Math.min(height, Math.ceil(region.y + region.height));
+  if (x1 - x0 < 1 || y1 - y0 < 1) {
+    throw new Error(
+      `OCR: region ${region.width}x${region.height}+${region.x}+${region.y} lies outside the ${width}x${height} image`,
+    );
+  }
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}

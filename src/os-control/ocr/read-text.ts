@@ -1,0 +1,39 @@
+import { recognizeWords } from './engine.js';
+import { prepareForOcr } from './preprocess.js';
+import type { OcrOptions, OcrResult, OcrWord } from './types.js';
+
+/** Low-confidence fragments are usually icons or borders read as letters. */
+const MIN_WORD_CONFIDENCE = 30;
+
+/**
+ * Read the text of an image (PNG/JPEG/WebP buffer), or of one region of it. Word
+ * boxes come back in the pixel space of the image passed in, whatever the upscaling.
+ */
+export async function readText(image: Buffer, options: OcrOptions = {}): Promise<OcrResult> {
+  const prepared = await prepareForOcr(image, { region: options.region, scale: options.scale });
+  const raw = await recognizeWords(prepared.png, options.layout ?? 'sparse', options.signal);
+  const words: OcrWord[] = raw
+    .filter((w) => w.confidence >= MIN_WORD_CONFIDENCE)
+    .map((w) => ({
+      text: w.text,
+      confidence: w.confidence,
+      line: w.line,
+      bbox: {
+        x: prepared.offset.x + w.bbox.x0 / prepared.scale,
+        y: prepared.offset.y + w.bbox.y0 / prepared.scale,
+        width: Math.max(1, (w.bbox.x1 - w.bbox.x0) / prepared.scale),
+        height: Math.max(1, (w.bbox.y1 - w.bbox.y0) / prepared.scale),
+      },
+    }));
+  return { text: joinLines(words), words };
+}
+
+function joinLines(words: OcrWord[]): string {
+  const lines = new Map<number, string[]>();
+  for (const w of words) {
+    const list = lines.get(w.line) ?? [];
+    list.push(w.text);
+    lines.set(w.line, list);
+  }
+  return [...lines.values()].map((l) => l.join(' ')).join('\n');
+}
