@@ -1,0 +1,2 @@
+export { startFakeModel, type FakeModelServer } from './server.js';
+export type * from './types.js';
