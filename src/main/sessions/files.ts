@@ -1,0 +1,65 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+
+/** Names of the files a run folder holds besides its screenshots. */
+export const SUMMARY_FILE = 'summary.json';
+export const LOCK_FILE = 'run.lock';
+
+/** Resolves a path relative to a run folder; refuses anything that would leave it. */
+export function resolveInRun(dir: string, relativePath: string): string {
+  if (!relativePath || path.isAbsolute(relativePath) || relativePath.includes('\0')) {
+    throw new Error(`not a file of the run: ${JSON.stringify(relativePath)}`);
+  }
+  const root = path.resolve(dir);
+  const full = path.resolve(root, relativePath);
+  if (full === root || !full.startsWith(root + path.sep)) throw new Error(`not a file of the run: ${JSON.stringify(relativePath)}`);
+  return full;
+}
+
+/** Writes a file whole or not at all (temp file + rename), so a crash never leaves half an image or summary. */
+export async function writeFileAtomic(file: string, data: Buffer | string): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await fs.writeFile(tmp, data);
+  await fs.rename(tmp, file);
+}
+
+/** Media type of a run file by extension (for the bridge and the HTML report). */
+export function mediaTypeOf(file: string): string {
+  switch (path.extname(file).toLowerCase()) {
+    case '.png':
+      return 'image/png';
+    case '.jpg':
+    case '.jpeg':
+      return 'image/jpeg';
+    case '.webp':
+      return 'image/webp';
+    case '.gif':
+      return 'image/gif';
+    case '.json':
+    case '.jsonl':
+      return 'application/json';
+    default:
+      return 'application/octet-stream';
+  }
+}
+
+/** True when a process with this id exists (signal 0 checks without sending anything). */
+export function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The pid in a run's lock file, if a live process holds the run. */
+export async function liveHolder(dir: string): Promise<number | undefined> {
+  try {
+    const pid = Number.parseInt(await fs.readFile(path.join(dir, LOCK_FILE), 'utf8'), 10);
+    return processAlive(pid) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,186 @@
+import fs, { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { EVENT_SCHEMA_VERSION, RunEventSchema, type RunEvent, type RunEventInput } from '../../shared/events.js';
+import { homePaths } from '../paths.js';
+import { LOCK_FILE, SUMMARY_FILE, liveHolder, resolveInRun, writeFileAtomic } from './files.js';
+import { enforceHistoryCap } from './history-cap.js';
+import { EVENTS_FILE, readRunLog } from './reader.js';
+import { assertRunId, newRunId } from './run-id.js';
+import { Scrubber, type ScrubberOptions } from './scrub.js';
+import { SummaryBuilder } from './summary.js';
+import type { RunLog } from './types.js';
+
+export interface RunLogOptions extends ScrubberOptions {
+  /** Clock for `at` (epoch ms); Date.now by default. */
+  now?: () => number;
+}
+
+export interface CreateRunLogOptions extends RunLogOptions {
+  home: string;
+  runId?: string;
+  /** config.historyCapMb: when set, the oldest finished runs are removed to stay under it. */
+  historyCapMb?: number;
+}
+
+/** The file-backed RunLog; `warnings` holds what opening an existing log tolerated. */
+export interface FileRunLog extends RunLog {
+  readonly warnings: string[];
+  /** Typed text to mask from now on (the runner may know more than the log can infer). */
+  markSecret(text: string): void;
+}
+
+class FileRunLogImpl implements FileRunLog {
+  private seq: number;
+  private fd: number | undefined;
+  private bytes: number;
+  private readonly listeners = new Set<(event: RunEvent) => void>();
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    readonly runId: string,
+    readonly dir: string,
+    fd: number,
+    lastSeq: number,
+    bytes: number,
+    private readonly summary: SummaryBuilder,
+    private readonly scrubber: Scrubber,
+    private readonly now: () => number,
+    readonly warnings: string[],
+  ) {
+    this.fd = fd;
+    this.seq = lastSeq;
+    this.bytes = bytes;
+  }
+
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  append(input: RunEventInput): RunEvent {
+    if (this.fd === undefined) throw new Error(`run log ${this.runId} is closed`);
+    const parsed = RunEventSchema.safeParse({ ...input, v: EVENT_SCHEMA_VERSION, runId: this.runId, seq: this.seq + 1, at: this.now() });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new Error(`refusing to log an invalid ${input.type} event: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}`);
+    }
+    const event = this.scrubber.scrub(parsed.data);
+    const line = `${JSON.stringify(event)}\n`;
+    // One synchronous write per line: lines land whole and in order, even if several
+    // emitters append in the same tick. fsync happens per step in sync().
+    fs.writeSync(this.fd, line);
+    this.bytes += Buffer.byteLength(line);
+    this.seq = event.seq;
+    this.summary.add(event);
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A broken subscriber must not stop the log.
+      }
+    }
+    return event;
+  }
+
+  async writeFile(name: string, data: Buffer): Promise<string> {
+    const full = resolveInRun(this.dir, name);
+    await fsp.mkdir(path.dirname(full), { recursive: true });
+    await writeFileAtomic(full, data);
+    // Nothing keeps `data`: once the caller drops it, the screenshot lives only on disk.
+    return path.relative(this.dir, full).split(path.sep).join('/');
+  }
+
+  async readFile(relativePath: string): Promise<Buffer> {
+    return fsp.readFile(resolveInRun(this.dir, relativePath));
+  }
+
+  async sync(): Promise<void> {
+    const fd = this.fd;
+    if (fd === undefined) return;
+    await new Promise<void>((resolve, reject) => fs.fsync(fd, (err) => (err ? reject(err) : resolve())));
+    await this.writeSummary();
+  }
+
+  subscribe(listener: (event: RunEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  markSecret(text: string): void {
+    this.scrubber.markSecret(text);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.sync();
+      const fd = this.fd;
+      this.fd = undefined;
+      if (fd !== undefined) fs.closeSync(fd);
+      this.listeners.clear();
+      await fsp.rm(path.join(this.dir, LOCK_FILE), { force: true });
+    })();
+    return this.closing;
+  }
+
+  private async writeSummary(): Promise<void> {
+    await writeFileAtomic(path.join(this.dir, SUMMARY_FILE), `${JSON.stringify(this.summary.result(this.bytes))}\n`);
+  }
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  const handle = await fsp.open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function takeLock(dir: string): Promise<void> {
+  const holder = await liveHolder(dir);
+  if (holder !== undefined && holder !== process.pid) {
+    throw new Error(`run ${path.basename(dir)} is open in another DeskPilot process (pid ${holder})`);
+  }
+  await fsp.writeFile(path.join(dir, LOCK_FILE), String(process.pid));
+}
+
+/** Starts a new run folder `$DESKPILOT_HOME/sessions/<runId>/` with an empty events.jsonl. */
+export async function createRunLog(options: CreateRunLogOptions): Promise<FileRunLog> {
+  const runId = assertRunId(options.runId ?? newRunId());
+  const sessions = homePaths(options.home).sessions;
+  const dir = path.join(sessions, runId);
+  await fsp.mkdir(dir, { recursive: true });
+  const file = path.join(dir, EVENTS_FILE);
+  // 'ax': a run id that already has a log is a bug, never a silent merge.
+  const fd = fs.openSync(file, 'ax');
+  await fsyncDir(dir);
+  await fsyncDir(sessions);
+  await takeLock(dir);
+  const log = new FileRunLogImpl(runId, dir, fd, -1, 0, new SummaryBuilder(), new Scrubber(options), options.now ?? Date.now, []);
+  if (options.historyCapMb !== undefined) await enforceHistoryCap(options.home, options.historyCapMb, { keep: [runId] });
+  return log;
+}
+
+/**
+ * Opens an existing run folder to append to it (resume): seq continues after the last
+ * complete line; a torn last line is cut off first (and reported in `warnings`), so the
+ * next line never lands glued to half of one.
+ */
+export async function openRunLog(dir: string, options: RunLogOptions = {}): Promise<FileRunLog> {
+  const { events, warnings, validBytes } = await readRunLog(dir);
+  const file = path.join(dir, EVENTS_FILE);
+  const size = (await fsp.stat(file)).size;
+  if (size > validBytes) await fsp.truncate(file, validBytes);
+  await takeLock(dir);
+  const summary = new SummaryBuilder();
+  for (const e of events) summary.add(e);
+  const runId = events[0]?.runId ?? path.basename(dir);
+  // Earlier lines are masked already; the scrubber starts fresh for what comes next.
+  const scrubber = new Scrubber(options);
+  const fd = fs.openSync(file, 'a');
+  return new FileRunLogImpl(runId, dir, fd, events.at(-1)?.seq ?? -1, validBytes, summary, scrubber, options.now ?? Date.now, warnings);
+}
+
+/** Opens a run by id under a home folder. */
+export async function openRunLogById(home: string, runId: string, options: RunLogOptions = {}): Promise<FileRunLog> {
+  return openRunLog(path.join(homePaths(home).sessions, assertRunId(runId)), options);
+}

@@ -1,0 +1,117 @@
+import type { RunEvent } from '../../shared/events.js';
+import { looksLikeSecretFallback } from './secret-text.js';
+
+/** What an API key or token is replaced with, everywhere in the log. */
+export const REDACTED = '[redacted]';
+/** What typed text that the policy marks as a secret is stored as. */
+export const MASKED_SECRET = '[masked secret]';
+
+/** The gate's rule id for "this typed text looks like a secret" (src/main/agent/supervision). */
+export const SECRET_RULE_ID = 'risk:secret';
+
+/** Values shorter than this are not treated as keys: replacing "1" or "yes" everywhere would wreck the log. */
+const MIN_KEY_LENGTH = 8;
+
+/** Environment values that are credentials: the provider keys and any *_API_KEY / *_TOKEN / *_SECRET. */
+export function credentialValuesFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (!value || value.length < MIN_KEY_LENGTH) continue;
+    if (/(^|_)(API_KEY|TOKEN|SECRET|ACCESS_KEY)$/i.test(name) || /^(ANTHROPIC|OPENAI)_API_KEY$/.test(name)) out.push(value);
+  }
+  return out;
+}
+
+export interface ScrubberOptions {
+  /** Extra credential values to redact (a key from the keychain, a --api-key value). */
+  secrets?: string[];
+  /** Environment to read key values from; process.env by default. */
+  env?: NodeJS.ProcessEnv;
+  /** The policy's secret detector (supervision's looksLikeSecret). */
+  isSecretText?: (text: string) => boolean;
+}
+
+/**
+ * Applied by the run log to every event before it is written: credential values are
+ * replaced wherever they occur in any string; typed text that looks like a secret (or
+ * that the gate held under the `risk:secret` rule) is masked in this event and in every
+ * later one (the model's raw tool input, its provider replay state, its reasoning).
+ * Exports are rendered from the log alone, so they inherit this.
+ */
+export class Scrubber {
+  private readonly keys: string[];
+  private readonly typed = new Set<string>();
+  /** Typed text per proposal, so a later `risk:secret` decision can mask it from then on. */
+  private readonly proposalText = new Map<string, string>();
+  private readonly isSecretText: (text: string) => boolean;
+
+  constructor(options: ScrubberOptions = {}) {
+    const all = [...credentialValuesFromEnv(options.env), ...(options.secrets ?? [])].filter((s) => s.length >= MIN_KEY_LENGTH);
+    // Longest first, so a key that contains another is replaced whole.
+    this.keys = [...new Set(all)].sort((a, b) => b.length - a.length);
+    this.isSecretText = options.isSecretText ?? looksLikeSecretFallback;
+  }
+
+  /** Marks typed text as a secret for the rest of the run. */
+  markSecret(text: string): void {
+    if (text.length > 0) this.typed.add(text);
+  }
+
+  scrub<E extends RunEvent>(event: E): E {
+    this.learn(event);
+    return this.walk(event) as E;
+  }
+
+  /** Collects typed text that must be masked from this event on. */
+  private learn(event: RunEvent): void {
+    const consider = (text: string | undefined, proposalId?: string) => {
+      if (text === undefined) return;
+      if (proposalId) this.proposalText.set(proposalId, text);
+      if (this.isSecretText(text)) this.markSecret(text);
+    };
+    switch (event.type) {
+      case 'action_proposed':
+      case 'action_executed':
+        if (event.action.type === 'type') consider(event.action.text, event.proposalId);
+        break;
+      case 'approval_answered':
+        if (event.answer.decision === 'edit' && event.answer.action.type === 'type') consider(event.answer.action.text, event.proposalId);
+        break;
+      case 'approval_requested':
+      case 'action_denied': {
+        const text = this.proposalText.get(event.proposalId);
+        if (event.decision.rule === SECRET_RULE_ID && text !== undefined) this.markSecret(text);
+        break;
+      }
+      case 'model_text':
+        for (const call of event.assistant?.calls ?? []) {
+          for (const a of call.actions) if (a.ok && a.action.type === 'type') consider(a.action.text);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Replaces in a string; a string that is exactly a secret becomes the mask. */
+  scrubString(s: string): string {
+    let out = s;
+    for (const key of this.keys) if (out.includes(key)) out = out.split(key).join(REDACTED);
+    for (const secret of this.typed) {
+      if (out === secret) return MASKED_SECRET;
+      if (out.includes(secret)) out = out.split(secret).join(MASKED_SECRET);
+    }
+    return out;
+  }
+
+  private walk(value: unknown): unknown {
+    if (typeof value === 'string') return this.scrubString(value);
+    if (Array.isArray(value)) return value.map((v) => this.walk(v));
+    if (value !== null && typeof value === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) out[k] = this.walk(v);
+      return out;
+    }
+    return value;
+  }
+}

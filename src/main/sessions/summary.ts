@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { SessionSummarySchema, type SessionSummary } from '../../shared/bridge.js';
+import type { RunEvent } from '../../shared/events.js';
+
+/**
+ * A run's summary as derived from its events alone. "open" means the log has no
+ * run_ended and was not paused: whether that is "running" or "interrupted" depends on
+ * whether a live process still holds the run (see history.ts), not on the events.
+ */
+export const LoggedStatusSchema = z.union([SessionSummarySchema.shape.status, z.literal('open')]);
+export type LoggedStatus = z.infer<typeof LoggedStatusSchema>;
+
+export const StoredSummarySchema = SessionSummarySchema.extend({
+  status: LoggedStatusSchema,
+  /** Summary text of run_ended (the model's final words), for search and listing. */
+  summary: z.string().default(''),
+  /** The events.jsonl this was derived from: size in bytes and line count, to detect staleness. */
+  logBytes: z.number().int().nonnegative(),
+  events: z.number().int().nonnegative(),
+}).strict();
+export type StoredSummary = z.infer<typeof StoredSummarySchema>;
+
+/** Folds events into a summary one at a time, so the log can keep it current as it appends. */
+export class SummaryBuilder {
+  private s: Omit<StoredSummary, 'logBytes'> = {
+    runId: '',
+    task: '',
+    status: 'open',
+    startedAt: 0,
+    steps: 0,
+    costUsd: 0,
+    provider: '',
+    model: '',
+    labels: {},
+    summary: '',
+    events: 0,
+  };
+
+  add(event: RunEvent): void {
+    const s = this.s;
+    s.events += 1;
+    if (!s.runId) s.runId = event.runId;
+    switch (event.type) {
+      case 'run_started':
+        // A resumed run appends a second run_started; the first one names the task.
+        if (!s.startedAt) {
+          s.startedAt = event.at;
+          s.task = event.task;
+          s.provider = event.provider;
+          s.model = event.model;
+        }
+        s.labels = { ...s.labels, ...event.labels };
+        s.status = 'open';
+        s.endedAt = undefined;
+        break;
+      case 'observation':
+      case 'action_proposed':
+      case 'action_executed':
+      case 'model_text':
+        s.steps = Math.max(s.steps, event.step + 1);
+        break;
+      case 'usage':
+        s.costUsd = event.total.costUsd;
+        s.steps = Math.max(s.steps, event.step + 1);
+        break;
+      case 'state':
+        if (event.state === 'paused') s.status = 'paused';
+        else if (s.status === 'paused' && event.state !== 'ended') s.status = 'open';
+        break;
+      case 'run_ended':
+        s.status = event.status;
+        s.endedAt = event.at;
+        s.steps = Math.max(s.steps, event.steps);
+        s.costUsd = event.total.costUsd;
+        s.summary = event.summary;
+        break;
+      default:
+        break;
+    }
+  }
+
+  result(logBytes: number): StoredSummary {
+    const { endedAt, ...rest } = this.s;
+    return { ...rest, labels: { ...rest.labels }, ...(endedAt !== undefined ? { endedAt } : {}), logBytes };
+  }
+}
+
+export function summarize(events: readonly RunEvent[], logBytes = 0): StoredSummary {
+  const b = new SummaryBuilder();
+  for (const e of events) b.add(e);
+  return b.result(logBytes);
+}
+
+/** The bridge's SessionSummary, once the open/running/interrupted question is answered. */
+export function toSessionSummary(stored: StoredSummary, live: boolean): SessionSummary {
+  const { summary: _s, logBytes: _b, events: _e, status, ...rest } = stored;
+  return { ...rest, status: status === 'open' ? (live ? 'running' : 'interrupted') : status };
+}
