@@ -12,12 +12,12 @@ export function parseSkillMarkdown(text: string, file: string): { frontMatter: S
   if (end < 0) throw new SkillError(file, 'front matter is not closed: no second "---" line', 1);
 
   const yamlText = lines.slice(1, end).join('\n');
-  const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(yamlText, { prettyErrors: true, uniqueKeys: true });
   const first = doc.errors[0];
   if (first) {
     // +1: the front matter starts on the file's second line.
     const line = first.linePos?.[0]?.line;
-    throw new SkillError(file, `invalid YAML in front matter: ${first.message.split('\n')[0]}`, line ? line + 1 : undefined);
+    throw new SkillError(file, `invalid YAML in front matter: ${(first.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')}`, line ? line + 1 : undefined);
   }
   const data: unknown = doc.toJS();
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
