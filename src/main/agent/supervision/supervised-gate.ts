@@ -1,0 +1,136 @@
+import { actionCategory, ActionSchema, type Action } from '../../../shared/actions.js';
+import type { ApprovedBy, GateDecision, PolicyMode } from '../../../shared/approvals.js';
+import type { UserRule } from '../../../shared/config.js';
+import type { RunEventInput } from '../../../shared/events.js';
+import type { ActionContext, Gate, GateOutcome, GateRequest } from '../gate.js';
+import { ApprovalQueue, type AnswerResult, type EditCheck, type QueueItem } from './approval-queue.js';
+import { decide } from './policy.js';
+import { compileUserRules, type CompiledUserRule } from './user-rules.js';
+
+/**
+ * The gate of one run: policy + user rules + risk rules decide, the one approval
+ * queue holds what must be asked, and per-run "approve similar" grants live here.
+ * Every outcome says who let the action through (ApprovedBy) for the audit log.
+ */
+
+export interface SupervisedGateOptions {
+  mode: PolicyMode;
+  /** config.policy.rules; invalid patterns throw UserRuleError at creation. */
+  rules?: readonly UserRule[];
+  /** config.policy.countdownSeconds: auto-approve held items after this long (never humanOnly ones). */
+  countdownSeconds?: number;
+  /** Receives approval_requested, approval_answered and action_denied (the runner appends them to the log). */
+  emit?: (event: RunEventInput) => void;
+  /**
+   * Validates a person's edit like model output (the runner passes validate-action's
+   * `validateAction` bound to the observation the proposal refers to). Default: ActionSchema.
+   */
+  validateEdit?: (action: unknown, request: GateRequest) => EditCheck;
+}
+
+export interface SupervisedGate extends Gate {
+  /** The policy now in force. */
+  readonly mode: PolicyMode;
+  /** Changes the policy for the rest of the run (settings changed mid-run). */
+  setMode(mode: PolicyMode): void;
+  /** RunHandle.answerApproval: true when this answer won. */
+  answerApproval(proposalId: string, answer: unknown, by: string): boolean;
+  /** The same, with the reason when refused (for the bridge's `approval.answer` output). */
+  answer(proposalId: string, answer: unknown, by: string): AnswerResult;
+  /** Cancels the countdown of the head item (the "visible cancel"). */
+  cancelCountdown(proposalId: string): boolean;
+  /** Items waiting for a person, head first. */
+  pending(): QueueItem[];
+  /** What the policy would decide now, without holding anything (for previews and tests). */
+  preview(action: Action, context: ActionContext): GateDecision;
+}
+
+interface HeldItem extends QueueItem {
+  request: GateRequest;
+}
+
+function defaultValidate(action: unknown): EditCheck {
+  const parsed = ActionSchema.safeParse(action);
+  return parsed.success ? { ok: true, action: parsed.data } : { ok: false, error: parsed.error.issues[0]?.message ?? 'invalid action' };
+}
+
+function byOf(decision: GateDecision, mode: PolicyMode): ApprovedBy {
+  return decision.rule.startsWith('mode:') ? { kind: 'mode', detail: mode } : { kind: 'rule', detail: decision.rule };
+}
+
+export function createSupervisedGate(options: SupervisedGateOptions): SupervisedGate {
+  let mode = options.mode;
+  const rules: CompiledUserRule[] = compileUserRules(options.rules ?? []);
+  const countdownMs = options.countdownSeconds ? options.countdownSeconds * 1000 : undefined;
+  const validateEdit = options.validateEdit ?? ((action: unknown) => defaultValidate(action));
+  /** "approve similar" grants: `${action type}|${rule that held it}` → who granted it. */
+  const similar = new Map<string, string>();
+  /** The step in which a provider safety check arrived: the rest of that turn needs a person too. */
+  let safetyCheckStep: number | undefined;
+
+  const similarKey = (action: Action, decision: GateDecision) => `${action.type}|${decision.rule}`;
+  const policyInput = (context: ActionContext) => ({ mode, rules, afterSafetyCheck: safetyCheckStep === context.step });
+
+  const queue = new ApprovalQueue({
+    emit: options.emit,
+    checkEdit: (item, edited) => {
+      const request = (item as HeldItem).request;
+      const check = validateEdit(edited, request);
+      if (!check.ok) return check;
+      if (actionCategory(check.action) !== actionCategory(request.action)) {
+        return { ok: false, error: `an edit must stay a ${actionCategory(request.action)} action (got ${check.action.type})` };
+      }
+      // A person's edit cannot get past a deny rule either.
+      const again = decide(check.action, request.context, { mode, rules });
+      if (again.verdict === 'deny') return { ok: false, error: again.reason };
+      return check;
+    },
+    onAccepted: (item, resolution) => {
+      if (resolution.answer.decision === 'approve_similar' && !item.decision.humanOnly) {
+        similar.set(similarKey(item.action, item.decision), `${resolution.by.detail} on ${item.proposalId}`);
+      }
+    },
+  });
+
+  return {
+    get mode() {
+      return mode;
+    },
+    setMode(next) {
+      mode = next;
+    },
+    preview(action, context) {
+      return decide(action, context, policyInput(context));
+    },
+    pending: () => queue.pending(),
+    cancelCountdown: (proposalId) => queue.cancelCountdown(proposalId),
+    answer: (proposalId, answer, by) => queue.answer(proposalId, answer, by),
+    answerApproval: (proposalId, answer, by) => queue.answer(proposalId, answer, by).accepted,
+
+    async submit(request: GateRequest, signal: AbortSignal): Promise<GateOutcome> {
+      if (request.context.safetyChecks?.length) safetyCheckStep = request.context.step;
+      const decision = decide(request.action, request.context, policyInput(request.context));
+
+      if (decision.verdict === 'deny') {
+        options.emit?.({ type: 'action_denied', proposalId: request.proposalId, decision });
+        return { kind: 'deny', decision };
+      }
+      if (decision.verdict === 'allow') return { kind: 'run', action: request.action, by: byOf(decision, mode) };
+
+      const granted = decision.humanOnly ? undefined : similar.get(similarKey(request.action, decision));
+      if (granted !== undefined) return { kind: 'run', action: request.action, by: { kind: 'similar', detail: granted } };
+
+      const held: HeldItem = { proposalId: request.proposalId, action: request.action, decision, countdownMs, request };
+      const { answer, by } = await queue.hold(held, signal);
+      switch (answer.decision) {
+        case 'approve':
+        case 'approve_similar':
+          return { kind: 'run', action: request.action, by };
+        case 'edit':
+          return { kind: 'run', action: answer.action, by };
+        case 'reject':
+          return { kind: 'reject', feedback: answer.feedback, by };
+      }
+    },
+  };
+}

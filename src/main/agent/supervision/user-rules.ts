@@ -1,0 +1,105 @@
+import { actionCategory, type Action } from '../../../shared/actions.js';
+import type { UserRule } from '../../../shared/config.js';
+import type { ActionContext } from '../gate.js';
+import { comboContains, normaliseCombo, sameCombo, type NormalCombo } from './key-combo.js';
+
+/**
+ * The user's own allow/deny rules from config (policy.rules). A rule matches an
+ * action when every field it gives matches; deny rules win over everything except
+ * nothing — they are checked first in every mode, including auto.
+ *
+ * Patterns: a plain string is a case-insensitive regular expression; "/re/flags"
+ * gives the flags explicitly.
+ */
+
+export interface CompiledUserRule {
+  /** Position in policy.rules, for the rule id "user:deny:<index>". */
+  index: number;
+  effect: 'allow' | 'deny';
+  actions?: Set<string>;
+  keys?: NormalCombo[];
+  text?: RegExp;
+  window?: RegExp;
+  reason?: string;
+}
+
+export class UserRuleError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UserRuleError';
+  }
+}
+
+function compilePattern(pattern: string, where: string): RegExp {
+  const explicit = /^\/(.*)\/([dgimsuvy]*)$/s.exec(pattern);
+  try {
+    // Stateful flags would make .test() depend on the previous call.
+    return explicit ? new RegExp(explicit[1]!, explicit[2]!.replace(/[gy]/g, '')) : new RegExp(pattern, 'i');
+  } catch (error) {
+    throw new UserRuleError(`${where}: invalid regular expression ${JSON.stringify(pattern)}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Throws UserRuleError naming the rule and field when a pattern does not compile. */
+export function compileUserRules(rules: readonly UserRule[]): CompiledUserRule[] {
+  return rules.map((rule, index) => {
+    const where = `policy.rules[${index}]`;
+    return {
+      index,
+      effect: rule.effect,
+      actions: rule.actions ? new Set(rule.actions.map((a) => a.trim().toLowerCase())) : undefined,
+      keys: rule.keys?.map((k) => normaliseCombo(k)),
+      text: rule.textPattern !== undefined ? compilePattern(rule.textPattern, `${where}.textPattern`) : undefined,
+      window: rule.windowPattern !== undefined ? compilePattern(rule.windowPattern, `${where}.windowPattern`) : undefined,
+      reason: rule.reason,
+    };
+  });
+}
+
+/** The text a text pattern is matched against: typed text, a shell command, a question. */
+function textOf(action: Action): string | undefined {
+  switch (action.type) {
+    case 'type':
+      return action.text;
+    case 'shell':
+      return action.command;
+    case 'ask_user':
+      return action.question;
+    default:
+      return undefined;
+  }
+}
+
+/** Every combo the action presses: key actions, and the held modifiers of mouse actions. */
+function combosOf(action: Action): NormalCombo[] {
+  if (action.type === 'key' || action.type === 'hold_key') return [normaliseCombo(action.keys)];
+  return [];
+}
+
+/**
+ * Does the rule match? For an unknown focused window, a window pattern cannot be
+ * ruled out: deny rules then match (fail closed), allow rules do not.
+ */
+export function ruleMatches(rule: CompiledUserRule, action: Action, context: ActionContext): boolean {
+  if (rule.actions && !rule.actions.has(action.type) && !rule.actions.has(actionCategory(action))) return false;
+  if (rule.keys) {
+    const pressed = combosOf(action);
+    // A deny rule for ctrl+w also catches ctrl+shift+w; an allow rule only the exact combo.
+    const hit = pressed.some((p) => rule.keys!.some((k) => (rule.effect === 'deny' ? comboContains(p, k) : sameCombo(p, k))));
+    if (!hit) return false;
+  }
+  if (rule.text) {
+    const text = textOf(action);
+    if (text === undefined || !rule.text.test(text)) return false;
+  }
+  if (rule.window) {
+    const w = context.activeWindow;
+    if (!w) return rule.effect === 'deny';
+    if (!rule.window.test(w.title) && !rule.window.test(w.app)) return false;
+  }
+  return true;
+}
+
+export function firstMatching(rules: readonly CompiledUserRule[], effect: 'allow' | 'deny', action: Action, context: ActionContext): CompiledUserRule | undefined {
+  return rules.find((r) => r.effect === effect && ruleMatches(r, action, context));
+}
