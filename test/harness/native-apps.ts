@@ -1,0 +1,134 @@
+/**
+ * Real X applications at known geometry, and the X server's own view of which keys
+ * and mouse buttons are held (for "nothing left held" tests).
+ *
+ * Held state comes from `xinput query-state` on the server's slave devices: the XTEST
+ * devices receive everything injected through XTest (nut.js/libnut and xdotool both
+ * inject that way), the Xvfb devices anything else. The master devices cannot be
+ * queried this way, so we take the union of the slaves.
+ * Needs the Debian package `xinput`.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { Xvfb } from './xvfb.js';
+
+export interface Geometry {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface NativeApp {
+  /** X window id (decimal, as xdotool prints it). */
+  windowId: string;
+  pid: number;
+  /** The client area's measured screen geometry now (the WM frame shifts it from the asked position). */
+  geometry(): Geometry;
+  stop(): Promise<void>;
+}
+
+function run(env: NodeJS.ProcessEnv, cmd: string, args: string[], timeoutMs = 15_000): string {
+  const r = spawnSync(cmd, args, { env, encoding: 'utf8', timeout: timeoutMs });
+  if (r.error) throw r.error;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+async function startApp(xvfb: Xvfb, cmd: string, args: string[], search: string[]): Promise<NativeApp> {
+  const child: ChildProcess = spawn(cmd, args, { env: xvfb.env, stdio: 'ignore' });
+  const kill = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  process.once('exit', kill);
+  let windowId: string;
+  try {
+    // --sync waits until such a window is mapped (visible).
+    windowId = run(xvfb.env, 'xdotool', ['search', '--sync', '--onlyvisible', ...search]).split('\n')[0]!;
+  } catch (err) {
+    kill();
+    throw err;
+  }
+  return {
+    windowId,
+    pid: child.pid!,
+    geometry: () => windowGeometry(xvfb, windowId),
+    async stop() {
+      process.removeListener('exit', kill);
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      await Promise.race([new Promise((r) => child.once('exit', r)), new Promise((r) => setTimeout(r, 2_000))]);
+      kill();
+    },
+  };
+}
+
+/** xcalc with its window at `g` (X geometry of the client area; the WM adds its frame around it). */
+export function startXcalc(xvfb: Xvfb, g: Geometry = { x: 100, y: 100, width: 240, height: 320 }): Promise<NativeApp> {
+  return startApp(xvfb, 'xcalc', ['-geometry', `${g.width}x${g.height}+${g.x}+${g.y}`], ['--class', 'xcalc']);
+}
+
+let xtermCounter = 0;
+/** xterm at `g` in pixels-ish (xterm geometry is in character cells: cols×rows). */
+export function startXterm(
+  xvfb: Xvfb,
+  options: { cols?: number; rows?: number; x?: number; y?: number; command?: string[] } = {},
+): Promise<NativeApp> {
+  const title = `deskpilot-xterm-${process.pid}-${xtermCounter++}`;
+  const args = [
+    '-geometry', `${options.cols ?? 80}x${options.rows ?? 24}+${options.x ?? 100}+${options.y ?? 100}`,
+    '-title', title,
+    '-fa', 'Monospace', '-fs', '11',
+    ...(options.command ? ['-e', ...options.command] : []),
+  ];
+  return startApp(xvfb, 'xterm', args, ['--name', title]);
+}
+
+/** Where a window is on screen right now (client area, as xdotool reports it). */
+export function windowGeometry(xvfb: Xvfb, windowId: string): Geometry {
+  const out = run(xvfb.env, 'xdotool', ['getwindowgeometry', '--shell', windowId]);
+  const v = (k: string) => Number(new RegExp(`^${k}=(-?\\d+)`, 'm').exec(out)?.[1] ?? NaN);
+  return { x: v('X'), y: v('Y'), width: v('WIDTH'), height: v('HEIGHT') };
+}
+
+export interface HeldState {
+  /** Keysym names (first keysym of each held keycode), e.g. "Shift_L". */
+  keys: string[];
+  keycodes: number[];
+  /** X button numbers held (1 left, 2 middle, 3 right, 8 back, 9 forward). */
+  buttons: number[];
+}
+
+const SLAVES = ['Virtual core XTEST keyboard', 'Virtual core XTEST pointer', 'Xvfb keyboard', 'Xvfb mouse'];
+
+function keycodeNames(env: NodeJS.ProcessEnv): Map<number, string> {
+  const map = new Map<number, string>();
+  for (const line of run(env, 'xmodmap', ['-pke']).split('\n')) {
+    const m = /^keycode\s+(\d+)\s*=\s*(\S+)?/.exec(line);
+    if (m) map.set(Number(m[1]), m[2] ?? `keycode${m[1]}`);
+  }
+  return map;
+}
+
+/** The keys and buttons the X server considers held right now. */
+export function heldState(xvfb: Xvfb): HeldState {
+  const keycodes = new Set<number>();
+  const buttons = new Set<number>();
+  for (const device of SLAVES) {
+    const r = spawnSync('xinput', ['query-state', device], { env: xvfb.env, encoding: 'utf8' });
+    if (r.status !== 0) {
+      if (/unable to find device/.test(r.stderr)) continue;
+      throw new Error(`xinput query-state ${device} failed: ${r.stderr}`);
+    }
+    for (const m of r.stdout.matchAll(/key\[(\d+)\]=down/g)) keycodes.add(Number(m[1]));
+    for (const m of r.stdout.matchAll(/button\[(\d+)\]=down/g)) buttons.add(Number(m[1]));
+  }
+  const names = keycodes.size ? keycodeNames(xvfb.env) : new Map<number, string>();
+  const codes = [...keycodes].sort((a, b) => a - b);
+  return { keycodes: codes, keys: codes.map((c) => names.get(c) ?? `keycode${c}`), buttons: [...buttons].sort((a, b) => a - b) };
+}
+
+/** Pointer position as the X server sees it. */
+export function pointerPosition(xvfb: Xvfb): { x: number; y: number } {
+  const out = run(xvfb.env, 'xdotool', ['getmouselocation', '--shell']);
+  return { x: Number(/^X=(\d+)/m.exec(out)?.[1]), y: Number(/^Y=(\d+)/m.exec(out)?.[1]) };
+}

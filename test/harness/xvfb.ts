@@ -1,0 +1,198 @@
+/**
+ * A private X server per test file.
+ *
+ * Several test processes start X servers at the same moment, so the display number is
+ * chosen by Xvfb itself (`-displayfd`): it takes the lock file /tmp/.X<N>-lock
+ * atomically and skips numbers in use, then writes the number it got to our pipe once
+ * it accepts connections. That message doubles as the "server is ready" signal.
+ * We start the search at a random base so parallel files rarely contend for the same
+ * lock, and retry a few times if the server dies during start-up anyway.
+ *
+ * Everything started here is killed by `stop()`, on process exit, and — because a
+ * test worker can be SIGKILLed — by a tiny detached watchdog that waits for this
+ * process to disappear.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+export interface XvfbOptions {
+  width?: number;
+  height?: number;
+  /** Colour depth; 24 unless told. */
+  depth?: number;
+  /** Start openbox so windows are placed, decorated and focused as on a real desktop. Default true. */
+  windowManager?: boolean;
+}
+
+export interface Xvfb {
+  /** ":N" */
+  display: string;
+  displayNumber: number;
+  width: number;
+  height: number;
+  /** process.env with DISPLAY set to this server (for child processes). */
+  env: NodeJS.ProcessEnv;
+  /** Kills the window manager and the server. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const child of live) killQuietly(child, 'SIGKILL');
+  });
+}
+
+function killQuietly(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    child.kill(signal);
+  } catch {
+    // already gone
+  }
+}
+
+function waitExit(child: ChildProcess, timeoutMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      killQuietly(child, 'SIGKILL');
+      resolve();
+    }, timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** Kills `pids` when this process disappears, even if it is SIGKILLed. */
+function startWatchdog(pids: number[]): void {
+  const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; kill -9 ${pids.join(' ')} 2>/dev/null`;
+  const dog = spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' });
+  dog.unref();
+}
+
+function startServer(width: number, height: number, depth: number): Promise<{ child: ChildProcess; displayNumber: number }> {
+  return new Promise((resolve, reject) => {
+    const args = [
+      '-displayfd', '3',
+      '-screen', '0', `${width}x${height}x${depth}`,
+      '-nolisten', 'tcp',
+      '-noreset',
+      // XTEST is what nut.js and xdotool inject input through.
+      '+extension', 'XTEST',
+      '+extension', 'RANDR',
+      '-dpi', '96',
+    ];
+    const child = spawn('Xvfb', args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+    live.add(child);
+    let stderr = '';
+    let out = '';
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const fd3 = child.stdio[3] as NodeJS.ReadableStream | null;
+    const timer = setTimeout(() => {
+      killQuietly(child, 'SIGKILL');
+      reject(new Error(`Xvfb did not report a display within 15 s: ${stderr.slice(-500)}`));
+    }, 15_000);
+    fd3?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /^(\d+)\n/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, displayNumber: Number(m[1]) });
+      }
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      live.delete(child);
+      reject(new Error(`Xvfb exited during start-up (code ${code}, signal ${signal}): ${stderr.slice(-500)}`));
+    });
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+}
+
+async function sleep(ms: number): Promise<void> {
+  await new Promise((r) => setTimeout(r, ms));
+}
+
+/** Resolves once the root window of `display` has a _NET_SUPPORTING_WM_CHECK (an EWMH window manager runs). */
+async function waitForWindowManager(env: NodeJS.ProcessEnv, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error('openbox exited during start-up');
+    const r = spawnSync('xprop', ['-root', '_NET_SUPPORTING_WM_CHECK'], { env, encoding: 'utf8' });
+    if (r.status === 0 && /window id #/.test(r.stdout)) return;
+    await sleep(50);
+  }
+  throw new Error('openbox did not come up within 10 s');
+}
+
+export async function startXvfb(options: XvfbOptions = {}): Promise<Xvfb> {
+  installExitHook();
+  const width = options.width ?? 1280;
+  const height = options.height ?? 800;
+  const depth = options.depth ?? 24;
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    let server: { child: ChildProcess; displayNumber: number };
+    try {
+      server = await startServer(width, height, depth);
+    } catch (err) {
+      lastError = err;
+      await sleep(100 + Math.random() * 300);
+      continue;
+    }
+    const display = `:${server.displayNumber}`;
+    const env: NodeJS.ProcessEnv = { ...process.env, DISPLAY: display };
+    delete env.WAYLAND_DISPLAY;
+    const children: ChildProcess[] = [server.child];
+    if (options.windowManager !== false) {
+      const wm = spawn('openbox', ['--sm-disable'], { env, stdio: 'ignore' });
+      live.add(wm);
+      wm.once('exit', () => live.delete(wm));
+      children.unshift(wm);
+      try {
+        await waitForWindowManager(env, wm);
+      } catch (err) {
+        for (const c of children) killQuietly(c, 'SIGKILL');
+        throw err;
+      }
+    }
+    startWatchdog(children.map((c) => c.pid).filter((p): p is number => typeof p === 'number'));
+    let stopped = false;
+    return {
+      display,
+      displayNumber: server.displayNumber,
+      width,
+      height,
+      env,
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        for (const c of children) {
+          killQuietly(c, 'SIGTERM');
+          await waitExit(c, 3_000);
+          live.delete(c);
+        }
+      },
+    };
+  }
+  throw new Error(`could not start Xvfb after 5 attempts: ${String(lastError)}`);
+}
+
+/** True when an X server answers on `display` (used by tests of this harness). */
+export function xServerAnswers(display: string): boolean {
+  const n = display.replace(/^:/, '');
+  if (!existsSync(`/tmp/.X11-unix/X${n}`)) return false;
+  return spawnSync('xdpyinfo', [], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore' }).status === 0;
+}
