@@ -1,0 +1,49 @@
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { EVENT_SCHEMA_VERSION } from '../../../shared/events.js';
+import { readRunLog } from '../reader.js';
+import { renderReportDocument, renderRunSection } from './html.js';
+import { renderMarkdown } from './markdown.js';
+import { renderReplay } from './replay.js';
+import { buildRunView } from './timeline.js';
+
+export { OVERLAY_COLOR, OVERLAY_RGB, overlayElements, overlaySvg } from './overlay.js';
+export { REPORT_CSS, REPORT_CSP, escapeHtml, renderHtmlReport, renderReportDocument, renderRunSection } from './html.js';
+export { renderMarkdown } from './markdown.js';
+export { renderReplay } from './replay.js';
+export { buildRunView, type RunView, type StepView, type ActionView } from './timeline.js';
+
+export const EXPORT_FORMATS = ['md', 'html', 'json', 'webp', 'gif'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/**
+ * Exports a run folder to `outFile`. Everything is rendered from the log and the files
+ * it names, so an export contains nothing the log does not (secrets were scrubbed when
+ * the log was written).
+ */
+export async function exportRun(dir: string, format: ExportFormat, outFile: string): Promise<{ outFile: string; bytes: number; warnings: string[] }> {
+  const { events, warnings } = await readRunLog(dir);
+  const view = buildRunView(events);
+  let data: Buffer | string;
+  switch (format) {
+    case 'json':
+      data = `${JSON.stringify({ format: 'deskpilot-run', schema: EVENT_SCHEMA_VERSION, runId: view.runId, summary: view.summary, events }, null, 2)}\n`;
+      break;
+    case 'md':
+      data = renderMarkdown(view, { imageBase: path.relative(path.dirname(path.resolve(outFile)), path.resolve(dir)) || '.' });
+      break;
+    case 'html':
+      data = renderReportDocument({
+        title: `DeskPilot — ${view.summary.task || view.runId}`,
+        body: `<h1>DeskPilot run report</h1>\n${await renderRunSection(dir, view)}`,
+      });
+      break;
+    case 'webp':
+    case 'gif':
+      data = await renderReplay(dir, view, { format });
+      break;
+  }
+  await fsp.mkdir(path.dirname(path.resolve(outFile)), { recursive: true });
+  await fsp.writeFile(outFile, data);
+  return { outFile, bytes: typeof data === 'string' ? Buffer.byteLength(data) : data.length, warnings };
+}

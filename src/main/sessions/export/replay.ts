@@ -1,0 +1,51 @@
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { resolveInRun } from '../files.js';
+import { actionsOnImage, cursorInImage } from './common.js';
+import { overlaySvg } from './overlay.js';
+import type { RunView } from './timeline.js';
+
+export interface ReplayOptions {
+  format: 'webp' | 'gif';
+  /** Frame width in pixels; the height follows the first screenshot's aspect. Default: the first screenshot's width, at most 960. */
+  width?: number;
+  /** Time each frame shows. */
+  frameMs?: number;
+}
+
+/**
+ * An animated replay: one frame per step that has a screenshot, the step's actions
+ * drawn on it (same overlay as the HTML report). Frames are made one at a time from the
+ * files on disk and kept encoded until sharp joins them.
+ */
+export async function renderReplay(dir: string, view: RunView, options: ReplayOptions): Promise<Buffer> {
+  const steps = view.steps.filter((s) => s.observation);
+  if (steps.length === 0) throw new Error(`run ${view.runId} has no screenshots to replay`);
+  const first = steps[0]!.observation!.observation.image;
+  const width = Math.round(options.width ?? Math.min(first.width, 960));
+  const height = Math.max(1, Math.round((width * first.height) / first.width));
+  const frames: Buffer[] = [];
+  for (const step of steps) {
+    const obs = step.observation!;
+    const file = resolveInRun(dir, obs.image);
+    const meta = await sharp(file).metadata();
+    const actual = { width: meta.width ?? obs.observation.image.width, height: meta.height ?? obs.observation.image.height };
+    // The overlay is drawn in the model's image space and rendered at the file's real size.
+    const svg = overlaySvg(actionsOnImage(step), obs.observation.image, { cursor: cursorInImage(obs.observation), render: actual });
+    const drawn = await sharp(file).composite([{ input: Buffer.from(svg), top: 0, left: 0 }]).png().toBuffer();
+    frames.push(
+      await sharp(drawn).resize(width, height, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 1 } }).removeAlpha().png({ compressionLevel: 1 }).toBuffer(),
+    );
+  }
+  const delay = Array.from({ length: frames.length }, () => options.frameMs ?? 900);
+  const joined = sharp(frames, { join: { animated: true } });
+  return options.format === 'gif'
+    ? joined.gif({ delay, loop: 0, effort: 3 }).toBuffer()
+    : joined.webp({ delay, loop: 0, quality: 85, alphaQuality: 100, effort: 2 }).toBuffer();
+}
+
+export async function writeReplay(dir: string, view: RunView, outFile: string, options: ReplayOptions): Promise<void> {
+  await fsp.mkdir(path.dirname(outFile), { recursive: true });
+  await fsp.writeFile(outFile, await renderReplay(dir, view, options));
+}
