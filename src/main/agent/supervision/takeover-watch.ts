@@ -1,0 +1,151 @@
+import type { Point } from '../../../shared/actions.js';
+import type { RunControl } from './run-control.js';
+
+/**
+ * Human takeover: when the person moves the mouse during a run, the run pauses
+ * (config `takeover: pause`) and says why; with `takeover: ignore` it only reports.
+ *
+ * How: the pointer is where the agent left it unless someone else moved it. Between
+ * actions we poll the pointer; around each agent action we stop polling and compare
+ * where the pointer ended with where the action should have left it. After a resume
+ * the pointer's new place is the baseline (the person put it there).
+ */
+
+export interface TakeoverEvent {
+  /** "human takeover: pointer moved from (10, 10) to (300, 200)". */
+  reason: string;
+  expected: Point;
+  actual: Point;
+}
+
+export interface TakeoverWatchOptions {
+  /** Where the pointer is now, in global desktop coordinates (computer.cursorPosition). */
+  readPointer: () => Promise<Point>;
+  control: RunControl;
+  mode: 'pause' | 'ignore';
+  /** Poll interval between actions; default 100 ms. */
+  intervalMs?: number;
+  /** Movement up to this many px counts as noise (rounding on scaled screens); default 3. */
+  tolerancePx?: number;
+  /** Told about every takeover, also in ignore mode. */
+  onTakeover?: (event: TakeoverEvent) => void;
+}
+
+export interface TakeoverWatch {
+  /** Takes the baseline and starts polling. */
+  start(): Promise<void>;
+  /** Stops polling for good. */
+  stop(): void;
+  /**
+   * Runs one agent action with polling suspended. `expectedEnd` is where the action
+   * leaves the pointer (global coordinates) — omit for keyboard actions, which must
+   * not move it. A pointer found elsewhere afterwards is a takeover.
+   */
+  agentActing<T>(action: () => Promise<T>, expectedEnd?: Point): Promise<T>;
+  /** Checks once now (the runner may call it right before executing an action). */
+  check(): Promise<TakeoverEvent | undefined>;
+}
+
+const fmt = (p: Point) => `(${Math.round(p.x)}, ${Math.round(p.y)})`;
+
+export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatch {
+  const intervalMs = options.intervalMs ?? 100;
+  const tolerance = options.tolerancePx ?? 3;
+  let baseline: Point | undefined;
+  let acting = 0;
+  let running = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let unsubscribe: (() => void) | undefined;
+  /** Bumped at every rebaseline so a poll that started before it does not fire on stale data. */
+  let epoch = 0;
+
+  const far = (a: Point, b: Point) => Math.abs(a.x - b.x) > tolerance || Math.abs(a.y - b.y) > tolerance;
+
+  const rebaseline = async () => {
+    const mine = ++epoch;
+    // No checks against a stale baseline while the new one is read.
+    baseline = undefined;
+    try {
+      const p = await options.readPointer();
+      if (mine === epoch) baseline = p;
+    } catch {
+      // The pointer could not be read (display gone): keep the old baseline.
+    }
+  };
+
+  const report = (expected: Point, actual: Point): TakeoverEvent => {
+    const event: TakeoverEvent = { reason: `human takeover: pointer moved from ${fmt(expected)} to ${fmt(actual)}`, expected, actual };
+    // The new place is the baseline from now on, so one move is reported once.
+    baseline = actual;
+    options.onTakeover?.(event);
+    if (options.mode === 'pause') options.control.pause(event.reason);
+    return event;
+  };
+
+  const check = async (): Promise<TakeoverEvent | undefined> => {
+    if (acting > 0 || !baseline || options.control.stopped || options.control.paused) return undefined;
+    const mine = epoch;
+    let actual: Point;
+    try {
+      actual = await options.readPointer();
+    } catch {
+      return undefined;
+    }
+    if (mine !== epoch || acting > 0 || !baseline || options.control.paused) return undefined;
+    return far(actual, baseline) ? report(baseline, actual) : undefined;
+  };
+
+  const schedule = () => {
+    if (!running) return;
+    timer = setTimeout(() => {
+      void check().finally(schedule);
+    }, intervalMs);
+    // Polling must never keep a finished process alive.
+    timer.unref?.();
+  };
+
+  const watch: TakeoverWatch = {
+    async start() {
+      if (running) return;
+      running = true;
+      await rebaseline();
+      unsubscribe = options.control.onChange((change) => {
+        if (change.kind === 'resumed') void rebaseline();
+        if (change.kind === 'stopped') watch.stop();
+      });
+      schedule();
+    },
+    stop() {
+      running = false;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      unsubscribe?.();
+      unsubscribe = undefined;
+    },
+    async agentActing<T>(action: () => Promise<T>, expectedEnd?: Point): Promise<T> {
+      acting++;
+      epoch++;
+      const before = baseline;
+      try {
+        return await action();
+      } finally {
+        acting--;
+        if (acting === 0 && running && !options.control.stopped) {
+          const mine = ++epoch;
+          try {
+            const actual = await options.readPointer();
+            const expected = expectedEnd ?? before;
+            if (mine === epoch) {
+              if (expected && far(actual, expected)) report(expected, actual);
+              else baseline = actual;
+            }
+          } catch {
+            // keep the old baseline
+          }
+        }
+      }
+    },
+    check,
+  };
+  return watch;
+}

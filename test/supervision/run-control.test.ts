@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import type { RunEventInput } from '../../src/shared/events.js';
+import { createRunControl, isAbortError, type RunControlChange } from '../../src/main/agent/supervision/run-control.js';
+import { createTakeoverWatch } from '../../src/main/agent/supervision/takeover-watch.js';
+import type { Point } from '../../src/shared/actions.js';
+
+const flush = () => new Promise((r) => setImmediate(r));
+
+describe('run control', () => {
+  it('stop aborts the signal once, with the reason, and records when', () => {
+    const control = createRunControl();
+    const seen: unknown[] = [];
+    control.signal.addEventListener('abort', () => seen.push(control.signal.reason));
+    expect(control.stop('stopped with the kill hotkey')).toBe(true);
+    expect(control.stop('again')).toBe(false);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ name: 'AbortError', message: 'stopped with the kill hotkey' });
+    expect(isAbortError(seen[0])).toBe(true);
+    expect(control.stopReason).toBe('stopped with the kill hotkey');
+    expect(typeof control.stopRequestedAt).toBe('number');
+  });
+
+  it('pause/resume: waitWhilePaused holds until resume and emits state events with the reason', async () => {
+    const events: RunEventInput[] = [];
+    const changes: RunControlChange[] = [];
+    const control = createRunControl({ emit: (e) => events.push(e) });
+    control.onChange((c) => changes.push(c));
+    await control.waitWhilePaused(); // not paused: resolves at once
+    expect(control.pause('human takeover: pointer moved')).toBe(true);
+    expect(control.pause('twice')).toBe(false);
+    let passed = false;
+    const waiting = control.waitWhilePaused().then(() => (passed = true));
+    await flush();
+    expect(passed).toBe(false);
+    expect(control.resume()).toBe(true);
+    await waiting;
+    expect(passed).toBe(true);
+    expect(events).toEqual([
+      { type: 'state', state: 'paused', reason: 'human takeover: pointer moved' },
+      { type: 'state', state: 'running', reason: 'resumed' },
+    ]);
+    expect(changes.map((c) => c.kind)).toEqual(['paused', 'resumed']);
+  });
+
+  it('stop while paused rejects every waiter with AbortError', async () => {
+    const control = createRunControl();
+    control.pause();
+    const w1 = control.waitWhilePaused();
+    const w2 = control.waitWhilePaused();
+    control.stop('stopped by the user');
+    await expect(w1).rejects.toMatchObject({ name: 'AbortError', message: 'stopped by the user' });
+    await expect(w2).rejects.toMatchObject({ name: 'AbortError' });
+    expect(control.paused).toBe(false);
+    expect(control.resume()).toBe(false);
+    await expect(control.waitWhilePaused()).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('a narrower signal aborts the wait without stopping the run', async () => {
+    const control = createRunControl();
+    control.pause();
+    const narrow = new AbortController();
+    const w = control.waitWhilePaused(narrow.signal);
+    narrow.abort(new DOMException('step cancelled', 'AbortError'));
+    await expect(w).rejects.toMatchObject({ message: 'step cancelled' });
+    expect(control.stopped).toBe(false);
+  });
+
+  it('a parent signal (the CLI SIGINT) stops the run', () => {
+    const parent = new AbortController();
+    const control = createRunControl({ parentSignal: parent.signal });
+    parent.abort('stopped with Ctrl-C');
+    expect(control.stopped).toBe(true);
+    expect(control.stopReason).toBe('stopped with Ctrl-C');
+  });
+});
+
+describe('takeover watch (pointer logic; the real-desktop test is takeover.desktop.test.ts)', () => {
+  function fakePointer(start: Point) {
+    let p = start;
+    return { read: async () => p, set: (q: Point) => (p = q) };
+  }
+
+  it('a pointer moved between actions pauses the run with the reason', async () => {
+    const pointer = fakePointer({ x: 10, y: 10 });
+    const control = createRunControl();
+    const watch = createTakeoverWatch({ readPointer: pointer.read, control, mode: 'pause', intervalMs: 5 });
+    await watch.start();
+    pointer.set({ x: 12, y: 11 }); // within tolerance
+    await new Promise((r) => setTimeout(r, 30));
+    expect(control.paused).toBe(false);
+    pointer.set({ x: 300, y: 200 });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(control.paused).toBe(true);
+    expect(control.pauseReason).toBe('human takeover: pointer moved from (10, 10) to (300, 200)');
+    watch.stop();
+  });
+
+  it('the agent moving the pointer is not a takeover; ending elsewhere than expected is', async () => {
+    const pointer = fakePointer({ x: 0, y: 0 });
+    const control = createRunControl();
+    const seen: string[] = [];
+    const watch = createTakeoverWatch({ readPointer: pointer.read, control, mode: 'ignore', intervalMs: 5, onTakeover: (e) => seen.push(e.reason) });
+    await watch.start();
+    await watch.agentActing(async () => {
+      pointer.set({ x: 50, y: 50 });
+      await new Promise((r) => setTimeout(r, 30)); // polls during the action must not fire
+    }, { x: 50, y: 50 });
+    expect(seen).toEqual([]);
+    // A key press must leave the pointer where it was; the person moved it meanwhile.
+    await watch.agentActing(async () => pointer.set({ x: 400, y: 40 }));
+    expect(seen).toEqual(['human takeover: pointer moved from (50, 50) to (400, 40)']);
+    expect(control.paused).toBe(false); // ignore mode only reports
+    watch.stop();
+  });
+
+  it('after resume the new pointer position is the baseline', async () => {
+    const pointer = fakePointer({ x: 0, y: 0 });
+    const control = createRunControl();
+    const watch = createTakeoverWatch({ readPointer: pointer.read, control, mode: 'pause', intervalMs: 5 });
+    await watch.start();
+    pointer.set({ x: 100, y: 100 });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(control.paused).toBe(true);
+    pointer.set({ x: 120, y: 130 });
+    control.resume();
+    await new Promise((r) => setTimeout(r, 40));
+    expect(control.paused).toBe(false);
+    watch.stop();
+  });
+});
