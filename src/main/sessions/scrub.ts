@@ -1,12 +1,15 @@
 import type { RunEvent } from '../../shared/events.js';
-import { looksLikeSecretFallback } from './secret-text.js';
+import { findSecrets } from '../agent/supervision/secrets.js';
 
 /** What an API key or token is replaced with, everywhere in the log. */
 export const REDACTED = '[redacted]';
 /** What typed text that the policy marks as a secret is stored as. */
 export const MASKED_SECRET = '[masked secret]';
 
-/** The gate's rule id for "this typed text looks like a secret" (src/main/agent/supervision). */
+/**
+ * The gate's rule id for "this typed text looks like a secret" (src/main/agent/supervision
+ * names it 'risk:secret-text'); any rule under this prefix marks the proposal's text.
+ */
 export const SECRET_RULE_ID = 'risk:secret';
 
 /** Values shorter than this are not treated as keys: replacing "1" or "yes" everywhere would wreck the log. */
@@ -22,13 +25,19 @@ export function credentialValuesFromEnv(env: NodeJS.ProcessEnv = process.env): s
   return out;
 }
 
+/**
+ * Fields that name things (ids, file paths, enum values): a short typed secret that
+ * happens to occur inside an id must not break the references resume and exports follow.
+ */
+const STRUCTURAL_KEYS = new Set(['v', 'type', 'runId', 'proposalId', 'callId', 'observationId', 'questionId', 'id', 'image', 'thumb', 'kind', 'rule', 'verdict', 'decision', 'state', 'status', 'format', 'policy', 'provider', 'model', 'name']);
+
 export interface ScrubberOptions {
   /** Extra credential values to redact (a key from the keychain, a --api-key value). */
   secrets?: string[];
   /** Environment to read key values from; process.env by default. */
   env?: NodeJS.ProcessEnv;
-  /** The policy's secret detector (supervision's looksLikeSecret). */
-  isSecretText?: (text: string) => boolean;
+  /** The spans of a text that are secrets; the policy's own detector (supervision's findSecrets) by default. */
+  findSecretSpans?: (text: string) => Array<{ start: number; end: number }>;
 }
 
 /**
@@ -41,20 +50,24 @@ export interface ScrubberOptions {
 export class Scrubber {
   private readonly keys: string[];
   private readonly typed = new Set<string>();
+  /** `typed`, longest first, so a secret that contains another is masked whole. */
+  private typedByLength: string[] = [];
   /** Typed text per proposal, so a later `risk:secret` decision can mask it from then on. */
   private readonly proposalText = new Map<string, string>();
-  private readonly isSecretText: (text: string) => boolean;
+  private readonly findSecretSpans: (text: string) => Array<{ start: number; end: number }>;
 
   constructor(options: ScrubberOptions = {}) {
     const all = [...credentialValuesFromEnv(options.env), ...(options.secrets ?? [])].filter((s) => s.length >= MIN_KEY_LENGTH);
     // Longest first, so a key that contains another is replaced whole.
     this.keys = [...new Set(all)].sort((a, b) => b.length - a.length);
-    this.isSecretText = options.isSecretText ?? looksLikeSecretFallback;
+    this.findSecretSpans = options.findSecretSpans ?? findSecrets;
   }
 
   /** Marks typed text as a secret for the rest of the run. */
   markSecret(text: string): void {
-    if (text.length > 0) this.typed.add(text);
+    if (text.length === 0 || this.typed.has(text)) return;
+    this.typed.add(text);
+    this.typedByLength = [...this.typed].sort((a, b) => b.length - a.length);
   }
 
   scrub<E extends RunEvent>(event: E): E {
@@ -67,7 +80,8 @@ export class Scrubber {
     const consider = (text: string | undefined, proposalId?: string) => {
       if (text === undefined) return;
       if (proposalId) this.proposalText.set(proposalId, text);
-      if (this.isSecretText(text)) this.markSecret(text);
+      // Only the secret parts are masked: "password=[masked secret]" still reads as what happened.
+      for (const span of this.findSecretSpans(text)) this.markSecret(text.slice(span.start, span.end));
     };
     switch (event.type) {
       case 'action_proposed':
@@ -80,7 +94,7 @@ export class Scrubber {
       case 'approval_requested':
       case 'action_denied': {
         const text = this.proposalText.get(event.proposalId);
-        if (event.decision.rule === SECRET_RULE_ID && text !== undefined) this.markSecret(text);
+        if (event.decision.rule.startsWith(SECRET_RULE_ID) && text !== undefined) this.markSecret(text);
         break;
       }
       case 'model_text':
@@ -93,23 +107,21 @@ export class Scrubber {
     }
   }
 
-  /** Replaces in a string; a string that is exactly a secret becomes the mask. */
-  scrubString(s: string): string {
+  /** Replaces every credential and every known typed secret inside a string. */
+  scrubString(s: string, structural = false): string {
     let out = s;
     for (const key of this.keys) if (out.includes(key)) out = out.split(key).join(REDACTED);
-    for (const secret of this.typed) {
-      if (out === secret) return MASKED_SECRET;
-      if (out.includes(secret)) out = out.split(secret).join(MASKED_SECRET);
-    }
+    if (structural) return out;
+    for (const secret of this.typedByLength) if (out.includes(secret)) out = out.split(secret).join(MASKED_SECRET);
     return out;
   }
 
-  private walk(value: unknown): unknown {
-    if (typeof value === 'string') return this.scrubString(value);
-    if (Array.isArray(value)) return value.map((v) => this.walk(v));
+  private walk(value: unknown, key = ''): unknown {
+    if (typeof value === 'string') return this.scrubString(value, STRUCTURAL_KEYS.has(key));
+    if (Array.isArray(value)) return value.map((v) => this.walk(v, key));
     if (value !== null && typeof value === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) out[k] = this.walk(v);
+      for (const [k, v] of Object.entries(value)) out[k] = this.walk(v, k);
       return out;
     }
     return value;
