@@ -1,10 +1,12 @@
 import sharp from 'sharp';
 import type { Rect } from '../../shared/actions.js';
+import { removeLongLines } from './remove-lines.js';
 
 /**
  * Tesseract is trained on print at ~300 dpi; UI text is 10–24 px, anti-aliased and
  * often light on dark. Upscaling (Lanczos), greyscale, contrast stretching and making
- * the text dark on light is what moves small labels from unreadable to reliable.
+ * the text dark on light is what moves small labels from unreadable to reliable;
+ * box borders are painted out first (remove-lines.ts).
  * A hard threshold was measured to hurt anti-aliased 10–12 px text, so it is not applied.
  */
 export interface PreparedImage {
@@ -24,7 +26,7 @@ export function chooseScale(width: number, height: number, requested?: number): 
   return Math.max(1, Math.min(wanted, cap));
 }
 
-export async function prepareForOcr(image: Buffer, options: { region?: Rect; scale?: number } = {}): Promise<PreparedImage> {
+export async function prepareForOcr(image: Buffer, options: { region?: Rect; scale?: number; pixelRatio?: number } = {}): Promise<PreparedImage> {
   const meta = await sharp(image).metadata();
   const fullW = meta.width ?? 0;
   const fullH = meta.height ?? 0;
@@ -32,26 +34,22 @@ export async function prepareForOcr(image: Buffer, options: { region?: Rect; sca
   const region = clampRegion(options.region ?? { x: 0, y: 0, width: fullW, height: fullH }, fullW, fullH);
   const scale = chooseScale(region.width, region.height, options.scale);
 
-  const grey = sharp(image)
+  const { data, info } = await sharp(image)
     .extract({ left: region.x, top: region.y, width: region.width, height: region.height })
-    .greyscale();
+    .greyscale()
+    .normalise()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   // Light text on a dark background reads far worse; flip it when the region is mostly dark.
-  const { data } = await grey.clone().raw().toBuffer({ resolveWithObject: true });
   let sum = 0;
   for (const v of data) sum += v;
-  const dark = sum / Math.max(1, data.length) < 128;
+  if (sum / Math.max(1, data.length) < 128) for (let i = 0; i < data.length; i++) data[i] = 255 - data[i]!;
+  removeLongLines(data, info.width, info.height, options.pixelRatio ?? 1);
 
-  let pipeline = grey
-    .resize({
-      width: Math.round(region.width * scale),
-      height: Math.round(region.height * scale),
-      kernel: 'lanczos3',
-    })
-    .normalise();
-  if (dark) pipeline = pipeline.negate({ alpha: false });
   // A white border keeps glyphs that touch the region's edge from being dropped.
   const pad = Math.round(10 * scale);
-  const png = await pipeline
+  const png = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
+    .resize({ width: Math.round(region.width * scale), height: Math.round(region.height * scale), kernel: 'lanczos3' })
     .extend({ top: pad, bottom: pad, left: pad, right: pad, background: { r: 255, g: 255, b: 255 } })
     .png({ compressionLevel: 1 })
     .toBuffer();

@@ -10,7 +10,7 @@ const MIN_WORD_CONFIDENCE = 30;
  * boxes come back in the pixel space of the image passed in, whatever the upscaling.
  */
 export async function readText(image: Buffer, options: OcrOptions = {}): Promise<OcrResult> {
-  const prepared = await prepareForOcr(image, { region: options.region, scale: options.scale });
+  const prepared = await prepareForOcr(image, { region: options.region, scale: options.scale, pixelRatio: options.pixelRatio });
   const raw = await recognizeWords(prepared.png, options.layout ?? 'sparse', options.signal);
   const words: OcrWord[] = raw
     .filter((w) => w.confidence >= MIN_WORD_CONFIDENCE)

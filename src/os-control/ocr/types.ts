@@ -32,6 +32,8 @@ export interface OcrOptions {
    * screens read faster at 2×. Default: chosen from the region size.
    */
   scale?: number;
+  /** Physical pixels per logical pixel of the image (HiDPI captures: 2); default 1. */
+  pixelRatio?: number;
   signal?: AbortSignal;
 }
 
