@@ -1,0 +1,193 @@
+import type { Point } from '../../shared/actions.js';
+import type { ApprovalAnswer } from '../../shared/approvals.js';
+import type { RunEvent, RunEventInput, Usage } from '../../shared/events.js';
+import type { DisplayInfo } from '../../shared/observation.js';
+import { deskpilotHome } from '../paths.js';
+import { createRunLog, openRunLogById, type FileRunLog } from '../sessions/run-log.js';
+import { readRunLog } from '../sessions/reader.js';
+import type { Gate } from './gate.js';
+import { priceFor, ZERO_USAGE } from './pricing.js';
+import type { Provider } from './providers/types.js';
+import type { RunHandle, RunOptions, RunResult } from './run-api.js';
+import { buildSystemPrompt } from './system-prompt.js';
+import type { TranscriptItem } from './transcript.js';
+import type { LoopControl, RunContext, RunEnding } from './runner/context.js';
+import { createDefaultDeps } from './runner/deps.js';
+import { runLoop } from './runner/loop.js';
+import { PendingQuestions } from './runner/questions.js';
+import { offeredTools } from './runner/tools.js';
+import { loadSkillsForPrompt } from './skills/index.js';
+import type { SkillForPrompt } from './system-prompt.js';
+import { rebuildTranscript } from './runner/resume.js';
+
+export type { RunHandle, RunOptions, RunResult } from './run-api.js';
+
+/** The pieces a run is made of; startRun builds the real ones, tests and benches may pass their own. */
+export interface RunDeps {
+  provider: Provider;
+  gate: Gate;
+  control: LoopControl;
+  /** Answers to held proposals reach the one approval queue through this. */
+  answerApproval(proposalId: string, answer: ApprovalAnswer, by: string): boolean;
+  /** Wraps each input action (the takeover watch); runs it as is when absent. */
+  acting?<T>(work: () => Promise<T>, expectedEnd?: Point): Promise<T>;
+  /** Called once before the first step (start watchers …). */
+  start?(): Promise<void>;
+  /** Releases what the run's helpers hold (timers, the takeover watcher …). */
+  dispose?(): void;
+}
+
+export type DepsFactory = (options: RunOptions, emit: (event: RunEventInput) => RunEvent, log: FileRunLog) => Promise<RunDeps> | RunDeps;
+
+/**
+ * Starts (or resumes) one run and returns at once with its handle; `done` resolves
+ * when it ends. The CLI, the bridge service and the QA runner all come through here.
+ */
+export function startRun(options: RunOptions): Promise<RunHandle> {
+  return startRunWith(options, createDefaultDeps);
+}
+
+export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): Promise<RunHandle> {
+  const home = options.home ?? deskpilotHome();
+  const resuming = options.resumeRunId !== undefined;
+  const log = resuming
+    ? await openRunLogById(home, options.resumeRunId!)
+    : await createRunLog({ home, ...(options.config.historyCapMb ? { historyCapMb: options.config.historyCapMb } : {}) });
+
+  let transcript: TranscriptItem[] = [];
+  let step = 0;
+  let total: Usage = { ...ZERO_USAGE };
+  let task = options.task;
+  let resumedFromSeq: number | undefined;
+  let labels = options.labels ?? {};
+  try {
+    if (resuming) {
+      const { events } = await readRunLog(log.dir);
+      const point = rebuildTranscript(events, log);
+      ({ transcript, step, total, task } = point);
+      labels = { ...point.started.labels, ...labels };
+      resumedFromSeq = log.lastSeq;
+    }
+  } catch (error) {
+    await log.close();
+    throw error;
+  }
+
+  const questions = new PendingQuestions();
+  let state: 'running' | 'other' = 'other';
+  const emit = (input: RunEventInput): RunEvent => {
+    const event = log.append(input);
+    if (event.type === 'state') state = event.state === 'running' ? 'running' : 'other';
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // A listener's bug must not break the run.
+    }
+    // The gate asks and answers through events; the run's state follows them.
+    if (event.type === 'approval_requested' && state === 'running') emit({ type: 'state', state: 'waiting_approval', reason: event.decision.reason });
+    if ((event.type === 'approval_answered' || event.type === 'action_denied') && state !== 'running') emit({ type: 'state', state: 'running', reason: '' });
+    return event;
+  };
+
+  let deps: RunDeps;
+  let display: DisplayInfo;
+  let skillPrompts: SkillForPrompt[];
+  try {
+    // A requested skill that is missing is an error before anything runs.
+    skillPrompts = await loadSkillsForPrompt(options.skills ?? []);
+    deps = await makeDeps(options, emit, log);
+    display = await pickDisplay(options);
+  } catch (error) {
+    await log.close();
+    throw error;
+  }
+
+  const skills = options.skills ?? [];
+  emit({
+    type: 'run_started',
+    task,
+    provider: options.profile.provider,
+    model: options.profile.model,
+    policy: options.policy,
+    limits: options.limits,
+    skills,
+    labels,
+    ...(resumedFromSeq !== undefined ? { resumedFromSeq } : {}),
+  });
+
+  const startedAt = Date.now();
+  const ctx: RunContext = {
+    runId: log.runId,
+    options,
+    task,
+    log,
+    provider: deps.provider,
+    gate: deps.gate,
+    control: deps.control,
+    computer: options.computer,
+    questions,
+    acting: (work, expectedEnd) => (deps.acting ? deps.acting(work, expectedEnd) : work()),
+    display,
+    price: priceFor(options.profile.model, options.config.prices),
+    system: (screen) =>
+      buildSystemPrompt({
+        family: options.profile.provider,
+        platform: process.platform,
+        screen,
+        date: new Date(),
+        instructions: options.config.instructions,
+        skills: skillPrompts,
+        tools: offeredTools(options),
+        ...(options.systemAddendum ? { addendum: options.systemAddendum } : {}),
+      }),
+    startedAt,
+    emit,
+    transcript,
+    step,
+    total,
+  };
+
+  // The wall-time limit ends the run even in the middle of a long wait.
+  const wallTimer = setTimeout(() => {
+    ctx.pendingEnding = { status: 'limit', summary: `time limit reached (${Math.round(options.limits.maxWallMs / 1000)} s)` };
+    deps.control.stop(ctx.pendingEnding.summary);
+  }, Math.max(0, options.limits.maxWallMs));
+  wallTimer.unref?.();
+
+  const done = (async (): Promise<RunResult> => {
+    let ending: RunEnding;
+    try {
+      await deps.start?.().catch(() => undefined);
+      ending = await runLoop(ctx);
+    } finally {
+      clearTimeout(wallTimer);
+      deps.dispose?.();
+    }
+    // Whatever happened, leave no key or button held.
+    await options.computer.releaseAll().catch(() => undefined);
+    emit({ type: 'run_ended', status: ending.status, summary: ending.summary, steps: ctx.step, total: ctx.total });
+    emit({ type: 'state', state: 'ended', reason: ending.summary });
+    await log.sync().catch(() => undefined);
+    await log.close().catch(() => undefined);
+    return { runId: log.runId, status: ending.status, summary: ending.summary, steps: ctx.step, costUsd: ctx.total.costUsd };
+  })();
+
+  return {
+    runId: log.runId,
+    dir: log.dir,
+    done,
+    stop: (reason) => deps.control.stop(reason ?? 'stopped by the person'),
+    pause: (reason) => void deps.control.pause(reason ?? 'paused by the person'),
+    resume: () => void deps.control.resume(),
+    answerApproval: (proposalId, answer, by) => deps.answerApproval(proposalId, answer, by),
+    answerQuestion: (questionId, answer, by) => questions.answer(questionId, answer, by),
+  };
+}
+
+async function pickDisplay(options: RunOptions): Promise<DisplayInfo> {
+  const displays = await options.computer.listDisplays();
+  const wanted = options.config.displayId;
+  const display = (wanted ? displays.find((d) => d.id === wanted) : undefined) ?? displays.find((d) => d.primary) ?? displays[0];
+  if (!display) throw new Error('no display found to watch');
+  return display;
+}

@@ -1,0 +1,77 @@
+import type { PolicyMode } from '../../../shared/approvals.js';
+import type { Config, ProviderProfile } from '../../../shared/config.js';
+import { LimitsSchema, type Limits } from '../../../shared/events.js';
+import { ConfigError, resolveProfile } from '../../config/index.js';
+
+/** What a person picks for one run (CLI flags, the UI's task composer); everything optional. */
+export interface RunChoices {
+  profile?: string;
+  provider?: ProviderProfile['provider'];
+  model?: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  policy?: PolicyMode;
+  limits?: Partial<Limits>;
+}
+
+export interface ResolvedChoices {
+  profile: ProviderProfile;
+  policy: PolicyMode;
+  limits: Limits;
+}
+
+const BASE_URL_ENV: Record<ProviderProfile['provider'], string | undefined> = {
+  anthropic: 'ANTHROPIC_BASE_URL',
+  openai: 'OPENAI_BASE_URL',
+  'openai-compatible': 'OPENAI_BASE_URL',
+};
+
+/**
+ * The profile, policy and limits of a run: the named (or default) profile from the
+ * config, with the person's overrides on top; a provider given without a profile
+ * picks the first profile of that provider. Base URLs fall back to the provider's
+ * usual environment variable. Throws ConfigError with a clear message.
+ */
+export function resolveRunChoices(config: Config, choices: RunChoices, env: NodeJS.ProcessEnv = process.env): ResolvedChoices {
+  let base: ProviderProfile;
+  if (choices.profile !== undefined) {
+    base = resolveProfile(config, choices.profile);
+  } else if (choices.provider !== undefined) {
+    const preferred = config.profiles[config.defaultProfile];
+    base =
+      preferred?.provider === choices.provider
+        ? preferred
+        : (Object.values(config.profiles).find((p) => p.provider === choices.provider) ?? {
+            provider: choices.provider,
+            model: choices.model ?? '',
+          });
+  } else {
+    base = resolveProfile(config);
+  }
+  const profile: ProviderProfile = { ...base };
+  if (choices.provider !== undefined && choices.provider !== profile.provider) {
+    // A different family than the profile's: its model/tool settings do not carry over.
+    profile.provider = choices.provider;
+    delete profile.toolVersion;
+    delete profile.format;
+    delete profile.baseUrl;
+  }
+  if (choices.model !== undefined) profile.model = choices.model;
+  if (choices.apiKeyEnv !== undefined) profile.apiKeyEnv = choices.apiKeyEnv;
+  if (choices.baseUrl !== undefined) profile.baseUrl = choices.baseUrl;
+  else if (!profile.baseUrl) {
+    const name = BASE_URL_ENV[profile.provider];
+    const fromEnv = name ? env[name]?.trim() : undefined;
+    if (fromEnv) profile.baseUrl = fromEnv;
+  }
+  if (!profile.model) throw new ConfigError(`no model given for provider ${profile.provider}; pass --model`, 'config.json');
+  if (profile.provider === 'openai-compatible' && !profile.baseUrl) {
+    throw new ConfigError('an openai-compatible provider needs a base URL (--base-url or OPENAI_BASE_URL)', 'config.json');
+  }
+  const limits = LimitsSchema.parse({ ...config.limits, ...stripUndefined(choices.limits ?? {}) });
+  return { profile, policy: choices.policy ?? config.policy.mode, limits };
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

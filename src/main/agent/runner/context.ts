@@ -1,0 +1,72 @@
+import type { Point } from '../../../shared/actions.js';
+import type { DisplayInfo, ObservationRecord } from '../../../shared/observation.js';
+import type { RunEvent, RunEventInput, RunStatus, Usage } from '../../../shared/events.js';
+import type { Price } from '../../../shared/config.js';
+import type { Computer } from '../../../os-control/types.js';
+import type { Gate } from '../gate.js';
+import type { Provider } from '../providers/types.js';
+import type { RunOptions } from '../run-api.js';
+import type { RunLog } from '../../sessions/types.js';
+import type { TranscriptImage, TranscriptItem } from '../transcript.js';
+import type { PendingQuestions } from './questions.js';
+
+/**
+ * What the loop needs to steer one run: stop (abort every await), pause at the next
+ * boundary, resume. The supervision area owns the real controller; this is the shape
+ * the runner relies on.
+ */
+export interface LoopControl {
+  readonly signal: AbortSignal;
+  readonly paused: boolean;
+  readonly stopReason?: string | undefined;
+  /** Emits the `state: paused` event itself (supervision's RunControl does). */
+  pause(reason?: string): unknown;
+  /** Emits the `state: running` event itself. */
+  resume(reason?: string): unknown;
+  stop(reason?: string): unknown;
+  /** Resolves at once when not paused; otherwise when resumed; rejects with AbortError on stop. */
+  waitWhilePaused(signal: AbortSignal): Promise<void>;
+}
+
+/** A screenshot the model saw (or will see), on disk. */
+export interface SeenObservation {
+  record: ObservationRecord;
+  image: TranscriptImage;
+  /** Paths in the run folder. */
+  imagePath: string;
+  thumbPath: string;
+}
+
+/** How a run ends, decided inside the loop. */
+export interface RunEnding {
+  status: RunStatus;
+  summary: string;
+}
+
+/** Everything one run's loop works with. Mutable fields are the loop's own state. */
+export interface RunContext {
+  readonly runId: string;
+  readonly options: RunOptions;
+  readonly task: string;
+  readonly log: RunLog;
+  readonly provider: Provider;
+  readonly gate: Gate;
+  readonly control: LoopControl;
+  readonly computer: Computer;
+  readonly questions: PendingQuestions;
+  /** Wraps each input action so the takeover watch tells the agent's moves from a person's. */
+  readonly acting: <T>(work: () => Promise<T>, expectedEnd?: Point) => Promise<T>;
+  readonly display: DisplayInfo;
+  readonly price: Price | undefined;
+  readonly system: (screen: { width: number; height: number }) => string;
+  readonly startedAt: number;
+  emit(event: RunEventInput): RunEvent;
+  transcript: TranscriptItem[];
+  /** Model turns completed so far (the step of the next turn). */
+  step: number;
+  total: Usage;
+  /** The last full-screen observation: model coordinates are in its image space. */
+  latest?: SeenObservation;
+  /** Set when a limit timer or the caller decided how the run ends while it was busy. */
+  pendingEnding?: RunEnding;
+}

@@ -1,0 +1,252 @@
+import { actionCategory, actionPoints, describeAction, type Action, type Point } from '../../../shared/actions.js';
+import type { ApprovedBy } from '../../../shared/approvals.js';
+import { formatShellResult, runShell } from '../tools/shell.js';
+import type { AssistantItem, ModelCall, ToolResultItem, TranscriptImage } from '../transcript.js';
+import { validateAction } from '../validate-action.js';
+import { isAbortError, throwIfAborted } from './abort.js';
+import type { RunContext, RunEnding, SeenObservation } from './context.js';
+import { desktopToImagePoint, imageActionToDesktop } from './coords.js';
+import { observeZoom } from './observe.js';
+
+/** What one model turn's calls came to: one result per call id, in order, and maybe the end of the run. */
+export interface TurnOutcome {
+  results: ToolResultItem[];
+  /** Something ran that may have changed the screen (worth settling before the next look). */
+  acted: boolean;
+  ending?: RunEnding;
+}
+
+/** Result of one action, for the call's tool result. */
+interface ActionResult {
+  ok: boolean;
+  text: string;
+  image?: TranscriptImage;
+  ending?: RunEnding;
+}
+
+const NOT_RUN = 'not run: an earlier action of this turn failed, was rejected, or ended the run';
+
+/**
+ * Runs the calls of one model turn in order: each action validated against the
+ * screenshot the model saw, proposed, passed through the gate, executed. Stops at the
+ * first failure and still answers every call id (the wire protocols require it).
+ */
+export async function executeTurn(ctx: RunContext, assistant: AssistantItem, seen: SeenObservation): Promise<TurnOutcome> {
+  const results: ToolResultItem[] = [];
+  let stopped = false;
+  let acted = false;
+  let ending: RunEnding | undefined;
+  for (const [callIndex, call] of assistant.calls.entries()) {
+    if (stopped) {
+      results.push({ role: 'tool_result', callId: call.callId, name: call.name, ok: false, text: NOT_RUN });
+      continue;
+    }
+    throwIfAborted(ctx.control.signal);
+    const outcome = await executeCall(ctx, call, callIndex, seen, assistant.text);
+    acted ||= outcome.acted;
+    results.push({
+      role: 'tool_result',
+      callId: call.callId,
+      name: call.name,
+      ok: outcome.ok,
+      text: outcome.text,
+      ...(outcome.image ? { image: outcome.image } : {}),
+      ...(outcome.acknowledgedSafetyChecks ? { acknowledgedSafetyChecks: outcome.acknowledgedSafetyChecks } : {}),
+    });
+    if (outcome.ending) ending = outcome.ending;
+    if (!outcome.ok || outcome.ending) stopped = true;
+  }
+  return { results, acted, ...(ending ? { ending } : {}) };
+}
+
+async function executeCall(
+  ctx: RunContext,
+  call: ModelCall,
+  callIndex: number,
+  seen: SeenObservation,
+  reasoning: string,
+): Promise<ActionResult & { acted: boolean; acknowledgedSafetyChecks?: ModelCall['safetyChecks'] }> {
+  const custom = ctx.options.customTools?.[call.name as keyof NonNullable<typeof ctx.options.customTools>];
+  if (custom) {
+    const answer = await custom.handle(call, {
+      runId: ctx.runId,
+      step: ctx.step,
+      signal: ctx.control.signal,
+      latestObservationId: seen.record.id,
+    });
+    return { ok: answer.ok, text: answer.text, acted: false, ...(answer.endRun ? { ending: answer.endRun } : {}) };
+  }
+  if (call.actions.length === 0) {
+    const error = `unknown tool ${JSON.stringify(call.name)}: nothing was done`;
+    ctx.emit({ type: 'action_invalid', step: ctx.step, callId: call.callId, raw: rawText(call.input), error });
+    return { ok: false, text: error, acted: false };
+  }
+  const texts: string[] = [];
+  let image: TranscriptImage | undefined;
+  let acted = false;
+  for (const [actionIndex, entry] of call.actions.entries()) {
+    const checked = entry.ok ? validateAction(entry.action, seen.record) : { ok: false as const, error: entry.error };
+    if (!checked.ok) {
+      ctx.emit({ type: 'action_invalid', step: ctx.step, callId: call.callId, raw: rawText(entry.ok ? entry.action : call.input), error: checked.error });
+      texts.push(`error: ${checked.error}`);
+      return { ok: false, text: texts.join('\n'), acted };
+    }
+    const proposalId = `${ctx.step}.${callIndex}.${actionIndex}`;
+    const result = await proposeAndRun(ctx, call, proposalId, checked.action, seen, reasoning);
+    acted ||= result.acted;
+    texts.push(result.text);
+    if (result.image) image = result.image;
+    if (!result.ok || result.ending) {
+      return { ok: result.ok, text: texts.join('\n'), acted, ...(image ? { image } : {}), ...(result.ending ? { ending: result.ending } : {}) };
+    }
+  }
+  return {
+    ok: true,
+    text: texts.join('\n'),
+    acted,
+    ...(image ? { image } : {}),
+    // The gate only lets a call with safety checks through after a person acknowledged them.
+    ...(call.safetyChecks?.length ? { acknowledgedSafetyChecks: call.safetyChecks } : {}),
+  };
+}
+
+async function proposeAndRun(
+  ctx: RunContext,
+  call: ModelCall,
+  proposalId: string,
+  proposed: Action,
+  seen: SeenObservation,
+  reasoning: string,
+): Promise<ActionResult & { acted: boolean }> {
+  ctx.emit({
+    type: 'action_proposed',
+    step: ctx.step,
+    proposalId,
+    action: proposed,
+    observationId: seen.record.id,
+    reasoning,
+    callId: call.callId,
+  });
+  const category = actionCategory(proposed);
+  if (category === 'finish' && proposed.type === 'finish') {
+    return {
+      ok: true,
+      acted: false,
+      text: 'finished',
+      ending: { status: proposed.success ? 'done' : 'failed', summary: proposed.summary },
+    };
+  }
+  if (category === 'ask_user' && proposed.type === 'ask_user') {
+    return { ...(await askUser(ctx, proposalId, proposed.question)), acted: false };
+  }
+
+  const outcome = await ctx.gate.submit(
+    {
+      proposalId,
+      action: proposed,
+      observationId: seen.record.id,
+      context: { step: ctx.step, reasoning, ...(call.safetyChecks?.length ? { safetyChecks: call.safetyChecks } : {}) },
+    },
+    ctx.control.signal,
+  );
+  if (outcome.kind === 'reject') {
+    const feedback = outcome.feedback?.trim();
+    return {
+      ok: false,
+      acted: false,
+      text: `The person rejected this action (${describeAction(proposed)}); it was not run.${feedback ? ` Their feedback: ${feedback}` : ''}`,
+    };
+  }
+  if (outcome.kind === 'deny') {
+    return { ok: false, acted: false, text: `Refused by policy (${outcome.decision.rule}): ${outcome.decision.reason}. The action was not run.` };
+  }
+  // A person's edit is checked exactly like model output before it runs.
+  const approved = validateAction(outcome.action, seen.record);
+  if (!approved.ok) return { ok: false, acted: false, text: `error: the edited action is invalid: ${approved.error}` };
+  return { ...(await perform(ctx, proposalId, approved.action, outcome.by, seen)), acted: actionCategory(approved.action) !== 'observe' };
+}
+
+async function perform(ctx: RunContext, proposalId: string, action: Action, by: ApprovedBy, seen: SeenObservation): Promise<ActionResult> {
+  const started = Date.now();
+  const desktop = imageActionToDesktop(action, seen.record);
+  let output: string | undefined;
+  let image: TranscriptImage | undefined;
+  let error: string | undefined;
+  try {
+    switch (desktop.type) {
+      case 'shell': {
+        const timeoutMs = desktop.timeoutMs ?? 60_000;
+        const result = await runShell(desktop.command, { timeoutMs, signal: ctx.control.signal });
+        throwIfAborted(ctx.control.signal);
+        output = formatShellResult(result, timeoutMs);
+        if (result.exitCode !== 0) error = result.timedOut ? 'timed out' : `exit code ${result.exitCode}`;
+        break;
+      }
+      case 'screenshot':
+        output = 'A fresh screenshot follows.';
+        break;
+      case 'zoom':
+        image = await observeZoom(ctx, desktop.region);
+        output = `Zoomed view of (${fmt(action.type === 'zoom' ? action.region.x : 0)}, ${fmt(action.type === 'zoom' ? action.region.y : 0)}) at full resolution; keep giving coordinates in the full screenshot's pixels.`;
+        break;
+      case 'cursor_position': {
+        const p = desktopToImagePoint(await ctx.computer.cursorPosition(), seen.record);
+        output = p ? `The cursor is at (${fmt(p.x)}, ${fmt(p.y)}) in screenshot pixels.` : 'The cursor is outside the screenshot.';
+        break;
+      }
+      default: {
+        const result = await ctx.acting(() => ctx.computer.perform(desktop, ctx.control.signal), pointerAfter(desktop));
+        output = result.output;
+      }
+    }
+  } catch (cause) {
+    if (isAbortError(cause) || ctx.control.signal.aborted) throw cause;
+    error = cause instanceof Error ? cause.message : String(cause);
+  }
+  const ok = error === undefined || desktop.type === 'shell';
+  ctx.emit({
+    type: 'action_executed',
+    step: ctx.step,
+    proposalId,
+    action: desktop,
+    by,
+    ok: error === undefined,
+    ...(error !== undefined ? { error } : {}),
+    ...(output !== undefined ? { output } : {}),
+    durationMs: Date.now() - started,
+  });
+  // A shell command that exits non-zero still ran: the model reads its output and decides.
+  const text = error !== undefined && desktop.type !== 'shell' ? `error: ${describeAction(action)} failed: ${error}` : `${describeAction(action)}: done${output ? `\n${output}` : ''}`;
+  return { ok, text, ...(image ? { image } : {}) };
+}
+
+async function askUser(ctx: RunContext, proposalId: string, question: string): Promise<ActionResult> {
+  const questionId = `q${proposalId}`;
+  ctx.emit({ type: 'question_asked', questionId, question });
+  ctx.emit({ type: 'state', state: 'waiting_user', reason: question });
+  const answer = await ctx.questions.ask(questionId, ctx.control.signal);
+  ctx.emit({ type: 'question_answered', questionId, answer: answer.text, by: answer.by });
+  ctx.emit({ type: 'state', state: 'running', reason: '' });
+  return { ok: true, text: `The person answered: ${answer.text}` };
+}
+
+/** Where an input action leaves the pointer (global coordinates); undefined for keyboard actions. */
+function pointerAfter(action: Action): Point | undefined {
+  const points = actionPoints(action);
+  return action.type === 'zoom' ? undefined : points[points.length - 1];
+}
+
+function fmt(n: number): string {
+  return String(Math.round(n));
+}
+
+/** What the model sent, as bounded text for the log (hostile input can be megabytes). */
+function rawText(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  return text.length > 2_000 ? `${text.slice(0, 2_000)}… (${text.length} characters)` : text;
+}

@@ -1,0 +1,190 @@
+import type { ToolResultLogSchema } from '../../../shared/events.js';
+import type { z } from 'zod';
+import { pruneImages } from '../context.js';
+import { addUsage, costOf } from '../pricing.js';
+import { ProviderRequestError, ProviderUnavailableError, type ModelTurn } from '../providers/types.js';
+import type { ToolResultItem } from '../transcript.js';
+import { isAbortError, throwIfAborted } from './abort.js';
+import type { RunContext, RunEnding, SeenObservation } from './context.js';
+import { executeTurn } from './execute.js';
+import { observeScreen } from './observe.js';
+import { attachFreshImage } from './resume.js';
+import { offeredTools } from './tools.js';
+
+/** Longest the runner waits for the screen to settle after acting. */
+const SETTLE_MAX_MS = 3_000;
+
+/**
+ * The loop of one run: observe → model turn → each proposed action validated, gated,
+ * executed → settle → observe … until the model is done, a limit is hit, or the run
+ * is stopped. Returns how the run ended; never throws for a model's or the network's
+ * misbehaviour (those become events), only the caller's bugs escape.
+ */
+export async function runLoop(ctx: RunContext): Promise<RunEnding> {
+  const { control } = ctx;
+  try {
+    ctx.emit({ type: 'state', state: 'running', reason: '' });
+    let seen = await firstLook(ctx);
+    await ctx.log.sync();
+    for (;;) {
+      const limit = limitReached(ctx);
+      if (limit) return limit;
+      await waitIfPaused(ctx);
+      const turn = await modelTurn(ctx, seen);
+      if (!turn) continue; // paused after an outage and resumed: ask again
+      const ending = turnEnding(turn);
+      ctx.transcript.push(turn.assistant);
+      const outcome = await executeTurn(ctx, turn.assistant, seen);
+      ctx.step += 1;
+      if (outcome.ending || ending) {
+        await ctx.log.sync();
+        return outcome.ending ?? ending!;
+      }
+      seen = await lookAfter(ctx, outcome.results, outcome.acted);
+      await ctx.log.sync();
+    }
+  } catch (error) {
+    if (isAbortError(error) || control.signal.aborted) {
+      return ctx.pendingEnding ?? { status: 'stopped', summary: control.stopReason ?? stopReason(control.signal) };
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    ctx.emit({ type: 'error', message, fatal: true });
+    return { status: 'error', summary: message };
+  }
+}
+
+/** The first screenshot: with the task on a new run, replacing the last image on a resumed one. */
+async function firstLook(ctx: RunContext): Promise<SeenObservation> {
+  const seen = await observeScreen(ctx);
+  if (ctx.transcript.length === 0) ctx.transcript.push({ role: 'user', text: ctx.task, image: seen.image });
+  else attachFreshImage(ctx.transcript, seen.image);
+  return seen;
+}
+
+async function waitIfPaused(ctx: RunContext): Promise<void> {
+  if (!ctx.control.paused) return;
+  // The control emits the paused/running state events itself.
+  await ctx.control.waitWhilePaused(ctx.control.signal);
+}
+
+/**
+ * One model turn with streaming, retries reported as events, and accounting. On an
+ * outage (retries exhausted) the run pauses with the reason and returns undefined
+ * once someone resumes it.
+ */
+async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelTurn | undefined> {
+  const { record } = seen;
+  const keep = ctx.options.config.context;
+  let turn: ModelTurn;
+  try {
+    turn = await ctx.provider.turn(
+      {
+        system: ctx.system({ width: record.image.width, height: record.image.height }),
+        transcript: pruneImages(ctx.transcript, { keepImages: keep.keepImages, pruneStep: keep.pruneStep }),
+        observation: record,
+        tools: offeredTools(ctx.options),
+      },
+      ctx.control.signal,
+      {
+        onDelta: (text, kind) => ctx.options.onDelta?.(text, kind),
+        onRetry: (info) =>
+          ctx.emit({ type: 'error', message: `model request failed (attempt ${info.attempt}): ${info.error}; retrying`, retryInMs: info.delayMs, fatal: false }),
+      },
+    );
+  } catch (error) {
+    if (isAbortError(error) || ctx.control.signal.aborted) throw error;
+    if (error instanceof ProviderUnavailableError) {
+      const reason = `provider unavailable: ${error.message}`;
+      ctx.emit({ type: 'error', message: reason, fatal: false });
+      ctx.control.pause(reason);
+      await ctx.log.sync();
+      await waitIfPaused(ctx);
+      return undefined;
+    }
+    if (error instanceof ProviderRequestError) throw new Error(`the model request was refused: ${error.message}`);
+    throw error;
+  }
+  throwIfAborted(ctx.control.signal);
+
+  const cost = costOf(turn.usage, ctx.price);
+  const usage = addUsage(ctx.total, turn.usage, cost);
+  ctx.total = usage.total;
+  ctx.emit({ type: 'usage', step: ctx.step, stepUsage: usage.step, total: usage.total });
+  const { assistant } = turn;
+  if (assistant.thinking) ctx.emit({ type: 'model_text', step: ctx.step, text: assistant.thinking, kind: 'thinking' });
+  ctx.emit({
+    type: 'model_text',
+    step: ctx.step,
+    text: assistant.text,
+    kind: 'text',
+    assistant: {
+      calls: assistant.calls.map((c) => ({
+        callId: c.callId,
+        name: c.name,
+        input: c.input,
+        actions: c.actions,
+        ...(c.safetyChecks ? { safetyChecks: c.safetyChecks } : {}),
+      })),
+      ...(assistant.thinking ? { thinking: assistant.thinking } : {}),
+      ...(assistant.providerState !== undefined ? { providerState: assistant.providerState } : {}),
+      stopReason: turn.stopReason,
+    },
+  });
+  return turn;
+}
+
+/** A turn without tool calls ends the run: the model says it is done, refused, or ran out of tokens. */
+function turnEnding(turn: ModelTurn): RunEnding | undefined {
+  if (turn.assistant.calls.length > 0) return undefined;
+  const text = turn.assistant.text.trim();
+  switch (turn.stopReason) {
+    case 'refusal':
+      return { status: 'failed', summary: text || 'the model refused the task' };
+    case 'max_tokens':
+      return { status: 'error', summary: 'the model ran out of output tokens before proposing an action' };
+    default:
+      return { status: 'done', summary: text };
+  }
+}
+
+/** After acting: let the screen settle, then the screenshot that answers the turn's calls. */
+async function lookAfter(ctx: RunContext, results: ToolResultItem[], acted: boolean): Promise<SeenObservation> {
+  let settleMs = 0;
+  if (acted) {
+    const settled = await ctx.computer.settle({ maxMs: SETTLE_MAX_MS, signal: ctx.control.signal, displayId: ctx.display.id });
+    settleMs = settled.waitedMs;
+  }
+  const logged: Array<z.infer<typeof ToolResultLogSchema>> = results.map((r) => ({
+    callId: r.callId,
+    name: r.name,
+    ok: r.ok,
+    text: r.text,
+    ...(r.acknowledgedSafetyChecks ? { acknowledgedSafetyChecks: r.acknowledgedSafetyChecks } : {}),
+  }));
+  const seen = await observeScreen(ctx, { settleMs, toolResults: logged });
+  // The fresh screenshot answers the last call; an earlier zoom keeps its own image.
+  const last = results[results.length - 1];
+  if (last) last.image = seen.image;
+  ctx.transcript.push(...results);
+  return seen;
+}
+
+function limitReached(ctx: RunContext): RunEnding | undefined {
+  if (ctx.pendingEnding) return ctx.pendingEnding;
+  const { limits } = ctx.options;
+  if (ctx.step >= limits.maxSteps) return { status: 'limit', summary: `step limit reached (${limits.maxSteps} steps)` };
+  if (ctx.total.costUsd >= limits.maxCostUsd) {
+    return { status: 'limit', summary: `cost limit reached ($${ctx.total.costUsd.toFixed(4)} of $${limits.maxCostUsd})` };
+  }
+  if (Date.now() - ctx.startedAt >= limits.maxWallMs) {
+    return { status: 'limit', summary: `time limit reached (${Math.round(limits.maxWallMs / 1000)} s)` };
+  }
+  return undefined;
+}
+
+function stopReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  if (typeof reason === 'string') return reason;
+  if (reason instanceof Error && reason.message && reason.name !== 'AbortError') return reason.message;
+  return 'stopped by the person';
+}

@@ -1,0 +1,73 @@
+import type { Rect } from '../../../shared/actions.js';
+import type { RunEventOf } from '../../../shared/events.js';
+import type { ObservationRecord } from '../../../shared/observation.js';
+import type { RunLog } from '../../sessions/types.js';
+import type { TranscriptImage } from '../transcript.js';
+import type { RunContext, SeenObservation } from './context.js';
+
+const MEDIA_TYPES = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' } as const;
+const EXTENSIONS = { jpeg: 'jpg', png: 'png', webp: 'webp' } as const;
+
+/** A transcript image that stays on disk until a request is built (no buffers held between steps). */
+export function imageOnDisk(log: RunLog, record: ObservationRecord, relativePath: string): TranscriptImage {
+  return {
+    observationId: record.id,
+    mediaType: MEDIA_TYPES[record.image.format],
+    width: record.image.width,
+    height: record.image.height,
+    load: () => log.readFile(relativePath),
+  };
+}
+
+/** The physical pixel size of the display the run watches: what the provider sizes its image from. */
+export function captureSize(ctx: Pick<RunContext, 'display'>): { width: number; height: number } {
+  const { bounds, scaleFactor } = ctx.display;
+  return { width: Math.round(bounds.width * scaleFactor), height: Math.round(bounds.height * scaleFactor) };
+}
+
+/**
+ * Takes a screenshot sized for the run's model, writes image and thumbnail into the
+ * run folder, logs the `observation` event (with the tool results it answers) and
+ * makes it the screenshot whose pixel space the model's next coordinates are in.
+ */
+export async function observeScreen(
+  ctx: RunContext,
+  extra: { settleMs?: number; toolResults?: RunEventOf<'observation'>['toolResults'] } = {},
+): Promise<SeenObservation> {
+  const target = ctx.provider.imageTarget(captureSize(ctx));
+  const shot = await ctx.computer.observe({ displayId: ctx.display.id, target, signal: ctx.control.signal });
+  const { record } = shot;
+  const base = `screens/${String(ctx.step).padStart(4, '0')}-${record.id}`;
+  const imagePath = await ctx.log.writeFile(`${base}.${EXTENSIONS[record.image.format]}`, shot.image);
+  const thumbPath = await ctx.log.writeFile(`${base}.thumb.jpg`, shot.thumb);
+  ctx.emit({
+    type: 'observation',
+    step: ctx.step,
+    observation: record,
+    image: imagePath,
+    thumb: thumbPath,
+    settleMs: extra.settleMs ?? 0,
+    ...(extra.toolResults ? { toolResults: extra.toolResults } : {}),
+  });
+  const seen: SeenObservation = { record, image: imageOnDisk(ctx.log, record, imagePath), imagePath, thumbPath };
+  ctx.latest = seen;
+  return seen;
+}
+
+/**
+ * A zoom: the region (global desktop coordinates) captured at full resolution. Written
+ * to the run folder as evidence; it does not change the coordinate space of the next
+ * turn (that stays the last full screenshot).
+ */
+export async function observeZoom(ctx: RunContext, region: Rect): Promise<TranscriptImage> {
+  const target = ctx.provider.imageTarget({
+    width: Math.max(1, Math.round(region.width * ctx.display.scaleFactor)),
+    height: Math.max(1, Math.round(region.height * ctx.display.scaleFactor)),
+  });
+  const shot = await ctx.computer.observe({ displayId: ctx.display.id, target, region, signal: ctx.control.signal });
+  const path = await ctx.log.writeFile(
+    `screens/${String(ctx.step).padStart(4, '0')}-zoom-${shot.record.id}.${EXTENSIONS[shot.record.image.format]}`,
+    shot.image,
+  );
+  return imageOnDisk(ctx.log, shot.record, path);
+}

@@ -1,0 +1,30 @@
+import { Command } from 'commander';
+import { pathToFileURL } from 'node:url';
+import { registerRunCommand } from './cli/run-command.js';
+
+/**
+ * The command line: plain Node, no Electron. `deskpilot run` is here; the other
+ * areas register their commands (sessions, qa, skills, serve).
+ */
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('deskpilot')
+    .description('A supervised computer-use agent: a model proposes mouse and keyboard actions, you approve them.')
+    .showHelpAfterError();
+  registerRunCommand(program);
+  return program;
+}
+
+export async function main(argv: readonly string[] = process.argv): Promise<void> {
+  await buildProgram().parseAsync([...argv]);
+}
+
+// Run when executed directly (bin/deskpilot.js, tsx src/main/cli.ts), not when imported.
+const entry = process.argv[1];
+if (entry && import.meta.url === pathToFileURL(entry).href) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`deskpilot: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  });
+}

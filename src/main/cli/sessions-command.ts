@@ -1,0 +1,199 @@
+import path from 'node:path';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { describeAction } from '../../shared/actions.js';
+import type { RunEvent } from '../../shared/events.js';
+import { deskpilotHome } from '../paths.js';
+import { EXPORT_FORMATS, exportRun, type ExportFormat } from '../sessions/export/index.js';
+import { deleteSession, listSessions, openSession, runDir, sessionSummary, type ListedSession } from '../sessions/history.js';
+import { RunLogReadError } from '../sessions/reader.js';
+import { assertRunId } from '../sessions/run-id.js';
+
+/** Exit codes of `deskpilot sessions …`: 0 ok, 1 the operation failed, 2 bad input (unknown run, bad flag). */
+export const SESSIONS_EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+export interface SessionsCommandOptions {
+  /** DESKPILOT_HOME; read when a command runs (tests set it per case). */
+  home?: () => string;
+  out?: (text: string) => void;
+  err?: (text: string) => void;
+  /**
+   * Continues a paused or interrupted run in its folder (the runner's side of resume:
+   * startRun({ resumeRunId }) in the terminal); returns the process exit code.
+   */
+  resume?: (runId: string, context: { home: string }) => Promise<number>;
+  /** Called with the exit code when a subcommand finishes (default: sets process.exitCode). */
+  setExitCode?: (code: number) => void;
+}
+
+function runIdArg(value: string): string {
+  try {
+    return assertRunId(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
+}
+
+function pad(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
+}
+
+function listLine(s: ListedSession): string {
+  const when = new Date(s.startedAt).toISOString().slice(0, 16).replace('T', ' ');
+  return `${pad(s.runId, 22)} ${pad(s.status, 11)} ${when}  ${String(s.steps).padStart(4)} steps  $${s.costUsd.toFixed(2).padStart(6)}  ${s.task.replace(/\s+/g, ' ')}`;
+}
+
+/** One line per event, for `sessions show`. */
+function eventLine(e: RunEvent): string | undefined {
+  switch (e.type) {
+    case 'run_started':
+      return `started: ${e.task} (${e.provider} ${e.model}, policy ${e.policy})${e.resumedFromSeq !== undefined ? ' [resumed]' : ''}`;
+    case 'observation':
+      return `step ${e.step + 1}: screenshot ${e.image}`;
+    case 'model_text':
+      return e.text.trim() ? `  ${e.kind === 'thinking' ? 'thinking' : 'model'}: ${e.text.trim().replace(/\s+/g, ' ')}` : undefined;
+    case 'action_proposed':
+      return `  proposed: ${describeAction(e.action)}`;
+    case 'action_invalid':
+      return `  invalid: ${e.error}`;
+    case 'approval_requested':
+      return `  gate: ${e.decision.verdict} (${e.decision.rule}) ${e.decision.reason}`;
+    case 'approval_answered':
+      return `  answered: ${e.answer.decision} by ${e.by.kind}${e.by.detail ? ` ${e.by.detail}` : ''}`;
+    case 'action_denied':
+      return `  denied: ${e.decision.reason}`;
+    case 'action_executed':
+      return `  ${e.ok ? 'executed' : 'failed'}: ${describeAction(e.action)}${e.error ? ` — ${e.error}` : ''}`;
+    case 'question_asked':
+      return `  question: ${e.question}`;
+    case 'question_answered':
+      return `  answer: ${e.answer}`;
+    case 'usage':
+      return `  usage: ${e.stepUsage.inputTokens} in / ${e.stepUsage.outputTokens} out, total $${e.total.costUsd.toFixed(4)}`;
+    case 'state':
+      return `  state: ${e.state}${e.reason ? ` — ${e.reason}` : ''}`;
+    case 'error':
+      return `  error: ${e.message}`;
+    case 'run_ended':
+      return `ended: ${e.status} after ${e.steps} steps, $${e.total.costUsd.toFixed(4)}${e.summary ? ` — ${e.summary}` : ''}`;
+  }
+}
+
+/** `deskpilot sessions list|show|export|resume|rm` (registered by src/main/cli.ts). */
+export function registerSessionsCommand(program: Command, options: SessionsCommandOptions = {}): Command {
+  const home = options.home ?? (() => deskpilotHome());
+  const out = options.out ?? ((t: string) => void process.stdout.write(`${t}\n`));
+  const err = options.err ?? ((t: string) => void process.stderr.write(`${t}\n`));
+  const setExit = options.setExitCode ?? ((code: number) => void (process.exitCode = code));
+
+  /** Runs a subcommand body; known failures become a clear message and an exit code, not a stack. */
+  const guard = async (body: () => Promise<number>) => {
+    try {
+      setExit(await body());
+    } catch (e) {
+      const error = e as NodeJS.ErrnoException;
+      if (error instanceof RunLogReadError && error.code === 'missing') {
+        err(`deskpilot: ${error.message}`);
+        setExit(SESSIONS_EXIT.usage);
+      } else if (error.code === 'ENOENT') {
+        err(`deskpilot: no such run (${error.path ?? 'unknown path'})`);
+        setExit(SESSIONS_EXIT.usage);
+      } else {
+        err(`deskpilot: ${error.message}`);
+        setExit(SESSIONS_EXIT.failed);
+      }
+    }
+  };
+
+  const sessions = program.command('sessions').description('past runs: list, show, export, resume, delete');
+
+  sessions
+    .command('list')
+    .description('list runs, newest first')
+    .option('--json', 'print the summaries as JSON')
+    .option('--search <query>', 'filter: words in the task, status:done, date:2026-11-30, since:/until:, label:key=value, app:name')
+    .option('--status <status>', 'only runs with this status (done, failed, stopped, error, limit, running, paused, interrupted)')
+    .action((flags: { json?: boolean; search?: string; status?: string }) =>
+      guard(async () => {
+        const list = await listSessions(home(), { query: flags.search, status: flags.status, onWarning: (w) => err(`warning: ${w}`) });
+        if (flags.json) out(JSON.stringify(list.map(({ summaryText: _t, ...s }) => s), null, 2));
+        else if (list.length === 0) out('no runs');
+        else for (const s of list) out(listLine(s));
+        return SESSIONS_EXIT.ok;
+      }),
+    );
+
+  sessions
+    .command('show')
+    .description("print a run's summary and timeline")
+    .argument('<id>', 'run id', runIdArg)
+    .option('--json', 'print the events as JSON lines')
+    .action((id: string, flags: { json?: boolean }) =>
+      guard(async () => {
+        const { events, warnings } = await openSession(home(), id);
+        for (const w of warnings) err(`warning: ${w}`);
+        if (flags.json) {
+          for (const e of events) out(JSON.stringify(e));
+          return SESSIONS_EXIT.ok;
+        }
+        const s = await sessionSummary(home(), id);
+        out(listLine(s));
+        out(`folder: ${runDir(home(), id)}`);
+        for (const e of events) {
+          const line = eventLine(e);
+          if (line !== undefined) out(line);
+        }
+        return SESSIONS_EXIT.ok;
+      }),
+    );
+
+  sessions
+    .command('export')
+    .description('export a run as Markdown, a self-contained HTML report, JSON, or an animated replay')
+    .argument('<id>', 'run id', runIdArg)
+    .addOption(new Option('--format <format>', 'output format').choices([...EXPORT_FORMATS]).makeOptionMandatory())
+    .option('--out <file>', 'output file (default: <id>.<format> in the current folder)')
+    .action((id: string, flags: { format: ExportFormat; out?: string }) =>
+      guard(async () => {
+        const file = path.resolve(flags.out ?? `${id}.${flags.format}`);
+        const result = await exportRun(runDir(home(), id), flags.format, file);
+        for (const w of result.warnings) err(`warning: ${w}`);
+        out(file);
+        return SESSIONS_EXIT.ok;
+      }),
+    );
+
+  sessions
+    .command('resume')
+    .description('continue a paused or interrupted run in its folder')
+    .argument('<id>', 'run id', runIdArg)
+    .action((id: string) =>
+      guard(async () => {
+        const s = await sessionSummary(home(), id);
+        if (s.status === 'running') {
+          err(`deskpilot: run ${id} is still running in another process`);
+          return SESSIONS_EXIT.usage;
+        }
+        if (!options.resume) {
+          err('deskpilot: resume is not available in this build (the runner did not register it)');
+          return SESSIONS_EXIT.failed;
+        }
+        return options.resume(id, { home: home() });
+      }),
+    );
+
+  sessions
+    .command('rm')
+    .description('delete a run and its screenshots')
+    .argument('<id...>', 'run ids', (value: string, prev: string[] | undefined) => [...(prev ?? []), runIdArg(value)])
+    .action((ids: string[]) =>
+      guard(async () => {
+        for (const id of ids) {
+          await deleteSession(home(), id);
+          out(`deleted ${id}`);
+        }
+        return SESSIONS_EXIT.ok;
+      }),
+    );
+
+  return sessions;
+}

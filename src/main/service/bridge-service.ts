@@ -1,0 +1,295 @@
+import { promises as fs } from 'node:fs';
+import { Commands, type CommandName, type CommandOutput, type PushMessage, type SettingsView } from '../../shared/bridge.js';
+import type { Config } from '../../shared/config.js';
+import type { PolicyMode } from '../../shared/approvals.js';
+import type { RunEvent, RunState } from '../../shared/events.js';
+import type { Computer } from '../../os-control/types.js';
+import { ConfigError, loadConfig, saveConfig } from '../config/index.js';
+import { deleteSession, listSessions, openSession, runDir } from '../sessions/history.js';
+import { mediaTypeOf, resolveInRun } from '../sessions/files.js';
+import { resolveRunChoices } from '../agent/runner/choices.js';
+import type { RunHandle, RunOptions } from '../agent/run-api.js';
+import { startRun } from '../agent/runner.js';
+import { FrameStream } from './frame-stream.js';
+import { BridgeError, type BridgeService, type ClientInfo, type SecretStore } from './types.js';
+
+export interface BridgeServiceOptions {
+  /** DESKPILOT_HOME. */
+  home: string;
+  computer: Computer;
+  /** The OS keychain (desktop app); absent in `deskpilot serve`, where keys come from the environment only. */
+  secrets?: SecretStore;
+  env?: NodeJS.ProcessEnv;
+  /** Starts runs; startRun unless a test wants another. */
+  startRun?: (options: RunOptions) => Promise<RunHandle>;
+  /** Live frames per second while a client watches (default 3). */
+  fps?: number;
+}
+
+/** The key variables the settings screen always shows, besides those profiles name. */
+const KNOWN_KEY_ENVS = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'];
+const DEFAULT_KEY_ENV = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY', 'openai-compatible': undefined } as const;
+
+interface ActiveRun {
+  handle: RunHandle;
+  policy: PolicyMode;
+  state: RunState;
+  reason: string;
+}
+
+type Listener = (message: PushMessage) => void;
+
+/**
+ * The one object behind both bridge transports: validates every command with the
+ * bridge contract, runs one agent run at a time, and pushes events, streaming text,
+ * run state and (only while someone watches) live frames to every subscriber.
+ */
+export function createBridgeService(options: BridgeServiceOptions): BridgeService {
+  const { home, computer, secrets } = options;
+  const env = options.env ?? process.env;
+  const start = options.startRun ?? startRun;
+  const listeners = new Map<Listener, ClientInfo>();
+  let active: ActiveRun | undefined;
+  let starting = false;
+  let closed = false;
+  let displayId: string | undefined;
+
+  const push = (message: PushMessage) => {
+    for (const listener of listeners.keys()) {
+      try {
+        listener(message);
+      } catch {
+        // One broken client must not starve the others.
+      }
+    }
+  };
+  const runState = (): PushMessage => ({
+    kind: 'run_state',
+    runId: active?.handle.runId ?? null,
+    state: active?.state ?? null,
+    reason: active?.reason ?? '',
+    ...(active ? { policy: active.policy } : {}),
+  });
+
+  const frames = new FrameStream({
+    computer,
+    fps: options.fps ?? 3,
+    displayId: () => displayId,
+    onFrame: (frame) => push(frame),
+  });
+
+  const activeRun = (runId: string): ActiveRun => {
+    if (!active || active.handle.runId !== runId) throw new BridgeError('not_found', `no active run ${runId}`);
+    return active;
+  };
+
+  const keyNames = (config: Config) => {
+    const names = new Set(KNOWN_KEY_ENVS);
+    for (const profile of Object.values(config.profiles)) if (profile.apiKeyEnv) names.add(profile.apiKeyEnv);
+    return [...names];
+  };
+
+  const settingsView = async (config: Config): Promise<SettingsView> => {
+    const keys: SettingsView['keys'] = {};
+    for (const name of keyNames(config)) {
+      keys[name] = { stored: secrets ? await secrets.has(name) : false, fromEnv: Boolean(env[name]?.trim()) };
+    }
+    return { config, keys };
+  };
+
+  const withConfigErrors = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof ConfigError) throw new BridgeError('invalid', error.message);
+      throw error;
+    }
+  };
+
+  const handlers: { [N in CommandName]: (input: ReturnType<(typeof Commands)[N]['input']['parse']>, client: ClientInfo) => Promise<CommandOutput<N>> } = {
+    'run.start': async (input) => {
+      if (active || starting) throw new BridgeError('conflict', 'a run is already active; stop it first');
+      starting = true;
+      try {
+        const config = await withConfigErrors(() => loadConfig(home));
+        const resolved = await withConfigErrors(async () =>
+          resolveRunChoices(
+            config,
+            {
+              profile: input.profile,
+              provider: input.provider,
+              model: input.model,
+              baseUrl: input.baseUrl,
+              policy: input.policy,
+              limits: input.limits,
+            },
+            env,
+          ),
+        );
+        displayId = config.displayId;
+        const keyEnv = resolved.profile.apiKeyEnv ?? DEFAULT_KEY_ENV[resolved.profile.provider];
+        const apiKey = keyEnv ? ((secrets ? await secrets.get(keyEnv) : undefined) ?? env[keyEnv]?.trim()) : undefined;
+        if (keyEnv && !apiKey) throw new BridgeError('invalid', `no API key: store one in settings or set ${keyEnv}`);
+        let current: ActiveRun | undefined;
+        const onEvent = (event: RunEvent) => {
+          if (event.type === 'state' && current) {
+            current.state = event.state;
+            current.reason = event.reason;
+          }
+          push({ kind: 'event', event });
+          if (event.type === 'state' && current && active === current) push(runState());
+        };
+        let handle: RunHandle;
+        try {
+          handle = await start({
+            task: input.task,
+            profile: resolved.profile,
+            ...(apiKey ? { apiKey } : {}),
+            policy: resolved.policy,
+            limits: resolved.limits,
+            config,
+            computer,
+            home,
+            ...(input.skills?.length ? { skills: input.skills } : {}),
+            onEvent,
+            onDelta: (text, textKind) => {
+              if (current) push({ kind: 'delta', runId: current.handle.runId, text, textKind });
+            },
+          });
+        } catch (error) {
+          if (error instanceof BridgeError) throw error;
+          throw new BridgeError('invalid', error instanceof Error ? error.message : String(error));
+        }
+        current = { handle, policy: resolved.policy, state: 'running', reason: '' };
+        active = current;
+        push(runState());
+        void handle.done
+          .catch(() => undefined)
+          .finally(() => {
+            if (active === current) active = undefined;
+            push(runState());
+          });
+        return { runId: handle.runId };
+      } finally {
+        starting = false;
+      }
+    },
+    'run.stop': async (input) => {
+      activeRun(input.runId).handle.stop('stopped by the person');
+      return {};
+    },
+    'run.pause': async (input) => {
+      activeRun(input.runId).handle.pause('paused by the person');
+      return {};
+    },
+    'run.resume': async (input) => {
+      activeRun(input.runId).handle.resume();
+      return {};
+    },
+    'approval.answer': async (input, client) => {
+      const run = activeRun(input.runId);
+      const accepted = run.handle.answerApproval(input.proposalId, input.answer, client.id);
+      return accepted ? { accepted } : { accepted, reason: 'not the waiting item, already answered, or the edit is invalid' };
+    },
+    'question.answer': async (input, client) => {
+      const run = activeRun(input.runId);
+      return { accepted: run.handle.answerQuestion(input.questionId, input.answer, client.id) };
+    },
+    'settings.get': async () => settingsView(await withConfigErrors(() => loadConfig(home))),
+    'settings.save': async (input) => {
+      if (input.apiKeys && Object.keys(input.apiKeys).length && !secrets) {
+        throw new BridgeError('unavailable', 'keys cannot be stored here; set them as environment variables');
+      }
+      for (const name of Object.keys(input.apiKeys ?? {})) {
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new BridgeError('invalid', `not a key variable name: ${name}`);
+      }
+      const saved = await withConfigErrors(() => saveConfig(input.config, home));
+      for (const [name, value] of Object.entries(input.apiKeys ?? {})) {
+        if (value === '') await secrets!.delete(name);
+        else await secrets!.set(name, value);
+      }
+      return settingsView(saved);
+    },
+    'sessions.list': async (input) => ({
+      sessions: (await listSessions(home, input.query ? { query: input.query } : {})).map(({ summaryText: _summary, ...s }) => s),
+    }),
+    'sessions.open': async (input) => {
+      try {
+        return { events: (await openSession(home, input.runId)).events };
+      } catch (error) {
+        throw new BridgeError('not_found', error instanceof Error ? error.message : String(error));
+      }
+    },
+    'sessions.delete': async (input) => {
+      if (active?.handle.runId === input.runId) throw new BridgeError('conflict', 'this run is active; stop it first');
+      try {
+        await deleteSession(home, input.runId);
+      } catch (error) {
+        throw new BridgeError('not_found', error instanceof Error ? error.message : String(error));
+      }
+      return {};
+    },
+    'screen.watch': async (input, client) => {
+      frames.watch(client.id, input.on);
+      return {};
+    },
+  };
+
+  return {
+    async call(name, input, client) {
+      if (closed) throw new BridgeError('unavailable', 'the service is closed');
+      const command = Commands[name as CommandName] as (typeof Commands)[CommandName] | undefined;
+      if (!command || !Object.hasOwn(Commands, name)) throw new BridgeError('invalid', `unknown command ${String(name)}`);
+      const parsed = command.input.safeParse(input);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new BridgeError('invalid', `invalid input for ${name}: ${issue ? `${issue.path.join('.') || '(input)'}: ${issue.message}` : 'invalid'}`);
+      }
+      const handler = handlers[name] as (input: unknown, client: ClientInfo) => Promise<CommandOutput<typeof name>>;
+      try {
+        return await handler(parsed.data, client);
+      } catch (error) {
+        if (error instanceof BridgeError) throw error;
+        throw new BridgeError('internal', error instanceof Error ? error.message : String(error));
+      }
+    },
+
+    subscribe(client, listener) {
+      listeners.set(listener, client);
+      try {
+        listener(runState());
+      } catch {
+        // ignore a listener that throws at once
+      }
+      return () => {
+        listeners.delete(listener);
+        if (![...listeners.values()].some((c) => c.id === client.id)) frames.watch(client.id, false);
+      };
+    },
+
+    async readRunFile(runId, relativePath) {
+      let file: string;
+      try {
+        file = resolveInRun(runDir(home, runId), relativePath);
+      } catch (error) {
+        throw new BridgeError('invalid', error instanceof Error ? error.message : String(error));
+      }
+      try {
+        return { data: await fs.readFile(file), mediaType: mediaTypeOf(file) };
+      } catch {
+        throw new BridgeError('not_found', `no file ${relativePath} in run ${runId}`);
+      }
+    },
+
+    async close() {
+      closed = true;
+      frames.close();
+      const running = active;
+      if (running) {
+        running.handle.stop('the app is closing');
+        await running.handle.done.catch(() => undefined);
+      }
+      listeners.clear();
+    },
+  };
+}
