@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { SessionSummary } from '../../shared/bridge.js';
 import { homePaths } from '../paths.js';
 import { SUMMARY_FILE, liveHolder, writeFileAtomic } from './files.js';
-import { EVENTS_FILE, readRunLog, type RunLogContents } from './reader.js';
+import { EVENTS_FILE, RunLogReadError, readRunLog, type RunLogContents } from './reader.js';
 import { assertRunId } from './run-id.js';
 import { StoredSummarySchema, summarize, toSessionSummary, type StoredSummary } from './summary.js';
 
@@ -146,7 +146,7 @@ export async function deleteSession(home: string, runId: string): Promise<void> 
   try {
     await fsp.access(path.join(dir, EVENTS_FILE));
   } catch {
-    throw new Error(`no run ${runId} under ${homePaths(home).sessions}`);
+    throw new RunLogReadError(`no run ${runId} under ${homePaths(home).sessions}`, 'missing');
   }
   const holder = await liveHolder(dir);
   if (holder !== undefined) throw new Error(`run ${runId} is still open (pid ${holder}); stop it first`);
