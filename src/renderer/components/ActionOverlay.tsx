@@ -1,0 +1,92 @@
+import type { Action } from '../../shared/actions.js';
+import { toPercent, type ImageSize } from '../lib/geometry.js';
+
+/**
+ * The proposed action drawn on the screenshot the model saw: a crosshair for
+ * clicks, an arrow for drags, a marker with a direction for scrolls, the text for
+ * typing and keys. Everything is placed in percent of the image, so it lands on the
+ * right pixel at any displayed size.
+ */
+export function ActionOverlay({ action, size }: { action: Action; size: ImageSize }) {
+  switch (action.type) {
+    case 'click':
+    case 'move':
+    case 'mouse_down':
+    case 'mouse_up': {
+      if (action.x === undefined || action.y === undefined) return <TextBadge text={action.type.replace('_', ' ')} />;
+      const { left, top } = toPercent({ x: action.x, y: action.y }, size);
+      const label = action.type === 'click' ? (action.clicks > 1 ? `×${action.clicks} ${action.button}` : action.button) : action.type.replace('_', ' ');
+      return (
+        <div
+          className={`overlay-point overlay-${action.type}`}
+          data-testid="action-overlay"
+          data-kind={action.type}
+          data-x={action.x}
+          data-y={action.y}
+          style={{ left: `${left}%`, top: `${top}%` }}
+        >
+          <span className="crosshair" aria-hidden="true" />
+          <span className="overlay-label">{label}</span>
+        </div>
+      );
+    }
+    case 'scroll': {
+      const { left, top } = toPercent({ x: action.x, y: action.y }, size);
+      const arrow = { up: '↑', down: '↓', left: '←', right: '→' }[action.direction];
+      return (
+        <div className="overlay-point overlay-scroll" data-testid="action-overlay" data-kind="scroll" data-x={action.x} data-y={action.y} style={{ left: `${left}%`, top: `${top}%` }}>
+          <span className="scroll-marker" aria-hidden="true">{arrow}</span>
+          <span className="overlay-label">
+            scroll {action.direction} ×{action.amount}
+          </span>
+        </div>
+      );
+    }
+    case 'drag': {
+      const pts = action.path.map((p) => toPercent(p, size));
+      const d = pts.map((p, i) => `${i ? 'L' : 'M'}${p.left} ${p.top}`).join(' ');
+      const end = pts[pts.length - 1]!;
+      const start = pts[0]!;
+      return (
+        <>
+          <svg className="overlay-svg" viewBox="0 0 100 100" preserveAspectRatio="none" data-testid="action-overlay" data-kind="drag" aria-hidden="true">
+            <path d={d} className="drag-path" vectorEffect="non-scaling-stroke" />
+          </svg>
+          <div className="overlay-point overlay-drag-start" data-testid="drag-start" style={{ left: `${start.left}%`, top: `${start.top}%` }}>
+            <span className="dot" />
+          </div>
+          <div className="overlay-point overlay-drag-end" data-testid="drag-end" style={{ left: `${end.left}%`, top: `${end.top}%` }}>
+            <span className="crosshair" />
+            <span className="overlay-label">drop</span>
+          </div>
+        </>
+      );
+    }
+    case 'type':
+      return <TextBadge text={`⌨ ${action.text}`} kind="type" />;
+    case 'key':
+    case 'hold_key':
+      return <TextBadge text={`⌘ ${action.keys}`} kind="key" />;
+    case 'zoom': {
+      const a = toPercent({ x: action.region.x, y: action.region.y }, size);
+      return (
+        <div
+          className="overlay-rect"
+          data-testid="action-overlay"
+          data-kind="zoom"
+          style={{ left: `${a.left}%`, top: `${a.top}%`, width: `${(action.region.width / size.width) * 100}%`, height: `${(action.region.height / size.height) * 100}%` }}
+        />
+      );
+    }
+    default:
+      return null;
+  }
+}
+
+function TextBadge({ text, kind = 'text' }: { text: string; kind?: string }) {
+  return (
+    <div className="overlay-text" data-testid="action-overlay" data-kind={kind}>
+      {text.length > 200 ? `${text.slice(0, 197)}…` : text}
+    </div>
+  );
+}

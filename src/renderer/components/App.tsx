@@ -1,0 +1,84 @@
+import { useEffect } from 'react';
+import { useApp, useClient } from '../bridge/context.js';
+import { ApprovalQueue } from './ApprovalQueue.js';
+import { Composer } from './Composer.js';
+import { Header } from './Header.js';
+import { History } from './History.js';
+import { LiveScreen } from './LiveScreen.js';
+import { QuestionBox } from './QuestionBox.js';
+import { Settings } from './Settings.js';
+import { Timeline } from './Timeline.js';
+
+export function App() {
+  const client = useClient();
+  const tab = useApp((s) => s.tab);
+  const handlePush = useApp((s) => s.handlePush);
+  const loadSettings = useApp((s) => s.loadSettings);
+  const reportError = useApp((s) => s.reportError);
+  const lastError = useApp((s) => s.lastError);
+  const run = useApp((s) => s.run);
+  const reviewing = useApp((s) => s.reviewing);
+  const backToLive = useApp((s) => s.backToLive);
+
+  useEffect(() => client.subscribe(handlePush), [client, handlePush]);
+  useEffect(() => {
+    loadSettings().catch((e: unknown) => reportError(`settings: ${String(e)}`));
+  }, [loadSettings, reportError]);
+
+  return (
+    <div className="app">
+      <Header />
+      {lastError && (
+        <div className="banner" role="alert">
+          {lastError}
+          <button className="icon" aria-label="Dismiss" onClick={() => reportError(null)}>
+            ✕
+          </button>
+        </div>
+      )}
+      <main>
+        {tab === 'run' && (
+          <div className="run-view">
+            <div className="col-left">
+              {reviewing ? (
+                <section className="panel review">
+                  <h2>Past run</h2>
+                  <p className="task-text">{run?.task}</p>
+                  <p className="muted">
+                    {run?.ended ? `${run.ended.status}: ${run.ended.summary}` : 'not finished'} · {run?.provider}/{run?.model}
+                  </p>
+                  <button onClick={() => void backToLive()}>Back to live</button>
+                </section>
+              ) : (
+                <>
+                  {run && run.state !== 'ended' ? (
+                    <section className="panel current-task">
+                      <h2>Task</h2>
+                      <p className="task-text" data-testid="current-task">{run.task}</p>
+                    </section>
+                  ) : (
+                    <Composer />
+                  )}
+                  {run?.ended && (
+                    <section className="panel ended" data-testid="run-ended">
+                      <h2>Run {run.ended.status}</h2>
+                      <p>{run.ended.summary}</p>
+                    </section>
+                  )}
+                  <QuestionBox />
+                  <ApprovalQueue />
+                  <LiveScreen />
+                </>
+              )}
+            </div>
+            <div className="col-right">
+              <Timeline />
+            </div>
+          </div>
+        )}
+        {tab === 'history' && <History />}
+        {tab === 'settings' && <Settings />}
+      </main>
+    </div>
+  );
+}

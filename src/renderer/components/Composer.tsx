@@ -1,0 +1,103 @@
+import { useState } from 'react';
+import type { PolicyMode } from '../../shared/approvals.js';
+import { useApp, useClient } from '../bridge/context.js';
+
+/** The task box with profile, model and policy selectors. Ctrl/⌘+Enter starts. */
+export function Composer() {
+  const client = useClient();
+  const settings = useApp((s) => s.settings);
+  const active = useApp((s) => s.activeRunId);
+  const activeState = useApp((s) => s.activeState);
+  const reportError = useApp((s) => s.reportError);
+  const profiles = Object.keys(settings?.config.profiles ?? {});
+  const [task, setTask] = useState('');
+  const [profile, setProfile] = useState('');
+  const [model, setModel] = useState('');
+  const [policy, setPolicy] = useState<PolicyMode | ''>('');
+  const [maxSteps, setMaxSteps] = useState('');
+  const [busy, setBusy] = useState(false);
+  const running = !!active && activeState !== 'ended';
+
+  const start = async () => {
+    if (!task.trim() || busy || running) return;
+    setBusy(true);
+    try {
+      await client.call('run.start', {
+        task: task.trim(),
+        ...(profile ? { profile } : {}),
+        ...(model.trim() ? { model: model.trim() } : {}),
+        ...(policy ? { policy } : {}),
+        ...(Number(maxSteps) > 0 ? { limits: { maxSteps: Math.floor(Number(maxSteps)) } } : {}),
+      });
+      setTask('');
+      reportError(null);
+    } catch (err) {
+      reportError(`Could not start: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const def = settings?.config.defaultProfile;
+  return (
+    <form
+      className="panel composer"
+      aria-label="New task"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void start();
+      }}
+    >
+      <label className="field grow">
+        <span className="sr-only">Task</span>
+        <textarea
+          data-testid="task-input"
+          rows={3}
+          placeholder="Describe the task, e.g. “open the calculator and compute 2+3”"
+          value={task}
+          onChange={(e) => setTask(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+              e.preventDefault();
+              void start();
+            }
+          }}
+        />
+      </label>
+      <div className="composer-row">
+        <label className="field">
+          Profile
+          <select value={profile} onChange={(e) => setProfile(e.target.value)} data-testid="profile-select">
+            <option value="">{def ? `default (${def})` : 'default'}</option>
+            {profiles.map((p) => (
+              <option key={p} value={p}>
+                {p} — {settings!.config.profiles[p]!.provider}/{settings!.config.profiles[p]!.model}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          Model
+          <input value={model} placeholder="from profile" onChange={(e) => setModel(e.target.value)} />
+        </label>
+        <label className="field">
+          Policy
+          <select value={policy} onChange={(e) => setPolicy(e.target.value as PolicyMode | '')} data-testid="policy-select">
+            <option value="">configured ({settings?.config.policy.mode ?? 'ask'})</option>
+            <option value="ask">ask for every action</option>
+            <option value="risky">ask for risky ones</option>
+            <option value="auto">auto</option>
+          </select>
+        </label>
+        <label className="field narrow">
+          Max steps
+          <input inputMode="numeric" value={maxSteps} placeholder={String(settings?.config.limits.maxSteps ?? 50)} onChange={(e) => setMaxSteps(e.target.value.replace(/\D/g, ''))} />
+        </label>
+        <button type="submit" className="primary" disabled={!task.trim() || busy || running} data-testid="start-run">
+          Start <kbd>Ctrl+Enter</kbd>
+        </button>
+      </div>
+      {running && <p className="muted">A run is in progress; stop it to start another.</p>}
+    </form>
+  );
+}

@@ -1,0 +1,82 @@
+import { useApp, useClient } from '../bridge/context.js';
+import { formatTokens, formatUsd } from '../lib/format.js';
+import { useShortcuts } from '../lib/shortcuts.js';
+import type { Tab } from '../store/app-store.js';
+
+const POLICY_LABEL = { ask: 'Ask every action', risky: 'Ask when risky', auto: 'Auto' } as const;
+
+/** Always visible: policy mode, run state, cost/token meter, run controls, tabs. */
+export function Header() {
+  const client = useClient();
+  const tab = useApp((s) => s.tab);
+  const setTab = useApp((s) => s.setTab);
+  const policy = useApp((s) => s.policy);
+  const active = useApp((s) => s.activeRunId);
+  const state = useApp((s) => s.activeState);
+  const reason = useApp((s) => s.activeReason);
+  const run = useApp((s) => s.run);
+  const connected = useApp((s) => s.connected);
+  const reportError = useApp((s) => s.reportError);
+  const live = !!active && state !== 'ended';
+  const total = run?.total;
+
+  const control = (name: 'run.pause' | 'run.resume' | 'run.stop') => {
+    if (!active) return;
+    client.call(name, { runId: active }).catch((e: unknown) => reportError(String(e)));
+  };
+
+  useShortcuts({
+    p: () => live && control(state === 'paused' ? 'run.resume' : 'run.pause'),
+    x: () => live && control('run.stop'),
+    'alt+1': () => setTab('run'),
+    'alt+2': () => setTab('history'),
+    'alt+3': () => setTab('settings'),
+  });
+
+  const tabs: [Tab, string][] = [
+    ['run', 'Run'],
+    ['history', 'History'],
+    ['settings', 'Settings'],
+  ];
+
+  return (
+    <header className="app-header">
+      <div className="brand">DeskPilot</div>
+      <nav className="tabs" aria-label="Views">
+        {tabs.map(([t, label], i) => (
+          <button key={t} className={tab === t ? 'tab active' : 'tab'} aria-current={tab === t} onClick={() => setTab(t)} title={`Alt+${i + 1}`}>
+            {label}
+          </button>
+        ))}
+      </nav>
+      <div className="status">
+        <span className={`policy policy-${policy}`} data-testid="policy-mode" title="Approval policy">
+          {POLICY_LABEL[policy]}
+        </span>
+        <span className={`state state-${state ?? 'idle'}`} data-testid="run-state" title={reason}>
+          {live ? state?.replace('_', ' ') : 'idle'}
+        </span>
+        {total && (
+          <span className="meter" data-testid="meter" title={`${total.inputTokens} input, ${total.outputTokens} output, ${total.cacheReadTokens} cache-read tokens`}>
+            {formatUsd(total.costUsd)} · {formatTokens(total.inputTokens + total.outputTokens)} tok
+          </span>
+        )}
+        {!connected && <span className="state state-offline">offline</span>}
+      </div>
+      <div className="controls">
+        {live && state === 'paused' ? (
+          <button onClick={() => control('run.resume')} data-testid="resume">
+            Resume <kbd>P</kbd>
+          </button>
+        ) : (
+          <button onClick={() => control('run.pause')} disabled={!live} data-testid="pause">
+            Pause <kbd>P</kbd>
+          </button>
+        )}
+        <button className="danger" onClick={() => control('run.stop')} disabled={!live} data-testid="stop">
+          Stop <kbd>X</kbd>
+        </button>
+      </div>
+    </header>
+  );
+}

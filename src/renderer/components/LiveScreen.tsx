@@ -1,0 +1,41 @@
+import { useEffect } from 'react';
+import { useApp, useClient } from '../bridge/context.js';
+
+/**
+ * The live screen: thumbnails pushed a few times a second while this view is
+ * visible; the stream is switched off when the page is hidden or the view unmounts.
+ */
+export function LiveScreen() {
+  const client = useClient();
+  const frame = useApp((s) => s.frame);
+  const connected = useApp((s) => s.connected);
+
+  useEffect(() => {
+    let on = false;
+    const sync = () => {
+      const want = document.visibilityState === 'visible';
+      if (want === on) return;
+      on = want;
+      client.call('screen.watch', { on }).catch(() => (on = !want));
+    };
+    sync();
+    document.addEventListener('visibilitychange', sync);
+    return () => {
+      document.removeEventListener('visibilitychange', sync);
+      if (on) client.call('screen.watch', { on: false }).catch(() => {});
+    };
+  }, [client, connected]);
+
+  return (
+    <section className="panel live" aria-label="Live screen">
+      <h2>
+        Live screen {frame && <span className="muted live-dot" title={new Date(frame.at).toLocaleTimeString()}>●</span>}
+      </h2>
+      {frame ? (
+        <img className="live-img" data-testid="live-frame" src={frame.url} alt="Live view of the screen the agent controls" width={frame.width} height={frame.height} />
+      ) : (
+        <div className="live-empty muted">Waiting for the screen…</div>
+      )}
+    </section>
+  );
+}

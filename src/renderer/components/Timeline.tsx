@@ -1,0 +1,166 @@
+import { useState } from 'react';
+import { describeAction } from '../../shared/actions.js';
+import { useApp, useClient } from '../bridge/context.js';
+import { formatMs, formatTokens, formatUsd } from '../lib/format.js';
+import type { ProposalView, RunView, StepView } from '../store/run-view.js';
+import { ActionOverlay } from './ActionOverlay.js';
+import { Screenshot } from './Screenshot.js';
+
+/**
+ * The step timeline: a virtualised list of steps (only the rows in view are in the
+ * DOM, so a run of hundreds of steps stays light) and the selected step in full —
+ * the screenshot the model saw with its action drawn on it, the reasoning, the
+ * result, duration, tokens and cost. Arrow keys / j k move between steps.
+ */
+
+export const ROW_HEIGHT = 44;
+const OVERSCAN = 6;
+const MIN_ROWS = 14;
+
+function stepStatus(run: RunView, step: StepView): { label: string; tone: string } {
+  const ps = step.proposals.map((id) => run.proposals[id]).filter((p): p is ProposalView => !!p);
+  if (ps.some((p) => p.executed && !p.executed.ok)) return { label: 'failed', tone: 'bad' };
+  if (ps.some((p) => p.denied || p.answer?.decision === 'reject')) return { label: 'rejected', tone: 'warn' };
+  if (ps.some((p) => run.pending.includes(p.proposalId))) return { label: 'waiting', tone: 'wait' };
+  if (ps.length && ps.every((p) => p.executed?.ok)) return { label: 'done', tone: 'ok' };
+  if (step.invalid.length) return { label: 'invalid', tone: 'warn' };
+  return { label: ps.length ? '…' : 'looked', tone: 'muted' };
+}
+
+export function Timeline() {
+  const run = useApp((s) => s.run);
+  const selected = useApp((s) => s.selectedStep);
+  const select = useApp((s) => s.selectStep);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewport, setViewport] = useState(0);
+
+  if (!run || run.stepOrder.length === 0) {
+    return (
+      <section className="panel timeline" aria-label="Steps">
+        <h2>Steps</h2>
+        <p className="muted">Steps appear here as the agent works.</p>
+      </section>
+    );
+  }
+  const order = run.stepOrder;
+  const current = selected ?? order[order.length - 1]!;
+  const index = Math.max(0, order.indexOf(current));
+
+  const rows = Math.max(MIN_ROWS, Math.ceil(viewport / ROW_HEIGHT) + OVERSCAN);
+  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - Math.floor(OVERSCAN / 2));
+  const visible = order.slice(first, first + rows);
+
+  const move = (delta: number) => {
+    const next = order[Math.min(order.length - 1, Math.max(0, index + delta))];
+    if (next !== undefined) select(next);
+  };
+
+  return (
+    <section className="panel timeline" aria-label="Steps">
+      <h2>
+        Steps <span className="muted">{order.length}</span>
+      </h2>
+      <div className="timeline-body">
+        <div
+          className="step-list"
+          role="listbox"
+          aria-label="Step list"
+          tabIndex={0}
+          data-testid="step-list"
+          ref={(el) => {
+            if (el && el.clientHeight !== viewport) setViewport(el.clientHeight);
+          }}
+          onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+          onKeyDown={(e) => {
+            const delta = e.key === 'ArrowDown' || e.key === 'j' ? 1 : e.key === 'ArrowUp' || e.key === 'k' ? -1 : 0;
+            if (delta) {
+              e.preventDefault();
+              move(delta);
+            }
+          }}
+        >
+          <div style={{ height: order.length * ROW_HEIGHT, position: 'relative' }}>
+            {visible.map((n, i) => {
+              const step = run.steps[n]!;
+              const st = stepStatus(run, step);
+              const first0 = step.proposals[0] ? run.proposals[step.proposals[0]] : undefined;
+              return (
+                <div
+                  key={n}
+                  role="option"
+                  aria-selected={n === current}
+                  className={`step-row${n === current ? ' selected' : ''}`}
+                  data-testid="step-row"
+                  style={{ top: (first + i) * ROW_HEIGHT, height: ROW_HEIGHT }}
+                  onClick={() => select(n)}
+                >
+                  <span className="step-no">{n + 1}</span>
+                  <span className="step-what">{first0 ? describeAction(first0.action) : step.text.slice(0, 80) || 'observed the screen'}</span>
+                  <span className={`tag tag-${st.tone}`}>{st.label}</span>
+                </div>
+              );
+            })}
+          </div>
+        </div>
+        <StepDetail run={run} step={run.steps[current]!} />
+      </div>
+    </section>
+  );
+}
+
+export function StepDetail({ run, step }: { run: RunView; step: StepView }) {
+  const client = useClient();
+  const proposals = step.proposals.map((id) => run.proposals[id]).filter((p): p is ProposalView => !!p);
+  const shot = proposals[0]?.shot ?? step.shot;
+  const duration = proposals.reduce((a, p) => a + (p.executed?.durationMs ?? 0), 0);
+  return (
+    <article className="step-detail" data-testid="step-detail" aria-label={`Step ${step.step + 1}`}>
+      <header>
+        <h3>Step {step.step + 1}</h3>
+        <span className="muted">
+          {formatMs(Math.max(duration, step.endedAt - step.startedAt))}
+          {step.usage && (
+            <>
+              {' · '}
+              {formatTokens(step.usage.inputTokens)} in / {formatTokens(step.usage.outputTokens)} out · {formatUsd(step.usage.costUsd)}
+            </>
+          )}
+        </span>
+      </header>
+      {shot && (
+        <Screenshot src={client.fileUrl(run.runId, shot.image)} size={shot} alt={`Screenshot the model saw at step ${step.step + 1}`} testId="step-shot">
+          {proposals.map((p) => (
+            <ActionOverlay key={p.proposalId} action={p.action} size={shot} />
+          ))}
+        </Screenshot>
+      )}
+      {step.thinking && (
+        <details className="thinking">
+          <summary>Thinking</summary>
+          <p>{step.thinking}</p>
+        </details>
+      )}
+      {step.text && <p className="reasoning">{step.text}</p>}
+      <ul className="proposals">
+        {proposals.map((p) => (
+          <li key={p.proposalId} data-testid="step-proposal">
+            <strong>{describeAction(p.answer?.decision === 'edit' ? p.answer.action : p.action)}</strong>
+            {p.reasoning && p.reasoning !== step.text && <p className="reasoning">{p.reasoning}</p>}
+            <p className="muted">
+              {p.answer && `${p.answer.decision.replace('_', ' ')} by ${p.answeredBy ?? 'person'}`}
+              {p.answer?.decision === 'reject' && p.answer.feedback && ` — “${p.answer.feedback}”`}
+              {p.denied && `denied: ${p.denied.reason}`}
+              {p.executed &&
+                ` · ${p.executed.ok ? 'ran' : `failed: ${p.executed.error ?? ''}`} in ${formatMs(p.executed.durationMs)}${p.executed.output ? ` · ${p.executed.output.slice(0, 200)}` : ''}`}
+            </p>
+          </li>
+        ))}
+        {step.invalid.map((e, i) => (
+          <li key={`inv${i}`} className="invalid">
+            invalid action: {e}
+          </li>
+        ))}
+      </ul>
+    </article>
+  );
+}

@@ -1,0 +1,153 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { BridgeClient, PushMessage, SettingsView } from '../../shared/bridge.js';
+import type { PolicyMode } from '../../shared/approvals.js';
+import type { RunState } from '../../shared/events.js';
+import { applyEvent, emptyRun, replay, type RunView } from './run-view.js';
+
+/**
+ * The UI's one store. It holds the run being viewed (live or reopened from history),
+ * the newest live thumbnail only, streaming text of the current step (capped), and
+ * the settings view. Full-size images are never held: only paths, turned into URLs
+ * by the bridge client when rendered.
+ */
+
+export type Tab = 'run' | 'history' | 'settings';
+
+export interface AppState {
+  tab: Tab;
+  /** The run the service says is active, if any. */
+  activeRunId: string | null;
+  activeState: RunState | null;
+  activeReason: string;
+  /** Policy of the active run, else the configured one. */
+  policy: PolicyMode;
+  /** The run shown in the run view. */
+  run: RunView | null;
+  /** True when `run` is a reopened past session, not the live one. */
+  reviewing: boolean;
+  frame: { url: string; width: number; height: number; at: number } | null;
+  streaming: string;
+  settings: SettingsView | null;
+  connected: boolean;
+  lastError: string | null;
+  selectedStep: number | null;
+}
+
+export interface AppActions {
+  setTab(tab: Tab): void;
+  handlePush(message: PushMessage): void;
+  openSession(runId: string): Promise<void>;
+  backToLive(): Promise<void>;
+  loadSettings(): Promise<void>;
+  setSettings(view: SettingsView): void;
+  selectStep(step: number | null): void;
+  setConnected(on: boolean): void;
+  reportError(message: string | null): void;
+}
+
+export type AppStore = StoreApi<AppState & AppActions>;
+
+const MAX_STREAMING = 2_000;
+
+export function createAppStore(client: BridgeClient): AppStore {
+  const store = createStore<AppState & AppActions>()((set, get) => {
+    /** Catch up with a live run we joined mid-way: its log so far, then live events. */
+    const catchUp = async (runId: string): Promise<void> => {
+      try {
+        const { events } = await client.call('sessions.open', { runId });
+        const current = get().run;
+        if (get().activeRunId !== runId || get().reviewing) return;
+        const base = current && current.runId === runId ? current : emptyRun(runId);
+        set({ run: events.reduce(applyEvent, base) });
+      } catch (err) {
+        set({ lastError: `could not load run ${runId}: ${err instanceof Error ? err.message : String(err)}` });
+      }
+    };
+
+    return {
+      tab: 'run',
+      activeRunId: null,
+      activeState: null,
+      activeReason: '',
+      policy: 'ask',
+      run: null,
+      reviewing: false,
+      frame: null,
+      streaming: '',
+      settings: null,
+      connected: false,
+      lastError: null,
+      selectedStep: null,
+
+      setTab: (tab) => set({ tab }),
+      setConnected: (connected) => set({ connected }),
+      reportError: (lastError) => set({ lastError }),
+      selectStep: (selectedStep) => set({ selectedStep }),
+      setSettings: (settings) => set({ settings, policy: get().activeRunId ? get().policy : settings.config.policy.mode }),
+
+      handlePush: (m) => {
+        switch (m.kind) {
+          case 'frame':
+            set({ frame: { url: `data:image/jpeg;base64,${m.jpegBase64}`, width: m.width, height: m.height, at: m.at } });
+            return;
+          case 'delta': {
+            if (m.runId !== get().run?.runId) return;
+            const s = get().streaming + m.text;
+            set({ streaming: s.length > MAX_STREAMING ? s.slice(s.length - MAX_STREAMING) : s });
+            return;
+          }
+          case 'run_state': {
+            const prevActive = get().activeRunId;
+            set({
+              activeRunId: m.runId,
+              activeState: m.state,
+              activeReason: m.reason,
+              ...(m.policy ? { policy: m.policy } : {}),
+            });
+            const { run, reviewing } = get();
+            if (m.runId && m.runId !== prevActive && !reviewing && run?.runId !== m.runId) {
+              set({ run: emptyRun(m.runId), streaming: '', selectedStep: null });
+              void catchUp(m.runId);
+            }
+            return;
+          }
+          case 'event': {
+            const ev = m.event;
+            let { run } = get();
+            if (ev.type === 'run_started' && (!run || run.runId !== ev.runId)) {
+              // A new live run takes over the view, unless the person is reviewing history.
+              if (get().reviewing) return;
+              run = emptyRun(ev.runId);
+              set({ selectedStep: null, streaming: '' });
+            }
+            if (!run || run.runId !== ev.runId) return;
+            const next = applyEvent(run, ev);
+            if (next === run) return;
+            const patch: Partial<AppState> = { run: next };
+            if (ev.type === 'model_text' || ev.type === 'action_proposed') patch.streaming = '';
+            if (ev.type === 'run_started') patch.policy = ev.policy;
+            set(patch);
+            return;
+          }
+        }
+      },
+
+      openSession: async (runId) => {
+        const { events } = await client.call('sessions.open', { runId });
+        set({ run: replay(runId, events), reviewing: runId !== get().activeRunId, tab: 'run', selectedStep: null, streaming: '' });
+      },
+
+      backToLive: async () => {
+        const active = get().activeRunId;
+        set({ reviewing: false, run: active ? emptyRun(active) : null, selectedStep: null });
+        if (active) await catchUp(active);
+      },
+
+      loadSettings: async () => {
+        const view = await client.call('settings.get', {});
+        get().setSettings(view);
+      },
+    };
+  });
+  return store;
+}

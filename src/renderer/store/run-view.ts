@@ -1,0 +1,219 @@
+import type { Action } from '../../shared/actions.js';
+import type { ApprovalAnswer, GateDecision, PolicyMode } from '../../shared/approvals.js';
+import type { RunEvent, RunState, RunStatus, Usage } from '../../shared/events.js';
+
+/**
+ * What the UI holds about one run, derived from its events only. Screenshots are
+ * references (paths in the run's folder, turned into URLs by the bridge client), never
+ * image data; long texts are capped, so a run of hundreds of steps stays small.
+ */
+
+export const MAX_TEXT_PER_STEP = 4_000;
+export const MAX_ERRORS = 20;
+
+export interface ShotRef {
+  observationId: string;
+  /** Relative paths in the run folder. */
+  image: string;
+  thumb: string;
+  /** Pixel size of the image the model saw: action coordinates live in this space. */
+  width: number;
+  height: number;
+}
+
+export interface ProposalView {
+  proposalId: string;
+  step: number;
+  action: Action;
+  reasoning: string;
+  /** The screenshot the model saw when it proposed this. */
+  shot?: ShotRef;
+  decision?: GateDecision;
+  answer?: ApprovalAnswer;
+  answeredBy?: string;
+  denied?: GateDecision;
+  executed?: { ok: boolean; error?: string; output?: string; durationMs: number; action: Action; by: string };
+}
+
+export interface StepView {
+  step: number;
+  startedAt: number;
+  endedAt: number;
+  shot?: ShotRef;
+  text: string;
+  thinking: string;
+  proposals: string[];
+  invalid: string[];
+  usage?: Usage;
+}
+
+export interface QuestionView {
+  questionId: string;
+  question: string;
+  answer?: string;
+}
+
+export interface RunView {
+  runId: string;
+  task: string;
+  provider: string;
+  model: string;
+  policy: PolicyMode;
+  state: RunState;
+  stateReason: string;
+  lastSeq: number;
+  steps: Record<number, StepView>;
+  /** Step numbers in order. */
+  stepOrder: number[];
+  proposals: Record<string, ProposalView>;
+  /** Proposals waiting for a person, oldest (the head) first. */
+  pending: string[];
+  question?: QuestionView;
+  total: Usage;
+  errors: { at: number; message: string; fatal: boolean }[];
+  ended?: { status: RunStatus; summary: string };
+  /** Latest screenshot per observation id, only the ones proposals point at. */
+  shots: Record<string, ShotRef>;
+}
+
+const zeroUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 });
+
+export function emptyRun(runId: string): RunView {
+  return {
+    runId,
+    task: '',
+    provider: '',
+    model: '',
+    policy: 'ask',
+    state: 'starting',
+    stateReason: '',
+    lastSeq: -1,
+    steps: {},
+    stepOrder: [],
+    proposals: {},
+    pending: [],
+    total: zeroUsage(),
+    errors: [],
+    shots: {},
+  };
+}
+
+const capText = (s: string) => (s.length > MAX_TEXT_PER_STEP ? `…${s.slice(s.length - MAX_TEXT_PER_STEP + 1)}` : s);
+
+function ensureStep(run: RunView, step: number, at: number): StepView {
+  let s = run.steps[step];
+  if (!s) {
+    s = { step, startedAt: at, endedAt: at, text: '', thinking: '', proposals: [], invalid: [] };
+    run.steps = { ...run.steps, [step]: s };
+    run.stepOrder = [...run.stepOrder, step].sort((a, b) => a - b);
+  }
+  return s;
+}
+
+function updateStep(run: RunView, step: number, at: number, patch: (s: StepView) => Partial<StepView>): void {
+  const s = ensureStep(run, step, at);
+  run.steps = { ...run.steps, [step]: { ...s, ...patch(s), endedAt: Math.max(s.endedAt, at) } };
+}
+
+function updateProposal(run: RunView, id: string, patch: (p: ProposalView) => Partial<ProposalView>): void {
+  const p = run.proposals[id];
+  if (!p) return;
+  run.proposals = { ...run.proposals, [id]: { ...p, ...patch(p) } };
+}
+
+function byLabel(by: { kind: string; detail: string }): string {
+  return by.detail ? `${by.kind}:${by.detail}` : by.kind;
+}
+
+/** Applies one event; returns the same object when the event was already applied. */
+export function applyEvent(prev: RunView, ev: RunEvent): RunView {
+  if (ev.runId !== prev.runId || ev.seq <= prev.lastSeq) return prev;
+  const run: RunView = { ...prev, lastSeq: ev.seq };
+  switch (ev.type) {
+    case 'run_started':
+      run.task = ev.task;
+      run.provider = ev.provider;
+      run.model = ev.model;
+      run.policy = ev.policy;
+      run.state = 'running';
+      run.ended = undefined;
+      break;
+    case 'observation': {
+      const shot: ShotRef = {
+        observationId: ev.observation.id,
+        image: ev.image,
+        thumb: ev.thumb,
+        width: ev.observation.image.width,
+        height: ev.observation.image.height,
+      };
+      run.shots = { ...run.shots, [shot.observationId]: shot };
+      updateStep(run, ev.step, ev.at, () => ({ shot }));
+      break;
+    }
+    case 'model_text':
+      updateStep(run, ev.step, ev.at, (s) =>
+        ev.kind === 'thinking' ? { thinking: capText(s.thinking + ev.text) } : { text: capText(s.text ? `${s.text}\n${ev.text}` : ev.text) },
+      );
+      break;
+    case 'action_proposed': {
+      const stepShot = run.steps[ev.step]?.shot;
+      const shot = (ev.observationId && run.shots[ev.observationId]) || stepShot;
+      run.proposals = {
+        ...run.proposals,
+        [ev.proposalId]: { proposalId: ev.proposalId, step: ev.step, action: ev.action, reasoning: ev.reasoning, shot },
+      };
+      updateStep(run, ev.step, ev.at, (s) => ({ proposals: [...s.proposals, ev.proposalId] }));
+      break;
+    }
+    case 'action_invalid':
+      updateStep(run, ev.step, ev.at, (s) => ({ invalid: [...s.invalid, ev.error].slice(-5) }));
+      break;
+    case 'approval_requested':
+      updateProposal(run, ev.proposalId, () => ({ decision: ev.decision }));
+      if (!run.pending.includes(ev.proposalId)) run.pending = [...run.pending, ev.proposalId];
+      break;
+    case 'approval_answered':
+      updateProposal(run, ev.proposalId, () => ({ answer: ev.answer, answeredBy: byLabel(ev.by) }));
+      run.pending = run.pending.filter((id) => id !== ev.proposalId);
+      break;
+    case 'action_denied':
+      updateProposal(run, ev.proposalId, () => ({ denied: ev.decision }));
+      run.pending = run.pending.filter((id) => id !== ev.proposalId);
+      break;
+    case 'action_executed':
+      updateProposal(run, ev.proposalId, () => ({
+        executed: { ok: ev.ok, error: ev.error, output: ev.output, durationMs: ev.durationMs, action: ev.action, by: byLabel(ev.by) },
+      }));
+      run.pending = run.pending.filter((id) => id !== ev.proposalId);
+      updateStep(run, ev.step, ev.at, () => ({}));
+      break;
+    case 'question_asked':
+      run.question = { questionId: ev.questionId, question: ev.question };
+      break;
+    case 'question_answered':
+      if (run.question?.questionId === ev.questionId) run.question = { ...run.question, answer: ev.answer };
+      break;
+    case 'usage':
+      run.total = ev.total;
+      updateStep(run, ev.step, ev.at, () => ({ usage: ev.stepUsage }));
+      break;
+    case 'state':
+      run.state = ev.state;
+      run.stateReason = ev.reason;
+      break;
+    case 'error':
+      run.errors = [...run.errors, { at: ev.at, message: ev.message, fatal: ev.fatal }].slice(-MAX_ERRORS);
+      break;
+    case 'run_ended':
+      run.ended = { status: ev.status, summary: ev.summary };
+      run.state = 'ended';
+      run.total = ev.total;
+      run.pending = [];
+      break;
+  }
+  return run;
+}
+
+export function replay(runId: string, events: RunEvent[]): RunView {
+  return events.reduce(applyEvent, emptyRun(runId));
+}
