@@ -128,3 +128,24 @@ describe('takeover watch (pointer logic; the real-desktop test is takeover.deskt
     watch.stop();
   });
 });
+
+describe('takeover watch while the person answers', () => {
+  it('moving the mouse to answer an approval is not a takeover; the new place becomes the baseline', async () => {
+    let p: Point = { x: 10, y: 10 };
+    const control = createRunControl();
+    const watch = createTakeoverWatch({ readPointer: async () => p, control, mode: 'pause', intervalMs: 5 });
+    await watch.start();
+    const answered = await watch.whileHumanActs(async () => {
+      p = { x: 900, y: 700 }; // the person clicks Approve in the app window
+      await new Promise((r) => setTimeout(r, 40));
+      return 'approved';
+    });
+    expect(answered).toBe('approved');
+    await new Promise((r) => setTimeout(r, 40));
+    expect(control.paused).toBe(false);
+    p = { x: 500, y: 500 };
+    await new Promise((r) => setTimeout(r, 40));
+    expect(control.pauseReason).toBe('human takeover: pointer moved from (900, 700) to (500, 500)');
+    watch.stop();
+  });
+});

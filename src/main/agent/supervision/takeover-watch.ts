@@ -42,6 +42,13 @@ export interface TakeoverWatch {
    * not move it. A pointer found elsewhere afterwards is a takeover.
    */
   agentActing<T>(action: () => Promise<T>, expectedEnd?: Point): Promise<T>;
+  /**
+   * Runs `work` while the person is expected to use the mouse — waiting for an
+   * approval or an answer, where they click Approve in the app — with detection off,
+   * then takes the pointer's new place as the baseline. Without this, answering an
+   * approval with the mouse would look like a takeover.
+   */
+  whileHumanActs<T>(work: () => Promise<T>): Promise<T>;
   /** Checks once now (the runner may call it right before executing an action). */
   check(): Promise<TakeoverEvent | undefined>;
 }
@@ -143,6 +150,16 @@ export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatc
             // keep the old baseline
           }
         }
+      }
+    },
+    async whileHumanActs<T>(work: () => Promise<T>): Promise<T> {
+      acting++;
+      epoch++;
+      try {
+        return await work();
+      } finally {
+        acting--;
+        if (acting === 0 && running && !options.control.stopped) await rebaseline();
       }
     },
     check,
