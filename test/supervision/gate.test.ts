@@ -274,3 +274,29 @@ describe('the one approval queue', () => {
     await expect(gate.submit(req(a({ type: "screenshot" })), signal)).rejects.toMatchObject({ name: "AbortError" });
   });
 });
+
+describe('aroundHold', () => {
+  it('wraps only the wait for a person, not actions the policy lets through', async () => {
+    const wrapped: string[] = [];
+    const { gate, signal } = setup({
+      mode: 'risky',
+      aroundHold: async (wait) => {
+        wrapped.push('start');
+        try {
+          return await wait();
+        } finally {
+          wrapped.push('end');
+        }
+      },
+    });
+    await gate.submit(req(a({ type: 'click', x: 1, y: 1 })), signal);
+    expect(wrapped).toEqual([]);
+    const r = req(a({ type: 'shell', command: 'ls' }));
+    const p = gate.submit(r, signal);
+    await flush();
+    expect(wrapped).toEqual(['start']);
+    gate.answerApproval(r.proposalId, { decision: 'approve' }, 'cli');
+    await p;
+    expect(wrapped).toEqual(['start', 'end']);
+  });
+});

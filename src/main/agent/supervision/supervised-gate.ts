@@ -26,6 +26,11 @@ export interface SupervisedGateOptions {
    * `validateAction` bound to the observation the proposal refers to). Default: ActionSchema.
    */
   validateEdit?: (action: unknown, request: GateRequest) => EditCheck;
+  /**
+   * Wraps the wait for a person's answer. Pass the takeover watch's `whileHumanActs`
+   * so that clicking Approve with the mouse is not taken for a human takeover.
+   */
+  aroundHold?: <T>(wait: () => Promise<T>) => Promise<T>;
 }
 
 export interface SupervisedGate extends Gate {
@@ -122,7 +127,8 @@ export function createSupervisedGate(options: SupervisedGateOptions): Supervised
       if (granted !== undefined) return { kind: 'run', action: request.action, by: { kind: 'similar', detail: granted } };
 
       const held: HeldItem = { proposalId: request.proposalId, action: request.action, decision, countdownMs, request };
-      const { answer, by } = await queue.hold(held, signal);
+      const wait = () => queue.hold(held, signal);
+      const { answer, by } = await (options.aroundHold ? options.aroundHold(wait) : wait());
       switch (answer.decision) {
         case 'approve':
         case 'approve_similar':
