@@ -10,6 +10,22 @@ const MIN_WORD_CONFIDENCE = 30;
  * boxes come back in the pixel space of the image passed in, whatever the upscaling.
  */
 export async function readText(image: Buffer, options: OcrOptions = {}): Promise<OcrResult> {
+  // find_text is often asked several labels on one screenshot: recognise each (image, pass) once.
+  const key = JSON.stringify([options.region, options.layout ?? 'sparse', options.scale, options.pixelRatio]);
+  let perImage = cache.get(image);
+  if (!perImage) cache.set(image, (perImage = new Map()));
+  const cached = perImage.get(key);
+  if (cached) return cached;
+  const result = recognise(image, options);
+  perImage.set(key, result);
+  result.catch(() => perImage.delete(key));
+  return result;
+}
+
+/** Results by image buffer (dropped with the buffer) and pass. */
+const cache = new WeakMap<Buffer, Map<string, Promise<OcrResult>>>();
+
+async function recognise(image: Buffer, options: OcrOptions): Promise<OcrResult> {
   const prepared = await prepareForOcr(image, { region: options.region, scale: options.scale, pixelRatio: options.pixelRatio });
   const raw = await recognizeWords(prepared.png, options.layout ?? 'sparse', options.signal);
   const words: OcrWord[] = raw
