@@ -2,6 +2,7 @@ import type { ApprovalAnswer, PolicyMode } from '../../shared/approvals.js';
 import type { Config, ProviderProfile } from '../../shared/config.js';
 import type { Limits, RunEvent, RunStatus } from '../../shared/events.js';
 import type { Computer } from '../../os-control/types.js';
+import type { RetryOptions } from './providers/retry.js';
 import type { AgentToolName } from './providers/types.js';
 import type { ModelCall } from './transcript.js';
 
@@ -44,6 +45,8 @@ export interface RunOptions {
   home?: string;
   /** Continue the run in this existing folder (resume). */
   resumeRunId?: string;
+  /** Model request timeout and retry/backoff (tests and benches shorten them); provider defaults otherwise. */
+  providerOptions?: { timeoutMs?: number; retry?: RetryOptions };
   /** Called for every event, after it is logged. */
   onEvent?: (event: RunEvent) => void;
   /** Streaming model text (not logged). */
