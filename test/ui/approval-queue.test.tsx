@@ -1,0 +1,97 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Providers } from '../../src/renderer/bridge/context.js';
+import { ApprovalQueue } from '../../src/renderer/components/ApprovalQueue.js';
+import { createAppStore } from '../../src/renderer/store/app-store.js';
+import { EventScript, TestClient } from './fixtures.js';
+
+afterEach(cleanup);
+
+function setup(action: Record<string, unknown> = { type: 'click', x: 320, y: 200 }) {
+  const client = new TestClient();
+  const store = createAppStore(client);
+  const s = new EventScript();
+  for (const e of [s.started(), s.observation(0), s.proposed(0, action), s.asked(0)]) store.getState().handlePush({ kind: 'event', event: e });
+  render(
+    <Providers client={client} store={store}>
+      <ApprovalQueue />
+    </Providers>,
+  );
+  return { client, store, s };
+}
+
+const key = (k: string, target: EventTarget = window) => act(() => void fireEvent.keyDown(target, { key: k }));
+const flush = () => act(async () => void (await new Promise((r) => setTimeout(r, 0))));
+
+describe('approval queue', () => {
+  it('shows the head proposal with its reason and approves it with the A key', async () => {
+    const { client } = setup();
+    expect(screen.getByTestId('proposal-description').textContent).toContain('click left at (320, 200)');
+    expect(screen.getByText(/You asked to approve every action/)).toBeTruthy();
+    key('a');
+    await flush();
+    expect(client.callsOf('approval.answer')).toEqual([{ runId: 'r1', proposalId: 'p0', answer: { decision: 'approve' } }]);
+  });
+
+  it('rejects with feedback: R opens the box, typing "a" is text, Enter sends', async () => {
+    const { client } = setup();
+    key('r');
+    const box = screen.getByTestId('reject-feedback') as HTMLTextAreaElement;
+    act(() => void fireEvent.change(box, { target: { value: 'use the search field instead' } }));
+    key('a', box); // a letter while typing, not "approve"
+    expect(client.callsOf('approval.answer')).toHaveLength(0);
+    key('Enter', box);
+    await flush();
+    expect(client.callsOf('approval.answer')).toEqual([
+      { runId: 'r1', proposalId: 'p0', answer: { decision: 'reject', feedback: 'use the search field instead' } },
+    ]);
+  });
+
+  it('edit: a click on the screenshot moves the target in image pixels, Enter sends the edited action', async () => {
+    const { client } = setup();
+    key('e');
+    const shot = screen.getByTestId('approval-shot');
+    // jsdom has no layout: give the displayed image a size (640×400 shows the 1280×800 image at half size).
+    shot.getBoundingClientRect = () => ({ left: 10, top: 20, width: 640, height: 400, right: 650, bottom: 420, x: 10, y: 20, toJSON: () => ({}) });
+    act(() => void fireEvent.click(shot, { clientX: 10 + 100, clientY: 20 + 50 }));
+    const overlay = screen.getByTestId('action-overlay');
+    expect(overlay.getAttribute('data-x')).toBe('200');
+    expect(overlay.getAttribute('data-y')).toBe('100');
+    expect(overlay.style.left).toBe(`${(200 / 1280) * 100}%`);
+    key('Enter');
+    await flush();
+    expect(client.callsOf('approval.answer')).toEqual([
+      { runId: 'r1', proposalId: 'p0', answer: { decision: 'edit', action: { type: 'click', x: 200, y: 100, button: 'left', clicks: 1, modifiers: [] } } },
+    ]);
+  });
+
+  it('edit a type action: change the text', async () => {
+    const { client } = setup({ type: 'type', text: 'helo' });
+    key('e');
+    const input = screen.getByTestId('edit-text') as HTMLInputElement;
+    expect(input.value).toBe('helo');
+    act(() => void fireEvent.change(input, { target: { value: 'hello wörld' } }));
+    key('Enter', input);
+    await flush();
+    expect(client.callsOf('approval.answer')).toEqual([{ runId: 'r1', proposalId: 'p0', answer: { decision: 'edit', action: { type: 'type', text: 'hello wörld' } } }]);
+  });
+
+  it('approve similar with S; tells the person when another client answered first', async () => {
+    const { client } = setup();
+    client.answers['approval.answer'] = () => ({ accepted: false, reason: 'already answered by ws:2' });
+    key('s');
+    await flush();
+    expect(client.callsOf('approval.answer')).toEqual([{ runId: 'r1', proposalId: 'p0', answer: { decision: 'approve_similar' } }]);
+    expect(screen.getByRole('status').textContent).toContain('already answered by ws:2');
+  });
+
+  it('empties when the answer event arrives, and ignores keys then', async () => {
+    const { client, store, s } = setup();
+    act(() => store.getState().handlePush({ kind: 'event', event: s.add({ type: 'approval_answered', proposalId: 'p0', answer: { decision: 'approve' }, by: { kind: 'person', detail: 'ws:1' } }) }));
+    expect(screen.queryByTestId('approval-queue')).toBeNull();
+    key('a');
+    await flush();
+    expect(client.callsOf('approval.answer')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,112 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Providers } from '../../src/renderer/bridge/context.js';
+import { Timeline } from '../../src/renderer/components/Timeline.js';
+import { createAppStore } from '../../src/renderer/store/app-store.js';
+import { EventScript, TestClient } from './fixtures.js';
+
+afterEach(cleanup);
+
+function mount(build: (s: EventScript) => void) {
+  const client = new TestClient();
+  const store = createAppStore(client);
+  const s = new EventScript();
+  build(s);
+  for (const e of s.events) store.getState().handlePush({ kind: 'event', event: e });
+  render(
+    <Providers client={client} store={store}>
+      <Timeline />
+    </Providers>,
+  );
+  return { client, store, s };
+}
+
+const pct = (v: number, of: number) => `${(v / of) * 100}%`;
+
+describe('step timeline', () => {
+  it('draws a click crosshair at the action’s image coordinates, on the screenshot the model saw', () => {
+    mount((s) => {
+      s.started();
+      s.observation(0, 1280, 800);
+      s.proposed(0, { type: 'click', x: 960, y: 200 });
+    });
+    const detail = screen.getByTestId('step-detail');
+    const img = within(detail).getByRole('img') as HTMLImageElement;
+    expect(img.getAttribute('src')).toBe('/files/r1/shots/0.jpg');
+    const overlay = within(detail).getByTestId('action-overlay');
+    expect(overlay.dataset.kind).toBe('click');
+    expect(overlay.style.left).toBe(pct(960, 1280));
+    expect(overlay.style.top).toBe(pct(200, 800));
+    expect(within(detail).getByText('I will click the field.')).toBeTruthy();
+  });
+
+  it('uses the size of the image the proposal refers to (not the newest screenshot)', () => {
+    mount((s) => {
+      s.started();
+      s.observation(0, 1000, 500);
+      s.proposed(0, { type: 'scroll', x: 250, y: 400, direction: 'down', amount: 5 });
+    });
+    const overlay = screen.getByTestId('action-overlay');
+    expect(overlay.dataset.kind).toBe('scroll');
+    expect(overlay.style.left).toBe('25%');
+    expect(overlay.style.top).toBe('80%');
+    expect(overlay.textContent).toContain('scroll down ×5');
+  });
+
+  it('draws a drag as a path with start and end markers, and typing as its text', () => {
+    mount((s) => {
+      s.started();
+      s.observation(0, 800, 600);
+      s.proposed(0, { type: 'drag', path: [{ x: 80, y: 60 }, { x: 400, y: 300 }] });
+      s.observation(1, 800, 600);
+      s.add({ type: 'action_proposed', step: 1, proposalId: 'p1', action: { type: 'type', text: 'hello 👋 wörld' }, observationId: 'obs-1', reasoning: '' });
+    });
+    // Newest step is selected by default.
+    expect(screen.getByTestId('action-overlay').textContent).toContain('hello 👋 wörld');
+    const rows = screen.getAllByTestId('step-row');
+    act(() => void fireEvent.click(rows[0]!));
+    expect(screen.getByTestId('drag-start').style.left).toBe('10%');
+    expect(screen.getByTestId('drag-end').style.left).toBe('50%');
+    expect(screen.getByTestId('drag-end').style.top).toBe('50%');
+  });
+
+  it('shows result, duration, tokens and cost of a step', () => {
+    mount((s) => {
+      s.started();
+      s.observation(0);
+      s.proposed(0, { type: 'key', keys: 'ctrl+s' });
+      s.add({ type: 'action_executed', step: 0, proposalId: 'p0', action: { type: 'key', keys: 'ctrl+s' }, by: { kind: 'person', detail: 'ws:1' }, ok: true, durationMs: 1234 });
+      s.add({ type: 'usage', step: 0, stepUsage: { inputTokens: 1500, outputTokens: 40, costUsd: 0.0123 }, total: { inputTokens: 1500, outputTokens: 40, costUsd: 0.0123 } });
+    });
+    const detail = screen.getByTestId('step-detail');
+    expect(detail.textContent).toContain('1.5k in / 40 out');
+    expect(detail.textContent).toContain('$0.01');
+    expect(detail.textContent).toContain('ran in 1.2 s');
+    expect(screen.getAllByTestId('step-row')[0]!.textContent).toContain('done');
+  });
+
+  it('keeps the DOM bounded on a 300-step run: only rows in view are rendered', () => {
+    mount((s) => {
+      s.started();
+      for (let i = 0; i < 300; i++) {
+        s.observation(i);
+        s.proposed(i, { type: 'click', x: i, y: i });
+      }
+    });
+    const rows = screen.getAllByTestId('step-row');
+    expect(rows.length).toBeLessThan(40);
+    expect(screen.getByText('300')).toBeTruthy();
+    // The newest step is the one shown in full.
+    expect(screen.getByTestId('step-detail').textContent).toContain('Step 300');
+    // Scrolling brings other rows in.
+    const list = screen.getByTestId('step-list');
+    act(() => {
+      list.scrollTop = 44 * 150;
+      fireEvent.scroll(list);
+    });
+    const texts = screen.getAllByTestId('step-row').map((r) => r.textContent ?? '');
+    expect(texts.some((t) => t.startsWith('151'))).toBe(true);
+    expect(screen.getAllByTestId('step-row').length).toBeLessThan(40);
+  });
+});
