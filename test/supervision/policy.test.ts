@@ -94,6 +94,8 @@ describe('user rules', () => {
       expect(decide(a({ type: 'key', keys: 'Control+Shift+W' }), editor, { mode, rules })).toMatchObject({ verdict: 'deny', rule: 'user:deny:2' });
       const inBank = decide(a({ type: 'click', x: 1, y: 1 }), { step: 1, activeWindow: { title: 'My Bank - Chromium', app: 'chromium' } }, { mode, rules });
       expect(inBank).toMatchObject({ verdict: 'deny', rule: 'user:deny:3' });
+      // …and inside a key sequence.
+      expect(decide(a({ type: 'key', keys: 'Tab ctrl+w' }), editor, { mode, rules }).rule).toBe('user:deny:2');
       // Deny rules cover observe actions too.
       expect(decide(a({ type: 'zoom', region: { x: 0, y: 0, width: 4, height: 4 } }), editor, { mode, rules }).verdict).toBe('deny');
     });

@@ -51,6 +51,11 @@ describe('risk rules', () => {
     ['Delete alone is fine', a({ type: 'key', keys: 'Delete' }), editor, undefined],
     ['typing a secret', a({ type: 'type', text: 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUv' }), editor, 'risk:secret-text'],
     ['a secret into a terminal names the secret', a({ type: 'type', text: 'export API_KEY=abcd1234' }), win('xterm'), 'risk:secret-text'],
+    ['a sequence hiding ctrl+q after Escape', a({ type: 'key', keys: 'Escape ctrl+q' }), editor, 'risk:destructive-combo'],
+    ['UI-TARS style "alt f4"', a({ type: 'key', keys: 'alt f4' }), editor, 'risk:destructive-combo'],
+    ['OpenAI style "CTRL+W"', a({ type: 'key', keys: 'CTRL+W' }), editor, 'risk:destructive-combo'],
+    ['Down Down Return in xterm', a({ type: 'key', keys: 'Down Down Return' }), win('xterm'), 'risk:terminal-enter'],
+    ['the platform shortcut modifier + q', a({ type: 'key', keys: 'mod+q' }), editor, 'risk:destructive-combo'],
     ['a click in a terminal', a({ type: 'click', x: 1, y: 1 }), win('xterm'), undefined],
   ];
   it.each(cases)('%s', (_name, action, context, rule) => {

@@ -1,11 +1,12 @@
+import { parseKeyCombo } from '../../../os-control/keys.js';
+
 /**
  * Key combos compared by meaning, not by spelling: "Control+Q", "ctrl+q", "CTRL q"
- * and "ctrl-q" are the same combo. The risk rules and the user rules both compare
- * combos through this one normaliser.
- *
- * TODO(switch): os-control's `parseKeyCombo` (src/os-control/keys.ts) is the one key
- * table of the project; when it lands this module should delegate the name lookup to
- * it and keep only the comparison below.
+ * and "ctrl-q" are the same combo. Names are resolved by os-control's one key table
+ * (`parseKeyCombo`), so the policy reads keys exactly as the executor will press
+ * them — including sequences ("Escape ctrl+q" is two chords, and the second one is
+ * judged too). Only text that table rejects (which the runner never executes) falls
+ * back to the small local reading below.
  */
 
 export interface NormalCombo {
@@ -32,6 +33,8 @@ const KEY_ALIASES: Record<string, string> = {
   space: 'space', ' ': 'space',
   tab: 'tab',
   plus: '+', minus: '-',
+  // os-control's canonical keysym names for punctuation
+  page_up: 'page_up', page_down: 'page_down',
 };
 
 /** Splits on "+" (also "-" and spaces between names, as some models write "ctrl-q" or "ctrl q"). */
@@ -45,7 +48,7 @@ function splitCombo(text: string): string[] {
     .filter((p) => p.length > 0);
 }
 
-export function normaliseCombo(text: string): NormalCombo {
+function localCombo(text: string): NormalCombo {
   const modifiers = new Set<string>();
   let key = '';
   for (const raw of splitCombo(text)) {
@@ -59,6 +62,36 @@ export function normaliseCombo(text: string): NormalCombo {
   }
   // "shift" alone or "ctrl+alt" alone: the last modifier is the key pressed.
   return { modifiers: [...modifiers].sort(), key };
+}
+
+const CANONICAL_MODIFIER: Record<string, string> = {
+  Control_L: 'ctrl', Control_R: 'ctrl', Shift_L: 'shift', Shift_R: 'shift', Alt_L: 'alt', Alt_R: 'alt', Super_L: 'super', Super_R: 'super',
+};
+
+/** Every chord the text presses, one after another, each normalised. */
+export function normaliseCombos(text: string): NormalCombo[] {
+  let parsed: ReturnType<typeof parseKeyCombo>;
+  try {
+    parsed = parseKeyCombo(text);
+  } catch {
+    return [localCombo(text)];
+  }
+  return parsed.chords.map((chord) => {
+    const modifiers = new Set<string>();
+    let key = '';
+    for (const k of chord.keys) {
+      const mod = k.modifier ? CANONICAL_MODIFIER[k.name] : undefined;
+      if (mod && key === '') modifiers.add(mod);
+      else key = KEY_ALIASES[k.name.toLowerCase()] ?? k.name.toLowerCase();
+    }
+    return { modifiers: [...modifiers].sort(), key };
+  });
+}
+
+/** One chord: the last of a sequence. Use normaliseCombos to judge every chord of a sequence. */
+export function normaliseCombo(text: string): NormalCombo {
+  const all = normaliseCombos(text);
+  return all[all.length - 1] ?? { modifiers: [], key: '' };
 }
 
 export function comboToString(c: NormalCombo): string {

@@ -1,6 +1,6 @@
 import type { Action } from '../../../shared/actions.js';
 import type { ActionContext } from '../gate.js';
-import { comboContains, comboToString, normaliseCombo, type NormalCombo } from './key-combo.js';
+import { comboContains, comboToString, normaliseCombo, normaliseCombos, type NormalCombo } from './key-combo.js';
 import { secretKind } from './secrets.js';
 import { isTerminalWindow } from './terminal-apps.js';
 
@@ -63,32 +63,37 @@ function windowName(context: ActionContext): string {
   return w ? `"${w.app}"${w.title ? ` (${w.title})` : ''}` : 'the focused window';
 }
 
+function comboRisk(pressed: NormalCombo, inTerminal: boolean, context: ActionContext): RiskFinding | undefined {
+  const danger = DANGEROUS_COMBOS.find((d) => comboContains(pressed, d.combo));
+  if (danger) {
+    return { rule: 'risk:destructive-combo', reason: `${comboToString(pressed)} ${danger.why}` };
+  }
+  if (inTerminal && SUBMIT_KEYS.some((s) => comboContains(pressed, s))) {
+    return { rule: 'risk:terminal-enter', reason: `presses Enter in the terminal window ${windowName(context)}, which runs the command line` };
+  }
+  if (inTerminal && PASTE_KEYS.some((s) => comboContains(pressed, s))) {
+    return { rule: 'risk:terminal-paste', reason: `pastes into the terminal window ${windowName(context)}` };
+  }
+  if (inTerminal && TERMINAL_CONTROL_KEYS.some((s) => comboContains(pressed, s))) {
+    return { rule: 'risk:terminal-control', reason: `sends ${comboToString(pressed)} to the terminal window ${windowName(context)}` };
+  }
+  if (!context.activeWindow && SUBMIT_KEYS.some((s) => comboContains(pressed, s))) {
+    // We cannot tell whether this is a terminal: Enter there runs a command.
+    return { rule: 'risk:enter-unknown-window', reason: 'presses Enter while the focused window is unknown (it may be a terminal)' };
+  }
+  return undefined;
+}
+
 /** The first risk rule that fires for this action in this context, or undefined when none does. */
 export function findRisk(action: Action, context: ActionContext): RiskFinding | undefined {
   if (action.type === 'shell') return { rule: 'risk:shell', reason: 'runs a shell command on this machine' };
 
   const inTerminal = isTerminalWindow(context.activeWindow);
   const keys = keysOf(action);
-  const pressed = keys !== undefined ? normaliseCombo(keys) : undefined;
-
-  if (pressed) {
-    const danger = DANGEROUS_COMBOS.find((d) => comboContains(pressed, d.combo));
-    if (danger) {
-      return { rule: 'risk:destructive-combo', reason: `${comboToString(pressed)} ${danger.why}` };
-    }
-    if (inTerminal && SUBMIT_KEYS.some((s) => comboContains(pressed, s))) {
-      return { rule: 'risk:terminal-enter', reason: `presses Enter in the terminal window ${windowName(context)}, which runs the command line` };
-    }
-    if (inTerminal && PASTE_KEYS.some((s) => comboContains(pressed, s))) {
-      return { rule: 'risk:terminal-paste', reason: `pastes into the terminal window ${windowName(context)}` };
-    }
-    if (inTerminal && TERMINAL_CONTROL_KEYS.some((s) => comboContains(pressed, s))) {
-      return { rule: 'risk:terminal-control', reason: `sends ${comboToString(pressed)} to the terminal window ${windowName(context)}` };
-    }
-    if (!context.activeWindow && SUBMIT_KEYS.some((s) => comboContains(pressed, s))) {
-      // We cannot tell whether this is a terminal: Enter there runs a command.
-      return { rule: 'risk:enter-unknown-window', reason: 'presses Enter while the focused window is unknown (it may be a terminal)' };
-    }
+  // A key action may press several chords in a row ("Escape ctrl+q"): every one is judged.
+  for (const pressed of keys !== undefined ? normaliseCombos(keys) : []) {
+    const risk = comboRisk(pressed, inTerminal, context);
+    if (risk) return risk;
   }
 
   if (inTerminal && (action.type === 'click' || action.type === 'mouse_down' || action.type === 'mouse_up') && action.button === 'middle') {

@@ -1,7 +1,7 @@
 import { actionCategory, type Action } from '../../../shared/actions.js';
 import type { UserRule } from '../../../shared/config.js';
 import type { ActionContext } from '../gate.js';
-import { comboContains, normaliseCombo, sameCombo, type NormalCombo } from './key-combo.js';
+import { comboContains, normaliseCombo, normaliseCombos, sameCombo, type NormalCombo } from './key-combo.js';
 
 /**
  * The user's own allow/deny rules from config (policy.rules). A rule matches an
@@ -72,7 +72,7 @@ function textOf(action: Action): string | undefined {
 
 /** Every combo the action presses: key actions, and the held modifiers of mouse actions. */
 function combosOf(action: Action): NormalCombo[] {
-  if (action.type === 'key' || action.type === 'hold_key') return [normaliseCombo(action.keys)];
+  if (action.type === 'key' || action.type === 'hold_key') return normaliseCombos(action.keys);
   return [];
 }
 
