@@ -121,11 +121,14 @@ describe('run log on disk', () => {
     const log = await createRunLog({ home });
     log.append(started);
     const refs: Array<WeakRef<Buffer>> = [];
-    for (let step = 0; step < 5; step += 1) {
-      let png: Buffer | undefined = await makeScreenshot(step);
+    // The buffer lives only in this function's scope, as in the runner's observe step.
+    const capture = async (step: number) => {
+      const png = await makeScreenshot(step);
       refs.push(new WeakRef(png));
-      const image = await log.writeFile(`shots/${step}.png`, png);
-      png = undefined;
+      return log.writeFile(`shots/${step}.png`, png);
+    };
+    for (let step = 0; step < 5; step += 1) {
+      const image = await capture(step);
       log.append({ type: 'observation', step, observation: observationRecord(`o${step}`), image, thumb: image, settleMs: 0 });
       await log.sync();
     }

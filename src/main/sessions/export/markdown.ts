@@ -54,7 +54,7 @@ export function renderMarkdown(view: RunView, options: { imageBase: string }): s
       if (a.answered) {
         const ans = a.answered.answer;
         const by = `${a.answered.by.kind}${a.answered.by.detail ? ` (${a.answered.by.detail})` : ''}`;
-        const what = ans.decision === 'reject' ? `rejected${ans.feedback ? `: “${inline(ans.feedback)}”` : ''}` : ans.decision === 'edit' ? `edited to \`${describeAction(ans.action)}\`` : ans.decision.replace('_', ' ') + 'd';
+        const what = ans.decision === 'reject' ? `rejected${ans.feedback ? `: “${inline(ans.feedback)}”` : ''}` : ans.decision === 'edit' ? `edited to \`${describeAction(ans.action)}\`` : ans.decision === 'approve_similar' ? 'approved (and similar actions for this run)' : 'approved';
         lines.push(`  - ${what} by ${inline(by)}`);
       }
       if (a.denied) lines.push(`  - Denied: ${inline(a.denied.decision.reason)} (\`${a.denied.decision.rule}\`)`);
