@@ -1,0 +1,164 @@
+/**
+ * The image pipeline: raw captured pixels → the image a model is sent (sized to the
+ * caller's ImageTarget, JPEG/PNG/WebP, optionally with the pointer drawn in) and the
+ * small JPEG thumbnail the UI streams.
+ */
+import sharp from 'sharp';
+import type { ImageTarget } from './types.js';
+
+/** Raw pixels. `order` says where red is: nut.js on X11 and Windows grabs BGRA. */
+export interface RawImage {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 3 | 4;
+  order: 'rgb' | 'bgr';
+}
+
+export interface Size {
+  width: number;
+  height: number;
+}
+
+/** The default patch for maxPatches when no multipleOf is given (Claude counts 28×28 patches). */
+const DEFAULT_PATCH = 28;
+
+/**
+ * The size an image of `w`×`h` gets for `target`. Never upscales (except `exact`),
+ * keeps the aspect ratio as closely as the rounding rules allow.
+ */
+export function targetSize(w: number, h: number, target: ImageTarget): Size {
+  if (target.exact) return { width: target.exact.width, height: target.exact.height };
+  let scale = 1;
+  if (target.maxLongEdge) scale = Math.min(scale, target.maxLongEdge / Math.max(w, h));
+  if (target.maxPixels) scale = Math.min(scale, Math.sqrt(target.maxPixels / (w * h)));
+  const fw = w * scale;
+  const fh = h * scale;
+  const m = target.multipleOf;
+  if (m) {
+    // Qwen-VL / UI-TARS "smart resize": both sides multiples of m, then shrink until within every cap.
+    let sw = Math.max(m, Math.round(fw / m) * m);
+    let sh = Math.max(m, Math.round(fh / m) * m);
+    const fits = () =>
+      (!target.maxLongEdge || Math.max(sw, sh) <= target.maxLongEdge) &&
+      (!target.maxPixels || sw * sh <= target.maxPixels) &&
+      (!target.maxPatches || (sw / m) * (sh / m) <= target.maxPatches);
+    if (!fits()) {
+      let beta = 1;
+      if (target.maxPatches) beta = Math.max(beta, Math.sqrt((fw * fh) / (target.maxPatches * m * m)));
+      sw = Math.max(m, Math.floor(fw / beta / m) * m);
+      sh = Math.max(m, Math.floor(fh / beta / m) * m);
+      // Floor may still leave one cap exceeded by a row of patches; step the longer side down.
+      while (!fits() && (sw > m || sh > m)) {
+        if (sw / w >= sh / h && sw > m) sw -= m;
+        else sh -= m;
+      }
+    }
+    return { width: sw, height: sh };
+  }
+  let tw = Math.max(1, Math.floor(fw + 1e-9));
+  let th = Math.max(1, Math.floor(fh + 1e-9));
+  if (target.maxPatches) {
+    const patches = (a: number, b: number) => Math.ceil(a / DEFAULT_PATCH) * Math.ceil(b / DEFAULT_PATCH);
+    if (patches(tw, th) > target.maxPatches) {
+      let s = Math.sqrt(target.maxPatches / patches(tw, th));
+      while (patches(Math.floor(tw * s), Math.floor(th * s)) > target.maxPatches) s *= 0.99;
+      tw = Math.max(1, Math.floor(tw * s));
+      th = Math.max(1, Math.floor(th * s));
+    }
+  }
+  return { width: tw, height: th };
+}
+
+/**
+ * BGRA/BGR/RGBA → tightly packed RGB. X11 grabs carry alpha 0, which sharp would
+ * treat as fully transparent (premultiplied to black), so alpha is dropped here.
+ */
+export function toRgb(raw: RawImage, byteWidth?: number): RawImage {
+  if (raw.channels === 3 && raw.order === 'rgb' && (!byteWidth || byteWidth === raw.width * 3)) return raw;
+  const { width, height, channels } = raw;
+  const stride = byteWidth ?? width * channels;
+  const src = raw.data;
+  const out = Buffer.allocUnsafe(width * height * 3);
+  const r = raw.order === 'bgr' ? 2 : 0;
+  const b = raw.order === 'bgr' ? 0 : 2;
+  let j = 0;
+  for (let y = 0; y < height; y++) {
+    let i = y * stride;
+    const end = i + width * channels;
+    for (; i < end; i += channels) {
+      out[j++] = src[i + r]!;
+      out[j++] = src[i + 1]!;
+      out[j++] = src[i + b]!;
+    }
+  }
+  return { data: out, width, height, channels: 3, order: 'rgb' };
+}
+
+/** A classic arrow pointer, 12×19 image px, black with a white outline. */
+function cursorSvg(): Buffer {
+  return Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="14" height="21" viewBox="0 0 14 21">' +
+      '<path d="M1 1 L1 17 L5 13 L8 20 L10.5 19 L7.5 12 L13 12 Z" fill="#000" stroke="#fff" stroke-width="1.2" stroke-linejoin="round"/>' +
+      '</svg>',
+  );
+}
+
+export interface EncodeOptions {
+  /** Pointer position in the source image's pixels, drawn when target.drawCursor. */
+  cursor?: { x: number; y: number };
+}
+
+export interface EncodedImage {
+  data: Buffer;
+  width: number;
+  height: number;
+  format: ImageTarget['format'];
+}
+
+function pipeline(rgb: RawImage): sharp.Sharp {
+  return sharp(rgb.data, { raw: { width: rgb.width, height: rgb.height, channels: 3 } });
+}
+
+/** Resizes and encodes RGB pixels for a model. */
+export async function encodeForModel(rgb: RawImage, target: ImageTarget, options: EncodeOptions = {}): Promise<EncodedImage> {
+  const size = targetSize(rgb.width, rgb.height, target);
+  let img = pipeline(rgb);
+  if (size.width !== rgb.width || size.height !== rgb.height) {
+    // A triangle filter sized to the scale: antialiased, and about twice as fast as lanczos3 on a 2-core box.
+    img = img.resize(size.width, size.height, { fit: 'fill', kernel: 'linear' });
+  }
+  if (target.drawCursor && options.cursor) {
+    const cx = Math.round(((options.cursor.x + 0.5) * size.width) / rgb.width - 0.5);
+    const cy = Math.round(((options.cursor.y + 0.5) * size.height) / rgb.height - 0.5);
+    if (cx >= 0 && cy >= 0 && cx < size.width && cy < size.height) {
+      const arrow = await sharp(cursorSvg())
+        .extract({ left: 0, top: 0, width: Math.min(14, size.width - cx), height: Math.min(21, size.height - cy) })
+        .png()
+        .toBuffer();
+      img = sharp(await img.raw().toBuffer(), { raw: { width: size.width, height: size.height, channels: 3 } }).composite([
+        { input: arrow, left: cx, top: cy },
+      ]);
+    }
+  }
+  const quality = target.quality ?? 80;
+  const data =
+    target.format === 'png'
+      ? await img.png({ compressionLevel: 3 }).toBuffer()
+      : target.format === 'webp'
+        ? await img.webp({ quality }).toBuffer()
+        : await img.jpeg({ quality }).toBuffer();
+  return { data, width: size.width, height: size.height, format: target.format };
+}
+
+/** A small JPEG for the UI (long edge `longEdge`, default 320). */
+export async function thumbnail(rgb: RawImage, longEdge = 320): Promise<Buffer> {
+  const size = targetSize(rgb.width, rgb.height, { format: 'jpeg', maxLongEdge: longEdge });
+  return pipeline(rgb).resize(size.width, size.height, { fit: 'fill', kernel: 'linear' }).jpeg({ quality: 60 }).toBuffer();
+}
+
+/** Downscaled greyscale pixels for cheap frame comparison (settle detection). */
+export async function fingerprint(rgb: RawImage, width = 96): Promise<Buffer> {
+  const height = Math.max(1, Math.round((rgb.height * width) / rgb.width));
+  return pipeline(rgb).resize(width, height, { fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer();
+}

@@ -1,0 +1,87 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { encodeForModel, targetSize, thumbnail, toRgb, type RawImage } from '../../src/os-control/image.js';
+
+describe('targetSize', () => {
+  it('caps the long edge and keeps the aspect ratio', () => {
+    expect(targetSize(1920, 1080, { format: 'jpeg', maxLongEdge: 1280 })).toEqual({ width: 1280, height: 720 });
+    expect(targetSize(1080, 1920, { format: 'jpeg', maxLongEdge: 1280 })).toEqual({ width: 720, height: 1280 });
+  });
+  it('caps the pixel count', () => {
+    const s = targetSize(1920, 1080, { format: 'jpeg', maxPixels: 1_150_000 });
+    expect(s.width * s.height).toBeLessThanOrEqual(1_150_000);
+    expect(s.width).toBe(1429);
+    expect(Math.abs(s.width / s.height - 16 / 9)).toBeLessThan(0.01);
+  });
+  it('never upscales', () => {
+    expect(targetSize(800, 600, { format: 'png', maxLongEdge: 1280 })).toEqual({ width: 800, height: 600 });
+  });
+  it('smart-resizes to multiples with a patch cap', () => {
+    const s = targetSize(1920, 1080, { format: 'png', multipleOf: 28, maxPixels: 1_003_520 });
+    expect(s.width % 28).toBe(0);
+    expect(s.height % 28).toBe(0);
+    expect(s.width * s.height).toBeLessThanOrEqual(1_003_520);
+    const p = targetSize(2560, 1440, { format: 'png', multipleOf: 28, maxPatches: 1568 });
+    expect((p.width / 28) * (p.height / 28)).toBeLessThanOrEqual(1568);
+    expect(p.width % 28 + (p.height % 28)).toBe(0);
+    expect(p.width / p.height).toBeCloseTo(16 / 9, 1);
+    const q = targetSize(1280, 800, { format: 'png', multipleOf: 32 });
+    expect(q).toEqual({ width: 1280, height: 800 });
+  });
+  it('caps 28-px patches without rounding when only maxPatches is given', () => {
+    const s = targetSize(1920, 1080, { format: 'png', maxPatches: 1568 });
+    expect(Math.ceil(s.width / 28) * Math.ceil(s.height / 28)).toBeLessThanOrEqual(1568);
+    expect(s.width).toBeGreaterThan(1300);
+  });
+  it('uses an exact size when asked', () => {
+    expect(targetSize(1920, 1080, { format: 'png', exact: { width: 1024, height: 768 } })).toEqual({ width: 1024, height: 768 });
+  });
+});
+
+function bgraSolid(width: number, height: number, [r, g, b]: [number, number, number]): RawImage {
+  const data = Buffer.alloc(width * height * 4);
+  for (let i = 0; i < width * height; i++) {
+    data[i * 4] = b;
+    data[i * 4 + 1] = g;
+    data[i * 4 + 2] = r;
+    data[i * 4 + 3] = 0; // X11 grabs carry alpha 0
+  }
+  return { data, width, height, channels: 4, order: 'bgr' };
+}
+
+describe('encode', () => {
+  it('swaps BGRA with alpha 0 into visible RGB and encodes every format at the target size', async () => {
+    const rgb = toRgb(bgraSolid(400, 300, [200, 30, 90]));
+    for (const format of ['jpeg', 'png', 'webp'] as const) {
+      const out = await encodeForModel(rgb, { format, maxLongEdge: 200 });
+      const meta = await sharp(out.data).metadata();
+      expect(meta.format).toBe(format);
+      expect([meta.width, meta.height]).toEqual([200, 150]);
+      const px = await sharp(out.data).removeAlpha().raw().toBuffer();
+      expect(Math.abs(px[0]! - 200)).toBeLessThanOrEqual(4);
+      expect(Math.abs(px[1]! - 30)).toBeLessThanOrEqual(4);
+      expect(Math.abs(px[2]! - 90)).toBeLessThanOrEqual(4);
+    }
+  });
+  it('honours a padded row stride', () => {
+    const w = 3;
+    const stride = 16;
+    const data = Buffer.alloc(stride * 2, 0);
+    data[stride + 8] = 255; // row 1, pixel 2, blue channel (BGRA)
+    const rgb = toRgb({ data, width: w, height: 2, channels: 4, order: 'bgr' }, stride);
+    expect([...rgb.data.subarray(15, 18)]).toEqual([0, 0, 255]);
+  });
+  it('draws the pointer where it was', async () => {
+    const rgb = toRgb(bgraSolid(200, 100, [255, 255, 255]));
+    const out = await encodeForModel(rgb, { format: 'png', drawCursor: true }, { cursor: { x: 50, y: 40 } });
+    const { data, info } = await sharp(out.data).raw().toBuffer({ resolveWithObject: true });
+    const at = (x: number, y: number) => data[(y * info.width + x) * info.channels]!;
+    expect(at(52, 46)).toBeLessThan(60); // inside the black arrow
+    expect(at(150, 80)).toBe(255); // far away: untouched
+  });
+  it('makes a thumbnail with a 320 px long edge', async () => {
+    const t = await thumbnail(toRgb(bgraSolid(1920, 1080, [0, 0, 0])));
+    const meta = await sharp(t).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 320, 180]);
+  });
+});
