@@ -1,0 +1,120 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { z } from 'zod';
+import type { AssistantItem, TranscriptImage, TranscriptItem } from '../../transcript.js';
+import type { ClaudeToolVersion } from './models.js';
+
+/**
+ * The neutral transcript → Anthropic Messages `messages`. Every tool_use is answered
+ * by a tool_result in the next user message (a call the runner did not run gets an
+ * error result saying so); tool results come first in that message, then any user
+ * text and images; pruned images become a short note; the last two user messages
+ * carry prompt-caching breakpoints so the growing prefix is read from cache.
+ */
+
+type Block = Anthropic.ContentBlockParam;
+type ToolResultContent = Anthropic.ToolResultBlockParam['content'];
+
+export const PRUNED_NOTE = '[older screenshot removed to save context]';
+export const NOT_RUN_NOTE = 'Not executed: an earlier action of this turn failed or the turn was interrupted.';
+
+const ReplayBlock = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }).passthrough(),
+  z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }).passthrough(),
+  z.object({ type: z.literal('redacted_thinking'), data: z.string() }).passthrough(),
+  z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown(), toolset_name: z.string().nullish() }).passthrough(),
+]);
+/** What AssistantItem.providerState holds for Anthropic turns: the content blocks as returned. */
+export const AnthropicStateSchema = z.object({ content: z.array(z.unknown()) });
+
+async function imageBlock(image: TranscriptImage): Promise<Anthropic.ImageBlockParam> {
+  const data = (await image.load()).toString('base64');
+  return { type: 'image', source: { type: 'base64', media_type: image.mediaType, data } };
+}
+
+/** Replays the blocks the API returned (thinking signatures intact); synthesises them when the state is missing. */
+export function assistantBlocks(item: AssistantItem, version: ClaudeToolVersion): Block[] {
+  const state = AnthropicStateSchema.safeParse(item.providerState);
+  const out: Block[] = [];
+  if (state.success) {
+    for (const raw of state.data.content) {
+      const b = ReplayBlock.safeParse(raw);
+      if (!b.success) continue;
+      const v = b.data;
+      if (v.type === 'text') {
+        if (v.text) out.push({ type: 'text', text: v.text });
+      } else if (v.type === 'thinking') out.push({ type: 'thinking', thinking: v.thinking, signature: v.signature });
+      else if (v.type === 'redacted_thinking') out.push({ type: 'redacted_thinking', data: v.data });
+      else out.push({ type: 'tool_use', id: v.id, name: v.name, input: v.input ?? {}, ...(v.toolset_name ? { toolset_name: v.toolset_name } : {}) });
+    }
+    return out;
+  }
+  if (item.text) out.push({ type: 'text', text: item.text });
+  for (const call of item.calls) {
+    const member = version === 'computer_toolset_20260801' && !['shell', 'ask_user', 'finish', 'find_text', 'qa_verdict'].includes(call.name);
+    out.push({ type: 'tool_use', id: call.callId, name: call.name, input: call.input ?? {}, ...(member ? { toolset_name: 'computer' } : {}) });
+  }
+  return out;
+}
+
+export async function renderMessages(transcript: readonly TranscriptItem[], version: ClaudeToolVersion): Promise<Anthropic.MessageParam[]> {
+  const messages: Anthropic.MessageParam[] = [];
+  let results: Anthropic.ToolResultBlockParam[] = [];
+  let extra: Block[] = [];
+  let pending = new Map<string, string | undefined>(); // callId → toolset_name
+
+  const answerMissing = () => {
+    for (const [id, toolset] of pending) {
+      results.push({ type: 'tool_result', tool_use_id: id, is_error: true, content: NOT_RUN_NOTE, ...(toolset ? { toolset_name: toolset } : {}) });
+    }
+    pending = new Map();
+  };
+  const flushUser = () => {
+    const content: Block[] = [...results, ...extra];
+    if (content.length) messages.push({ role: 'user', content });
+    results = [];
+    extra = [];
+  };
+
+  for (const item of transcript) {
+    if (item.role === 'assistant') {
+      answerMissing();
+      flushUser();
+      const blocks = assistantBlocks(item, version);
+      if (blocks.length === 0) blocks.push({ type: 'text', text: '(no output)' });
+      messages.push({ role: 'assistant', content: blocks });
+      for (const b of blocks) if (b.type === 'tool_use') pending.set(b.id, b.toolset_name ?? undefined);
+    } else if (item.role === 'tool_result') {
+      if (!pending.has(item.callId)) continue; // an answer to nothing would be rejected by the API
+      const toolset = pending.get(item.callId);
+      pending.delete(item.callId);
+      const content: Exclude<ToolResultContent, string | undefined> = [];
+      if (item.text) content.push({ type: 'text', text: item.text });
+      if (item.image && !item.imagePruned) content.push(await imageBlock(item.image));
+      else if (item.imagePruned) content.push({ type: 'text', text: PRUNED_NOTE });
+      if (content.length === 0) content.push({ type: 'text', text: item.ok ? 'Done.' : 'Failed.' });
+      results.push({ type: 'tool_result', tool_use_id: item.callId, is_error: !item.ok, content, ...(toolset ? { toolset_name: toolset } : {}) });
+    } else {
+      if (item.text) extra.push({ type: 'text', text: item.text });
+      if (item.image && !item.imagePruned) extra.push(await imageBlock(item.image));
+      else if (item.imagePruned) extra.push({ type: 'text', text: PRUNED_NOTE });
+    }
+  }
+  answerMissing();
+  flushUser();
+  addCacheBreakpoints(messages, 2);
+  return messages;
+}
+
+/** cache_control on the last block of the last `count` user messages. */
+function addCacheBreakpoints(messages: Anthropic.MessageParam[], count: number): void {
+  let left = count;
+  for (let i = messages.length - 1; i >= 0 && left > 0; i--) {
+    const m = messages[i]!;
+    if (m.role !== 'user' || typeof m.content === 'string' || m.content.length === 0) continue;
+    const last = m.content[m.content.length - 1]! as Block & { cache_control?: Anthropic.CacheControlEphemeral | null };
+    if (last.type === 'text' || last.type === 'image' || last.type === 'tool_result') {
+      last.cache_control = { type: 'ephemeral' };
+      left--;
+    }
+  }
+}

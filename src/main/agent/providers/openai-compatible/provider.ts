@@ -1,0 +1,162 @@
+import OpenAI from 'openai';
+import type { ImageTarget } from '../../../../os-control/types.js';
+import type { ProviderProfile } from '../../../../shared/config.js';
+import type { ModelCall } from '../../transcript.js';
+import { agentToolDefs, isAgentTool, parseAgentToolCall } from '../agent-tools.js';
+import { parseClaudeAction } from '../parse/claude-computer.js';
+import { QWEN_TOOL_NAME, extractTextToolCalls, parseQwenAction, qwenCoordinates, qwenToolParameters } from '../parse/qwen-vl.js';
+import { parseUiTars, uiTarsCoordinates } from '../parse/ui-tars.js';
+import { contextOf, fail, show, type ParseContext } from '../parse/validate.js';
+import { withRetry, type RetryOptions } from '../retry.js';
+import type { ModelTurn, Provider, TurnCallbacks, TurnRequest, TokenUsage } from '../types.js';
+import { chooseFormat, compatImageTarget, genericComputerParameters, uiTarsInstructions, type CompatFormat } from './formats.js';
+import { renderChat, type CompatState } from './render.js';
+
+/**
+ * Vision models behind any OpenAI-compatible Chat Completions server (Ollama, LM
+ * Studio, vLLM, OpenRouter …), streaming. Follows openai 6.49.0 chat.completions and
+ * the formats in ./formats.ts. Servers that do not parse tool calls leave them in the
+ * text; we parse `<tool_call>` blocks from there.
+ */
+
+export interface CompatProviderOptions {
+  apiKey: string;
+  baseUrl: string;
+  timeoutMs: number;
+  retry?: RetryOptions;
+}
+
+interface Accumulated {
+  content: string;
+  reasoning: string;
+  toolCalls: Array<{ id: string; name: string; arguments: string }>;
+  finishReason: string | null;
+  usage: TokenUsage;
+}
+
+export function createOpenAICompatibleProvider(profile: ProviderProfile, options: CompatProviderOptions): Provider {
+  const format = chooseFormat(profile);
+  const model = profile.model;
+  const client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0, timeout: options.timeoutMs });
+  let turnSeq = 0;
+
+  function tools(request: TurnRequest): Array<Record<string, unknown>> | undefined {
+    if (format === 'ui-tars') return undefined;
+    const image = request.observation.image;
+    const computer =
+      format === 'qwen-vl'
+        ? { name: QWEN_TOOL_NAME, description: 'Use the mouse and keyboard to interact with the computer, looking at screenshots.', parameters: qwenToolParameters(image, qwenCoordinates(model)) }
+        : { name: 'computer', description: 'Use the mouse and keyboard of the computer. Coordinates are pixels of the latest screenshot.', parameters: genericComputerParameters(image) };
+    return [computer, ...agentToolDefs(request.tools)].map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+  }
+
+  async function once(request: TurnRequest, signal: AbortSignal, callbacks?: TurnCallbacks): Promise<Accumulated> {
+    const system = format === 'ui-tars' ? `${request.system}\n\n${uiTarsInstructions()}` : request.system;
+    const t = tools(request);
+    const params = {
+      model,
+      messages: await renderChat(system, request.transcript),
+      ...(t ? { tools: t } : {}),
+      stream: true,
+      stream_options: { include_usage: true },
+      ...(profile.maxOutputTokens ? { max_tokens: profile.maxOutputTokens } : {}),
+    };
+    const stream = await client.chat.completions.create(params as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, { signal });
+    const acc: Accumulated = { content: '', reasoning: '', toolCalls: [], finishReason: null, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } };
+    for await (const chunk of stream) {
+      if (chunk.usage) {
+        const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
+        acc.usage = { inputTokens: Math.max(0, chunk.usage.prompt_tokens - cached), outputTokens: chunk.usage.completion_tokens, cacheReadTokens: cached, cacheWriteTokens: 0 };
+      }
+      const choice = chunk.choices[0];
+      if (!choice) continue;
+      const delta = choice.delta as typeof choice.delta & { reasoning_content?: string | null; reasoning?: string | null };
+      if (delta.content) {
+        acc.content += delta.content;
+        callbacks?.onDelta?.(delta.content, 'text');
+      }
+      const reasoning = delta.reasoning_content ?? delta.reasoning;
+      if (reasoning) {
+        acc.reasoning += reasoning;
+        callbacks?.onDelta?.(reasoning, 'thinking');
+      }
+      for (const tc of delta.tool_calls ?? []) {
+        const slot = (acc.toolCalls[tc.index] ??= { id: '', name: '', arguments: '' });
+        if (tc.id) slot.id = tc.id;
+        if (tc.function?.name) slot.name += tc.function.name;
+        if (tc.function?.arguments) slot.arguments += tc.function.arguments;
+      }
+      if (choice.finish_reason) acc.finishReason = choice.finish_reason;
+    }
+    return acc;
+  }
+
+  return {
+    family: 'openai-compatible',
+    model,
+    imageTarget: (): ImageTarget => compatImageTarget(format, model),
+    async turn(request, signal, callbacks): Promise<ModelTurn> {
+      const acc = await withRetry(() => once(request, signal, callbacks), signal, callbacks, options.retry);
+      return toCompatTurn(acc, format, model, contextOf(request.observation), turnSeq++);
+    },
+  };
+}
+
+function parseArgs(raw: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(raw || '{}') };
+  } catch {
+    return { ok: false, error: `arguments are not valid JSON: ${show(raw)}` };
+  }
+}
+
+function callFromTool(name: string, input: unknown, callId: string, format: CompatFormat, model: string, ctx: ParseContext): ModelCall {
+  const call: ModelCall = { callId, name, input, actions: [] };
+  if (isAgentTool(name)) call.actions = parseAgentToolCall(name, input, ctx);
+  else if (format === 'qwen-vl' && name === QWEN_TOOL_NAME) call.actions = [parseQwenAction(input, qwenCoordinates(model), ctx)];
+  else if (format !== 'qwen-vl' && name === 'computer') {
+    const action = typeof input === 'object' && input !== null ? (input as { action?: unknown }).action : undefined;
+    call.actions = [parseClaudeAction(action, input, ctx)];
+  } else call.actions = [fail(`unknown tool ${show(name)}`)];
+  return call;
+}
+
+export function toCompatTurn(acc: Accumulated, format: CompatFormat, model: string, ctx: ParseContext, seq: number): ModelTurn {
+  const calls: ModelCall[] = [];
+  let text = acc.content;
+  let viaTools = false;
+  if (format === 'ui-tars') {
+    const reply = parseUiTars(acc.content, uiTarsCoordinates(model), ctx);
+    text = reply.thought;
+    reply.calls.forEach((c, i) => calls.push({ callId: `uitars_${seq}_${i}`, name: 'ui_tars', input: { action: c.raw }, actions: c.actions }));
+  } else if (acc.toolCalls.length) {
+    viaTools = true;
+    acc.toolCalls.forEach((tc, i) => {
+      const callId = tc.id || `call_${seq}_${i}`;
+      const args = parseArgs(tc.arguments);
+      calls.push(args.ok ? callFromTool(tc.name, args.value, callId, format, model, ctx) : { callId, name: tc.name, input: tc.arguments, actions: [fail(`${tc.name}: ${args.error}`)] });
+    });
+  } else {
+    // The server did not parse tool calls: they are still in the text.
+    const extracted = extractTextToolCalls(acc.content);
+    text = extracted.rest;
+    extracted.calls.forEach((c, i) => {
+      const callId = `textcall_${seq}_${i}`;
+      calls.push(c.error ? { callId, name: c.name || 'unknown', input: c.raw, actions: [fail(c.error)] } : callFromTool(c.name, c.args, callId, format, model, ctx));
+    });
+  }
+  const fr = acc.finishReason;
+  const stopReason = fr === 'length' ? 'max_tokens' : calls.length ? 'tool_use' : fr === 'content_filter' ? 'refusal' : fr === 'stop' || fr === null ? 'end_turn' : 'other';
+  const state: CompatState = { viaTools, raw: acc.content };
+  return {
+    assistant: {
+      role: 'assistant',
+      text,
+      ...(acc.reasoning ? { thinking: acc.reasoning } : {}),
+      calls,
+      providerState: state,
+    },
+    usage: acc.usage,
+    stopReason,
+  };
+}

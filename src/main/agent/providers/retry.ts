@@ -1,0 +1,148 @@
+import { ProviderRequestError, ProviderUnavailableError, type TurnCallbacks } from './types.js';
+
+/**
+ * Our own retry loop around one model request (the SDKs run with maxRetries 0 so
+ * every retry is visible to the run as an onRetry event and honours our limits):
+ * exponential backoff with full jitter, retry-after-ms / retry-after honoured,
+ * 408/409/429/529/5xx, network errors, timeouts and unparseable bodies retried;
+ * 400/401/403/404/413/422 are a ProviderRequestError at once; an abort is an
+ * AbortError at once, whatever is in flight.
+ */
+
+export interface RetryOptions {
+  /** Attempts in total, the first included (default 6). */
+  maxAttempts?: number;
+  /** First backoff delay (default 1000 ms); doubles each attempt. */
+  baseDelayMs?: number;
+  /** Cap on one backoff delay (default 30 s). */
+  maxDelayMs?: number;
+  /** Cap on an honoured retry-after (default 120 s): a server asking for more is unavailable. */
+  maxRetryAfterMs?: number;
+}
+
+const DEFAULTS: Required<RetryOptions> = { maxAttempts: 6, baseDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
+
+export function abortError(signal?: AbortSignal): Error {
+  const reason: unknown = signal?.reason;
+  const err = new Error(typeof reason === 'string' ? reason : 'The model request was aborted');
+  err.name = 'AbortError';
+  return err;
+}
+
+/** What kind of failure an SDK error is, read from its shape so both SDKs share one rule. */
+export interface Classified {
+  kind: 'abort' | 'retry' | 'fatal';
+  message: string;
+  status?: number;
+  retryAfterMs?: number;
+}
+
+interface ErrorShape {
+  name?: string;
+  message?: string;
+  status?: number;
+  headers?: { get?: (name: string) => string | null } | Record<string, string>;
+  cause?: unknown;
+}
+
+function header(err: ErrorShape, name: string): string | undefined {
+  const h = err.headers;
+  if (!h) return undefined;
+  if (typeof h.get === 'function') return h.get(name) ?? undefined;
+  const v = (h as Record<string, unknown>)[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** retry-after-ms (milliseconds), else retry-after (seconds or an HTTP date). */
+export function retryAfterMs(err: ErrorShape, now = Date.now()): number | undefined {
+  const ms = Number(header(err, 'retry-after-ms'));
+  if (header(err, 'retry-after-ms') !== undefined && Number.isFinite(ms) && ms >= 0) return ms;
+  const raw = header(err, 'retry-after');
+  if (raw === undefined) return undefined;
+  const seconds = Number(raw);
+  if (raw.trim() !== '' && Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(raw);
+  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
+}
+
+const FATAL_STATUSES = new Set([400, 401, 403, 404, 405, 413, 422]);
+
+export function classifyError(error: unknown, signal?: AbortSignal): Classified {
+  if (signal?.aborted) return { kind: 'abort', message: 'aborted' };
+  const err = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as ErrorShape;
+  const name = err.name ?? '';
+  const message = (err.message ?? String(error)).slice(0, 500);
+  if (name === 'APIUserAbortError' || name === 'AbortError') return { kind: 'abort', message };
+  if (name === 'APIConnectionTimeoutError') return { kind: 'retry', message: `the model request timed out (${message})` };
+  if (name === 'APIConnectionError') return { kind: 'retry', message: `network error talking to the model (${message})` };
+  if (typeof err.status === 'number') {
+    const status = err.status;
+    if (FATAL_STATUSES.has(status)) return { kind: 'fatal', status, message: `HTTP ${status}: ${message}` };
+    const after = retryAfterMs(err);
+    return { kind: 'retry', status, message: `HTTP ${status}: ${message}`, ...(after !== undefined ? { retryAfterMs: after } : {}) };
+  }
+  // Anything else (a body that is not JSON, a stream cut mid-event, a socket error
+  // surfacing outside the SDK's wrapper) is a transient fault of the server or network.
+  return { kind: 'retry', message: `bad response from the model server (${message})` };
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError(signal));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError(signal));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export function backoffDelay(attempt: number, opts: Required<RetryOptions>, random = Math.random): number {
+  const cap = Math.min(opts.maxDelayMs, opts.baseDelayMs * 2 ** (attempt - 1));
+  // Full jitter, but never less than half the step, so a burst of clients spreads out
+  // without a retry landing immediately.
+  return Math.round(cap / 2 + (random() * cap) / 2);
+}
+
+/**
+ * Runs `attempt` until it succeeds, a fatal error, an abort, or the attempts run out.
+ * Throws ProviderRequestError, ProviderUnavailableError or an AbortError.
+ */
+export async function withRetry<T>(
+  run: (attempt: number) => Promise<T>,
+  signal: AbortSignal,
+  callbacks: TurnCallbacks | undefined,
+  options: RetryOptions = {},
+): Promise<T> {
+  const opts = { ...DEFAULTS, ...options };
+  let last: Classified | undefined;
+  for (let attempt = 1; attempt <= opts.maxAttempts; attempt++) {
+    if (signal.aborted) throw abortError(signal);
+    try {
+      return await run(attempt);
+    } catch (error) {
+      const c = classifyError(error, signal);
+      if (c.kind === 'abort') throw abortError(signal);
+      if (c.kind === 'fatal') throw new ProviderRequestError(c.message, c.status);
+      last = c;
+      if (attempt === opts.maxAttempts) break;
+      if (c.retryAfterMs !== undefined && c.retryAfterMs > opts.maxRetryAfterMs) {
+        throw new ProviderUnavailableError(
+          `the model server asks to wait ${Math.round(c.retryAfterMs / 1000)} s before retrying (${c.message})`,
+          c.status,
+        );
+      }
+      const delayMs = Math.max(c.retryAfterMs ?? 0, c.retryAfterMs !== undefined ? 0 : backoffDelay(attempt, opts));
+      callbacks?.onRetry?.({ attempt, delayMs, error: c.message });
+      await sleep(delayMs, signal);
+    }
+  }
+  throw new ProviderUnavailableError(
+    `the model is unavailable after ${opts.maxAttempts} attempts: ${last?.message ?? 'unknown error'}`,
+    last?.status,
+  );
+}
