@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/* global URL, process */
 // The `deskpilot` command. Runs the built CLI from out/ when a build exists; in a dev
 // checkout without a build it runs the TypeScript sources through tsx, so
 // `npx deskpilot …` works right after `npm ci`.

@@ -31,6 +31,8 @@ export interface RunDeps {
   answerApproval(proposalId: string, answer: ApprovalAnswer, by: string): boolean;
   /** Wraps each input action (the takeover watch); runs it as is when absent. */
   acting?<T>(work: () => Promise<T>, expectedEnd?: Point): Promise<T>;
+  /** Wraps a wait for the person (an ask_user answer): their mouse use then is not a takeover. */
+  humanActs?<T>(work: () => Promise<T>): Promise<T>;
   /** Called once before the first step (start watchers …). */
   start?(): Promise<void>;
   /** Releases what the run's helpers hold (timers, the takeover watcher …). */
@@ -127,6 +129,7 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     computer: options.computer,
     questions,
     acting: (work, expectedEnd) => (deps.acting ? deps.acting(work, expectedEnd) : work()),
+    humanActs: (work) => (deps.humanActs ? deps.humanActs(work) : work()),
     display,
     price: priceFor(options.profile.model, options.config.prices),
     system: (screen) =>

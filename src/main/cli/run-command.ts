@@ -3,6 +3,7 @@ import { PolicyModeSchema } from '../../shared/approvals.js';
 import { ProviderFamilySchema, type ProviderProfile } from '../../shared/config.js';
 import { ConfigError, loadConfig } from '../config/index.js';
 import { deskpilotHome } from '../paths.js';
+import { resolveApiKey } from '../agent/providers/index.js';
 import { resolveRunChoices } from '../agent/runner/choices.js';
 import { EXIT, runInTerminal } from './terminal-run.js';
 
@@ -19,13 +20,6 @@ interface RunFlags {
   skill?: string[];
   json?: boolean;
 }
-
-const DEFAULT_KEY_ENV: Record<ProviderProfile['provider'], string | undefined> = {
-  anthropic: 'ANTHROPIC_API_KEY',
-  openai: 'OPENAI_API_KEY',
-  // Local servers usually need no key.
-  'openai-compatible': undefined,
-};
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -87,12 +81,11 @@ async function runCommand(task: string, flags: RunFlags): Promise<number> {
     }
     throw error;
   }
-  const keyEnv = resolved.profile.apiKeyEnv ?? DEFAULT_KEY_ENV[resolved.profile.provider];
-  if (keyEnv && !process.env[keyEnv]?.trim()) {
-    process.stderr.write(`deskpilot: no API key: set ${keyEnv} (or name another variable with --api-key-env)\n`);
+  const { apiKey, envName } = resolveApiKey(resolved.profile);
+  if (!apiKey) {
+    process.stderr.write(`deskpilot: no API key: set ${envName ?? 'the API key variable'} (or name another variable with --api-key-env)\n`);
     return EXIT.usage;
   }
-  const apiKey = keyEnv ? process.env[keyEnv]?.trim() : undefined;
   // nut.js binds to the X display when first loaded, so os-control is loaded only now.
   const { createComputer } = await import('../../os-control/index.js');
   const computer = await createComputer();

@@ -7,6 +7,7 @@ import type { Computer } from '../../os-control/types.js';
 import { ConfigError, loadConfig, saveConfig } from '../config/index.js';
 import { deleteSession, listSessions, openSession, runDir } from '../sessions/history.js';
 import { mediaTypeOf, resolveInRun } from '../sessions/files.js';
+import { apiKeyEnvName, resolveApiKey } from '../agent/providers/index.js';
 import { resolveRunChoices } from '../agent/runner/choices.js';
 import type { RunHandle, RunOptions } from '../agent/run-api.js';
 import { startRun } from '../agent/runner.js';
@@ -28,7 +29,6 @@ export interface BridgeServiceOptions {
 
 /** The key variables the settings screen always shows, besides those profiles name. */
 const KNOWN_KEY_ENVS = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'];
-const DEFAULT_KEY_ENV = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY', 'openai-compatible': undefined } as const;
 
 interface ActiveRun {
   handle: RunHandle;
@@ -127,11 +127,15 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
           ),
         );
         displayId = config.displayId;
-        const keyEnv = resolved.profile.apiKeyEnv ?? DEFAULT_KEY_ENV[resolved.profile.provider];
-        const apiKey = keyEnv ? ((secrets ? await secrets.get(keyEnv) : undefined) ?? env[keyEnv]?.trim()) : undefined;
-        if (keyEnv && !apiKey) throw new BridgeError('invalid', `no API key: store one in settings or set ${keyEnv}`);
-        let current: ActiveRun | undefined;
+        // The keychain first, then the environment (local servers may need none).
+        const keyEnv = apiKeyEnvName(resolved.profile);
+        const stored = keyEnv && secrets ? await secrets.get(keyEnv) : undefined;
+        const apiKey = stored || resolveApiKey(resolved.profile, env).apiKey;
+        if (!apiKey) throw new BridgeError('invalid', `no API key: store one in settings or set ${keyEnv ?? 'the key variable'}`);
+        // Filled once startRun returns; events before that only go to the log and subscribers.
+        const run: { current?: ActiveRun } = {};
         const onEvent = (event: RunEvent) => {
+          const current = run.current;
           if (event.type === 'state' && current) {
             current.state = event.state;
             current.reason = event.reason;
@@ -153,14 +157,15 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
             ...(input.skills?.length ? { skills: input.skills } : {}),
             onEvent,
             onDelta: (text, textKind) => {
-              if (current) push({ kind: 'delta', runId: current.handle.runId, text, textKind });
+              if (run.current) push({ kind: 'delta', runId: run.current.handle.runId, text, textKind });
             },
           });
         } catch (error) {
           if (error instanceof BridgeError) throw error;
           throw new BridgeError('invalid', error instanceof Error ? error.message : String(error));
         }
-        current = { handle, policy: resolved.policy, state: 'running', reason: '' };
+        const current: ActiveRun = { handle, policy: resolved.policy, state: 'running', reason: '' };
+        run.current = current;
         active = current;
         push(runState());
         void handle.done

@@ -56,6 +56,8 @@ export interface RunContext {
   readonly questions: PendingQuestions;
   /** Wraps each input action so the takeover watch tells the agent's moves from a person's. */
   readonly acting: <T>(work: () => Promise<T>, expectedEnd?: Point) => Promise<T>;
+  /** Wraps a wait for the person, whose mouse use then is not a takeover. */
+  readonly humanActs: <T>(work: () => Promise<T>) => Promise<T>;
   readonly display: DisplayInfo;
   readonly price: Price | undefined;
   readonly system: (screen: { width: number; height: number }) => string;

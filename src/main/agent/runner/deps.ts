@@ -20,7 +20,8 @@ export function createDefaultDeps(options: RunOptions, emit: (event: RunEventInp
   const provider = createProvider(options.profile, {
     ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
     ...(options.profile.baseUrl ? { baseUrl: options.profile.baseUrl } : {}),
-    timeoutMs: MODEL_TIMEOUT_MS,
+    timeoutMs: options.providerOptions?.timeoutMs ?? MODEL_TIMEOUT_MS,
+    ...(options.providerOptions?.retry ? { retry: options.providerOptions.retry } : {}),
   });
   // Proposals refer to the screenshot the model saw; edits are checked against the same one.
   const records = new Map<string, RunEventOfObservation>();
@@ -29,13 +30,6 @@ export function createDefaultDeps(options: RunOptions, emit: (event: RunEventInp
     records.set(event.observation.id, event.observation);
     if (records.size > 8) records.delete(records.keys().next().value as string);
   });
-  const gate = createSupervisedGate({
-    mode: options.policy,
-    rules: options.config.policy.rules,
-    ...(options.config.policy.countdownSeconds ? { countdownSeconds: options.config.policy.countdownSeconds } : {}),
-    emit,
-    validateEdit: (action, request) => validateAction(action, request.observationId ? records.get(request.observationId) : undefined),
-  });
   const control = createRunControl({ emit });
   // A person moving the mouse during the run pauses it (config.takeover), and says why.
   const takeover = createTakeoverWatch({
@@ -43,12 +37,22 @@ export function createDefaultDeps(options: RunOptions, emit: (event: RunEventInp
     control,
     mode: options.config.takeover,
   });
+  const gate = createSupervisedGate({
+    mode: options.policy,
+    rules: options.config.policy.rules,
+    ...(options.config.policy.countdownSeconds ? { countdownSeconds: options.config.policy.countdownSeconds } : {}),
+    emit,
+    // Clicking Approve with the mouse is not a takeover.
+    aroundHold: (wait) => takeover.whileHumanActs(wait),
+    validateEdit: (action, request) => validateAction(action, request.observationId ? records.get(request.observationId) : undefined),
+  });
   return {
     provider,
     gate,
     control,
     answerApproval: (proposalId, answer, by) => gate.answerApproval(proposalId, answer, by),
     acting: (work, expectedEnd) => takeover.agentActing(work, expectedEnd),
+    humanActs: (work) => takeover.whileHumanActs(work),
     start: () => takeover.start(),
     dispose: () => takeover.stop(),
   };

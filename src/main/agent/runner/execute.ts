@@ -1,5 +1,6 @@
 import { actionCategory, actionPoints, describeAction, type Action, type Point } from '../../../shared/actions.js';
 import type { ApprovedBy } from '../../../shared/approvals.js';
+import { getActiveWindow } from '../../../os-control/active-window.js';
 import { formatShellResult, runShell } from '../tools/shell.js';
 import type { AssistantItem, ModelCall, ToolResultItem, TranscriptImage } from '../transcript.js';
 import { validateAction } from '../validate-action.js';
@@ -140,12 +141,19 @@ async function proposeAndRun(
     return { ...(await askUser(ctx, proposalId, proposed.question)), acted: false };
   }
 
+  // The risk rules look at where the keys would land (a terminal?), not at what the model claims.
+  const focused = category === 'input' ? await getActiveWindow() : undefined;
   const outcome = await ctx.gate.submit(
     {
       proposalId,
       action: proposed,
       observationId: seen.record.id,
-      context: { step: ctx.step, reasoning, ...(call.safetyChecks?.length ? { safetyChecks: call.safetyChecks } : {}) },
+      context: {
+        step: ctx.step,
+        reasoning,
+        ...(focused ? { activeWindow: { title: focused.title, app: focused.instance ? `${focused.app} ${focused.instance}` : focused.app } } : {}),
+        ...(call.safetyChecks?.length ? { safetyChecks: call.safetyChecks } : {}),
+      },
     },
     ctx.control.signal,
   );
@@ -224,7 +232,7 @@ async function askUser(ctx: RunContext, proposalId: string, question: string): P
   const questionId = `q${proposalId}`;
   ctx.emit({ type: 'question_asked', questionId, question });
   ctx.emit({ type: 'state', state: 'waiting_user', reason: question });
-  const answer = await ctx.questions.ask(questionId, ctx.control.signal);
+  const answer = await ctx.humanActs(() => ctx.questions.ask(questionId, ctx.control.signal));
   ctx.emit({ type: 'question_answered', questionId, answer: answer.text, by: answer.by });
   ctx.emit({ type: 'state', state: 'running', reason: '' });
   return { ok: true, text: `The person answered: ${answer.text}` };

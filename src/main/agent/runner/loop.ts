@@ -101,7 +101,7 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
       await waitIfPaused(ctx);
       return undefined;
     }
-    if (error instanceof ProviderRequestError) throw new Error(`the model request was refused: ${error.message}`);
+    if (error instanceof ProviderRequestError) throw new Error(`the model request was refused: ${error.message}`, { cause: error });
     throw error;
   }
   throwIfAborted(ctx.control.signal);
