@@ -4,6 +4,7 @@ import type { BridgeClient } from '../shared/bridge.js';
 import { Providers } from './bridge/context.js';
 import { validatedClient, WsBridgeClient } from './bridge/ws-client.js';
 import { App } from './components/App.js';
+import { Hud } from './components/Hud.js';
 import { createAppStore } from './store/app-store.js';
 import './styles.css';
 
@@ -35,10 +36,14 @@ const { client, onConnection } = makeClient();
 const store = createAppStore(client);
 onConnection((c) => store.getState().setConnected(c));
 
+// The desktop app's HUD window loads the same page as index.html#hud.
+const isHud = window.location.hash === '#hud';
+if (isHud) client.subscribe((m) => store.getState().handlePush(m));
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <Providers client={client} store={store}>
-      <App />
+      {isHud ? <Hud /> : <App />}
     </Providers>
   </StrictMode>,
 );

@@ -1,0 +1,58 @@
+import type { Action } from '../../shared/actions.js';
+import type { Computer, ObserveOptions } from '../../os-control/types.js';
+
+/**
+ * The app never shows itself to the model. Where the OS can exclude a window from
+ * captures (macOS, Windows: setContentProtection) that is enough; on Linux the
+ * windows are hidden while the agent captures or acts, and shown again once it has
+ * been quiet for a moment (so one step does not flicker several times).
+ *
+ * This wraps the Computer the bridge service gets: the service needs no hook.
+ */
+export interface WindowHider {
+  /** Hide every DeskPilot window; resolves once they are off screen. */
+  hide(): Promise<void>;
+  show(): void;
+  /** Only hide while an agent run is active (live thumbnails alone do not hide). */
+  active(): boolean;
+}
+
+export function hidingComputer(inner: Computer, hider: WindowHider, reshowAfterMs = 400): Computer {
+  let busy = 0;
+  let hidden = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const around = async <T>(work: () => Promise<T>): Promise<T> => {
+    if (!hider.active()) return work();
+    busy += 1;
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    try {
+      if (!hidden) {
+        await hider.hide();
+        hidden = true;
+      }
+      return await work();
+    } finally {
+      busy -= 1;
+      if (busy === 0) {
+        timer = setTimeout(() => {
+          timer = undefined;
+          if (busy === 0 && hidden) {
+            hidden = false;
+            hider.show();
+          }
+        }, reshowAfterMs);
+      }
+    }
+  };
+
+  return {
+    listDisplays: () => inner.listDisplays(),
+    observe: (options: ObserveOptions) => around(() => inner.observe(options)),
+    perform: (action: Action, signal: AbortSignal) => around(() => inner.perform(action, signal)),
+    settle: (options) => around(() => inner.settle(options)),
+    cursorPosition: () => inner.cursorPosition(),
+    releaseAll: () => inner.releaseAll(),
+  };
+}
