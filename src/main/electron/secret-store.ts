@@ -54,7 +54,7 @@ export class SafeStorageSecretStore implements SecretStore {
       return FileSchema.parse(JSON.parse(await fs.readFile(this.file, 'utf8')));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, entries: {} };
-      throw new Error(`unreadable secrets file ${this.file}: ${err instanceof Error ? err.message : String(err)}`);
+      throw new Error(`unreadable secrets file ${this.file}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
   }
 
