@@ -1,6 +1,9 @@
 import { Command } from 'commander';
 import { pathToFileURL } from 'node:url';
+import { registerServeCommand } from './server/command.js';
+import { resumeRunInTerminal } from './cli/resume-run.js';
 import { registerRunCommand } from './cli/run-command.js';
+import { registerSessionsCommand } from './cli/sessions-command.js';
 
 /**
  * The command line: plain Node, no Electron. `deskpilot run` is here; the other
@@ -13,6 +16,15 @@ export function buildProgram(): Command {
     .description('A supervised computer-use agent: a model proposes mouse and keyboard actions, you approve them.')
     .showHelpAfterError();
   registerRunCommand(program);
+  registerSessionsCommand(program, {
+    resume: async (runId, context) => {
+      const code = await resumeRunInTerminal(runId, context);
+      // Native input/capture handles can keep Node alive after the run.
+      await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+      process.exit(code);
+    },
+  });
+  registerServeCommand(program);
   return program;
 }
 

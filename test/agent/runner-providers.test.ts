@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Computer } from '../../src/os-control/types.js';
+import type { ProviderProfile } from '../../src/shared/config.js';
+import type { RunEvent } from '../../src/shared/events.js';
+import { defaultConfig } from '../../src/main/config/index.js';
+import { startFakeModel, type FakeModelServer, type FakeRequest, type FakeToolCall } from '../harness/fake-model/index.js';
+import { startProbe, type Probe } from '../harness/probe/probe.js';
+import { startXvfb, type Xvfb } from '../harness/xvfb.js';
+import { finish, tempHome, toImagePoint } from '../e2e/support.js';
+
+// Each provider end to end through the runner: the real SDK talks to the fake model
+// server in its wire protocol, the model clicks the probe's pad in the pixels of the
+// (downscaled) screenshot it received, and the probe receives the click at the right
+// place on a 1920×1080 X screen.
+
+const SCREEN = { width: 1920, height: 1080 };
+let xvfb: Xvfb;
+let probe: Probe;
+let fake: FakeModelServer;
+let computer: Computer;
+const home = tempHome();
+
+beforeAll(async () => {
+  xvfb = await startXvfb(SCREEN);
+  process.env.DISPLAY = xvfb.display;
+  probe = await startProbe(xvfb, { x: 300, y: 150, width: 1200, height: 800 });
+  fake = await startFakeModel();
+  // nut.js binds to the display of the process when first loaded: import only now.
+  const { createComputer } = await import('../../src/os-control/index.js');
+  computer = await createComputer();
+}, 60_000);
+
+afterAll(async () => {
+  await fake?.close();
+  await probe?.close();
+  await xvfb?.stop();
+  home.cleanup();
+});
+
+function padCenter(): { x: number; y: number } {
+  const pad = probe.padRect();
+  return { x: Math.round(pad.x + pad.width / 2), y: Math.round(pad.y + pad.height / 2) };
+}
+
+async function runWith(profile: ProviderProfile, click: (req: FakeRequest) => FakeToolCall) {
+  const { startRun } = await import('../../src/main/agent/runner.js');
+  const events: RunEvent[] = [];
+  fake.script((req) => ({ text: 'Clicking the pad.', toolCalls: [click(req)] }), { text: 'Done.', toolCalls: [finish(true, 'clicked the pad')] });
+  const firstRequest = fake.requests.length;
+  const handle = await startRun({
+    task: 'click the pad',
+    profile,
+    apiKey: 'test-key',
+    policy: 'auto',
+    limits: { maxSteps: 5, maxWallMs: 60_000, maxCostUsd: 5 },
+    config: defaultConfig(),
+    computer,
+    home: home.home,
+    providerOptions: { timeoutMs: 20_000, retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 50 } },
+    onEvent: (e) => events.push(e),
+  });
+  const result = await handle.done;
+  return { result, events, requests: fake.requests.slice(firstRequest) };
+}
+
+describe.each([
+  {
+    name: 'Anthropic GA computer toolset (claude-sonnet-5-5)',
+    profile: { provider: 'anthropic', model: 'claude-sonnet-5-5', baseUrl: '' },
+    call: (x: number, y: number): FakeToolCall => ({ name: 'left_click', toolsetName: 'computer', input: { coordinate: [x, y] } }),
+  },
+  {
+    name: 'Anthropic dated computer tool (claude-sonnet-4-5)',
+    profile: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: '' },
+    call: (x: number, y: number): FakeToolCall => ({ name: 'computer', input: { action: 'left_click', coordinate: [x, y] } }),
+  },
+  {
+    name: 'OpenAI Responses GA computer tool (gpt-5.4)',
+    profile: { provider: 'openai', model: 'gpt-5.4', baseUrl: '' },
+    call: (x: number, y: number): FakeToolCall => ({ name: 'computer', input: { actions: [{ type: 'click', button: 'left', x, y }] } }),
+  },
+  {
+    name: 'OpenAI-compatible Chat Completions (generic computer function)',
+    profile: { provider: 'openai-compatible', model: 'local-vision-model', baseUrl: '', format: 'tools' },
+    call: (x: number, y: number): FakeToolCall => ({ name: 'computer', input: { action: 'left_click', coordinate: [x, y] } }),
+  },
+] as const)('$name', ({ profile, call }) => {
+  it('clicks the probe where the model pointed in its screenshot', async () => {
+    const baseUrl = profile.provider === 'anthropic' ? fake.anthropicBaseUrl : fake.openaiBaseUrl;
+    const target = padCenter();
+    const since = probe.nextSeq();
+    const { result, events, requests } = await runWith({ ...profile, baseUrl } as ProviderProfile, (req) => {
+      const [x, y] = toImagePoint(req, SCREEN, target);
+      return call(x, y);
+    });
+    expect(result.status).toBe('done');
+    expect(result.summary).toBe('clicked the pad');
+    // What the app received, at the intended screen pixel (±2 px: image rounding on a downscaled screenshot).
+    await probe.expectClickAt(target.x, target.y, { button: 'left', tolerance: 2, sinceSeq: since, timeoutMs: 5_000 });
+    const executed = events.filter((e) => e.type === 'action_executed');
+    expect(executed).toHaveLength(1);
+    expect(executed[0]).toMatchObject({ ok: true, by: { kind: 'mode', detail: 'auto' } });
+    // The second request answers the call with the screenshot taken after the click.
+    expect(requests).toHaveLength(2);
+    expect(requests[1]!.toolResults).toHaveLength(1);
+    expect(requests[1]!.toolResults[0]!.isError).toBe(false);
+    expect(requests[1]!.images.length).toBeGreaterThanOrEqual(2);
+  });
+});
