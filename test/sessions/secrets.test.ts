@@ -72,7 +72,7 @@ describe('secrets never reach the log or an export', () => {
     const executed = log.append({ type: 'action_executed', step: 0, proposalId: 'p0', action: { type: 'type', text: 'correct horse battery' }, by: { kind: 'person', detail: 'cli' }, ok: true, durationMs: 3 });
     log.append({ type: 'model_text', step: 1, text: 'I typed correct horse battery into the box', kind: 'text' });
     await log.close();
-    expect(executed.action).toEqual({ type: 'type', text: MASKED_SECRET });
+    expect(executed).toMatchObject({ action: { type: 'type', text: MASKED_SECRET } });
     const text = await fsp.readFile(path.join(log.dir, 'events.jsonl'), 'utf8');
     expect(text.split('\n')[3]).not.toContain('correct horse battery');
     expect(text.split('\n')[4]).toContain(`I typed ${MASKED_SECRET} into the box`);

@@ -7,6 +7,19 @@ import { EVENTS_FILE, RunLogReadError, readRunLog, type RunLogContents } from '.
 import { assertRunId } from './run-id.js';
 import { StoredSummarySchema, summarize, toSessionSummary, type StoredSummary } from './summary.js';
 
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
 export function runDir(home: string, runId: string): string {
   return path.join(homePaths(home).sessions, assertRunId(runId));
 }
@@ -118,20 +131,21 @@ export async function listSessions(home: string, options: ListOptions = {}): Pro
   names.sort().reverse();
   const q = parseQuery(options.query ?? '');
   if (options.status) q.status.push(options.status.toLowerCase());
-  const out: ListedSession[] = [];
-  for (const name of names) {
+  // Reads run in parallel (bounded), results keep the newest-first order.
+  const results = await mapLimit(names, 32, async (name): Promise<ListedSession | undefined> => {
     const dir = path.join(sessions, name);
     let stored: StoredSummary;
     try {
       stored = await loadStoredSummary(dir);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') options.onWarning?.(`${name}: ${(err as Error).message}`);
-      continue;
+      return undefined;
     }
     const live = stored.status === 'open' ? (await liveHolder(dir)) !== undefined : false;
     const s: ListedSession = { ...toSessionSummary(stored, live), summaryText: stored.summary };
-    if (matchesQuery(s, q)) out.push(s);
-  }
+    return matchesQuery(s, q) ? s : undefined;
+  });
+  const out = results.filter((s): s is ListedSession => s !== undefined);
   return out;
 }
 
