@@ -70,11 +70,12 @@ const FATAL_STATUSES = new Set([400, 401, 403, 404, 405, 413, 422]);
 export function classifyError(error: unknown, signal?: AbortSignal): Classified {
   if (signal?.aborted) return { kind: 'abort', message: 'aborted' };
   const err = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as ErrorShape;
-  const name = err.name ?? '';
+  // The SDKs' error classes do not all set `name`; their constructor names are stable.
+  const names = new Set([err.name ?? '', (error as { constructor?: { name?: string } } | null)?.constructor?.name ?? '']);
   const message = (err.message ?? String(error)).slice(0, 500);
-  if (name === 'APIUserAbortError' || name === 'AbortError') return { kind: 'abort', message };
-  if (name === 'APIConnectionTimeoutError') return { kind: 'retry', message: `the model request timed out (${message})` };
-  if (name === 'APIConnectionError') return { kind: 'retry', message: `network error talking to the model (${message})` };
+  if (names.has('APIUserAbortError') || names.has('AbortError')) return { kind: 'abort', message };
+  if (names.has('APIConnectionTimeoutError')) return { kind: 'retry', message: `the model request timed out (${message})` };
+  if (names.has('APIConnectionError')) return { kind: 'retry', message: `network error talking to the model (${message})` };
   if (typeof err.status === 'number') {
     const status = err.status;
     if (FATAL_STATUSES.has(status)) return { kind: 'fatal', status, message: `HTTP ${status}: ${message}` };
