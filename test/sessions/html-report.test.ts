@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { exportRun } from '../../src/main/sessions/export/index.js';
+import { exportRun, renderReportDocument, renderRunSectionFromDir } from '../../src/main/sessions/export/index.js';
 import { tempHome, writeSampleRun } from './fixture.js';
 
 let home: string;
@@ -81,6 +81,22 @@ describe('HTML report', () => {
     const scale = img.width / 640;
     expect(Math.abs(dot.x + dot.width / 2 - (img.x + click.x * scale))).toBeLessThan(1.5);
     expect(Math.abs(dot.y + dot.height / 2 - (img.y + click.y * scale))).toBeLessThan(1.5);
+    await context.close();
+  });
+
+  it('composes several runs into one suite report (what the QA report does)', async () => {
+    const { log: a } = await writeSampleRun({ home, steps: 2, task: 'case one' });
+    const { log: b } = await writeSampleRun({ home, steps: 3, task: 'case two' });
+    const sections = [await renderRunSectionFromDir(a.dir, { heading: 'Case 1: 2 + 3 = 5' }), await renderRunSectionFromDir(b.dir, { heading: 'Case 2' })];
+    const out = path.join(home, 'suite.html');
+    await fsp.writeFile(out, renderReportDocument({ title: 'Suite', body: `<h1>Suite</h1>${sections.join('\n')}` }));
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`file://${out}`);
+    expect(await page.locator('section.dp-run').count()).toBe(2);
+    expect(await page.locator('section.dp-run h2').allInnerTexts()).toEqual(['Case 1: 2 + 3 = 5', 'Case 2']);
+    const widths = await page.$$eval('img.dp-shot', (imgs) => (imgs as HTMLImageElement[]).map((i) => i.naturalWidth));
+    expect(widths).toEqual([640, 640, 640, 640, 640]);
     await context.close();
   });
 });

@@ -193,6 +193,15 @@ export async function renderRunSection(dir: string, view: RunView, options: { he
   return parts.filter(Boolean).join('\n');
 }
 
+/**
+ * One run folder as an HTML <section>, read from its log: what a suite report calls
+ * per case (`renderReportDocument({ title, body: sections.join('') })`).
+ */
+export async function renderRunSectionFromDir(dir: string, options: { heading?: string } = {}): Promise<string> {
+  const { events } = await readRunLog(dir);
+  return renderRunSection(dir, buildRunView(events), options);
+}
+
 /** A whole report for one run folder. */
 export async function renderHtmlReport(dir: string): Promise<string> {
   const { events } = await readRunLog(dir);

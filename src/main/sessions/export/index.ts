@@ -8,7 +8,7 @@ import { renderReplay } from './replay.js';
 import { buildRunView } from './timeline.js';
 
 export { OVERLAY_COLOR, OVERLAY_RGB, overlayElements, overlaySvg } from './overlay.js';
-export { REPORT_CSS, REPORT_CSP, escapeHtml, renderHtmlReport, renderReportDocument, renderRunSection } from './html.js';
+export { REPORT_CSS, REPORT_CSP, escapeHtml, renderHtmlReport, renderReportDocument, renderRunSection, renderRunSectionFromDir } from './html.js';
 export { renderMarkdown } from './markdown.js';
 export { renderReplay } from './replay.js';
 export { buildRunView, type RunView, type StepView, type ActionView } from './timeline.js';
