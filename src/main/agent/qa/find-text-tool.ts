@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import type { Rect } from '../../../shared/actions.js';
+import { globalToImage, imageToGlobal } from '../../../os-control/coords.js';
+import { findText } from '../../../os-control/ocr/index.js';
+import type { Computer } from '../../../os-control/types.js';
+import type { CustomToolHandler } from '../run-api.js';
+import type { CaseState } from './case-state.js';
+
+const FindTextInputSchema = z
+  .object({
+    text: z.string().trim().min(1).max(200),
+    /** Optional: only search this part of the latest screenshot (its pixels). */
+    region: z.object({ x: z.number(), y: z.number(), width: z.number().positive(), height: z.number().positive() }).strict().optional(),
+  })
+  .strip();
+
+const MAX_MATCHES = 5;
+
+/**
+ * find_text for models without reliable coordinates: OCR a fresh full-resolution
+ * capture of the display the model watches, and answer with each match's click point
+ * in the pixel space of the model's latest screenshot (mapped through both
+ * observation records, so downscaling and HiDPI are accounted for).
+ */
+export function createFindTextTool(computer: Computer, state: Pick<CaseState, 'observations'>): CustomToolHandler {
+  return {
+    async handle(call, context) {
+      const parsed = FindTextInputSchema.safeParse(call.input);
+      if (!parsed.success) return { ok: false, text: `find_text: give {"text": "label as written on screen"} (${parsed.error.issues[0]?.message ?? 'invalid'})` };
+      const latest = context.latestObservationId ? state.observations.get(context.latestObservationId) : undefined;
+      if (!latest) return { ok: false, text: 'find_text: no screenshot yet' };
+      const model = latest.record;
+
+      const shot = await computer.observe({ displayId: model.display.id, target: { format: 'png' }, signal: context.signal });
+      const full = shot.record;
+      let region: Rect | undefined;
+      if (parsed.data.region) {
+        // Model-image region → global → pixels of the full-resolution capture.
+        const r = parsed.data.region;
+        const a = toFullImage(imageToGlobalClamped({ x: r.x, y: r.y }, model), full);
+        const b = toFullImage(imageToGlobalClamped({ x: r.x + r.width, y: r.y + r.height }, model), full);
+        if (a && b) region = { x: a.x, y: a.y, width: Math.max(1, b.x - a.x), height: Math.max(1, b.y - a.y) };
+      }
+      const matches = await findText(shot.image, parsed.data.text, {
+        ...(region ? { region } : {}),
+        pixelRatio: model.display.scaleFactor,
+        signal: context.signal,
+      });
+      const lines: string[] = [];
+      for (const m of matches.slice(0, MAX_MATCHES)) {
+        const p = globalToImage(imageToGlobal(m.center, full), model);
+        if (!p) continue;
+        lines.push(`"${m.text}" at x=${Math.round(p.x)}, y=${Math.round(p.y)} (score ${m.score.toFixed(2)})`);
+      }
+      if (!lines.length) return { ok: true, text: `find_text: "${parsed.data.text}" is not visible on the screen (OCR found no match).` };
+      return {
+        ok: true,
+        text: `find_text: ${lines.length} match(es) for "${parsed.data.text}" in the pixels of screenshot ${model.id}, best first:\n${lines.join('\n')}`,
+      };
+    },
+  };
+}
+
+function imageToGlobalClamped(p: { x: number; y: number }, record: Parameters<typeof imageToGlobal>[1]) {
+  return imageToGlobal({ x: Math.max(0, Math.min(p.x, record.image.width - 1)), y: Math.max(0, Math.min(p.y, record.image.height - 1)) }, record);
+}
+
+function toFullImage(p: { x: number; y: number }, full: Parameters<typeof globalToImage>[1]) {
+  return globalToImage(p, full);
+}
