@@ -21,7 +21,7 @@ function setup(action: Record<string, unknown> = { type: 'click', x: 320, y: 200
   return { client, store, s };
 }
 
-const key = (k: string, target: EventTarget = window) => act(() => void fireEvent.keyDown(target, { key: k }));
+const key = (k: string, target: Element | Window = window) => act(() => void fireEvent.keyDown(target, { key: k }));
 const flush = () => act(async () => void (await new Promise((r) => setTimeout(r, 0))));
 
 describe('approval queue', () => {

@@ -1,7 +1,9 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CommandInput } from '../../src/shared/bridge.js';
+import type { Config } from '../../src/shared/config.js';
+
+type Saved = { config: Config; apiKeys?: Record<string, string> };
 import { Providers } from '../../src/renderer/bridge/context.js';
 import { Settings } from '../../src/renderer/components/Settings.js';
 import { createAppStore } from '../../src/renderer/store/app-store.js';
@@ -35,7 +37,7 @@ describe('settings', () => {
     change(input, 'sk-test-123');
     act(() => void fireEvent.click(screen.getByTestId('settings-save')));
     await flush();
-    const saved = client.callsOf('settings.save') as CommandInput<'settings.save'>[];
+    const saved = client.callsOf('settings.save') as Saved[];
     expect(saved).toHaveLength(1);
     expect(saved[0]!.apiKeys).toEqual({ OPENAI_API_KEY: 'sk-test-123' });
     // After saving, the field is empty again and the status says stored.
@@ -53,7 +55,7 @@ describe('settings', () => {
     change(screen.getByTestId('settings-rules'), JSON.stringify([{ effect: 'deny', keys: ['ctrl+q'], reason: 'no quitting' }]));
     act(() => void fireEvent.click(screen.getByTestId('settings-save')));
     await flush();
-    const [saved] = client.callsOf('settings.save') as CommandInput<'settings.save'>[];
+    const [saved] = client.callsOf('settings.save') as Saved[];
     expect(saved!.config.policy.mode).toBe('risky');
     expect(saved!.config.limits.maxSteps).toBe(12);
     expect(saved!.config.killHotkey).toBe('Ctrl+Alt+K');
@@ -83,7 +85,7 @@ describe('settings', () => {
     act(() => void fireEvent.click(screen.getByLabelText('Default profile local')));
     act(() => void fireEvent.click(screen.getByTestId('settings-save')));
     await flush();
-    const [saved] = client.callsOf('settings.save') as CommandInput<'settings.save'>[];
+    const [saved] = client.callsOf('settings.save') as Saved[];
     expect(Object.keys(saved!.config.profiles)).toEqual(['local']);
     expect(saved!.config.defaultProfile).toBe('local');
   });

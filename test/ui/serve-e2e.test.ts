@@ -1,0 +1,255 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { RunningServer } from '../../src/main/server/server.js';
+import type { BridgeService } from '../../src/main/service/types.js';
+import { startFakeModel, type FakeModelServer, type FakeRequest } from '../harness/fake-model/index.js';
+import { startProbe, type Probe } from '../harness/probe/probe.js';
+import { startXvfb, type Xvfb } from '../harness/xvfb.js';
+import { claude, finish, tempHome, toImagePoint, until } from '../e2e/support.js';
+import { artifactsDir, boxOf, buildWebInto, launchBrowser, openPage, tempDir, writeConfig } from './serve-harness.js';
+
+// Browser supervision end to end: `deskpilot serve` (runServe, the code behind the
+// command) with the real bridge service, the real runner and os-control on a private
+// Xvfb screen, the fake model server speaking the Anthropic protocol, the probe page
+// as the app being controlled, and the UI in headless Debian Chromium via Playwright.
+
+const SCREEN = { width: 1280, height: 800 };
+let xvfb: Xvfb;
+let probe: Probe;
+let fake: FakeModelServer;
+let browser: Browser;
+let server: RunningServer;
+let service: BridgeService;
+let page: Page;
+const home = tempHome('deskpilot-ui-');
+const webRoot = tempDir('deskpilot-web-');
+const shots = artifactsDir();
+
+async function serve(): Promise<void> {
+  const { runServe } = await import('../../src/main/server/command.js');
+  const started = await runServe({ port: 0, host: '127.0.0.1', webRoot, home: home.home, out: () => {}, err: () => {} });
+  server = started.server;
+  service = started.service;
+}
+
+beforeAll(async () => {
+  buildWebInto(webRoot);
+  xvfb = await startXvfb(SCREEN);
+  process.env.DISPLAY = xvfb.display;
+  process.env.ANTHROPIC_API_KEY = 'test-key';
+  probe = await startProbe(xvfb, { x: 200, y: 100, width: 900, height: 600 });
+  fake = await startFakeModel();
+  writeConfig(home.home, fake.anthropicBaseUrl);
+  await serve();
+  browser = await launchBrowser();
+  page = await openPage(browser, server.url);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await service?.close();
+  await fake?.close();
+  await probe?.close();
+  await xvfb?.stop();
+  home.cleanup();
+});
+
+const screenToImage = (req: FakeRequest, p: { x: number; y: number }) => toImagePoint(req, SCREEN, p);
+
+function padCenter() {
+  const pad = probe.padRect();
+  return { x: Math.round(pad.x + pad.width / 2), y: Math.round(pad.y + pad.height / 2) };
+}
+
+async function startTask(p: Page, task: string): Promise<void> {
+  await p.locator('[data-testid=task-input]').fill(task);
+  await p.locator('[data-testid=task-input]').press('Control+Enter');
+  await p.locator('[data-testid=current-task]').waitFor();
+}
+
+/** Where the overlay's point is drawn, in image pixels of the screenshot it sits on. */
+async function overlayInImagePixels(p: Page, shotSelector: string, imageSize: { width: number; height: number }) {
+  const img = await boxOf(p, `${shotSelector} img`);
+  const mark = await boxOf(p, `${shotSelector} [data-testid=action-overlay]`);
+  return { x: ((mark.x - img.x) / img.width) * imageSize.width, y: ((mark.y - img.y) / img.height) * imageSize.height, img };
+}
+
+function sessionEvents(runId: string): Array<Record<string, unknown>> {
+  const dir = path.join(home.home, 'sessions');
+  const runDir = readdirSync(dir).map((d) => path.join(dir, d)).find((d) => d.endsWith(runId) || existsSync(path.join(d, 'events.jsonl')) && readFileSync(path.join(d, 'events.jsonl'), 'utf8').includes(runId));
+  if (!runDir) throw new Error(`no session folder for ${runId}`);
+  return readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+describe('deskpilot serve in Chromium', () => {
+  it('shows the policy, the live screen thumbnail, and strips the token from the address bar', async () => {
+    expect(new URL(page.url()).searchParams.has('token')).toBe(false);
+    await expect.poll(() => page.locator('[data-testid=policy-mode]').textContent()).toContain('Ask every action');
+    const frame = page.locator('[data-testid=live-frame]');
+    await frame.waitFor({ timeout: 15_000 });
+    const first = await frame.getAttribute('src');
+    expect(first).toMatch(/^data:image\/jpeg;base64,/);
+    // The stream is live: a new frame replaces it.
+    await expect.poll(async () => (await frame.getAttribute('src')) !== first, { timeout: 10_000 }).toBe(true);
+    await page.screenshot({ path: path.join(shots, '01-idle.png') });
+  });
+
+  it('draws the proposed click where the model pointed; approve → the probe receives it', async () => {
+    const target = padCenter();
+    let imagePoint: [number, number] = [0, 0];
+    let imageSize = { width: 0, height: 0 };
+    fake.script((req) => {
+      imagePoint = screenToImage(req, target);
+      imageSize = req.images[req.images.length - 1]!;
+      return { text: 'I will click the pad.', toolCalls: [claude.click(...imagePoint)] };
+    });
+    const since = probe.nextSeq();
+    await startTask(page, 'click the pad, then type hello');
+    await page.locator('[data-testid=approval-queue]').waitFor({ timeout: 20_000 });
+    await page.locator('[data-testid=approval-shot] img').evaluate((img: HTMLImageElement) => img.decode());
+    expect(await page.locator('[data-testid=proposal-description]').textContent()).toContain(`click left at (${imagePoint[0]}, ${imagePoint[1]})`);
+    const drawn = await overlayInImagePixels(page, '[data-testid=approval-shot]', imageSize);
+    // One displayed pixel is img.width/imageSize.width image pixels: allow that much.
+    const tol = imageSize.width / drawn.img.width + 0.5;
+    expect(Math.abs(drawn.x - imagePoint[0])).toBeLessThanOrEqual(tol);
+    expect(Math.abs(drawn.y - imagePoint[1])).toBeLessThanOrEqual(tol);
+    // The same in the step timeline.
+    const inTimeline = await overlayInImagePixels(page, '[data-testid=step-shot]', imageSize);
+    expect(Math.abs(inTimeline.x - imagePoint[0])).toBeLessThanOrEqual(imageSize.width / inTimeline.img.width + 0.5);
+    await page.screenshot({ path: path.join(shots, '02-approval.png') });
+
+    // Nothing reached the probe before approval.
+    expect(probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown')).toHaveLength(0);
+    fake.script({ text: 'Now typing.', toolCalls: [claude.type('hello')] });
+    await page.keyboard.press('a');
+    await probe.expectClickAt(target.x, target.y, { button: 'left', tolerance: 2, sinceSeq: since, timeoutMs: 10_000 });
+  });
+
+  it('reject with feedback → the model’s next request carries it, and nothing is typed', async () => {
+    await until(() => fake.pending() === 0, 20_000, 'the model to be asked for step 2');
+    await page.locator('[data-testid=proposal-description]', { hasText: 'type "hello"' }).waitFor({ timeout: 20_000 });
+    const target = padCenter();
+    fake.script((req) => ({ text: 'Clicking again.', toolCalls: [claude.click(...screenToImage(req, target))] }));
+    const before = fake.requests.length;
+    await page.keyboard.press('r');
+    await page.locator('[data-testid=reject-feedback]').fill('do not type, click the text field instead');
+    await page.locator('[data-testid=reject-feedback]').press('Enter');
+    await until(() => fake.requests.length > before, 20_000, 'the next model request');
+    const req = fake.requests[before]!;
+    const carried = req.toolResults.map((r) => r.text).join('\n') + req.lastUserText;
+    expect(carried).toContain('do not type, click the text field instead');
+    expect(await probe.textValue()).toBe('');
+  });
+
+  it('edit the target by clicking the screenshot → the probe receives the edited point', async () => {
+    await page.locator('[data-testid=approval-queue]').waitFor({ timeout: 20_000 });
+    await page.locator('[data-testid=approval-shot] img').evaluate((img: HTMLImageElement) => img.decode());
+    const field = probe.fieldCenter();
+    const img = await boxOf(page, '[data-testid=approval-shot] img');
+    fake.script({ text: 'Asking.', toolCalls: [{ name: 'ask_user', input: { question: 'Which greeting should I type?' } }] });
+    const since = probe.nextSeq();
+    await page.keyboard.press('e');
+    // Click on the screenshot where the text field is (screen → displayed image).
+    await page.mouse.click(img.x + (field.x / SCREEN.width) * img.width, img.y + (field.y / SCREEN.height) * img.height);
+    await page.screenshot({ path: path.join(shots, '03-edit.png') });
+    await page.keyboard.press('Enter');
+    const px = SCREEN.width / img.width; // screen pixels per displayed pixel
+    const { down } = await probe.expectClickAt(field.x, field.y, { button: 'left', tolerance: Math.ceil(px) + 1, sinceSeq: since, timeoutMs: 10_000 });
+    expect(down).toBeTruthy();
+    const pad = padCenter();
+    expect(probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown' && Math.abs(probe.screenPos(e).x - pad.x) < 5 && Math.abs(probe.screenPos(e).y - pad.y) < 5)).toHaveLength(0);
+  });
+
+  it('ask_user round-trips through the question box', async () => {
+    await page.locator('[data-testid=question-box]').waitFor({ timeout: 20_000 });
+    expect(await page.locator('[data-testid=question-box]').textContent()).toContain('Which greeting should I type?');
+    await page.screenshot({ path: path.join(shots, '04-question.png') });
+    fake.script({ text: 'All done.', toolCalls: [finish(true, 'clicked and asked')] });
+    const before = fake.requests.length;
+    await page.locator('[data-testid=question-answer]').fill('Grüße, 世界');
+    await page.locator('[data-testid=question-answer]').press('Enter');
+    await until(() => fake.requests.length > before, 20_000, 'the request after the answer');
+    const req = fake.requests[before]!;
+    expect(req.toolResults.map((r) => r.text).join('\n') + req.lastUserText).toContain('Grüße, 世界');
+    await page.locator('[data-testid=run-ended]').waitFor({ timeout: 20_000 });
+    expect(await page.locator('[data-testid=run-ended]').textContent()).toContain('clicked and asked');
+    await page.screenshot({ path: path.join(shots, '05-ended.png') });
+  });
+
+  it('stop ends a run while an action waits, and the action never runs', async () => {
+    const target = padCenter();
+    fake.script((req) => ({ text: 'Click.', toolCalls: [claude.click(...screenToImage(req, target))] }));
+    const since = probe.nextSeq();
+    await startTask(page, 'a run to stop');
+    await page.locator('[data-testid=approval-queue]').waitFor({ timeout: 20_000 });
+    await page.keyboard.press('x');
+    await page.locator('[data-testid=run-ended]').waitFor({ timeout: 10_000 });
+    expect(await page.locator('[data-testid=run-ended] h2').textContent()).toContain('stopped');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown')).toHaveLength(0);
+  });
+
+  it('two browser clients answer the same approval at once: exactly one wins, the action runs once', async () => {
+    const second = await openPage(browser, server.url);
+    const target = padCenter();
+    fake.script((req) => ({ text: 'Click.', toolCalls: [claude.click(...screenToImage(req, target))] }), { text: 'Done.', toolCalls: [finish(true, 'race done')] });
+    const since = probe.nextSeq();
+    await startTask(page, 'a run with two supervisors');
+    await page.locator('[data-testid=approval-queue]').waitFor({ timeout: 20_000 });
+    await second.locator('[data-testid=approval-queue]').waitFor({ timeout: 20_000 });
+    const runId = await page.evaluate(async () => {
+      return document.querySelector('[data-testid=current-task]') ? 'ok' : '';
+    });
+    expect(runId).toBe('ok');
+    // Both clients send their answer in the same instant.
+    await Promise.all([page.locator('.queue button.primary').click(), second.locator('.queue button.primary').click()]);
+    await probe.expectClickAt(target.x, target.y, { sinceSeq: since, timeoutMs: 10_000, tolerance: 2 });
+    await page.locator('[data-testid=run-ended]').waitFor({ timeout: 20_000 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown')).toHaveLength(1);
+    const list = await service.call('sessions.list', {}, { id: 'test', kind: 'cli' });
+    const run = list.sessions.find((s) => s.task === 'a run with two supervisors')!;
+    const answered = sessionEvents(run.runId).filter((e) => e.type === 'approval_answered');
+    expect(answered).toHaveLength(1);
+    await second.context().close();
+  });
+
+  it('a past session reopens from History', async () => {
+    await page.getByRole('button', { name: 'History' }).click();
+    await page.locator('[data-testid=session-row]').first().waitFor();
+    expect(await page.locator('[data-testid=session-row]').count()).toBeGreaterThanOrEqual(3);
+    await page.screenshot({ path: path.join(shots, '06-history.png') });
+    await page.locator('[data-testid=session-row]', { hasText: 'click the pad, then type hello' }).locator('.session-open').click();
+    await page.locator('.review .task-text', { hasText: 'click the pad, then type hello' }).waitFor();
+    const rows = await page.locator('[data-testid=step-row]').count();
+    expect(rows).toBeGreaterThanOrEqual(3);
+    await page.locator('[data-testid=step-row]').first().click();
+    await page.locator('[data-testid=step-shot] img').evaluate((img: HTMLImageElement) => img.decode());
+    expect(await page.locator('[data-testid=step-detail]').textContent()).toContain('click left');
+    await page.screenshot({ path: path.join(shots, '07-reopened.png') });
+    await page.getByRole('button', { name: 'Back to live' }).click();
+  });
+
+  it('settings survive a restart of deskpilot serve', async () => {
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.locator('[data-testid=settings-max-steps]').fill('17');
+    await page.locator('[data-testid=settings-hotkey]').fill('CommandOrControl+Alt+K');
+    await page.locator('[data-testid=settings-policy]').selectOption('risky');
+    await page.locator('[data-testid=settings-save]').click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    await page.screenshot({ path: path.join(shots, '08-settings.png'), fullPage: true });
+    await server.close();
+    await service.close();
+    await serve();
+    await page.goto(server.url);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await expect.poll(() => page.locator('[data-testid=settings-max-steps]').inputValue()).toBe('17');
+    expect(await page.locator('[data-testid=settings-hotkey]').inputValue()).toBe('CommandOrControl+Alt+K');
+    expect(await page.locator('[data-testid=settings-policy]').inputValue()).toBe('risky');
+    expect(await page.locator('[data-testid=policy-mode]').textContent()).toContain('Ask when risky');
+    await page.getByRole('button', { name: 'Run' }).click();
+  });
+});

@@ -1,0 +1,72 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { REPO_ROOT } from '../e2e/support.js';
+
+/**
+ * For the browser-supervision end-to-end tests: builds the renderer's browser
+ * bundle into a temporary folder (so the test sees the current sources), writes a
+ * config that points the default profile at the fake model server, and opens pages
+ * in Debian Chromium (headless: it must not appear on the agent's X screen).
+ */
+
+export function buildWebInto(dir: string): void {
+  const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.web.config.ts', '--outDir', dir, '--emptyOutDir', '--logLevel', 'error'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`vite build failed: ${r.stderr}${r.stdout}`);
+}
+
+export function writeConfig(home: string, anthropicBaseUrl: string, extra: Record<string, unknown> = {}): void {
+  writeFileSync(
+    path.join(home, 'config.json'),
+    JSON.stringify(
+      {
+        defaultProfile: 'fake',
+        profiles: { fake: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: anthropicBaseUrl } },
+        policy: { mode: 'ask', rules: [] },
+        ...extra,
+      },
+      null,
+      2,
+    ),
+  );
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--enable-precise-memory-info'],
+  });
+}
+
+export async function openPage(browser: Browser, url: string, viewport = { width: 1440, height: 900 }): Promise<Page> {
+  const context = await browser.newContext({ viewport, colorScheme: 'light' });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error('[page error]', e.message));
+  await page.goto(url);
+  await page.waitForSelector('.app-header');
+  return page;
+}
+
+export function artifactsDir(): string {
+  const dir = path.join(REPO_ROOT, 'test-artifacts', 'ui');
+  spawnSync('mkdir', ['-p', dir]);
+  return dir;
+}
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+/** Center of an element's box in page coordinates. */
+export async function boxOf(page: Page, selector: string): Promise<{ x: number; y: number; width: number; height: number }> {
+  const box = await page.locator(selector).first().boundingBox();
+  if (!box) throw new Error(`no box for ${selector}`);
+  return box;
+}
