@@ -81,7 +81,13 @@ function eventLine(e: RunEvent): string | undefined {
 /** `deskpilot sessions list|show|export|resume|rm` (registered by src/main/cli.ts). */
 export function registerSessionsCommand(program: Command, options: SessionsCommandOptions = {}): Command {
   const home = options.home ?? (() => deskpilotHome());
-  const out = options.out ?? ((t: string) => void process.stdout.write(`${t}\n`));
+  const out =
+    options.out ??
+    ((t: string) => {
+      // `deskpilot sessions show ID | head` closes the pipe early: that is not an error.
+      if (process.stdout.listenerCount('error') === 0) process.stdout.on('error', (e: NodeJS.ErrnoException) => (e.code === 'EPIPE' ? process.exit(0) : undefined));
+      process.stdout.write(`${t}\n`);
+    });
   const err = options.err ?? ((t: string) => void process.stderr.write(`${t}\n`));
   const setExit = options.setExitCode ?? ((code: number) => void (process.exitCode = code));
 
