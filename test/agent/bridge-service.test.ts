@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Computer } from '../../src/os-control/types.js';
+import type { PushMessage } from '../../src/shared/bridge.js';
+import type { RunEvent } from '../../src/shared/events.js';
+import type { BridgeService, ClientInfo } from '../../src/main/service/types.js';
+import { BridgeError } from '../../src/main/service/types.js';
+import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';
+import { startProbe, type Probe } from '../harness/probe/probe.js';
+import { startXvfb, type Xvfb } from '../harness/xvfb.js';
+import { claude, finish, tempHome, toImagePoint, until } from '../e2e/support.js';
+
+// The bridge service behind both UI transports, with the real runner, a real screen
+// (Xvfb + probe) and the fake model: contract validation, one run at a time, two
+// clients answering one approval, live frames only while watched, run files.
+
+const SCREEN = { width: 1280, height: 800 };
+let xvfb: Xvfb;
+let probe: Probe;
+let fake: FakeModelServer;
+let computer: Computer;
+let service: BridgeService;
+const home = tempHome();
+const alice: ClientInfo = { id: 'ws:1', kind: 'ws' };
+const bob: ClientInfo = { id: 'ws:2', kind: 'ws' };
+
+beforeAll(async () => {
+  xvfb = await startXvfb(SCREEN);
+  process.env.DISPLAY = xvfb.display;
+  probe = await startProbe(xvfb);
+  fake = await startFakeModel();
+  const { createComputer } = await import('../../src/os-control/index.js');
+  computer = await createComputer();
+  const { createBridgeService } = await import('../../src/main/service/index.js');
+  service = createBridgeService({
+    home: home.home,
+    computer,
+    env: { ANTHROPIC_API_KEY: 'sk-ant-test' },
+    fps: 5,
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await service?.close();
+  await fake?.close();
+  await probe?.close();
+  await xvfb?.stop();
+  home.cleanup();
+});
+
+function collect(client: ClientInfo) {
+  const messages: PushMessage[] = [];
+  const unsubscribe = service.subscribe(client, (m) => messages.push(m));
+  const events = () => messages.flatMap((m) => (m.kind === 'event' ? [m.event] : []));
+  return { messages, events, unsubscribe };
+}
+
+const startInput = (task: string) => ({
+  task,
+  provider: 'anthropic' as const,
+  model: 'claude-sonnet-4-5',
+  baseUrl: fake.anthropicBaseUrl,
+  policy: 'ask' as const,
+});
+
+async function expectBridgeError(promise: Promise<unknown>, code: BridgeError['code']) {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(BridgeError);
+  expect((error as BridgeError).code).toBe(code);
+}
+
+describe('bridge service', () => {
+  it('refuses invalid input with BridgeError("invalid") and changes nothing', async () => {
+    await expectBridgeError(service.call('run.start', { task: '' }, alice), 'invalid');
+    await expectBridgeError(service.call('run.start', { task: 'x', policy: 'yolo' }, alice), 'invalid');
+    await expectBridgeError(service.call('run.start', { task: 'x', extra: 1 }, alice), 'invalid');
+    await expectBridgeError(service.call('nope' as never, {}, alice), 'invalid');
+    await expectBridgeError(service.call('approval.answer', { runId: 'r', proposalId: 'p', answer: { decision: 'maybe' } }, alice), 'invalid');
+    await expectBridgeError(service.call('run.stop', { runId: 'no-such-run' }, alice), 'not_found');
+    expect((await service.call('sessions.list', {}, alice)).sessions).toEqual([]);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('runs one run at a time; two clients answer one approval and exactly one wins', async () => {
+    const a = collect(alice);
+    const b = collect(bob);
+    const pad = probe.padRect();
+    const target = { x: Math.round(pad.x + pad.width / 2), y: Math.round(pad.y + pad.height / 2) };
+    fake.script(
+      (req) => ({ text: 'Clicking the pad.', toolCalls: [claude.click(...toImagePoint(req, SCREEN, target))] }),
+      { text: 'Done.', toolCalls: [finish(true, 'clicked')] },
+    );
+    const since = probe.nextSeq();
+    const { runId } = await service.call('run.start', startInput('click the pad'), alice);
+    await expectBridgeError(service.call('run.start', startInput('another'), bob), 'conflict');
+
+    const asked = await until(() => b.events().find((e) => e.type === 'approval_requested'), 20_000, 'an approval request');
+    const proposalId = asked.type === 'approval_requested' ? asked.proposalId : '';
+    // Nothing ran before the answer.
+    expect(probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown')).toEqual([]);
+    const answers = await Promise.all([
+      service.call('approval.answer', { runId, proposalId, answer: { decision: 'approve' } }, alice),
+      service.call('approval.answer', { runId, proposalId, answer: { decision: 'approve' } }, bob),
+    ]);
+    expect(answers.filter((r) => r.accepted)).toHaveLength(1);
+    expect(answers.find((r) => !r.accepted)?.reason).toBeTruthy();
+
+    const ended = await until(() => a.events().find((e) => e.type === 'run_ended'), 20_000, 'the run to end');
+    expect(ended).toMatchObject({ status: 'done' });
+    await probe.expectClickAt(target.x, target.y, { sinceSeq: since, tolerance: 2 });
+    expect(probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown')).toHaveLength(1);
+    // Both clients saw the same events, and the run state went back to none.
+    expect(b.events().map((e) => e.seq)).toEqual(a.events().map((e) => e.seq));
+    await until(() => a.messages.at(-1)?.kind === 'run_state' && (a.messages.at(-1) as { runId: string | null }).runId === null, 5_000, 'run_state null');
+
+    // Its files are served, but nothing outside the run folder.
+    const observation = a.events().find((e): e is Extract<RunEvent, { type: 'observation' }> => e.type === 'observation')!;
+    const file = await service.readRunFile(runId, observation.image);
+    expect(file.mediaType).toBe('image/jpeg');
+    expect(file.data.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    await expectBridgeError(service.readRunFile(runId, '../../config.json'), 'invalid');
+
+    const listed = await service.call('sessions.list', {}, alice);
+    expect(listed.sessions.map((s) => [s.runId, s.status])).toEqual([[runId, 'done']]);
+    const opened = await service.call('sessions.open', { runId }, alice);
+    expect(opened.events.length).toBe(a.events().length);
+    a.unsubscribe();
+    b.unsubscribe();
+  }, 60_000);
+
+  it('streams live frames only while a client watches', async () => {
+    const c = collect(alice);
+    await new Promise((r) => setTimeout(r, 700));
+    expect(c.messages.filter((m) => m.kind === 'frame')).toHaveLength(0);
+    await service.call('screen.watch', { on: true }, alice);
+    const frame = await until(() => c.messages.find((m) => m.kind === 'frame'), 10_000, 'a frame');
+    expect(frame.kind === 'frame' && Buffer.from(frame.jpegBase64, 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    await service.call('screen.watch', { on: false }, alice);
+    await new Promise((r) => setTimeout(r, 500));
+    const count = c.messages.filter((m) => m.kind === 'frame').length;
+    await new Promise((r) => setTimeout(r, 800));
+    expect(c.messages.filter((m) => m.kind === 'frame').length).toBe(count);
+    c.unsubscribe();
+  }, 30_000);
+
+  it('shows settings with where keys come from, never the keys', async () => {
+    const view = await service.call('settings.get', {}, alice);
+    expect(view.keys.ANTHROPIC_API_KEY).toEqual({ stored: false, fromEnv: true });
+    expect(JSON.stringify(view)).not.toContain('sk-ant-test');
+    await expectBridgeError(service.call('settings.save', { config: view.config, apiKeys: { ANTHROPIC_API_KEY: 'x' } }, alice), 'unavailable');
+  });
+});
