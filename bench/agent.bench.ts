@@ -1,0 +1,102 @@
+/**
+ * Agent harness bench: a 20-step scripted run against an instantly answering fake
+ * model (Anthropic protocol, real SDK) on a static 1920×1080 X screen. Each step is
+ * the harness's own work: request building (system prompt, pruning, image loading),
+ * the model round trip on loopback, parsing, validation, the gate, a real click,
+ * settling, capture and encoding of the next screenshot, and the log.
+ *
+ * Baseline, measured in the same run: the same run with the reference demo's fixed
+ * 2 s sleep after every action instead of settle detection.
+ * Target: ≤ 150 ms per step, i.e. ≤ 0.1× the fixed-sleep harness.
+ *
+ *   npx tsx bench/agent.bench.ts [--steps 20]
+ */
+import type { Computer } from '../src/os-control/types.js';
+import type { RunEvent } from '../src/shared/events.js';
+import { defaultConfig } from '../src/main/config/index.js';
+import { startFakeModel, type FakeModelServer } from '../test/harness/fake-model/index.js';
+import { startXvfb } from '../test/harness/xvfb.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const STEPS = (() => {
+  const i = process.argv.indexOf('--steps');
+  return i > 0 ? Number(process.argv[i + 1]) : 20;
+})();
+const SCREEN = { width: 1920, height: 1080 };
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+/** The same computer, but with the reference demo's fixed 2 s sleep instead of settle detection. */
+function withFixedSleep(computer: Computer, ms: number): Computer {
+  return {
+    listDisplays: () => computer.listDisplays(),
+    observe: (o) => computer.observe(o),
+    perform: (a, s) => computer.perform(a, s),
+    cursorPosition: () => computer.cursorPosition(),
+    releaseAll: () => computer.releaseAll(),
+    settle: async () => {
+      await new Promise((r) => setTimeout(r, ms));
+      return { waitedMs: ms, settled: true };
+    },
+  };
+}
+
+async function scriptedRun(fake: FakeModelServer, computer: Computer, home: string) {
+  const { startRun } = await import('../src/main/agent/runner.js');
+  // Every turn clicks an empty spot of the static desktop; the last one finishes.
+  for (let i = 0; i < STEPS - 1; i++) fake.script({ toolCalls: [{ name: 'computer', input: { action: 'left_click', coordinate: [20 + i, 20] } }] });
+  fake.script({ toolCalls: [{ name: 'finish', input: { success: true, summary: 'bench done' } }] });
+  const events: RunEvent[] = [];
+  const handle = await startRun({
+    task: 'bench',
+    profile: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: fake.anthropicBaseUrl },
+    apiKey: 'bench-key',
+    policy: 'auto',
+    limits: { maxSteps: STEPS + 5, maxWallMs: 600_000, maxCostUsd: 100 },
+    config: { ...defaultConfig(), takeover: 'ignore' },
+    computer,
+    home,
+    onEvent: (e) => events.push(e),
+  });
+  const result = await handle.done;
+  if (result.status !== 'done') throw new Error(`bench run ended ${result.status}: ${result.summary}`);
+  // A step: from one screenshot the model sees to the next (everything the harness does in between).
+  const shots = events.filter((e): e is Extract<RunEvent, { type: 'observation' }> => e.type === 'observation');
+  const step = shots.slice(1).map((e, i) => e.at - shots[i]!.at);
+  const model = events
+    .filter((e) => e.type === 'model_text')
+    .map((e) => e.at - [...shots].reverse().find((s) => s.at <= e.at)!.at);
+  const settle = shots.slice(1).map((e) => e.settleMs);
+  return { step: median(step), model: median(model), settle: median(settle), steps: step.length };
+}
+
+async function main() {
+  const xvfb = await startXvfb(SCREEN);
+  process.env.DISPLAY = xvfb.display;
+  const fake = await startFakeModel();
+  const home = mkdtempSync(path.join(os.tmpdir(), 'deskpilot-bench-'));
+  try {
+    const { createComputer } = await import('../src/os-control/index.js');
+    const computer = await createComputer();
+    await scriptedRun(fake, computer, home); // warm-up (JIT, SDK, sharp)
+    const ours = await scriptedRun(fake, computer, home);
+    const fixed = await scriptedRun(fake, withFixedSleep(computer, 2_000), home);
+    const ratio = ours.step / fixed.step;
+    console.log(`agent harness, ${STEPS}-step run, ${SCREEN.width}×${SCREEN.height} static screen, instant fake model (Anthropic SDK):`);
+    console.log(`  DeskPilot (settle detection): median ${ours.step.toFixed(1)} ms/step over ${ours.steps} steps (model round trip ${ours.model.toFixed(1)} ms, settle ${ours.settle.toFixed(1)} ms)`);
+    console.log(`  baseline (fixed 2 s sleep):   median ${fixed.step.toFixed(1)} ms/step over ${fixed.steps} steps`);
+    console.log(`  ratio: ${ratio.toFixed(3)}× (target ≤ 150 ms/step and ≤ 0.1×: ${ours.step <= 150 && ratio <= 0.1 ? 'met' : 'NOT met'})`);
+  } finally {
+    await fake.close();
+    await xvfb.stop();
+    rmSync(home, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
+
+void main();
