@@ -3,7 +3,7 @@
  * caller's ImageTarget, JPEG/PNG/WebP, optionally with the pointer drawn in) and the
  * small JPEG thumbnail the UI streams.
  */
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import type { ImageTarget } from './types.js';
 
 /** Raw pixels. `order` says where red is: nut.js on X11 and Windows grabs BGRA. */
@@ -116,7 +116,7 @@ export interface EncodedImage {
   format: ImageTarget['format'];
 }
 
-function pipeline(rgb: RawImage): sharp.Sharp {
+function pipeline(rgb: RawImage): Sharp {
   return sharp(rgb.data, { raw: { width: rgb.width, height: rgb.height, channels: 3 } });
 }
 

@@ -1,0 +1,154 @@
+/**
+ * Performing one action of the shared vocabulary with the input devices. Points are
+ * already global desktop coordinates (mapped by coords.ts). On abort or error every
+ * key and button held is released before the error goes up.
+ */
+import type { Action, MouseButton, Point } from '../shared/actions.js';
+import { sleep, throwIfAborted, yieldToEventLoop } from './abort.js';
+import type { Devices } from './devices.js';
+import { parseKeyCombo, parseModifiers, type KeySpec } from './keys.js';
+import type { PerformResult } from './types.js';
+
+export interface ActionContext {
+  devices: Devices;
+  /** Types text exactly (typing.ts with the layout's char map and the paste path). */
+  typeText: (text: string, signal: AbortSignal) => Promise<void>;
+  /** Told where the pointer was left after a pointer action (takeover detection). */
+  pointerLeftAt?: (p: Point) => void;
+}
+
+/** Pixels between interpolated drag positions: apps start a drag only after motion past a threshold. */
+const DRAG_STEP_PX = 12;
+const DRAG_STEP_MS = 4;
+
+async function withKeys<T>(devices: Devices, keys: KeySpec[], signal: AbortSignal, body: () => Promise<T>): Promise<T> {
+  const pressed: KeySpec[] = [];
+  try {
+    for (const k of keys) {
+      throwIfAborted(signal);
+      await devices.keyDown(k);
+      pressed.push(k);
+    }
+    return await body();
+  } finally {
+    for (const k of pressed.reverse()) await devices.keyUp(k);
+  }
+}
+
+async function clickAt(ctx: ActionContext, p: Point, button: MouseButton, clicks: number, signal: AbortSignal): Promise<void> {
+  await ctx.devices.move(p);
+  for (let i = 0; i < clicks; i++) {
+    throwIfAborted(signal);
+    await ctx.devices.buttonDown(button);
+    await ctx.devices.buttonUp(button);
+  }
+}
+
+async function dragAlong(ctx: ActionContext, path: Point[], button: MouseButton, signal: AbortSignal): Promise<void> {
+  const d = ctx.devices;
+  await d.move(path[0]!);
+  await d.buttonDown(button);
+  let at = path[0]!;
+  for (const next of path.slice(1)) {
+    const steps = Math.max(1, Math.ceil(Math.hypot(next.x - at.x, next.y - at.y) / DRAG_STEP_PX));
+    for (let i = 1; i <= steps; i++) {
+      await sleep(DRAG_STEP_MS, signal);
+      await d.move({ x: at.x + ((next.x - at.x) * i) / steps, y: at.y + ((next.y - at.y) * i) / steps });
+    }
+    at = next;
+  }
+  await sleep(DRAG_STEP_MS, signal);
+  await d.buttonUp(button);
+}
+
+async function pressKeys(ctx: ActionContext, text: string, repeat: number, signal: AbortSignal): Promise<void> {
+  const { chords } = parseKeyCombo(text);
+  for (let r = 0; r < repeat; r++) {
+    for (const chord of chords) {
+      throwIfAborted(signal);
+      await withKeys(ctx.devices, chord.keys, signal, async () => {});
+    }
+    await yieldToEventLoop();
+  }
+}
+
+export async function performAction(ctx: ActionContext, action: Action, signal: AbortSignal): Promise<PerformResult> {
+  throwIfAborted(signal);
+  const d = ctx.devices;
+  try {
+    switch (action.type) {
+      case 'click': {
+        const mods = parseModifiers(action.modifiers);
+        await withKeys(d, mods, signal, () => clickAt(ctx, action, action.button, action.clicks, signal));
+        ctx.pointerLeftAt?.(action);
+        return {};
+      }
+      case 'move':
+        await d.move(action);
+        ctx.pointerLeftAt?.(action);
+        return {};
+      case 'mouse_down':
+      case 'mouse_up': {
+        if (action.x !== undefined && action.y !== undefined) {
+          await d.move({ x: action.x, y: action.y });
+          ctx.pointerLeftAt?.({ x: action.x, y: action.y });
+        }
+        if (action.type === 'mouse_down') await d.buttonDown(action.button);
+        else await d.buttonUp(action.button);
+        return {};
+      }
+      case 'drag': {
+        const mods = parseModifiers(action.modifiers);
+        await withKeys(d, mods, signal, () => dragAlong(ctx, action.path, action.button, signal));
+        ctx.pointerLeftAt?.(action.path[action.path.length - 1]!);
+        return {};
+      }
+      case 'scroll': {
+        const mods = parseModifiers(action.modifiers);
+        await d.move(action);
+        await withKeys(d, mods, signal, async () => {
+          for (let i = 0; i < action.amount; i++) {
+            throwIfAborted(signal);
+            const n = 1;
+            if (action.direction === 'down') await d.scroll(0, n);
+            else if (action.direction === 'up') await d.scroll(0, -n);
+            else if (action.direction === 'right') await d.scroll(n, 0);
+            else await d.scroll(-n, 0);
+          }
+        });
+        ctx.pointerLeftAt?.(action);
+        return {};
+      }
+      case 'type':
+        await ctx.typeText(action.text, signal);
+        return {};
+      case 'key':
+        await pressKeys(ctx, action.keys, action.repeat, signal);
+        return {};
+      case 'hold_key': {
+        const { chords } = parseKeyCombo(action.keys);
+        const keys = chords.flatMap((c) => c.keys);
+        await withKeys(d, keys, signal, () => sleep(action.durationMs, signal));
+        return {};
+      }
+      case 'wait':
+        await sleep(action.durationMs, signal);
+        return {};
+      case 'cursor_position': {
+        const p = await d.position();
+        return { output: `X=${Math.round(p.x)},Y=${Math.round(p.y)}` };
+      }
+      case 'screenshot':
+      case 'zoom':
+        // Observing is Computer.observe's job; as an action these change nothing.
+        return {};
+      case 'shell':
+      case 'ask_user':
+      case 'finish':
+        throw new Error(`${action.type} is not an action for the computer`);
+    }
+  } catch (err) {
+    await d.releaseAll();
+    throw err;
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Pasting text through the clipboard, with the user's clipboard restored afterwards.
+ *
+ * X11: the text is put in both CLIPBOARD and PRIMARY by an `xclip` we keep in the
+ * foreground, then Shift+Insert is pressed — GTK/Qt/Chromium paste CLIPBOARD on it,
+ * xterm pastes PRIMARY. We wait until the application has fetched the selection
+ * (xclip reports each request it served) and the requests have stopped, then give
+ * both selections back their previous text (or no owner, as before).
+ * Only text is preserved; an image on the clipboard is not restored.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { abortError, sleep } from './abort.js';
+import { runBytes, ToolMissingError } from './exec.js';
+
+type Selection = 'clipboard' | 'primary';
+
+async function readSelection(sel: Selection): Promise<Buffer | undefined> {
+  try {
+    const r = await runBytes('xclip', ['-o', '-selection', sel, '-t', 'UTF8_STRING'], 1_000);
+    return r.code === 0 ? r.stdout : undefined;
+  } catch (err) {
+    if (err instanceof ToolMissingError) throw err;
+    return undefined;
+  }
+}
+
+interface Server {
+  child: ChildProcess;
+  owning: Promise<void>;
+  served: () => number;
+  lastServedAt: () => number;
+}
+
+/** Starts an xclip that owns `sel` with `data`, reporting each request it serves. */
+function serve(sel: Selection, data: Buffer | string): Server {
+  const child = spawn('xclip', ['-i', '-selection', sel, '-verbose'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let served = 0;
+  let lastServedAt = 0;
+  let out = '';
+  let owned: () => void = () => {};
+  let failed: (e: Error) => void = () => {};
+  const owning = new Promise<void>((resolve, reject) => {
+    owned = resolve;
+    failed = reject;
+  });
+  const onData = (d: Buffer) => {
+    out += d.toString();
+    if (out.includes('Waiting for selection requests')) owned();
+    const numbers = [...out.matchAll(/selection request number (\d+)/g)].map((m) => Number(m[1]));
+    const n = numbers.length ? Math.max(...numbers) - 1 : 0;
+    if (n > served) {
+      served = n;
+      lastServedAt = Date.now();
+    }
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  child.on('error', (err) => failed((err as NodeJS.ErrnoException).code === 'ENOENT' ? new ToolMissingError('xclip') : err));
+  child.on('exit', (code) => failed(new Error(`xclip exited (${code}) before owning the ${sel} selection: ${out.trim()}`)));
+  child.stdin.end(data);
+  return { child, owning, served: () => served, lastServedAt: () => lastServedAt };
+}
+
+/** Gives `sel` back to a background xclip holding `data` (xclip forks and serves until replaced). */
+function restore(sel: Selection, data: Buffer): void {
+  const child = spawn('xclip', ['-i', '-selection', sel], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+  child.on('error', () => {});
+  child.stdin.end(data);
+  child.unref();
+}
+
+export interface PasteOptions {
+  signal?: AbortSignal;
+  /** Presses the paste shortcut (Shift+Insert on X11). */
+  pressPaste: () => Promise<void>;
+  /** Longest wait for the application to fetch the text. */
+  timeoutMs?: number;
+}
+
+export async function pasteX11(text: string, options: PasteOptions): Promise<void> {
+  const [oldClipboard, oldPrimary] = await Promise.all([readSelection('clipboard'), readSelection('primary')]);
+  const servers = [serve('clipboard', text), serve('primary', text)];
+  try {
+    await Promise.race([
+      Promise.all(servers.map((s) => s.owning)),
+      sleep(3_000).then(() => {
+        throw new Error('xclip did not take the selection within 3 s');
+      }),
+    ]);
+    if (options.signal?.aborted) throw abortError(options.signal);
+    await options.pressPaste();
+    // Wait for the first request, then until requests have paused (TARGETS, then the text).
+    const deadline = Date.now() + (options.timeoutMs ?? 2_000);
+    const total = () => servers.reduce((n, s) => n + s.served(), 0);
+    const last = () => Math.max(...servers.map((s) => s.lastServedAt()));
+    while (Date.now() < deadline) {
+      if (total() > 0 && Date.now() - last() >= 60) break;
+      await sleep(10, options.signal);
+    }
+    if (total() === 0) throw new Error('the application did not ask for the pasted text (is a text field focused?)');
+  } finally {
+    for (const s of servers) {
+      s.child.removeAllListeners('exit');
+      s.child.kill('SIGTERM');
+    }
+    if (oldClipboard) restore('clipboard', oldClipboard);
+    if (oldPrimary) restore('primary', oldPrimary);
+  }
+}

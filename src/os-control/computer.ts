@@ -1,0 +1,157 @@
+/**
+ * The real computer: nut.js in-process input and capture, wired to the image pipeline,
+ * the coordinate record, typing, settle and takeover detection.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Action, Point } from '../shared/actions.js';
+import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
+import { performAction } from './actions.js';
+import { capture, type CaptureBackend } from './capture.js';
+import { pasteX11 } from './clipboard.js';
+import { globalToCapture } from './coords.js';
+import { Devices } from './devices.js';
+import { listDisplays, pickDisplay } from './displays.js';
+import { encodeForModel, thumbnail } from './image.js';
+import { loadCharMap } from './keymap.js';
+import { resolveKey } from './keys.js';
+import { loadNut } from './native.js';
+import { SETTLE_DEFAULTS, waitForSettle } from './settle.js';
+import { TakeoverDetector } from './takeover.js';
+import { typeText } from './typing.js';
+import type { Computer, Observation, ObserveOptions, PerformResult, SettleOptions, SettleResult } from './types.js';
+
+export interface ComputerOptions {
+  /** 'nut' (in-process, default) or 'screenshot-desktop' (an external program per shot). */
+  capture?: CaptureBackend;
+  /** How long a display list is reused before xrandr is asked again. */
+  displayCacheMs?: number;
+}
+
+export interface DesktopComputer extends Computer {
+  /** Tells when the pointer is not where the agent left it (a person moved it). */
+  readonly takeover: TakeoverDetector;
+  /** Keys and buttons this process holds right now (for diagnostics and tests). */
+  held(): { keys: string[]; buttons: string[] };
+}
+
+export function createComputer(options: ComputerOptions = {}): DesktopComputer {
+  const devices = new Devices();
+  const backend = options.capture ?? 'nut';
+  const cacheMs = options.displayCacheMs ?? 2_000;
+  let displayCache: { at: number; displays: DisplayInfo[] } | undefined;
+  const takeover = new TakeoverDetector(() => devices.position());
+
+  async function displays(): Promise<DisplayInfo[]> {
+    if (displayCache && Date.now() - displayCache.at < cacheMs) return displayCache.displays;
+    const list = await listDisplays();
+    displayCache = { at: Date.now(), displays: list };
+    return list;
+  }
+
+  async function paste(text: string, signal?: AbortSignal): Promise<void> {
+    if (process.platform === 'linux') {
+      const shift = resolveKey('Shift_L');
+      const insert = resolveKey('Insert');
+      await pasteX11(text, {
+        ...(signal ? { signal } : {}),
+        pressPaste: async () => {
+          await devices.keyDown(shift);
+          try {
+            await devices.tap(insert);
+          } finally {
+            await devices.keyUp(shift);
+          }
+        },
+      });
+      return;
+    }
+    // macOS / Windows: nut.js's clipboard, then the platform's paste shortcut.
+    const nut = await loadNut();
+    const previous = await nut.clipboard.getContent().catch(() => '');
+    await nut.clipboard.setContent(text);
+    const mod = resolveKey(process.platform === 'darwin' ? 'cmd' : 'ctrl');
+    const v = resolveKey('v');
+    await devices.keyDown(mod);
+    try {
+      await devices.tap(v);
+    } finally {
+      await devices.keyUp(mod);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+    await nut.clipboard.setContent(previous);
+  }
+
+  async function type(text: string, signal: AbortSignal): Promise<void> {
+    const charMap = await loadCharMap();
+    await typeText(devices, text, { signal, charMap, paste });
+  }
+
+  const computer: DesktopComputer = {
+    takeover,
+    held: () => devices.held(),
+
+    listDisplays: () => displays(),
+
+    async observe(o: ObserveOptions): Promise<Observation> {
+      const all = await displays();
+      const display =
+        o.displayId !== undefined
+          ? pickDisplay(all, o.displayId)
+          : o.region
+            ? (all.find(
+                (d) =>
+                  o.region!.x >= d.bounds.x &&
+                  o.region!.y >= d.bounds.y &&
+                  o.region!.x < d.bounds.x + d.bounds.width &&
+                  o.region!.y < d.bounds.y + d.bounds.height,
+              ) ?? pickDisplay(all))
+            : pickDisplay(all);
+      if (o.signal?.aborted) throw o.signal.reason instanceof Error ? o.signal.reason : new Error('aborted');
+      const [shot, cursor] = await Promise.all([capture(display, o.region, backend), devices.position().catch(() => undefined)]);
+      const recordBase = {
+        display,
+        capture: { width: shot.rgb.width, height: shot.rgb.height },
+        region: shot.region,
+      };
+      const cursorPx = cursor ? globalToCapture(cursor, recordBase) : undefined;
+      const [image, thumb] = await Promise.all([
+        encodeForModel(shot.rgb, o.target, cursorPx ? { cursor: cursorPx } : {}),
+        thumbnail(shot.rgb, o.thumbLongEdge ?? 320),
+      ]);
+      const record: ObservationRecord = {
+        id: randomUUID(),
+        takenAt: Date.now(),
+        ...recordBase,
+        image: { width: image.width, height: image.height, format: image.format },
+        ...(cursor ? { cursor } : {}),
+      };
+      return { record, image: image.data, thumb };
+    },
+
+    perform(action: Action, signal: AbortSignal): Promise<PerformResult> {
+      return performAction(
+        { devices, typeText: type, pointerLeftAt: (p: Point) => takeover.agentLeftPointerAt(p) },
+        action,
+        signal,
+      );
+    },
+
+    async settle(o: SettleOptions = {}): Promise<SettleResult> {
+      const display = pickDisplay(await displays(), o.displayId);
+      const nut = await loadNut();
+      const screen = nut.providerRegistry.getScreen();
+      const region = new nut.Region(display.bounds.x, display.bounds.y, display.bounds.width, display.bounds.height);
+      return waitForSettle(async () => (await screen.grabScreenRegion(region)).data, {
+        minMs: o.minMs ?? SETTLE_DEFAULTS.minMs,
+        maxMs: o.maxMs ?? SETTLE_DEFAULTS.maxMs,
+        quietMs: o.quietMs ?? SETTLE_DEFAULTS.quietMs,
+        ...(o.signal ? { signal: o.signal } : {}),
+      });
+    },
+
+    cursorPosition: () => devices.position(),
+
+    releaseAll: () => devices.releaseAll(),
+  };
+  return computer;
+}

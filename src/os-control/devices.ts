@@ -1,0 +1,132 @@
+/**
+ * The lowest layer of input: press and release keys and mouse buttons, move and scroll,
+ * and remember what is held so that it can always be released.
+ *
+ * In-process through nut.js (libnut, XTest on X11) for everything it knows; on X11 the
+ * few things libnut cannot send (mouse back/forward buttons, keysyms outside its table
+ * such as KP_Enter or Pause) go through xdotool, which injects through the same XTest
+ * extension.
+ */
+import type { MouseButton, Point } from '../shared/actions.js';
+import { run } from './exec.js';
+import type { KeySpec } from './keys.js';
+import { loadNut, type Nut } from './native.js';
+
+const X_BUTTON: Record<MouseButton, number> = { left: 1, middle: 2, right: 3, back: 8, forward: 9 };
+
+export class Devices {
+  /** Keys held by this process, in press order (canonical keysym name → spec). */
+  private readonly heldKeys = new Map<string, KeySpec>();
+  private readonly heldButtons = new Set<MouseButton>();
+  private nut: Nut | undefined;
+
+  private async n(): Promise<Nut> {
+    if (!this.nut) {
+      this.nut = await loadNut();
+      // nut.js's default instances set libnut delays of 100–300 ms per event; we pace ourselves.
+      this.nut.providerRegistry.getKeyboard().setKeyboardDelay(0);
+      this.nut.providerRegistry.getMouse().setMouseDelay(0);
+    }
+    return this.nut;
+  }
+
+  private nutKey(nut: Nut, key: KeySpec): number | undefined {
+    if (!key.nut) return undefined;
+    const value = (nut.Key as unknown as Record<string, number | undefined>)[key.nut];
+    return typeof value === 'number' ? value : undefined;
+  }
+
+  async keyDown(key: KeySpec): Promise<void> {
+    const nut = await this.n();
+    const k = this.nutKey(nut, key);
+    // Remember before sending: if sending throws half-way, releaseAll still tries.
+    this.heldKeys.set(key.name, key);
+    if (k !== undefined) await nut.providerRegistry.getKeyboard().pressKey(k);
+    else await this.xdotool(['keydown', '--', key.name]);
+  }
+
+  async keyUp(key: KeySpec): Promise<void> {
+    const nut = await this.n();
+    const k = this.nutKey(nut, key);
+    if (k !== undefined) await nut.providerRegistry.getKeyboard().releaseKey(k);
+    else await this.xdotool(['keyup', '--', key.name]);
+    this.heldKeys.delete(key.name);
+  }
+
+  /** One key stroke (down + up), used by typing. */
+  async tap(key: KeySpec): Promise<void> {
+    await this.keyDown(key);
+    await this.keyUp(key);
+  }
+
+  async move(p: Point): Promise<void> {
+    const nut = await this.n();
+    await nut.providerRegistry.getMouse().setMousePosition(new nut.Point(Math.round(p.x), Math.round(p.y)));
+  }
+
+  async position(): Promise<Point> {
+    const nut = await this.n();
+    const p = await nut.providerRegistry.getMouse().currentMousePosition();
+    return { x: p.x, y: p.y };
+  }
+
+  async buttonDown(button: MouseButton): Promise<void> {
+    const nut = await this.n();
+    this.heldButtons.add(button);
+    const b = this.nutButton(nut, button);
+    if (b !== undefined) await nut.providerRegistry.getMouse().pressButton(b);
+    else await this.xdotool(['mousedown', String(X_BUTTON[button])]);
+  }
+
+  async buttonUp(button: MouseButton): Promise<void> {
+    const nut = await this.n();
+    const b = this.nutButton(nut, button);
+    if (b !== undefined) await nut.providerRegistry.getMouse().releaseButton(b);
+    else await this.xdotool(['mouseup', String(X_BUTTON[button])]);
+    this.heldButtons.delete(button);
+  }
+
+  /** Wheel notches: positive dy scrolls down, positive dx scrolls right. */
+  async scroll(dx: number, dy: number): Promise<void> {
+    const nut = await this.n();
+    const mouse = nut.providerRegistry.getMouse();
+    if (dy > 0) await mouse.scrollDown(dy);
+    if (dy < 0) await mouse.scrollUp(-dy);
+    if (dx > 0) await mouse.scrollRight(dx);
+    if (dx < 0) await mouse.scrollLeft(-dx);
+  }
+
+  held(): { keys: string[]; buttons: MouseButton[] } {
+    return { keys: [...this.heldKeys.keys()], buttons: [...this.heldButtons] };
+  }
+
+  /** Releases every key and button this process holds, most recent first. Never throws. */
+  async releaseAll(): Promise<void> {
+    for (const button of [...this.heldButtons].reverse()) {
+      try {
+        await this.buttonUp(button);
+      } catch {
+        this.heldButtons.delete(button);
+      }
+    }
+    for (const key of [...this.heldKeys.values()].reverse()) {
+      try {
+        await this.keyUp(key);
+      } catch {
+        this.heldKeys.delete(key.name);
+      }
+    }
+  }
+
+  private nutButton(nut: Nut, button: MouseButton): number | undefined {
+    if (button === 'left') return nut.Button.LEFT;
+    if (button === 'middle') return nut.Button.MIDDLE;
+    if (button === 'right') return nut.Button.RIGHT;
+    return undefined;
+  }
+
+  private async xdotool(args: string[]): Promise<void> {
+    if (process.platform !== 'linux') throw new Error(`"${args.join(' ')}" needs xdotool, which exists on X11 only`);
+    await run('xdotool', args, { timeoutMs: 5_000 });
+  }
+}
