@@ -5,7 +5,7 @@
  * export of a long run. Each figure is a median, next to a baseline measured in the
  * same run (raw file reads / raw JSON.parse without validation).
  *
- *   npx tsx bench/sessions.bench.ts [--steps 1000] [--runs 1000]
+ *   npx tsx bench/sessions.bench.ts [--steps 1000] [--runs 1000] [--replay-steps 100]
  */
 import { mkdtempSync, rmSync, promises as fsp } from 'node:fs';
 import os from 'node:os';
@@ -106,11 +106,12 @@ export async function runSessionsBench(): Promise<void> {
     const htmlMs = await median(3, () => exportRun(dir, 'html', path.join(home, 'out.html')));
     const htmlBytes = (await fsp.stat(path.join(home, 'out.html'))).size;
     console.log(`  export HTML (${steps} steps, images inlined): median ${ms(htmlMs)}, ${(htmlBytes / 1024 / 1024).toFixed(1)} MiB`);
-    const gifSteps = Math.min(steps, 100);
+    const gifSteps = Math.min(steps, arg('replay-steps', 100));
     const { dir: shortDir } = await writeRun(home, gifSteps, '20190101-000000-gif0');
     const webpMs = await median(3, () => exportRun(shortDir, 'webp', path.join(home, 'out.webp')));
     const gifMs = await median(3, () => exportRun(shortDir, 'gif', path.join(home, 'out.gif')));
-    console.log(`  replay of ${gifSteps} steps (320×200 frames): WebP median ${ms(webpMs)}, GIF median ${ms(gifMs)}`);
+    const frames = await sharp(path.join(home, 'out.webp'), { animated: true }).metadata();
+    console.log(`  replay of ${gifSteps} steps (${frames.pages} frames of ${frames.width}×${frames.pageHeight}): WebP median ${ms(webpMs)}, GIF median ${ms(gifMs)}`);
   } finally {
     rmSync(home, { recursive: true, force: true });
   }

@@ -6,9 +6,12 @@ import { actionsOnImage, cursorInImage } from './common.js';
 import { overlaySvg } from './overlay.js';
 import type { RunView } from './timeline.js';
 
+/** Decoded pixels of all frames together (about 190 MB as RGB). */
+export const REPLAY_PIXEL_BUDGET = 64_000_000;
+
 export interface ReplayOptions {
   format: 'webp' | 'gif';
-  /** Frame width in pixels; the height follows the first screenshot's aspect. Default: the first screenshot's width, at most 960. */
+  /** Frame width in pixels; the height follows the first screenshot's aspect. Default: the first screenshot's width, at most 960, less for long runs (pixel budget). */
   width?: number;
   /** Time each frame shows. */
   frameMs?: number;
@@ -23,7 +26,10 @@ export async function renderReplay(dir: string, view: RunView, options: ReplayOp
   const steps = view.steps.filter((s) => s.observation);
   if (steps.length === 0) throw new Error(`run ${view.runId} has no screenshots to replay`);
   const first = steps[0]!.observation!.observation.image;
-  const width = Math.round(options.width ?? Math.min(first.width, 960));
+  // sharp holds every decoded frame while it joins them: long runs get smaller frames
+  // so the whole animation stays within REPLAY_PIXEL_BUDGET.
+  const budgetWidth = Math.floor(Math.sqrt((REPLAY_PIXEL_BUDGET * first.width) / (first.height * steps.length)));
+  const width = Math.max(16, Math.round(options.width ?? Math.min(first.width, 960, budgetWidth)));
   const height = Math.max(1, Math.round((width * first.height) / first.width));
   const frames: Buffer[] = [];
   for (const step of steps) {
