@@ -86,6 +86,20 @@ describe('step timeline', () => {
     expect(screen.getAllByTestId('step-row')[0]!.textContent).toContain('done');
   });
 
+  it('after an edit, shows what ran (the edited point), and says the model proposed another', () => {
+    mount((s) => {
+      s.started();
+      s.observation(0, 1000, 1000);
+      s.proposed(0, { type: 'click', x: 100, y: 100 });
+      s.add({ type: 'approval_answered', proposalId: 'p0', answer: { decision: 'edit', action: { type: 'click', x: 500, y: 250 } }, by: { kind: 'person', detail: 'ws:1' } });
+    });
+    const overlay = screen.getByTestId('action-overlay');
+    expect(overlay.style.left).toBe('50%');
+    expect(overlay.style.top).toBe('25%');
+    expect(screen.getByTestId('step-proposal').textContent).toContain('the model proposed click left at (100, 100)');
+    expect(screen.getAllByTestId('step-row')[0]!.textContent).toContain('(500, 250)');
+  });
+
   it('keeps the DOM bounded on a 300-step run: only rows in view are rendered', () => {
     mount((s) => {
       s.started();

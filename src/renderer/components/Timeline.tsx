@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { describeAction } from '../../shared/actions.js';
+import { describeAction, type Action } from '../../shared/actions.js';
 import { useApp, useClient } from '../bridge/context.js';
 import { formatMs, formatTokens, formatUsd } from '../lib/format.js';
 import type { ProposalView, RunView, StepView } from '../store/run-view.js';
@@ -17,8 +17,19 @@ export const ROW_HEIGHT = 44;
 const OVERSCAN = 6;
 const MIN_ROWS = 14;
 
+/** What actually ran (or would run): the person's edit replaces the model's proposal. */
+export function shownAction(p: ProposalView): Action {
+  return p.answer?.decision === 'edit' ? p.answer.action : p.action;
+}
+
 function stepStatus(run: RunView, step: StepView): { label: string; tone: string } {
   const ps = step.proposals.map((id) => run.proposals[id]).filter((p): p is ProposalView => !!p);
+  const last = ps[ps.length - 1];
+  if (last?.action.type === 'finish') return { label: last.action.success ? 'finished' : 'gave up', tone: last.action.success ? 'ok' : 'warn' };
+  if (last?.action.type === 'ask_user') {
+    const open = !!run.question && run.question.answer === undefined && run.state !== 'ended' && step.step === run.stepOrder[run.stepOrder.length - 1];
+    return open ? { label: 'asking', tone: 'wait' } : { label: 'asked', tone: 'ok' };
+  }
   if (ps.some((p) => p.executed && !p.executed.ok)) return { label: 'failed', tone: 'bad' };
   if (ps.some((p) => p.denied || p.answer?.decision === 'reject')) return { label: 'rejected', tone: 'warn' };
   if (ps.some((p) => run.pending.includes(p.proposalId))) return { label: 'waiting', tone: 'wait' };
@@ -95,7 +106,7 @@ export function Timeline() {
                   onClick={() => select(n)}
                 >
                   <span className="step-no">{n + 1}</span>
-                  <span className="step-what">{first0 ? describeAction(first0.action) : step.text.slice(0, 80) || 'observed the screen'}</span>
+                  <span className="step-what">{first0 ? describeAction(shownAction(first0)) : step.text.slice(0, 80) || 'observed the screen'}</span>
                   <span className={`tag tag-${st.tone}`}>{st.label}</span>
                 </div>
               );
@@ -130,7 +141,7 @@ export function StepDetail({ run, step }: { run: RunView; step: StepView }) {
       {shot && (
         <Screenshot src={client.fileUrl(run.runId, shot.image)} size={shot} alt={`Screenshot the model saw at step ${step.step + 1}`} testId="step-shot">
           {proposals.map((p) => (
-            <ActionOverlay key={p.proposalId} action={p.action} size={shot} />
+            <ActionOverlay key={p.proposalId} action={shownAction(p)} size={shot} />
           ))}
         </Screenshot>
       )}
@@ -144,7 +155,8 @@ export function StepDetail({ run, step }: { run: RunView; step: StepView }) {
       <ul className="proposals">
         {proposals.map((p) => (
           <li key={p.proposalId} data-testid="step-proposal">
-            <strong>{describeAction(p.answer?.decision === 'edit' ? p.answer.action : p.action)}</strong>
+            <strong>{describeAction(shownAction(p))}</strong>
+            {p.answer?.decision === 'edit' && <span className="muted"> (edited; the model proposed {describeAction(p.action)})</span>}
             {p.reasoning && p.reasoning !== step.text && <p className="reasoning">{p.reasoning}</p>}
             <p className="muted">
               {p.answer && `${p.answer.decision.replace('_', ' ')} by ${p.answeredBy ?? 'person'}`}
