@@ -120,6 +120,9 @@ describe('deskpilot serve in Chromium', () => {
     const inTimeline = await overlayInImagePixels(page, '[data-testid=step-shot]', imageSize);
     expect(Math.abs(inTimeline.x - imagePoint[0])).toBeLessThanOrEqual(imageSize.width / inTimeline.img.width + 0.5);
     await page.screenshot({ path: path.join(shots, '02-approval.png') });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: path.join(shots, '02-approval-dark.png') });
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // Nothing reached the probe before approval.
     expect(probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown')).toHaveLength(0);

@@ -26,7 +26,7 @@ export function writeConfig(home: string, anthropicBaseUrl: string, extra: Recor
     JSON.stringify(
       {
         defaultProfile: 'fake',
-        profiles: { fake: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: anthropicBaseUrl } },
+        profiles: { fake: { provider: 'anthropic', model: 'claude-sonnet-4-6', baseUrl: anthropicBaseUrl } },
         policy: { mode: 'ask', rules: [] },
         ...extra,
       },
