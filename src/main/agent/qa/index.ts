@@ -1,0 +1,11 @@
+/** The QA runner: test plans → agent runs with the qa skill → verdicts, checks, JUnit and HTML. */
+export { parsePlan, readPlanFile, parseExpectation, parseDuration } from './parse-plan.js';
+export { PlanError, TestPlanSchema, type TestPlan, type TestCase, type Expectation } from './plan-types.js';
+export { runQaPlan, type QaRunOptions } from './qa-runner.js';
+export { renderJUnit, xmlEscape } from './junit.js';
+export { renderSuiteReport } from './suite-report.js';
+export { decideOutcome } from './decide.js';
+export { createVerdictTool, VerdictInputSchema } from './verdict-tool.js';
+export { createFindTextTool } from './find-text-tool.js';
+export { launchApp, runSetupCommands, SetupError, type AppSession } from './app-session.js';
+export { exitCodeFor, countCases, EXIT_OK, EXIT_FAILED, EXIT_INVALID, type SuiteResult, type CaseResult, type AttemptResult, type CaseStatus } from './results.js';

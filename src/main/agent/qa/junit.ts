@@ -1,0 +1,90 @@
+import type { AttemptResult, CaseResult, SuiteResult } from './results.js';
+import { countCases } from './results.js';
+
+/**
+ * JUnit XML in the shape CI systems read (Jenkins, GitLab, GitHub reporters): one
+ * <testsuite> per plan, one <testcase> per case; fail → <failure>, blocked and setup
+ * errors → <error>. Retries use Surefire's elements: a case that passed on a retry
+ * carries <flakyFailure> per failed attempt, a case that kept failing <rerunFailure>.
+ * Evidence paths go in <system-out>, also as [[ATTACHMENT|path]] lines (Jenkins).
+ */
+
+/** XML 1.0 forbids most control characters even when escaped. */
+// eslint-disable-next-line no-control-regex
+const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
+export function xmlEscape(text: string): string {
+  return text
+    .replace(INVALID_XML, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+const attr = (name: string, value: string | number) => ` ${name}="${xmlEscape(String(value))}"`;
+
+export function renderJUnit(suite: SuiteResult): string {
+  const counts = countCases(suite);
+  const failures = counts.failed;
+  const errors = counts.blocked + counts.error;
+  const totals = `${attr('tests', suite.cases.length)}${attr('failures', failures)}${attr('errors', errors)}${attr('skipped', 0)}${attr('time', seconds(suite.durationMs))}`;
+  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  out.push(`<testsuites${attr('name', 'DeskPilot QA')}${totals}>`);
+  out.push(
+    `  <testsuite${attr('name', suite.title)}${totals}${attr('timestamp', new Date(suite.startedAt).toISOString().replace(/\.\d+Z$/, ''))}${suite.file ? attr('file', suite.file) : ''}>`,
+  );
+  out.push('    <properties>');
+  out.push(`      <property${attr('name', 'qaSuite')}${attr('value', suite.suiteId)}/>`);
+  out.push(`      <property${attr('name', 'flaky')}${attr('value', counts.flaky)}/>`);
+  if (suite.setupError) out.push(`      <property${attr('name', 'setupError')}${attr('value', suite.setupError)}/>`);
+  out.push('    </properties>');
+  for (const c of suite.cases) out.push(...renderCase(suite, c));
+  if (suite.setupError) out.push(`    <system-err>${xmlEscape(`setup error: ${suite.setupError}`)}</system-err>`);
+  out.push('  </testsuite>');
+  out.push('</testsuites>');
+  return `${out.join('\n')}\n`;
+}
+
+function renderCase(suite: SuiteResult, c: CaseResult): string[] {
+  const last = c.attempts[c.attempts.length - 1];
+  const lines = [
+    `    <testcase${attr('name', c.name)}${attr('classname', suite.title)}${attr('time', seconds(c.durationMs))}${suite.file ? attr('file', suite.file) : ''}${attr('line', c.line)}>`,
+  ];
+  if (c.status === 'failed') lines.push(`      <failure${attr('message', c.message)}${attr('type', 'fail')}>${xmlEscape(details(last))}</failure>`);
+  if (c.status === 'blocked' || c.status === 'error') {
+    lines.push(`      <error${attr('message', c.message)}${attr('type', c.status)}>${xmlEscape(details(last))}</error>`);
+  }
+  const earlier = c.attempts.slice(0, -1);
+  const element = c.status === 'passed' ? 'flakyFailure' : 'rerunFailure';
+  for (const a of earlier) {
+    lines.push(`      <${element}${attr('message', a.message)}${attr('type', a.status)}>${xmlEscape(details(a))}</${element}>`);
+  }
+  lines.push(`      <system-out>${xmlEscape(systemOut(c))}</system-out>`);
+  lines.push('    </testcase>');
+  return lines;
+}
+
+function details(a: AttemptResult | undefined): string {
+  if (!a) return '';
+  const lines = [`attempt ${a.attempt}: ${a.status}`];
+  if (a.verdict) lines.push(`model verdict: ${a.verdict.verdict} — ${a.verdict.reason}`);
+  for (const check of a.checks) lines.push(`check ${check.passed ? 'passed' : 'FAILED'}: ${check.source} — ${check.detail}`);
+  if (a.runStatus) lines.push(`run ${a.runId ?? ''} ended: ${a.runStatus}`);
+  for (const e of a.evidence) lines.push(`evidence: ${e}`);
+  return lines.join('\n');
+}
+
+function systemOut(c: CaseResult): string {
+  const lines: string[] = [];
+  if (c.flaky) lines.push(`FLAKY: passed on attempt ${c.attempts.length} after ${c.attempts.length - 1} failed attempt(s)`);
+  for (const a of c.attempts) {
+    lines.push(details(a));
+    if (a.runDir) lines.push(`run folder: ${a.runDir}`);
+    for (const check of a.checks) if (check.image) lines.push(`[[ATTACHMENT|${check.image}]]`);
+    for (const e of a.evidence) lines.push(`[[ATTACHMENT|${e}]]`);
+  }
+  return lines.join('\n');
+}

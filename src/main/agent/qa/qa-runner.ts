@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { PolicyMode } from '../../../shared/approvals.js';
+import type { Config, ProviderProfile } from '../../../shared/config.js';
+import type { RunEvent } from '../../../shared/events.js';
+import type { DisplayInfo } from '../../../shared/observation.js';
+import type { Computer } from '../../../os-control/types.js';
+import { deskpilotHome } from '../../paths.js';
+import type { RunHandle, RunOptions, RunResult } from '../run-api.js';
+import { launchApp, runSetupCommands, SetupError, type AppSession } from './app-session.js';
+import { caseTask, QA_ADDENDUM } from './case-task.js';
+import { CaseState } from './case-state.js';
+import { runChecks } from './checks.js';
+import { decideOutcome } from './decide.js';
+import { createFindTextTool } from './find-text-tool.js';
+import type { TestCase, TestPlan } from './plan-types.js';
+import type { AttemptResult, CaseResult, SuiteResult } from './results.js';
+import { createVerdictTool } from './verdict-tool.js';
+
+export interface QaRunOptions {
+  profile: ProviderProfile;
+  apiKey?: string;
+  config: Config;
+  computer: Computer;
+  /** Starts one agent run: runner.ts's startRun (a parameter so the CLI and tests pass the real one explicitly). */
+  startRun: (options: RunOptions) => Promise<RunHandle>;
+  home?: string;
+  /** Default 'auto': nobody is there to approve in CI. */
+  policy?: PolicyMode;
+  /** Overrides every case's Retries. */
+  retries?: number;
+  /** Only the cases with these names. */
+  cases?: string[];
+  /** Environment of the app (DISPLAY …); default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Where launch and setup commands run; default the plan file's folder. */
+  cwd?: string;
+  /** Check captures go to <outDir>/<case>/; default <home>/qa/<suiteId>. */
+  outDir?: string;
+  providerOptions?: RunOptions['providerOptions'];
+  onEvent?: (event: RunEvent) => void;
+  onCaseStart?: (testCase: TestCase, attempt: number) => void;
+  onCaseEnd?: (result: CaseResult) => void;
+  signal?: AbortSignal;
+}
+
+/** Grace after the case's own time limit before the QA runner stops the run itself. */
+const STOP_GRACE_MS = 15_000;
+
+/**
+ * Runs a parsed plan: for each case (and retry) a fresh or reset app, one agent run
+ * with the qa skill, the verdict tool and find_text, then DeskPilot's own checks.
+ * Runs are labelled {qaSuite, qaCase, qaAttempt, qaPlan} so the UI groups them.
+ */
+export async function runQaPlan(plan: TestPlan, options: QaRunOptions): Promise<SuiteResult> {
+  const suiteId = `qa-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomUUID().slice(0, 6)}`;
+  const home = options.home ?? deskpilotHome();
+  const outDir = options.outDir ?? path.join(home, 'qa', suiteId);
+  const cwd = options.cwd ?? (plan.file ? path.dirname(path.resolve(plan.file)) : process.cwd());
+  const env = options.env ?? process.env;
+  const startedAt = Date.now();
+  const suite: SuiteResult = { suiteId, title: plan.title, ...(plan.file ? { file: plan.file } : {}), startedAt, durationMs: 0, cases: [] };
+
+  const selected = options.cases?.length ? plan.cases.filter((c) => options.cases!.includes(c.name)) : plan.cases;
+  const unknown = (options.cases ?? []).filter((name) => !plan.cases.some((c) => c.name === name));
+  if (unknown.length) {
+    suite.setupError = `no case named ${unknown.map((u) => `"${u}"`).join(', ')} in the plan (cases: ${plan.cases.map((c) => `"${c.name}"`).join(', ')})`;
+    return finish(suite);
+  }
+
+  let app: AppSession | undefined;
+  try {
+    for (const testCase of selected) {
+      const caseStarted = Date.now();
+      const attempts: AttemptResult[] = [];
+      const retries = options.retries ?? testCase.limits.retries;
+      for (let attempt = 1; attempt <= 1 + retries; attempt++) {
+        options.signal?.throwIfAborted();
+        options.onCaseStart?.(testCase, attempt);
+        const attemptStarted = Date.now();
+        try {
+          if (!app || plan.app.reset === 'restart' || !app.alive()) {
+            await app?.stop();
+            app = undefined;
+            await runSetupCommands(plan.setup.commands, { env, cwd });
+            app = await launchApp(plan.app, { env, cwd });
+          } else {
+            await app.activate();
+          }
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          attempts.push({ attempt, status: 'error', message: `setup: ${message}`, checks: [], evidence: [], durationMs: Date.now() - attemptStarted });
+          if (!(error instanceof SetupError)) continue;
+          // Nothing in the plan can run without its app.
+          suite.setupError = message;
+          break;
+        }
+        const result = await runAttempt(plan, testCase, attempt, app, { ...options, home, suiteId, outDir });
+        attempts.push(result);
+        if (result.status === 'passed' || result.status === 'error') break;
+      }
+      const last = attempts[attempts.length - 1]!;
+      const flaky = last.status === 'passed' && attempts.length > 1;
+      const caseResult: CaseResult = {
+        name: testCase.name,
+        line: testCase.line,
+        status: last.status,
+        flaky,
+        message: flaky ? `${last.message} (flaky: passed on attempt ${attempts.length} of ${attempts.length})` : last.message,
+        attempts,
+        durationMs: Date.now() - caseStarted,
+      };
+      suite.cases.push(caseResult);
+      options.onCaseEnd?.(caseResult);
+      if (suite.setupError) break;
+    }
+  } finally {
+    await app?.stop();
+  }
+  return finish(suite);
+
+  function finish(s: SuiteResult): SuiteResult {
+    s.durationMs = Date.now() - startedAt;
+    return s;
+  }
+}
+
+async function runAttempt(
+  plan: TestPlan,
+  testCase: TestCase,
+  attempt: number,
+  app: AppSession,
+  options: QaRunOptions & { home: string; suiteId: string; outDir: string },
+): Promise<AttemptResult> {
+  const started = Date.now();
+  const state = new CaseState();
+  const fail = (message: string, extra: Partial<AttemptResult> = {}): AttemptResult => ({
+    attempt,
+    status: 'error',
+    message,
+    checks: [],
+    evidence: [],
+    durationMs: Date.now() - started,
+    ...extra,
+  });
+
+  let handle: RunHandle;
+  try {
+    handle = await options.startRun({
+      task: caseTask(plan, testCase),
+      profile: options.profile,
+      ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+      policy: options.policy ?? 'auto',
+      limits: { maxSteps: testCase.limits.maxSteps, maxWallMs: testCase.limits.timeoutMs, maxCostUsd: options.config.limits.maxCostUsd },
+      config: options.config,
+      computer: options.computer,
+      skills: ['qa'],
+      systemAddendum: QA_ADDENDUM,
+      extraTools: ['qa_verdict', 'find_text'],
+      customTools: {
+        qa_verdict: createVerdictTool(testCase, state),
+        find_text: createFindTextTool(options.computer, state),
+      },
+      labels: { qaSuite: options.suiteId, qaCase: testCase.name, qaAttempt: String(attempt), qaPlan: plan.title },
+      home: options.home,
+      ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
+      onEvent: (event) => {
+        state.onEvent(event);
+        options.onEvent?.(event);
+      },
+    });
+  } catch (error) {
+    // The run could not start at all (no key, unknown skill, no display): the setup is invalid.
+    return fail(`the agent run could not start: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  state.runDir = handle.dir;
+
+  const guard = setTimeout(() => handle.stop(`QA case time limit (${Math.round(testCase.limits.timeoutMs / 1000)} s)`), testCase.limits.timeoutMs + STOP_GRACE_MS);
+  const onAbort = () => handle.stop('QA run aborted');
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  let run: RunResult;
+  try {
+    run = await handle.done;
+  } catch (error) {
+    return fail(`the agent run crashed: ${error instanceof Error ? error.message : String(error)}`, { runId: handle.runId, runDir: handle.dir });
+  } finally {
+    clearTimeout(guard);
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+
+  const base = { attempt, runId: run.runId, runDir: handle.dir, runStatus: run.status };
+  const verdict = state.verdict;
+  if (!verdict) {
+    return {
+      ...base,
+      status: 'blocked',
+      message: `no verdict: the run ended (${run.status}) without calling qa_verdict${run.summary ? `: ${run.summary}` : ''}`,
+      checks: [],
+      evidence: evidencePaths(state, [state.firstObservationId, state.latestObservationId]),
+      durationMs: Date.now() - started,
+    };
+  }
+
+  const display = displayOf(state) ?? (await primaryDisplay(options.computer));
+  const checks =
+    verdict.verdict === 'blocked' || !display
+      ? []
+      : await runChecks(testCase, {
+          computer: options.computer,
+          app,
+          state,
+          display,
+          regions: plan.app.regions,
+          outDir: path.join(options.outDir, safeName(`${testCase.name}-${attempt}`)),
+        });
+  const outcome = decideOutcome(verdict, checks, testCase.expected.length);
+  return {
+    ...base,
+    status: outcome.status,
+    message: outcome.message,
+    verdict: { verdict: verdict.verdict, reason: verdict.reason },
+    checks,
+    evidence: evidencePaths(state, verdict.evidence),
+    durationMs: Date.now() - started,
+  };
+}
+
+function evidencePaths(state: CaseState, ids: ReadonlyArray<string | undefined>): string[] {
+  const paths: string[] = [];
+  for (const id of new Set(ids)) {
+    const seen = id ? state.observations.get(id) : undefined;
+    if (seen && state.runDir) paths.push(path.join(state.runDir, seen.image));
+  }
+  return paths;
+}
+
+function displayOf(state: CaseState): DisplayInfo | undefined {
+  const id = state.latestObservationId;
+  return id ? state.observations.get(id)?.record.display : undefined;
+}
+
+async function primaryDisplay(computer: Computer): Promise<DisplayInfo | undefined> {
+  const displays = await computer.listDisplays().catch(() => []);
+  return displays.find((d) => d.primary) ?? displays[0];
+}
+
+function safeName(text: string): string {
+  return text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'case';
+}

@@ -1,0 +1,79 @@
+import { readFile } from 'node:fs/promises';
+import { escapeHtml as esc, renderReportDocument, renderRunSectionFromDir } from '../../sessions/export/html.js';
+import type { AttemptResult, CaseResult, SuiteResult } from './results.js';
+import { countCases } from './results.js';
+
+/**
+ * The QA suite report: one self-contained, offline HTML file (the sessions export's
+ * document and CSP) with a summary table, each case's verdict, checks and check
+ * captures, and each attempt's full run section from its session log.
+ */
+const SUITE_CSS = `
+.qa-summary { width:100%; border-collapse: collapse; margin: 12px 0 24px; background: var(--card); }
+.qa-summary th, .qa-summary td { text-align:left; padding: 8px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
+.qa-passed { color: var(--ok); } .qa-failed, .qa-error { color: var(--bad); } .qa-blocked, .qa-flaky { color: var(--warn); }
+.qa-case { margin: 32px 0 8px; }
+.qa-check img { max-width: 100%; border: 1px solid var(--line); border-radius: 6px; image-rendering: pixelated; }
+`;
+
+export async function renderSuiteReport(suite: SuiteResult): Promise<string> {
+  const counts = countCases(suite);
+  const parts: string[] = [`<style>${SUITE_CSS}</style>`];
+  parts.push(`<h1>${esc(suite.title)}</h1>`);
+  parts.push(
+    `<div class="dp-meta"><div>Suite: <b>${esc(suite.suiteId)}</b></div>${suite.file ? `<div>Plan: <b>${esc(suite.file)}</b></div>` : ''}` +
+      `<div>Started: <b>${esc(new Date(suite.startedAt).toISOString())}</b></div><div>Duration: <b>${(suite.durationMs / 1000).toFixed(1)} s</b></div>` +
+      `<div>Result: <b><span class="qa-passed">${counts.passed} passed</span>, <span class="qa-failed">${counts.failed} failed</span>, ` +
+      `<span class="qa-blocked">${counts.blocked} blocked</span>${counts.error ? `, <span class="qa-error">${counts.error} errors</span>` : ''}` +
+      `${counts.flaky ? `, <span class="qa-flaky">${counts.flaky} flaky</span>` : ''}</b></div></div>`,
+  );
+  if (suite.setupError) parts.push(`<div class="dp-note">Setup error: ${esc(suite.setupError)}</div>`);
+  parts.push('<table class="qa-summary"><thead><tr><th>Case</th><th>Status</th><th>Attempts</th><th>Reason</th></tr></thead><tbody>');
+  suite.cases.forEach((c, i) => {
+    parts.push(
+      `<tr><td><a href="#case-${i}">${esc(c.name)}</a></td><td class="qa-${c.status}"><b>${esc(c.status)}</b>${c.flaky ? ' <span class="qa-flaky">(flaky)</span>' : ''}</td>` +
+        `<td>${c.attempts.length}</td><td>${esc(c.message)}</td></tr>`,
+    );
+  });
+  parts.push('</tbody></table>');
+  for (const [i, c] of suite.cases.entries()) parts.push(await caseHtml(c, i));
+  return renderReportDocument({ title: `DeskPilot QA — ${suite.title}`, body: parts.join('\n') });
+}
+
+async function caseHtml(c: CaseResult, index: number): Promise<string> {
+  const parts = [
+    `<h2 class="qa-case" id="case-${index}">${esc(c.name)} — <span class="qa-${c.status}">${esc(c.status)}</span>${c.flaky ? ' <span class="qa-flaky">(flaky)</span>' : ''}</h2>`,
+    `<div class="dp-text">${esc(c.message)}</div>`,
+  ];
+  for (const a of c.attempts) parts.push(await attemptHtml(a, c.attempts.length > 1));
+  return parts.join('\n');
+}
+
+async function attemptHtml(a: AttemptResult, several: boolean): Promise<string> {
+  const parts: string[] = [];
+  if (several) parts.push(`<h3>Attempt ${a.attempt}: <span class="qa-${a.status}">${esc(a.status)}</span></h3><div class="dp-text">${esc(a.message)}</div>`);
+  if (a.verdict) parts.push(`<div class="dp-text">Model verdict: <b>${esc(a.verdict.verdict)}</b> — ${esc(a.verdict.reason)}</div>`);
+  for (const check of a.checks) {
+    const img = check.image ? await dataUri(check.image) : undefined;
+    parts.push(
+      `<div class="qa-check"><div class="${check.passed ? 'dp-ok' : 'dp-bad'}">Check ${check.passed ? 'passed' : 'failed'}: <code>${esc(check.source)}</code> — ${esc(check.detail)}</div>` +
+        `${img ? `<img alt="captured region for ${esc(check.source)}" src="${img}">` : ''}</div>`,
+    );
+  }
+  if (a.runDir) {
+    try {
+      parts.push(await renderRunSectionFromDir(a.runDir, { heading: `Run ${a.runId ?? ''}` }));
+    } catch (error) {
+      parts.push(`<div class="dp-note">The run log could not be read: ${esc(error instanceof Error ? error.message : String(error))}</div>`);
+    }
+  }
+  return parts.join('\n');
+}
+
+async function dataUri(file: string): Promise<string | undefined> {
+  try {
+    return `data:image/png;base64,${(await readFile(file)).toString('base64')}`;
+  } catch {
+    return undefined;
+  }
+}
