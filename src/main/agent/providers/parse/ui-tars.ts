@@ -215,7 +215,12 @@ function splitActions(body: string): string[] {
     } else if (c === "'" || c === '"') quote = c;
     else if (c === '(') depth++;
     else if (c === ')') depth--;
-    if (c === '\n' && !quote && depth <= 0) {
+    // A newline ends the action when quotes and parentheses are balanced, or when the
+    // next line starts a new call: an unclosed quote must not swallow what follows.
+    const nextStartsCall = c === '\n' && /^\s*[A-Za-z_][A-Za-z0-9_]*\(/.test(body.slice(i + 1, i + 80));
+    if (c === '\n' && ((!quote && depth <= 0) || nextStartsCall)) {
+      quote = null;
+      depth = 0;
       if (cur.trim()) out.push(cur.trim());
       cur = '';
       continue;
