@@ -1,0 +1,131 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { ProviderFamilySchema, type ProviderProfile } from '../../shared/config.js';
+import { ConfigError, loadConfig } from '../config/index.js';
+import { deskpilotHome } from '../paths.js';
+import { resolveApiKey } from '../agent/providers/index.js';
+import { resolveRunChoices } from '../agent/runner/choices.js';
+import { PlanError, readPlanFile } from '../agent/qa/index.js';
+import { exitCodeFor, EXIT_INVALID, type CaseResult, type SuiteResult } from '../agent/qa/results.js';
+
+interface QaFlags {
+  junit?: string;
+  report?: string;
+  provider?: ProviderProfile['provider'];
+  model?: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  profile?: string;
+  retries?: number;
+  case?: string[];
+  maxSteps?: number;
+}
+
+function wholeNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number');
+  return n;
+}
+
+/**
+ * `deskpilot qa plan.md`: run a test plan headless, write JUnit XML and an HTML report.
+ * Exit codes: 0 every case passed, 1 a case failed or was blocked, 2 the plan or setup was invalid.
+ */
+export function registerQaCommand(program: Command): void {
+  program
+    .command('qa')
+    .description('run a test plan (docs/TEST-PLANS.md): a verdict with evidence per case, JUnit XML and an HTML report')
+    .argument('<plan>', 'the test plan (Markdown)')
+    .option('--junit <file>', 'write JUnit XML here')
+    .option('--report <file>', 'write the self-contained HTML report here')
+    .addOption(new Option('--provider <provider>', 'model provider').choices(ProviderFamilySchema.options))
+    .option('--model <model>', 'model id')
+    .option('--base-url <url>', 'API base URL (default: ANTHROPIC_BASE_URL / OPENAI_BASE_URL)')
+    .option('--api-key-env <name>', 'environment variable holding the API key')
+    .option('--profile <name>', 'profile from config.json')
+    .option('--retries <n>', 'extra attempts for a failing case (overrides the plan)', wholeNumber)
+    .option('--case <name...>', 'run only these cases')
+    .action(async (planFile: string, flags: QaFlags) => {
+      const code = await qaCommand(planFile, flags);
+      // Native capture/input handles can keep Node alive: leave once stdout has drained.
+      await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+      process.exit(code);
+    });
+}
+
+export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+  let plan;
+  try {
+    plan = await readPlanFile(planFile);
+  } catch (error) {
+    if (error instanceof PlanError) {
+      err.write(`deskpilot qa: the plan is invalid:\n${error.message}\n`);
+      return EXIT_INVALID;
+    }
+    throw error;
+  }
+
+  const home = deskpilotHome();
+  let config;
+  let resolved;
+  try {
+    config = await loadConfig(home);
+    resolved = resolveRunChoices(config, {
+      profile: flags.profile,
+      provider: flags.provider,
+      model: flags.model,
+      baseUrl: flags.baseUrl,
+      apiKeyEnv: flags.apiKeyEnv,
+      policy: 'auto',
+    });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      err.write(`deskpilot qa: ${error.message}\n`);
+      return EXIT_INVALID;
+    }
+    throw error;
+  }
+  const { apiKey, envName } = resolveApiKey(resolved.profile);
+  if (!apiKey) {
+    err.write(`deskpilot qa: no API key: set ${envName ?? 'the API key variable'} (or name another variable with --api-key-env)\n`);
+    return EXIT_INVALID;
+  }
+
+  // nut.js binds to the X display when first loaded, so os-control and the runner load only now.
+  const { createComputer } = await import('../../os-control/index.js');
+  const { startRun } = await import('../agent/runner.js');
+  const { runQaPlan, renderJUnit, renderSuiteReport } = await import('../agent/qa/index.js');
+
+  out.write(`QA: ${plan.title} — ${plan.cases.length} case(s), ${resolved.profile.provider} ${resolved.profile.model}\n`);
+  const suite: SuiteResult = await runQaPlan(plan, {
+    profile: resolved.profile,
+    apiKey,
+    config,
+    computer: createComputer(),
+    startRun,
+    home,
+    ...(flags.retries !== undefined ? { retries: flags.retries } : {}),
+    ...(flags.case?.length ? { cases: flags.case } : {}),
+    onCaseStart: (c, attempt) => out.write(`  … ${c.name}${attempt > 1 ? ` (attempt ${attempt})` : ''}\n`),
+    onCaseEnd: (c) => out.write(`  ${caseLine(c)}\n`),
+  });
+
+  if (flags.junit) await writeOut(flags.junit, renderJUnit(suite));
+  if (flags.report) await writeOut(flags.report, await renderSuiteReport(suite));
+  const code = exitCodeFor(suite);
+  if (suite.setupError) err.write(`deskpilot qa: setup failed: ${suite.setupError}\n`);
+  const passed = suite.cases.filter((c) => c.status === 'passed').length;
+  out.write(`${passed}/${suite.cases.length} passed${flags.junit ? ` · JUnit: ${flags.junit}` : ''}${flags.report ? ` · report: ${flags.report}` : ''}\n`);
+  return code;
+}
+
+function caseLine(c: CaseResult): string {
+  const mark = c.status === 'passed' ? (c.flaky ? 'FLAKY' : 'PASS') : c.status === 'failed' ? 'FAIL' : c.status === 'blocked' ? 'BLOCKED' : 'ERROR';
+  return `${mark.padEnd(7)} ${c.name} — ${c.message}`;
+}
+
+async function writeOut(file: string, text: string): Promise<void> {
+  await mkdir(path.dirname(path.resolve(file)), { recursive: true });
+  await writeFile(file, text);
+}
