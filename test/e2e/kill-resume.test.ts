@@ -45,7 +45,8 @@ it('survives kill -9 mid-run and resumes from the log', async () => {
   run.child.kill('SIGKILL');
   const { signal } = await run.exit;
   expect(signal).toBe('SIGKILL');
-  await probe.expectClickAt(pad.x + 140, pad.y + 40, { sinceSeq: since, tolerance: 1 });
+  const first = await probe.expectClickAt(pad.x + 40, pad.y + 40, { sinceSeq: since, tolerance: 1 });
+  await probe.expectClickAt(pad.x + 140, pad.y + 40, { sinceSeq: first.up.seq + 1, tolerance: 1 });
 
   const runId = String(run.events().find((e) => e.type === 'run_started')?.runId);
   const dir = path.join(home.home, 'sessions', runId);

@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';
 import { startXcalc, type NativeApp } from '../harness/native-apps.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
-import { claude, finish, runCli, tempHome, toImagePoint } from './support.js';
+import { claude, finish, REPO_ROOT, runCli, tempHome, toImagePoint } from './support.js';
 
 // A real native app: the fake model (Anthropic protocol) clicks xcalc's 2, +, 3, =
 // at coordinates it computes from the size of the screenshot it received (the screen
@@ -17,13 +19,15 @@ const COLS = [25.5, 72, 119, 166, 212.5];
 const ROWS = [61, 85, 109.5, 134, 158, 182.5, 207, 231, 256, 280, 304.5];
 const BUTTON = {
   AC: [COLS[4]!, ROWS[0]!],
-  '5': [COLS[1]!, ROWS[8]!],
-  '2': [COLS[1]!, ROWS[9]!],
-  '3': [COLS[2]!, ROWS[9]!],
+  // Column 0 holds RCL / SUM / EXC; the digits start in column 1.
+  '5': [COLS[2]!, ROWS[8]!],
+  '2': [COLS[2]!, ROWS[9]!],
+  '3': [COLS[3]!, ROWS[9]!],
   '+': [COLS[4]!, ROWS[9]!],
   '=': [COLS[4]!, ROWS[10]!],
 } as const;
 const LCD = { left: 8, top: 4, width: 224, height: 29 };
+const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts', 'e2e');
 
 let xvfb: Xvfb;
 let xcalc: NativeApp;
@@ -43,13 +47,13 @@ function clientOrigin(): { x: number; y: number } {
 const onScreen = (b: keyof typeof BUTTON) => ({ x: origin.x + BUTTON[b][0], y: origin.y + BUTTON[b][1] });
 
 /** xcalc's display as raw grey pixels, captured by ImageMagick (not by our own capture code). */
-async function lcd(): Promise<Buffer> {
+async function lcd(name: string): Promise<Buffer> {
   const png = spawnSync('import', ['-window', 'root', 'png:-'], { env: xvfb.env, maxBuffer: 64 << 20 }).stdout;
-  return sharp(png)
-    .extract({ left: origin.x + LCD.left, top: origin.y + LCD.top, width: LCD.width, height: LCD.height })
-    .greyscale()
-    .raw()
-    .toBuffer();
+  const crop = sharp(png).extract({ left: origin.x + LCD.left, top: origin.y + LCD.top, width: LCD.width, height: LCD.height }).greyscale();
+  // Kept as evidence next to the other test artifacts.
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await crop.clone().png().toFile(path.join(ARTIFACTS, `xcalc-lcd-${name}.png`));
+  return crop.raw().toBuffer();
 }
 
 function differingPixels(a: Buffer, b: Buffer): number {
@@ -74,7 +78,7 @@ afterAll(async () => {
 });
 
 it('clicks 2 + 3 = in xcalc and xcalc shows 5', async () => {
-  const before = await lcd();
+  const before = await lcd('before');
   let imageSize = { width: 0, height: 0 };
   fake.script(
     (req) => {
@@ -94,7 +98,7 @@ it('clicks 2 + 3 = in xcalc and xcalc shows 5', async () => {
   expect(imageSize.width).toBeLessThan(SCREEN.width);
   expect(run.events().filter((e) => e.type === 'action_executed' && e.ok)).toHaveLength(4);
 
-  const result = await lcd();
+  const result = await lcd('after-run');
   expect(differingPixels(result, before)).toBeGreaterThan(10); // the display changed from "0"
 
   // Reference: xcalc's own rendering of "5", keyed in by xdotool (not by DeskPilot).
@@ -103,7 +107,7 @@ it('clicks 2 + 3 = in xcalc and xcalc shows 5', async () => {
     spawnSync('xdotool', ['mousemove', String(p.x), String(p.y), 'click', '1'], { env: xvfb.env });
     await new Promise((r) => setTimeout(r, 150));
   }
-  const five = await lcd();
+  const five = await lcd('reference-5');
   expect(differingPixels(five, before)).toBeGreaterThan(10);
   expect(differingPixels(result, five)).toBe(0);
 }, 120_000);
