@@ -203,18 +203,47 @@ describe('deskpilot serve in Chromium', () => {
     await startTask(page, 'a run with two supervisors');
     await page.locator('[data-testid=approval-queue]').waitFor({ timeout: 20_000 });
     await second.locator('[data-testid=approval-queue]').waitFor({ timeout: 20_000 });
-    const runId = await page.evaluate(async () => {
-      return document.querySelector('[data-testid=current-task]') ? 'ok' : '';
-    });
-    expect(runId).toBe('ok');
-    // Both clients send their answer in the same instant.
-    await Promise.all([page.locator('.queue button.primary').click(), second.locator('.queue button.primary').click()]);
+    // Each browser opens its own bridge connection (same origin, the session cookie
+    // authenticates it) and the two answers leave at the same instant.
+    const arm = (p: Page) =>
+      p.evaluate(async () => {
+        const ws = new WebSocket(`ws://${location.host}/bridge`);
+        await new Promise((r) => (ws.onopen = r));
+        const replies = new Map<number, (m: unknown) => void>();
+        ws.onmessage = (e) => {
+          const m = JSON.parse(String(e.data)) as { kind: string; id?: number };
+          if (m.kind === 'reply' && m.id !== undefined) replies.get(m.id)?.(m);
+        };
+        let next = 1;
+        const call = (name: string, input: unknown) =>
+          new Promise<unknown>((resolve) => {
+            const id = next++;
+            replies.set(id, resolve);
+            ws.send(JSON.stringify({ id, name, input }));
+          });
+        (window as unknown as { race: typeof call }).race = call;
+      });
+    await Promise.all([arm(page), arm(second)]);
+    const list = await service.call('sessions.list', {}, { id: 'test', kind: 'cli' });
+    const run = list.sessions.find((s) => s.task === 'a run with two supervisors')!;
+    const proposalId = String(sessionEvents(run.runId).find((e) => e.type === 'action_proposed')!.proposalId);
+    const answer = (p: Page) =>
+      p.evaluate(
+        ([runId, proposalId]) =>
+          (window as unknown as { race: (n: string, i: unknown) => Promise<{ ok: boolean; output: { accepted: boolean } }> }).race('approval.answer', {
+            runId,
+            proposalId,
+            answer: { decision: 'approve' },
+          }),
+        [run.runId, proposalId] as const,
+      );
+    const replies = await Promise.all([answer(page), answer(second)]);
+    expect(replies.map((r) => r.ok)).toEqual([true, true]);
+    expect(replies.filter((r) => r.output.accepted)).toHaveLength(1);
     await probe.expectClickAt(target.x, target.y, { sinceSeq: since, timeoutMs: 10_000, tolerance: 2 });
     await page.locator('[data-testid=run-ended]').waitFor({ timeout: 20_000 });
     await new Promise((r) => setTimeout(r, 300));
     expect(probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown')).toHaveLength(1);
-    const list = await service.call('sessions.list', {}, { id: 'test', kind: 'cli' });
-    const run = list.sessions.find((s) => s.task === 'a run with two supervisors')!;
     const answered = sessionEvents(run.runId).filter((e) => e.type === 'approval_answered');
     expect(answered).toHaveLength(1);
     await second.context().close();
