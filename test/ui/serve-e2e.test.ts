@@ -272,7 +272,8 @@ describe('deskpilot serve in Chromium', () => {
     await page.locator('[data-testid=settings-policy]').selectOption('risky');
     await page.locator('[data-testid=settings-save]').click();
     await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
-    await page.screenshot({ path: path.join(shots, '08-settings.png'), fullPage: true });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(shots, '08-settings.png') });
     await server.close();
     await service.close();
     await serve();

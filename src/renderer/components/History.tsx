@@ -41,7 +41,7 @@ export function History() {
               <button className="session-open" onClick={() => void openSession(s.runId).catch((e: unknown) => reportError(String(e)))}>
                 <span className="session-task">{s.task}</span>
                 <span className="muted">
-                  {formatTime(s.startedAt)} · {s.steps} steps · {formatUsd(s.costUsd)} · {s.provider}/{s.model}
+                  {formatTime(s.startedAt)} · {s.steps} {s.steps === 1 ? "step" : "steps"} · {formatUsd(s.costUsd)} · {s.provider}/{s.model}
                 </span>
               </button>
               <span className={`tag tag-${s.status === 'done' ? 'ok' : s.status === 'running' ? 'wait' : 'muted'}`}>{s.status}</span>
