@@ -137,7 +137,7 @@ describe('Anthropic malformed tool calls become error entries', () => {
         { name: 'left_click', toolsetName: 'computer', input: { coordinate: [-5, 10] } },
         { name: 'left_click', toolsetName: 'computer', input: { coordinate: ['12', 10] } },
         { name: 'mouse_move', toolsetName: 'computer', input: {} },
-        { name: 'key', toolsetName: 'computer', input: { text: 'ctrl++' } },
+        { name: 'key', toolsetName: 'computer', input: { text: 'ctrl+hyperdrive' } },
         { name: 'type', toolsetName: 'computer', input: { text: 'x'.repeat(10_001) } },
         { name: 'rm_rf', input: {} },
         { name: 'left_click', toolsetName: 'computer', input: { coordinate: [1e9, 5] } },
@@ -149,7 +149,7 @@ describe('Anthropic malformed tool calls become error entries', () => {
     expect(errors[1]).toMatch(/outside the screenshot/);
     expect(errors[2]).toMatch(/two finite numbers/);
     expect(errors[3]).toMatch(/coordinate must be \[x, y\]/);
-    expect(errors[4]).toMatch(/empty key/);
+    expect(errors[4]).toMatch(/invalid keys "ctrl\+hyperdrive"/);
     expect(errors[5]).toMatch(/invalid type action/);
     expect(errors[6]).toMatch(/unknown tool "rm_rf"/);
     expect(errors[7]).toMatch(/outside the screenshot/);

@@ -1,3 +1,4 @@
+import { parseKeyCombo, parseModifiers } from '../../../../os-control/keys.js';
 import { ActionSchema, actionPoints, type Action, type Point } from '../../../../shared/actions.js';
 import type { ModelCall } from '../../transcript.js';
 
@@ -33,20 +34,25 @@ export function show(value: unknown): string {
   return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }
 
-// A key name: letters, digits, underscore (xdotool keysyms, "F4", "KP_0"), or one
-// printable character ("a", "/", "+" is written as "plus").
-const KEY_PART = /^(?:[A-Za-z0-9_]{1,32}|[^\s+])$/u;
-
-/**
- * Structural check of a key combo ("ctrl+shift+t", "Return").
- * TODO(os-control): validate names with parseKeyCombo from src/os-control/keys.ts once it lands.
- */
+/** A key combo the keyboard can press ("ctrl+shift+t", "Return", "CTRL+ENTER", "ctrl c"), checked with os-control's key table. */
 export function keyComboError(combo: string): string | undefined {
-  const parts = combo.split('+');
   if (combo.length > 200) return 'key combo is longer than 200 characters';
-  if (parts.some((p) => p.trim() === '')) return `key combo ${show(combo)} has an empty key (write "plus" for the + key)`;
-  const bad = parts.find((p) => !KEY_PART.test(p.trim()));
-  return bad === undefined ? undefined : `unknown key ${show(bad)} in ${show(combo)}`;
+  try {
+    parseKeyCombo(combo);
+    return undefined;
+  } catch (error) {
+    return `invalid keys ${show(combo)}: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`;
+  }
+}
+
+/** Keys held during a click, drag or scroll: each must be a modifier. */
+export function modifiersError(names: string[]): string | undefined {
+  try {
+    parseModifiers(names);
+    return undefined;
+  } catch (error) {
+    return `invalid modifiers ${show(names)}: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`;
+  }
 }
 
 export function finalize(candidate: Record<string, unknown>, ctx: ParseContext): ActionEntry {
@@ -59,13 +65,12 @@ export function finalize(candidate: Record<string, unknown>, ctx: ParseContext):
     return fail(`invalid ${String(candidate.type)} action: ${issues}`);
   }
   const action: Action = parsed.data;
-  const combos: string[] = [];
-  if (action.type === 'key' || action.type === 'hold_key') combos.push(action.keys);
-  if ((action.type === 'click' || action.type === 'drag' || action.type === 'scroll') && action.modifiers.length) {
-    combos.push(action.modifiers.join('+'));
+  if (action.type === 'key' || action.type === 'hold_key') {
+    const err = keyComboError(action.keys);
+    if (err) return fail(err);
   }
-  for (const combo of combos) {
-    const err = keyComboError(combo);
+  if ((action.type === 'click' || action.type === 'drag' || action.type === 'scroll') && action.modifiers.length) {
+    const err = modifiersError(action.modifiers);
     if (err) return fail(err);
   }
   const { width, height } = ctx.image;
