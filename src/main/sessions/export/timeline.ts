@@ -43,6 +43,25 @@ export function observationFor(step: StepView, action: ActionView): RunEventOf<'
   return (id ? step.observations.get(id) : undefined) ?? step.observation;
 }
 
+function isWholeScreen(o: RunEventOf<'observation'>): boolean {
+  const { region, display } = o.observation;
+  return region.x === display.bounds.x && region.y === display.bounds.y && region.width === display.bounds.width && region.height === display.bounds.height;
+}
+
+/**
+ * The screenshot a step is shown with: the one its actions were proposed against
+ * (a resumed run observes the same step afresh), else the step's last whole-screen one.
+ */
+function primaryObservation(step: StepView): RunEventOf<'observation'> | undefined {
+  for (const a of step.actions) {
+    const id = a.proposed.observationId;
+    const o = id ? step.observations.get(id) : undefined;
+    if (o) return o;
+  }
+  const whole = [...step.observations.values()].filter(isWholeScreen);
+  return whole.at(-1);
+}
+
 /** Groups a run's events by step; events without a step belong to the step in progress. */
 export function buildRunView(events: readonly RunEvent[]): RunView {
   const view: RunView = {
@@ -118,5 +137,6 @@ export function buildRunView(events: readonly RunEvent[]): RunView {
     }
   }
   view.steps.sort((a, b) => a.step - b.step);
+  for (const step of view.steps) step.observation = primaryObservation(step) ?? step.observation;
   return view;
 }
