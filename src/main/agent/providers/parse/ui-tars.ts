@@ -30,7 +30,8 @@ export interface UiTarsReply {
 
 /** Which grid a UI-TARS model speaks, from its id: 1.5 and later are absolute. */
 export function uiTarsCoordinates(model: string): UiTarsCoordinates {
-  return /1[._-]?5|(?:^|\D)2(?:\D|$)|ui-?tars-?2/i.test(model) ? 'absolute' : 'relative1000';
+  // "UI-TARS-1.5-7B", "ui-tars-1_5" and a future "ui-tars-2" are absolute; "UI-TARS-2B-SFT" (a 1.0 size) is not.
+  return /(?<!\d)1[._-]5(?!\d)/.test(model) || /ui-?tars-?2(?!\d*b)/i.test(model) ? 'absolute' : 'relative1000';
 }
 
 /** Splits `name(arg='v', arg2="w")` into its name and arguments; quotes may hold escaped quotes. */
