@@ -20,7 +20,7 @@ export interface ReplayOptions {
 /**
  * An animated replay: one frame per step that has a screenshot, the step's actions
  * drawn on it (same overlay as the HTML report). Frames are made one at a time from the
- * files on disk and kept encoded until sharp joins them.
+ * files on disk (raw RGB, within REPLAY_PIXEL_BUDGET) and stacked into one animation.
  */
 export async function renderReplay(dir: string, view: RunView, options: ReplayOptions): Promise<Buffer> {
   const steps = view.steps.filter((s) => s.observation);
@@ -39,13 +39,13 @@ export async function renderReplay(dir: string, view: RunView, options: ReplayOp
     const actual = { width: meta.width ?? obs.observation.image.width, height: meta.height ?? obs.observation.image.height };
     // The overlay is drawn in the model's image space and rendered at the file's real size.
     const svg = overlaySvg(actionsOnImage(step), obs.observation.image, { cursor: cursorInImage(obs.observation), render: actual });
-    const drawn = await sharp(file).composite([{ input: Buffer.from(svg), top: 0, left: 0 }]).png().toBuffer();
-    frames.push(
-      await sharp(drawn).resize(width, height, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 1 } }).removeAlpha().png({ compressionLevel: 1 }).toBuffer(),
-    );
+    const drawn = await sharp(file).composite([{ input: Buffer.from(svg), top: 0, left: 0 }]).png({ compressionLevel: 0 }).toBuffer();
+    // Raw RGB frames, stacked into one tall image that sharp treats as pages: no per-frame encode/decode.
+    frames.push(await sharp(drawn).resize(width, height, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 1 } }).removeAlpha().raw().toBuffer());
   }
   const delay = Array.from({ length: frames.length }, () => options.frameMs ?? 900);
-  const joined = sharp(frames, { join: { animated: true } });
+  const joined = sharp(Buffer.concat(frames), { raw: { width, height: height * frames.length, channels: 3, pageHeight: height } });
+  frames.length = 0;
   return options.format === 'gif'
     ? joined.gif({ delay, loop: 0, effort: 3 }).toBuffer()
     : joined.webp({ delay, loop: 0, quality: 85, alphaQuality: 100, effort: 2 }).toBuffer();
