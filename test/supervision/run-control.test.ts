@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunEventInput } from '../../src/shared/events.js';
 import { createRunControl, isAbortError, type RunControlChange } from '../../src/main/agent/supervision/run-control.js';
 import { createTakeoverWatch } from '../../src/main/agent/supervision/takeover-watch.js';
+import type { InputActivity } from '../../src/main/agent/supervision/x11-input-activity.js';
 import type { Point } from '../../src/shared/actions.js';
 
 const flush = () => new Promise((r) => setImmediate(r));
@@ -146,6 +147,52 @@ describe('takeover watch while the person answers', () => {
     p = { x: 500, y: 500 };
     await new Promise((r) => setTimeout(r, 40));
     expect(control.pauseReason).toBe('human takeover: pointer moved from (900, 700) to (500, 500)');
+    watch.stop();
+  });
+});
+
+describe('takeover watch: keyboard and buttons (activity source logic; X11 stream in takeover.desktop.test.ts)', () => {
+  function fakeSource() {
+    const listeners = new Set<(a: InputActivity) => void>();
+    return {
+      source: { subscribe: (l: (a: InputActivity) => void) => (listeners.add(l), () => listeners.delete(l)), close: () => undefined },
+      emit: (a: Omit<InputActivity, 'at' | 'detail'>) => listeners.forEach((l) => l({ ...a, detail: 1, at: Date.now() })),
+    };
+  }
+
+  it('a real key press pauses at any time, even during an agent action; injected ones only while the agent is idle', async () => {
+    const src = fakeSource();
+    const control = createRunControl();
+    const watch = createTakeoverWatch({ readPointer: async () => ({ x: 0, y: 0 }), control, mode: 'pause', intervalMs: 1000, activity: src.source, agentEchoMs: 30 });
+    await watch.start();
+    await watch.agentActing(async () => src.emit({ kind: 'key', synthetic: true })); // our own typing
+    src.emit({ kind: 'key', synthetic: true }); // its late echo
+    expect(control.paused).toBe(false);
+    await new Promise((r) => setTimeout(r, 50));
+    src.emit({ kind: 'motion', synthetic: true }); // left to the pointer check
+    expect(control.paused).toBe(false);
+    src.emit({ kind: 'key', synthetic: true }); // injected while idle: a remote person
+    expect(control.pauseReason).toBe('human takeover: a key was pressed');
+    control.resume();
+    await watch.agentActing(async () => src.emit({ kind: 'button', synthetic: false }));
+    expect(control.pauseReason).toBe('human takeover: a mouse button was pressed');
+    watch.stop();
+  });
+
+  it('input while the person answers an approval is not a takeover', async () => {
+    const src = fakeSource();
+    const control = createRunControl();
+    const watch = createTakeoverWatch({ readPointer: async () => ({ x: 0, y: 0 }), control, mode: 'pause', intervalMs: 1000, activity: src.source, agentEchoMs: 30 });
+    await watch.start();
+    await watch.whileHumanActs(async () => {
+      src.emit({ kind: 'button', synthetic: false });
+      src.emit({ kind: 'key', synthetic: false });
+    });
+    src.emit({ kind: 'button', synthetic: false }); // the click's echo right after
+    expect(control.paused).toBe(false);
+    await new Promise((r) => setTimeout(r, 50));
+    src.emit({ kind: 'key', synthetic: false });
+    expect(control.paused).toBe(true);
     watch.stop();
   });
 });

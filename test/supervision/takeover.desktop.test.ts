@@ -9,6 +9,7 @@ import { pointerPosition } from '../harness/native-apps.js';
 import { createRunControl } from '../../src/main/agent/supervision/run-control.js';
 import { createTakeoverWatch } from '../../src/main/agent/supervision/takeover-watch.js';
 import type { RunEventInput } from '../../src/shared/events.js';
+import { startX11InputActivity, type InputActivity } from '../../src/main/agent/supervision/x11-input-activity.js';
 
 let xvfb: Xvfb;
 beforeAll(async () => {
@@ -17,6 +18,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await xvfb?.stop();
 });
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function xdo(...args: string[]): void {
+  const r = spawnSync('xdotool', args, { env: xvfb.env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+}
 
 function mouseTo(x: number, y: number): void {
   const r = spawnSync('xdotool', ['mousemove', '--sync', String(x), String(y)], { env: xvfb.env, encoding: 'utf8' });
@@ -69,6 +77,42 @@ describe('human takeover on X11', () => {
       expect(control.paused).toBe(false);
     } finally {
       watch.stop();
+    }
+  });
+
+  it('a key typed during a run (seen through the X server\'s raw input stream) pauses it', async () => {
+    const events: RunEventInput[] = [];
+    const control = createRunControl({ emit: (e) => events.push(e) });
+    const source = startX11InputActivity(xvfb.env);
+    expect(source).toBeDefined();
+    const seen: InputActivity[] = [];
+    source!.subscribe((a) => seen.push(a));
+    // The stream is live once it reports something: tap Shift until it does (before watching).
+    await until(() => {
+      xdo('key', 'shift');
+      return seen.length > 0;
+    });
+    expect(seen.length).toBeGreaterThan(0);
+    const watch = createTakeoverWatch({ readPointer: async () => pointerPosition(xvfb), control, mode: 'pause', intervalMs: 50, activity: source!, agentEchoMs: 300 });
+    await sleep(400);
+    seen.length = 0;
+    await watch.start();
+    try {
+      // The agent's own key press (inside an action) is not a takeover.
+      await watch.agentActing(async () => {
+        xdo('key', 'shift');
+        await until(() => seen.some((a) => a.kind === 'key'));
+      });
+      await sleep(400);
+      expect(control.paused).toBe(false);
+      // A key pressed while the agent waits for the model is.
+      xdo('key', 'a');
+      await until(() => control.paused);
+      expect(events).toEqual([{ type: 'state', state: 'paused', reason: 'human takeover: a key was pressed' }]);
+      expect(seen.filter((a) => a.kind === 'key').every((a) => a.synthetic)).toBe(true); // xdotool injects through XTEST
+    } finally {
+      watch.stop();
+      source!.close();
     }
   });
 });

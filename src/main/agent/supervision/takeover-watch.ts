@@ -1,5 +1,6 @@
 import type { Point } from '../../../shared/actions.js';
 import type { RunControl } from './run-control.js';
+import { startX11InputActivity, type InputActivity, type InputActivitySource } from './x11-input-activity.js';
 
 /**
  * Human takeover: when the person moves the mouse during a run, the run pauses
@@ -12,10 +13,12 @@ import type { RunControl } from './run-control.js';
  */
 
 export interface TakeoverEvent {
-  /** "human takeover: pointer moved from (10, 10) to (300, 200)". */
+  /** "human takeover: pointer moved from (10, 10) to (300, 200)", "human takeover: a key was pressed". */
   reason: string;
-  expected: Point;
-  actual: Point;
+  kind: 'pointer' | 'key' | 'button' | 'motion';
+  /** For pointer takeovers: where the agent left the pointer and where it is. */
+  expected?: Point;
+  actual?: Point;
 }
 
 export interface TakeoverWatchOptions {
@@ -29,6 +32,16 @@ export interface TakeoverWatchOptions {
   tolerancePx?: number;
   /** Told about every takeover, also in ignore mode. */
   onTakeover?: (event: TakeoverEvent) => void;
+  /**
+   * Also watch the keyboard and mouse buttons as the X server sees them, so a person
+   * typing is noticed too: 'x11' streams `xinput test-xi2` (off when not on X11 or
+   * xinput is missing), or pass a source. A key or button from a real device pauses
+   * the run at any time; one injected through XTEST (a remote desktop, another tool)
+   * only while the agent is not acting itself.
+   */
+  activity?: 'x11' | InputActivitySource;
+  /** Injected events arriving this long after an agent action still count as the agent's; default 500 ms. */
+  agentEchoMs?: number;
 }
 
 export interface TakeoverWatch {
@@ -57,6 +70,15 @@ const fmt = (p: Point) => `(${Math.round(p.x)}, ${Math.round(p.y)})`;
 
 export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatch {
   const intervalMs = options.intervalMs ?? 100;
+  const echoMs = options.agentEchoMs ?? 500;
+  /** Human waits (answering an approval) — no takeover then, whatever the input. */
+  let humanActing = 0;
+  /** Synthetic input before this time is the tail of the agent's own action. */
+  let quietUntil = 0;
+  /** Any input before this time is the tail of the person's answer (their click on Approve). */
+  let humanQuietUntil = 0;
+  let activity: InputActivitySource | undefined;
+  let unsubscribeActivity: (() => void) | undefined;
   const tolerance = options.tolerancePx ?? 3;
   let baseline: Point | undefined;
   let acting = 0;
@@ -80,13 +102,24 @@ export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatc
     }
   };
 
-  const report = (expected: Point, actual: Point): TakeoverEvent => {
-    const event: TakeoverEvent = { reason: `human takeover: pointer moved from ${fmt(expected)} to ${fmt(actual)}`, expected, actual };
-    // The new place is the baseline from now on, so one move is reported once.
-    baseline = actual;
+  const raise = (event: TakeoverEvent): TakeoverEvent => {
     options.onTakeover?.(event);
     if (options.mode === 'pause') options.control.pause(event.reason);
     return event;
+  };
+  const report = (expected: Point, actual: Point): TakeoverEvent => {
+    // The new place is the baseline from now on, so one move is reported once.
+    baseline = actual;
+    return raise({ reason: `human takeover: pointer moved from ${fmt(expected)} to ${fmt(actual)}`, kind: 'pointer', expected, actual });
+  };
+  const WHAT: Record<InputActivity['kind'], string> = { key: 'a key was pressed', button: 'a mouse button was pressed', motion: 'the mouse moved' };
+  const onActivity = (a: InputActivity) => {
+    if (!running || humanActing > 0 || Date.now() < humanQuietUntil || options.control.paused || options.control.stopped) return;
+    if (a.synthetic) {
+      // Our own input, or its late echo; injected motion is left to the pointer check.
+      if (acting > 0 || Date.now() < quietUntil || a.kind === 'motion') return;
+    }
+    raise({ reason: `human takeover: ${WHAT[a.kind]}`, kind: a.kind });
   };
 
   const check = async (): Promise<TakeoverEvent | undefined> => {
@@ -116,6 +149,8 @@ export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatc
       if (running) return;
       running = true;
       await rebaseline();
+      activity = options.activity === 'x11' ? startX11InputActivity() : options.activity;
+      unsubscribeActivity = activity?.subscribe(onActivity);
       unsubscribe = options.control.onChange((change) => {
         if (change.kind === 'resumed') void rebaseline();
         if (change.kind === 'stopped') watch.stop();
@@ -128,6 +163,11 @@ export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatc
       timer = undefined;
       unsubscribe?.();
       unsubscribe = undefined;
+      unsubscribeActivity?.();
+      unsubscribeActivity = undefined;
+      // Only a source we started is ours to close.
+      if (options.activity === 'x11') activity?.close();
+      activity = undefined;
     },
     async agentActing<T>(action: () => Promise<T>, expectedEnd?: Point): Promise<T> {
       acting++;
@@ -137,6 +177,7 @@ export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatc
         return await action();
       } finally {
         acting--;
+        quietUntil = Date.now() + echoMs;
         if (acting === 0 && running && !options.control.stopped) {
           const mine = ++epoch;
           try {
@@ -154,11 +195,15 @@ export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatc
     },
     async whileHumanActs<T>(work: () => Promise<T>): Promise<T> {
       acting++;
+      humanActing++;
       epoch++;
       try {
         return await work();
       } finally {
         acting--;
+        humanActing--;
+        // The person's last keys (Enter on the CLI prompt, a click on Approve) may still be in flight.
+        humanQuietUntil = Date.now() + echoMs;
         if (acting === 0 && running && !options.control.stopped) await rebaseline();
       }
     },
