@@ -89,6 +89,15 @@ describe.each(['anthropic', 'openai', 'openai-compatible'] as const)('%s', (fami
     expect(fake.requests).toHaveLength(3);
   });
 
+  it('an error event in the middle of a stream is retried', async () => {
+    fake.script({ fault: 'stream_error' }, { text: 'ok' });
+    const retries: string[] = [];
+    const turn = await make(family).turn(request(), new AbortController().signal, { onRetry: (i) => retries.push(i.error) });
+    expect(turn.assistant.text).toBe('ok');
+    expect(retries).toHaveLength(1);
+    expect(fake.requests).toHaveLength(2);
+  });
+
   it('401 is a ProviderRequestError at once, not retried', async () => {
     fake.setFallback({ fault: 'status', status: 401 });
     const err = await make(family).turn(request(), new AbortController().signal).catch((e: unknown) => e);

@@ -120,6 +120,18 @@ export async function startFakeModel(options: { model?: string } = {}): Promise<
         case 'reset':
           req.socket.destroy();
           return;
+        case 'stream_error': {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          if (protocol === 'anthropic') {
+            res.write(`event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { id: 'msg_x', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } })}\n\n`);
+            res.end(`event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })}\n\n`);
+          } else if (protocol === 'responses') {
+            res.end(`event: error\ndata: ${JSON.stringify({ type: 'error', code: 'server_error', message: 'The server had an error', param: null, sequence_number: 0 })}\n\n`);
+          } else {
+            res.end(`data: ${JSON.stringify({ error: { message: 'The server had an error', type: 'server_error' } })}\n\n`);
+          }
+          return;
+        }
         case 'malformed':
           if (record.stream) {
             res.writeHead(200, { 'content-type': 'text/event-stream' });

@@ -53,7 +53,13 @@ export type FakeFault =
   /** Destroy the socket without an answer. */
   | { fault: 'reset' }
   /** 200 with a body that is not valid JSON (or a broken SSE stream). */
-  | { fault: 'malformed' };
+  | { fault: 'malformed' }
+  /**
+   * Streaming only: the stream starts, then the server sends an error event, as the
+   * real APIs do when they overload mid-response (Anthropic `event: error` with
+   * overloaded_error; OpenAI `response.failed`; Chat Completions an `error` chunk).
+   */
+  | { fault: 'stream_error' };
 
 export type FakeResult = FakeReply | FakeFault;
 
