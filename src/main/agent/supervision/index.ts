@@ -12,4 +12,5 @@ export { isTerminalWindow } from './terminal-apps.js';
 export { findSecrets, looksLikeSecret, maskSecrets, secretKind, type SecretSpan } from './secrets.js';
 export { createRunControl, isAbortError, STOP_REASONS, type RunControl, type RunControlChange, type RunControlOptions } from './run-control.js';
 export { createTakeoverWatch, type TakeoverEvent, type TakeoverWatch, type TakeoverWatchOptions } from './takeover-watch.js';
+export { startX11InputActivity, type InputActivity, type InputActivitySource } from './x11-input-activity.js';
 export { normaliseCombo, comboToString, sameCombo, comboContains, type NormalCombo } from './key-combo.js';
