@@ -95,3 +95,29 @@ describe('approval queue', () => {
     expect(client.callsOf('approval.answer')).toHaveLength(0);
   });
 });
+
+describe('approval queue: person-only items and countdowns', () => {
+  it('says only a person can approve, hides approve-similar from S, shows the countdown', async () => {
+    const client = new TestClient();
+    const store = createAppStore(client);
+    const s = new EventScript();
+    for (const e of [
+      s.started(),
+      s.observation(0),
+      s.proposed(0, { type: 'key', keys: 'ctrl+q' }),
+      s.add({ type: 'approval_requested', proposalId: 'p0', decision: { verdict: 'ask', rule: 'provider-safety-check', reason: 'The provider flagged this.', humanOnly: true }, countdownMs: 5000 }),
+    ])
+      store.getState().handlePush({ kind: 'event', event: e });
+    render(
+      <Providers client={client} store={store}>
+        <ApprovalQueue />
+      </Providers>,
+    );
+    expect(screen.getByText('Only a person can approve this one.')).toBeTruthy();
+    expect(screen.getByText(/Approves itself in 5.0 s/)).toBeTruthy();
+    expect((screen.getByText('Approve similar').closest('button') as HTMLButtonElement).disabled).toBe(true);
+    key('s');
+    await flush();
+    expect(client.callsOf('approval.answer')).toHaveLength(0);
+  });
+});

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useApp, useClient } from '../bridge/context.js';
+import { Activity } from './Activity.js';
 import { ApprovalQueue } from './ApprovalQueue.js';
 import { Composer } from './Composer.js';
 import { Header } from './Header.js';
@@ -65,6 +66,7 @@ export function App() {
                       <p>{run.ended.summary}</p>
                     </section>
                   )}
+                  <Activity />
                   <QuestionBox />
                   <ApprovalQueue />
                   <LiveScreen />

@@ -5,6 +5,7 @@ import { useApp, useClient } from '../bridge/context.js';
 import { hasTarget, moveTarget } from '../lib/geometry.js';
 import { useShortcuts } from '../lib/shortcuts.js';
 import { ActionOverlay } from './ActionOverlay.js';
+import { countdownText } from './Activity.js';
 import { Screenshot } from './Screenshot.js';
 
 /**
@@ -76,7 +77,7 @@ export function ApprovalQueue() {
       ? {
           a: () => mode === 'idle' && void answer({ decision: 'approve' }),
           Enter: () => (mode === 'edit' ? confirmEdit() : mode === 'idle' && void answer({ decision: 'approve' })),
-          s: () => mode === 'idle' && void answer({ decision: 'approve_similar' }),
+          s: () => mode === 'idle' && !head.decision?.humanOnly && void answer({ decision: 'approve_similar' }),
           r: () => {
             setMode('reject');
             setTimeout(() => feedbackRef.current?.focus(), 0);
@@ -115,6 +116,8 @@ export function ApprovalQueue() {
           {head.decision.reason} <span className="rule">({head.decision.rule})</span>
         </p>
       )}
+      {head.decision?.humanOnly && <p className="notice">Only a person can approve this one.</p>}
+      {countdownText(head.countdownMs) && <p className="notice">{countdownText(head.countdownMs)}</p>}
       {head.reasoning && <p className="reasoning">{head.reasoning}</p>}
       {head.shot && (
         <Screenshot
@@ -165,7 +168,7 @@ export function ApprovalQueue() {
             <button className="primary" disabled={busy} onClick={() => void answer({ decision: 'approve' })}>
               Approve <kbd>A</kbd>
             </button>
-            <button disabled={busy} onClick={() => void answer({ decision: 'approve_similar' })}>
+            <button disabled={busy || head.decision?.humanOnly} onClick={() => void answer({ decision: 'approve_similar' })}>
               Approve similar <kbd>S</kbd>
             </button>
             <button disabled={busy} onClick={startEdit}>

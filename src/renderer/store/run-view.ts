@@ -29,6 +29,8 @@ export interface ProposalView {
   /** The screenshot the model saw when it proposed this. */
   shot?: ShotRef;
   decision?: GateDecision;
+  /** Auto-approval countdown the gate started, if any. */
+  countdownMs?: number;
   answer?: ApprovalAnswer;
   answeredBy?: string;
   denied?: GateDecision;
@@ -169,7 +171,7 @@ export function applyEvent(prev: RunView, ev: RunEvent): RunView {
       updateStep(run, ev.step, ev.at, (s) => ({ invalid: [...s.invalid, ev.error].slice(-5) }));
       break;
     case 'approval_requested':
-      updateProposal(run, ev.proposalId, () => ({ decision: ev.decision }));
+      updateProposal(run, ev.proposalId, () => ({ decision: ev.decision, countdownMs: ev.countdownMs }));
       if (!run.pending.includes(ev.proposalId)) run.pending = [...run.pending, ev.proposalId];
       break;
     case 'approval_answered':
