@@ -86,7 +86,9 @@ describe('run log on disk', () => {
     await log.close();
     // The process died half-way through a line.
     await fsp.appendFile(path.join(log.dir, 'events.jsonl'), '{"v":1,"runId":"x","seq":99,"type":"mod');
+    await fsp.writeFile(path.join(log.dir, 'shots', '0002.png.4242.tmp'), 'half an image');
     const again = await openRunLog(log.dir);
+    await expect(fsp.access(path.join(log.dir, 'shots', '0002.png.4242.tmp'))).rejects.toThrow();
     expect(again.warnings.join()).toMatch(/torn last line/);
     expect(again.lastSeq).toBe(last);
     const e = again.append({ ...started, resumedFromSeq: last });

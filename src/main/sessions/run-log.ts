@@ -135,6 +135,14 @@ async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
+/** Half-written files a killed process left behind (writeFileAtomic's temp files). */
+async function removeOrphanTemps(dir: string): Promise<void> {
+  const entries = await fsp.readdir(dir, { recursive: true, withFileTypes: true });
+  for (const e of entries) {
+    if (e.isFile() && /\.\d+\.tmp$/.test(e.name)) await fsp.rm(path.join(e.parentPath, e.name), { force: true });
+  }
+}
+
 async function takeLock(dir: string): Promise<void> {
   const holder = await liveHolder(dir);
   if (holder !== undefined && holder !== process.pid) {
@@ -171,6 +179,7 @@ export async function openRunLog(dir: string, options: RunLogOptions = {}): Prom
   const size = (await fsp.stat(file)).size;
   if (size > validBytes) await fsp.truncate(file, validBytes);
   await takeLock(dir);
+  await removeOrphanTemps(dir);
   const summary = new SummaryBuilder();
   for (const e of events) summary.add(e);
   const runId = events[0]?.runId ?? path.basename(dir);

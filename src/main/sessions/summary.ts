@@ -53,7 +53,8 @@ export class SummaryBuilder {
         s.status = 'open';
         s.endedAt = undefined;
         break;
-      case 'observation':
+      // A step counts once the model acted in it (the screenshot that follows the last
+      // turn is not a step); run_ended's count is authoritative.
       case 'action_proposed':
       case 'action_executed':
       case 'model_text':
@@ -70,7 +71,7 @@ export class SummaryBuilder {
       case 'run_ended':
         s.status = event.status;
         s.endedAt = event.at;
-        s.steps = Math.max(s.steps, event.steps);
+        s.steps = event.steps;
         s.costUsd = event.total.costUsd;
         s.summary = event.summary;
         break;
