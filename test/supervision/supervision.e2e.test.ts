@@ -147,10 +147,18 @@ describe('policy ask', () => {
     expect(click.decision).toMatchObject({ verdict: 'ask', rule: 'mode:ask' });
     await sleep(600);
     expect(probe.events().filter((e) => e.seq >= since && e.type.startsWith('pointer') && e.type !== 'pointermove')).toEqual([]);
-    expect(run.handle.answerApproval(click.proposalId, { decision: 'approve' }, 'test-client')).toBe(true);
+    // Two clients answer at once (same tick, and a third from another async path): exactly one wins.
+    const late = Promise.resolve().then(() => run.handle.answerApproval(click.proposalId, { decision: 'reject', feedback: 'late' }, 'ws:3'));
+    const answers = [
+      run.handle.answerApproval(click.proposalId, { decision: 'approve' }, 'test-client'),
+      run.handle.answerApproval(click.proposalId, { decision: 'reject', feedback: 'no' }, 'ws:2'),
+      await late,
+    ];
+    expect(answers).toEqual([true, false, false]);
     await probe.expectClickAt(field.x, field.y, { sinceSeq: since, tolerance: 2 });
     const executedClick = await run.next('action_executed');
     expect(executedClick.by).toEqual({ kind: 'person', detail: 'test-client' });
+    expect(run.events.filter((e) => e.type === 'approval_answered' && e.proposalId === click.proposalId)).toHaveLength(1);
 
     // 2. Edit: the probe receives the person's text, not the model's.
     const typed = await run.next('approval_requested');
