@@ -23,7 +23,7 @@ const resourcesDir = app.isPackaged ? process.resourcesPath : path.resolve(outDi
 
 protocol.registerSchemesAsPrivileged([{ scheme: RUN_FILE_PROTOCOL, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
-if (!app.requestSingleInstanceLock()) app.quit();
+const primaryInstance = app.requestSingleInstanceLock();
 
 let mainWindow: BrowserWindow | null = null;
 let hud: BrowserWindow | null = null;
@@ -96,17 +96,21 @@ async function start(): Promise<void> {
   const { loadConfig } = await import('../config/index.js');
 
   const windows = () => [mainWindow, hud].filter((w): w is BrowserWindow => !!w && !w.isDestroyed());
+  // Only the windows we hid come back (a window the person hid stays hidden).
+  let hiddenByUs: BrowserWindow[] = [];
   const needsHiding = process.platform === 'linux'; // content protection does not work there
   const computer = needsHiding
     ? hidingComputer(await createComputer(), {
         active: () => activeState === 'running' || activeState === 'starting',
         hide: async () => {
-          for (const w of windows()) if (w.isVisible()) w.hide();
+          hiddenByUs = windows().filter((w) => w.isVisible());
+          for (const w of hiddenByUs) w.hide();
           // Give the compositor a frame to take them off screen before capturing.
           await new Promise((r) => setTimeout(r, 120));
         },
         show: () => {
-          mainWindow?.showInactive();
+          for (const w of hiddenByUs) if (!w.isDestroyed() && w !== hud) w.showInactive();
+          hiddenByUs = [];
           updateChrome();
         },
       })
@@ -180,10 +184,15 @@ app.on('will-quit', () => {
 });
 app.on('window-all-closed', () => app.quit());
 
-app
-  .whenReady()
-  .then(start)
-  .catch((err: unknown) => {
-    dialog.showErrorBox('DeskPilot could not start', err instanceof Error ? (err.stack ?? err.message) : String(err));
-    app.exit(1);
-  });
+if (!primaryInstance) {
+  // Another DeskPilot is running: it shows its window (second-instance) and we leave.
+  app.quit();
+} else {
+  app
+    .whenReady()
+    .then(start)
+    .catch((err: unknown) => {
+      dialog.showErrorBox('DeskPilot could not start', err instanceof Error ? (err.stack ?? err.message) : String(err));
+      app.exit(1);
+    });
+}
