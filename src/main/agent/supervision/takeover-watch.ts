@@ -152,7 +152,11 @@ export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatc
       activity = options.activity === 'x11' ? startX11InputActivity() : options.activity;
       unsubscribeActivity = activity?.subscribe(onActivity);
       unsubscribe = options.control.onChange((change) => {
-        if (change.kind === 'resumed') void rebaseline();
+        if (change.kind === 'resumed') {
+          // The click or key that resumed the run may still be on its way to us.
+          humanQuietUntil = Date.now() + echoMs;
+          void rebaseline();
+        }
         if (change.kind === 'stopped') watch.stop();
       });
       schedule();
