@@ -93,5 +93,12 @@ describe('OCR on xcalc', () => {
     // The display text is found on the whole screen too.
     const [five] = await findText(captureRoot(xvfb), '5', { region: { x: origin.x, y: origin.y, width: 260, height: 30 } });
     expect(five?.text).toBe('5');
+    // Without a region, on the whole screen (dark desktop, light window): AC is still found on its button.
+    const [ac] = await findText(captureRoot(xvfb), 'AC');
+    const client = { ...origin, width: 260, height: 340 };
+    expect(ac?.center.x).toBeGreaterThan(client.x + 200);
+    expect(ac?.center.x).toBeLessThan(client.x + client.width);
+    expect(ac?.center.y).toBeGreaterThan(client.y + 30);
+    expect(ac?.center.y).toBeLessThan(client.y + 90);
   });
 });

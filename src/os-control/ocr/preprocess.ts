@@ -19,6 +19,8 @@ export interface PreparedImage {
 
 /** Largest prepared image we hand to Tesseract, in pixels; bigger costs seconds for nothing. */
 const MAX_PREPARED_PIXELS = 16_000_000;
+/** Blur radius (px) that estimates a pixel's background: wider than a glyph, narrower than a button. */
+const LOCAL_SIGMA = 12;
 
 export function chooseScale(width: number, height: number, requested?: number): number {
   const wanted = requested ?? (width * height <= 400_000 ? 3 : 2);
@@ -36,14 +38,25 @@ export async function prepareForOcr(image: Buffer, options: { region?: Rect; sca
 
   const { data, info } = await sharp(image)
     .extract({ left: region.x, top: region.y, width: region.width, height: region.height })
+    .removeAlpha()
     .greyscale()
     .normalise()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  // Light text on a dark background reads far worse; flip it when the region is mostly dark.
+  // Light text on a dark background reads far worse. A mostly light image is read as
+  // it is (measured best for light windows and pages). A mostly dark one usually mixes
+  // both (a dark desktop or theme around light windows): there, flip only the pixels
+  // whose surroundings (a wide blur, which text strokes barely move) are dark.
   let sum = 0;
   for (const v of data) sum += v;
-  if (sum / Math.max(1, data.length) < 128) for (let i = 0; i < data.length; i++) data[i] = 255 - data[i]!;
+  if (sum / Math.max(1, data.length) < 128) {
+    const local = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
+      .blur(LOCAL_SIGMA)
+      .extractChannel(0) // blur output is 3-channel otherwise
+      .raw()
+      .toBuffer();
+    for (let i = 0; i < data.length; i++) if (local[i]! < 128) data[i] = 255 - data[i]!;
+  }
   removeLongLines(data, info.width, info.height, options.pixelRatio ?? 1);
 
   // A white border keeps glyphs that touch the region's edge from being dropped.
