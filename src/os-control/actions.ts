@@ -20,6 +20,11 @@ export interface ActionContext {
 /** Pixels between interpolated drag positions: apps start a drag only after motion past a threshold. */
 const DRAG_STEP_PX = 12;
 const DRAG_STEP_MS = 4;
+/**
+ * Pause between the clicks of a double/triple click. X events injected back to back
+ * carry the same millisecond timestamp, and Chromium then counts at most two clicks.
+ */
+const MULTI_CLICK_GAP_MS = 30;
 
 async function withKeys<T>(devices: Devices, keys: KeySpec[], signal: AbortSignal, body: () => Promise<T>): Promise<T> {
   const pressed: KeySpec[] = [];
@@ -39,6 +44,7 @@ async function clickAt(ctx: ActionContext, p: Point, button: MouseButton, clicks
   await ctx.devices.move(p);
   for (let i = 0; i < clicks; i++) {
     throwIfAborted(signal);
+    if (i > 0) await sleep(MULTI_CLICK_GAP_MS, signal);
     await ctx.devices.buttonDown(button);
     await ctx.devices.buttonUp(button);
   }
@@ -66,7 +72,9 @@ async function pressKeys(ctx: ActionContext, text: string, repeat: number, signa
   for (let r = 0; r < repeat; r++) {
     for (const chord of chords) {
       throwIfAborted(signal);
-      await withKeys(ctx.devices, chord.keys, signal, async () => {});
+      const inProcess = await Promise.all(chord.keys.map((k) => ctx.devices.inProcess(k)));
+      if (inProcess.every(Boolean)) await withKeys(ctx.devices, chord.keys, signal, async () => {});
+      else await ctx.devices.chordViaXdotool(chord.keys);
     }
     await yieldToEventLoop();
   }

@@ -61,12 +61,22 @@ function serve(sel: Selection, data: Buffer | string): Server {
   return { child, owning, served: () => served, lastServedAt: () => lastServedAt };
 }
 
-/** Gives `sel` back to a background xclip holding `data` (xclip forks and serves until replaced). */
-function restore(sel: Selection, data: Buffer): void {
+/**
+ * Gives `sel` back to a background xclip holding `data` (xclip forks and serves until
+ * replaced), and waits until it answers, so the next reader sees the old text.
+ */
+async function restore(sel: Selection, data: Buffer): Promise<void> {
   const child = spawn('xclip', ['-i', '-selection', sel], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
   child.on('error', () => {});
   child.stdin.end(data);
   child.unref();
+  await new Promise((resolve) => child.once('exit', resolve));
+  const deadline = Date.now() + 1_000;
+  while (Date.now() < deadline) {
+    const now = await readSelection(sel);
+    if (now && now.equals(data)) return;
+    await sleep(10);
+  }
 }
 
 export interface PasteOptions {
@@ -103,7 +113,9 @@ export async function pasteX11(text: string, options: PasteOptions): Promise<voi
       s.child.removeAllListeners('exit');
       s.child.kill('SIGTERM');
     }
-    if (oldClipboard) restore('clipboard', oldClipboard);
-    if (oldPrimary) restore('primary', oldPrimary);
+    await Promise.all([
+      ...servers.map((s) => new Promise((resolve) => (s.child.exitCode !== null ? resolve(null) : s.child.once('exit', resolve)))),
+    ]);
+    await Promise.all([oldClipboard ? restore('clipboard', oldClipboard) : null, oldPrimary ? restore('primary', oldPrimary) : null]);
   }
 }

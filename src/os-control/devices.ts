@@ -12,6 +12,16 @@ import { run } from './exec.js';
 import type { KeySpec } from './keys.js';
 import { loadNut, type Nut } from './native.js';
 
+async function numLockOn(): Promise<boolean | undefined> {
+  try {
+    const { stdout } = await run('xset', ['q'], { timeoutMs: 2_000 });
+    const m = /Num Lock:\s*(on|off)/.exec(stdout);
+    return m ? m[1] === 'on' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const X_BUTTON: Record<MouseButton, number> = { left: 1, middle: 2, right: 3, back: 8, forward: 9 };
 
 export class Devices {
@@ -53,6 +63,23 @@ export class Devices {
     this.heldKeys.delete(key.name);
   }
 
+  /** True when this key can be pressed in-process (else it goes through xdotool). */
+  async inProcess(key: KeySpec): Promise<boolean> {
+    return this.nutKey(await this.n(), key) !== undefined;
+  }
+
+  /**
+   * Presses and releases a chord in one xdotool call. For keysyms libnut cannot send:
+   * xdotool also sets the modifier state such a keysym needs (NumLock for KP_0) and
+   * restores it, which separate keydown/keyup calls would not.
+   */
+  async chordViaXdotool(keys: KeySpec[]): Promise<void> {
+    const before = await numLockOn();
+    await this.xdotool(['key', '--', keys.map((k) => k.name).join('+')]);
+    // xdotool turns NumLock on to reach keypad keysyms and leaves it on: put it back.
+    if (before !== undefined && (await numLockOn()) !== before) await this.xdotool(['key', 'Num_Lock']);
+  }
+
   /** One key stroke (down + up), used by typing. */
   async tap(key: KeySpec): Promise<void> {
     await this.keyDown(key);
@@ -92,8 +119,10 @@ export class Devices {
     const mouse = nut.providerRegistry.getMouse();
     if (dy > 0) await mouse.scrollDown(dy);
     if (dy < 0) await mouse.scrollUp(-dy);
-    if (dx > 0) await mouse.scrollRight(dx);
-    if (dx < 0) await mouse.scrollLeft(-dx);
+    // libnut's horizontal scroll is mirrored on X11 (its "right" sends button 6, which is left).
+    const mirrored = process.platform === 'linux';
+    if (dx > 0) await (mirrored ? mouse.scrollLeft(dx) : mouse.scrollRight(dx));
+    if (dx < 0) await (mirrored ? mouse.scrollRight(-dx) : mouse.scrollLeft(-dx));
   }
 
   held(): { keys: string[]; buttons: MouseButton[] } {

@@ -70,16 +70,19 @@ export function usCharMap(): CharMap {
 
 /** Parses `xmodmap -pke` into a char → stroke map for printable ASCII. */
 export function charMapFromXmodmap(text: string): CharMap {
-  const plain = new Map<string, string>(); // keysym → itself (on level 1)
-  const shifted = new Map<string, string>(); // keysym → the level-1 keysym of its keycode
+  // keysym → the pressable plain keysym of the first keycode that has it (on level 1 or 2).
+  const plain = new Map<string, KeySpec>();
+  const shifted = new Map<string, KeySpec>();
   for (const line of text.split('\n')) {
     const m = /^keycode\s+\d+\s*=\s*(.*)$/.exec(line);
     if (!m) continue;
-    const syms = m[1]!.trim().split(/\s+/).filter(Boolean);
-    const [l1, l2] = syms;
+    const [l1, l2] = m[1]!.trim().split(/\s+/).filter(Boolean);
     if (!l1 || l1 === 'NoSymbol') continue;
-    if (!plain.has(l1)) plain.set(l1, l1);
-    if (l2 && l2 !== 'NoSymbol' && !shifted.has(l2) && !plain.has(l2)) shifted.set(l2, l1);
+    // Only keycodes nut.js can press are useful (the ISO key 94 also carries "less").
+    const base = pressable(l1);
+    if (!base) continue;
+    if (!plain.has(l1)) plain.set(l1, base);
+    if (l2 && l2 !== 'NoSymbol' && !shifted.has(l2)) shifted.set(l2, base);
   }
   const cache = new Map<string, Stroke | undefined>();
   return {
@@ -90,14 +93,10 @@ export function charMapFromXmodmap(text: string): CharMap {
       let stroke: Stroke | undefined;
       const sym = keysymOf(ch);
       if (sym) {
-        if (plain.has(sym)) {
-          const key = pressable(sym);
-          if (key) stroke = { key, shift: false };
-        } else {
-          const base = shifted.get(sym);
-          const key = base ? pressable(base) : undefined;
-          if (key) stroke = { key, shift: true };
-        }
+        const p = plain.get(sym);
+        const sh = shifted.get(sym);
+        if (p) stroke = { key: p, shift: false };
+        else if (sh) stroke = { key: sh, shift: true };
       }
       cache.set(ch, stroke);
       return stroke;

@@ -4,7 +4,7 @@
  * emoji) is pasted through the clipboard. Work is done in small chunks with a trip to
  * the event loop between them, so an abort lands within one chunk.
  */
-import { throwIfAborted, yieldToEventLoop } from './abort.js';
+import { sleep, throwIfAborted, yieldToEventLoop } from './abort.js';
 import type { Devices } from './devices.js';
 import type { CharMap, Stroke } from './keymap.js';
 import { resolveKey } from './keys.js';
@@ -16,6 +16,12 @@ export interface TypeOptions {
   paste: (text: string, signal?: AbortSignal) => Promise<void>;
   /** Key strokes between abort checks. */
   chunk?: number;
+  /**
+   * Average time per key stroke. Injected events arrive as fast as XTest can take them;
+   * an application that falls behind by thousands of events drops or stalls (Chromium
+   * does), so strokes are paced.
+   */
+  strokeIntervalMs?: number;
 }
 
 type Run = { kind: 'keys'; strokes: Stroke[] } | { kind: 'paste'; text: string };
@@ -39,12 +45,16 @@ export function planTyping(text: string, charMap: CharMap): Run[] {
 }
 
 const SHIFT = resolveKey('Shift_L');
+export const DEFAULT_STROKE_INTERVAL_MS = 1;
 
 export async function typeText(devices: Devices, text: string, options: TypeOptions): Promise<void> {
   const chunk = options.chunk ?? 16;
+  const interval = options.strokeIntervalMs ?? DEFAULT_STROKE_INTERVAL_MS;
   const runs = planTyping(text, options.charMap);
   let shiftHeld = false;
   let sinceYield = 0;
+  let strokes = 0;
+  let paceStart = performance.now();
   try {
     for (const run of runs) {
       throwIfAborted(options.signal);
@@ -54,6 +64,8 @@ export async function typeText(devices: Devices, text: string, options: TypeOpti
           shiftHeld = false;
         }
         await options.paste(run.text, options.signal);
+        strokes = 0;
+        paceStart = performance.now();
         continue;
       }
       for (const stroke of run.strokes) {
@@ -63,9 +75,12 @@ export async function typeText(devices: Devices, text: string, options: TypeOpti
           shiftHeld = stroke.shift;
         }
         await devices.tap(stroke.key);
+        strokes++;
         if (++sinceYield >= chunk) {
           sinceYield = 0;
-          await yieldToEventLoop();
+          const ahead = paceStart + strokes * interval - performance.now();
+          if (ahead >= 1) await sleep(ahead, options.signal);
+          else await yieldToEventLoop();
           throwIfAborted(options.signal);
         }
       }

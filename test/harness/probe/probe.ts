@@ -87,6 +87,10 @@ export interface Probe {
   reset(): Promise<void>;
   /** Gives the text field keyboard focus from inside the page. */
   focusField(): Promise<void>;
+  /** Takes keyboard focus away from the text field (no blinking caret). */
+  blurField(): Promise<void>;
+  /** Draws solid squares (client coordinates, CSS colour) above everything; replaces earlier markers. */
+  showMarkers(markers: { x: number; y: number; size: number; color: string }[]): Promise<void>;
   /** The Chromium window's X id. */
   windowId: string;
   close(): Promise<void>;
@@ -126,6 +130,15 @@ function chromiumArgs(url: string, userDataDir: string, g: Required<ProbeOptions
     `--window-size=${g.width},${g.height}`,
     `--app=${url}`,
   ];
+}
+
+/** Chromium's helper processes may still write to the profile for a moment after the browser exits. */
+function removeDir(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+  } catch {
+    // left in the temp dir; not worth failing a test for
+  }
 }
 
 async function sleep(ms: number): Promise<void> {
@@ -185,7 +198,7 @@ export async function startProbe(xvfb: Xvfb, options: ProbeOptions = {}): Promis
   const fail = async (err: unknown): Promise<never> => {
     killChrome();
     await server.close();
-    rmSync(userDataDir, { recursive: true, force: true, maxRetries: 5 });
+    removeDir(userDataDir);
     throw err;
   };
 
@@ -299,6 +312,12 @@ export async function startProbe(xvfb: Xvfb, options: ProbeOptions = {}): Promis
     async focusField() {
       await server.command({ kind: 'focusField' });
     },
+    async blurField() {
+      await server.command({ kind: 'blurField' });
+    },
+    async showMarkers(markers) {
+      await server.command({ kind: 'markers', markers });
+    },
     async close() {
       process.removeListener('exit', killChrome);
       if (!chromeExited) {
@@ -307,7 +326,7 @@ export async function startProbe(xvfb: Xvfb, options: ProbeOptions = {}): Promis
         killChrome();
       }
       await server.close();
-      rmSync(userDataDir, { recursive: true, force: true, maxRetries: 5 });
+      removeDir(userDataDir);
     },
   };
   return probe;

@@ -36,7 +36,9 @@ export const ProbeEventSchema = z
     location: z.number().optional(),
     inputType: z.string().optional(),
     data: z.string().nullable().optional(),
+    /** For input events: the field's value, only while it is at most 256 characters long. */
     value: z.string().optional(),
+    valueLength: z.number().optional(),
     layout: z.unknown().optional(),
     changed: z.boolean().optional(),
   })
