@@ -174,6 +174,9 @@ describe('takeover watch: keyboard and buttons (activity source logic; X11 strea
     src.emit({ kind: 'key', synthetic: true }); // injected while idle: a remote person
     expect(control.pauseReason).toBe('human takeover: a key was pressed');
     control.resume();
+    src.emit({ kind: 'button', synthetic: false }); // the click on Resume, arriving late
+    expect(control.paused).toBe(false);
+    await new Promise((r) => setTimeout(r, 50));
     await watch.agentActing(async () => src.emit({ kind: 'button', synthetic: false }));
     expect(control.pauseReason).toBe('human takeover: a mouse button was pressed');
     watch.stop();
