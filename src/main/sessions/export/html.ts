@@ -202,10 +202,14 @@ export async function renderRunSectionFromDir(dir: string, options: { heading?: 
   return renderRunSection(dir, buildRunView(events), options);
 }
 
+/** A whole report for one run. */
+export async function renderHtmlReportFor(dir: string, view: RunView): Promise<string> {
+  const body = `<h1>DeskPilot run report</h1>\n${await renderRunSection(dir, view)}`;
+  return renderReportDocument({ title: `DeskPilot — ${view.summary.task || view.runId}`, body });
+}
+
 /** A whole report for one run folder. */
 export async function renderHtmlReport(dir: string): Promise<string> {
   const { events } = await readRunLog(dir);
-  const view = buildRunView(events);
-  const body = `<h1>DeskPilot run report</h1>\n${await renderRunSection(dir, view)}`;
-  return renderReportDocument({ title: `DeskPilot — ${view.summary.task || view.runId}`, body });
+  return renderHtmlReportFor(dir, buildRunView(events));
 }

@@ -2,13 +2,13 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { EVENT_SCHEMA_VERSION } from '../../../shared/events.js';
 import { readRunLog } from '../reader.js';
-import { renderReportDocument, renderRunSection } from './html.js';
+import { renderHtmlReportFor } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import { renderReplay } from './replay.js';
 import { buildRunView } from './timeline.js';
 
 export { OVERLAY_COLOR, OVERLAY_RGB, overlayElements, overlaySvg } from './overlay.js';
-export { REPORT_CSS, REPORT_CSP, escapeHtml, renderHtmlReport, renderReportDocument, renderRunSection, renderRunSectionFromDir } from './html.js';
+export { REPORT_CSS, REPORT_CSP, escapeHtml, renderHtmlReport, renderHtmlReportFor, renderReportDocument, renderRunSection, renderRunSectionFromDir } from './html.js';
 export { renderMarkdown } from './markdown.js';
 export { renderReplay } from './replay.js';
 export { buildRunView, type RunView, type StepView, type ActionView } from './timeline.js';
@@ -33,10 +33,7 @@ export async function exportRun(dir: string, format: ExportFormat, outFile: stri
       data = renderMarkdown(view, { imageBase: path.relative(path.dirname(path.resolve(outFile)), path.resolve(dir)) || '.' });
       break;
     case 'html':
-      data = renderReportDocument({
-        title: `DeskPilot — ${view.summary.task || view.runId}`,
-        body: `<h1>DeskPilot run report</h1>\n${await renderRunSection(dir, view)}`,
-      });
+      data = await renderHtmlReportFor(dir, view);
       break;
     case 'webp':
     case 'gif':

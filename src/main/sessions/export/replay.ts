@@ -1,5 +1,3 @@
-import { promises as fsp } from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
 import { resolveInRun } from '../files.js';
 import { actionsOnImage, cursorInImage } from './common.js';
@@ -49,9 +47,4 @@ export async function renderReplay(dir: string, view: RunView, options: ReplayOp
   return options.format === 'gif'
     ? joined.gif({ delay, loop: 0, effort: 3 }).toBuffer()
     : joined.webp({ delay, loop: 0, quality: 85, alphaQuality: 100, effort: 2 }).toBuffer();
-}
-
-export async function writeReplay(dir: string, view: RunView, outFile: string, options: ReplayOptions): Promise<void> {
-  await fsp.mkdir(path.dirname(outFile), { recursive: true });
-  await fsp.writeFile(outFile, await renderReplay(dir, view, options));
 }
