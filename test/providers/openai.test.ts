@@ -138,3 +138,13 @@ describe('OpenAI computer_use_preview', () => {
     expect(JSON.stringify(r.body.input)).toContain('screenshot removed');
   });
 });
+
+describe('OpenAI stop reasons', () => {
+  it('an incomplete response for max_output_tokens is max_tokens', async () => {
+    fake.script({ text: 'I was about to', stopReason: 'max_tokens' });
+    const t = await gpt('gpt-5.4', { maxOutputTokens: 50 }).turn({ system: 's', transcript: [{ role: 'user', text: 'x' }], observation: observation(800, 600), tools: [] }, signal());
+    expect(fake.requests[0]!.body.max_output_tokens).toBe(50);
+    expect(t.stopReason).toBe('max_tokens');
+    expect(t.assistant.text).toBe('I was about to');
+  });
+});

@@ -49,6 +49,7 @@ const Response = z.object({
   id: z.string(),
   status: z.string().nullish(),
   incomplete_details: z.object({ reason: z.string().nullish() }).passthrough().nullish(),
+  error: z.object({ code: z.string().nullish(), message: z.string().nullish() }).passthrough().nullish(),
   output: z.array(OutputItem),
   usage: z
     .object({
@@ -98,6 +99,11 @@ export function createOpenAIProvider(profile: ProviderProfile, options: OpenAIPr
     const final: unknown = await stream.finalResponse();
     const parsed = Response.safeParse(final);
     if (!parsed.success) throw new Error(`unexpected response shape: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    if (parsed.data.status === 'failed') {
+      // A response that failed on the server (its own error, not ours): retried like a 5xx.
+      const e = parsed.data.error;
+      throw new Error(`the model response failed: ${e?.code ?? 'error'}: ${e?.message ?? 'no message'}`);
+    }
     return parsed.data;
   }
 
@@ -164,8 +170,9 @@ export function toTurn(response: Response, ctx: ParseContext): ModelTurn {
       calls.push(parseFunctionCall(item, ctx));
     }
   }
-  const incomplete = response.status === 'incomplete' && response.incomplete_details?.reason === 'max_output_tokens';
-  const stopReason = incomplete ? 'max_tokens' : calls.length ? 'tool_use' : refused ? 'refusal' : 'end_turn';
+  const reason = response.status === 'incomplete' ? response.incomplete_details?.reason : undefined;
+  if (reason === 'content_filter') refused = true;
+  const stopReason = reason === 'max_output_tokens' ? 'max_tokens' : calls.length ? 'tool_use' : refused ? 'refusal' : 'end_turn';
   const u = response.usage;
   const cached = u?.input_tokens_details?.cached_tokens ?? 0;
   return {
