@@ -32,6 +32,8 @@ let service: BridgeService | null = null;
 let activeRunId: string | null = null;
 let activeState: RunState | null = null;
 let registeredHotkey: string | null = null;
+/** True while our windows are hidden so the agent can capture/act (Linux). */
+let hiddenForAgent = false;
 
 const shellClient: ClientInfo = { id: 'electron', kind: 'electron' };
 
@@ -63,7 +65,7 @@ function updateChrome(): void {
     ]),
   );
   if (hud) {
-    if (live && !hud.isVisible()) hud.showInactive();
+    if (live && !hud.isVisible() && !hiddenForAgent) hud.showInactive();
     if (!live && hud.isVisible()) hud.hide();
   }
 }
@@ -103,6 +105,7 @@ async function start(): Promise<void> {
     ? hidingComputer(await createComputer(), {
         active: () => activeState === 'running' || activeState === 'starting',
         hide: async () => {
+          hiddenForAgent = true;
           hiddenByUs = windows().filter((w) => w.isVisible());
           for (const w of hiddenByUs) w.hide();
           // Give the compositor a frame to take them off screen before capturing.
@@ -111,6 +114,7 @@ async function start(): Promise<void> {
         show: () => {
           for (const w of hiddenByUs) if (!w.isDestroyed() && w !== hud) w.showInactive();
           hiddenByUs = [];
+          hiddenForAgent = false;
           updateChrome();
         },
       })
