@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
@@ -70,6 +70,16 @@ describe('deskpilot qa on xcalc', () => {
       ],
       { ...xvfb.env, DESKPILOT_HOME: home, ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: '' },
     );
+    // Kept for people to look at (test-artifacts/ is not committed).
+    const artifacts = path.join(REPO_ROOT, 'test-artifacts', 'qa');
+    mkdirSync(artifacts, { recursive: true });
+    for (const f of [junit, report]) {
+      try {
+        copyFileSync(f, path.join(artifacts, path.basename(f)));
+      } catch {
+        // asserted below
+      }
+    }
     const output = `${result.stdout}\n${result.stderr}\nturns: ${turns.join(' ')}`;
     expect(result.code, output).toBe(1);
     expect(findTextResult).toMatch(/"AC" at x=\d+, y=\d+/);

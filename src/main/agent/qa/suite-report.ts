@@ -13,6 +13,7 @@ const SUITE_CSS = `
 .qa-summary th, .qa-summary td { text-align:left; padding: 8px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
 .qa-passed { color: var(--ok); } .qa-failed, .qa-error { color: var(--bad); } .qa-blocked, .qa-flaky { color: var(--warn); }
 .qa-case { margin: 32px 0 8px; }
+.dp-meta b { overflow-wrap: anywhere; }
 .qa-check img { max-width: 100%; border: 1px solid var(--line); border-radius: 6px; image-rendering: pixelated; }
 `;
 
