@@ -280,6 +280,7 @@ describe('kill switch', () => {
     await sleep(400);
     expect(run.events.some((e) => e.type === 'action_executed' && e.action.type === 'type')).toBe(false);
     const stopAt = performance.now();
+    const stopEpoch = Date.now();
     run.handle.stop('stopped with the kill hotkey');
     const ended = await run.next('run_ended', undefined, 5_000);
     const ms = performance.now() - stopAt;
@@ -294,7 +295,13 @@ describe('kill switch', () => {
       settled = again === later;
       later = again;
     }
-    console.log(`[stop] the probe holds ${later.length} of ${text.length} characters`);
+    const keydowns = probe.events().filter((e) => e.type === 'keydown');
+    const lastKey = keydowns[keydowns.length - 1];
+    const afterStop = keydowns.filter((e) => e.t > stopEpoch).length;
+    console.log(
+      `[stop] the probe holds ${later.length} of ${text.length} characters; ${afterStop} keys were still being delivered by X/Chromium after the stop, ` +
+        `the last ${lastKey ? Math.round(lastKey.t - stopEpoch) : 0} ms after it`,
+    );
     expect(later.length).toBeGreaterThan(0);
     expect(later.length).toBeLessThan(text.length);
     expect(text.startsWith(later)).toBe(true);
