@@ -46,7 +46,29 @@ function withFixedSleep(computer: Computer, ms: number): Computer {
   };
 }
 
-async function scriptedRun(fake: FakeModelServer, computer: Computer, home: string) {
+/** Times the computer's own calls, to tell os-control's share of a step from the runner's. */
+function timed(computer: Computer, into: { observe: number[]; settle: number[]; perform: number[] }): Computer {
+  const time = async <T>(list: number[], work: () => Promise<T>) => {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      list.push(performance.now() - started);
+    }
+  };
+  return {
+    listDisplays: () => computer.listDisplays(),
+    observe: (o) => time(into.observe, () => computer.observe(o)),
+    perform: (a, s) => time(into.perform, () => computer.perform(a, s)),
+    cursorPosition: () => computer.cursorPosition(),
+    releaseAll: () => computer.releaseAll(),
+    settle: (o) => time(into.settle, () => computer.settle(o)),
+  };
+}
+
+async function scriptedRun(fake: FakeModelServer, plain: Computer, home: string) {
+  const calls = { observe: [] as number[], settle: [] as number[], perform: [] as number[] };
+  const computer = timed(plain, calls);
   const { startRun } = await import('../src/main/agent/runner.js');
   // Every turn clicks an empty spot of the static desktop; the last one finishes.
   for (let i = 0; i < STEPS - 1; i++) fake.script({ toolCalls: [{ name: 'computer', input: { action: 'left_click', coordinate: [20 + i, 20] } }] });
@@ -72,7 +94,22 @@ async function scriptedRun(fake: FakeModelServer, computer: Computer, home: stri
     .filter((e) => e.type === 'model_text')
     .map((e) => e.at - [...shots].reverse().find((s) => s.at <= e.at)!.at);
   const settle = shots.slice(1).map((e) => e.settleMs);
-  return { step: median(step), model: median(model), settle: median(settle), steps: step.length };
+  // Where a step's time goes, from the events' own timestamps.
+  const gap = (from: RunEvent['type'], to: RunEvent['type']) =>
+    median(
+      events.flatMap((e, i) => {
+        if (e.type !== to) return [];
+        const prev = [...events.slice(0, i)].reverse().find((p) => p.type === from);
+        return prev ? [e.at - prev.at] : [];
+      }),
+    );
+  const parts = {
+    propose: gap('model_text', 'action_proposed'),
+    gateAndAct: gap('action_proposed', 'action_executed'),
+    settleCaptureEncode: gap('action_executed', 'observation'),
+  };
+  const computerMs = { observe: median(calls.observe), settle: median(calls.settle), perform: median(calls.perform) };
+  return { step: median(step), model: median(model), settle: median(settle), steps: step.length, parts, computerMs };
 }
 
 async function main() {
@@ -89,6 +126,8 @@ async function main() {
     const ratio = ours.step / fixed.step;
     console.log(`agent harness, ${STEPS}-step run, ${SCREEN.width}×${SCREEN.height} static screen, instant fake model (Anthropic SDK):`);
     console.log(`  DeskPilot (settle detection): median ${ours.step.toFixed(1)} ms/step over ${ours.steps} steps (model round trip ${ours.model.toFixed(1)} ms, settle ${ours.settle.toFixed(1)} ms)`);
+    console.log(`    of which: validate+propose ${ours.parts.propose} ms, active window + gate + click ${ours.parts.gateAndAct} ms, settle + capture + encode + write ${ours.parts.settleCaptureEncode} ms`);
+    console.log(`    os-control calls (medians): observe ${ours.computerMs.observe.toFixed(1)} ms, settle ${ours.computerMs.settle.toFixed(1)} ms, click ${ours.computerMs.perform.toFixed(1)} ms`);
     console.log(`  baseline (fixed 2 s sleep):   median ${fixed.step.toFixed(1)} ms/step over ${fixed.steps} steps`);
     console.log(`  ratio: ${ratio.toFixed(3)}× (target ≤ 150 ms/step and ≤ 0.1×: ${ours.step <= 150 && ratio <= 0.1 ? 'met' : 'NOT met'})`);
   } finally {

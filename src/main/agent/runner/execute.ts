@@ -141,8 +141,9 @@ async function proposeAndRun(
     return { ...(await askUser(ctx, proposalId, proposed.question)), acted: false };
   }
 
-  // The risk rules look at where the keys would land (a terminal?), not at what the model claims.
-  const focused = category === 'input' ? await getActiveWindow() : undefined;
+  // The risk rules look at where the keys would land (a terminal?), not at what the model
+  // claims. Asking the OS costs ~150 ms (xprop), so only when a rule can use the answer.
+  const focused = needsActiveWindow(ctx, proposed) ? await getActiveWindow() : undefined;
   const outcome = await ctx.gate.submit(
     {
       proposalId,
@@ -236,6 +237,13 @@ async function askUser(ctx: RunContext, proposalId: string, question: string): P
   ctx.emit({ type: 'question_answered', questionId, answer: answer.text, by: answer.by });
   ctx.emit({ type: 'state', state: 'running', reason: '' });
   return { ok: true, text: `The person answered: ${answer.text}` };
+}
+
+/** Keyboard input (terminal rules) or any input when a user rule matches on the window. */
+function needsActiveWindow(ctx: RunContext, action: Action): boolean {
+  if (actionCategory(action) !== 'input') return false;
+  if (action.type === 'type' || action.type === 'key' || action.type === 'hold_key') return true;
+  return ctx.options.config.policy.rules.some((rule) => rule.windowPattern !== undefined);
 }
 
 /** Where an input action leaves the pointer (global coordinates); undefined for keyboard actions. */

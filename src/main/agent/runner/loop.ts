@@ -25,12 +25,17 @@ export async function runLoop(ctx: RunContext): Promise<RunEnding> {
   try {
     ctx.emit({ type: 'state', state: 'running', reason: '' });
     let seen = await firstLook(ctx);
-    await ctx.log.sync();
+    // The step's fsync runs while the model thinks; it must be done before anything acts.
+    let synced = startSync(ctx);
     for (;;) {
       const limit = limitReached(ctx);
-      if (limit) return limit;
+      if (limit) {
+        await synced;
+        return limit;
+      }
       await waitIfPaused(ctx);
       const turn = await modelTurn(ctx, seen);
+      await synced;
       if (!turn) continue; // paused after an outage and resumed: ask again
       const ending = turnEnding(turn);
       ctx.transcript.push(turn.assistant);
@@ -41,7 +46,7 @@ export async function runLoop(ctx: RunContext): Promise<RunEnding> {
         return outcome.ending ?? ending!;
       }
       seen = await lookAfter(ctx, outcome.results, outcome.acted);
-      await ctx.log.sync();
+      synced = startSync(ctx);
     }
   } catch (error) {
     if (isAbortError(error) || control.signal.aborted) {
@@ -167,6 +172,13 @@ async function lookAfter(ctx: RunContext, results: ToolResultItem[], acted: bool
   if (last) last.image = seen.image;
   ctx.transcript.push(...results);
   return seen;
+}
+
+/** Starts the log's fsync; a failure surfaces where it is awaited, never as an unhandled rejection. */
+function startSync(ctx: RunContext): Promise<void> {
+  const pending = ctx.log.sync();
+  pending.catch(() => undefined);
+  return pending;
 }
 
 function limitReached(ctx: RunContext): RunEnding | undefined {

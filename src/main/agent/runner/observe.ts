@@ -38,8 +38,10 @@ export async function observeScreen(
   const shot = await ctx.computer.observe({ displayId: ctx.display.id, target, signal: ctx.control.signal });
   const { record } = shot;
   const base = `screens/${String(ctx.step).padStart(4, '0')}-${record.id}`;
-  const imagePath = await ctx.log.writeFile(`${base}.${EXTENSIONS[record.image.format]}`, shot.image);
-  const thumbPath = await ctx.log.writeFile(`${base}.thumb.jpg`, shot.thumb);
+  const [imagePath, thumbPath] = await Promise.all([
+    ctx.log.writeFile(`${base}.${EXTENSIONS[record.image.format]}`, shot.image),
+    ctx.log.writeFile(`${base}.thumb.jpg`, shot.thumb),
+  ]);
   ctx.emit({
     type: 'observation',
     step: ctx.step,
