@@ -87,6 +87,8 @@ export interface Probe {
   reset(): Promise<void>;
   /** Gives the text field keyboard focus from inside the page. */
   focusField(): Promise<void>;
+  /** Starts or stops repainting the pad every 25 ms (a screen that never settles). */
+  animate(on: boolean): Promise<void>;
   /** Takes keyboard focus away from the text field (no blinking caret). */
   blurField(): Promise<void>;
   /** Draws solid squares (client coordinates, CSS colour) above everything; replaces earlier markers. */
@@ -311,6 +313,9 @@ export async function startProbe(xvfb: Xvfb, options: ProbeOptions = {}): Promis
     },
     async focusField() {
       await server.command({ kind: 'focusField' });
+    },
+    async animate(on) {
+      await server.command({ kind: 'animate', on });
     },
     async blurField() {
       await server.command({ kind: 'blurField' });

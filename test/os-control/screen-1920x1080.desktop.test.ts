@@ -1,0 +1,155 @@
+/**
+ * On a 1920×1080 screen: model-image clicks after downscaling, what observe() shows,
+ * zoom at full resolution, several monitors, and settle.
+ */
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { DesktopComputer } from '../../src/os-control/index.js';
+import { globalToImage } from '../../src/os-control/index.js';
+import { startXvfb, type Xvfb } from '../harness/xvfb.js';
+import { startProbe, type Probe } from '../harness/probe/probe.js';
+import { expectModelClicksLand } from './model-clicks.js';
+import { centroidOf, countColour, decode, MARKER_COLOURS } from './screen-helpers.js';
+
+let xvfb: Xvfb;
+let probe: Probe;
+let computer: DesktopComputer;
+const never = new AbortController().signal;
+
+beforeAll(async () => {
+  xvfb = await startXvfb({ width: 1920, height: 1080 });
+  process.env.DISPLAY = xvfb.display;
+  probe = await startProbe(xvfb, { x: 0, y: 0, width: 1920, height: 1080 });
+  const { createComputer } = await import('../../src/os-control/index.js');
+  computer = createComputer({ displayCacheMs: 0 });
+});
+afterAll(async () => {
+  await probe?.close();
+});
+beforeEach(async () => {
+  await probe.reset();
+  await probe.blurField();
+});
+
+describe('coordinates', () => {
+  it('lands clicks given in a 1280×720 model image (scale 1.5)', async () => {
+    expect(await expectModelClicksLand(computer, probe, { format: 'jpeg', maxLongEdge: 1280 })).toEqual({ imageWidth: 1280, imageHeight: 720 });
+  });
+
+  it('lands clicks given in an XGA-style exact 1024×768 image (aspect not kept)', async () => {
+    await expectModelClicksLand(computer, probe, { format: 'png', exact: { width: 1024, height: 768 } });
+  });
+});
+
+describe('observe', () => {
+  it('records how the image was made and shows the screen in it', async () => {
+    const pad = probe.padRect();
+    const obs = await computer.observe({ target: { format: 'png', maxLongEdge: 1280 } });
+    expect(obs.record.display.bounds).toEqual({ x: 0, y: 0, width: 1920, height: 1080 });
+    expect(obs.record.capture).toEqual({ width: 1920, height: 1080 });
+    expect(obs.record.region).toEqual({ x: 0, y: 0, width: 1920, height: 1080 });
+    expect(obs.record.image).toEqual({ width: 1280, height: 720, format: 'png' });
+    const img = await decode(obs.image);
+    // The pad's colour (#e8eef5) at the image point the record says the pad centre is.
+    const c = globalToImage({ x: pad.x + pad.width / 2, y: pad.y + pad.height / 2 }, obs.record)!;
+    const px = img.at(Math.round(c.x), Math.round(c.y));
+    expect(px.map((v, i) => Math.abs(v - [0xe8, 0xee, 0xf5][i]!) <= 2)).toEqual([true, true, true]);
+    const thumb = await decode(obs.thumb);
+    expect([thumb.width, thumb.height]).toEqual([320, 180]);
+  });
+
+  it('zooms: a region at full resolution, mapped back exactly', async () => {
+    const o = probe.contentOrigin;
+    await probe.showMarkers([{ x: 600, y: 400, size: 3, color: 'rgb(255,0,0)' }]);
+    const region = { x: o.x + 590, y: o.y + 390, width: 40, height: 30 };
+    const obs = await computer.observe({ target: { format: 'png' }, region });
+    expect(obs.record.region).toEqual(region);
+    expect(obs.record.capture).toEqual({ width: 40, height: 30 });
+    expect(obs.record.image).toMatchObject({ width: 40, height: 30 });
+    const img = await decode(obs.image);
+    // The 3×3 marker is at region pixels 10..12 — exactly, not blurred by scaling.
+    expect(img.at(10, 10)).toEqual([255, 0, 0]);
+    expect(img.at(12, 12)).toEqual([255, 0, 0]);
+    expect(img.at(9, 10)).not.toEqual([255, 0, 0]);
+    expect(img.at(13, 12)).not.toEqual([255, 0, 0]);
+  });
+
+  it('draws the pointer into the image when asked', async () => {
+    const pad = probe.padRect();
+    const at = { x: Math.round(pad.x + 300), y: Math.round(pad.y + 200) };
+    await computer.perform({ type: 'move', x: at.x, y: at.y }, never);
+    const plain = await decode((await computer.observe({ target: { format: 'png' } })).image);
+    const drawn = await decode((await computer.observe({ target: { format: 'png', drawCursor: true } })).image);
+    // X11 grabs never contain the pointer; the drawn arrow is dark just below-right of the hotspot.
+    expect(plain.at(at.x + 2, at.y + 6)).toEqual([0xe8, 0xee, 0xf5]);
+    expect(Math.max(...drawn.at(at.x + 2, at.y + 6))).toBeLessThan(80);
+  });
+});
+
+describe('several monitors', () => {
+  it('lists monitors with their offsets and lands clicks on the right one', async () => {
+    const xr = (...args: string[]) => {
+      const r = spawnSync('xrandr', args, { env: xvfb.env, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+    };
+    xr('--setmonitor', 'LEFT', '960/254x1080/286+0+0', 'none');
+    xr('--setmonitor', 'RIGHT', '960/254x1080/286+960+0', 'none');
+    try {
+      const displays = await computer.listDisplays();
+      expect(displays.find((d) => d.id === 'RIGHT')?.bounds).toEqual({ x: 960, y: 0, width: 960, height: 1080 });
+      const o = probe.contentOrigin;
+      // A marker on the right monitor, found in a screenshot of that monitor alone.
+      await probe.showMarkers([{ x: 1500 - o.x, y: 600 - o.y, size: 9, color: 'rgb(0,0,255)' }]);
+      const obs = await computer.observe({ displayId: 'RIGHT', target: { format: 'jpeg', maxLongEdge: 640 } });
+      expect(obs.record.region).toEqual({ x: 960, y: 0, width: 960, height: 1080 });
+      expect(obs.record.image).toMatchObject({ width: 568, height: 640 });
+      const c = centroidOf(await decode(obs.image), MARKER_COLOURS.blue!)!;
+      const { actionToGlobal } = await import('../../src/os-control/index.js');
+      const click = actionToGlobal({ type: 'click', x: Math.round(c.x), y: Math.round(c.y), button: 'left', clicks: 1, modifiers: [] }, obs.record);
+      const since = probe.nextSeq();
+      await computer.perform(click, never);
+      await probe.expectClickAt(1504, 604, { tolerance: 1, sinceSeq: since });
+    } finally {
+      xr('--delmonitor', 'LEFT');
+      xr('--delmonitor', 'RIGHT');
+    }
+  });
+});
+
+describe('settle', () => {
+  it('waits through a reaction that comes 300 ms after a click, and the screenshot shows it', async () => {
+    await probe.changeAfterNextClick(300);
+    const pad = probe.padRect();
+    await computer.perform({ type: 'click', x: Math.round(pad.x + 50), y: Math.round(pad.y + 50), button: 'left', clicks: 1, modifiers: [] }, never);
+    const result = await computer.settle({ quietMs: 400, maxMs: 5_000 });
+    expect(result.settled).toBe(true);
+    const img = await decode((await computer.observe({ target: { format: 'png', maxLongEdge: 960 } })).image);
+    // The pad turned red (#d01010): a large share of the image is that colour.
+    expect(countColour(img, [0xd0, 0x10, 0x10], 10)).toBeGreaterThan((960 * 540) / 3);
+  });
+
+  it('settles on a still screen, and reports not settled when the screen keeps changing past maxMs', async () => {
+    // quietMs well above the page's 25 ms repaint, so a loaded machine's paint hiccups do not look like quiet.
+    expect((await computer.settle({ quietMs: 300, maxMs: 1_500 })).settled).toBe(true);
+    await probe.animate(true);
+    try {
+      const result = await computer.settle({ quietMs: 300, maxMs: 1_500 });
+      expect(result.settled).toBe(false);
+      expect(result.waitedMs).toBeGreaterThanOrEqual(1_500);
+    } finally {
+      await probe.animate(false);
+    }
+  });
+
+  it('stops waiting on abort', async () => {
+    await probe.animate(true);
+    try {
+      const ac = new AbortController();
+      const waiting = computer.settle({ maxMs: 10_000, signal: ac.signal });
+      setTimeout(() => ac.abort(new Error('stopped')), 100);
+      await expect(waiting).rejects.toThrow('stopped');
+    } finally {
+      await probe.animate(false);
+    }
+  });
+});
