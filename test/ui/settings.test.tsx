@@ -90,3 +90,19 @@ describe('settings', () => {
     expect(saved!.config.defaultProfile).toBe('local');
   });
 });
+
+describe('settings in the browser (deskpilot serve)', () => {
+  it('offers no key fields: keys come from the server’s environment', async () => {
+    const client = new TestClient();
+    const store = createAppStore(client, { canStoreKeys: false });
+    render(
+      <Providers client={client} store={store}>
+        <Settings />
+      </Providers>,
+    );
+    await screen.findByTestId('settings-save');
+    expect(screen.getByTestId('keys-env-only').textContent).toContain('environment');
+    expect(screen.queryByLabelText('New value for OPENAI_API_KEY')).toBeNull();
+    expect(screen.getByTestId('key-status-OPENAI_API_KEY').textContent).toBe('from environment');
+  });
+});

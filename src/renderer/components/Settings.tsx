@@ -26,6 +26,7 @@ export function Settings() {
   const view = useApp((s) => s.settings);
   const setSettings = useApp((s) => s.setSettings);
   const loadSettings = useApp((s) => s.loadSettings);
+  const canStoreKeys = useApp((s) => s.canStoreKeys);
   const [draft, setDraft] = useState<Config | null>(null);
   const [rulesText, setRulesText] = useState('[]');
   const [keys, setKeys] = useState<Record<string, string>>({});
@@ -171,7 +172,13 @@ export function Settings() {
 
       <fieldset>
         <legend>API keys</legend>
-        <p className="muted">Keys are stored encrypted by the operating system and never shown again. Environment variables still work.</p>
+        {canStoreKeys ? (
+          <p className="muted">Keys are stored encrypted by the operating system and never shown again. Environment variables still work.</p>
+        ) : (
+          <p className="muted" data-testid="keys-env-only">
+            Browser supervision: <code>deskpilot serve</code> takes API keys from its environment only. Set them where you start it.
+          </p>
+        )}
         {keyNames(view, draft).map((k) => {
           const st = view.keys[k];
           return (
@@ -182,6 +189,7 @@ export function Settings() {
                   {st?.stored ? 'stored' : st?.fromEnv ? 'from environment' : 'not set'}
                 </span>
               </span>
+              {canStoreKeys && (
               <span className="inline">
                 <input
                   type="password"
@@ -197,6 +205,7 @@ export function Settings() {
                   </button>
                 )}
               </span>
+              )}
             </label>
           );
         })}

@@ -29,6 +29,8 @@ export interface AppState {
   streaming: string;
   settings: SettingsView | null;
   connected: boolean;
+  /** The desktop app can store keys in the OS keychain; `deskpilot serve` takes them from its environment only. */
+  canStoreKeys: boolean;
   lastError: string | null;
   selectedStep: number | null;
 }
@@ -49,7 +51,7 @@ export type AppStore = StoreApi<AppState & AppActions>;
 
 const MAX_STREAMING = 2_000;
 
-export function createAppStore(client: BridgeClient): AppStore {
+export function createAppStore(client: BridgeClient, options: { canStoreKeys?: boolean } = {}): AppStore {
   const store = createStore<AppState & AppActions>()((set, get) => {
     /** Catch up with a live run we joined mid-way: its log so far, then live events. */
     const catchUp = async (runId: string): Promise<void> => {
@@ -76,6 +78,7 @@ export function createAppStore(client: BridgeClient): AppStore {
       streaming: '',
       settings: null,
       connected: false,
+      canStoreKeys: options.canStoreKeys ?? true,
       lastError: null,
       selectedStep: null,
 
