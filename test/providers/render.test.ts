@@ -27,7 +27,7 @@ describe('Anthropic messages', () => {
   it('tool results first, then the user text, in one user message; missing answers filled; strays dropped', async () => {
     const m = await renderMessages(turn, 'computer_20250124');
     expect(m.map((x) => x.role)).toEqual(['user', 'assistant', 'user']);
-    const content = m[2]!.content as Array<Record<string, unknown>>;
+    const content = m[2]!.content as unknown as Array<Record<string, unknown>>;
     expect(content.map((b) => b.type)).toEqual(['tool_result', 'tool_result', 'text', 'image']);
     expect(content.map((b) => b.tool_use_id).slice(0, 2)).toEqual(['b', 'a']);
     expect(content[1]).toMatchObject({ is_error: true, content: expect.stringMatching(/Not executed/) });
@@ -36,7 +36,7 @@ describe('Anthropic messages', () => {
 
   it('a transcript ending on an unanswered turn (resumed after a crash) answers every call', async () => {
     const m = await renderMessages(turn.slice(0, 2), 'computer_20250124');
-    const content = m.at(-1)!.content as Array<Record<string, unknown>>;
+    const content = m.at(-1)!.content as unknown as Array<Record<string, unknown>>;
     expect(m.at(-1)!.role).toBe('user');
     expect(content.map((b) => [b.tool_use_id, b.is_error])).toEqual([['a', true], ['b', true]]);
   });
