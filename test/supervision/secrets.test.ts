@@ -33,6 +33,10 @@ describe('looksLikeSecret', () => {
     'internationalization_and_localization_settings',
     'rename the screenshots on my desktop by date',
     'Screenshot_2026-11-30_04-12-33.png',
+    '/home/User/Projects/MyApp2024/src/index.ts',
+    '/home/alice/Downloads/Invoice_2024_03_Final.pdf',
+    'ThisIsAVeryLongCamelCaseIdentifierWith2Numbers',
+    'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
   ];
   it.each(plain)('does not flag %j', (text) => {
     expect(looksLikeSecret(text)).toBe(false);
@@ -44,6 +48,19 @@ describe('maskSecrets', () => {
     expect(maskSecrets('login with password=hunter22 now')).toBe('login with password=••• now');
     expect(maskSecrets('key sk-ant-api03-AbCdEfGhIjKlMnOpQrSt and more', '***')).toBe('key *** and more');
     expect(maskSecrets('nothing here')).toBe('nothing here');
+  });
+  it('flags nearly every random 32-character key (the word-share test spares paths, not keys)', () => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+    // A fixed pseudo-random sequence, so the test is deterministic.
+    let seed = 12345;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    let flagged = 0;
+    for (let i = 0; i < 1000; i++) {
+      let key = '';
+      for (let j = 0; j < 32; j++) key += alphabet[Math.floor(rand() * alphabet.length)];
+      if (looksLikeSecret(key)) flagged++;
+    }
+    expect(flagged).toBeGreaterThanOrEqual(980);
   });
   it('merges overlapping detections into one span', () => {
     const spans = findSecrets('token=sk-ant-api03-AbCdEfGhIjKlMnOpQrSt');

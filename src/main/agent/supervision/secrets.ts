@@ -75,6 +75,12 @@ function looksRandom(token: string): boolean {
   const isHex = /^[0-9a-fA-F]+$/.test(token);
   if (isHex) return token.length >= 32 && hasDigit && /[a-fA-F]/.test(token) && shannonBitsPerChar(token) > 3.0;
   if (!hasDigit || !(hasLower && hasUpper)) return false;
+  // Paths and camelCase names are made of words; a random key rarely is. Share of the
+  // token in word-like runs ("Projects", "home"): random base62 keys sit near 0.15
+  // (p99 ≈ 0.5 for 32 chars), paths and identifiers above 0.6.
+  let wordy = 0;
+  for (const m of token.matchAll(/[A-Z]?[a-z]{3,}/g)) wordy += m[0].length;
+  if (wordy / token.length >= 0.6) return false;
   return shannonBitsPerChar(token) > 4.0;
 }
 
