@@ -26,6 +26,9 @@ export interface WsClientOptions {
   WebSocketImpl?: typeof WebSocket;
 }
 
+/** WebSocket.OPEN, without needing a global WebSocket (tests pass an implementation). */
+const OPEN = 1;
+
 interface Pending {
   name: CommandName;
   resolve: (v: unknown) => void;
@@ -96,7 +99,7 @@ export class WsBridgeClient implements BridgeClient {
     const text = JSON.stringify({ id, name, input });
     return new Promise<CommandOutput<N>>((resolve, reject) => {
       this.pending.set(id, { name, resolve: resolve as (v: unknown) => void, reject });
-      if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
+      if (this.ws && this.ws.readyState === OPEN) this.ws.send(text);
       else this.queue.push(text);
     });
   }
