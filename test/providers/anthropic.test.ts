@@ -123,9 +123,19 @@ describe('Anthropic dated beta tools', () => {
     expect(fake.requests[1]!.body.output_config).toEqual({ effort: 'low' });
   });
 
-  it('screenshot sizing per model', () => {
-    expect(claude('claude-sonnet-4-5').imageTarget({ width: 2560, height: 1600 })).toMatchObject({ maxLongEdge: 1568, maxPixels: 1568 * 784 });
-    expect(claude('claude-opus-5-5').imageTarget({ width: 2560, height: 1600 })).toMatchObject({ maxLongEdge: 2576 });
+  it('screenshot sizing per model, through os-control\'s sizing rule', async () => {
+    const { targetSize } = await import('../../src/os-control/image.js');
+    const patches = (s: { width: number; height: number }) => Math.ceil(s.width / 28) * Math.ceil(s.height / 28);
+    const older = targetSize(2560, 1600, claude('claude-sonnet-4-5').imageTarget({ width: 2560, height: 1600 }));
+    expect(Math.max(older.width, older.height)).toBeLessThanOrEqual(1568);
+    expect(patches(older)).toBeLessThanOrEqual(1568);
+    expect(patches(older)).toBeGreaterThan(1400);
+    const newer = targetSize(2560, 1600, claude('claude-opus-5-5').imageTarget({ width: 2560, height: 1600 }));
+    expect(Math.max(newer.width, newer.height)).toBeLessThanOrEqual(2576);
+    expect(patches(newer)).toBeLessThanOrEqual(4784);
+    expect(newer.width).toBeGreaterThan(older.width);
+    // A small screen is never upscaled.
+    expect(targetSize(1024, 768, claude('claude-opus-5-5').imageTarget({ width: 1024, height: 768 }))).toEqual({ width: 1024, height: 768 });
   });
 });
 

@@ -99,3 +99,23 @@ describe('withRetry', () => {
     expect(calls).toBe(1);
   });
 });
+
+describe('screenshot targets of local models through os-control sizing', () => {
+  it('smart resize to multiples of 28 (Qwen2.5-VL, UI-TARS) and 32 (Qwen3-VL) within the pixel cap', async () => {
+    const { targetSize } = await import('../../src/os-control/image.js');
+    const { compatImageTarget } = await import('../../src/main/agent/providers/openai-compatible/formats.js');
+    for (const [format, model, m] of [
+      ['qwen-vl', 'qwen2.5-vl-7b', 28],
+      ['qwen-vl', 'qwen3-vl-8b', 32],
+      ['ui-tars', 'UI-TARS-1.5-7B', 28],
+      ['ui-tars', 'ui-tars-7b-dpo', 28],
+    ] as const) {
+      const target = compatImageTarget(format, model);
+      const s = targetSize(2560, 1440, target);
+      expect(s.width % m, `${model} width`).toBe(0);
+      expect(s.height % m, `${model} height`).toBe(0);
+      expect(s.width * s.height).toBeLessThanOrEqual(target.maxPixels!);
+      expect(Math.abs(s.width / s.height - 16 / 9)).toBeLessThan(0.05);
+    }
+  });
+});

@@ -46,8 +46,9 @@ function readsLargeImages(model: string): boolean {
 
 export function claudeImageTarget(model: string): ImageTarget {
   // JPEG: encoding is 3–5× faster than PNG at these sizes and the model reads both alike.
-  if (readsLargeImages(model)) return { format: 'jpeg', quality: 85, maxLongEdge: 2576, maxPixels: 4784 * 28 * 28 };
-  return { format: 'jpeg', quality: 85, maxLongEdge: 1568, maxPixels: 1568 * 28 * 28 };
+  // maxPatches without multipleOf counts Claude's ceil(w/28)·ceil(h/28) patches (os-control/image).
+  if (readsLargeImages(model)) return { format: 'jpeg', quality: 85, maxLongEdge: 2576, maxPatches: 4784 };
+  return { format: 'jpeg', quality: 85, maxLongEdge: 1568, maxPatches: 1568 };
 }
 
 /** Adaptive thinking + effort (Opus 4.6 and later) or a fixed thinking budget (older). */
