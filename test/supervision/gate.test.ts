@@ -300,3 +300,25 @@ describe('aroundHold', () => {
     expect(wrapped).toEqual(['start', 'end']);
   });
 });
+
+describe('beforeRun (pause holds actions at the gate)', () => {
+  it('an allowed input action waits while the run is paused; observe actions do not; stop ends the wait', async () => {
+    const { createRunControl } = await import('../../src/main/agent/supervision/run-control.js');
+    const control = createRunControl();
+    const gate = createSupervisedGate({ mode: 'auto', beforeRun: (s) => control.waitWhilePaused(s) });
+    control.pause('human takeover: pointer moved from (1, 1) to (50, 50)');
+    let outcome: unknown;
+    void gate.submit(req(a({ type: 'click', x: 1, y: 1 })), control.signal).then((o) => (outcome = o));
+    expect(await gate.submit(req(a({ type: 'screenshot' })), control.signal)).toMatchObject({ kind: 'run' });
+    await flush();
+    expect(outcome).toBeUndefined();
+    control.resume();
+    await flush();
+    expect(outcome).toMatchObject({ kind: 'run', by: { kind: 'mode', detail: 'auto' } });
+
+    control.pause();
+    const held = gate.submit(req(a({ type: 'key', keys: 'Return' })), control.signal);
+    control.stop('stopped by the user');
+    await expect(held).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});

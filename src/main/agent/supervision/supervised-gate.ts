@@ -31,6 +31,12 @@ export interface SupervisedGateOptions {
    * so that clicking Approve with the mouse is not taken for a human takeover.
    */
   aroundHold?: <T>(wait: () => Promise<T>) => Promise<T>;
+  /**
+   * Awaited before any action is let through: pass the run control's
+   * `waitWhilePaused` so nothing runs while the run is paused — also the second
+   * action of a turn after a human takeover paused the run mid-turn.
+   */
+  beforeRun?: (signal: AbortSignal) => Promise<void>;
 }
 
 export interface SupervisedGate extends Gate {
@@ -121,10 +127,15 @@ export function createSupervisedGate(options: SupervisedGateOptions): Supervised
         options.emit?.({ type: 'action_denied', proposalId: request.proposalId, decision });
         return { kind: 'deny', decision };
       }
-      if (decision.verdict === 'allow') return { kind: 'run', action: request.action, by: byOf(decision, mode) };
+      const run = async (action: Action, by: ApprovedBy): Promise<GateOutcome> => {
+        // Observing never touches the machine; everything else waits out a pause.
+        if (actionCategory(action) !== 'observe') await options.beforeRun?.(signal);
+        return { kind: 'run', action, by };
+      };
+      if (decision.verdict === 'allow') return run(request.action, byOf(decision, mode));
 
       const granted = decision.humanOnly ? undefined : similar.get(similarKey(request.action, decision));
-      if (granted !== undefined) return { kind: 'run', action: request.action, by: { kind: 'similar', detail: granted } };
+      if (granted !== undefined) return run(request.action, { kind: 'similar', detail: granted });
 
       const held: HeldItem = { proposalId: request.proposalId, action: request.action, decision, countdownMs, request };
       const wait = () => queue.hold(held, signal);
@@ -132,9 +143,9 @@ export function createSupervisedGate(options: SupervisedGateOptions): Supervised
       switch (answer.decision) {
         case 'approve':
         case 'approve_similar':
-          return { kind: 'run', action: request.action, by };
+          return run(request.action, by);
         case 'edit':
-          return { kind: 'run', action: answer.action, by };
+          return run(answer.action, by);
         case 'reject':
           return { kind: 'reject', feedback: answer.feedback, by };
       }
