@@ -187,6 +187,21 @@ describe('deskpilot serve: malformed and hostile clients', () => {
     good.ws!.close();
   });
 
+  it('refuses clients beyond the limit, and takes new ones when others leave', async () => {
+    await server.close();
+    server = await startServer({ service, webRoot, token: TOKEN, maxClients: 3 });
+    const open = await Promise.all([1, 2, 3].map(() => connect(`?token=${TOKEN}`)));
+    expect(open.every((o) => o.ws)).toBe(true);
+    expect((await connect(`?token=${TOKEN}`)).status).toBe(503);
+    const closed = new Promise((r) => open[0]!.ws!.once('close', r));
+    open[0]!.ws!.close();
+    await closed;
+    await new Promise((r) => setTimeout(r, 50));
+    const again = await connect(`?token=${TOKEN}`);
+    expect(again.ws).toBeDefined();
+    for (const o of [...open.slice(1), again]) o.ws!.close();
+  });
+
   it('pushes to every client; two clients answering one approval: exactly one wins', async () => {
     const a = await connect(`?token=${TOKEN}`);
     const b = await connect(`?token=${TOKEN}`);

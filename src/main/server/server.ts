@@ -23,6 +23,8 @@ export interface ServeOptions {
   token?: string;
   /** Largest WebSocket frame accepted, bytes. */
   maxPayload?: number;
+  /** Most WebSocket clients at once (default 32); more are refused with 503. */
+  maxClients?: number;
   limits?: Partial<WsLimits>;
   log?: (line: string) => void;
 }
@@ -74,7 +76,7 @@ function deny(res: ServerResponse, status: number, text: string): void {
 }
 
 function rejectUpgrade(socket: Duplex, status: number, reason: string): void {
-  const text = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 421: 'Misdirected Request' }[status] ?? 'Error';
+  const text = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 421: 'Misdirected Request', 503: 'Service Unavailable' }[status] ?? 'Error';
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(reason) + 1}\r\n\r\n${reason}\n`);
 }
 
@@ -152,6 +154,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (!verdict.ok) {
       log(`refused WebSocket: ${verdict.reason}`);
       return rejectUpgrade(socket, verdict.status, verdict.reason);
+    }
+    if (wss.clients.size >= (options.maxClients ?? 32)) {
+      log('refused WebSocket: too many clients');
+      return rejectUpgrade(socket, 503, 'too many clients');
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       clientSeq += 1;
