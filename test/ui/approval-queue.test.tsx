@@ -55,8 +55,10 @@ describe('approval queue', () => {
     // jsdom has no layout: give the displayed image a size (640×400 shows the 1280×800 image at half size).
     shot.getBoundingClientRect = () => ({ left: 10, top: 20, width: 640, height: 400, right: 650, bottom: 420, x: 10, y: 20, toJSON: () => ({}) });
     act(() => void fireEvent.click(shot, { clientX: 10 + 100, clientY: 20 + 50 }));
-    const overlay = screen.getByTestId('action-overlay');
+    const overlay = screen.getAllByTestId('action-overlay')[0]!;
     expect(overlay.getAttribute('data-x')).toBe('200');
+    // The model's original target stays visible, faint.
+    expect(screen.getByTestId('original-overlay').querySelector('[data-testid=action-overlay]')!.getAttribute('data-x')).toBe('320');
     expect(overlay.getAttribute('data-y')).toBe('100');
     expect(overlay.style.left).toBe(`${(200 / 1280) * 100}%`);
     key('Enter');

@@ -135,6 +135,12 @@ export function ApprovalQueue() {
           }
         >
           <ActionOverlay action={shown} size={head.shot} />
+          {mode === 'edit' && edited && edited !== head.action && (
+            // Where the model wanted it, faint, so the person sees what they changed.
+            <div className="ghost" data-testid="original-overlay">
+              <ActionOverlay action={head.action} size={head.shot} />
+            </div>
+          )}
         </Screenshot>
       )}
       {canPick && <p className="hint">Click the screenshot to move the target, then press Enter.</p>}
