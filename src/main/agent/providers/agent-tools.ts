@@ -89,8 +89,9 @@ export const AGENT_TOOLS: Record<AgentToolName, AgentToolDef> = {
 
 export const isAgentTool = (name: string): name is AgentToolName => Object.hasOwn(AGENT_TOOLS, name);
 
-export function agentToolDefs(tools: readonly AgentToolName[]): AgentToolDef[] {
-  return [...new Set(tools)].map((t) => AGENT_TOOLS[t]);
+/** The definitions of the offered tools; a name we do not define is skipped, not sent half-made. */
+export function agentToolDefs(tools: readonly string[]): AgentToolDef[] {
+  return [...new Set(tools)].filter(isAgentTool).map((t) => AGENT_TOOLS[t]);
 }
 
 const ShellInput = z.object({ command: z.string(), timeout_seconds: z.number().int().min(1).max(600).optional() }).passthrough();

@@ -85,7 +85,8 @@ export function createAnthropicProvider(profile: ProviderProfile, options: Anthr
   async function once(request: TurnRequest, signal: AbortSignal, callbacks?: TurnCallbacks): Promise<ResponseMessage> {
     const params = {
       model,
-      system: [{ type: 'text' as const, text: request.system, cache_control: { type: 'ephemeral' as const } }],
+      // The API rejects an empty text block; the breakpoint here caches tools + system.
+      ...(request.system ? { system: [{ type: 'text' as const, text: request.system, cache_control: { type: 'ephemeral' as const } }] } : {}),
       messages: await renderMessages(request.transcript, version),
       tools: tools(request),
       ...thinkingParams(),
