@@ -11,7 +11,7 @@ import { pasteX11 } from './clipboard.js';
 import { globalToCapture } from './coords.js';
 import { Devices } from './devices.js';
 import { listDisplays, pickDisplay } from './displays.js';
-import { encodeForModel, thumbnail } from './image.js';
+import { encodeForModel, resizeRgb, targetSize, thumbnail } from './image.js';
 import { loadCharMap } from './keymap.js';
 import { resolveKey } from './keys.js';
 import { loadNut } from './native.js';
@@ -113,10 +113,16 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
         capture: { width: shot.rgb.width, height: shot.rgb.height },
         region: shot.region,
       };
-      const cursorPx = cursor ? globalToCapture(cursor, recordBase) : undefined;
+      // One resize of the full-resolution grab; the model image and the thumbnail both start from it.
+      const size = targetSize(shot.rgb.width, shot.rgb.height, o.target);
+      const resized = await resizeRgb(shot.rgb, size);
+      const c = cursor ? globalToCapture(cursor, recordBase) : undefined;
+      const cursorPx = c
+        ? { x: ((c.x + 0.5) * size.width) / shot.rgb.width - 0.5, y: ((c.y + 0.5) * size.height) / shot.rgb.height - 0.5 }
+        : undefined;
       const [image, thumb] = await Promise.all([
-        encodeForModel(shot.rgb, o.target, cursorPx ? { cursor: cursorPx } : {}),
-        thumbnail(shot.rgb, o.thumbLongEdge ?? 320),
+        encodeForModel(resized, { ...o.target, exact: size }, cursorPx ? { cursor: cursorPx } : {}),
+        thumbnail(resized, o.thumbLongEdge ?? 320),
       ]);
       const record: ObservationRecord = {
         id: randomUUID(),

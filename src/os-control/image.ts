@@ -151,6 +151,13 @@ export async function encodeForModel(rgb: RawImage, target: ImageTarget, options
   return { data, width: size.width, height: size.height, format: target.format };
 }
 
+/** Resized RGB pixels (one full-resolution resize shared by the model image and the thumbnail). */
+export async function resizeRgb(rgb: RawImage, size: Size): Promise<RawImage> {
+  if (size.width === rgb.width && size.height === rgb.height) return rgb;
+  const data = await pipeline(rgb).resize(size.width, size.height, { fit: 'fill', kernel: 'linear' }).raw().toBuffer();
+  return { data, width: size.width, height: size.height, channels: 3, order: 'rgb' };
+}
+
 /** A small JPEG for the UI (long edge `longEdge`, default 320). */
 export async function thumbnail(rgb: RawImage, longEdge = 320): Promise<Buffer> {
   const size = targetSize(rgb.width, rgb.height, { format: 'jpeg', maxLongEdge: longEdge });

@@ -37,13 +37,18 @@ export interface Xvfb {
 }
 
 const live = new Set<ChildProcess>();
+const servers = new Set<ChildProcess>();
 let exitHookInstalled = false;
 
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
+  // Window managers go at once; X servers are left to the watchdog, which kills them a
+  // moment after this process is gone. Killing the server inside 'exit' would make Xlib's
+  // own teardown in nut.js (libnut keeps its display open) fail with an XIO error, and
+  // Xlib then ends the process with exit code 1.
   process.on('exit', () => {
-    for (const child of live) killQuietly(child, 'SIGKILL');
+    for (const child of live) if (!servers.has(child)) killQuietly(child, 'SIGKILL');
   });
 }
 
@@ -91,6 +96,7 @@ function startServer(width: number, height: number, depth: number): Promise<{ ch
     ];
     const child = spawn('Xvfb', args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
     live.add(child);
+    servers.add(child);
     let stderr = '';
     let out = '';
     child.stderr?.on('data', (d: Buffer) => {
@@ -112,6 +118,7 @@ function startServer(width: number, height: number, depth: number): Promise<{ ch
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       live.delete(child);
+      servers.delete(child);
       reject(new Error(`Xvfb exited during start-up (code ${code}, signal ${signal}): ${stderr.slice(-500)}`));
     });
     child.once('error', (err) => {

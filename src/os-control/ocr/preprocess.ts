@@ -43,20 +43,16 @@ export async function prepareForOcr(image: Buffer, options: { region?: Rect; sca
     .normalise()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  // Light text on a dark background reads far worse. A mostly light image is read as
-  // it is (measured best for light windows and pages). A mostly dark one usually mixes
-  // both (a dark desktop or theme around light windows): there, flip only the pixels
-  // whose surroundings (a wide blur, which text strokes barely move) are dark.
-  let sum = 0;
-  for (const v of data) sum += v;
-  if (sum / Math.max(1, data.length) < 128) {
-    const local = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
-      .blur(LOCAL_SIGMA)
-      .extractChannel(0) // blur output is 3-channel otherwise
-      .raw()
-      .toBuffer();
-    for (let i = 0; i < data.length; i++) if (local[i]! < 128) data[i] = 255 - data[i]!;
-  }
+  // Light text on a dark background reads far worse, and one screen has both (a dark
+  // desktop or panel next to a light window): flip the pixels whose surroundings (a
+  // wide blur, which text strokes barely move) are dark. Before line removal, which
+  // would otherwise paint a dark panel, text and all, white.
+  const local = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
+    .blur(LOCAL_SIGMA)
+    .extractChannel(0) // blur output is 3-channel otherwise
+    .raw()
+    .toBuffer();
+  for (let i = 0; i < data.length; i++) if (local[i]! < 128) data[i] = 255 - data[i]!;
   removeLongLines(data, info.width, info.height, options.pixelRatio ?? 1);
 
   // A white border keeps glyphs that touch the region's edge from being dropped.

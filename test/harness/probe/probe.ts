@@ -87,6 +87,8 @@ export interface Probe {
   reset(): Promise<void>;
   /** Gives the text field keyboard focus from inside the page. */
   focusField(): Promise<void>;
+  /** Stops or resumes recording events (benches: the page's bookkeeping would slow the input under test). */
+  setRecording(on: boolean): Promise<void>;
   /** Starts or stops repainting the pad every 25 ms (a screen that never settles). */
   animate(on: boolean): Promise<void>;
   /** Takes keyboard focus away from the text field (no blinking caret). */
@@ -313,6 +315,9 @@ export async function startProbe(xvfb: Xvfb, options: ProbeOptions = {}): Promis
     },
     async focusField() {
       await server.command({ kind: 'focusField' });
+    },
+    async setRecording(on) {
+      await server.command({ kind: 'recording', on });
     },
     async animate(on) {
       await server.command({ kind: 'animate', on });
