@@ -1,8 +1,7 @@
 /**
- * Human takeover through the real runner loop, wired the way supervision/README.md
- * proposes: the takeover watch also streams the X server's key/button events
- * (activity: 'x11'), and the gate holds every action while the run is paused
- * (beforeRun = control.waitWhilePaused). Real Anthropic SDK → fake model, real input
+ * Human takeover through the real runner loop, wired with createRunSupervision: the
+ * takeover watch also streams the X server's key/button events (keyboard: 'x11'), and
+ * the gate holds every action while the run is paused (beforeRun = waitWhilePaused). Real Anthropic SDK → fake model, real input
  * on Xvfb into the Chromium probe.
  */
 import { spawnSync } from 'node:child_process';
@@ -18,9 +17,7 @@ import type { RunEvent } from '../../src/shared/events.js';
 import type { Computer } from '../../src/os-control/types.js';
 import type { DepsFactory } from '../../src/main/agent/runner.js';
 import { createProvider } from '../../src/main/agent/providers/index.js';
-import { createRunControl } from '../../src/main/agent/supervision/run-control.js';
-import { createSupervisedGate } from '../../src/main/agent/supervision/supervised-gate.js';
-import { createTakeoverWatch } from '../../src/main/agent/supervision/takeover-watch.js';
+import { createRunSupervision } from '../../src/main/agent/supervision/run-supervision.js';
 
 const SCREEN = { width: 1280, height: 800 };
 let xvfb: Xvfb;
@@ -58,17 +55,14 @@ const click = (req: FakeRequest, p: { x: number; y: number }): FakeToolCall => (
 const wait = (seconds: number): FakeToolCall => ({ name: 'computer', input: { action: 'wait', duration: seconds } });
 const finish: FakeToolCall = { name: 'finish', input: { success: true, summary: 'done' } };
 
-/** The supervision wiring under test. */
+/** The supervision wiring under test: createRunSupervision, as the runner's deps would use it. */
 const supervisedDeps: DepsFactory = (options, emit) => {
   const provider = createProvider(options.profile, { apiKey: 'test-key', ...(options.profile.baseUrl ? { baseUrl: options.profile.baseUrl } : {}), timeoutMs: 30_000 });
-  const control = createRunControl({ emit });
-  const takeover = createTakeoverWatch({ readPointer: () => options.computer.cursorPosition(), control, mode: options.config.takeover, activity: 'x11' });
-  const gate = createSupervisedGate({
+  const { gate, control, takeover } = createRunSupervision({
     mode: options.policy,
-    rules: options.config.policy.rules,
+    config: options.config,
     emit,
-    aroundHold: (w) => takeover.whileHumanActs(w),
-    beforeRun: (s) => control.waitWhilePaused(s),
+    readPointer: () => options.computer.cursorPosition(),
   });
   return {
     provider,

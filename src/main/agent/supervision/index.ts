@@ -3,6 +3,7 @@
  * run control (stop / pause / resume) and human takeover. The runner builds one gate,
  * one run control and one takeover watch per run.
  */
+export { createRunSupervision, type RunSupervision, type RunSupervisionOptions } from './run-supervision.js';
 export { createSupervisedGate, type SupervisedGate, type SupervisedGateOptions } from './supervised-gate.js';
 export { ApprovalQueue, abortReason, type AnswerResult, type EditCheck, type QueueItem, type Resolution } from './approval-queue.js';
 export { decide, type PolicyInput } from './policy.js';
