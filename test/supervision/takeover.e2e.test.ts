@@ -111,7 +111,7 @@ describe('human takeover through the runner', () => {
     fake.script(
       (req) => ({ toolCalls: [click(req, field)] }),
       async () => {
-        await sleep(900); // past the echo window of the agent's own click
+        await sleep(1_600); // past the echo window of the agent's own click
         xdo('key', 'x'); // the person types
         await replied;
         return { toolCalls: [finish] };

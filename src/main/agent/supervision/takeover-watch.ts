@@ -40,7 +40,7 @@ export interface TakeoverWatchOptions {
    * only while the agent is not acting itself.
    */
   activity?: 'x11' | InputActivitySource;
-  /** Injected events arriving this long after an agent action still count as the agent's; default 500 ms. */
+  /** Injected events arriving this long after an agent action (or its last echo) still count as the agent's; default 1000 ms. */
   agentEchoMs?: number;
 }
 
@@ -70,7 +70,7 @@ const fmt = (p: Point) => `(${Math.round(p.x)}, ${Math.round(p.y)})`;
 
 export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatch {
   const intervalMs = options.intervalMs ?? 100;
-  const echoMs = options.agentEchoMs ?? 500;
+  const echoMs = options.agentEchoMs ?? 1000;
   /** Human waits (answering an approval) — no takeover then, whatever the input. */
   let humanActing = 0;
   /** Synthetic input before this time is the tail of the agent's own action. */
@@ -116,8 +116,15 @@ export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatc
   const onActivity = (a: InputActivity) => {
     if (!running || humanActing > 0 || Date.now() < humanQuietUntil || options.control.paused || options.control.stopped) return;
     if (a.synthetic) {
-      // Our own input, or its late echo; injected motion is left to the pointer check.
-      if (acting > 0 || Date.now() < quietUntil || a.kind === 'motion') return;
+      if (acting > 0) return; // our own input
+      if (Date.now() < quietUntil) {
+        // The backlog of our own input, read late (synchronous native input blocks the
+        // event loop while it runs): each echo keeps the window open a little longer.
+        quietUntil = Date.now() + echoMs;
+        return;
+      }
+      // Injected motion is left to the pointer check.
+      if (a.kind === 'motion') return;
     }
     raise({ reason: `human takeover: ${WHAT[a.kind]}`, kind: a.kind });
   };
