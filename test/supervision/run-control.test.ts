@@ -198,4 +198,21 @@ describe('takeover watch: keyboard and buttons (activity source logic; X11 strea
     expect(control.paused).toBe(true);
     watch.stop();
   });
+
+  it('a long backlog of our own injected keys, read late, keeps counting as ours', async () => {
+    const src = fakeSource();
+    const control = createRunControl();
+    const watch = createTakeoverWatch({ readPointer: async () => ({ x: 0, y: 0 }), control, mode: 'pause', intervalMs: 1000, activity: src.source, agentEchoMs: 40 });
+    await watch.start();
+    await watch.agentActing(async () => undefined);
+    for (let i = 0; i < 8; i++) {
+      src.emit({ kind: 'key', synthetic: true }); // 8 × 20 ms = 160 ms of echoes, each within 40 ms of the last
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(control.paused).toBe(false);
+    await new Promise((r) => setTimeout(r, 80));
+    src.emit({ kind: 'key', synthetic: true });
+    expect(control.paused).toBe(true);
+    watch.stop();
+  });
 });
