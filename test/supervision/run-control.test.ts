@@ -202,15 +202,15 @@ describe('takeover watch: keyboard and buttons (activity source logic; X11 strea
   it('a long backlog of our own injected keys, read late, keeps counting as ours', async () => {
     const src = fakeSource();
     const control = createRunControl();
-    const watch = createTakeoverWatch({ readPointer: async () => ({ x: 0, y: 0 }), control, mode: 'pause', intervalMs: 1000, activity: src.source, agentEchoMs: 40 });
+    const watch = createTakeoverWatch({ readPointer: async () => ({ x: 0, y: 0 }), control, mode: 'pause', intervalMs: 1000, activity: src.source, agentEchoMs: 200 });
     await watch.start();
     await watch.agentActing(async () => undefined);
     for (let i = 0; i < 8; i++) {
-      src.emit({ kind: 'key', synthetic: true }); // 8 × 20 ms = 160 ms of echoes, each within 40 ms of the last
-      await new Promise((r) => setTimeout(r, 20));
+      src.emit({ kind: 'key', synthetic: true }); // 8 × 60 ms = 480 ms of echoes, each well within 200 ms of the last
+      await new Promise((r) => setTimeout(r, 60));
     }
     expect(control.paused).toBe(false);
-    await new Promise((r) => setTimeout(r, 80));
+    await new Promise((r) => setTimeout(r, 400));
     src.emit({ kind: 'key', synthetic: true });
     expect(control.paused).toBe(true);
     watch.stop();
