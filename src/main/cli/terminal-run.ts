@@ -89,30 +89,36 @@ export async function runInTerminal(options: Omit<RunOptions, 'onEvent' | 'onDel
     }
   };
 
-  const start = flags.start ?? startRun;
-  let handle: RunHandle;
-  try {
-    handle = await start({ ...options, onEvent });
-  } catch (error) {
-    prompter.close();
-    stderr.write(`deskpilot: ${error instanceof Error ? error.message : String(error)}\n`);
-    return EXIT.usage;
-  }
-  resolveHandle(handle);
-
+  // Ctrl-C is ours from the start: before the run exists it cancels the start, after
+  // that it stops the run (keys released, status stopped); a second one quits at once.
   let interrupts = 0;
+  let handle: RunHandle | undefined;
   const onSigint = () => {
     interrupts += 1;
     if (interrupts === 1) {
       stderr.write('\nstopping… (Ctrl-C again to quit at once)\n');
-      handle.stop('stopped by Ctrl-C');
+      handle?.stop('stopped with Ctrl-C');
     } else {
       process.exit(EXIT.stopped);
     }
   };
   process.on('SIGINT', onSigint);
+
+  const start = flags.start ?? startRun;
   try {
-    const outcome = await Promise.race([handle.done.then((result) => ({ result })), paused.then((code) => ({ code }))]);
+    handle = await start({ ...options, onEvent });
+  } catch (error) {
+    process.off('SIGINT', onSigint);
+    prompter.close();
+    stderr.write(`deskpilot: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT.usage;
+  }
+  resolveHandle(handle);
+  if (interrupts > 0) handle.stop('stopped with Ctrl-C');
+
+  try {
+    const running = handle;
+    const outcome = await Promise.race([running.done.then((result) => ({ result })), paused.then((code) => ({ code }))]);
     if ('code' in outcome) return outcome.code;
     const { result } = outcome;
     if (result.status !== 'done') {

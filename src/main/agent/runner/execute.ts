@@ -209,7 +209,11 @@ async function perform(ctx: RunContext, proposalId: string, action: Action, by: 
       }
     }
   } catch (cause) {
-    if (isAbortError(cause) || ctx.control.signal.aborted) throw cause;
+    if (isAbortError(cause) || ctx.control.signal.aborted) {
+      // The audit log says the action was cut short (typing stopped midway, …).
+      ctx.emit({ type: 'action_executed', step: ctx.step, proposalId, action: desktop, by, ok: false, error: 'stopped before it finished', durationMs: Date.now() - started });
+      throw cause;
+    }
     error = cause instanceof Error ? cause.message : String(cause);
   }
   const ok = error === undefined || desktop.type === 'shell';
