@@ -6,6 +6,11 @@ import type { InputActivity } from '../../src/main/agent/supervision/x11-input-a
 import type { Point } from '../../src/shared/actions.js';
 
 const flush = () => new Promise((r) => setImmediate(r));
+/** Waits until the condition holds (or 3 s pass): positive checks never depend on timer precision. */
+async function eventually(cond: () => boolean): Promise<void> {
+  const end = Date.now() + 3_000;
+  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+}
 
 describe('run control', () => {
   it('stop aborts the signal once, with the reason, and records when', () => {
@@ -90,7 +95,7 @@ describe('takeover watch (pointer logic; the real-desktop test is takeover.deskt
     await new Promise((r) => setTimeout(r, 30));
     expect(control.paused).toBe(false);
     pointer.set({ x: 300, y: 200 });
-    await new Promise((r) => setTimeout(r, 30));
+    await eventually(() => control.paused);
     expect(control.paused).toBe(true);
     expect(control.pauseReason).toBe('human takeover: pointer moved from (10, 10) to (300, 200)');
     watch.stop();
@@ -120,7 +125,7 @@ describe('takeover watch (pointer logic; the real-desktop test is takeover.deskt
     const watch = createTakeoverWatch({ readPointer: pointer.read, control, mode: 'pause', intervalMs: 5 });
     await watch.start();
     pointer.set({ x: 100, y: 100 });
-    await new Promise((r) => setTimeout(r, 30));
+    await eventually(() => control.paused);
     expect(control.paused).toBe(true);
     pointer.set({ x: 120, y: 130 });
     control.resume();
@@ -145,7 +150,7 @@ describe('takeover watch while the person answers', () => {
     await new Promise((r) => setTimeout(r, 40));
     expect(control.paused).toBe(false);
     p = { x: 500, y: 500 };
-    await new Promise((r) => setTimeout(r, 40));
+    await eventually(() => control.paused);
     expect(control.pauseReason).toBe('human takeover: pointer moved from (900, 700) to (500, 500)');
     watch.stop();
   });
