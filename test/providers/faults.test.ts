@@ -89,6 +89,14 @@ describe.each(['anthropic', 'openai', 'openai-compatible'] as const)('%s', (fami
     expect(fake.requests).toHaveLength(3);
   });
 
+  it('a stream that stalls half-way is abandoned after the timeout and retried', async () => {
+    fake.script({ fault: 'stall' }, { text: 'ok' });
+    const retries: string[] = [];
+    const turn = await make(family, { timeoutMs: 500 }).turn(request(), new AbortController().signal, { onRetry: (i) => retries.push(i.error) });
+    expect(turn.assistant.text).toBe('ok');
+    expect(retries).toEqual([expect.stringMatching(/stream stalled/)]);
+  });
+
   it('an error event in the middle of a stream is retried', async () => {
     fake.script({ fault: 'stream_error' }, { text: 'ok' });
     const retries: string[] = [];
@@ -111,6 +119,18 @@ describe.each(['anthropic', 'openai', 'openai-compatible'] as const)('%s', (fami
     const ctl = new AbortController();
     const pending = make(family, { timeoutMs: 60_000 }).turn(request(), ctl.signal).catch((e: unknown) => e);
     while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    ctl.abort();
+    const err = await pending;
+    expect((err as Error).name).toBe('AbortError');
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('aborting in the middle of a stream is an abort, never a partial turn', async () => {
+    fake.script({ fault: 'stall' });
+    const ctl = new AbortController();
+    const pending = make(family, { timeoutMs: 60_000 }).turn(request(), ctl.signal).catch((e: unknown) => e);
+    while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 100));
     ctl.abort();
     const err = await pending;
     expect((err as Error).name).toBe('AbortError');

@@ -132,6 +132,17 @@ export async function startFakeModel(options: { model?: string } = {}): Promise<
           }
           return;
         }
+        case 'stall': {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          const frames =
+            protocol === 'anthropic'
+              ? anthropicStream({ text: 'I will' }, { model: 'm', seq: seq++ })
+              : protocol === 'responses'
+                ? responsesStream({ text: 'I will' }, { model: 'm', seq: seq++ }, body)
+                : chatStream({ text: 'I will' }, { model: 'm', seq: seq++ });
+          for (const f of frames.slice(0, 3)) res.write(`${f.event ? `event: ${f.event}\n` : ''}data: ${f.data}\n\n`);
+          return;
+        }
         case 'malformed':
           if (record.stream) {
             res.writeHead(200, { 'content-type': 'text/event-stream' });

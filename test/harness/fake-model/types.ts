@@ -59,7 +59,9 @@ export type FakeFault =
    * real APIs do when they overload mid-response (Anthropic `event: error` with
    * overloaded_error; OpenAI `response.failed`; Chat Completions an `error` chunk).
    */
-  | { fault: 'stream_error' };
+  | { fault: 'stream_error' }
+  /** Streaming only: headers and the first events are sent, then the stream goes silent (until close or client abort). */
+  | { fault: 'stall' };
 
 export type FakeResult = FakeReply | FakeFault;
 

@@ -74,6 +74,7 @@ export function classifyError(error: unknown, signal?: AbortSignal): Classified 
   const names = new Set([err.name ?? '', (error as { constructor?: { name?: string } } | null)?.constructor?.name ?? '']);
   const message = (err.message ?? String(error)).slice(0, 500);
   if (names.has('APIUserAbortError') || names.has('AbortError')) return { kind: 'abort', message };
+  if (names.has('StreamStalledError')) return { kind: 'retry', message };
   if (names.has('APIConnectionTimeoutError')) return { kind: 'retry', message: `the model request timed out (${message})` };
   if (names.has('APIConnectionError')) return { kind: 'retry', message: `network error talking to the model (${message})` };
   if (typeof err.status === 'number') {
@@ -146,4 +147,54 @@ export async function withRetry<T>(
     `the model is unavailable after ${opts.maxAttempts} attempts: ${last?.message ?? 'unknown error'}`,
     last?.status,
   );
+}
+
+/** The stream went quiet for longer than the request timeout: retried like a timeout. */
+export class StreamStalledError extends Error {
+  constructor(readonly idleMs: number) {
+    super(`the model stream stalled: nothing arrived for ${idleMs} ms`);
+    this.name = 'StreamStalledError';
+  }
+}
+
+/**
+ * One attempt whose stream must keep moving: the SDK's timeout covers the wait for the
+ * response headers, not a stream that stops half-way. `touch()` on every event resets
+ * the idle timer; when it fires, the attempt is aborted and fails with
+ * StreamStalledError (retryable). The caller's own abort still wins and stays an abort.
+ */
+export async function withIdleTimeout<T>(
+  outer: AbortSignal,
+  idleMs: number,
+  run: (signal: AbortSignal, touch: () => void) => Promise<T>,
+): Promise<T> {
+  const ctl = new AbortController();
+  const onAbort = () => ctl.abort(outer.reason);
+  if (outer.aborted) ctl.abort(outer.reason);
+  else outer.addEventListener('abort', onAbort, { once: true });
+  let stalled = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = (ms: number) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      stalled = true;
+      ctl.abort();
+    }, ms);
+  };
+  const touch = () => arm(idleMs);
+  // Before the first event the SDK's own request timeout should fire first (a clearer reason).
+  arm(Math.round(idleMs * 1.25));
+  try {
+    const result = await run(ctl.signal, touch);
+    // Some SDK streams end quietly when aborted: a result after an abort is partial.
+    if (stalled && !outer.aborted) throw new StreamStalledError(idleMs);
+    if (outer.aborted) throw abortError(outer);
+    return result;
+  } catch (error) {
+    if (stalled && !outer.aborted) throw new StreamStalledError(idleMs);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    outer.removeEventListener('abort', onAbort);
+  }
 }

@@ -6,7 +6,7 @@ import type { ModelCall } from '../../transcript.js';
 import { agentToolDefs, isAgentTool, parseAgentToolCall } from '../agent-tools.js';
 import { parseClaudeAction } from '../parse/claude-computer.js';
 import { contextOf, fail, show, type ParseContext } from '../parse/validate.js';
-import { withRetry, type RetryOptions } from '../retry.js';
+import { withIdleTimeout, withRetry, type RetryOptions } from '../retry.js';
 import type { ModelTurn, Provider, TurnCallbacks, TurnRequest } from '../types.js';
 import { BETA_HEADERS, THINKING_BUDGETS, chooseToolVersion, claudeImageTarget, usesAdaptiveThinking, type ClaudeToolVersion } from './models.js';
 import { renderMessages } from './render.js';
@@ -82,7 +82,7 @@ export function createAnthropicProvider(profile: ProviderProfile, options: Anthr
     return { thinking: { type: 'enabled', budget_tokens: budget }, max_tokens: Math.max(base, budget + 4096) };
   }
 
-  async function once(request: TurnRequest, signal: AbortSignal, callbacks?: TurnCallbacks): Promise<ResponseMessage> {
+  async function once(request: TurnRequest, outerSignal: AbortSignal, callbacks?: TurnCallbacks): Promise<ResponseMessage> {
     const params = {
       model,
       // The API rejects an empty text block; the breakpoint here caches tools + system.
@@ -94,18 +94,17 @@ export function createAnthropicProvider(profile: ProviderProfile, options: Anthr
     const beta = BETA_HEADERS[version];
     // The params are built as plain JSON (validated on the way back with zod); the SDK
     // types differ between the GA and beta namespaces only in tool unions.
-    let message: unknown;
-    if (beta) {
-      const stream = client.beta.messages.stream({ ...params, betas: [beta] } as unknown as Anthropic.Beta.Messages.MessageCreateParamsStreaming, { signal });
-      stream.on('text', (delta: string) => callbacks?.onDelta?.(delta, 'text'));
-      stream.on('thinking', (delta: string) => callbacks?.onDelta?.(delta, 'thinking'));
-      message = await stream.finalMessage();
-    } else {
-      const stream = client.messages.stream(params as unknown as Anthropic.MessageCreateParamsStreaming, { signal });
-      stream.on('text', (delta: string) => callbacks?.onDelta?.(delta, 'text'));
-      stream.on('thinking', (delta: string) => callbacks?.onDelta?.(delta, 'thinking'));
-      message = await stream.finalMessage();
-    }
+    const message: unknown = await withIdleTimeout(outerSignal, options.timeoutMs, async (signal, touch) => {
+      const stream = beta
+        ? client.beta.messages.stream({ ...params, betas: [beta] } as unknown as Anthropic.Beta.Messages.MessageCreateParamsStreaming, { signal })
+        : client.messages.stream(params as unknown as Anthropic.MessageCreateParamsStreaming, { signal });
+      // Both stream classes emit the same events; the union's overloads do not line up for TypeScript.
+      const events = stream as unknown as { on(event: string, listener: (arg: unknown) => void): unknown };
+      events.on('streamEvent', touch);
+      events.on('text', (delta) => callbacks?.onDelta?.(String(delta), 'text'));
+      events.on('thinking', (delta) => callbacks?.onDelta?.(String(delta), 'thinking'));
+      return stream.finalMessage();
+    });
     const parsed = ResponseMessage.safeParse(message);
     if (!parsed.success) throw new Error(`unexpected message shape: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
     return parsed.data;

@@ -7,7 +7,7 @@ import { parseClaudeAction } from '../parse/claude-computer.js';
 import { QWEN_TOOL_NAME, extractTextToolCalls, parseQwenAction, qwenCoordinates, qwenToolParameters } from '../parse/qwen-vl.js';
 import { parseUiTars, uiTarsCoordinates } from '../parse/ui-tars.js';
 import { contextOf, fail, show, type ParseContext } from '../parse/validate.js';
-import { withRetry, type RetryOptions } from '../retry.js';
+import { withIdleTimeout, withRetry, type RetryOptions } from '../retry.js';
 import type { ModelTurn, Provider, TurnCallbacks, TurnRequest, TokenUsage } from '../types.js';
 import { chooseFormat, compatImageTarget, genericComputerParameters, uiTarsInstructions, type CompatFormat } from './formats.js';
 import { renderChat, type CompatState } from './render.js';
@@ -50,7 +50,7 @@ export function createOpenAICompatibleProvider(profile: ProviderProfile, options
     return [computer, ...agentToolDefs(request.tools)].map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
   }
 
-  async function once(request: TurnRequest, signal: AbortSignal, callbacks?: TurnCallbacks): Promise<Accumulated> {
+  async function once(request: TurnRequest, outerSignal: AbortSignal, callbacks?: TurnCallbacks): Promise<Accumulated> {
     const system = format === 'ui-tars' ? `${request.system}\n\n${uiTarsInstructions()}` : request.system;
     const t = tools(request);
     const params = {
@@ -61,9 +61,11 @@ export function createOpenAICompatibleProvider(profile: ProviderProfile, options
       stream_options: { include_usage: true },
       ...(profile.maxOutputTokens ? { max_tokens: profile.maxOutputTokens } : {}),
     };
+    return withIdleTimeout(outerSignal, options.timeoutMs, async (signal, touch) => {
     const stream = await client.chat.completions.create(params as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, { signal });
     const acc: Accumulated = { content: '', reasoning: '', toolCalls: [], finishReason: null, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } };
     for await (const chunk of stream) {
+      touch();
       if (chunk.usage) {
         const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
         acc.usage = { inputTokens: Math.max(0, chunk.usage.prompt_tokens - cached), outputTokens: chunk.usage.completion_tokens, cacheReadTokens: cached, cacheWriteTokens: 0 };
@@ -89,6 +91,7 @@ export function createOpenAICompatibleProvider(profile: ProviderProfile, options
       if (choice.finish_reason) acc.finishReason = choice.finish_reason;
     }
     return acc;
+    });
   }
 
   return {

@@ -6,7 +6,7 @@ import type { ModelCall } from '../../transcript.js';
 import { agentToolDefs, isAgentTool, parseAgentToolCall } from '../agent-tools.js';
 import { parseOpenAIAction } from '../parse/openai-computer.js';
 import { contextOf, fail, show, type ParseContext } from '../parse/validate.js';
-import { withRetry, type RetryOptions } from '../retry.js';
+import { withIdleTimeout, withRetry, type RetryOptions } from '../retry.js';
 import type { ModelTurn, Provider, TurnCallbacks, TurnRequest } from '../types.js';
 import { renderInput } from './render.js';
 
@@ -75,7 +75,7 @@ export function createOpenAIProvider(profile: ProviderProfile, options: OpenAIPr
   });
   const model = profile.model;
 
-  async function once(request: TurnRequest, signal: AbortSignal, callbacks?: TurnCallbacks): Promise<Response> {
+  async function once(request: TurnRequest, outerSignal: AbortSignal, callbacks?: TurnCallbacks): Promise<Response> {
     const { width, height } = request.observation.image;
     const rendered = await renderInput(request.transcript, tool === 'computer' ? 'original' : 'high');
     const computer = tool === 'computer' ? { type: 'computer' } : { type: 'computer_use_preview', display_width: width, display_height: height, environment: environment() };
@@ -93,10 +93,13 @@ export function createOpenAIProvider(profile: ProviderProfile, options: OpenAIPr
       ...(level !== 'off' ? { reasoning: { effort: level, summary: 'auto' } } : {}),
       ...(profile.maxOutputTokens ? { max_output_tokens: profile.maxOutputTokens } : {}),
     };
-    const stream = client.responses.stream(params as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, { signal });
-    stream.on('response.output_text.delta', (e) => callbacks?.onDelta?.(e.delta, 'text'));
-    stream.on('response.reasoning_summary_text.delta', (e) => callbacks?.onDelta?.(e.delta, 'thinking'));
-    const final: unknown = await stream.finalResponse();
+    const final: unknown = await withIdleTimeout(outerSignal, options.timeoutMs, (signal, touch) => {
+      const stream = client.responses.stream(params as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, { signal });
+      stream.on('event', touch);
+      stream.on('response.output_text.delta', (e) => callbacks?.onDelta?.(e.delta, 'text'));
+      stream.on('response.reasoning_summary_text.delta', (e) => callbacks?.onDelta?.(e.delta, 'thinking'));
+      return stream.finalResponse();
+    });
     const parsed = Response.safeParse(final);
     if (!parsed.success) throw new Error(`unexpected response shape: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
     if (parsed.data.status === 'failed') {
