@@ -131,11 +131,11 @@ describe('human takeover through the runner', () => {
     const a = { x: 200, y: 300 };
     const pad = probe.padRect();
     const b = { x: pad.x + pad.width / 2, y: pad.y + pad.height / 2 };
-    fake.script((req) => ({ toolCalls: [click(req, a), wait(1.5), click(req, b)] }), () => ({ toolCalls: [finish] }));
+    fake.script((req) => ({ toolCalls: [click(req, a), wait(3), click(req, b)] }), () => ({ toolCalls: [finish] }));
     const since = probe.nextSeq();
     const run = await start('mid-turn takeover');
     await run.until('the first click', () => run.events.some((e) => e.type === 'action_executed'));
-    await sleep(300); // inside the model's 1.5 s wait
+    await sleep(300); // inside the model's 3 s wait
     xdo('mousemove', '--sync', '1100', '700'); // the person grabs the mouse
     await run.until('a paused state', () => run.events.some((e) => e.type === 'state' && e.state === 'paused'));
     const paused = run.events.find((e) => e.type === 'state' && e.state === 'paused');
