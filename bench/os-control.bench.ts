@@ -108,6 +108,7 @@ try {
     }
   };
   let i = 0;
+  const callMs: number[] = [];
   // The probe keeps only the field's value here: recording three events per key would make
   // the page, not the typing, the bottleneck.
   await probe.setRecording(false);
@@ -119,9 +120,11 @@ try {
       const text = texts[i++]!;
       const t0 = performance.now();
       await computer.perform({ type: 'type', text }, never);
+      callMs.push(performance.now() - t0);
       return waitExact(text, t0);
     }),
   );
+  report('  of which perform(type) returned after (the input side)', callMs);
   const xdoRuns = 3;
   i = 0;
   const xdo = report(

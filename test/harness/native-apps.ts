@@ -34,8 +34,8 @@ function run(env: NodeJS.ProcessEnv, cmd: string, args: string[], timeoutMs = 15
   return r.stdout.trim();
 }
 
-async function startApp(xvfb: Xvfb, cmd: string, args: string[], search: string[]): Promise<NativeApp> {
-  const child: ChildProcess = spawn(cmd, args, { env: xvfb.env, stdio: 'ignore' });
+async function startApp(xvfb: Xvfb, cmd: string, args: string[], search: string[], env: NodeJS.ProcessEnv = {}): Promise<NativeApp> {
+  const child: ChildProcess = spawn(cmd, args, { env: { ...xvfb.env, ...env }, stdio: 'ignore' });
   const kill = () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   };
@@ -71,16 +71,18 @@ let xtermCounter = 0;
 /** xterm at `g` in pixels-ish (xterm geometry is in character cells: cols×rows). */
 export function startXterm(
   xvfb: Xvfb,
-  options: { cols?: number; rows?: number; x?: number; y?: number; command?: string[] } = {},
+  options: { cols?: number; rows?: number; x?: number; y?: number; command?: string[]; env?: NodeJS.ProcessEnv } = {},
 ): Promise<NativeApp> {
   const title = `deskpilot-xterm-${process.pid}-${xtermCounter++}`;
   const args = [
     '-geometry', `${options.cols ?? 80}x${options.rows ?? 24}+${options.x ?? 100}+${options.y ?? 100}`,
     '-title', title,
     '-fa', 'Monospace', '-fs', '11',
+    // UTF-8 in and out, so non-ASCII text reaches the program inside exactly.
+    '-u8',
     ...(options.command ? ['-e', ...options.command] : []),
   ];
-  return startApp(xvfb, 'xterm', args, ['--name', title]);
+  return startApp(xvfb, 'xterm', args, ['--name', title], { LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8', ...options.env });
 }
 
 /** Where a window is on screen right now (client area, as xdotool reports it). */
