@@ -130,3 +130,16 @@ describe('UI-TARS text actions', () => {
     ]);
   });
 });
+
+describe('streaming reasoning', () => {
+  it('reasoning_content deltas stream as thinking; usage is reported', async () => {
+    fake.script({ thinking: 'The button is blue.', text: 'ok', usage: { input: 900, output: 40, cacheRead: 100 }, chunkSize: 3 });
+    const thinking: string[] = [];
+    const t = await local('deepseek-vl').turn(ask(320, 200), signal(), { onDelta: (d, k) => k === 'thinking' && thinking.push(d) });
+    expect(thinking.length).toBeGreaterThan(3);
+    expect(thinking.join('')).toBe('The button is blue.');
+    expect(t.assistant.thinking).toBe('The button is blue.');
+    expect(t.usage).toEqual({ inputTokens: 800, outputTokens: 40, cacheReadTokens: 100, cacheWriteTokens: 0 });
+    expect(t.stopReason).toBe('end_turn');
+  });
+});
