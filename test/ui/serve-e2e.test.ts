@@ -2,16 +2,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { RunningServer } from '../../src/main/server/server.js';
-import type { BridgeService } from '../../src/main/service/types.js';
 import { startFakeModel, type FakeModelServer, type FakeRequest } from '../harness/fake-model/index.js';
 import { startProbe, type Probe } from '../harness/probe/probe.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
-import { claude, finish, tempHome, toImagePoint, until } from '../e2e/support.js';
+import { claude, finish, runCli, tempHome, toImagePoint, until, type CliRun } from '../e2e/support.js';
 import { artifactsDir, boxOf, buildWebInto, launchBrowser, openPage, tempDir, writeConfig } from './serve-harness.js';
 
-// Browser supervision end to end: `deskpilot serve` (runServe, the code behind the
-// command) with the real bridge service, the real runner and os-control on a private
+// Browser supervision end to end: `deskpilot serve` (the real bin, as a person starts
+// it) with the real bridge service, the real runner and os-control on a private
 // Xvfb screen, the fake model server speaking the Anthropic protocol, the probe page
 // as the app being controlled, and the UI in headless Debian Chromium via Playwright.
 
@@ -20,37 +18,52 @@ let xvfb: Xvfb;
 let probe: Probe;
 let fake: FakeModelServer;
 let browser: Browser;
-let server: RunningServer;
-let service: BridgeService;
+let serveProcess: CliRun | undefined;
+let serveUrl = '';
 let page: Page;
 const home = tempHome('deskpilot-ui-');
 const webRoot = tempDir('deskpilot-web-');
 const shots = artifactsDir();
 
 async function serve(): Promise<void> {
-  const { runServe } = await import('../../src/main/server/command.js');
-  const started = await runServe({ port: 0, host: '127.0.0.1', webRoot, home: home.home, out: () => {}, err: () => {} });
-  server = started.server;
-  service = started.service;
+  const cli = runCli(['serve', '--port', '0', '--web-root', webRoot], { ...xvfb.env, DESKPILOT_HOME: home.home, ANTHROPIC_API_KEY: 'test-key' });
+  serveProcess = cli;
+  serveUrl = await until(() => /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(cli.stdout())?.[0], 30_000, `deskpilot serve to print its URL (stderr: ${cli.stderr()})`);
+}
+
+async function stopServe(): Promise<void> {
+  if (!serveProcess) return;
+  serveProcess.child.kill('SIGTERM');
+  expect((await serveProcess.exit).code).toBe(0);
+  serveProcess = undefined;
+}
+
+/** The run folder whose log starts with this task. */
+function findRun(task: string): { runId: string; events: Array<Record<string, unknown>> } {
+  const dir = path.join(home.home, 'sessions');
+  for (const d of readdirSync(dir)) {
+    const file = path.join(dir, d, 'events.jsonl');
+    if (!existsSync(file)) continue;
+    const events = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    if (events[0]?.type === 'run_started' && events[0].task === task) return { runId: String(events[0].runId), events };
+  }
+  throw new Error(`no run for task ${task}`);
 }
 
 beforeAll(async () => {
   buildWebInto(webRoot);
   xvfb = await startXvfb(SCREEN);
-  process.env.DISPLAY = xvfb.display;
-  process.env.ANTHROPIC_API_KEY = 'test-key';
   probe = await startProbe(xvfb, { x: 200, y: 100, width: 900, height: 600 });
   fake = await startFakeModel();
   writeConfig(home.home, fake.anthropicBaseUrl);
   await serve();
   browser = await launchBrowser();
-  page = await openPage(browser, server.url);
+  page = await openPage(browser, serveUrl);
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await server?.close();
-  await service?.close();
+  await stopServe().catch(() => {});
   await fake?.close();
   await probe?.close();
   await xvfb?.stop();
@@ -75,13 +88,6 @@ async function overlayInImagePixels(p: Page, shotSelector: string, imageSize: { 
   const img = await boxOf(p, `${shotSelector} img`);
   const mark = await boxOf(p, `${shotSelector} [data-testid=action-overlay]`);
   return { x: ((mark.x - img.x) / img.width) * imageSize.width, y: ((mark.y - img.y) / img.height) * imageSize.height, img };
-}
-
-function sessionEvents(runId: string): Array<Record<string, unknown>> {
-  const dir = path.join(home.home, 'sessions');
-  const runDir = readdirSync(dir).map((d) => path.join(dir, d)).find((d) => d.endsWith(runId) || existsSync(path.join(d, 'events.jsonl')) && readFileSync(path.join(d, 'events.jsonl'), 'utf8').includes(runId));
-  if (!runDir) throw new Error(`no session folder for ${runId}`);
-  return readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 describe('deskpilot serve in Chromium', () => {
@@ -196,7 +202,7 @@ describe('deskpilot serve in Chromium', () => {
   });
 
   it('two browser clients answer the same approval at once: exactly one wins, the action runs once', async () => {
-    const second = await openPage(browser, server.url);
+    const second = await openPage(browser, serveUrl);
     const target = padCenter();
     fake.script((req) => ({ text: 'Click.', toolCalls: [claude.click(...screenToImage(req, target))] }), { text: 'Done.', toolCalls: [finish(true, 'race done')] });
     const since = probe.nextSeq();
@@ -224,9 +230,8 @@ describe('deskpilot serve in Chromium', () => {
         (window as unknown as { race: typeof call }).race = call;
       });
     await Promise.all([arm(page), arm(second)]);
-    const list = await service.call('sessions.list', {}, { id: 'test', kind: 'cli' });
-    const run = list.sessions.find((s) => s.task === 'a run with two supervisors')!;
-    const proposalId = String(sessionEvents(run.runId).find((e) => e.type === 'action_proposed')!.proposalId);
+    const run = findRun('a run with two supervisors');
+    const proposalId = String(run.events.find((e) => e.type === 'action_proposed')!.proposalId);
     const answer = (p: Page) =>
       p.evaluate(
         ([runId, proposalId]) =>
@@ -244,7 +249,7 @@ describe('deskpilot serve in Chromium', () => {
     await page.locator('[data-testid=run-ended]').waitFor({ timeout: 20_000 });
     await new Promise((r) => setTimeout(r, 300));
     expect(probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown')).toHaveLength(1);
-    const answered = sessionEvents(run.runId).filter((e) => e.type === 'approval_answered');
+    const answered = findRun('a run with two supervisors').events.filter((e) => e.type === 'approval_answered');
     expect(answered).toHaveLength(1);
     await second.context().close();
   });
@@ -274,10 +279,9 @@ describe('deskpilot serve in Chromium', () => {
     await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(shots, '08-settings.png') });
-    await server.close();
-    await service.close();
+    await stopServe();
     await serve();
-    await page.goto(server.url);
+    await page.goto(serveUrl);
     await page.getByRole('button', { name: 'Settings' }).click();
     await expect.poll(() => page.locator('[data-testid=settings-max-steps]').inputValue()).toBe('17');
     expect(await page.locator('[data-testid=settings-hotkey]').inputValue()).toBe('CommandOrControl+Alt+K');
