@@ -10,7 +10,8 @@ import type { DisplayInfo } from '../shared/observation.js';
 import { run } from './exec.js';
 import { loadNut } from './native.js';
 
-const MONITOR_LINE = /^\s*(\d+):\s+([+*]*)(\S+)\s+(\d+)\/\d+x(\d+)\/\d+([+-]\d+)([+-]\d+)/;
+// xrandr prints offsets with printf("+%d"), so a monitor left of the origin reads "+-1600".
+const MONITOR_LINE = /^\s*(\d+):\s+([+*]*)(\S+)\s+(\d+)\/\d+x(\d+)\/\d+(?:\+|(?=-))(-?\d+)(?:\+|(?=-))(-?\d+)/;
 
 /** Parses `xrandr --listmonitors`. */
 export function parseListMonitors(text: string): DisplayInfo[] {

@@ -58,6 +58,22 @@ describe('observe', () => {
     expect([thumb.width, thumb.height]).toEqual([320, 180]);
   });
 
+  it('captures the same picture through the screenshot-desktop fallback', async () => {
+    const { createComputer } = await import('../../src/os-control/index.js');
+    const fallback = createComputer({ capture: 'screenshot-desktop' });
+    await probe.showMarkers([{ x: 700, y: 500, size: 9, color: 'rgb(0,0,255)' }]);
+    const [a, b] = [
+      await computer.observe({ target: { format: 'png', maxLongEdge: 1280 } }),
+      await fallback.observe({ target: { format: 'png', maxLongEdge: 1280 } }),
+    ];
+    expect(b.record.capture).toEqual(a.record.capture);
+    expect(b.record.image).toEqual(a.record.image);
+    const ca = centroidOf(await decode(a.image), MARKER_COLOURS.blue!)!;
+    const cb = centroidOf(await decode(b.image), MARKER_COLOURS.blue!)!;
+    expect(Math.abs(ca.x - cb.x)).toBeLessThan(0.5);
+    expect(Math.abs(ca.y - cb.y)).toBeLessThan(0.5);
+  });
+
   it('zooms: a region at full resolution, mapped back exactly', async () => {
     const o = probe.contentOrigin;
     await probe.showMarkers([{ x: 600, y: 400, size: 3, color: 'rgb(255,0,0)' }]);

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { parseListMonitors, pickDisplay } from '../../src/os-control/displays.js';
+
+describe('xrandr --listmonitors', () => {
+  it('reads monitors with offsets, marks the primary', () => {
+    const text = `Monitors: 3
+ 0: +*DP-1 2560/597x1440/336+0+0  DP-1
+ 1: +HDMI-1 1920/509x1080/286+2560+180  HDMI-1
+ 2: +eDP-1 1600/344x900/194+-1600+0  eDP-1
+`;
+    const d = parseListMonitors(text);
+    expect(d.map((x) => [x.id, x.bounds, x.primary])).toEqual([
+      ['DP-1', { x: 0, y: 0, width: 2560, height: 1440 }, true],
+      ['HDMI-1', { x: 2560, y: 180, width: 1920, height: 1080 }, false],
+      ['eDP-1', { x: -1600, y: 0, width: 1600, height: 900 }, false],
+    ]);
+    expect(d.every((x) => x.scaleFactor === 1)).toBe(true);
+    expect(pickDisplay(d).id).toBe('DP-1');
+    expect(pickDisplay(d, 'eDP-1').bounds.x).toBe(-1600);
+    expect(() => pickDisplay(d, 'VGA-1')).toThrow(/no display "VGA-1"; displays are "DP-1", "HDMI-1", "eDP-1"/);
+  });
+
+  it('picks the monitor at the origin as primary when none is marked (Xvfb)', () => {
+    const d = parseListMonitors('Monitors: 2\n 0: RIGHT 960/254x1080/286+960+0 \n 1: +screen 1920/508x1080/286+0+0  screen\n');
+    expect(d.find((x) => x.primary)?.id).toBe('screen');
+  });
+});
