@@ -62,35 +62,8 @@ export function createOpenAICompatibleProvider(profile: ProviderProfile, options
       ...(profile.maxOutputTokens ? { max_tokens: profile.maxOutputTokens } : {}),
     };
     return withIdleTimeout(outerSignal, options.timeoutMs, async (signal, touch) => {
-    const stream = await client.chat.completions.create(params as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, { signal });
-    const acc: Accumulated = { content: '', reasoning: '', toolCalls: [], finishReason: null, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } };
-    for await (const chunk of stream) {
-      touch();
-      if (chunk.usage) {
-        const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
-        acc.usage = { inputTokens: Math.max(0, chunk.usage.prompt_tokens - cached), outputTokens: chunk.usage.completion_tokens, cacheReadTokens: cached, cacheWriteTokens: 0 };
-      }
-      const choice = chunk.choices[0];
-      if (!choice) continue;
-      const delta = choice.delta as typeof choice.delta & { reasoning_content?: string | null; reasoning?: string | null };
-      if (delta.content) {
-        acc.content += delta.content;
-        callbacks?.onDelta?.(delta.content, 'text');
-      }
-      const reasoning = delta.reasoning_content ?? delta.reasoning;
-      if (reasoning) {
-        acc.reasoning += reasoning;
-        callbacks?.onDelta?.(reasoning, 'thinking');
-      }
-      for (const tc of delta.tool_calls ?? []) {
-        const slot = (acc.toolCalls[tc.index] ??= { id: '', name: '', arguments: '' });
-        if (tc.id) slot.id = tc.id;
-        if (tc.function?.name) slot.name += tc.function.name;
-        if (tc.function?.arguments) slot.arguments += tc.function.arguments;
-      }
-      if (choice.finish_reason) acc.finishReason = choice.finish_reason;
-    }
-    return acc;
+      const stream = await client.chat.completions.create(params as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, { signal });
+      return accumulate(stream, touch, callbacks);
     });
   }
 
@@ -103,6 +76,46 @@ export function createOpenAICompatibleProvider(profile: ProviderProfile, options
       return toCompatTurn(acc, format, model, contextOf(request.observation), turnSeq++);
     },
   };
+}
+
+/** Folds the chunks of a streamed completion into one reply, passing text and reasoning on as they come. */
+async function accumulate(stream: AsyncIterable<OpenAI.Chat.ChatCompletionChunk>, touch: () => void, callbacks?: TurnCallbacks): Promise<Accumulated> {
+  const acc: Accumulated = {
+    content: '',
+    reasoning: '',
+    toolCalls: [],
+    finishReason: null,
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+  };
+  for await (const chunk of stream) {
+    touch();
+    if (chunk.usage) {
+      const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
+      acc.usage = { inputTokens: Math.max(0, chunk.usage.prompt_tokens - cached), outputTokens: chunk.usage.completion_tokens, cacheReadTokens: cached, cacheWriteTokens: 0 };
+    }
+    const choice = chunk.choices[0];
+    if (!choice) continue;
+    // Servers put reasoning in a non-standard field (vLLM/DeepSeek: reasoning_content, Ollama/OpenRouter: reasoning).
+    const delta = choice.delta as typeof choice.delta & { reasoning_content?: string | null; reasoning?: string | null };
+    if (delta.content) {
+      acc.content += delta.content;
+      callbacks?.onDelta?.(delta.content, 'text');
+    }
+    const reasoning = delta.reasoning_content ?? delta.reasoning;
+    if (reasoning) {
+      acc.reasoning += reasoning;
+      callbacks?.onDelta?.(reasoning, 'thinking');
+    }
+    for (const tc of delta.tool_calls ?? []) {
+      if (!Number.isInteger(tc.index) || tc.index < 0 || tc.index > 256) continue; // a garbage index cannot open a hole of a billion slots
+      const slot = (acc.toolCalls[tc.index] ??= { id: '', name: '', arguments: '' });
+      if (tc.id) slot.id = tc.id;
+      if (tc.function?.name) slot.name += tc.function.name;
+      if (tc.function?.arguments) slot.arguments += tc.function.arguments;
+    }
+    if (choice.finish_reason) acc.finishReason = choice.finish_reason;
+  }
+  return acc;
 }
 
 function parseArgs(raw: string): { ok: true; value: unknown } | { ok: false; error: string } {
