@@ -2,8 +2,10 @@ import { Command } from 'commander';
 import { pathToFileURL } from 'node:url';
 import { registerServeCommand } from './server/command.js';
 import { resumeRunInTerminal } from './cli/resume-run.js';
+import { registerQaCommand } from './cli/qa-command.js';
 import { registerRunCommand } from './cli/run-command.js';
 import { registerSessionsCommand } from './cli/sessions-command.js';
+import { registerSkillsCommand } from './cli/skills-command.js';
 
 /**
  * The command line: plain Node, no Electron. `deskpilot run` is here; the other
@@ -24,6 +26,8 @@ export function buildProgram(): Command {
       process.exit(code);
     },
   });
+  registerQaCommand(program);
+  registerSkillsCommand(program);
   registerServeCommand(program);
   return program;
 }

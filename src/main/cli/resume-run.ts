@@ -1,9 +1,9 @@
 import type { RunEventOf } from '../../shared/events.js';
 import { ConfigError, loadConfig } from '../config/index.js';
-import { resolveApiKey } from '../agent/providers/index.js';
 import { resolveRunChoices } from '../agent/runner/choices.js';
 import { openSession } from '../sessions/history.js';
-import { EXIT, runInTerminal, type TerminalRunFlags } from './terminal-run.js';
+import { EXIT } from './exit-codes.js';
+import type { TerminalRunFlags } from './terminal-run.js';
 
 /**
  * `deskpilot sessions resume <id>`: continues a paused or interrupted run in its own
@@ -30,6 +30,8 @@ export async function resumeRunInTerminal(runId: string, context: { home: string
     }
     throw error;
   }
+  const { resolveApiKey } = await import('../agent/providers/index.js');
+  const { runInTerminal } = await import('./terminal-run.js');
   const { apiKey, envName } = resolveApiKey(resolved.profile);
   if (!apiKey) {
     process.stderr.write(`deskpilot: no API key: set ${envName ?? 'the API key variable'}\n`);

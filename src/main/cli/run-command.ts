@@ -3,9 +3,8 @@ import { PolicyModeSchema } from '../../shared/approvals.js';
 import { ProviderFamilySchema, type ProviderProfile } from '../../shared/config.js';
 import { ConfigError, loadConfig } from '../config/index.js';
 import { deskpilotHome } from '../paths.js';
-import { resolveApiKey } from '../agent/providers/index.js';
 import { resolveRunChoices } from '../agent/runner/choices.js';
-import { EXIT, runInTerminal } from './terminal-run.js';
+import { EXIT } from './exit-codes.js';
 
 interface RunFlags {
   provider?: ProviderProfile['provider'];
@@ -81,6 +80,9 @@ async function runCommand(task: string, flags: RunFlags): Promise<number> {
     }
     throw error;
   }
+  // The model SDKs and the runner load only now, so `deskpilot --help` stays quick.
+  const { resolveApiKey } = await import('../agent/providers/index.js');
+  const { runInTerminal } = await import('./terminal-run.js');
   const { apiKey, envName } = resolveApiKey(resolved.profile);
   if (!apiKey) {
     process.stderr.write(`deskpilot: no API key: set ${envName ?? 'the API key variable'} (or name another variable with --api-key-env)\n`);

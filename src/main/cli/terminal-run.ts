@@ -1,8 +1,8 @@
 import { describeAction, type Action } from '../../shared/actions.js';
 import type { ApprovalAnswer } from '../../shared/approvals.js';
-import type { RunEvent, RunStatus } from '../../shared/events.js';
+import type { RunEvent } from '../../shared/events.js';
 import type { RunHandle, RunOptions } from '../agent/run-api.js';
-import { startRun } from '../agent/runner.js';
+import { EXIT, exitCodeFor } from './exit-codes.js';
 import { formatEvent } from './format-event.js';
 import { LinePrompter } from './line-prompter.js';
 
@@ -16,12 +16,7 @@ export interface TerminalRunFlags {
   start?: (options: RunOptions) => Promise<RunHandle>;
 }
 
-/** Exit codes of `deskpilot run` / `sessions resume`. */
-export const EXIT = { done: 0, failed: 1, error: 1, usage: 2, limit: 3, paused: 4, stopped: 130 } as const;
-
-export function exitCodeFor(status: RunStatus): number {
-  return EXIT[status];
-}
+export { EXIT, exitCodeFor } from './exit-codes.js';
 
 /**
  * Runs the agent with the terminal as its supervisor: events printed (or JSON lines),
@@ -104,8 +99,9 @@ export async function runInTerminal(options: Omit<RunOptions, 'onEvent' | 'onDel
   };
   process.on('SIGINT', onSigint);
 
-  const start = flags.start ?? startRun;
   try {
+    // The runner (and the model SDKs behind it) load only when a run starts.
+    const start = flags.start ?? (await import('../agent/runner.js')).startRun;
     handle = await start({ ...options, onEvent });
   } catch (error) {
     process.off('SIGINT', onSigint);
