@@ -44,16 +44,20 @@ export async function prepareForOcr(image: Buffer, options: { region?: Rect; sca
     .raw()
     .toBuffer({ resolveWithObject: true });
   // Light text on a dark background reads far worse, and one screen has both (a dark
-  // desktop or panel next to a light window): flip the pixels whose surroundings (a
-  // wide blur, which text strokes barely move) are dark. Before line removal, which
-  // would otherwise paint a dark panel, text and all, white.
-  const local = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
+  // desktop or panel next to a light window): flip the pixels whose surroundings are
+  // dark. "Surroundings" is a wide blur (text strokes barely move it) of a copy
+  // without box borders, so a window frame does not darken the text next to it.
+  const pixelRatio = options.pixelRatio ?? 1;
+  const withoutBorders = Buffer.from(data);
+  removeLongLines(withoutBorders, info.width, info.height, pixelRatio);
+  const local = await sharp(withoutBorders, { raw: { width: info.width, height: info.height, channels: 1 } })
     .blur(LOCAL_SIGMA)
     .extractChannel(0) // blur output is 3-channel otherwise
     .raw()
     .toBuffer();
   for (let i = 0; i < data.length; i++) if (local[i]! < 128) data[i] = 255 - data[i]!;
-  removeLongLines(data, info.width, info.height, options.pixelRatio ?? 1);
+  // Now every text is dark on light: paint out the box borders and where they meet.
+  removeLongLines(data, info.width, info.height, pixelRatio, true);
 
   // A white border keeps glyphs that touch the region's edge from being dropped.
   const pad = Math.round(10 * scale);
