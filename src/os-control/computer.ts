@@ -8,6 +8,7 @@ import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
 import { performAction } from './actions.js';
 import { capture, type CaptureBackend } from './capture.js';
 import { pasteX11 } from './clipboard.js';
+import { run } from './exec.js';
 import { globalToCapture } from './coords.js';
 import { Devices } from './devices.js';
 import { listDisplays, pickDisplay } from './displays.js';
@@ -34,12 +35,26 @@ export interface DesktopComputer extends Computer {
   held(): { keys: string[]; buttons: string[] };
 }
 
+const toolChecks = new Map<string, Promise<boolean>>();
+function hasTool(name: string): Promise<boolean> {
+  let check = toolChecks.get(name);
+  if (!check) {
+    check = run('sh', ['-c', `command -v ${name}`], { timeoutMs: 2_000 }).then(
+      () => true,
+      () => false,
+    );
+    toolChecks.set(name, check);
+  }
+  return check;
+}
+
 export function createComputer(options: ComputerOptions = {}): DesktopComputer {
   const devices = new Devices();
   const backend = options.capture ?? 'nut';
   const cacheMs = options.displayCacheMs ?? 2_000;
   let displayCache: { at: number; displays: DisplayInfo[] } | undefined;
   const takeover = new TakeoverDetector(() => devices.position());
+  let queue: Promise<void> = Promise.resolve();
 
   async function displays(): Promise<DisplayInfo[]> {
     if (displayCache && Date.now() - displayCache.at < cacheMs) return displayCache.displays;
@@ -52,6 +67,12 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     if (process.platform === 'linux') {
       const shift = resolveKey('Shift_L');
       const insert = resolveKey('Insert');
+      if (!(await hasTool('xclip'))) {
+        // Without xclip: xdotool remaps a spare keycode per character. Exact, but only with
+        // a pause per character (without it the receiving app reads stale mappings).
+        await run('xdotool', ['type', '--delay', '12', '--', text], { timeoutMs: 10_000 + text.length * 50, ...(signal ? { signal } : {}) });
+        return;
+      }
       await pasteX11(text, {
         ...(signal ? { signal } : {}),
         pressPaste: async () => {
@@ -135,11 +156,15 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     },
 
     perform(action: Action, signal: AbortSignal): Promise<PerformResult> {
-      return performAction(
-        { devices, typeText: type, pointerLeftAt: (p: Point) => takeover.agentLeftPointerAt(p) },
-        action,
-        signal,
+      // One action at a time: two callers must never interleave their key presses.
+      const turn = queue.then(() =>
+        performAction({ devices, typeText: type, pointerLeftAt: (p: Point) => takeover.agentLeftPointerAt(p) }, action, signal),
       );
+      queue = turn.then(
+        () => undefined,
+        () => undefined,
+      );
+      return turn;
     },
 
     async settle(o: SettleOptions = {}): Promise<SettleResult> {
