@@ -126,6 +126,23 @@ describe('runner robustness', () => {
     }
   }, 240_000);
 
+  it('ends with status "limit" at the step limit and at the cost limit', async () => {
+    fake.script({ toolCalls: [claude.screenshot()] }, { toolCalls: [claude.screenshot()] });
+    const steps = await start({ limits: { maxSteps: 2, maxWallMs: 60_000, maxCostUsd: 5 } });
+    expect(await steps.handle.done).toMatchObject({ status: 'limit', steps: 2, summary: expect.stringMatching(/step limit/) });
+    expect(steps.requests()).toHaveLength(2);
+
+    // claude-sonnet-4-5 costs $3 / $15 per million tokens: one turn of 1M input tokens is $3.
+    fake.script({ toolCalls: [claude.screenshot()], usage: { input: 1_000_000, output: 10 } });
+    const cost = await start({ limits: { maxSteps: 10, maxWallMs: 60_000, maxCostUsd: 1 } });
+    const result = await cost.handle.done;
+    expect(result).toMatchObject({ status: 'limit', summary: expect.stringMatching(/cost limit/) });
+    expect(result.costUsd).toBeGreaterThanOrEqual(3);
+    expect(cost.requests()).toHaveLength(1);
+    const usage = cost.events.find((e) => e.type === 'usage');
+    expect(usage?.type === 'usage' && usage.stepUsage.inputTokens).toBe(1_000_000);
+  });
+
   it('stop aborts an in-flight model request and ends the run "stopped"', async () => {
     fake.script({ fault: 'hang' });
     const { handle, events, requests } = await start();

@@ -6,7 +6,7 @@ import { defaultConfig } from '../../src/main/config/index.js';
 import { startFakeModel, type FakeModelServer, type FakeRequest, type FakeToolCall } from '../harness/fake-model/index.js';
 import { startProbe, type Probe } from '../harness/probe/probe.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
-import { finish, tempHome, toImagePoint } from '../e2e/support.js';
+import { finish, tempHome, toImagePoint, until } from '../e2e/support.js';
 
 // Each provider end to end through the runner: the real SDK talks to the fake model
 // server in its wire protocol, the model clicks the probe's pad in the pixels of the
@@ -106,5 +106,55 @@ describe.each([
     expect(requests[1]!.toolResults).toHaveLength(1);
     expect(requests[1]!.toolResults[0]!.isError).toBe(false);
     expect(requests[1]!.images.length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('OpenAI pending safety checks', () => {
+  it('hold the action for a person even under policy auto, and are acknowledged on the next request', async () => {
+    const { startRun } = await import('../../src/main/agent/runner.js');
+    const target = padCenter();
+    let acknowledged: unknown;
+    fake.script(
+      (req) => {
+        const [x, y] = toImagePoint(req, SCREEN, target);
+        return {
+          text: 'Clicking the pad.',
+          toolCalls: [
+            {
+              name: 'computer',
+              input: { actions: [{ type: 'click', button: 'left', x, y }] },
+              safetyChecks: [{ id: 'sc_1', code: 'malicious_instructions', message: 'The page may contain instructions to the agent.' }],
+            },
+          ],
+        };
+      },
+      (req) => {
+        acknowledged = req.toolResults[0]?.acknowledgedSafetyChecks;
+        return { text: 'Done.', toolCalls: [finish(true, 'clicked after the check')] };
+      },
+    );
+    const events: RunEvent[] = [];
+    const since = probe.nextSeq();
+    const handle = await startRun({
+      task: 'click the pad',
+      profile: { provider: 'openai', model: 'gpt-5.4', baseUrl: fake.openaiBaseUrl },
+      apiKey: 'test-key',
+      policy: 'auto',
+      limits: { maxSteps: 5, maxWallMs: 60_000, maxCostUsd: 5 },
+      config: defaultConfig(),
+      computer,
+      home: home.home,
+      onEvent: (e) => events.push(e),
+    });
+    const asked = await until(() => events.find((e) => e.type === 'approval_requested'), 20_000, 'the safety check approval');
+    expect(asked).toMatchObject({ decision: { humanOnly: true } });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown')).toEqual([]);
+    const proposalId = asked.type === 'approval_requested' ? asked.proposalId : '';
+    expect(handle.answerApproval(proposalId, { decision: 'approve' }, 'test-person')).toBe(true);
+    expect(await handle.done).toMatchObject({ status: 'done' });
+    await probe.expectClickAt(target.x, target.y, { sinceSeq: since, tolerance: 2 });
+    expect(events.find((e) => e.type === 'action_executed')).toMatchObject({ by: { kind: 'person', detail: 'test-person' } });
+    expect(acknowledged).toEqual([expect.objectContaining({ id: 'sc_1' })]);
   });
 });
