@@ -139,6 +139,26 @@ describe('OpenAI computer_use_preview', () => {
   });
 });
 
+describe('OpenAI lost chain', () => {
+  it('when the server no longer has the previous response, the transcript is replayed instead', async () => {
+    fake.script(
+      { fault: 'status', status: 400, body: { error: { message: "Previous response with id 'resp_old' not found.", type: 'invalid_request_error', param: 'previous_response_id', code: 'previous_response_not_found' } } },
+      { text: 'carrying on' },
+    );
+    const transcript: TranscriptItem[] = [
+      { role: 'user', text: 'task', image: image(800, 600) },
+      { role: 'assistant', text: 'clicking', calls: [{ callId: 'c', name: 'computer', input: { actions: [] }, actions: [] }], providerState: { responseId: 'resp_old' } },
+      { role: 'tool_result', callId: 'c', name: 'computer', ok: true, text: '', image: image(800, 600) },
+    ];
+    const t = await gpt('gpt-5.4').turn({ system: 's', transcript, observation: observation(800, 600), tools: [] }, signal());
+    expect(t.assistant.text).toBe('carrying on');
+    expect(fake.requests[0]!.body.previous_response_id).toBe('resp_old');
+    expect(fake.requests[1]!.body.previous_response_id).toBeUndefined();
+    expect(fake.requests[1]!.lastUserText).toMatch(/Result of computer/);
+    expect(fake.requests[1]!.images).toHaveLength(2);
+  });
+});
+
 describe('OpenAI stop reasons', () => {
   it('an incomplete response for max_output_tokens is max_tokens', async () => {
     fake.script({ text: 'I was about to', stopReason: 'max_tokens' });

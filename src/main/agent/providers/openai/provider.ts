@@ -75,9 +75,21 @@ export function createOpenAIProvider(profile: ProviderProfile, options: OpenAIPr
   });
   const model = profile.model;
 
+  // When the server no longer knows the response we chain to (expired, another project,
+  // a resumed run), this request replays the transcript instead; the reply is stored
+  // with the whole context, so the next turn chains from it again.
   async function once(request: TurnRequest, outerSignal: AbortSignal, callbacks?: TurnCallbacks): Promise<Response> {
+    try {
+      return await attempt(request, outerSignal, callbacks, true);
+    } catch (error) {
+      if (!isLostChain(error)) throw error;
+      return attempt(request, outerSignal, callbacks, false);
+    }
+  }
+
+  async function attempt(request: TurnRequest, outerSignal: AbortSignal, callbacks: TurnCallbacks | undefined, chain: boolean): Promise<Response> {
     const { width, height } = request.observation.image;
-    const rendered = await renderInput(request.transcript, tool === 'computer' ? 'original' : 'high');
+    const rendered = await renderInput(request.transcript, tool === 'computer' ? 'original' : 'high', { chain });
     const computer = tool === 'computer' ? { type: 'computer' } : { type: 'computer_use_preview', display_width: width, display_height: height, environment: environment() };
     const level = profile.thinking ?? 'off';
     const params = {
@@ -122,6 +134,12 @@ export function createOpenAIProvider(profile: ProviderProfile, options: OpenAIPr
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+/** The 400/404 the API gives when previous_response_id names a response it does not have. */
+function isLostChain(error: unknown): boolean {
+  const e = error as { status?: unknown; message?: unknown };
+  return (e?.status === 400 || e?.status === 404) && /previous[_ ]response/i.test(String(e.message ?? ''));
+}
 
 function parseFunctionCall(item: Record<string, unknown>, ctx: ParseContext): ModelCall {
   const name = str(item.name);

@@ -40,9 +40,13 @@ async function userMessage(text: string, image: TranscriptImage | undefined, pru
   return content.length ? { role: 'user', content } : undefined;
 }
 
-export async function renderInput(transcript: readonly TranscriptItem[], detail: 'original' | 'high' | 'auto'): Promise<RenderedInput> {
+export async function renderInput(
+  transcript: readonly TranscriptItem[],
+  detail: 'original' | 'high' | 'auto',
+  options: { chain?: boolean } = {},
+): Promise<RenderedInput> {
   let last = -1;
-  for (let i = transcript.length - 1; i >= 0; i--) {
+  for (let i = transcript.length - 1; i >= 0 && options.chain !== false; i--) {
     if (responseIdOf(transcript[i]!)) {
       last = i;
       break;
