@@ -65,3 +65,18 @@ describe('Responses input', () => {
     ]);
   });
 });
+
+describe('Anthropic prompt caching', () => {
+  it('a long run still carries exactly two message breakpoints, on the two newest user messages', async () => {
+    const items: TranscriptItem[] = [{ role: 'user', text: 'task' }];
+    for (let i = 0; i < 30; i++) {
+      items.push({ role: 'assistant', text: '', calls: [{ callId: `c${i}`, name: 'computer', input: {}, actions: [] }] });
+      items.push({ role: 'tool_result', callId: `c${i}`, name: 'computer', ok: true, text: `step ${i}` });
+    }
+    const m = await renderMessages(items, 'computer_20250124');
+    const marked = m.flatMap((msg, i) =>
+      (msg.content as unknown as Array<Record<string, unknown>>).filter((b) => b.cache_control).map(() => i),
+    );
+    expect(marked).toEqual([m.length - 3, m.length - 1]);
+  });
+});
