@@ -141,6 +141,24 @@ try {
   await probe.setRecording(true);
   rows.push(`  typing: ${(typed / 1000).toFixed(2)} s per 1,000 chars (target ≤ 1.5 s: ${verdict(typed <= 1500)}); ratio vs xdotool --delay 12 = ${(typed / xdo).toFixed(3)}`);
 
+  // 2b. stop during typing: abort() → perform rejects, nothing held (the kill switch's path)
+  const stopMs: number[] = [];
+  const longText = 'The quick brown fox jumps over the lazy dog. '.repeat(120);
+  for (let r = 0; r < 15; r++) {
+    await probe.reset();
+    await probe.focusField();
+    const ac = new AbortController();
+    const typing = computer.perform({ type: 'type', text: longText }, ac.signal);
+    await new Promise((res) => setTimeout(res, 100 + r * 13));
+    const t0 = performance.now();
+    ac.abort(new Error('stop'));
+    await typing.catch(() => undefined);
+    stopMs.push(performance.now() - t0);
+    if (computer.held().keys.length || computer.held().buttons.length) throw new Error('something still held after stop');
+  }
+  const stop = report('stop mid-typing: abort() → perform rejected, all released', stopMs);
+  rows.push(`  stop: product target ≤ 200 ms: ${verdict(stop <= 200)}`);
+
   // 3. click latency: call → pointerdown at the probe (the page's event time, same clock)
   await probe.reset();
   await probe.blurField();

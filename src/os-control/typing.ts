@@ -29,7 +29,8 @@ type Run = { kind: 'keys'; strokes: Stroke[] } | { kind: 'paste'; text: string }
 /** Splits text into runs of key strokes and runs to paste (by code point, so emoji stay whole). */
 export function planTyping(text: string, charMap: CharMap): Run[] {
   const runs: Run[] = [];
-  for (const ch of text) {
+  // Windows line ends from a model are one Enter each, not Enter plus a pasted carriage return.
+  for (const ch of text.replace(/\r\n?/g, '\n')) {
     const stroke = ch.length === 1 ? charMap.strokeFor(ch) : undefined;
     const last = runs[runs.length - 1];
     if (stroke) {

@@ -41,6 +41,12 @@ describe('char map from the X keymap', () => {
     expect(m.strokeFor('?')).toBeUndefined();
   });
 
+  it('types CR LF and CR as one Enter', () => {
+    const runs = planTyping('a\r\nb\rc', usCharMap());
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.kind === 'keys' && runs[0]!.strokes.map((s) => s.key.name)).toEqual(['a', 'Return', 'b', 'Return', 'c']);
+  });
+
   it('plans strokes and paste runs by code point', () => {
     const runs = planTyping('Grüße 👋!', usCharMap());
     expect(runs.map((r) => (r.kind === 'paste' ? `paste:${r.text}` : `keys:${r.strokes.length}`))).toEqual([
