@@ -130,6 +130,35 @@ describe('bridge service', () => {
     b.unsubscribe();
   }, 60_000);
 
+  it('routes a question to the person once, and pause / resume / stop reach the run', async () => {
+    const a = collect(alice);
+    fake.script(
+      { text: 'I need to ask.', toolCalls: [{ name: 'ask_user', input: { question: 'Which file?' } }] },
+      { fault: 'hang' },
+    );
+    const { runId } = await service.call('run.start', startInput('ask me'), alice);
+    const asked = await until(() => a.events().find((e) => e.type === 'question_asked'), 20_000, 'the question');
+    const questionId = asked.type === 'question_asked' ? asked.questionId : '';
+    expect(a.messages.some((m) => m.kind === 'run_state' && m.state === 'waiting_user')).toBe(true);
+    const answers = await Promise.all([
+      service.call('question.answer', { runId, questionId, answer: 'report.pdf' }, alice),
+      service.call('question.answer', { runId, questionId, answer: 'other.pdf' }, bob),
+    ]);
+    expect(answers.map((r) => r.accepted).sort()).toEqual([false, true]);
+    // The model's next request (it hangs) carries the winning answer.
+    await until(() => fake.requests.at(-1)?.toolResults.at(-1)?.text.includes('.pdf'), 20_000, 'the answer at the model');
+    expect(a.events().find((e) => e.type === 'question_answered')).toMatchObject({ answer: expect.stringMatching(/\.pdf$/) });
+
+    await service.call('run.pause', { runId }, bob);
+    await until(() => a.messages.some((m) => m.kind === 'run_state' && m.state === 'paused'), 5_000, 'paused');
+    await service.call('run.resume', { runId }, bob);
+    await until(() => a.events().some((e) => e.type === 'state' && e.state === 'running' && e.seq > asked.seq + 3), 5_000, 'running again');
+    await service.call('run.stop', { runId }, bob);
+    const ended = await until(() => a.events().find((e) => e.type === 'run_ended'), 10_000, 'the run to end');
+    expect(ended).toMatchObject({ status: 'stopped' });
+    a.unsubscribe();
+  }, 60_000);
+
   it('streams live frames only while a client watches', async () => {
     const c = collect(alice);
     await new Promise((r) => setTimeout(r, 700));
