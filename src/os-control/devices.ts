@@ -28,6 +28,8 @@ export class Devices {
   /** Keys held by this process, in press order (canonical keysym name → spec). */
   private readonly heldKeys = new Map<string, KeySpec>();
   private readonly heldButtons = new Set<MouseButton>();
+  /** NumLock state before an xdotool keydown, restored at its keyup. */
+  private readonly numLockBefore = new Map<string, boolean | undefined>();
   private nut: Nut | undefined;
 
   private async n(): Promise<Nut> {
@@ -52,14 +54,23 @@ export class Devices {
     // Remember before sending: if sending throws half-way, releaseAll still tries.
     this.heldKeys.set(key.name, key);
     if (k !== undefined) await nut.providerRegistry.getKeyboard().pressKey(k);
-    else await this.xdotool(['keydown', '--', key.name]);
+    else {
+      this.numLockBefore.set(key.name, await numLockOn());
+      await this.xdotool(['keydown', '--', key.name]);
+    }
   }
 
   async keyUp(key: KeySpec): Promise<void> {
     const nut = await this.n();
     const k = this.nutKey(nut, key);
     if (k !== undefined) await nut.providerRegistry.getKeyboard().releaseKey(k);
-    else await this.xdotool(['keyup', '--', key.name]);
+    else {
+      await this.xdotool(['keyup', '--', key.name]);
+      // xdotool turns NumLock on to reach keypad keysyms and leaves it on: put it back.
+      const before = this.numLockBefore.get(key.name);
+      this.numLockBefore.delete(key.name);
+      if (before !== undefined && (await numLockOn()) !== before) await this.xdotool(['key', 'Num_Lock']);
+    }
     this.heldKeys.delete(key.name);
   }
 

@@ -256,6 +256,15 @@ describe('keys', () => {
     expectNothingHeld();
   });
 
+  it('holds a keypad key and leaves NumLock as it was', async () => {
+    const since = probe.nextSeq();
+    await perform({ type: 'hold_key', keys: 'KP_5', durationMs: 100 });
+    const down = await probe.waitFor((e) => e.type === 'keydown' && e.code === 'Numpad5', { sinceSeq: since });
+    expect(down.key).toBe('5');
+    expectNothingHeld();
+    expect(numLock()).toBe('off');
+  });
+
   it('rejects unknown key names without pressing anything', async () => {
     const since = probe.nextSeq();
     await expect(perform({ type: 'key', keys: 'ctrl+Retrun', repeat: 1 })).rejects.toThrow(/unknown key "Retrun".*"Return"/);
