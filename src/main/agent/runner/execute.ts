@@ -128,6 +128,8 @@ async function proposeAndRun(
     reasoning,
     callId: call.callId,
   });
+  // A pause (the person, a takeover) holds the next action even within one turn.
+  if (ctx.control.paused) await ctx.control.waitWhilePaused(ctx.control.signal);
   const category = actionCategory(proposed);
   if (category === 'finish' && proposed.type === 'finish') {
     return {
