@@ -80,3 +80,26 @@ describe('Anthropic prompt caching', () => {
     expect(marked).toEqual([m.length - 3, m.length - 1]);
   });
 });
+
+describe('Anthropic replay without provider state (a transcript rebuilt from an old log)', () => {
+  it('synthesises text and tool_use blocks, marking toolset members', async () => {
+    const items: TranscriptItem[] = [
+      { role: 'user', text: 'task' },
+      {
+        role: 'assistant',
+        text: 'ok',
+        thinking: 'unsigned thinking cannot be replayed',
+        calls: [
+          { callId: 'm', name: 'left_click', input: { coordinate: [1, 2] }, actions: [] },
+          { callId: 'f', name: 'finish', input: { success: true, summary: '' }, actions: [] },
+        ],
+      },
+    ];
+    const m = await renderMessages(items, 'computer_toolset_20260801');
+    expect(m[1]!.content).toEqual([
+      { type: 'text', text: 'ok' },
+      { type: 'tool_use', id: 'm', name: 'left_click', input: { coordinate: [1, 2] }, toolset_name: 'computer' },
+      { type: 'tool_use', id: 'f', name: 'finish', input: { success: true, summary: '' } },
+    ]);
+  });
+});
