@@ -4,7 +4,8 @@ import { globalToImage, imageToGlobal } from '../../../os-control/coords.js';
 import { findText } from '../../../os-control/ocr/index.js';
 import type { Computer } from '../../../os-control/types.js';
 import type { CustomToolHandler } from '../run-api.js';
-import type { CaseState } from './case-state.js';
+import type { RunEvent } from '../../../shared/events.js';
+import { CaseState } from './case-state.js';
 
 const FindTextInputSchema = z
   .object({
@@ -59,6 +60,16 @@ export function createFindTextTool(computer: Computer, state: Pick<CaseState, 'o
       };
     },
   };
+}
+
+/**
+ * find_text for any run (not only QA): the tool plus the event listener that lets it
+ * know the run's screenshots. Pass `tool` as customTools.find_text and call `onEvent`
+ * from RunOptions.onEvent.
+ */
+export function findTextForRun(computer: Computer): { tool: CustomToolHandler; onEvent: (event: RunEvent) => void } {
+  const state = new CaseState();
+  return { tool: createFindTextTool(computer, state), onEvent: (event) => state.onEvent(event) };
 }
 
 function imageToGlobalClamped(p: { x: number; y: number }, record: Parameters<typeof imageToGlobal>[1]) {

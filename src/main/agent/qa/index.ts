@@ -6,6 +6,6 @@ export { renderJUnit, xmlEscape } from './junit.js';
 export { renderSuiteReport } from './suite-report.js';
 export { decideOutcome } from './decide.js';
 export { createVerdictTool, VerdictInputSchema } from './verdict-tool.js';
-export { createFindTextTool } from './find-text-tool.js';
+export { createFindTextTool, findTextForRun } from './find-text-tool.js';
 export { launchApp, runSetupCommands, SetupError, type AppSession } from './app-session.js';
 export { exitCodeFor, countCases, EXIT_OK, EXIT_FAILED, EXIT_INVALID, type SuiteResult, type CaseResult, type AttemptResult, type CaseStatus } from './results.js';
