@@ -42,6 +42,12 @@ Steps:
 1. Press 1.
 Expected:
 - Expect display: 1
+## Case: Endless
+- Max steps: 2
+Steps:
+1. Press 1 until the display is full.
+Expected:
+- The display is full.
 ## Case: Title
 Steps:
 1. Press 1, then look at the window title.
@@ -90,6 +96,7 @@ describe('QA runner rules', () => {
           () => ({ toolCalls: [call.verdict('pass', 'The display shows 42.')] }),
         ],
         'Silent model': [() => ({ text: 'All good, I think.' })],
+        Endless: [() => ({ toolCalls: [call.type('1')] })],
         Title: [
           () => ({ toolCalls: [call.type('1'), call.verdict('pass', 'Title is Calculator.')] }),
           () => ({ toolCalls: [call.verdict('pass', 'The title is Calculator.')] }),
@@ -127,6 +134,17 @@ describe('QA runner rules', () => {
     expect(silent.status).toBe('blocked');
     expect(silent.message).toMatch(/no verdict: the run ended \(done\) without calling qa_verdict/);
 
+    // The step limit ends a case that never concludes: blocked, with the reason.
+    const endless = byName.Endless!;
+    expect(endless.status).toBe('blocked');
+    expect(endless.message).toMatch(/no verdict: the run ended \(limit\) without calling qa_verdict: step limit reached \(2 steps\)/);
+
+    // The qa skill and the QA rules reached the system prompt of every case's run.
+    const firstBody = JSON.stringify(fake.requests[0]?.body);
+    expect(firstBody).toContain('You are a careful software tester');
+    expect(firstBody).toContain('qa_verdict is refused until the screenshot after your last action has been taken');
+    expect(fake.requests[0]?.toolNames).toEqual(expect.arrayContaining(['qa_verdict', 'find_text']));
+
     // A verdict in the same turn as an action was refused; the next one, after the screenshot, counted.
     const title = byName.Title!;
     expect(title.status).toBe('passed');
@@ -141,9 +159,9 @@ describe('QA runner rules', () => {
     const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_' }).parse(xml) as {
       testsuites: { '@_tests': string; '@_failures': string; '@_errors': string; testsuite: { testcase: Array<Record<string, unknown>> } };
     };
-    expect(parsed.testsuites['@_tests']).toBe('4');
+    expect(parsed.testsuites['@_tests']).toBe('5');
     expect(parsed.testsuites['@_failures']).toBe('1');
-    expect(parsed.testsuites['@_errors']).toBe('1');
+    expect(parsed.testsuites['@_errors']).toBe('2');
     const flakyCase = parsed.testsuites.testsuite.testcase.find((c) => c['@_name'] === 'Flaky')!;
     expect(flakyCase).toHaveProperty('flakyFailure');
     expect(flakyCase).not.toHaveProperty('failure');
