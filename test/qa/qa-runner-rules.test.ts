@@ -48,6 +48,12 @@ Steps:
 1. Press 1 until the display is full.
 Expected:
 - The display is full.
+## Case: Slow model
+- Timeout: 3s
+Steps:
+1. Press 1.
+Expected:
+- Expect display: 1
 ## Case: Title
 Steps:
 1. Press 1, then look at the window title.
@@ -97,6 +103,7 @@ describe('QA runner rules', () => {
         ],
         'Silent model': [() => ({ text: 'All good, I think.' })],
         Endless: [() => ({ toolCalls: [call.type('1')] })],
+        'Slow model': [() => ({ fault: 'hang' })],
         Title: [
           () => ({ toolCalls: [call.type('1'), call.verdict('pass', 'Title is Calculator.')] }),
           () => ({ toolCalls: [call.verdict('pass', 'The title is Calculator.')] }),
@@ -139,6 +146,11 @@ describe('QA runner rules', () => {
     expect(endless.status).toBe('blocked');
     expect(endless.message).toMatch(/no verdict: the run ended \(limit\) without calling qa_verdict: step limit reached \(2 steps\)/);
 
+    // The case's time limit ends a run whose model never answers.
+    const slow = byName['Slow model']!;
+    expect(slow.status).toBe('blocked');
+    expect(slow.message).toMatch(/time limit reached \(3 s\)/);
+
     // The qa skill and the QA rules reached the system prompt of every case's run.
     const firstBody = JSON.stringify(fake.requests[0]?.body);
     expect(firstBody).toContain('You are a careful software tester');
@@ -159,9 +171,9 @@ describe('QA runner rules', () => {
     const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_' }).parse(xml) as {
       testsuites: { '@_tests': string; '@_failures': string; '@_errors': string; testsuite: { testcase: Array<Record<string, unknown>> } };
     };
-    expect(parsed.testsuites['@_tests']).toBe('5');
+    expect(parsed.testsuites['@_tests']).toBe('6');
     expect(parsed.testsuites['@_failures']).toBe('1');
-    expect(parsed.testsuites['@_errors']).toBe('2');
+    expect(parsed.testsuites['@_errors']).toBe('3');
     const flakyCase = parsed.testsuites.testsuite.testcase.find((c) => c['@_name'] === 'Flaky')!;
     expect(flakyCase).toHaveProperty('flakyFailure');
     expect(flakyCase).not.toHaveProperty('failure');
