@@ -60,7 +60,10 @@ export async function launchApp(app: TestPlan['app'], options: LaunchOptions = {
   if (process.platform !== 'linux') throw new SetupError('launching the app under test is implemented for X11 (Linux) only');
   if (!env.DISPLAY) throw new SetupError('no X display: DISPLAY is not set');
 
-  const child: ChildProcess = spawn('/bin/sh', ['-c', `exec ${app.launch}`], {
+  // A simple command is exec'd, so the app is the process we started (its pid finds its
+  // window); a compound one (cd … && app) runs in the shell, whose group we kill.
+  const compound = /[;&|()<>`$]/.test(app.launch);
+  const child: ChildProcess = spawn('/bin/sh', ['-c', compound ? app.launch : `exec ${app.launch}`], {
     env,
     cwd: options.cwd,
     stdio: ['ignore', 'ignore', 'pipe'],
