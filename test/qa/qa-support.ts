@@ -1,16 +1,15 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import type { FakeRequest, FakeResult, FakeToolCall } from '../harness/fake-model/index.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const ENTRY = path.join(REPO_ROOT, 'test', 'qa', 'cli-entry.ts');
-/** tsx's loader by absolute URL, so the CLI can run from any working directory (skills are found from the cwd). */
-const TSX_LOADER = pathToFileURL(path.join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+/** The `deskpilot` command as users run it (it runs the TypeScript sources through tsx without a build). */
+const BIN = path.join(REPO_ROOT, 'bin', 'deskpilot.js');
 
 /** Runs `deskpilot <args>` (qa / skills) in a child process; resolves with its exit code and output. */
 export function runQaCli(args: string[], env: NodeJS.ProcessEnv, cwd = REPO_ROOT): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, ENTRY, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
