@@ -97,12 +97,29 @@ export async function pasteX11(text: string, options: PasteOptions): Promise<voi
         throw new Error('xclip did not take the selection within 3 s');
       }),
     ]);
-    if (options.signal?.aborted) throw abortError(options.signal);
+    // xclip says it is waiting before its ownership has reached the server: read both
+    // selections back until they hold our text, so the paste key cannot race ahead of it.
+    const wanted = Buffer.from(text);
+    await Promise.all(
+      (['clipboard', 'primary'] as const).map(async (sel) => {
+        const deadline = Date.now() + 3_000;
+        for (;;) {
+          const now = await readSelection(sel);
+          if (now?.equals(wanted)) return;
+          if (Date.now() > deadline) throw new Error(`the ${sel} selection did not take the text within 3 s`);
+          await sleep(5, options.signal);
+        }
+      }),
+    );
+    // Let xclip's report of those read-backs arrive, so they are not taken for the paste.
+    await sleep(15, options.signal);
+    const servedBefore = servers.reduce((n, s) => n + s.served(), 0);
     await options.pressPaste();
     // Wait for the first request, then until requests have paused (TARGETS, then the text).
     const deadline = Date.now() + (options.timeoutMs ?? 2_000);
-    const total = () => servers.reduce((n, s) => n + s.served(), 0);
-    const last = () => Math.max(...servers.map((s) => s.lastServedAt()));
+    const total = () => servers.reduce((n, s) => n + s.served(), 0) - servedBefore;
+    const pressedAt = Date.now();
+    const last = () => Math.max(pressedAt, ...servers.map((s) => s.lastServedAt()));
     while (Date.now() < deadline) {
       if (total() > 0 && Date.now() - last() >= 60) break;
       await sleep(10, options.signal);

@@ -8,7 +8,7 @@
  * queried this way, so we take the union of the slaves.
  * Needs the Debian package `xinput`.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import type { Xvfb } from './xvfb.js';
 
 export interface Geometry {
@@ -35,15 +35,28 @@ function run(env: NodeJS.ProcessEnv, cmd: string, args: string[], timeoutMs = 15
 }
 
 async function startApp(xvfb: Xvfb, cmd: string, args: string[], search: string[], env: NodeJS.ProcessEnv = {}): Promise<NativeApp> {
-  const child: ChildProcess = spawn(cmd, args, { env: { ...xvfb.env, ...env }, stdio: 'ignore' });
+  const child: ChildProcess = spawn(cmd, args, { env: { ...xvfb.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   const kill = () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   };
   process.once('exit', kill);
   let windowId: string;
   try {
-    // --sync waits until such a window is mapped (visible).
-    windowId = run(xvfb.env, 'xdotool', ['search', '--sync', '--onlyvisible', ...search]).split('\n')[0]!;
+    // --sync waits until such a window is mapped (visible); generous on a loaded machine.
+    const exited = new Promise<never>((_, reject) =>
+      child.once('exit', (code) => reject(new Error(`${cmd} exited (${code}) before its window appeared: ${stderr.slice(-300)}`))),
+    );
+    const found = new Promise<string>((resolve, reject) => {
+      execFile('xdotool', ['search', '--sync', '--onlyvisible', ...search], { env: xvfb.env, timeout: 45_000 }, (err, stdout) => {
+        if (err) reject(new Error(`no ${cmd} window within 45 s: ${err.message}`));
+        else resolve(stdout.trim().split('\n')[0]!);
+      });
+    });
+    windowId = await Promise.race([found, exited]);
   } catch (err) {
     kill();
     throw err;
