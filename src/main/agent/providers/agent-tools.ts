@@ -61,7 +61,11 @@ export const AGENT_TOOLS: Record<AgentToolName, AgentToolDef> = {
       {
         verdict: { type: 'string', enum: ['pass', 'fail', 'blocked'] },
         reason: { type: 'string' },
-        evidence: { type: 'array', items: { type: 'string' }, description: 'Observation ids of the screenshots that show it.' },
+        evidence: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Observation ids of the screenshots that show it ("latest" for the current one); the first and the final screenshot are attached automatically.',
+        },
         checks: {
           type: 'array',
           description:
