@@ -5,7 +5,7 @@ import { startFakeModel, type FakeModelServer } from '../harness/fake-model/inde
 import { heldState } from '../harness/native-apps.js';
 import { startProbe, type Probe } from '../harness/probe/probe.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
-import { claude, finish, runCli, tempHome, toImagePoint } from '../e2e/support.js';
+import { claude, finish, runCli, tempHome, toImagePoint, until } from '../e2e/support.js';
 
 // The terminal as supervisor: reject with feedback that reaches the model, a question
 // answered on stdin, and Ctrl-C in the middle of typing (stopped, exit 130, nothing
@@ -82,10 +82,11 @@ describe('deskpilot run in the terminal', () => {
       { text: 'Typing a lot.', toolCalls: [claude.type(text)] },
       { text: 'Done.', toolCalls: [finish(true, 'typed')] },
     );
-    const since = probe.nextSeq();
     const run = runCli(args('type a long text', '--yes'), env(), { keepStdinOpen: true });
-    // Typing has begun: the app got the first characters of the text.
-    await probe.waitFor((e) => e.type === 'keydown' && e.key === 'c', { sinceSeq: since, timeoutMs: 60_000 });
+    // The type action is under way (10,000 paced strokes take ~10 s; the page's own event
+    // stream lags far behind a flood like that, so we go by the run's events).
+    await until(() => run.events().some((e) => e.type === 'action_proposed' && (e.action as { type?: string }).type === 'type'), 60_000, 'the type action');
+    await new Promise((r) => setTimeout(r, 1_500));
     run.child.kill('SIGINT');
     const { code } = await run.exit;
     expect(code, `${run.stderr()}\n${run.events().map((e) => `${String(e.type)}${e.type === 'run_ended' ? `:${String(e.status)}` : ''}`).join(', ')}`).toBe(130);
