@@ -344,6 +344,23 @@ describe('typing', () => {
     expectNothingHeld();
   });
 
+  it('stops a long drag on abort: the button and the modifier come up, nothing held', async () => {
+    const pad = probe.padRect();
+    // A long zig-zag: 200 waypoints, about 2 s of paced motion.
+    const path = Array.from({ length: 200 }, (_, i) => ({ x: Math.round(pad.x + 50 + (i % 2) * 400), y: Math.round(pad.y + 50 + i) }));
+    const ac = new AbortController();
+    const since = probe.nextSeq();
+    const dragging = computer.perform({ type: 'drag', path, button: 'left', modifiers: ['shift'] }, ac.signal);
+    await probe.waitFor((e) => e.type === 'pointerdown', { sinceSeq: since });
+    ac.abort(new Error('stop pressed'));
+    await expect(dragging).rejects.toThrow('stop pressed');
+    expectNothingHeld();
+    const up = await probe.waitFor((e) => e.type === 'pointerup', { sinceSeq: since });
+    // Released where the drag was stopped, well before the end of the path.
+    expect(probe.screenPos(up).y).toBeLessThan(path[199]!.y);
+    await probe.waitFor((e) => e.type === 'keyup' && e.code === 'ShiftLeft', { sinceSeq: since });
+  });
+
   it('releases a button held by mouse_down when releaseAll is called', async () => {
     const p = padPoint(50, 50);
     await perform({ type: 'mouse_down', button: 'right', x: p.x, y: p.y });
