@@ -282,13 +282,31 @@ export function parseKeyCombo(text: string, options: ParseKeyOptions = {}): Pars
     return parseKeyCombo(words.join('').replace(/\+{3}/g, '++'), options);
   }
   if (words.length > 1 && !trimmed.includes('+')) {
-    const specs = words.map((w) => resolveKey(w, options));
+    const specs = words.flatMap((w) => resolvePart(w, options));
     const leadingAreModifiers = specs.slice(0, -1).every((s) => s.modifier);
     if (leadingAreModifiers) return chordsResult([specs]);
     return chordsResult(specs.map((s) => [s]));
   }
-  const chords = words.map((w) => splitPlus(w).map((k) => resolveKey(k, options)));
+  const chords = words.map((w) => splitPlus(w).flatMap((k) => resolvePart(k, options)));
   return chordsResult(chords);
+}
+
+/** One name, or a dash-joined chord some models write ("ctrl-c", "ctrl-shift-t"). */
+function resolvePart(part: string, options: ParseKeyOptions): KeySpec[] {
+  try {
+    return [resolveKey(part, options)];
+  } catch (err) {
+    if (!/^[^-]+(?:-[^-]+)+$/.test(part)) throw err;
+    const pieces = part.split('-');
+    let specs: KeySpec[];
+    try {
+      specs = pieces.map((p) => resolveKey(p, options));
+    } catch {
+      throw err;
+    }
+    if (!specs.slice(0, -1).every((s) => s.modifier)) throw err;
+    return specs;
+  }
 }
 
 function chordsResult(chords: KeySpec[][]): ParsedKeys {

@@ -30,6 +30,10 @@ describe('parseKeyCombo', () => {
     expect(names('Down Down Return')).toEqual([['Down'], ['Down'], ['Return']]);
     expect(names('ctrl+a BackSpace')).toEqual([['Control_L', 'a'], ['BackSpace']]);
     expect(names('ctrl + c')).toEqual([['Control_L', 'c']]);
+    expect(names('ctrl-c')).toEqual([['Control_L', 'c']]);
+    expect(names('ctrl-shift-t')).toEqual([['Control_L', 'Shift_L', 't']]);
+    expect(names('Page-Up')).toEqual([['Page_Up']]);
+    expect(() => parseKeyCombo('a-b')).toThrow(/unknown key "a-b"/);
   });
 
   it('handles the plus key and punctuation', () => {
