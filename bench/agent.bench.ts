@@ -129,7 +129,8 @@ async function main() {
     console.log(`    of which: validate+propose ${ours.parts.propose} ms, active window + gate + click ${ours.parts.gateAndAct} ms, settle + capture + encode + write ${ours.parts.settleCaptureEncode} ms`);
     console.log(`    os-control calls (medians): observe ${ours.computerMs.observe.toFixed(1)} ms, settle ${ours.computerMs.settle.toFixed(1)} ms, click ${ours.computerMs.perform.toFixed(1)} ms`);
     console.log(`  baseline (fixed 2 s sleep):   median ${fixed.step.toFixed(1)} ms/step over ${fixed.steps} steps`);
-    console.log(`  ratio: ${ratio.toFixed(3)}× (target ≤ 150 ms/step and ≤ 0.1×: ${ours.step <= 150 && ratio <= 0.1 ? 'met' : 'NOT met'})`);
+    console.log(`  ratio: ${ratio.toFixed(3)}× (target ≤ 0.1×: ${ratio <= 0.1 ? 'met' : 'NOT met'}; ≤ 150 ms/step: ${ours.step <= 150 ? 'met' : 'NOT met'})`);
+    console.log(`  the runner's own share (step − observe − settle − model round trip): ${(ours.step - ours.computerMs.observe - ours.computerMs.settle - ours.model).toFixed(1)} ms`);
   } finally {
     await fake.close();
     rmSync(home, { recursive: true, force: true });
