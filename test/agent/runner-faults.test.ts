@@ -143,6 +143,21 @@ describe('runner robustness', () => {
     expect(usage?.type === 'usage' && usage.stepUsage.inputTokens).toBe(1_000_000);
   });
 
+  it('ends "limit" when the wall time runs out, even while the model hangs', async () => {
+    fake.script({ fault: 'hang' });
+    const { handle } = await start({ limits: { maxSteps: 10, maxWallMs: 1_500, maxCostUsd: 5 } });
+    expect(await handle.done).toMatchObject({ status: 'limit', summary: expect.stringMatching(/time limit/) });
+  });
+
+  it('ends "error" with a clear reason when the provider refuses the request (bad key)', async () => {
+    fake.script({ fault: 'status', status: 401 });
+    const { handle, events } = await start();
+    const result = await handle.done;
+    expect(result.status).toBe('error');
+    expect(result.summary).toMatch(/refused/);
+    expect(events.find((e) => e.type === 'error')).toMatchObject({ fatal: true });
+  });
+
   it('stop aborts an in-flight model request and ends the run "stopped"', async () => {
     fake.script({ fault: 'hang' });
     const { handle, events, requests } = await start();
