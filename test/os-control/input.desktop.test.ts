@@ -22,6 +22,7 @@ beforeAll(async () => {
   probe = await startProbe(xvfb, { x: 0, y: 0, width: 1100, height: 760 });
   const { createComputer } = await import('../../src/os-control/index.js');
   computer = createComputer();
+  await computer.warmUp();
 });
 
 afterAll(async () => {
