@@ -30,15 +30,21 @@ export async function resumeRunInTerminal(runId: string, context: { home: string
     }
     throw error;
   }
-  const { resolveApiKey } = await import('../agent/providers/index.js');
-  const { runInTerminal } = await import('./terminal-run.js');
+  // os-control warms up while the model SDKs and the runner load.
+  const { createComputer } = await import('../../os-control/index.js');
+  const computer = createComputer();
+  const warming = computer.warmUp().catch(() => undefined);
+  const [{ resolveApiKey }, { runInTerminal }] = await Promise.all([
+    import('../agent/providers/index.js'),
+    import('./terminal-run.js'),
+    import('../agent/runner.js'), // loaded here so the run starts at once
+  ]);
   const { apiKey, envName } = resolveApiKey(resolved.profile);
   if (!apiKey) {
     process.stderr.write(`deskpilot: no API key: set ${envName ?? 'the API key variable'}\n`);
     return EXIT.usage;
   }
-  const { createComputer } = await import('../../os-control/index.js');
-  const computer = await createComputer();
+  await warming;
   return runInTerminal(
     {
       task: started.task,

@@ -80,17 +80,22 @@ async function runCommand(task: string, flags: RunFlags): Promise<number> {
     }
     throw error;
   }
-  // The model SDKs and the runner load only now, so `deskpilot --help` stays quick.
-  const { resolveApiKey } = await import('../agent/providers/index.js');
-  const { runInTerminal } = await import('./terminal-run.js');
+  // os-control (nut.js binds to the X display when first loaded) warms up while the
+  // model SDKs and the runner load; they load only now, so `deskpilot --help` stays quick.
+  const { createComputer } = await import('../../os-control/index.js');
+  const computer = createComputer();
+  const warming = computer.warmUp().catch(() => undefined);
+  const [{ resolveApiKey }, { runInTerminal }] = await Promise.all([
+    import('../agent/providers/index.js'),
+    import('./terminal-run.js'),
+    import('../agent/runner.js'), // loaded here so the run starts at once
+  ]);
   const { apiKey, envName } = resolveApiKey(resolved.profile);
   if (!apiKey) {
     process.stderr.write(`deskpilot: no API key: set ${envName ?? 'the API key variable'} (or name another variable with --api-key-env)\n`);
     return EXIT.usage;
   }
-  // nut.js binds to the X display when first loaded, so os-control is loaded only now.
-  const { createComputer } = await import('../../os-control/index.js');
-  const computer = await createComputer();
+  await warming;
   return runInTerminal(
     {
       task,
