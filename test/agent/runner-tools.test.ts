@@ -1,0 +1,107 @@
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Computer } from '../../src/os-control/types.js';
+import type { RunEvent } from '../../src/shared/events.js';
+import type { RunOptions } from '../../src/main/agent/run-api.js';
+import { defaultConfig } from '../../src/main/config/index.js';
+import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';
+import { startXvfb, type Xvfb } from '../harness/xvfb.js';
+import { claude, finish, tempHome, until } from '../e2e/support.js';
+
+// The runner's other tools on a real screen: the shell behind the gate, zoom, the
+// cursor position in screenshot pixels, and a caller's custom tool ending the run.
+
+const SCREEN = { width: 1280, height: 800 };
+let xvfb: Xvfb;
+let fake: FakeModelServer;
+let computer: Computer;
+const home = tempHome();
+
+beforeAll(async () => {
+  xvfb = await startXvfb(SCREEN);
+  process.env.DISPLAY = xvfb.display;
+  fake = await startFakeModel();
+  const { createComputer } = await import('../../src/os-control/index.js');
+  computer = await createComputer();
+}, 60_000);
+
+afterAll(async () => {
+  await fake?.close();
+  await xvfb?.stop();
+  home.cleanup();
+});
+
+async function start(extra: Partial<RunOptions> = {}) {
+  const { startRun } = await import('../../src/main/agent/runner.js');
+  const events: RunEvent[] = [];
+  const handle = await startRun({
+    task: 'use the tools',
+    profile: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: fake.anthropicBaseUrl },
+    apiKey: 'test-key',
+    policy: 'risky',
+    limits: { maxSteps: 10, maxWallMs: 60_000, maxCostUsd: 5 },
+    config: defaultConfig(),
+    computer,
+    home: home.home,
+    onEvent: (e) => events.push(e),
+    ...extra,
+  });
+  return { handle, events };
+}
+
+describe('runner tools', () => {
+  it('runs a shell command only after a person approves it, and returns its output', async () => {
+    let output = '';
+    fake.script({ toolCalls: [{ name: 'shell', input: { command: 'echo deskpilot-$((6*7))' } }] }, (req) => {
+      output = req.toolResults.at(-1)?.text ?? '';
+      return { toolCalls: [finish(true, 'ran it')] };
+    });
+    const { handle, events } = await start();
+    const asked = await until(() => events.find((e) => e.type === 'approval_requested'), 20_000, 'the shell approval');
+    expect(asked).toMatchObject({ decision: { verdict: 'ask' } });
+    expect(events.some((e) => e.type === 'action_executed')).toBe(false);
+    handle.answerApproval(asked.type === 'approval_requested' ? asked.proposalId : '', { decision: 'approve' }, 'tester');
+    expect(await handle.done).toMatchObject({ status: 'done' });
+    expect(output).toContain('deskpilot-42');
+    expect(events.find((e) => e.type === 'action_executed')).toMatchObject({ ok: true, by: { kind: 'person', detail: 'tester' }, output: expect.stringContaining('deskpilot-42') });
+  });
+
+  it('answers zoom with a full-resolution image and cursor_position in screenshot pixels', async () => {
+    spawnSync('xdotool', ['mousemove', '640', '400'], { env: xvfb.env });
+    const results: Array<{ text: string; images: number }> = [];
+    fake.script(
+      { toolCalls: [claude.raw({ action: 'zoom', region: [0, 0, 320, 200] })] },
+      (req) => {
+        results.push({ text: req.toolResults.at(-1)?.text ?? '', images: req.toolResults.at(-1)?.images.length ?? 0 });
+        return { toolCalls: [claude.raw({ action: 'cursor_position' })] };
+      },
+      (req) => {
+        results.push({ text: req.toolResults.at(-1)?.text ?? '', images: req.toolResults.at(-1)?.images.length ?? 0 });
+        return { toolCalls: [finish(true, 'looked')] };
+      },
+    );
+    const { handle } = await start({ profile: { provider: 'anthropic', model: 'claude-opus-4-5', baseUrl: fake.anthropicBaseUrl } });
+    expect(await handle.done).toMatchObject({ status: 'done' });
+    expect(results[0]!.text).toMatch(/zoom/i);
+    expect(results[0]!.images).toBeGreaterThanOrEqual(1);
+    // 1280×800 is sent unscaled to this model: screenshot pixels are screen pixels.
+    expect(results[1]!.text).toContain('(640, 400)');
+  });
+
+  it('hands custom tool calls to the caller, who may end the run', async () => {
+    const seen: unknown[] = [];
+    fake.script({ toolCalls: [{ name: 'qa_verdict', input: { verdict: 'pass', reason: 'shows 5', evidence: ['latest'] } }] });
+    const { handle } = await start({
+      customTools: {
+        qa_verdict: {
+          handle: async (call, context) => {
+            seen.push(call.input, context.latestObservationId !== undefined);
+            return { ok: true, text: 'verdict recorded', endRun: { status: 'done', summary: 'pass: shows 5' } };
+          },
+        },
+      },
+    });
+    expect(await handle.done).toMatchObject({ status: 'done', summary: 'pass: shows 5' });
+    expect(seen).toEqual([{ verdict: 'pass', reason: 'shows 5', evidence: ['latest'] }, true]);
+  });
+});
