@@ -70,5 +70,7 @@ export interface RunHandle {
   resume(): void;
   /** false when the proposal is not the head item or was answered already. */
   answerApproval(proposalId: string, answer: ApprovalAnswer, by: string): boolean;
+  /** The same, with why an answer was refused (another client was first, an invalid edit …), for the UI. */
+  answerApprovalWithReason?(proposalId: string, answer: ApprovalAnswer, by: string): { accepted: boolean; reason?: string };
   answerQuestion(questionId: string, answer: string, by: string): boolean;
 }
