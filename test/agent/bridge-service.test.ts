@@ -130,6 +130,21 @@ describe('bridge service', () => {
     b.unsubscribe();
   }, 60_000);
 
+  it('tells the person why an edit was refused, and the edited action is checked like model output', async () => {
+    const a = collect(alice);
+    fake.script({ text: 'Clicking.', toolCalls: [claude.click(10, 10)] }, { text: 'ok', toolCalls: [finish(false, 'rejected')] });
+    const { runId } = await service.call('run.start', startInput('click somewhere'), alice);
+    const asked = await until(() => a.events().find((e) => e.type === 'approval_requested'), 20_000, 'an approval request');
+    const proposalId = asked.type === 'approval_requested' ? asked.proposalId : '';
+    const edited = await service.call('approval.answer', { runId, proposalId, answer: { decision: 'edit', action: { type: 'click', x: 99_999, y: 10 } } }, alice);
+    expect(edited.accepted).toBe(false);
+    expect(edited.reason).toMatch(/outside the screenshot/);
+    // Still waiting: a valid answer wins now.
+    expect(await service.call('approval.answer', { runId, proposalId, answer: { decision: 'reject', feedback: 'no' } }, bob)).toEqual({ accepted: true });
+    await until(() => a.events().find((e) => e.type === 'run_ended'), 20_000, 'the run to end');
+    a.unsubscribe();
+  }, 60_000);
+
   it('routes a question to the person once, and pause / resume / stop reach the run', async () => {
     const a = collect(alice);
     fake.script(

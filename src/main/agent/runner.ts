@@ -29,6 +29,8 @@ export interface RunDeps {
   control: LoopControl;
   /** Answers to held proposals reach the one approval queue through this. */
   answerApproval(proposalId: string, answer: ApprovalAnswer, by: string): boolean;
+  /** The same, with why an answer was refused. */
+  answerApprovalWithReason?(proposalId: string, answer: ApprovalAnswer, by: string): { accepted: boolean; reason?: string };
   /** Wraps each input action (the takeover watch); runs it as is when absent. */
   acting?<T>(work: () => Promise<T>, expectedEnd?: Point): Promise<T>;
   /** Wraps a wait for the person (an ask_user answer): their mouse use then is not a takeover. */
@@ -183,6 +185,8 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     pause: (reason) => void deps.control.pause(reason ?? 'paused by the person'),
     resume: () => void deps.control.resume(),
     answerApproval: (proposalId, answer, by) => deps.answerApproval(proposalId, answer, by),
+    answerApprovalWithReason: (proposalId, answer, by) =>
+      deps.answerApprovalWithReason ? deps.answerApprovalWithReason(proposalId, answer, by) : { accepted: deps.answerApproval(proposalId, answer, by) },
     answerQuestion: (questionId, answer, by) => questions.answer(questionId, answer, by),
   };
 }

@@ -193,8 +193,11 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
     },
     'approval.answer': async (input, client) => {
       const run = activeRun(input.runId);
-      const accepted = run.handle.answerApproval(input.proposalId, input.answer, client.id);
-      return accepted ? { accepted } : { accepted, reason: 'not the waiting item, already answered, or the edit is invalid' };
+      const result = run.handle.answerApprovalWithReason
+        ? run.handle.answerApprovalWithReason(input.proposalId, input.answer, client.id)
+        : { accepted: run.handle.answerApproval(input.proposalId, input.answer, client.id) };
+      if (result.accepted) return { accepted: true };
+      return { accepted: false, reason: result.reason ?? 'not the waiting item, or answered already' };
     },
     'question.answer': async (input, client) => {
       const run = activeRun(input.runId);
