@@ -158,3 +158,20 @@ describe('OpenAI pending safety checks', () => {
     expect(acknowledged).toEqual([expect.objectContaining({ id: 'sc_1' })]);
   });
 });
+
+describe('OpenAI GA batched actions', () => {
+  it('runs the actions of one computer_call in order (click the field, then type)', async () => {
+    await probe.reset();
+    const field = probe.fieldCenter();
+    const { result, events, requests } = await runWith({ provider: 'openai', model: 'gpt-5.4', baseUrl: fake.openaiBaseUrl }, (req) => {
+      const [x, y] = toImagePoint(req, SCREEN, field);
+      return { name: 'computer', input: { actions: [{ type: 'click', button: 'left', x, y }, { type: 'type', text: 'batched ✓' }] } };
+    });
+    expect(result.status).toBe('done');
+    await probe.waitForText('batched ✓', 10_000);
+    expect(events.filter((e) => e.type === 'action_executed').map((e) => e.type === 'action_executed' && e.action.type)).toEqual(['click', 'type']);
+    // One call, one answer, with the screenshot after both actions.
+    expect(requests[1]!.toolResults).toHaveLength(1);
+    expect(requests[1]!.toolResults[0]!.images.length).toBe(1);
+  });
+});
