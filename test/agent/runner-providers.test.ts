@@ -175,3 +175,49 @@ describe('OpenAI GA batched actions', () => {
     expect(requests[1]!.toolResults[0]!.images.length).toBe(1);
   });
 });
+
+describe('Anthropic GA toolset, several member calls in one turn', () => {
+  it('runs them in order, stops at the first failure, and answers every call id', async () => {
+    await probe.reset();
+    const target = padCenter();
+    const since = probe.nextSeq();
+    const { startRun } = await import('../../src/main/agent/runner.js');
+    let answered: Array<{ callId: string; isError: boolean; text: string }> = [];
+    fake.script(
+      (req) => {
+        const [x, y] = toImagePoint(req, SCREEN, target);
+        return {
+          toolCalls: [
+            { id: 'toolu_a', name: 'left_click', toolsetName: 'computer', input: { coordinate: [x, y] } },
+            { id: 'toolu_b', name: 'left_click', toolsetName: 'computer', input: { coordinate: [-5, 10] } },
+            { id: 'toolu_c', name: 'type', toolsetName: 'computer', input: { text: 'never typed' } },
+          ],
+        };
+      },
+      (req) => {
+        answered = req.toolResults.map((r) => ({ callId: r.callId, isError: r.isError, text: r.text }));
+        return { toolCalls: [finish(true, 'done')] };
+      },
+    );
+    const handle = await startRun({
+      task: 'three calls',
+      profile: { provider: 'anthropic', model: 'claude-sonnet-5-5', baseUrl: fake.anthropicBaseUrl },
+      apiKey: 'test-key',
+      policy: 'auto',
+      limits: { maxSteps: 5, maxWallMs: 60_000, maxCostUsd: 5 },
+      config: defaultConfig(),
+      computer,
+      home: home.home,
+    });
+    expect(await handle.done).toMatchObject({ status: 'done' });
+    expect(answered.map((r) => [r.callId, r.isError])).toEqual([
+      ['toolu_a', false],
+      ['toolu_b', true],
+      ['toolu_c', true],
+    ]);
+    expect(answered[1]!.text).toMatch(/outside the screenshot|coordinate/);
+    await probe.expectClickAt(target.x, target.y, { sinceSeq: since, tolerance: 2 });
+    expect(probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown')).toHaveLength(1);
+    expect(await probe.textValue()).toBe('');
+  });
+});
