@@ -16,7 +16,11 @@ export function buildProgram(): Command {
   program
     .name('deskpilot')
     .description('A supervised computer-use agent: a model proposes mouse and keyboard actions, you approve them.')
-    .showHelpAfterError();
+    .showHelpAfterError()
+    // A command line that does not parse is a usage error: exit 2 (help and version exit 0).
+    .exitOverride((error) => {
+      process.exit(error.exitCode === 1 && error.code.startsWith('commander.') ? 2 : error.exitCode);
+    });
   registerRunCommand(program);
   registerSessionsCommand(program, {
     resume: async (runId, context) => {
