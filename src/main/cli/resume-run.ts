@@ -2,6 +2,7 @@ import type { RunEventOf } from '../../shared/events.js';
 import { ConfigError, loadConfig } from '../config/index.js';
 import { resolveRunChoices } from '../agent/runner/choices.js';
 import { openSession } from '../sessions/history.js';
+import { missingDisplay } from './display-check.js';
 import { EXIT } from './exit-codes.js';
 import type { TerminalRunFlags } from './terminal-run.js';
 
@@ -31,6 +32,11 @@ export async function resumeRunInTerminal(runId: string, context: { home: string
     throw error;
   }
   // os-control warms up while the model SDKs and the runner load.
+  const noDisplay = missingDisplay();
+  if (noDisplay) {
+    process.stderr.write(`deskpilot: ${noDisplay}\n`);
+    return EXIT.usage;
+  }
   const { createComputer } = await import('../../os-control/index.js');
   const computer = createComputer();
   const warming = computer.warmUp().catch(() => undefined);

@@ -4,6 +4,7 @@ import { ProviderFamilySchema, type ProviderProfile } from '../../shared/config.
 import { ConfigError, loadConfig } from '../config/index.js';
 import { deskpilotHome } from '../paths.js';
 import { resolveRunChoices } from '../agent/runner/choices.js';
+import { missingDisplay } from './display-check.js';
 import { EXIT } from './exit-codes.js';
 
 interface RunFlags {
@@ -82,6 +83,11 @@ async function runCommand(task: string, flags: RunFlags): Promise<number> {
   }
   // os-control (nut.js binds to the X display when first loaded) warms up while the
   // model SDKs and the runner load; they load only now, so `deskpilot --help` stays quick.
+  const noDisplay = missingDisplay();
+  if (noDisplay) {
+    process.stderr.write(`deskpilot: ${noDisplay}\n`);
+    return EXIT.usage;
+  }
   const { createComputer } = await import('../../os-control/index.js');
   const computer = createComputer();
   const warming = computer.warmUp().catch(() => undefined);
