@@ -159,6 +159,7 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
   }, Math.max(0, options.limits.maxWallMs));
   wallTimer.unref?.();
 
+  let ended = false;
   const done = (async (): Promise<RunResult> => {
     let ending: RunEnding;
     try {
@@ -168,6 +169,7 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
       clearTimeout(wallTimer);
       deps.dispose?.();
     }
+    ended = true;
     // Whatever happened, leave no key or button held.
     await options.computer.releaseAll().catch(() => undefined);
     emit({ type: 'run_ended', status: ending.status, summary: ending.summary, steps: ctx.step, total: ctx.total });
@@ -181,9 +183,10 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     runId: log.runId,
     dir: log.dir,
     done,
-    stop: (reason) => deps.control.stop(reason ?? 'stopped by the person'),
-    pause: (reason) => void deps.control.pause(reason ?? 'paused by the person'),
-    resume: () => void deps.control.resume(),
+    // After the run ended these do nothing (its log is closed).
+    stop: (reason) => void (ended || deps.control.stop(reason ?? 'stopped by the person')),
+    pause: (reason) => void (ended || deps.control.pause(reason ?? 'paused by the person')),
+    resume: () => void (ended || deps.control.resume()),
     answerApproval: (proposalId, answer, by) => deps.answerApproval(proposalId, answer, by),
     answerApprovalWithReason: (proposalId, answer, by) =>
       deps.answerApprovalWithReason ? deps.answerApprovalWithReason(proposalId, answer, by) : { accepted: deps.answerApproval(proposalId, answer, by) },
