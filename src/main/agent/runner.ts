@@ -54,9 +54,11 @@ export function startRun(options: RunOptions): Promise<RunHandle> {
 export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): Promise<RunHandle> {
   const home = options.home ?? deskpilotHome();
   const resuming = options.resumeRunId !== undefined;
+  // A key from the keychain is not in the environment the scrubber reads: name it.
+  const secrets = options.apiKey ? [options.apiKey] : [];
   const log = resuming
-    ? await openRunLogById(home, options.resumeRunId!)
-    : await createRunLog({ home, ...(options.config.historyCapMb ? { historyCapMb: options.config.historyCapMb } : {}) });
+    ? await openRunLogById(home, options.resumeRunId!, { secrets })
+    : await createRunLog({ home, secrets, ...(options.config.historyCapMb ? { historyCapMb: options.config.historyCapMb } : {}) });
 
   let transcript: TranscriptItem[] = [];
   let step = 0;

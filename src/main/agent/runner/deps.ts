@@ -2,11 +2,9 @@ import type { RunEvent, RunEventInput } from '../../../shared/events.js';
 import type { FileRunLog } from '../../sessions/run-log.js';
 import { createProvider } from '../providers/index.js';
 import type { RunOptions } from '../run-api.js';
-import { createSupervisedGate } from '../supervision/supervised-gate.js';
+import { createRunSupervision } from '../supervision/run-supervision.js';
 import { validateAction } from '../validate-action.js';
 import type { RunDeps } from '../runner.js';
-import { createRunControl } from '../supervision/run-control.js';
-import { createTakeoverWatch } from '../supervision/takeover-watch.js';
 
 /** How long one model request may take before the provider's retry logic takes over. */
 const MODEL_TIMEOUT_MS = 120_000;
@@ -30,20 +28,14 @@ export function createDefaultDeps(options: RunOptions, emit: (event: RunEventInp
     records.set(event.observation.id, event.observation);
     if (records.size > 8) records.delete(records.keys().next().value as string);
   });
-  const control = createRunControl({ emit });
-  // A person moving the mouse during the run pauses it (config.takeover), and says why.
-  const takeover = createTakeoverWatch({
-    readPointer: () => options.computer.cursorPosition(),
-    control,
-    mode: options.config.takeover,
-  });
-  const gate = createSupervisedGate({
+  // One wiring of control, takeover watch and gate: answering with the mouse is not a
+  // takeover, nothing but observing runs while paused (also mid-turn), and a person
+  // moving the mouse or typing pauses the run (config.takeover).
+  const { gate, control, takeover } = createRunSupervision({
     mode: options.policy,
-    rules: options.config.policy.rules,
-    ...(options.config.policy.countdownSeconds ? { countdownSeconds: options.config.policy.countdownSeconds } : {}),
+    config: options.config,
     emit,
-    // Clicking Approve with the mouse is not a takeover.
-    aroundHold: (wait) => takeover.whileHumanActs(wait),
+    readPointer: () => options.computer.cursorPosition(),
     validateEdit: (action, request) => validateAction(action, request.observationId ? records.get(request.observationId) : undefined),
   });
   return {
