@@ -174,13 +174,17 @@ describe('bridge service', () => {
     a.unsubscribe();
   }, 60_000);
 
-  it('streams live frames only while a client watches', async () => {
+  it('streams live frames only while a client watches, and only to that client', async () => {
     const c = collect(alice);
+    const other = collect(bob);
     await new Promise((r) => setTimeout(r, 700));
     expect(c.messages.filter((m) => m.kind === 'frame')).toHaveLength(0);
     await service.call('screen.watch', { on: true }, alice);
     const frame = await until(() => c.messages.find((m) => m.kind === 'frame'), 10_000, 'a frame');
     expect(frame.kind === 'frame' && Buffer.from(frame.jpegBase64, 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    await until(() => c.messages.filter((m) => m.kind === 'frame').length >= 2, 10_000, 'a second frame');
+    expect(other.messages.filter((m) => m.kind === 'frame')).toHaveLength(0);
+    other.unsubscribe();
     await service.call('screen.watch', { on: false }, alice);
     await new Promise((r) => setTimeout(r, 500));
     const count = c.messages.filter((m) => m.kind === 'frame').length;

@@ -42,7 +42,7 @@ type Listener = (message: PushMessage) => void;
 /**
  * The one object behind both bridge transports: validates every command with the
  * bridge contract, runs one agent run at a time, and pushes events, streaming text,
- * run state and (only while someone watches) live frames to every subscriber.
+ * run state to every subscriber, and live frames to the clients that watch.
  */
 export function createBridgeService(options: BridgeServiceOptions): BridgeService {
   const { home, computer, secrets } = options;
@@ -54,8 +54,9 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
   let closed = false;
   let displayId: string | undefined;
 
-  const push = (message: PushMessage) => {
-    for (const listener of listeners.keys()) {
+  const push = (message: PushMessage, to: (client: ClientInfo) => boolean = () => true) => {
+    for (const [listener, client] of listeners) {
+      if (!to(client)) continue;
       try {
         listener(message);
       } catch {
@@ -75,7 +76,8 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
     computer,
     fps: options.fps ?? 3,
     displayId: () => displayId,
-    onFrame: (frame) => push(frame),
+    // Frames cost bandwidth: only the clients that asked for them get them.
+    onFrame: (frame) => push(frame, (client) => frames.isWatching(client.id)),
   });
 
   const activeRun = (runId: string): ActiveRun => {

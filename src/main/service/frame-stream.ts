@@ -32,6 +32,10 @@ export class FrameStream {
     this.update();
   }
 
+  isWatching(clientId: string): boolean {
+    return this.watchers.has(clientId);
+  }
+
   get watching(): boolean {
     return this.watchers.size > 0;
   }
