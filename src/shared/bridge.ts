@@ -40,6 +40,16 @@ export const SessionSummarySchema = z
   .strict();
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 
+export const SkillSummarySchema = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    /** Where it was found; a project skill shadows a user one, a user one a built-in one. */
+    source: z.enum(['project', 'user', 'builtin']),
+  })
+  .strict();
+export type SkillSummary = z.infer<typeof SkillSummarySchema>;
+
 /** Settings as the UI sees them: the config plus which keys are stored, never the keys. */
 export const SettingsViewSchema = z
   .object({
@@ -59,6 +69,11 @@ export const Commands = {
     input: z.object({ runId: z.string(), proposalId: z.string(), answer: ApprovalAnswerSchema }).strict(),
     /** accepted=false when another client answered first or the item is not the head. */
     output: z.object({ accepted: z.boolean(), reason: z.string().optional() }).strict(),
+  },
+  /** Stop the auto-approve countdown of a held action; it then waits for a person like any other. */
+  'approval.cancelCountdown': {
+    input: z.object({ runId: z.string(), proposalId: z.string() }).strict(),
+    output: z.object({ cancelled: z.boolean() }).strict(),
   },
   'question.answer': {
     input: z.object({ runId: z.string(), questionId: z.string(), answer: z.string().max(20_000) }).strict(),
@@ -84,6 +99,16 @@ export const Commands = {
     output: z.object({ events: z.array(RunEventSchema) }).strict(),
   },
   'sessions.delete': { input: z.object({ runId: z.string() }).strict(), output: z.object({}).strict() },
+  /** Skills a run can use (project, user and built-in), and the SKILL.md files that failed to load. */
+  'skills.list': {
+    input: z.object({}).strict(),
+    output: z
+      .object({
+        skills: z.array(SkillSummarySchema),
+        errors: z.array(z.object({ file: z.string(), message: z.string() }).strict()),
+      })
+      .strict(),
+  },
   'screen.watch': {
     /** Start (on=true) or stop the live thumbnail stream for this client. */
     input: z.object({ on: z.boolean() }).strict(),

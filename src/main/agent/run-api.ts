@@ -73,4 +73,6 @@ export interface RunHandle {
   /** The same, with why an answer was refused (another client was first, an invalid edit …), for the UI. */
   answerApprovalWithReason?(proposalId: string, answer: ApprovalAnswer, by: string): { accepted: boolean; reason?: string };
   answerQuestion(questionId: string, answer: string, by: string): boolean;
+  /** Stop a held action's auto-approve countdown; false when it has none or is not held. */
+  cancelCountdown?(proposalId: string): boolean;
 }

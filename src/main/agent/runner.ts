@@ -31,6 +31,8 @@ export interface RunDeps {
   answerApproval(proposalId: string, answer: ApprovalAnswer, by: string): boolean;
   /** The same, with why an answer was refused. */
   answerApprovalWithReason?(proposalId: string, answer: ApprovalAnswer, by: string): { accepted: boolean; reason?: string };
+  /** Stops a held action's auto-approve countdown. */
+  cancelCountdown?(proposalId: string): boolean;
   /** Wraps each input action (the takeover watch); runs it as is when absent. */
   acting?<T>(work: () => Promise<T>, expectedEnd?: Point): Promise<T>;
   /** Wraps a wait for the person (an ask_user answer): their mouse use then is not a takeover. */
@@ -193,6 +195,7 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     answerApprovalWithReason: (proposalId, answer, by) =>
       deps.answerApprovalWithReason ? deps.answerApprovalWithReason(proposalId, answer, by) : { accepted: deps.answerApproval(proposalId, answer, by) },
     answerQuestion: (questionId, answer, by) => questions.answer(questionId, answer, by),
+    cancelCountdown: (proposalId) => deps.cancelCountdown?.(proposalId) ?? false,
   };
 }
 

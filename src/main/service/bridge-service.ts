@@ -11,6 +11,7 @@ import { apiKeyEnvName, resolveApiKey } from '../agent/providers/index.js';
 import { resolveRunChoices } from '../agent/runner/choices.js';
 import type { RunHandle, RunOptions } from '../agent/run-api.js';
 import { startRun } from '../agent/runner.js';
+import { listSkills, type SkillRoots } from '../agent/skills/index.js';
 import { FrameStream } from './frame-stream.js';
 import { BridgeError, type BridgeService, type ClientInfo, type SecretStore } from './types.js';
 
@@ -25,6 +26,8 @@ export interface BridgeServiceOptions {
   startRun?: (options: RunOptions) => Promise<RunHandle>;
   /** Live frames per second while a client watches (default 3). */
   fps?: number;
+  /** Where skills are looked for (the project folder is the working directory by default). */
+  skillRoots?: SkillRoots;
 }
 
 /** The key variables the settings screen always shows, besides those profiles name. */
@@ -45,7 +48,7 @@ type Listener = (message: PushMessage) => void;
  * run state to every subscriber, and live frames to the clients that watch.
  */
 export function createBridgeService(options: BridgeServiceOptions): BridgeService {
-  const { home, computer, secrets } = options;
+  const { home, computer, secrets, skillRoots } = options;
   const env = options.env ?? process.env;
   const start = options.startRun ?? startRun;
   const listeners = new Map<Listener, ClientInfo>();
@@ -201,9 +204,17 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
       if (result.accepted) return { accepted: true };
       return { accepted: false, reason: result.reason ?? 'not the waiting item, or answered already' };
     },
+    'approval.cancelCountdown': async (input) => {
+      const run = activeRun(input.runId);
+      return { cancelled: run.handle.cancelCountdown?.(input.proposalId) ?? false };
+    },
     'question.answer': async (input, client) => {
       const run = activeRun(input.runId);
       return { accepted: run.handle.answerQuestion(input.questionId, input.answer, client.id) };
+    },
+    'skills.list': async () => {
+      const { skills, errors } = await listSkills(skillRoots);
+      return { skills: skills.map(({ name, description, source }) => ({ name, description, source })), errors };
     },
     'settings.get': async () => settingsView(await withConfigErrors(() => loadConfig(home))),
     'settings.save': async (input) => {

@@ -44,6 +44,7 @@ export function createDefaultDeps(options: RunOptions, emit: (event: RunEventInp
     control,
     answerApproval: (proposalId, answer, by) => gate.answerApproval(proposalId, answer, by),
     answerApprovalWithReason: (proposalId, answer, by) => gate.answer(proposalId, answer, by),
+    cancelCountdown: (proposalId) => gate.cancelCountdown(proposalId),
     acting: (work, expectedEnd) => takeover.agentActing(work, expectedEnd),
     humanActs: (work) => takeover.whileHumanActs(work),
     start: () => takeover.start(),
