@@ -193,6 +193,50 @@ describe('bridge service', () => {
     c.unsubscribe();
   }, 30_000);
 
+  it('lists the skills a run can use, the built-in qa skill among them', async () => {
+    const { skills, errors } = await service.call('skills.list', {}, alice);
+    expect(skills).toContainEqual(expect.objectContaining({ name: 'qa', source: 'builtin' }));
+    expect(skills.find((s) => s.name === 'qa')?.description.length).toBeGreaterThan(10);
+    expect(errors).toEqual([]);
+  });
+
+  it('cancels an auto-approve countdown: the action then waits for a person', async () => {
+    const { saveConfig, loadConfig } = await import('../../src/main/config/index.js');
+    const original = await loadConfig(home.home);
+    await saveConfig({ ...original, policy: { ...original.policy, countdownSeconds: 3 } }, home.home);
+    try {
+      const a = collect(alice);
+      const pad = probe.padRect();
+      const target = { x: Math.round(pad.x + pad.width / 2), y: Math.round(pad.y + pad.height / 2) };
+      fake.script((req) => ({ text: 'Clicking the pad.', toolCalls: [claude.click(...toImagePoint(req, SCREEN, target))] }));
+      const since = probe.nextSeq();
+      const { runId } = await service.call('run.start', startInput('click the pad'), alice);
+      const asked = await until(
+        () => a.events().find((e) => e.type === 'approval_requested' && e.countdownMs !== undefined),
+        20_000,
+        'an approval with a countdown',
+      );
+      const proposalId = asked.type === 'approval_requested' ? asked.proposalId : '';
+      expect(await service.call('approval.cancelCountdown', { runId, proposalId }, alice)).toEqual({ cancelled: true });
+      const again = await until(
+        () => a.events().find((e) => e.type === 'approval_requested' && e.seq > asked.seq && e.proposalId === proposalId),
+        5_000,
+        'the item held again',
+      );
+      expect(again.type === 'approval_requested' && again.countdownMs).toBeUndefined();
+      // Well past the 3 s countdown: nothing was approved, nothing reached the probe.
+      await new Promise((r) => setTimeout(r, 4_000));
+      expect(a.events().some((e) => e.type === 'approval_answered' || e.type === 'action_executed')).toBe(false);
+      expect(probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown')).toEqual([]);
+      expect(await service.call('approval.cancelCountdown', { runId, proposalId }, alice)).toEqual({ cancelled: false });
+      await service.call('run.stop', { runId }, alice);
+      await until(() => a.events().find((e) => e.type === 'run_ended'), 10_000, 'the run to end');
+      a.unsubscribe();
+    } finally {
+      await saveConfig(original, home.home);
+    }
+  }, 60_000);
+
   it('shows settings with where keys come from, never the keys', async () => {
     const view = await service.call('settings.get', {}, alice);
     expect(view.keys.ANTHROPIC_API_KEY).toEqual({ stored: false, fromEnv: true });
