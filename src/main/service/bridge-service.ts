@@ -146,7 +146,10 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
             current.reason = event.reason;
           }
           push({ kind: 'event', event });
-          if (event.type === 'state' && current && active === current) push(runState());
+          // A client that saw run_ended may start the next run at once, before the old
+          // run's log has finished closing: the run is no longer active from here.
+          if (event.type === 'run_ended' && current && active === current) active = undefined;
+          if ((event.type === 'state' || event.type === 'run_ended') && current) push(runState());
         };
         let handle: RunHandle;
         try {
@@ -176,7 +179,8 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
         void handle.done
           .catch(() => undefined)
           .finally(() => {
-            if (active === current) active = undefined;
+            if (active !== current) return;
+            active = undefined;
             push(runState());
           });
         return { runId: handle.runId };
