@@ -19,3 +19,4 @@ export { KeyNameError, knownKeyNames, parseKeyCombo, parseModifiers, resolveKey,
 export { encodeForModel, targetSize, thumbnail, toRgb, type RawImage } from './image.js';
 export { listDisplays, parseListMonitors, pickDisplay } from './displays.js';
 export { TakeoverDetector, type TakeoverReport } from './takeover.js';
+export { missingDisplay } from './display-env.js';

@@ -4,12 +4,17 @@
  * process, so nothing here is imported at module load time.
  */
 import type * as NutModule from '@nut-tree-fork/nut-js';
+import { missingDisplay } from './display-env.js';
 
 export type Nut = typeof NutModule;
 
 let loading: Promise<Nut> | undefined;
 
 export function loadNut(): Promise<Nut> {
+  // libnut aborts the whole process (SIGSEGV) when there is no X display to open:
+  // refuse with a clear error instead, every caller (CLI, serve, app) alike.
+  const noDisplay = missingDisplay();
+  if (noDisplay) return Promise.reject(new Error(noDisplay));
   loading ??= import('@nut-tree-fork/nut-js').then((m) => {
     // CommonJS interop: the namespace may carry the exports directly or under default.
     const mod = (m as unknown as { default?: Nut }).default?.providerRegistry ? (m as unknown as { default: Nut }).default : m;

@@ -2,7 +2,7 @@ import type { RunEventOf } from '../../shared/events.js';
 import { ConfigError, loadConfig } from '../config/index.js';
 import { resolveRunChoices } from '../agent/runner/choices.js';
 import { openSession } from '../sessions/history.js';
-import { missingDisplay } from './display-check.js';
+import { missingDisplay } from '../../os-control/display-env.js';
 import { EXIT } from './exit-codes.js';
 import type { TerminalRunFlags } from './terminal-run.js';
 

@@ -4,7 +4,7 @@ import { ProviderFamilySchema, type ProviderProfile } from '../../shared/config.
 import { ConfigError, loadConfig } from '../config/index.js';
 import { deskpilotHome } from '../paths.js';
 import { resolveRunChoices } from '../agent/runner/choices.js';
-import { missingDisplay } from './display-check.js';
+import { missingDisplay } from '../../os-control/display-env.js';
 import { EXIT } from './exit-codes.js';
 
 interface RunFlags {
