@@ -1,5 +1,4 @@
 import { useApp } from '../bridge/context.js';
-import { formatMs } from '../lib/format.js';
 
 /**
  * What the agent is doing between proposals: the model's text as it streams, why the
@@ -37,8 +36,4 @@ export function Activity() {
       )}
     </section>
   );
-}
-
-export function countdownText(ms: number | undefined): string | null {
-  return ms ? `Approves itself in ${formatMs(ms)} unless you answer.` : null;
 }

@@ -5,13 +5,14 @@ import { useApp, useClient } from '../bridge/context.js';
 import { hasTarget, moveTarget } from '../lib/geometry.js';
 import { useShortcuts } from '../lib/shortcuts.js';
 import { ActionOverlay } from './ActionOverlay.js';
-import { countdownText } from './Activity.js';
+import { Countdown } from './Countdown.js';
 import { Screenshot } from './Screenshot.js';
 
 /**
  * The approval queue: only the head item can be answered. Keys: A approve,
  * S approve similar, R reject (with feedback), E edit (click the screenshot to move
- * the target, or change the text/keys), Esc cancels editing.
+ * the target, or change the text/keys), Esc cancels editing, C cancels an
+ * auto-approve countdown (the gate then re-sends the item without one, so it waits).
  */
 export function ApprovalQueue() {
   const client = useClient();
@@ -43,6 +44,19 @@ export function ApprovalQueue() {
     try {
       const r = await client.call('approval.answer', { runId: run.runId, proposalId: head.proposalId, answer: a });
       if (!r.accepted) setNotice(r.reason ?? 'Another client answered first.');
+    } catch (err) {
+      setNotice(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const cancelCountdown = async () => {
+    if (!run || !head?.countdownMs || busy) return;
+    setBusy(true);
+    try {
+      const r = await client.call('approval.cancelCountdown', { runId: run.runId, proposalId: head.proposalId });
+      if (!r.cancelled) setNotice('The countdown could not be cancelled: it has already ended or the item was answered.');
     } catch (err) {
       setNotice(err instanceof Error ? err.message : String(err));
     } finally {
@@ -83,6 +97,7 @@ export function ApprovalQueue() {
             setTimeout(() => feedbackRef.current?.focus(), 0);
           },
           e: startEdit,
+          ...(head.countdownMs ? { c: () => void cancelCountdown() } : {}),
           Escape: () => {
             setMode('idle');
             setEdited(null);
@@ -117,7 +132,14 @@ export function ApprovalQueue() {
         </p>
       )}
       {head.decision?.humanOnly && <p className="notice">Only a person can approve this one.</p>}
-      {countdownText(head.countdownMs) && <p className="notice">{countdownText(head.countdownMs)}</p>}
+      {head.countdownMs ? (
+        <div className="countdown-row">
+          <Countdown key={`${head.proposalId}:${head.countdownMs}`} ms={head.countdownMs} />
+          <button disabled={busy} onClick={() => void cancelCountdown()} data-testid="cancel-countdown">
+            Cancel countdown <kbd>C</kbd>
+          </button>
+        </div>
+      ) : null}
       {head.reasoning && <p className="reasoning">{head.reasoning}</p>}
       {head.shot && (
         <Screenshot

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import type { PolicyMode } from '../../shared/approvals.js';
 import { useApp, useClient } from '../bridge/context.js';
+import { SkillPicker } from './SkillPicker.js';
 
-/** The task box with profile, model and policy selectors. Ctrl/⌘+Enter starts. */
+/** The task box with profile, model, policy and skill selectors. Ctrl/⌘+Enter starts. */
 export function Composer() {
   const client = useClient();
   const settings = useApp((s) => s.settings);
@@ -15,6 +16,7 @@ export function Composer() {
   const [model, setModel] = useState('');
   const [policy, setPolicy] = useState<PolicyMode | ''>('');
   const [maxSteps, setMaxSteps] = useState('');
+  const [skills, setSkills] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const running = !!active && activeState !== 'ended';
 
@@ -28,6 +30,7 @@ export function Composer() {
         ...(model.trim() ? { model: model.trim() } : {}),
         ...(policy ? { policy } : {}),
         ...(Number(maxSteps) > 0 ? { limits: { maxSteps: Math.floor(Number(maxSteps)) } } : {}),
+        ...(skills.length ? { skills } : {}),
       });
       setTask('');
       reportError(null);
@@ -64,6 +67,7 @@ export function Composer() {
           }}
         />
       </label>
+      <SkillPicker selected={skills} onChange={setSkills} />
       <div className="composer-row">
         <label className="field">
           Profile

@@ -1,9 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { SessionSummary } from '../../shared/bridge.js';
 import { useApp, useClient } from '../bridge/context.js';
 import { formatTime, formatUsd } from '../lib/format.js';
+import { groupHistory, type CaseStatus, type QaSuiteView } from '../lib/qa-suites.js';
 
-/** Past runs, searchable; opening one shows it in the run view, read-only. */
+const CASE_TAG: Record<CaseStatus, string> = { passed: 'ok', failed: 'bad', blocked: 'warn', flaky: 'warn', running: 'wait' };
+const COUNT_ORDER: CaseStatus[] = ['passed', 'failed', 'blocked', 'flaky', 'running'];
+
+/** Past runs, searchable; opening one shows it in the run view, read-only. QA suite runs are grouped. */
 export function History() {
   const client = useClient();
   const openSession = useApp((s) => s.openSession);
@@ -11,6 +15,7 @@ export function History() {
   const [query, setQuery] = useState('');
   const [sessions, setSessions] = useState<SessionSummary[] | null>(null);
   const [reload, setReload] = useState(0);
+  const entries = useMemo(() => (sessions ? groupHistory(sessions) : null), [sessions]);
 
   useEffect(() => {
     let live = true;
@@ -26,38 +31,91 @@ export function History() {
     };
   }, [client, query, reload, reportError]);
 
+  const open = (runId: string) => void openSession(runId).catch((e: unknown) => reportError(String(e)));
+
   return (
     <section className="panel history" aria-label="Session history">
       <h2>History</h2>
       <input className="search" type="search" placeholder="Search tasks…" value={query} onChange={(e) => setQuery(e.target.value)} data-testid="history-search" />
-      {sessions === null ? (
+      {entries === null ? (
         <p className="muted">Loading…</p>
-      ) : sessions.length === 0 ? (
+      ) : entries.length === 0 ? (
         <p className="muted">No runs yet.</p>
       ) : (
         <ul className="session-list">
-          {sessions.slice(0, 200).map((s) => (
-            <li key={s.runId} data-testid="session-row">
-              <button className="session-open" onClick={() => void openSession(s.runId).catch((e: unknown) => reportError(String(e)))}>
-                <span className="session-task">{s.task}</span>
+          {entries.slice(0, 200).map((e) =>
+            e.kind === 'suite' ? (
+              <SuiteRow key={`suite:${e.suite.suiteId}`} suite={e.suite} onOpen={open} />
+            ) : (
+              <li key={e.session.runId} data-testid="session-row">
+                <button className="session-open" onClick={() => open(e.session.runId)}>
+                  <span className="session-task">{e.session.task}</span>
+                  <span className="muted">
+                    {formatTime(e.session.startedAt)} · {e.session.steps} {e.session.steps === 1 ? 'step' : 'steps'} · {formatUsd(e.session.costUsd)} · {e.session.provider}/{e.session.model}
+                  </span>
+                </button>
+                <span className={`tag tag-${e.session.status === 'done' ? 'ok' : e.session.status === 'running' ? 'wait' : 'muted'}`}>{e.session.status}</span>
+                <button
+                  className="icon"
+                  aria-label={`Delete run ${e.session.task}`}
+                  onClick={() => {
+                    if (window.confirm('Delete this run and its screenshots?')) void client.call('sessions.delete', { runId: e.session.runId }).then(() => setReload((n) => n + 1));
+                  }}
+                >
+                  ✕
+                </button>
+              </li>
+            ),
+          )}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** One QA suite: its counts, and when expanded one line per case that opens the case's deciding run. */
+function SuiteRow({ suite, onOpen }: { suite: QaSuiteView; onOpen: (runId: string) => void }) {
+  const [expanded, setExpanded] = useState(false);
+  const listId = `suite-cases-${suite.suiteId}`;
+  const cost = suite.cases.reduce((sum, c) => sum + c.latest.costUsd, 0);
+  return (
+    <li className="suite" data-testid="suite-row" data-suite={suite.suiteId}>
+      <button className="session-open" aria-expanded={expanded} aria-controls={listId} onClick={() => setExpanded((x) => !x)}>
+        <span className="session-task">
+          <span className="suite-caret" aria-hidden="true">
+            {expanded ? '▾' : '▸'}
+          </span>{' '}
+          {suite.name} <span className="badge">QA suite</span>
+        </span>
+        <span className="muted">
+          {formatTime(suite.startedAt)} · {suite.cases.length} {suite.cases.length === 1 ? 'case' : 'cases'} · {formatUsd(cost)}
+        </span>
+      </button>
+      <span className="suite-counts" data-testid="suite-counts">
+        {COUNT_ORDER.filter((k) => suite.counts[k] > 0 || k === 'passed' || k === 'failed').map((k) => (
+          <span key={k} className={`tag tag-${CASE_TAG[k]}`} data-count={k}>
+            {suite.counts[k]} {k}
+          </span>
+        ))}
+      </span>
+      {expanded && (
+        <ul className="case-list" id={listId} aria-label={`Cases of ${suite.name}`}>
+          {suite.cases.map((c) => (
+            <li key={c.name} data-testid="case-row">
+              <button className="session-open" onClick={() => onOpen(c.latest.runId)}>
+                <span className="session-task">{c.name}</span>
                 <span className="muted">
-                  {formatTime(s.startedAt)} · {s.steps} {s.steps === 1 ? "step" : "steps"} · {formatUsd(s.costUsd)} · {s.provider}/{s.model}
+                  {c.attempts > 1 ? `${c.attempts} attempts · ` : ''}
+                  {c.latest.steps} {c.latest.steps === 1 ? 'step' : 'steps'} · {formatUsd(c.latest.costUsd)}
                 </span>
               </button>
-              <span className={`tag tag-${s.status === 'done' ? 'ok' : s.status === 'running' ? 'wait' : 'muted'}`}>{s.status}</span>
-              <button
-                className="icon"
-                aria-label={`Delete run ${s.task}`}
-                onClick={() => {
-                  if (window.confirm('Delete this run and its screenshots?')) void client.call('sessions.delete', { runId: s.runId }).then(() => setReload((n) => n + 1));
-                }}
-              >
-                ✕
-              </button>
+              <span className={`tag tag-${CASE_TAG[c.status]}`} data-testid="case-status">
+                {c.status}
+              </span>
             </li>
           ))}
         </ul>
       )}
-    </section>
+    </li>
   );
 }

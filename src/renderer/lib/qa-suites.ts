@@ -1,0 +1,87 @@
+import type { SessionSummary } from '../../shared/bridge.js';
+
+/**
+ * Groups the runs of a QA suite (labels qaSuite, qaCase, qaAttempt, qaPlan, set by the
+ * QA runner) into one history entry. A case run ends 'done' when its verdict was pass
+ * and 'failed' otherwise (fail or blocked verdict); a run that ended without a verdict
+ * (stopped, error, limit, interrupted) counts as blocked. The latest attempt of a case
+ * decides; a pass after an earlier non-pass is flaky.
+ */
+
+export type CaseStatus = 'passed' | 'failed' | 'blocked' | 'flaky' | 'running';
+
+export interface QaCaseView {
+  name: string;
+  status: CaseStatus;
+  /** The run of the deciding (latest) attempt: opening the case opens this run. */
+  latest: SessionSummary;
+  attempts: number;
+}
+
+export interface QaSuiteView {
+  suiteId: string;
+  name: string;
+  startedAt: number;
+  cases: QaCaseView[];
+  counts: Record<CaseStatus, number>;
+}
+
+export type HistoryEntry = { kind: 'run'; session: SessionSummary } | { kind: 'suite'; suite: QaSuiteView };
+
+function runStatus(s: SessionSummary): Exclude<CaseStatus, 'flaky'> {
+  if (s.status === 'done') return 'passed';
+  if (s.status === 'failed') return 'failed';
+  if (s.status === 'running' || s.status === 'paused') return 'running';
+  return 'blocked';
+}
+
+const attemptOf = (s: SessionSummary) => {
+  const n = Number.parseInt(s.labels.qaAttempt ?? '', 10);
+  return Number.isFinite(n) ? n : 0;
+};
+
+/** Latest attempt first; the same attempt number (a re-run of the suite) by start time. */
+const byRecency = (a: SessionSummary, b: SessionSummary) => attemptOf(b) - attemptOf(a) || b.startedAt - a.startedAt;
+
+export function caseView(name: string, runs: SessionSummary[]): QaCaseView {
+  const ordered = [...runs].sort(byRecency);
+  const latest = ordered[0]!;
+  const last = runStatus(latest);
+  const flaky = last === 'passed' && ordered.slice(1).some((r) => runStatus(r) !== 'passed');
+  return { name, status: flaky ? 'flaky' : last, latest, attempts: runs.length };
+}
+
+export function suiteView(suiteId: string, runs: SessionSummary[]): QaSuiteView {
+  const byCase = new Map<string, SessionSummary[]>();
+  for (const r of runs) {
+    const name = r.labels.qaCase ?? r.task;
+    byCase.set(name, [...(byCase.get(name) ?? []), r]);
+  }
+  const firstStart = (rs: SessionSummary[]) => Math.min(...rs.map((r) => r.startedAt));
+  // Cases in the order they ran (the plan's order).
+  const cases = [...byCase.entries()].sort((a, b) => firstStart(a[1]) - firstStart(b[1])).map(([name, rs]) => caseView(name, rs));
+  const counts: Record<CaseStatus, number> = { passed: 0, failed: 0, blocked: 0, flaky: 0, running: 0 };
+  for (const c of cases) counts[c.status]++;
+  const named = runs.find((r) => r.labels.qaPlan);
+  return { suiteId, name: named?.labels.qaPlan ?? suiteId, startedAt: firstStart(runs), cases, counts };
+}
+
+/** History entries in the sessions' order; a suite sits where its first (newest-listed) run was. */
+export function groupHistory(sessions: readonly SessionSummary[]): HistoryEntry[] {
+  const suites = new Map<string, SessionSummary[]>();
+  for (const s of sessions) {
+    const id = s.labels.qaSuite;
+    if (id) suites.set(id, [...(suites.get(id) ?? []), s]);
+  }
+  const placed = new Set<string>();
+  const out: HistoryEntry[] = [];
+  for (const s of sessions) {
+    const id = s.labels.qaSuite;
+    if (!id) out.push({ kind: 'run', session: s });
+    else if (!placed.has(id)) {
+      placed.add(id);
+      out.push({ kind: 'suite', suite: suiteView(id, suites.get(id)!) });
+    }
+  }
+  return out;
+}
