@@ -6,7 +6,7 @@ import type { AssistantItem, ModelCall, ToolResultItem, TranscriptImage } from '
 import { validateAction } from '../validate-action.js';
 import { isAbortError, throwIfAborted } from './abort.js';
 import type { RunContext, RunEnding, SeenObservation } from './context.js';
-import { desktopToImagePoint, imageActionToDesktop } from './coords.js';
+import { actionToGlobal, globalToImage } from '../../../os-control/coords.js';
 import { observeZoom } from './observe.js';
 
 /** What one model turn's calls came to: one result per call id, in order, and maybe the end of the run. */
@@ -179,7 +179,7 @@ async function proposeAndRun(
 
 async function perform(ctx: RunContext, proposalId: string, action: Action, by: ApprovedBy, seen: SeenObservation): Promise<ActionResult> {
   const started = Date.now();
-  const desktop = imageActionToDesktop(action, seen.record);
+  const desktop = actionToGlobal(action, seen.record);
   let output: string | undefined;
   let image: TranscriptImage | undefined;
   let error: string | undefined;
@@ -201,7 +201,7 @@ async function perform(ctx: RunContext, proposalId: string, action: Action, by: 
         output = `Zoomed view of (${fmt(action.type === 'zoom' ? action.region.x : 0)}, ${fmt(action.type === 'zoom' ? action.region.y : 0)}) at full resolution; keep giving coordinates in the full screenshot's pixels.`;
         break;
       case 'cursor_position': {
-        const p = desktopToImagePoint(await ctx.computer.cursorPosition(), seen.record);
+        const p = globalToImage(await ctx.computer.cursorPosition(), seen.record);
         output = p ? `The cursor is at (${fmt(p.x)}, ${fmt(p.y)}) in screenshot pixels.` : 'The cursor is outside the screenshot.';
         break;
       }
