@@ -30,7 +30,7 @@ describe('no X display', () => {
   }, 90_000);
 
   it('deskpilot run exits 2 with the reason', async () => {
-    const env = { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-test', DESKPILOT_HOME: path.join(root, 'test-artifacts', 'no-display-home') };
+    const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-test', DESKPILOT_HOME: path.join(root, 'test-artifacts', 'no-display-home') };
     delete env.DISPLAY;
     delete env.WAYLAND_DISPLAY;
     const result = await run(process.execPath, ['bin/deskpilot.js', 'run', 'anything', '--yes'], { cwd: root, env, timeout: 60_000 }).then(
