@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Providers } from '../../src/renderer/bridge/context.js';
 import { ApprovalQueue } from '../../src/renderer/components/ApprovalQueue.js';
 import { createAppStore } from '../../src/renderer/store/app-store.js';
@@ -116,10 +116,86 @@ describe('approval queue: person-only items and countdowns', () => {
       </Providers>,
     );
     expect(screen.getByText('Only a person can approve this one.')).toBeTruthy();
-    expect(screen.getByText(/Approves itself in 5.0 s/)).toBeTruthy();
+    expect(screen.getByTestId('countdown').textContent).toContain('Approves itself in 5.0 s');
     expect((screen.getByText('Approve similar').closest('button') as HTMLButtonElement).disabled).toBe(true);
     key('s');
     await flush();
     expect(client.callsOf('approval.answer')).toHaveLength(0);
+  });
+});
+
+describe('approval queue: cancelling a countdown', () => {
+  function setupCountdown(countdownMs?: number) {
+    const client = new TestClient();
+    client.answers['approval.cancelCountdown'] = () => ({ cancelled: true });
+    const store = createAppStore(client);
+    const s = new EventScript();
+    const decision = { verdict: 'ask', rule: 'mode:ask', reason: 'You asked to approve every action.' };
+    for (const e of [s.started(), s.observation(0), s.proposed(0, { type: 'click', x: 10, y: 10 }), s.add({ type: 'approval_requested', proposalId: 'p0', decision, ...(countdownMs ? { countdownMs } : {}) })])
+      store.getState().handlePush({ kind: 'event', event: e });
+    render(
+      <Providers client={client} store={store}>
+        <ApprovalQueue />
+      </Providers>,
+    );
+    /** What the gate does after a cancel: the same proposal again, without a countdown. */
+    const resendWithoutCountdown = () => act(() => store.getState().handlePush({ kind: 'event', event: s.add({ type: 'approval_requested', proposalId: 'p0', decision }) }));
+    return { client, resendWithoutCountdown };
+  }
+
+  afterEach(() => vi.useRealTimers());
+
+  it('the button sends approval.cancelCountdown with the run and proposal ids; the re-sent item has no countdown and no button', async () => {
+    const { client, resendWithoutCountdown } = setupCountdown(8000);
+    const button = screen.getByTestId('cancel-countdown');
+    expect(button.textContent).toContain('Cancel countdown');
+    expect(button.querySelector('kbd')!.textContent).toBe('C');
+    act(() => void fireEvent.click(button));
+    await flush();
+    expect(client.callsOf('approval.cancelCountdown')).toEqual([{ runId: 'r1', proposalId: 'p0' }]);
+    expect(client.callsOf('approval.answer')).toHaveLength(0);
+    resendWithoutCountdown();
+    expect(screen.queryByTestId('cancel-countdown')).toBeNull();
+    expect(screen.queryByTestId('countdown')).toBeNull();
+    // Still the same item, waiting for a person.
+    expect(screen.getByTestId('proposal-description').textContent).toContain('click left at (10, 10)');
+    expect(screen.getByRole('button', { name: 'Approve A' })).toBeTruthy();
+    key('c');
+    await flush();
+    expect(client.callsOf('approval.cancelCountdown')).toHaveLength(1);
+  });
+
+  it('the C key cancels too', async () => {
+    const { client } = setupCountdown(8000);
+    key('c');
+    await flush();
+    expect(client.callsOf('approval.cancelCountdown')).toEqual([{ runId: 'r1', proposalId: 'p0' }]);
+  });
+
+  it('says so when the service could not cancel (the countdown already ended)', async () => {
+    const { client } = setupCountdown(8000);
+    client.answers['approval.cancelCountdown'] = () => ({ cancelled: false });
+    key('c');
+    await flush();
+    expect(screen.getByRole('status').textContent).toContain('could not be cancelled');
+  });
+
+  it('never shows the button (and C does nothing) for an item without a countdown', async () => {
+    const { client } = setupCountdown(undefined);
+    expect(screen.queryByTestId('cancel-countdown')).toBeNull();
+    expect(screen.queryByTestId('countdown')).toBeNull();
+    key('c');
+    await flush();
+    expect(client.callsOf('approval.cancelCountdown')).toHaveLength(0);
+  });
+
+  it('the countdown ticks down (fake clock)', () => {
+    vi.useFakeTimers();
+    setupCountdown(5000);
+    expect(screen.getByTestId('countdown').textContent).toContain('5.0 s');
+    act(() => void vi.advanceTimersByTime(2000));
+    expect(screen.getByTestId('countdown').textContent).toContain('3.0 s');
+    act(() => void vi.advanceTimersByTime(3200));
+    expect(screen.getByTestId('countdown').textContent).toContain('Approving itself now');
   });
 });
