@@ -25,6 +25,28 @@ function pxToRegion(px: Rect, display: DisplayInfo): Rect {
   return { x: display.bounds.x + px.x / s, y: display.bounds.y + px.y / s, width: px.width / s, height: px.height / s };
 }
 
+/** One nut.js grab as it comes from libnut (BGRA rows on X11). */
+export interface NutFrame {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: number;
+  byteWidth: number;
+  colorMode: number;
+}
+
+/** Grabs a whole display in-process (the frames settle detection compares). */
+export async function grabDisplayNut(display: DisplayInfo): Promise<NutFrame> {
+  const nut = await loadNut();
+  const { x, y, width, height } = display.bounds;
+  return nut.providerRegistry.getScreen().grabScreenRegion(new nut.Region(x, y, width, height));
+}
+
+/** A whole-display grab, already taken, as a capture (settle's last frame reused). */
+export function capturedFromNutFrame(display: DisplayInfo, grab: NutFrame): Captured {
+  return { rgb: nutFrameToRgb(grab), region: pxToRegion({ x: 0, y: 0, width: grab.width, height: grab.height }, display) };
+}
+
 async function captureNut(display: DisplayInfo, px: Rect): Promise<RawImage> {
   const nut = await loadNut();
   const screen = nut.providerRegistry.getScreen();
@@ -33,6 +55,10 @@ async function captureNut(display: DisplayInfo, px: Rect): Promise<RawImage> {
   const grab = await screen.grabScreenRegion(
     new nut.Region(display.bounds.x + px.x / s, display.bounds.y + px.y / s, px.width / s, px.height / s),
   );
+  return nutFrameToRgb(grab);
+}
+
+function nutFrameToRgb(grab: NutFrame): RawImage {
   const raw: RawImage = {
     data: grab.data,
     width: grab.width,

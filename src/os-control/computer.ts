@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Action, Point } from '../shared/actions.js';
 import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
 import { performAction } from './actions.js';
-import { capture, type CaptureBackend } from './capture.js';
+import { capture, capturedFromNutFrame, grabDisplayNut, type CaptureBackend, type NutFrame } from './capture.js';
 import { pasteX11 } from './clipboard.js';
 import { run } from './exec.js';
 import { globalToCapture } from './coords.js';
@@ -20,6 +20,13 @@ import { SETTLE_DEFAULTS, waitForSettle } from './settle.js';
 import { TakeoverDetector } from './takeover.js';
 import { typeText } from './typing.js';
 import type { Computer, Observation, ObserveOptions, PerformResult, SettleOptions, SettleResult } from './types.js';
+
+/**
+ * How old settle's last frame may be and still serve as the screenshot. The screen had
+ * been still for quietMs when it was taken; reusing it a few ms later is as safe as
+ * the settle verdict itself.
+ */
+const SETTLED_FRAME_REUSE_MS = 50;
 
 export interface ComputerOptions {
   /** 'nut' (in-process, default) or 'screenshot-desktop' (an external program per shot). */
@@ -60,6 +67,10 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
   let displayCache: { at: number; displays: DisplayInfo[] } | undefined;
   const takeover = new TakeoverDetector(() => devices.position());
   let queue: Promise<void> = Promise.resolve();
+  // The last frame of a settle that ended quiet: the screenshot right after it may
+  // reuse it instead of grabbing the same pixels again (one grab less per step).
+  // Any input action forgets it.
+  let settledFrame: { displayId: string; at: number; grab: NutFrame } | undefined;
 
   async function displays(): Promise<DisplayInfo[]> {
     if (displayCache && Date.now() - displayCache.at < cacheMs) return displayCache.displays;
@@ -137,7 +148,14 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
               ) ?? pickDisplay(all))
             : pickDisplay(all);
       if (o.signal?.aborted) throw o.signal.reason instanceof Error ? o.signal.reason : new Error('aborted');
-      const [shot, cursor] = await Promise.all([capture(display, o.region, backend), devices.position().catch(() => undefined)]);
+      const reusable = settledFrame;
+      settledFrame = undefined;
+      const fresh =
+        backend === 'nut' && !o.region && reusable?.displayId === display.id && performance.now() - reusable.at <= SETTLED_FRAME_REUSE_MS;
+      const [shot, cursor] = await Promise.all([
+        fresh ? capturedFromNutFrame(display, reusable.grab) : capture(display, o.region, backend),
+        devices.position().catch(() => undefined),
+      ]);
       const recordBase = {
         display,
         capture: { width: shot.rgb.width, height: shot.rgb.height },
@@ -165,6 +183,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     },
 
     perform(action: Action, signal: AbortSignal): Promise<PerformResult> {
+      settledFrame = undefined;
       // One action at a time: two callers must never interleave their key presses.
       const turn = queue.then(() =>
         performAction({ devices, typeText: type, pointerLeftAt: (p: Point) => takeover.agentLeftPointerAt(p) }, action, signal),
@@ -178,15 +197,22 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
 
     async settle(o: SettleOptions = {}): Promise<SettleResult> {
       const display = pickDisplay(await displays(), o.displayId);
-      const nut = await loadNut();
-      const screen = nut.providerRegistry.getScreen();
-      const region = new nut.Region(display.bounds.x, display.bounds.y, display.bounds.width, display.bounds.height);
-      return waitForSettle(async () => (await screen.grabScreenRegion(region)).data, {
-        minMs: o.minMs ?? SETTLE_DEFAULTS.minMs,
-        maxMs: o.maxMs ?? SETTLE_DEFAULTS.maxMs,
-        quietMs: o.quietMs ?? SETTLE_DEFAULTS.quietMs,
-        ...(o.signal ? { signal: o.signal } : {}),
-      });
+      settledFrame = undefined;
+      let last: NutFrame | undefined;
+      const result = await waitForSettle(
+        async () => {
+          last = await grabDisplayNut(display);
+          return last.data;
+        },
+        {
+          minMs: o.minMs ?? SETTLE_DEFAULTS.minMs,
+          maxMs: o.maxMs ?? SETTLE_DEFAULTS.maxMs,
+          quietMs: o.quietMs ?? SETTLE_DEFAULTS.quietMs,
+          ...(o.signal ? { signal: o.signal } : {}),
+        },
+      );
+      if (result.settled && last) settledFrame = { displayId: display.id, at: performance.now(), grab: last };
+      return result;
     },
 
     cursorPosition: () => devices.position(),

@@ -15,7 +15,12 @@ export interface SettleParams {
   signal?: AbortSignal;
 }
 
-export const SETTLE_DEFAULTS = { minMs: 0, maxMs: 3_000, quietMs: 100 } as const;
+/**
+ * 75 ms of unchanged frames: UIs answer a click within a frame or two (16–33 ms at
+ * 60 Hz), so this is two to four times that, and keeps a whole agent step under
+ * 150 ms on a still screen. A caller expecting a slow reaction passes more.
+ */
+export const SETTLE_DEFAULTS = { minMs: 0, maxMs: 3_000, quietMs: 75 } as const;
 
 export async function waitForSettle(grabFrame: () => Promise<Buffer>, params: SettleParams): Promise<SettleResult> {
   const start = performance.now();

@@ -44,7 +44,7 @@ export interface SettleOptions {
   minMs?: number;
   /** Give up waiting after this many ms. */
   maxMs?: number;
-  /** The screen counts as settled once no frame has changed for this many ms (default 100). */
+  /** The screen counts as settled once no frame has changed for this many ms (default 75). */
   quietMs?: number;
   signal?: AbortSignal;
   displayId?: string;

@@ -3,6 +3,7 @@
  * zoom at full resolution, several monitors, and settle.
  */
 import { spawnSync } from 'node:child_process';
+import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DesktopComputer } from '../../src/os-control/index.js';
 import { globalToImage } from '../../src/os-control/index.js';
@@ -142,6 +143,17 @@ describe('settle', () => {
     const img = await decode((await computer.observe({ target: { format: 'png', maxLongEdge: 960 } })).image);
     // The pad turned red (#d01010): a large share of the image is that colour.
     expect(countColour(img, [0xd0, 0x10, 0x10], 10)).toBeGreaterThan((960 * 540) / 3);
+  });
+
+  it('the screenshot right after a quiet settle (its last frame reused) is the same picture as a fresh capture', async () => {
+    await probe.reset();
+    expect((await computer.settle({ quietMs: 200, maxMs: 3_000 })).settled).toBe(true);
+    const target = { format: 'png' as const, maxLongEdge: 960 };
+    const pixels = async (png: Buffer) => (await sharp(png).raw().toBuffer()).toString('base64');
+    const afterSettle = await pixels((await computer.observe({ target })).image);
+    const fresh = await pixels((await computer.observe({ target })).image);
+    expect(afterSettle.length).toBeGreaterThan(960 * 540);
+    expect(afterSettle === fresh).toBe(true);
   });
 
   it('settles on a still screen, and reports not settled when the screen keeps changing past maxMs', async () => {
