@@ -57,7 +57,7 @@ describe('history: QA suites', () => {
     const suites = screen.getAllByTestId('suite-row');
     expect(suites).toHaveLength(1);
     expect(suites[0]!.textContent).toContain('Calculator smoke');
-    expect(suites[0]!.textContent).toContain('4 cases');
+    expect(suites[0]!.textContent).toContain('4 cases (5 runs) · $0.10');
     const counts = within(suites[0]!).getByTestId('suite-counts');
     const count = (k: string) => counts.querySelector(`[data-count=${k}]`)?.textContent;
     expect(count('passed')).toBe('1 passed');

@@ -4,7 +4,7 @@ import { useApp, useClient } from '../bridge/context.js';
 import { formatTime, formatUsd } from '../lib/format.js';
 import { groupHistory, type CaseStatus, type QaSuiteView } from '../lib/qa-suites.js';
 
-const CASE_TAG: Record<CaseStatus, string> = { passed: 'ok', failed: 'bad', blocked: 'warn', flaky: 'warn', running: 'wait' };
+const CASE_TAG: Record<CaseStatus, string> = { passed: 'ok', failed: 'bad', blocked: 'warn', flaky: 'wait', running: 'muted' };
 const COUNT_ORDER: CaseStatus[] = ['passed', 'failed', 'blocked', 'flaky', 'running'];
 
 /** Past runs, searchable; opening one shows it in the run view, read-only. QA suite runs are grouped. */
@@ -77,7 +77,6 @@ export function History() {
 function SuiteRow({ suite, onOpen }: { suite: QaSuiteView; onOpen: (runId: string) => void }) {
   const [expanded, setExpanded] = useState(false);
   const listId = `suite-cases-${suite.suiteId}`;
-  const cost = suite.cases.reduce((sum, c) => sum + c.latest.costUsd, 0);
   return (
     <li className="suite" data-testid="suite-row" data-suite={suite.suiteId}>
       <button className="session-open" aria-expanded={expanded} aria-controls={listId} onClick={() => setExpanded((x) => !x)}>
@@ -88,7 +87,8 @@ function SuiteRow({ suite, onOpen }: { suite: QaSuiteView; onOpen: (runId: strin
           {suite.name} <span className="badge">QA suite</span>
         </span>
         <span className="muted">
-          {formatTime(suite.startedAt)} · {suite.cases.length} {suite.cases.length === 1 ? 'case' : 'cases'} · {formatUsd(cost)}
+          {formatTime(suite.startedAt)} · {suite.cases.length} {suite.cases.length === 1 ? 'case' : 'cases'}
+          {suite.runs > suite.cases.length ? ` (${suite.runs} runs)` : ''} · {formatUsd(suite.costUsd)}
         </span>
       </button>
       <span className="suite-counts" data-testid="suite-counts">

@@ -4,6 +4,11 @@ import { useClient } from '../bridge/context.js';
 
 type SkillList = CommandOutput<'skills.list'>;
 
+/** The loader's messages often start with the file's path already; say it once. */
+function withoutFile(message: string, file: string): string {
+  return message.startsWith(`${file}:`) ? message.slice(file.length + 1).trim() : message;
+}
+
 const SOURCE_LABEL = { project: 'project', user: 'user', builtin: 'built-in' } as const;
 
 /**
@@ -74,7 +79,7 @@ export function SkillPicker({ selected, onChange }: { selected: readonly string[
           <ul>
             {list.errors.map((e) => (
               <li key={e.file}>
-                <span className="mono">{e.file}</span>: {e.message}
+                <span className="mono">{e.file}</span>: {withoutFile(e.message, e.file)}
               </li>
             ))}
           </ul>

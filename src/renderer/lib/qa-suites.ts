@@ -22,6 +22,9 @@ export interface QaSuiteView {
   suiteId: string;
   name: string;
   startedAt: number;
+  /** Every attempt's cost, retries included. */
+  costUsd: number;
+  runs: number;
   cases: QaCaseView[];
   counts: Record<CaseStatus, number>;
 }
@@ -63,7 +66,8 @@ export function suiteView(suiteId: string, runs: SessionSummary[]): QaSuiteView 
   const counts: Record<CaseStatus, number> = { passed: 0, failed: 0, blocked: 0, flaky: 0, running: 0 };
   for (const c of cases) counts[c.status]++;
   const named = runs.find((r) => r.labels.qaPlan);
-  return { suiteId, name: named?.labels.qaPlan ?? suiteId, startedAt: firstStart(runs), cases, counts };
+  const costUsd = runs.reduce((sum, r) => sum + r.costUsd, 0);
+  return { suiteId, name: named?.labels.qaPlan ?? suiteId, startedAt: firstStart(runs), costUsd, runs: runs.length, cases, counts };
 }
 
 /** History entries in the sessions' order; a suite sits where its first (newest-listed) run was. */
