@@ -5,14 +5,14 @@ import type { Browser, Page } from 'playwright-core';
 import { RunEventSchema } from '../../src/shared/events.js';
 import { startFakeModel, type FakeModelServer, type FakeRequest } from '../harness/fake-model/index.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
-import { runCli, tempHome, until, type CliRun } from '../e2e/support.js';
+import { claude, runCli, tempHome, until, type CliRun } from '../e2e/support.js';
 import { artifactsDir, buildWebInto, launchBrowser, openPage, tempDir, writeConfig } from './serve-harness.js';
 
 // Skills in the composer and QA suites in History, end to end: the real `deskpilot
 // serve` lists the real skill folders (a user skill under $HOME/.agents/skills, a broken
 // one, the built-in qa skill), the selected skill reaches the run (its log and the
 // model's request), and QA case runs written in the real log format are grouped in
-// History. Screenshots go to test-artifacts/ui/ (docs/screenshots/ holds chosen ones).
+// History, and cancelling an auto-approve countdown through the real gate. Screenshots go to test-artifacts/ui/ (docs/screenshots/ holds chosen ones).
 
 let xvfb: Xvfb;
 let fake: FakeModelServer;
@@ -78,7 +78,8 @@ beforeAll(async () => {
   seedHistory();
   xvfb = await startXvfb({ width: 1024, height: 768 });
   fake = await startFakeModel();
-  writeConfig(home.home, fake.anthropicBaseUrl);
+  // Countdowns on: held actions approve themselves after 30 s unless a person cancels.
+  writeConfig(home.home, fake.anthropicBaseUrl, { policy: { mode: 'ask', rules: [], countdownSeconds: 30 } });
   const cli = runCli(['serve', '--port', '0', '--web-root', webRoot], { ...xvfb.env, HOME: userHome.home, DESKPILOT_HOME: home.home, ANTHROPIC_API_KEY: 'test-key' });
   serveProcess = cli;
   const url = await until(() => /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(cli.stdout())?.[0], 30_000, `deskpilot serve to print its URL (stderr: ${cli.stderr()})`);
@@ -148,5 +149,38 @@ describe('deskpilot serve: skills and QA suites in Chromium', () => {
     // The deciding (second) attempt, shown like any reopened past run.
     await expect.poll(() => page.locator('section.review').textContent(), { timeout: 10_000 }).toContain('QA case: clear resets the display');
     expect(await page.locator('section.review').textContent()).toContain('done: QA case: clear resets the display: done');
+  }, 60_000);
+
+  it('cancel countdown: the gate re-sends the item without a countdown, the button goes, nothing is approved', async () => {
+    await page.locator('section.review button', { hasText: 'Back to live' }).click();
+    fake.script({ text: 'I will click the middle of the screen.', toolCalls: [claude.click(400, 300)] }, { text: 'Stopped as asked.', toolCalls: [] });
+    const task = 'Click the middle of the screen';
+    await page.locator('[data-testid=task-input]').fill(task);
+    await page.locator('[data-testid=task-input]').press('Control+Enter');
+    const countdown = page.locator('[data-testid=countdown]');
+    await countdown.waitFor({ timeout: 20_000 });
+    // It ticks: the seconds left go down.
+    const first = await countdown.textContent();
+    expect(first).toMatch(/Approves itself in \d+\.\d s/);
+    await expect.poll(() => countdown.textContent(), { timeout: 5_000 }).not.toBe(first);
+    await page.locator('[data-testid=approval-queue]').screenshot({ path: path.join(shots, 'approval-countdown.png') });
+    await page.keyboard.press('c');
+    await page.locator('[data-testid=cancel-countdown]').waitFor({ state: 'detached', timeout: 10_000 });
+    expect(await countdown.count()).toBe(0);
+    // Still waiting for a person: the same proposal, and the log has its re-sent request without a countdown.
+    expect(await page.locator('[data-testid=approval-queue]').isVisible()).toBe(true);
+    const log = findRun(task)!;
+    const requested = log.filter((e) => e.type === 'approval_requested');
+    expect(requested).toHaveLength(2);
+    expect(requested[0]!.countdownMs).toBe(30_000);
+    expect(requested[1]!.proposalId).toBe(requested[0]!.proposalId);
+    expect(requested[1]).not.toHaveProperty('countdownMs');
+    expect(log.some((e) => e.type === 'approval_answered')).toBe(false);
+    // A person ends it: reject.
+    await page.keyboard.press('r');
+    await page.locator('[data-testid=reject-feedback]').press('Enter');
+    await until(() => findRun(task)!.find((e) => e.type === 'run_ended'), 20_000, 'the run to end');
+    const answered = findRun(task)!.filter((e) => e.type === 'approval_answered');
+    expect(answered.map((e) => (e.answer as { decision: string }).decision)).toEqual(['reject']);
   }, 60_000);
 });
