@@ -76,7 +76,7 @@ async function scriptedRun(fake: FakeModelServer, plain: Computer, home: string)
   const events: RunEvent[] = [];
   const handle = await startRun({
     task: 'bench',
-    profile: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: fake.anthropicBaseUrl },
+    profile: { provider: 'anthropic', model: 'claude-haiku-4-5', baseUrl: fake.anthropicBaseUrl },
     apiKey: 'bench-key',
     policy: 'auto',
     limits: { maxSteps: STEPS + 5, maxWallMs: 600_000, maxCostUsd: 100 },

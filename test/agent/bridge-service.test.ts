@@ -57,7 +57,7 @@ function collect(client: ClientInfo) {
 const startInput = (task: string) => ({
   task,
   provider: 'anthropic' as const,
-  model: 'claude-sonnet-4-5',
+  model: 'claude-haiku-4-5',
   baseUrl: fake.anthropicBaseUrl,
   policy: 'ask' as const,
 });

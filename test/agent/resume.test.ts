@@ -34,7 +34,7 @@ const started: RunEventInput = {
   type: 'run_started',
   task: 'do the thing',
   provider: 'anthropic',
-  model: 'claude-sonnet-4-5',
+  model: 'claude-haiku-4-5',
   policy: 'auto',
   limits: { maxSteps: 5, maxWallMs: 60_000, maxCostUsd: 1 },
   skills: [],

@@ -44,7 +44,7 @@ async function start(extra: Partial<RunOptions> = {}) {
   const firstRequest = fake.requests.length;
   const handle = await startRun({
     task: 'a task',
-    profile: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: fake.anthropicBaseUrl },
+    profile: { provider: 'anthropic', model: 'claude-haiku-4-5', baseUrl: fake.anthropicBaseUrl },
     apiKey: 'test-key',
     policy: 'auto',
     limits: { maxSteps: 20, maxWallMs: 120_000, maxCostUsd: 5 },
@@ -132,15 +132,15 @@ describe('runner robustness', () => {
     expect(await steps.handle.done).toMatchObject({ status: 'limit', steps: 2, summary: expect.stringMatching(/step limit/) });
     expect(steps.requests()).toHaveLength(2);
 
-    // claude-sonnet-4-5 costs $3 / $15 per million tokens: one turn of 1M input tokens is $3.
-    fake.script({ toolCalls: [claude.screenshot()], usage: { input: 1_000_000, output: 10 } });
+    // claude-haiku-4-5 costs $1 / $5 per million tokens: one turn of 2M input tokens is $2.
+    fake.script({ toolCalls: [claude.screenshot()], usage: { input: 2_000_000, output: 10 } });
     const cost = await start({ limits: { maxSteps: 10, maxWallMs: 60_000, maxCostUsd: 1 } });
     const result = await cost.handle.done;
     expect(result).toMatchObject({ status: 'limit', summary: expect.stringMatching(/cost limit/) });
-    expect(result.costUsd).toBeGreaterThanOrEqual(3);
+    expect(result.costUsd).toBeGreaterThanOrEqual(2);
     expect(cost.requests()).toHaveLength(1);
     const usage = cost.events.find((e) => e.type === 'usage');
-    expect(usage?.type === 'usage' && usage.stepUsage.inputTokens).toBe(1_000_000);
+    expect(usage?.type === 'usage' && usage.stepUsage.inputTokens).toBe(2_000_000);
   });
 
   it('ends "limit" when the wall time runs out, even while the model hangs', async () => {

@@ -70,8 +70,8 @@ describe.each([
     call: (x: number, y: number): FakeToolCall => ({ name: 'left_click', toolsetName: 'computer', input: { coordinate: [x, y] } }),
   },
   {
-    name: 'Anthropic dated computer tool (claude-sonnet-4-5)',
-    profile: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: '' },
+    name: 'Anthropic dated computer tool (claude-haiku-4-5)',
+    profile: { provider: 'anthropic', model: 'claude-haiku-4-5', baseUrl: '' },
     call: (x: number, y: number): FakeToolCall => ({ name: 'computer', input: { action: 'left_click', coordinate: [x, y] } }),
   },
   {

@@ -36,7 +36,7 @@ async function start(extra: Partial<RunOptions> = {}) {
   const events: RunEvent[] = [];
   const handle = await startRun({
     task: 'use the tools',
-    profile: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: fake.anthropicBaseUrl },
+    profile: { provider: 'anthropic', model: 'claude-haiku-4-5', baseUrl: fake.anthropicBaseUrl },
     apiKey: 'test-key',
     policy: 'risky',
     limits: { maxSteps: 10, maxWallMs: 60_000, maxCostUsd: 5 },
@@ -80,7 +80,7 @@ describe('runner tools', () => {
         return { toolCalls: [finish(true, 'looked')] };
       },
     );
-    const { handle } = await start({ profile: { provider: 'anthropic', model: 'claude-opus-4-5', baseUrl: fake.anthropicBaseUrl } });
+    const { handle } = await start({ profile: { provider: 'anthropic', model: 'claude-opus-4-6', baseUrl: fake.anthropicBaseUrl } });
     expect(await handle.done).toMatchObject({ status: 'done' });
     expect(results[0]!.text).toMatch(/zoom/i);
     expect(results[0]!.images).toBeGreaterThanOrEqual(1);

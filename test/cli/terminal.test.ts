@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 const env = () => ({ ...xvfb.env, DESKPILOT_HOME: home.home, ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseUrl });
-const args = (task: string, ...more: string[]) => ['run', task, '--provider', 'anthropic', '--model', 'claude-sonnet-4-5', '--json', ...more];
+const args = (task: string, ...more: string[]) => ['run', task, '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--json', ...more];
 
 describe('deskpilot run in the terminal', () => {
   it('r = reject with feedback: the feedback reaches the model, the action does not reach the app', async () => {

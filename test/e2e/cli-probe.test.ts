@@ -36,7 +36,7 @@ const env = () => ({
   OPENAI_API_KEY: '',
 });
 
-const baseArgs = () => ['--provider', 'anthropic', '--model', 'claude-sonnet-4-5', '--base-url', fake.anthropicBaseUrl];
+const baseArgs = () => ['--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl];
 
 describe('deskpilot run', () => {
   it('with --yes the probe holds exactly the typed text and the run exits 0', async () => {

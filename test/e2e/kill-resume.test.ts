@@ -40,7 +40,7 @@ it('survives kill -9 mid-run and resumes from the log', async () => {
   });
   fake.script(clickPad(0), clickPad(100), { fault: 'hang' });
   const since = probe.nextSeq();
-  const run = runCli(['run', 'click the pad twice', '--provider', 'anthropic', '--model', 'claude-sonnet-4-5', '--yes', '--json'], env);
+  const run = runCli(['run', 'click the pad twice', '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--yes', '--json'], env);
   await until(() => fake.requests.length === 3, 60_000, 'the third model request');
   run.child.kill('SIGKILL');
   const { signal } = await run.exit;

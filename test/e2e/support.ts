@@ -32,7 +32,7 @@ export function toImagePoint(req: FakeRequest, screen: { width: number; height: 
   return [Math.round((p.x * image.width) / screen.width), Math.round((p.y * image.height) / screen.height)];
 }
 
-/** Claude's dated computer tool (computer_20250124, e.g. claude-sonnet-4-5). */
+/** Claude's dated computer tool (computer_20250124, e.g. claude-haiku-4-5). */
 export const claude = {
   click: (x: number, y: number): FakeToolCall => ({ name: 'computer', input: { action: 'left_click', coordinate: [x, y] } }),
   type: (text: string): FakeToolCall => ({ name: 'computer', input: { action: 'type', text } }),

@@ -89,7 +89,7 @@ it('clicks 2 + 3 = in xcalc and xcalc shows 5', async () => {
     { text: 'The display shows 5.', toolCalls: [finish(true, 'xcalc shows 5')] },
   );
   const run = runCli(
-    ['run', 'compute 2 + 3 in the calculator', '--provider', 'anthropic', '--model', 'claude-sonnet-4-5', '--base-url', fake.anthropicBaseUrl, '--yes', '--json'],
+    ['run', 'compute 2 + 3 in the calculator', '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl, '--yes', '--json'],
     { ...xvfb.env, DESKPILOT_HOME: home.home, ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: '' },
   );
   const { code } = await run.exit;

@@ -97,7 +97,7 @@ describe('Anthropic GA computer toolset (computer_toolset_20260801)', () => {
 describe('Anthropic dated beta tools', () => {
   it('computer_20250124 for Sonnet 4.5: beta header, display size = image size, action in input', async () => {
     fake.script({ toolCalls: [{ id: 't', name: 'computer', input: { action: 'scroll', coordinate: [100, 200], scroll_direction: 'down', scroll_amount: 4 } }] });
-    const turn = await claude('claude-sonnet-4-5').turn({ system: 's', transcript: [firstUser], observation: observation(1280, 800), tools: [] }, signal());
+    const turn = await claude('claude-haiku-4-5').turn({ system: 's', transcript: [firstUser], observation: observation(1280, 800), tools: [] }, signal());
     const req = fake.requests[0]!;
     expect(req.headers['anthropic-beta']).toContain('computer-use-2025-01-24');
     expect((req.body.tools as unknown[])[0]).toEqual({ type: 'computer_20250124', name: 'computer', display_width_px: 1280, display_height_px: 800 });
@@ -115,7 +115,7 @@ describe('Anthropic dated beta tools', () => {
 
   it('thinking: a budget for older models, adaptive + effort for newer ones', async () => {
     fake.script({ text: 'a' }, { text: 'b' });
-    await claude('claude-sonnet-4-5', { thinking: 'high' }).turn({ system: 's', transcript: [firstUser], observation: observation(1280, 800), tools: [] }, signal());
+    await claude('claude-haiku-4-5', { thinking: 'high' }).turn({ system: 's', transcript: [firstUser], observation: observation(1280, 800), tools: [] }, signal());
     await claude('claude-sonnet-5-5', { thinking: 'low' }).turn({ system: 's', transcript: [firstUser], observation: observation(1280, 800), tools: [] }, signal());
     expect(fake.requests[0]!.body.thinking).toEqual({ type: 'enabled', budget_tokens: 24576 });
     expect(fake.requests[0]!.body.max_tokens as number).toBeGreaterThan(24576);
@@ -126,7 +126,7 @@ describe('Anthropic dated beta tools', () => {
   it('screenshot sizing per model, through os-control\'s sizing rule', async () => {
     const { targetSize } = await import('../../src/os-control/image.js');
     const patches = (s: { width: number; height: number }) => Math.ceil(s.width / 28) * Math.ceil(s.height / 28);
-    const older = targetSize(2560, 1600, claude('claude-sonnet-4-5').imageTarget({ width: 2560, height: 1600 }));
+    const older = targetSize(2560, 1600, claude('claude-haiku-4-5').imageTarget({ width: 2560, height: 1600 }));
     expect(Math.max(older.width, older.height)).toBeLessThanOrEqual(1568);
     expect(patches(older)).toBeLessThanOrEqual(1568);
     expect(patches(older)).toBeGreaterThan(1400);

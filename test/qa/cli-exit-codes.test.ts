@@ -24,7 +24,7 @@ describe('deskpilot qa: invalid plans and setups exit with 2', () => {
   it('a broken plan names the file and line', async () => {
     const plan = path.join(tmp, 'broken.plan.md');
     writeFileSync(plan, '# Broken\n## App\n- Launch: `xcalc`\n## Case: one\nSteps:\n- press 1\nExpected:\n- Expect result: 1\n');
-    const r = await runQaCli(['qa', plan, '--provider', 'anthropic', '--model', 'claude-sonnet-4-5'], baseEnv());
+    const r = await runQaCli(['qa', plan, '--provider', 'anthropic', '--model', 'claude-haiku-4-5'], baseEnv());
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`${plan}:8: unknown region "result"`);
   }, 60_000);
@@ -39,7 +39,7 @@ describe('deskpilot qa: invalid plans and setups exit with 2', () => {
     const plan = path.join(tmp, 'noapp.plan.md');
     writeFileSync(plan, '# No app\n## App\n- Launch: `sh -c "echo nope >&2; exit 3"`\n- Window: Nothing\n## Case: one\nSteps:\n- press 1\nExpected:\n- it works\n');
     const junit = path.join(tmp, 'noapp.xml');
-    const r = await runQaCli(['qa', plan, '--junit', junit, '--provider', 'anthropic', '--model', 'claude-sonnet-4-5', '--base-url', 'http://127.0.0.1:9'], {
+    const r = await runQaCli(['qa', plan, '--junit', junit, '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', 'http://127.0.0.1:9'], {
       ...baseEnv(),
       DISPLAY: xvfb.display,
     });

@@ -66,7 +66,7 @@ describe('find_text in a run', () => {
     const finder = findTextForRun(computer);
     const handle = await startRun({
       task: 'click Export PNG',
-      profile: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: fake.anthropicBaseUrl },
+      profile: { provider: 'anthropic', model: 'claude-haiku-4-5', baseUrl: fake.anthropicBaseUrl },
       apiKey: 'sk-ant-test',
       policy: 'auto',
       limits: { maxSteps: 5, maxWallMs: 90_000, maxCostUsd: 1 },

@@ -113,7 +113,7 @@ describe('QA runner rules', () => {
 
     const { runQaPlan } = await import('../../src/main/agent/qa/qa-runner.js');
     const suite: SuiteResult = await runQaPlan(parsePlan(PLAN, 'rules.plan.md'), {
-      profile: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: fake.anthropicBaseUrl },
+      profile: { provider: 'anthropic', model: 'claude-haiku-4-5', baseUrl: fake.anthropicBaseUrl },
       apiKey: 'sk-ant-test',
       config: ConfigSchema.parse({}),
       computer,

@@ -66,7 +66,7 @@ describe('deskpilot qa on xcalc', () => {
     const result = await runQaCli(
       [
         'qa', PLAN, '--junit', junit, '--report', report,
-        '--provider', 'anthropic', '--model', 'claude-sonnet-4-5', '--base-url', fake.anthropicBaseUrl,
+        '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl,
       ],
       { ...xvfb.env, DESKPILOT_HOME: home, ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: '' },
     );

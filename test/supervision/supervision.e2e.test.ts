@@ -91,7 +91,7 @@ async function start(task: string, policy: PolicyMode, config: Config, family: '
     task,
     profile:
       family === 'anthropic'
-        ? { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: fake.anthropicBaseUrl }
+        ? { provider: 'anthropic', model: 'claude-haiku-4-5', baseUrl: fake.anthropicBaseUrl }
         : { provider: 'openai', model: 'gpt-5.4', baseUrl: fake.openaiBaseUrl },
     apiKey: 'test-key',
     policy,

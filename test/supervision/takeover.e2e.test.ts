@@ -81,7 +81,7 @@ async function start(task: string) {
   const handle = await startRunWith(
     {
       task,
-      profile: { provider: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: fake.anthropicBaseUrl },
+      profile: { provider: 'anthropic', model: 'claude-haiku-4-5', baseUrl: fake.anthropicBaseUrl },
       apiKey: 'test-key',
       policy: 'auto',
       limits: { maxSteps: 10, maxWallMs: 60_000, maxCostUsd: 5 },
