@@ -198,4 +198,26 @@ describe('approval queue: cancelling a countdown', () => {
     act(() => void vi.advanceTimersByTime(3200));
     expect(screen.getByTestId('countdown').textContent).toContain('Approving itself now');
   });
+
+  it('a page opened mid-countdown shows what is left, counted from the event time', () => {
+    vi.useFakeTimers();
+    const now = 1_800_000_000_000;
+    vi.setSystemTime(now);
+    const client = new TestClient();
+    const store = createAppStore(client);
+    const s = new EventScript();
+    for (const e of [
+      s.started(),
+      s.observation(0),
+      s.proposed(0, { type: 'click', x: 10, y: 10 }),
+      s.add({ type: 'approval_requested', proposalId: 'p0', decision: { verdict: 'ask', rule: 'mode:ask', reason: 'r' }, countdownMs: 10_000, at: now - 4_000 }),
+    ])
+      store.getState().handlePush({ kind: 'event', event: e });
+    render(
+      <Providers client={client} store={store}>
+        <ApprovalQueue />
+      </Providers>,
+    );
+    expect(screen.getByTestId('countdown').textContent).toContain('6.0 s');
+  });
 });

@@ -134,7 +134,7 @@ export function ApprovalQueue() {
       {head.decision?.humanOnly && <p className="notice">Only a person can approve this one.</p>}
       {head.countdownMs ? (
         <div className="countdown-row">
-          <Countdown key={`${head.proposalId}:${head.countdownMs}`} ms={head.countdownMs} />
+          <Countdown key={`${head.proposalId}:${head.countdownMs}`} ms={head.countdownMs} startedAt={head.countdownAt} />
           <button disabled={busy} onClick={() => void cancelCountdown()} data-testid="cancel-countdown">
             Cancel countdown <kbd>C</kbd>
           </button>

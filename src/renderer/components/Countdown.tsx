@@ -3,12 +3,17 @@ import { formatMs } from '../lib/format.js';
 
 /**
  * The auto-approve countdown of the head approval item, ticking. It counts from when
- * this client first showed it (the event's own timestamp is the service's clock,
- * which may differ from this machine's); the parent remounts it per proposal via `key`.
+ * the gate started it (`startedAt`, the service's clock) when that is plausible on this
+ * machine's clock — so a page reloaded mid-countdown shows what is really left — and
+ * otherwise from when this client first showed it (clocks differ, or an old event).
+ * The parent remounts it per proposal via `key`.
  */
-export function Countdown({ ms }: { ms: number }) {
-  const [shownAt] = useState(() => Date.now());
-  const [now, setNow] = useState(shownAt);
+export function Countdown({ ms, startedAt }: { ms: number; startedAt?: number }) {
+  const [shownAt] = useState(() => {
+    const now = Date.now();
+    return startedAt !== undefined && startedAt <= now && now - startedAt < ms ? startedAt : now;
+  });
+  const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 200);
     return () => clearInterval(t);
