@@ -1,11 +1,8 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { PolicyModeSchema } from '../../shared/approvals.js';
 import { ProviderFamilySchema, type ProviderProfile } from '../../shared/config.js';
-import { ConfigError, loadConfig } from '../config/index.js';
 import { deskpilotHome } from '../paths.js';
-import { resolveRunChoices } from '../agent/runner/choices.js';
-import { missingDisplay } from '../../os-control/display-env.js';
-import { EXIT } from './exit-codes.js';
+import { launchInTerminal } from './terminal-launch.js';
 
 interface RunFlags {
   provider?: ProviderProfile['provider'];
@@ -60,12 +57,9 @@ export function registerRunCommand(program: Command): void {
 }
 
 async function runCommand(task: string, flags: RunFlags): Promise<number> {
-  const home = deskpilotHome();
-  let resolved;
-  let config;
-  try {
-    config = await loadConfig(home);
-    resolved = resolveRunChoices(config, {
+  return launchInTerminal(
+    deskpilotHome(),
+    {
       profile: flags.profile,
       provider: flags.provider,
       model: flags.model,
@@ -73,47 +67,9 @@ async function runCommand(task: string, flags: RunFlags): Promise<number> {
       apiKeyEnv: flags.apiKeyEnv,
       policy: flags.yes ? 'auto' : flags.policy,
       limits: { maxSteps: flags.maxSteps, maxCostUsd: flags.maxCost },
-    });
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`deskpilot: ${error.message}\n`);
-      return EXIT.usage;
-    }
-    throw error;
-  }
-  // os-control (nut.js binds to the X display when first loaded) warms up while the
-  // model SDKs and the runner load; they load only now, so `deskpilot --help` stays quick.
-  const noDisplay = missingDisplay();
-  if (noDisplay) {
-    process.stderr.write(`deskpilot: ${noDisplay}\n`);
-    return EXIT.usage;
-  }
-  const { createComputer } = await import('../../os-control/index.js');
-  const computer = createComputer();
-  const warming = computer.warmUp().catch(() => undefined);
-  const [{ resolveApiKey }, { runInTerminal }] = await Promise.all([
-    import('../agent/providers/index.js'),
-    import('./terminal-run.js'),
-    import('../agent/runner.js'), // loaded here so the run starts at once
-  ]);
-  const { apiKey, envName } = resolveApiKey(resolved.profile);
-  if (!apiKey) {
-    process.stderr.write(`deskpilot: no API key: set ${envName ?? 'the API key variable'} (or name another variable with --api-key-env)\n`);
-    return EXIT.usage;
-  }
-  await warming;
-  return runInTerminal(
-    {
-      task,
-      profile: resolved.profile,
-      ...(apiKey ? { apiKey } : {}),
-      policy: resolved.policy,
-      limits: resolved.limits,
-      config,
-      computer,
-      home,
-      ...(flags.skill?.length ? { skills: flags.skill } : {}),
     },
+    { task, ...(flags.skill?.length ? { skills: flags.skill } : {}) },
     { json: flags.json ?? false },
+    ' (or name another variable with --api-key-env)',
   );
 }
