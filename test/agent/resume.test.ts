@@ -109,3 +109,18 @@ describe('rebuildTranscript', () => {
     await log.close();
   });
 });
+
+describe('activeTimeMs', () => {
+  it('counts each segment from its start to its last event, not the pause between segments', async () => {
+    const { activeTimeMs } = await import('../../src/main/agent/runner/resume.js');
+    const base = { v: 1 as const, runId: 'r', seq: 0 };
+    const at = (t: number, type: 'run_started' | 'state') =>
+      type === 'run_started'
+        ? { ...base, at: t, type, task: 't', provider: 'anthropic', model: 'm', policy: 'auto' as const, limits: { maxSteps: 1, maxWallMs: 1, maxCostUsd: 1 }, skills: [], labels: {} }
+        : { ...base, at: t, type, state: 'running' as const, reason: '' };
+    // 0–40 s active, paused (process died) for an hour, then 3600–3610 s active.
+    const events = [at(0, 'run_started'), at(40_000, 'state'), at(3_600_000, 'run_started'), at(3_610_000, 'state')];
+    expect(activeTimeMs(events)).toBe(50_000);
+    expect(activeTimeMs([])).toBe(0);
+  });
+});

@@ -67,12 +67,15 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
   let total: Usage = { ...ZERO_USAGE };
   let task = options.task;
   let resumedFromSeq: number | undefined;
+  // The wall-time limit is per run, not per process: a resumed run brings its earlier active time.
+  let activeBeforeMs = 0;
   let labels = options.labels ?? {};
   try {
     if (resuming) {
       const { events } = await readRunLog(log.dir);
       const point = rebuildTranscript(events, log);
       ({ transcript, step, total, task } = point);
+      activeBeforeMs = point.activeMs;
       labels = { ...point.started.labels, ...labels };
       resumedFromSeq = log.lastSeq;
     }
@@ -123,7 +126,7 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     ...(resumedFromSeq !== undefined ? { resumedFromSeq } : {}),
   });
 
-  const startedAt = Date.now();
+  const startedAt = Date.now() - activeBeforeMs;
   const ctx: RunContext = {
     runId: log.runId,
     options,
@@ -160,7 +163,7 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
   const wallTimer = setTimeout(() => {
     ctx.pendingEnding = { status: 'limit', summary: `time limit reached (${Math.round(options.limits.maxWallMs / 1000)} s)` };
     deps.control.stop(ctx.pendingEnding.summary);
-  }, Math.max(0, options.limits.maxWallMs));
+  }, Math.max(0, options.limits.maxWallMs - activeBeforeMs));
   wallTimer.unref?.();
 
   let ended = false;

@@ -14,6 +14,24 @@ export interface ResumePoint {
   total: Usage;
   /** Calls of the last turn that never got a result (the process died while running them). */
   unanswered: number;
+  /** Time the run was active before this resume (each segment from its start to its last event); pauses between segments do not count. */
+  activeMs: number;
+}
+
+/** Sum over the log's segments (each begins with run_started) of the time from its start to its last event. */
+export function activeTimeMs(events: readonly RunEvent[]): number {
+  let total = 0;
+  let segmentStart: number | undefined;
+  let last: number | undefined;
+  for (const event of events) {
+    if (event.type === 'run_started') {
+      if (segmentStart !== undefined && last !== undefined) total += last - segmentStart;
+      segmentStart = event.at;
+    }
+    last = event.at;
+  }
+  if (segmentStart !== undefined && last !== undefined) total += last - segmentStart;
+  return total;
 }
 
 const INTERRUPTED =
@@ -99,7 +117,7 @@ export function rebuildTranscript(events: readonly RunEvent[], log: RunLog): Res
   }
   const unanswered = openCalls.length;
   if (openCalls.length) answer(interruptedResults(openCalls));
-  return { task: started.task, started, transcript, step, total, unanswered };
+  return { task: started.task, started, transcript, step, total, unanswered, activeMs: activeTimeMs(events) };
 }
 
 function interruptedResults(calls: readonly ModelCall[]): ToolResultItem[] {
