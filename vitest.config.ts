@@ -12,6 +12,8 @@ export default defineConfig({
     fileParallelism: true,
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    reporters: ['default'],
+    // The JSON report lets .ci/run print a plain "N passed, N failed" closing line.
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-artifacts/vitest-results.json' },
   },
 });
