@@ -5,9 +5,9 @@ import type { Computer } from '../../src/os-control/types.js';
 import type { RunEvent } from '../../src/shared/events.js';
 import type { RunOptions } from '../../src/main/agent/run-api.js';
 import { defaultConfig } from '../../src/main/config/index.js';
-import { startFakeModel, type FakeModelServer, type FakeToolCall } from '../harness/fake-model/index.js';
-import { startProbe, type Probe } from '../harness/probe/probe.js';
-import { startXvfb, type Xvfb } from '../harness/xvfb.js';
+import type { FakeModelServer, FakeToolCall } from '../harness/fake-model/index.js';
+import type { Probe } from '../harness/probe/probe.js';
+import { startDesktop, type Desktop } from '../harness/desktop.js';
 import { claude, finish, tempHome, until } from '../e2e/support.js';
 
 // The runner against a misbehaving model and network: retries, an outage that
@@ -16,25 +16,19 @@ import { claude, finish, tempHome, until } from '../e2e/support.js';
 // speaking the Anthropic protocol through the real SDK.
 
 const SCREEN = { width: 1280, height: 800 };
-let xvfb: Xvfb;
+let desktop: Desktop;
 let probe: Probe;
 let fake: FakeModelServer;
 let computer: Computer;
 const home = tempHome();
 
 beforeAll(async () => {
-  xvfb = await startXvfb(SCREEN);
-  process.env.DISPLAY = xvfb.display;
-  probe = await startProbe(xvfb);
-  fake = await startFakeModel();
-  const { createComputer } = await import('../../src/os-control/index.js');
-  computer = await createComputer();
+  desktop = await startDesktop(SCREEN, { computer: true });
+  ({ probe, fake, computer } = desktop);
 }, 60_000);
 
 afterAll(async () => {
-  await fake?.close();
-  await probe?.close();
-  await xvfb?.stop();
+  await desktop?.stop();
   home.cleanup();
 });
 

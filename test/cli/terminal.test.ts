@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';
+import type { FakeModelServer } from '../harness/fake-model/index.js';
 import { heldState } from '../harness/native-apps.js';
-import { startProbe, type Probe } from '../harness/probe/probe.js';
-import { startXvfb, type Xvfb } from '../harness/xvfb.js';
+import type { Probe } from '../harness/probe/probe.js';
+import type { Xvfb } from '../harness/xvfb.js';
+import { startDesktop, type Desktop } from '../harness/desktop.js';
 import { claude, finish, runCli, tempHome, toImagePoint, until } from '../e2e/support.js';
 
 // The terminal as supervisor: reject with feedback that reaches the model, a question
@@ -12,21 +13,19 @@ import { claude, finish, runCli, tempHome, toImagePoint, until } from '../e2e/su
 // left held, the app saw only a prefix).
 
 const SCREEN = { width: 1280, height: 800 };
+let desktop: Desktop;
 let xvfb: Xvfb;
 let probe: Probe;
 let fake: FakeModelServer;
 const home = tempHome();
 
 beforeAll(async () => {
-  xvfb = await startXvfb(SCREEN);
-  probe = await startProbe(xvfb);
-  fake = await startFakeModel();
+  desktop = await startDesktop(SCREEN);
+  ({ xvfb, probe, fake } = desktop);
 }, 60_000);
 
 afterAll(async () => {
-  await fake?.close();
-  await probe?.close();
-  await xvfb?.stop();
+  await desktop?.stop();
   home.cleanup();
 });
 

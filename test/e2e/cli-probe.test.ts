@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';
-import { startProbe, type Probe } from '../harness/probe/probe.js';
-import { startXvfb, type Xvfb } from '../harness/xvfb.js';
+import type { FakeModelServer } from '../harness/fake-model/index.js';
+import type { Probe } from '../harness/probe/probe.js';
+import type { Xvfb } from '../harness/xvfb.js';
+import { startDesktop, type Desktop } from '../harness/desktop.js';
 import { claude, finish, runCli, tempHome, toImagePoint } from './support.js';
 
 // The walking skeleton end to end, as a user runs it: `deskpilot run` (bin/deskpilot.js)
@@ -10,21 +11,19 @@ import { claude, finish, runCli, tempHome, toImagePoint } from './support.js';
 
 const SCREEN = { width: 1280, height: 800 };
 const TEXT = 'hello 👋 wörld';
+let desktop: Desktop;
 let xvfb: Xvfb;
 let probe: Probe;
 let fake: FakeModelServer;
 const home = tempHome();
 
 beforeAll(async () => {
-  xvfb = await startXvfb(SCREEN);
-  probe = await startProbe(xvfb);
-  fake = await startFakeModel();
+  desktop = await startDesktop(SCREEN);
+  ({ xvfb, probe, fake } = desktop);
 }, 60_000);
 
 afterAll(async () => {
-  await fake?.close();
-  await probe?.close();
-  await xvfb?.stop();
+  await desktop?.stop();
   home.cleanup();
 });
 

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readRunLog } from '../../src/main/sessions/reader.js';
-import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';
-import { startProbe, type Probe } from '../harness/probe/probe.js';
-import { startXvfb, type Xvfb } from '../harness/xvfb.js';
+import type { FakeModelServer } from '../harness/fake-model/index.js';
+import type { Probe } from '../harness/probe/probe.js';
+import type { Xvfb } from '../harness/xvfb.js';
+import { startDesktop, type Desktop } from '../harness/desktop.js';
 import { claude, finish, runCli, tempHome, toImagePoint, until } from './support.js';
 
 // Crash safety: `deskpilot run` is killed with SIGKILL while it waits for the model in
@@ -13,21 +14,19 @@ import { claude, finish, runCli, tempHome, toImagePoint, until } from './support
 // and a fresh screenshot, and the run finishes.
 
 const SCREEN = { width: 1280, height: 800 };
+let desktop: Desktop;
 let xvfb: Xvfb;
 let probe: Probe;
 let fake: FakeModelServer;
 const home = tempHome();
 
 beforeAll(async () => {
-  xvfb = await startXvfb(SCREEN);
-  probe = await startProbe(xvfb);
-  fake = await startFakeModel();
+  desktop = await startDesktop(SCREEN);
+  ({ xvfb, probe, fake } = desktop);
 }, 60_000);
 
 afterAll(async () => {
-  await fake?.close();
-  await probe?.close();
-  await xvfb?.stop();
+  await desktop?.stop();
   home.cleanup();
 });
 
