@@ -20,6 +20,7 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { startXvfb } from '../test/harness/xvfb.js';
 import { startProbe } from '../test/harness/probe/probe.js';
+import { SETTLE_DEFAULTS } from '../src/os-control/settle.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const exec = promisify(execFile);
@@ -199,7 +200,7 @@ try {
     if (!res.settled) throw new Error('static screen did not settle');
     settleMs.push(performance.now() - t0);
   }
-  const st = report('settle on a static screen (default quietMs 100)', settleMs);
+  const st = report(`settle on a static screen (default quietMs ${SETTLE_DEFAULTS.quietMs})`, settleMs);
   rows.push(`  settle: target ≤ 150 ms: ${verdict(st <= 150)}; ratio vs the reference demo's fixed 2,000 ms sleep = ${(st / 2000).toFixed(3)}`);
 } finally {
   console.log(rows.join('\n'));
