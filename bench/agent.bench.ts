@@ -19,17 +19,13 @@ import { startXvfb } from '../test/harness/xvfb.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { median } from './lib/stats.js';
 
 const STEPS = (() => {
   const i = process.argv.indexOf('--steps');
   return i > 0 ? Number(process.argv[i + 1]) : 20;
 })();
 const SCREEN = { width: 1920, height: 1080 };
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-}
 
 /** The same computer, but with the reference demo's fixed 2 s sleep instead of settle detection. */
 function withFixedSleep(computer: Computer, ms: number): Computer {

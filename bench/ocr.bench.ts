@@ -13,22 +13,7 @@ import sharp from 'sharp';
 import { recognizeWords } from '../src/os-control/ocr/engine.js';
 import { findText, matchText, prepareForOcr, readText, terminateOcr } from '../src/os-control/ocr/index.js';
 import type { OcrWord } from '../src/os-control/ocr/types.js';
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-async function median(times: number, fn: () => Promise<unknown>): Promise<number> {
-  const samples: number[] = [];
-  for (let i = 0; i < times; i += 1) {
-    const t = performance.now();
-    await fn();
-    samples.push(performance.now() - t);
-  }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)]!;
-}
+import { medianOf, numberArg } from './lib/stats.js';
 
 const WORDS = ['Save', 'Open file', 'Cancel', 'Settings', 'Export PNG', 'Delete', 'Next page', 'Apply'];
 const SIZES = [10, 12, 14, 16, 18, 20, 24];
@@ -69,7 +54,7 @@ function hits(words: OcrWord[], list: Label[]): number {
 }
 
 async function main(): Promise<void> {
-  const runs = arg('runs', 5);
+  const runs = numberArg('runs', 5);
   const list = labels();
   const png = await screen(list);
 
@@ -93,13 +78,13 @@ async function main(): Promise<void> {
   }));
   const baseline = hits(rawWords, list);
 
-  const fullPass = await median(runs, async () => readText(Buffer.from(png), { layout: 'sparse', scale: 2 }));
-  const rawPass = await median(runs, async () => recognizeWords(Buffer.from(png), 'sparse'));
-  const prep = await median(runs, async () => prepareForOcr(Buffer.from(png), { scale: 2 }));
-  const cold = await median(runs, async () => findText(Buffer.from(png), 'Export PNG'));
-  const cached = await median(runs, async () => findText(png, 'Export PNG'));
+  const fullPass = await medianOf(runs, async () => readText(Buffer.from(png), { layout: 'sparse', scale: 2 }));
+  const rawPass = await medianOf(runs, async () => recognizeWords(Buffer.from(png), 'sparse'));
+  const prep = await medianOf(runs, async () => prepareForOcr(Buffer.from(png), { scale: 2 }));
+  const cold = await medianOf(runs, async () => findText(Buffer.from(png), 'Export PNG'));
+  const cached = await medianOf(runs, async () => findText(png, 'Export PNG'));
   const region = { x: 20, y: 40 + 6 * 100 - 6, width: 150, height: 40 };
-  const regionRead = await median(runs, async () => readText(Buffer.from(png), { region, layout: 'line' }));
+  const regionRead = await medianOf(runs, async () => readText(Buffer.from(png), { region, layout: 'line' }));
 
   const pct = (n: number) => `${((100 * n) / list.length).toFixed(1)}%`;
   console.log(`OCR bench (${runs} runs per figure, 1280×800 screen, ${list.length} labels of ${SIZES[0]}–${SIZES.at(-1)} px, 2 of 8 columns light-on-dark)`);

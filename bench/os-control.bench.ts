@@ -21,15 +21,10 @@ import sharp from 'sharp';
 import { startXvfb } from '../test/harness/xvfb.js';
 import { startProbe } from '../test/harness/probe/probe.js';
 import { SETTLE_DEFAULTS } from '../src/os-control/settle.js';
+import { median } from './lib/stats.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const exec = promisify(execFile);
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 async function measure(runs: number, fn: () => Promise<number | void>): Promise<number[]> {
   const out: number[] = [];

@@ -17,6 +17,7 @@ import type { Provider } from '../src/main/agent/providers/types.js';
 import type { TranscriptImage, TranscriptItem } from '../src/main/agent/transcript.js';
 import type { ObservationRecord } from '../src/shared/observation.js';
 import { startFakeModel, type FakeModelServer, type FakeToolCall } from '../test/harness/fake-model/index.js';
+import { median } from './lib/stats.js';
 
 const TURNS = (() => {
   const i = process.argv.indexOf('--turns');
@@ -24,12 +25,6 @@ const TURNS = (() => {
 })();
 const W = 1280;
 const H = 800;
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 async function screenshot(): Promise<Buffer> {
   // A busy image (noise) so the JPEG has a realistic size, not a flat colour.

@@ -16,22 +16,7 @@ import { readRunLog } from '../src/main/sessions/reader.js';
 import { listSessions } from '../src/main/sessions/history.js';
 import { exportRun } from '../src/main/sessions/export/index.js';
 import type { Action } from '../src/shared/actions.js';
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-async function median(times: number, fn: () => Promise<unknown>): Promise<number> {
-  const samples: number[] = [];
-  for (let i = 0; i < times; i += 1) {
-    const t = performance.now();
-    await fn();
-    samples.push(performance.now() - t);
-  }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)]!;
-}
+import { medianOf, numberArg } from './lib/stats.js';
 
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 
@@ -63,8 +48,8 @@ async function writeRun(home: string, steps: number, runId?: string): Promise<{ 
 }
 
 export async function runSessionsBench(): Promise<void> {
-  const steps = arg('steps', 1000);
-  const runs = arg('runs', 1000);
+  const steps = numberArg('steps', 1000);
+  const runs = numberArg('runs', 1000);
   const home = mkdtempSync(path.join(os.tmpdir(), 'dp-sessions-bench-'));
   try {
     const t0 = performance.now();
@@ -78,12 +63,12 @@ export async function runSessionsBench(): Promise<void> {
     console.log(`  write whole run (append + image file + fsync per step): ${ms(writeMs)} (${ms(writeMs / steps)} per step)`);
     console.log(`  append one event (validate + scrub + write): median ${(appendMs[Math.floor(appendMs.length / 2)]! * 1000).toFixed(0)} µs`);
 
-    const rawRead = await median(7, async () => (await fsp.readFile(file, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l)));
-    const open = await median(7, () => readRunLog(dir));
+    const rawRead = await medianOf(7, async () => (await fsp.readFile(file, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l)));
+    const open = await medianOf(7, () => readRunLog(dir));
     console.log(`  open the run (read + validate every event): median ${ms(open)}; baseline raw read + JSON.parse ${ms(rawRead)}; ratio ${(open / rawRead).toFixed(1)}×`);
 
-    const listCached = await median(7, () => listSessions(home));
-    const listRebuild = await median(7, async () => {
+    const listCached = await medianOf(7, () => listSessions(home));
+    const listRebuild = await medianOf(7, async () => {
       await fsp.rm(path.join(dir, 'summary.json'), { force: true });
       return listSessions(home);
     });
@@ -95,21 +80,21 @@ export async function runSessionsBench(): Promise<void> {
       log.append({ type: 'run_ended', status: 'done', summary: '', steps: 0, total: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 } });
       await log.close();
     }
-    const rawList = await median(7, async () => {
+    const rawList = await medianOf(7, async () => {
       const names = await fsp.readdir(path.join(home, 'sessions'));
       return Promise.all(names.map((n) => fsp.readFile(path.join(home, 'sessions', n, 'summary.json'), 'utf8')));
     });
-    const list1000 = await median(7, () => listSessions(home));
-    const search1000 = await median(7, () => listSessions(home, { query: 'small run 77 status:done' }));
+    const list1000 = await medianOf(7, () => listSessions(home));
+    const search1000 = await medianOf(7, () => listSessions(home, { query: 'small run 77 status:done' }));
     console.log(`  sessions list (${runs} runs): median ${ms(list1000)}; search ${ms(search1000)}; baseline raw readdir + read every summary.json ${ms(rawList)}; ratio ${(list1000 / rawList).toFixed(1)}×`);
 
-    const htmlMs = await median(3, () => exportRun(dir, 'html', path.join(home, 'out.html')));
+    const htmlMs = await medianOf(3, () => exportRun(dir, 'html', path.join(home, 'out.html')));
     const htmlBytes = (await fsp.stat(path.join(home, 'out.html'))).size;
     console.log(`  export HTML (${steps} steps, images inlined): median ${ms(htmlMs)}, ${(htmlBytes / 1024 / 1024).toFixed(1)} MiB`);
-    const gifSteps = Math.min(steps, arg('replay-steps', 100));
+    const gifSteps = Math.min(steps, numberArg('replay-steps', 100));
     const { dir: shortDir } = await writeRun(home, gifSteps, '20190101-000000-gif0');
-    const webpMs = await median(3, () => exportRun(shortDir, 'webp', path.join(home, 'out.webp')));
-    const gifMs = await median(3, () => exportRun(shortDir, 'gif', path.join(home, 'out.gif')));
+    const webpMs = await medianOf(3, () => exportRun(shortDir, 'webp', path.join(home, 'out.webp')));
+    const gifMs = await medianOf(3, () => exportRun(shortDir, 'gif', path.join(home, 'out.gif')));
     const frames = await sharp(path.join(home, 'out.webp'), { animated: true }).metadata();
     console.log(`  replay of ${gifSteps} steps (${frames.pages} frames of ${frames.width}×${frames.pageHeight}): WebP median ${ms(webpMs)}, GIF median ${ms(gifMs)}`);
   } finally {

@@ -12,14 +12,10 @@ import type { PushMessage } from '../src/shared/bridge.js';
 import { startServer } from '../src/main/server/server.js';
 import { FakeService } from '../test/server/fake-service.js';
 import { EventScript } from '../test/ui/fixtures.js';
+import { median } from './lib/stats.js';
 
 const CLIENTS = 8;
 const MESSAGES = 2000;
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-};
 
 function sampleEvents(): PushMessage[] {
   const s = new EventScript('bench-run');
