@@ -256,6 +256,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
       type: z.literal('run_ended'),
       status: RunStatusSchema,
       summary: z.string().default(''),
+      /** Labels learnt during the run, merged over run_started's (a QA verdict: { qaVerdict: "blocked" }). */
+      labels: z.record(z.string(), z.string()).optional(),
       steps: z.number().int().nonnegative(),
       total: UsageSchema,
     })

@@ -24,6 +24,16 @@ async function endedRun(runId: string, task: string, status: 'done' | 'failed' |
 }
 
 describe('history', () => {
+  it('merges the labels a run learnt (run_ended) over those it started with', async () => {
+    const runId = newRunId(day('2026-11-30T05:00:00Z'));
+    const log = await createRunLog({ home, runId });
+    log.append({ type: 'run_started', task: 'qa case', provider: 'openai', model: 'gpt-test', policy: 'auto', limits: { maxSteps: 5, maxWallMs: 60_000, maxCostUsd: 1 }, skills: [], labels: { qaCase: 'c1' } });
+    log.append({ type: 'run_ended', status: 'failed', summary: 'QA verdict: blocked', steps: 1, total: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 }, labels: { qaVerdict: 'blocked' } });
+    await log.close();
+    const [summary] = await listSessions(home);
+    expect(summary?.labels).toEqual({ qaCase: 'c1', qaVerdict: 'blocked' });
+  });
+
   it('run ids sort by time', () => {
     const a = newRunId(day('2026-11-30T04:15:00Z'));
     const b = newRunId(day('2026-11-30T04:15:01Z'));

@@ -21,7 +21,7 @@ export interface CustomToolHandler {
     ok: boolean;
     text: string;
     /** End the run after answering (e.g. a QA verdict was given). */
-    endRun?: { status: RunStatus; summary: string };
+    endRun?: { status: RunStatus; summary: string; labels?: Record<string, string> };
   }>;
 }
 

@@ -179,7 +179,14 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     ended = true;
     // Whatever happened, leave no key or button held.
     await options.computer.releaseAll().catch(() => undefined);
-    emit({ type: 'run_ended', status: ending.status, summary: ending.summary, steps: ctx.step, total: ctx.total });
+    emit({
+      type: 'run_ended',
+      status: ending.status,
+      summary: ending.summary,
+      steps: ctx.step,
+      total: ctx.total,
+      ...(ending.labels ? { labels: ending.labels } : {}),
+    });
     emit({ type: 'state', state: 'ended', reason: ending.summary });
     await log.sync().catch(() => undefined);
     await log.close().catch(() => undefined);

@@ -74,6 +74,7 @@ export class SummaryBuilder {
         s.steps = event.steps;
         s.costUsd = event.total.costUsd;
         s.summary = event.summary;
+        if (event.labels) s.labels = { ...s.labels, ...event.labels };
         break;
       default:
         break;

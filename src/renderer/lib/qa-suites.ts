@@ -3,8 +3,9 @@ import type { SessionSummary } from '../../shared/bridge.js';
 /**
  * Groups the runs of a QA suite (labels qaSuite, qaCase, qaAttempt, qaPlan, set by the
  * QA runner) into one history entry. A case run ends 'done' when its verdict was pass
- * and 'failed' otherwise (fail or blocked verdict); a run that ended without a verdict
- * (stopped, error, limit, interrupted) counts as blocked. The latest attempt of a case
+ * and 'failed' otherwise; a blocked verdict is told apart by its qaVerdict label
+ * (logged with run_ended), and a run that ended without a verdict (stopped, error,
+ * limit, interrupted) counts as blocked too. The latest attempt of a case
  * decides; a pass after an earlier non-pass is flaky.
  */
 
@@ -32,6 +33,8 @@ export interface QaSuiteView {
 export type HistoryEntry = { kind: 'run'; session: SessionSummary } | { kind: 'suite'; suite: QaSuiteView };
 
 function runStatus(s: SessionSummary): Exclude<CaseStatus, 'flaky'> {
+  // The verdict the QA runner logged with run_ended, where there is one.
+  if (s.labels.qaVerdict === 'blocked') return 'blocked';
   if (s.status === 'done') return 'passed';
   if (s.status === 'failed') return 'failed';
   if (s.status === 'running' || s.status === 'paused') return 'running';

@@ -69,7 +69,11 @@ export function createVerdictTool(testCase: TestCase, state: CaseState): CustomT
       return {
         ok: true,
         text: `Verdict recorded: ${input.verdict}.`,
-        endRun: { status: input.verdict === 'pass' ? 'done' : 'failed', summary: `QA verdict: ${input.verdict} — ${input.reason}` },
+        endRun: {
+          status: input.verdict === 'pass' ? 'done' : 'failed',
+          summary: `QA verdict: ${input.verdict} — ${input.reason}`,
+          labels: { qaVerdict: input.verdict },
+        },
       };
     },
   };

@@ -41,6 +41,8 @@ export interface SeenObservation {
 export interface RunEnding {
   status: RunStatus;
   summary: string;
+  /** Labels learnt during the run (a custom tool's verdict), logged with run_ended. */
+  labels?: Record<string, string>;
 }
 
 /** Everything one run's loop works with. Mutable fields are the loop's own state. */
