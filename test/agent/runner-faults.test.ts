@@ -8,7 +8,7 @@ import { defaultConfig } from '../../src/main/config/index.js';
 import type { FakeModelServer, FakeToolCall } from '../harness/fake-model/index.js';
 import type { Probe } from '../harness/probe/probe.js';
 import { startDesktop, type Desktop } from '../harness/desktop.js';
-import { claude, finish, tempHome, until } from '../e2e/support.js';
+import { claude, finish, tempHome, testRunOptions, until } from '../e2e/support.js';
 
 // The runner against a misbehaving model and network: retries, an outage that
 // pauses and resumes, hostile tool calls, flat context, and stop mid-request. The
@@ -36,19 +36,18 @@ async function start(extra: Partial<RunOptions> = {}) {
   const { startRun } = await import('../../src/main/agent/runner.js');
   const events: RunEvent[] = [];
   const firstRequest = fake.requests.length;
-  const handle = await startRun({
+  const handle = await startRun(
+    testRunOptions({
     task: 'a task',
     profile: { provider: 'anthropic', model: 'claude-haiku-4-5', baseUrl: fake.anthropicBaseUrl },
-    apiKey: 'test-key',
-    policy: 'auto',
     limits: { maxSteps: 20, maxWallMs: 120_000, maxCostUsd: 5 },
-    config: defaultConfig(),
     computer,
     home: home.home,
     providerOptions: { timeoutMs: 20_000, retry: { maxAttempts: 3, baseDelayMs: 20, maxDelayMs: 100 } },
     onEvent: (e) => events.push(e),
     ...extra,
-  });
+    }),
+  );
   return { handle, events, requests: () => fake.requests.slice(firstRequest) };
 }
 

@@ -2,11 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Computer } from '../../src/os-control/types.js';
 import type { ProviderProfile } from '../../src/shared/config.js';
 import type { RunEvent } from '../../src/shared/events.js';
-import { defaultConfig } from '../../src/main/config/index.js';
 import { startFakeModel, type FakeModelServer, type FakeRequest, type FakeToolCall } from '../harness/fake-model/index.js';
 import { startProbe, type Probe } from '../harness/probe/probe.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
-import { finish, tempHome, toImagePoint, until } from '../e2e/support.js';
+import { finish, tempHome, testRunOptions, toImagePoint, until } from '../e2e/support.js';
 
 // Each provider end to end through the runner: the real SDK talks to the fake model
 // server in its wire protocol, the model clicks the probe's pad in the pixels of the
@@ -47,18 +46,16 @@ async function runWith(profile: ProviderProfile, click: (req: FakeRequest) => Fa
   const events: RunEvent[] = [];
   fake.script((req) => ({ text: 'Clicking the pad.', toolCalls: [click(req)] }), { text: 'Done.', toolCalls: [finish(true, 'clicked the pad')] });
   const firstRequest = fake.requests.length;
-  const handle = await startRun({
-    task: 'click the pad',
-    profile,
-    apiKey: 'test-key',
-    policy: 'auto',
-    limits: { maxSteps: 5, maxWallMs: 60_000, maxCostUsd: 5 },
-    config: defaultConfig(),
-    computer,
-    home: home.home,
-    providerOptions: { timeoutMs: 20_000, retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 50 } },
-    onEvent: (e) => events.push(e),
-  });
+  const handle = await startRun(
+    testRunOptions({
+      task: 'click the pad',
+      profile,
+      computer,
+      home: home.home,
+      providerOptions: { timeoutMs: 20_000, retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 50 } },
+      onEvent: (e) => events.push(e),
+    }),
+  );
   const result = await handle.done;
   return { result, events, requests: fake.requests.slice(firstRequest) };
 }
@@ -135,17 +132,15 @@ describe('OpenAI pending safety checks', () => {
     );
     const events: RunEvent[] = [];
     const since = probe.nextSeq();
-    const handle = await startRun({
-      task: 'click the pad',
-      profile: { provider: 'openai', model: 'gpt-5.4', baseUrl: fake.openaiBaseUrl },
-      apiKey: 'test-key',
-      policy: 'auto',
-      limits: { maxSteps: 5, maxWallMs: 60_000, maxCostUsd: 5 },
-      config: defaultConfig(),
-      computer,
-      home: home.home,
-      onEvent: (e) => events.push(e),
-    });
+    const handle = await startRun(
+      testRunOptions({
+        task: 'click the pad',
+        profile: { provider: 'openai', model: 'gpt-5.4', baseUrl: fake.openaiBaseUrl },
+        computer,
+        home: home.home,
+        onEvent: (e) => events.push(e),
+      }),
+    );
     const asked = await until(() => events.find((e) => e.type === 'approval_requested'), 20_000, 'the safety check approval');
     expect(asked).toMatchObject({ decision: { humanOnly: true } });
     await new Promise((r) => setTimeout(r, 300));
@@ -199,16 +194,14 @@ describe('Anthropic GA toolset, several member calls in one turn', () => {
         return { toolCalls: [finish(true, 'done')] };
       },
     );
-    const handle = await startRun({
-      task: 'three calls',
-      profile: { provider: 'anthropic', model: 'claude-sonnet-5-5', baseUrl: fake.anthropicBaseUrl },
-      apiKey: 'test-key',
-      policy: 'auto',
-      limits: { maxSteps: 5, maxWallMs: 60_000, maxCostUsd: 5 },
-      config: defaultConfig(),
-      computer,
-      home: home.home,
-    });
+    const handle = await startRun(
+      testRunOptions({
+        task: 'three calls',
+        profile: { provider: 'anthropic', model: 'claude-sonnet-5-5', baseUrl: fake.anthropicBaseUrl },
+        computer,
+        home: home.home,
+      }),
+    );
     expect(await handle.done).toMatchObject({ status: 'done' });
     expect(answered.map((r) => [r.callId, r.isError])).toEqual([
       ['toolu_a', false],

@@ -3,10 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Computer } from '../../src/os-control/types.js';
 import type { RunEvent } from '../../src/shared/events.js';
 import type { RunOptions } from '../../src/main/agent/run-api.js';
-import { defaultConfig } from '../../src/main/config/index.js';
 import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
-import { claude, finish, tempHome, until } from '../e2e/support.js';
+import { claude, finish, tempHome, testRunOptions, until } from '../e2e/support.js';
 
 // The runner's other tools on a real screen: the shell behind the gate, zoom, the
 // cursor position in screenshot pixels, and a caller's custom tool ending the run.
@@ -34,18 +33,18 @@ afterAll(async () => {
 async function start(extra: Partial<RunOptions> = {}) {
   const { startRun } = await import('../../src/main/agent/runner.js');
   const events: RunEvent[] = [];
-  const handle = await startRun({
-    task: 'use the tools',
-    profile: { provider: 'anthropic', model: 'claude-haiku-4-5', baseUrl: fake.anthropicBaseUrl },
-    apiKey: 'test-key',
-    policy: 'risky',
-    limits: { maxSteps: 10, maxWallMs: 60_000, maxCostUsd: 5 },
-    config: defaultConfig(),
-    computer,
-    home: home.home,
-    onEvent: (e) => events.push(e),
-    ...extra,
-  });
+  const handle = await startRun(
+    testRunOptions({
+      task: 'use the tools',
+      profile: { provider: 'anthropic', model: 'claude-haiku-4-5', baseUrl: fake.anthropicBaseUrl },
+      policy: 'risky',
+      limits: { maxSteps: 10, maxWallMs: 60_000, maxCostUsd: 5 },
+      computer,
+      home: home.home,
+      onEvent: (e) => events.push(e),
+      ...extra,
+    }),
+  );
   return { handle, events };
 }
 

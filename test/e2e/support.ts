@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FakeRequest, FakeToolCall } from '../harness/fake-model/index.js';
+import type { RunOptions } from '../../src/main/agent/run-api.js';
+import { defaultConfig } from '../../src/main/config/index.js';
 
 /** Helpers shared by the runner, CLI and end-to-end tests. */
 
@@ -86,4 +88,18 @@ export async function until<T>(check: () => T | undefined | false, timeoutMs: nu
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * startRun's options for a test: a test key, policy auto, small limits and the
+ * default config, with whatever the test names on top.
+ */
+export function testRunOptions(options: Pick<RunOptions, 'task' | 'profile' | 'computer' | 'home'> & Partial<RunOptions>): RunOptions {
+  return {
+    apiKey: 'test-key',
+    policy: 'auto',
+    limits: { maxSteps: 5, maxWallMs: 60_000, maxCostUsd: 5 },
+    config: defaultConfig(),
+    ...options,
+  };
 }
