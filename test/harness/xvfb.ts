@@ -22,6 +22,10 @@ export interface XvfbOptions {
   depth?: number;
   /** Start openbox so windows are placed, decorated and focused as on a real desktop. Default true. */
   windowManager?: boolean;
+  /** Core font path (`-fp`); "built-ins" gives the server only its built-in fixed font, as on a machine without xfonts-base. */
+  fontPath?: string;
+  /** Screen resolution the server reports (`-dpi`); 96 unless told. */
+  dpi?: number;
 }
 
 export interface Xvfb {
@@ -82,7 +86,7 @@ function startWatchdog(pids: number[]): void {
   dog.unref();
 }
 
-function startServer(width: number, height: number, depth: number): Promise<{ child: ChildProcess; displayNumber: number }> {
+function startServer(width: number, height: number, depth: number, extra: { fontPath?: string; dpi?: number }): Promise<{ child: ChildProcess; displayNumber: number }> {
   return new Promise((resolve, reject) => {
     const args = [
       '-displayfd', '3',
@@ -92,7 +96,8 @@ function startServer(width: number, height: number, depth: number): Promise<{ ch
       // XTEST is what nut.js and xdotool inject input through.
       '+extension', 'XTEST',
       '+extension', 'RANDR',
-      '-dpi', '96',
+      '-dpi', String(extra.dpi ?? 96),
+      ...(extra.fontPath ? ['-fp', extra.fontPath] : []),
     ];
     const child = spawn('Xvfb', args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
     live.add(child);
@@ -153,7 +158,7 @@ export async function startXvfb(options: XvfbOptions = {}): Promise<Xvfb> {
   for (let attempt = 0; attempt < 5; attempt++) {
     let server: { child: ChildProcess; displayNumber: number };
     try {
-      server = await startServer(width, height, depth);
+      server = await startServer(width, height, depth, { fontPath: options.fontPath, dpi: options.dpi });
     } catch (err) {
       lastError = err;
       await sleep(100 + Math.random() * 300);
