@@ -14,6 +14,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { requirePrograms } from './requirements.js';
 
 export interface XvfbOptions {
   width?: number;
@@ -36,6 +37,8 @@ export interface Xvfb {
   height: number;
   /** process.env with DISPLAY set to this server (for child processes). */
   env: NodeJS.ProcessEnv;
+  /** The core font path the server was started with, when one was given. */
+  fontPath?: string;
   /** Kills the window manager and the server. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -150,6 +153,7 @@ async function waitForWindowManager(env: NodeJS.ProcessEnv, child: ChildProcess)
 }
 
 export async function startXvfb(options: XvfbOptions = {}): Promise<Xvfb> {
+  requirePrograms(['Xvfb', 'xdpyinfo', ...(options.windowManager !== false ? (['openbox', 'xprop'] as const) : [])]);
   installExitHook();
   const width = options.width ?? 1280;
   const height = options.height ?? 800;
@@ -188,6 +192,7 @@ export async function startXvfb(options: XvfbOptions = {}): Promise<Xvfb> {
       width,
       height,
       env,
+      ...(options.fontPath ? { fontPath: options.fontPath } : {}),
       async stop() {
         if (stopped) return;
         stopped = true;
