@@ -2,7 +2,7 @@ import fs, { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { EVENT_SCHEMA_VERSION, RunEventSchema, type RunEvent, type RunEventInput } from '../../shared/events.js';
 import { homePaths } from '../paths.js';
-import { LOCK_FILE, SUMMARY_FILE, liveHolder, resolveInRun, writeFileAtomic } from './files.js';
+import { LOCK_FILE, SUMMARY_FILE, liveHolder, readFileInRun, resolveInRun, writeFileAtomic } from './files.js';
 import { enforceHistoryCap } from './history-cap.js';
 import { EVENTS_FILE, readRunLog } from './reader.js';
 import { assertRunId, newRunId } from './run-id.js';
@@ -90,7 +90,7 @@ class FileRunLogImpl implements FileRunLog {
   }
 
   async readFile(relativePath: string): Promise<Buffer> {
-    return fsp.readFile(resolveInRun(this.dir, relativePath));
+    return readFileInRun(this.dir, relativePath);
   }
 
   async sync(): Promise<void> {
