@@ -64,11 +64,12 @@ class FileRunLogImpl implements FileRunLog {
       throw new Error(`refusing to log an invalid ${input.type} event: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}`);
     }
     const event = this.scrubber.scrub(parsed.data);
-    const line = `${JSON.stringify(event)}\n`;
-    // One synchronous write per line: lines land whole and in order, even if several
-    // emitters append in the same tick. fsync happens per step in sync().
-    fs.writeSync(this.fd, line);
-    this.bytes += Buffer.byteLength(line);
+    const line = Buffer.from(`${JSON.stringify(event)}\n`, 'utf8');
+    // One synchronous write of the line and its newline together: lines land whole and
+    // in order, even if several emitters append in the same tick, and a line can never
+    // be complete on disk without its end. fsync happens per step in sync().
+    writeFully(this.fd, line);
+    this.bytes += line.length;
     this.seq = event.seq;
     this.summary.add(event);
     for (const listener of this.listeners) {
@@ -126,6 +127,12 @@ class FileRunLogImpl implements FileRunLog {
   }
 }
 
+/** writeSync may write less than asked (a full disk, a signal): finish the line or throw, never leave it short silently. */
+function writeFully(fd: number, data: Buffer): void {
+  let at = 0;
+  while (at < data.length) at += fs.writeSync(fd, data, at, data.length - at);
+}
+
 async function fsyncDir(dir: string): Promise<void> {
   const handle = await fsp.open(dir, 'r');
   try {
@@ -179,6 +186,20 @@ export async function openRunLog(dir: string, options: RunLogOptions = {}): Prom
   const size = (await fsp.stat(file)).size;
   if (size > validBytes) await fsp.truncate(file, validBytes);
   await takeLock(dir);
+  // A complete last event whose newline never reached the disk (the write was cut
+  // between the two): end it, so the next line starts on a line of its own.
+  let bytes = validBytes;
+  if (validBytes > 0 && (await lastByte(file, validBytes)) !== 0x0a) {
+    const fdEnd = fs.openSync(file, 'a');
+    try {
+      writeFully(fdEnd, Buffer.from('\n'));
+      fs.fsyncSync(fdEnd);
+    } finally {
+      fs.closeSync(fdEnd);
+    }
+    bytes += 1;
+    warnings.push(`${EVENTS_FILE}: the last event had no line end; it was ended (nothing lost)`);
+  }
   await removeOrphanTemps(dir);
   const summary = new SummaryBuilder();
   for (const e of events) summary.add(e);
@@ -186,7 +207,18 @@ export async function openRunLog(dir: string, options: RunLogOptions = {}): Prom
   // Earlier lines are masked already; the scrubber starts fresh for what comes next.
   const scrubber = new Scrubber(options);
   const fd = fs.openSync(file, 'a');
-  return new FileRunLogImpl(runId, dir, fd, events.at(-1)?.seq ?? -1, validBytes, summary, scrubber, options.now ?? Date.now, warnings);
+  return new FileRunLogImpl(runId, dir, fd, events.at(-1)?.seq ?? -1, bytes, summary, scrubber, options.now ?? Date.now, warnings);
+}
+
+async function lastByte(file: string, size: number): Promise<number> {
+  const handle = await fsp.open(file, 'r');
+  try {
+    const buf = Buffer.alloc(1);
+    await handle.read(buf, 0, 1, size - 1);
+    return buf[0]!;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Opens a run by id under a home folder. */
