@@ -1,5 +1,6 @@
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
+import { writePrivateFile } from '../private-files.js';
 
 /** Names of the files a run folder holds besides its screenshots. */
 export const SUMMARY_FILE = 'summary.json';
@@ -39,7 +40,7 @@ export async function readFileInRun(dir: string, relativePath: string): Promise<
 /** Writes a file whole or not at all (temp file + rename), so a crash never leaves half an image or summary. */
 export async function writeFileAtomic(file: string, data: Buffer | string): Promise<void> {
   const tmp = `${file}.${process.pid}.tmp`;
-  await fs.writeFile(tmp, data);
+  await writePrivateFile(tmp, data);
   await fs.rename(tmp, file);
 }
 

@@ -2,6 +2,7 @@ import fs, { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { EVENT_SCHEMA_VERSION, RunEventSchema, type RunEvent, type RunEventInput } from '../../shared/events.js';
 import { homePaths } from '../paths.js';
+import { mkdirPrivate, PRIVATE_FILE_MODE, repairPrivateHome, writePrivateFile } from '../private-files.js';
 import { LOCK_FILE, SUMMARY_FILE, liveHolder, readFileInRun, resolveInRun, writeFileAtomic } from './files.js';
 import { enforceHistoryCap } from './history-cap.js';
 import { EVENTS_FILE, readRunLog } from './reader.js';
@@ -84,7 +85,7 @@ class FileRunLogImpl implements FileRunLog {
 
   async writeFile(name: string, data: Buffer): Promise<string> {
     const full = resolveInRun(this.dir, name);
-    await fsp.mkdir(path.dirname(full), { recursive: true });
+    await mkdirPrivate(path.dirname(full));
     await writeFileAtomic(full, data);
     // Nothing keeps `data`: once the caller drops it, the screenshot lives only on disk.
     return path.relative(this.dir, full).split(path.sep).join('/');
@@ -155,7 +156,7 @@ async function takeLock(dir: string): Promise<void> {
   if (holder !== undefined && holder !== process.pid) {
     throw new Error(`run ${path.basename(dir)} is open in another DeskPilot process (pid ${holder})`);
   }
-  await fsp.writeFile(path.join(dir, LOCK_FILE), String(process.pid));
+  await writePrivateFile(path.join(dir, LOCK_FILE), String(process.pid));
 }
 
 /** Starts a new run folder `$DESKPILOT_HOME/sessions/<runId>/` with an empty events.jsonl. */
@@ -163,10 +164,13 @@ export async function createRunLog(options: CreateRunLogOptions): Promise<FileRu
   const runId = assertRunId(options.runId ?? newRunId());
   const sessions = homePaths(options.home).sessions;
   const dir = path.join(sessions, runId);
-  await fsp.mkdir(dir, { recursive: true });
+  await repairPrivateHome(options.home);
+  await mkdirPrivate(dir);
   const file = path.join(dir, EVENTS_FILE);
-  // 'ax': a run id that already has a log is a bug, never a silent merge.
-  const fd = fs.openSync(file, 'ax');
+  // 'ax': a run id that already has a log is a bug, never a silent merge. 600: the
+  // log holds everything typed and seen.
+  const fd = fs.openSync(file, 'ax', PRIVATE_FILE_MODE);
+  fs.fchmodSync(fd, PRIVATE_FILE_MODE);
   await fsyncDir(dir);
   await fsyncDir(sessions);
   await takeLock(dir);
@@ -181,6 +185,8 @@ export async function createRunLog(options: CreateRunLogOptions): Promise<FileRu
  * next line never lands glued to half of one.
  */
 export async function openRunLog(dir: string, options: RunLogOptions = {}): Promise<FileRunLog> {
+  // The home this run folder lives in (<home>/sessions/<runId>), made private once.
+  await repairPrivateHome(path.dirname(path.dirname(path.resolve(dir))));
   const { events, warnings, validBytes } = await readRunLog(dir);
   const file = path.join(dir, EVENTS_FILE);
   const size = (await fsp.stat(file)).size;
