@@ -111,6 +111,10 @@ class FileRunLogImpl implements FileRunLog {
     this.scrubber.markSecret(text);
   }
 
+  scrubText(text: string): string {
+    return this.scrubber.scrubString(text);
+  }
+
   close(): Promise<void> {
     this.closing ??= (async () => {
       await this.sync();
