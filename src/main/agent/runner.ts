@@ -195,9 +195,27 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
       ...(ending.labels ? { labels: ending.labels } : {}),
     });
     emit({ type: 'state', state: 'ended', reason: ending.summary });
-    await log.sync().catch(() => undefined);
-    await log.close().catch(() => undefined);
-    return { runId: log.runId, status: ending.status, summary: ending.summary, steps: ctx.step, costUsd: ctx.total.costUsd };
+    // The audit log's last flush: a failure here means the last events may not be on
+    // disk. It is said where the person looks (an error event, the result), never dropped.
+    let logError: string | undefined;
+    try {
+      await log.sync();
+    } catch (error) {
+      logError = `the run log could not be flushed to disk (${error instanceof Error ? error.message : String(error)}): its last events may be lost`;
+      try {
+        emit({ type: 'error', message: logError, fatal: false });
+      } catch {
+        process.stderr.write(`deskpilot: ${logError}\n`);
+      }
+    }
+    try {
+      await log.close();
+    } catch (error) {
+      const message = `the run log could not be closed (${error instanceof Error ? error.message : String(error)}): its last events may be lost`;
+      logError = logError ? `${logError}; ${message}` : message;
+      process.stderr.write(`deskpilot: ${message}\n`);
+    }
+    return { runId: log.runId, status: ending.status, summary: ending.summary, steps: ctx.step, costUsd: ctx.total.costUsd, ...(logError ? { logError } : {}) };
   })();
 
   return {

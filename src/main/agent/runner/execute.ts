@@ -217,6 +217,10 @@ async function perform(ctx: RunContext, proposalId: string, action: Action, by: 
     }
     error = cause instanceof Error ? cause.message : String(cause);
   }
+  // Tool output goes to the model, the log and every client: scrubbed like the log (a
+  // command that prints an environment key, a file with a password).
+  if (output !== undefined) output = ctx.log.scrubText(output);
+  if (error !== undefined) error = ctx.log.scrubText(error);
   const ok = error === undefined || desktop.type === 'shell';
   ctx.emit({
     type: 'action_executed',
