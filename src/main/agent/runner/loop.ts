@@ -4,7 +4,7 @@ import { pruneImages } from '../context.js';
 import { addUsage, costOf } from '../pricing.js';
 import { ProviderRequestError, ProviderUnavailableError, type ModelTurn } from '../providers/types.js';
 import type { ToolResultItem } from '../transcript.js';
-import { isAbortError, throwIfAborted } from './abort.js';
+import { isAbortError, throwIfAborted } from '../../../shared/abort.js';
 import type { RunContext, RunEnding, SeenObservation } from './context.js';
 import { executeTurn } from './execute.js';
 import { observeScreen } from './observe.js';
