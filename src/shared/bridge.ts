@@ -137,6 +137,11 @@ export const PushMessageSchema = z.discriminatedUnion('kind', [
       policy: PolicyModeSchema.optional(),
     })
     .strict(),
+  /**
+   * Desktop app only: the global stop hotkey. live=false means no key stops a run (the
+   * configured one is taken or refused); problem says why, or why another one is live.
+   */
+  z.object({ kind: z.literal('kill_hotkey'), accelerator: z.string(), live: z.boolean(), problem: z.string() }).strict(),
 ]);
 export type PushMessage = z.infer<typeof PushMessageSchema>;
 

@@ -1,6 +1,7 @@
 import { describeAction } from '../../shared/actions.js';
 import { useApp, useClient } from '../bridge/context.js';
 import { formatUsd } from '../lib/format.js';
+import { KillHotkeyBadge } from './KillHotkeyBadge.js';
 
 /**
  * The run HUD (desktop app only): a small always-on-top, content-protected window with
@@ -24,6 +25,7 @@ export function Hud() {
       </div>
       <div className="hud-line">
         <span className="muted">{run ? formatUsd(run.total.costUsd) : ''}</span>
+        <KillHotkeyBadge />
         <span className="hud-buttons">
           {state === 'paused' ? (
             <button onClick={() => control('run.resume')} disabled={!live}>Resume</button>
