@@ -60,6 +60,8 @@ export class StubBrowserWindow extends EventEmitter {
 
   async loadURL(url: string): Promise<void> {
     this.webContents.url = url;
+    // Electron emits ready-to-show once the page has painted.
+    setImmediate(() => this.emit('ready-to-show'));
   }
   show(): void {
     this.visible = true;
