@@ -1,18 +1,17 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import { Commands } from '../shared/bridge.js';
-import { IPC_COMMAND_CHANNEL_PREFIX, IPC_PUSH_CHANNEL, RUN_FILE_PROTOCOL } from '../shared/bridge-wire.js';
+import { COMMAND_NAMES, IPC_COMMAND_CHANNEL_PREFIX, IPC_PUSH_CHANNEL, RUN_FILE_PROTOCOL } from '../shared/bridge-names.js';
 
 /**
  * Exposes the bridge client to the page, and nothing more. No Node, no ipcRenderer:
  * the page can only call the bridge commands by name and listen to pushes. Main's
  * bridge service validates every input, output and push with the contract
  * (src/shared/bridge.ts); this only keeps the page on the channels the contract names.
- * Channel names and command names come from the shared contract (bundled in: a
- * sandboxed preload cannot load modules at run time), so a new command can never be
- * refused here while main serves it.
+ * Channel and command names come from src/shared/bridge-names.ts, the list the
+ * contract is checked against at compile time (bundled in: a sandboxed preload cannot
+ * load modules at run time), so a command main serves is never refused here.
  */
 
-const COMMAND_NAMES: ReadonlySet<string> = new Set(Object.keys(Commands));
+const KNOWN_COMMANDS: ReadonlySet<string> = new Set(COMMAND_NAMES);
 
 type Reply = { ok: true; output: unknown } | { ok: false; error: { code: string; message: string } };
 
@@ -28,7 +27,7 @@ class BridgeCallError extends Error {
 
 contextBridge.exposeInMainWorld('deskpilot', {
   async call(name: string, input: unknown): Promise<unknown> {
-    if (typeof name !== 'string' || !COMMAND_NAMES.has(name)) throw new BridgeCallError('invalid', `unknown command ${String(name).slice(0, 64)}`);
+    if (typeof name !== 'string' || !KNOWN_COMMANDS.has(name)) throw new BridgeCallError('invalid', `unknown command ${String(name).slice(0, 64)}`);
     const reply = (await ipcRenderer.invoke(IPC_COMMAND_CHANNEL_PREFIX + name, input)) as Reply;
     if (reply.ok) return reply.output;
     throw new BridgeCallError(reply.error.code, reply.error.message);

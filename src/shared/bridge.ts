@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApprovalAnswerSchema, PolicyModeSchema } from './approvals.js';
 import { ConfigSchema, ProviderFamilySchema } from './config.js';
+import type { CommandName } from './bridge-names.js';
 import { LimitsSchema, RunEventSchema, RunStateSchema, RunStatusSchema } from './events.js';
 
 /**
@@ -114,9 +115,9 @@ export const Commands = {
     input: z.object({ on: z.boolean() }).strict(),
     output: z.object({}).strict(),
   },
-} as const;
+} as const satisfies Record<CommandName, { input: z.ZodType; output: z.ZodType }>;
 
-export type CommandName = keyof typeof Commands;
+export type { CommandName } from './bridge-names.js';
 export type CommandInput<N extends CommandName> = z.input<(typeof Commands)[N]['input']>;
 export type CommandOutput<N extends CommandName> = z.infer<(typeof Commands)[N]['output']>;
 

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Commands, PushMessageSchema, type BridgeClient, type PushMessage } from '../../src/shared/bridge.js';
 import { IPC_COMMAND_CHANNEL_PREFIX, IPC_PUSH_CHANNEL, RUN_FILE_PROTOCOL } from '../../src/shared/bridge-wire.js';
+import * as names from '../../src/shared/bridge-names.js';
 import { parseRunFileUrl } from '../../src/main/electron/ipc-handlers.js';
 import { electronModule, stub, StubBrowserWindow } from '../harness/electron-stub.js';
 
@@ -33,6 +34,21 @@ beforeAll(async () => {
 });
 
 describe('class 5: the preload passes every bridge command and push', () => {
+  it('the preload’s names are the contract’s: commands of bridge.ts, channels of bridge-wire.ts', () => {
+    expect([...names.COMMAND_NAMES].sort()).toEqual(Object.keys(Commands).sort());
+    expect([names.IPC_COMMAND_CHANNEL_PREFIX, names.IPC_PUSH_CHANNEL, names.RUN_FILE_PROTOCOL]).toEqual([IPC_COMMAND_CHANNEL_PREFIX, IPC_PUSH_CHANNEL, RUN_FILE_PROTOCOL]);
+  });
+
+  it('the preload bundles no zod (it loads in every window): it imports only electron and bridge-names', async () => {
+    const ts = (await import('typescript')).default;
+    const { readFileSync } = await import('node:fs');
+    const source = readFileSync(new URL('../../src/preload/index.ts', import.meta.url), 'utf8');
+    const imports = ts.preProcessFile(source, true, true).importedFiles.map((f) => f.fileName);
+    expect(imports.sort()).toEqual(['../shared/bridge-names.js', 'electron']);
+    const bridgeNames = readFileSync(new URL('../../src/shared/bridge-names.ts', import.meta.url), 'utf8');
+    expect(ts.preProcessFile(bridgeNames, true, true).importedFiles).toEqual([]);
+  });
+
   it('exposes only the bridge client (call, subscribe, fileUrl) under one name', () => {
     expect([...stub.exposed.keys()]).toEqual(['deskpilot']);
     expect(Object.keys(api).sort()).toEqual(['call', 'fileUrl', 'subscribe']);

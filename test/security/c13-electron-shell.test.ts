@@ -90,7 +90,13 @@ describe('class 13: the page URL survives any install path', () => {
 type BuilderConfig = Record<string, unknown> & { files: unknown[]; asarUnpack: string[]; extraResources: { from: string; filter: string[] }[] };
 const builderConfig = parseYaml(readFileSync(path.join(REPO, 'electron-builder.yml'), 'utf8')) as BuilderConfig;
 const requireFromBuilder = createRequire(createRequire(import.meta.url).resolve('electron-builder'));
-const fileMatcher = requireFromBuilder('app-builder-lib/out/fileMatcher.js') as typeof import('app-builder-lib/out/fileMatcher.js');
+/** electron-builder's own matchers (app-builder-lib/out/fileMatcher.js, partly internal): the packager's exact glob semantics. */
+type Filter = (file: string, stat: import('node:fs').Stats) => boolean;
+type Matcher = { createFilter(): Filter };
+const fileMatcher = requireFromBuilder('app-builder-lib/out/fileMatcher.js') as {
+  getNodeModuleFileMatcher(appDir: string, destination: string, expand: (s: string) => string, platform: unknown, packager: unknown): Matcher;
+  getFileMatchers(config: unknown, name: 'files' | 'asarUnpack', destination: string, options: Record<string, unknown>): Matcher[] | null;
+};
 
 type Os = 'linux' | 'mac' | 'win';
 const LIBNUT: Record<Os, string> = { linux: 'libnut-linux', mac: 'libnut-darwin', win: 'libnut-win32' };
@@ -100,9 +106,9 @@ function packaged(os: Os) {
   const platform = (builderConfig[os] ?? {}) as Record<string, unknown>;
   const same = (s: string) => s;
   const file = { isDirectory: () => false } as unknown as import('node:fs').Stats;
-  const nodeModules = fileMatcher.getNodeModuleFileMatcher(appDir, '/dest', same, platform as never, { config: builderConfig, debugLogger: { isEnabled: false } } as never).createFilter();
-  const main = fileMatcher.getFileMatchers(builderConfig as never, 'files', '/dest', { macroExpander: same, customBuildOptions: platform as never, globalOutDir: path.join(REPO, 'release'), defaultSrc: appDir })![0]!.createFilter();
-  const unpack = fileMatcher.getFileMatchers(builderConfig as never, 'asarUnpack', '/dest', { macroExpander: same, customBuildOptions: platform as never, globalOutDir: path.join(REPO, 'release'), defaultSrc: appDir })![0]!.createFilter();
+  const nodeModules = fileMatcher.getNodeModuleFileMatcher(appDir, '/dest', same, platform, { config: builderConfig, debugLogger: { isEnabled: false } }).createFilter();
+  const main = fileMatcher.getFileMatchers(builderConfig, 'files', '/dest', { macroExpander: same, customBuildOptions: platform, globalOutDir: path.join(REPO, 'release'), defaultSrc: appDir })![0]!.createFilter();
+  const unpack = fileMatcher.getFileMatchers(builderConfig, 'asarUnpack', '/dest', { macroExpander: same, customBuildOptions: platform, globalOutDir: path.join(REPO, 'release'), defaultSrc: appDir })![0]!.createFilter();
   const abs = (rel: string) => path.join(appDir, rel);
   return {
     includes: (rel: string) => (rel.startsWith('node_modules/') ? nodeModules(abs(rel), file) : main(abs(rel), file)) === true,

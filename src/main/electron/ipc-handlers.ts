@@ -1,4 +1,4 @@
-import { Commands, type CommandName } from '../../shared/bridge.js';
+import type { CommandName } from '../../shared/bridge-names.js';
 import type { WireError } from '../../shared/bridge-wire.js';
 import { BridgeError, type BridgeService, type ClientInfo } from '../service/types.js';
 
@@ -9,7 +9,6 @@ import { BridgeError, type BridgeService, type ClientInfo } from '../service/typ
 
 export type IpcReply = { ok: true; output: unknown } | { ok: false; error: WireError };
 
-export const COMMAND_NAMES = Object.keys(Commands) as CommandName[];
 
 /**
  * Only our own page may use the bridge: the built renderer (file://…/out/renderer/),

@@ -1,13 +1,14 @@
 import { app, dialog, globalShortcut, ipcMain, Menu, nativeImage, protocol, safeStorage, shell, systemPreferences, Tray, type BrowserWindow } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { COMMAND_NAMES } from '../../shared/bridge-names.js';
 import { IPC_COMMAND_CHANNEL_PREFIX, IPC_PUSH_CHANNEL, RUN_FILE_PROTOCOL } from '../../shared/bridge-wire.js';
 import type { PushMessage } from '../../shared/bridge.js';
 import type { RunState } from '../../shared/events.js';
 import { homePaths, deskpilotHome } from '../paths.js';
 import { BridgeError, type BridgeService, type ClientInfo } from '../service/types.js';
 import { hidingComputer } from './hide-while-acting.js';
-import { COMMAND_NAMES, isTrustedSender, makeCommandHandler, parseRunFileUrl } from './ipc-handlers.js';
+import { isTrustedSender, makeCommandHandler, parseRunFileUrl } from './ipc-handlers.js';
 import { DEFAULT_KILL_HOTKEY, KillHotkey } from './kill-hotkey.js';
 import { permissionAdvice } from './mac-permissions.js';
 import { SafeStorageSecretStore } from './secret-store.js';
