@@ -124,3 +124,38 @@ export function killHotkeyProblem(text: string): string | null {
   if (!parsed.value.modifiers.some((m) => m !== 'Shift')) return `"${text}" needs Ctrl, Alt, Super or Command: a key alone (or with Shift) fires while typing`;
   return null;
 }
+
+/** Short display names of canonical modifiers and keys (the accelerator as written stays the value). */
+const SHORT: Record<string, string> = { Control: 'Ctrl', Escape: 'Esc', Return: 'Enter', PageUp: 'PgUp', PageDown: 'PgDn', Delete: 'Del' };
+
+/** "CommandOrControl+Shift+Escape" → "Ctrl+Shift+Esc" (⌘ on macOS); unreadable text is shown as written. */
+export function formatAccelerator(text: string, mac: boolean): string {
+  const parsed = parseAccelerator(text);
+  if (!parsed.ok) return text;
+  const modifier = (m: AcceleratorModifier): string => {
+    switch (m) {
+      case 'CommandOrControl':
+        return mac ? '⌘' : 'Ctrl';
+      case 'Command':
+        return mac ? '⌘' : 'Cmd';
+      case 'Control':
+        return mac ? '⌃' : 'Ctrl';
+      case 'Alt':
+        return mac ? '⌥' : 'Alt';
+      case 'AltGr':
+        return 'AltGr';
+      case 'Shift':
+        return mac ? '⇧' : 'Shift';
+      case 'Super':
+        return mac ? '⌘' : 'Super';
+      default:
+        return assertNever(m);
+    }
+  };
+  const parts = [...parsed.value.modifiers.map(modifier), SHORT[parsed.value.key] ?? parsed.value.key];
+  return parts.join(mac ? '' : '+');
+}
+
+function assertNever(m: never): never {
+  throw new Error(`unknown modifier ${String(m)}`);
+}

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { killHotkeyProblem, parseAccelerator } from '../../src/shared/accelerator.js';
+import { formatAccelerator, killHotkeyProblem, parseAccelerator } from '../../src/shared/accelerator.js';
 import type { PushMessage, SettingsView } from '../../src/shared/bridge.js';
 import { ConfigSchema } from '../../src/shared/config.js';
 import { appLocation } from '../../src/main/electron/windows.js';
@@ -71,6 +71,8 @@ describe('class 13: stop hotkeys are read with Electron’s accelerator grammar'
   it('reads key codes case-insensitively into one canonical form', () => {
     expect(parseAccelerator('cmdorctrl+SHIFT+esc')).toEqual({ ok: true, value: { modifiers: ['CommandOrControl', 'Shift'], key: 'Escape' } });
     expect(parseAccelerator('Meta+enter')).toEqual({ ok: true, value: { modifiers: ['Super'], key: 'Return' } });
+    expect(formatAccelerator('CommandOrControl+Shift+Escape', false)).toBe('Ctrl+Shift+Esc');
+    expect(formatAccelerator('CommandOrControl+Shift+Escape', true)).toBe('⌘⇧Esc');
   });
 });
 

@@ -24,8 +24,10 @@ export function Hud() {
         <span className="hud-action">{proposal ? describeAction(proposal.action) : (run?.task ?? 'No run')}</span>
       </div>
       <div className="hud-line">
-        <span className="muted">{run ? formatUsd(run.total.costUsd) : ''}</span>
-        <KillHotkeyBadge />
+        <span className="hud-meta">
+          <KillHotkeyBadge />
+          {run && <span className="muted">{formatUsd(run.total.costUsd)}</span>}
+        </span>
         <span className="hud-buttons">
           {state === 'paused' ? (
             <button onClick={() => control('run.resume')} disabled={!live}>Resume</button>
