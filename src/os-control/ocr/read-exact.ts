@@ -14,7 +14,7 @@ import type { OcrLayout, OcrOptions } from './types.js';
  *   mismatch  at least two readings of the background's polarity, every word confident
  *             (≥ CONFIDENT), agree on the same text, made only of characters the
  *             expected text could contain — and, when that text is empty, the region
- *             has no ink at all
+ *             has no ink at all; or every reading is empty and nothing is drawn there
  *   unsure    anything else, with the reason
  */
 export type ExactReading =
@@ -124,6 +124,9 @@ export async function readExact(
     if (v.evidence) evidence.push({ text, confident: r.droppedWords === 0 && r.words.every((w) => w.confidence >= CONFIDENT), name: v.name });
   }
   const shown = first ?? '';
+  // A blank region: nothing drawn and nothing read (Tesseract's discarded specks of an
+  // empty image do not make it doubtful).
+  if (evidence.every((e) => e.text === '') && !(await hasInk(image, options.region))) return { kind: 'mismatch', text: '' };
   const confident = evidence.filter((e) => e.confident);
   if (confident.length < 2) {
     return { kind: 'unsure', text: shown, reason: `OCR is not confident (${confident.length} of ${evidence.length} readings with every word ≥ ${CONFIDENT}%)` };
