@@ -5,7 +5,7 @@ import type { DisplayInfo } from '../../../shared/observation.js';
 import { imageToGlobal } from '../../../os-control/coords.js';
 import { CONFIDENT, findText, normalizeText, readExact, readText } from '../../../os-control/ocr/index.js';
 import { assertNever } from '../../../shared/assert-never.js';
-import { sleep } from '../../../os-control/abort.js';
+import { sleep } from '../../../shared/abort.js';
 import type { Computer } from '../../../os-control/types.js';
 import type { AppSession } from './app-session.js';
 import type { CaseState } from './case-state.js';
