@@ -118,7 +118,7 @@ async function gtkRates(dpi: number): Promise<{ mousepad: Tally; calculator: Tal
   const dir = mkdtempSync(join(tmpdir(), 'deskpilot-ocr-bench-'));
   const mousepad = tally();
   const calculator = tally();
-  let size = '';
+  let size: string | undefined;
   try {
     const file = join(dir, 'notes.txt');
     const LINES = ['Invoice 4711 total 129.50', 'Shipping to Berlin on Monday', 'Reference 20488 approved', 'Balance 77.25 remaining'];
@@ -173,7 +173,7 @@ async function gtkRates(dpi: number): Promise<{ mousepad: Tally; calculator: Tal
     rmSync(dir, { recursive: true, force: true });
     await xvfb.stop();
   }
-  return { mousepad, calculator, size };
+  return { mousepad, calculator, size: size ?? '?' };
 }
 
 /** The probe page: words and numbers at 10–24 px, each read in the box the page drew. */
