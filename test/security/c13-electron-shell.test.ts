@@ -309,9 +309,12 @@ describe('class 13: windows hide only around the agent’s own captures and acti
     await shell.api.call('screen.watch', { on: false });
   });
 
-  it('the HUD never receives live frames (it shows none)', () => {
+  it('the HUD never receives live frames or streamed text (it shows neither)', () => {
     expect(shell.pushesTo(shell.mainWindow).filter((m) => m.kind === 'frame').length).toBeGreaterThan(0);
     expect(shell.pushesTo(shell.hud).filter((m) => m.kind === 'frame')).toEqual([]);
+    // Nor the streamed model text (the main window gets it).
+    expect(shell.pushesTo(shell.mainWindow).filter((m) => m.kind === 'delta').length).toBeGreaterThan(0);
+    expect(shell.pushesTo(shell.hud).filter((m) => m.kind === 'delta')).toEqual([]);
     // It does get the run's events and state.
     expect(shell.pushesTo(shell.hud).some((m) => m.kind === 'event' && m.event.type === 'run_ended')).toBe(true);
   });
