@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApprovalAnswerSchema, PolicyModeSchema } from './approvals.js';
 import { ConfigSchema, ProviderFamilySchema } from './config.js';
 import type { CommandName } from './bridge-names.js';
-import { LimitsSchema, RunEventSchema, RunStateSchema, RunStatusSchema } from './events.js';
+import { LimitsSchema, QaCaseStatusSchema, RunEventSchema, RunStateSchema, RunStatusSchema } from './events.js';
 
 /**
  * The bridge: one contract between the UI and the main process, two transports
@@ -37,6 +37,8 @@ export const SessionSummarySchema = z
     provider: z.string(),
     model: z.string(),
     labels: z.record(z.string(), z.string()).default({}),
+    /** QA case runs: the verdict after DeskPilot's checks (main/sessions/outcome.ts derives it and `status`). */
+    verdict: QaCaseStatusSchema.optional(),
   })
   .strict();
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;

@@ -6,9 +6,10 @@ import type { RunEvent, RunState } from '../../shared/events.js';
 import type { Computer } from '../../os-control/types.js';
 import { ConfigError, loadConfig, saveConfig } from '../config/index.js';
 import { deleteSession, listSessions, openSession, runDir } from '../sessions/history.js';
-import { mediaTypeOf, resolveInRun } from '../sessions/files.js';
+import { mediaTypeOf, readFileInRun, resolveInRun } from '../sessions/files.js';
 import { apiKeyEnvName, resolveApiKey } from '../agent/providers/index.js';
 import { resolveRunChoices } from '../agent/runner/choices.js';
+import { decideKeyDestination } from '../agent/runner/key-destination.js';
 import type { RunHandle, RunOptions } from '../agent/run-api.js';
 import { startRun } from '../agent/runner.js';
 import { listSkills, type SkillRoots } from '../agent/skills/index.js';
@@ -163,6 +164,18 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
             env,
           ),
         );
+        if (input.baseUrl !== undefined) {
+          // A browser client may pick a profile, never where its key goes: only the
+          // profile's own base URL (config.json or the provider's environment variable).
+          let own: string | undefined;
+          try {
+            own = resolveRunChoices(config, { profile: input.profile, provider: input.provider, model: input.model }, env).profile.baseUrl;
+          } catch {
+            own = undefined; // an openai-compatible profile without a URL of its own: nothing is "its own"
+          }
+          const decision = decideKeyDestination(input.baseUrl, { trusted: [own], allowLoopback: false });
+          if (!decision.ok) throw new BridgeError('invalid', `refused: ${decision.reason}`);
+        }
         displayId = config.displayId;
         // The keychain first, then the environment (local servers may need none).
         const keyEnv = apiKeyEnvName(resolved.profile);
@@ -255,7 +268,19 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
     'settings.get': async () => settingsView(await withConfigErrors(() => loadConfig(home))),
     // All or nothing: every check runs before anything is written, and a failed write
     // puts back what was already changed (keys, the stop hotkey).
-    'settings.save': async (input) => {
+    'settings.save': async (input, client) => {
+      if (client.kind === 'ws') {
+        // From a browser, settings may not re-route a key: a profile whose provider,
+        // base URL or key variable changes may only point at its old URL, a base-URL
+        // environment variable, the provider's default, or loopback.
+        const before = await withConfigErrors(() => loadConfig(home));
+        for (const [name, p] of Object.entries(input.config.profiles)) {
+          const old = before.profiles[name];
+          if (old && old.provider === p.provider && old.baseUrl === p.baseUrl && old.apiKeyEnv === p.apiKeyEnv) continue;
+          const decision = decideKeyDestination(p.baseUrl, { trusted: [old?.baseUrl, env.ANTHROPIC_BASE_URL, env.OPENAI_BASE_URL], allowLoopback: true });
+          if (!decision.ok) throw new BridgeError('invalid', `profile ${name}: refused from a browser: ${decision.reason}. Edit config.json on this machine to use it.`);
+        }
+      }
       const keys = Object.entries(input.apiKeys ?? {});
       for (const [name] of keys) {
         if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new BridgeError('invalid', `not a key variable name: ${name}`);
@@ -346,14 +371,15 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
     },
 
     async readRunFile(runId, relativePath) {
-      let file: string;
+      let dir: string;
       try {
-        file = resolveInRun(runDir(home, runId), relativePath);
+        dir = runDir(home, runId);
+        resolveInRun(dir, relativePath);
       } catch (error) {
         throw new BridgeError('invalid', error instanceof Error ? error.message : String(error));
       }
       try {
-        return { data: await fs.readFile(file), mediaType: mediaTypeOf(file) };
+        return { data: await readFileInRun(dir, relativePath), mediaType: mediaTypeOf(relativePath) };
       } catch {
         throw new BridgeError('not_found', `no file ${relativePath} in run ${runId}`);
       }
