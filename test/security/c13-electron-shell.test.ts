@@ -307,7 +307,7 @@ describe('class 13: windows hide only around the agent’s own captures and acti
     expect(runId).toBeTruthy();
     unsubscribe();
     await shell.api.call('screen.watch', { on: false });
-  });
+  }, 240_000);
 
   it('the HUD never receives live frames or streamed text (it shows neither)', () => {
     expect(shell.pushesTo(shell.mainWindow).filter((m) => m.kind === 'frame').length).toBeGreaterThan(0);
@@ -338,5 +338,5 @@ describe('class 13: the stop hotkey stops the run', () => {
     expect(ended).toMatchObject({ event: { status: 'stopped' } });
     release();
     unsubscribe();
-  });
+  }, 120_000);
 });
