@@ -138,13 +138,16 @@ async function start(): Promise<void> {
     host: {
       killHotkey: () => killHotkey.current(),
       onKillHotkeyChange: (listener) => killHotkey.onChange(listener),
-      // The new stop key must be live before the config names it; else nothing is saved.
+      // A new stop key must be live before the config names it; else nothing is saved.
+      // An unchanged one that is still unusable (taken since start-up) does not block
+      // saving the rest: the fallback stays live and the indicator says so.
       prepareSettings: async (next) => {
         const before = killHotkey.current();
+        const unchanged = next.killHotkey === killHotkey.configured();
         const changed = killHotkey.change(next.killHotkey);
-        if (!changed.ok) throw new BridgeError('conflict', `stop hotkey not changed: ${changed.problem}. Nothing was saved.`);
+        if (!changed.ok && !unchanged) throw new BridgeError('conflict', `stop hotkey not changed: ${changed.problem}. Nothing was saved.`);
         return () => {
-          if (before?.live) killHotkey.change(before.accelerator);
+          if (before?.live && !unchanged) killHotkey.change(before.accelerator);
         };
       },
     },
