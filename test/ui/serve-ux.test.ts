@@ -55,7 +55,9 @@ function runEvents(task: string): Array<Record<string, unknown>> {
   for (const d of readdirSync(dir)) {
     const file = path.join(dir, d, 'events.jsonl');
     if (!existsSync(file)) continue;
-    const events = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
+    // Complete lines only: the run may be writing the next one right now.
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const events = lines.slice(0, -1).map((l) => JSON.parse(l) as Record<string, unknown>);
     if (events[0]?.type === 'run_started' && events[0].task === task) return events;
   }
   return [];
@@ -142,7 +144,8 @@ describe('supervision UX through deskpilot serve', () => {
     expect(fake.requests.length).toBe(before + 1);
     const ping = fake.requests[before]!;
     expect(ping.body.max_tokens).toBe(1);
-    expect(ping.headers['x-api-key']).toBe('test-key');
+    // The SDK sends the key as x-api-key or as a bearer token, by version.
+    expect([ping.headers['x-api-key'], ping.headers.authorization]).toContain(ping.headers['x-api-key'] ? 'test-key' : 'Bearer test-key');
     expect(ping.images).toHaveLength(0);
     await page.locator('[data-testid=task-input]').fill('');
   });
@@ -310,6 +313,9 @@ describe('supervision UX through deskpilot serve', () => {
     await page.keyboard.press('Enter');
     const scale = SCREEN.width / imageSize.width;
     await probe.expectClickAt(Math.round(moved.x * scale), Math.round(moved.y * scale), { button: 'left', tolerance: Math.ceil(scale) + 1, sinceSeq: since, timeoutMs: 10_000 });
+    await until(() => count(runEvents('edit the target from the keyboard'), 'run_ended') > 0, 45_000, 'the run to end').catch((e: unknown) => {
+      throw new Error(`${String(e)}; events: ${runEvents('edit the target from the keyboard').map((x) => `${String(x.type)}${x.type === 'state' ? `:${String(x.state)}(${String(x.reason)})` : ''}`).join(', ')}`);
+    });
     await page.locator('[data-testid=run-ended]').waitFor({ timeout: 20_000 });
   });
 

@@ -27,8 +27,9 @@ export function App() {
   useApprovalAlert(reviewing ? 0 : (run?.pending.length ?? 0));
   // Esc leaves a past run opened from History for the live view.
   useShortcuts(reviewing ? { Escape: () => void backToLive() } : {});
-  // With no steps yet the right column would be empty: the live screen takes it.
-  const liveOnRight = !reviewing && (!run || run.stepOrder.length === 0);
+  // The live screen lives in the right column: alone while there are no steps, under
+  // the timeline once there are (the left column is for the task and what waits for you).
+  const hasSteps = !!run && run.stepOrder.length > 0;
   useEffect(() => {
     loadSettings().catch((e: unknown) => reportError(`settings: ${String(e)}`));
   }, [loadSettings, reportError]);
@@ -78,11 +79,13 @@ export function App() {
                   <QuestionBox />
                   <ApprovalQueue />
                   <Activity />
-                  {!liveOnRight && <LiveScreen />}
                 </>
               )}
             </div>
-            <div className="col-right">{liveOnRight ? <LiveScreen /> : <Timeline />}</div>
+            <div className="col-right">
+              {(hasSteps || reviewing) && <Timeline />}
+              {!reviewing && <LiveScreen />}
+            </div>
           </div>
         )}
         {tab === 'history' && <History />}

@@ -150,7 +150,13 @@ export function ApprovalQueue() {
       {carriedText(shown) !== undefined && <FullText text={carriedText(shown)!} label={headline(shown)} testId="proposal-text" />}
       {head.decision && (
         <p className="muted why">
-          {head.decision.reason} <span className="rule" title={head.decision.rule}>({ruleLabel(head.decision.rule)})</span>
+          {head.decision.reason}
+          {!head.decision.rule.startsWith('mode:') && (
+            <span className="rule" title={head.decision.rule}>
+              {' '}
+              ({ruleLabel(head.decision.rule)})
+            </span>
+          )}
         </p>
       )}
       {head.decision?.humanOnly && <p className="notice">Only a person can approve this one.</p>}
