@@ -17,6 +17,17 @@ import { EventScript, TestClient } from '../ui/fixtures.js';
 
 afterEach(cleanup);
 
+/**
+ * The card's text with each boxed control abbreviation ("CR", "ESC") read back as the
+ * control picture it stands for (data-char), and line breaks after ␊ dropped (layout):
+ * what the person sees, in visibleText's notation.
+ */
+function asVisible(pre: Element): string {
+  const copy = pre.cloneNode(true) as Element;
+  copy.querySelectorAll('mark[data-char]').forEach((m) => (m.textContent = m.getAttribute('data-char')));
+  return (copy.textContent ?? '').replace(/␊\n/g, '␊');
+}
+
 function card(action: Record<string, unknown>) {
   const client = new TestClient();
   const store = createAppStore(client);
@@ -45,8 +56,7 @@ describe('c04: the approver sees everything that runs', () => {
       expect(queue.textContent).toContain('echo checking the build output');
       expect(screen.getByTestId('full-text-gap').textContent).toMatch(/\d+ more characters/);
       act(() => void fireEvent.click(screen.getByTestId('full-text-toggle')));
-      // Each newline shows as ␊ and then breaks the line (the break itself is layout, not text).
-      expect(screen.getByTestId('proposal-text').querySelector('pre')!.textContent!.replace(/␊\n/g, '␊')).toBe(visibleText(text));
+      expect(asVisible(screen.getByTestId('proposal-text').querySelector('pre')!)).toBe(visibleText(text));
     });
   }
 
@@ -54,7 +64,9 @@ describe('c04: the approver sees everything that runs', () => {
     const command = 'ls -la\r\x1b[2K\x1b]0;owned\x07echo safe \u202Eexe.txt\u200B\u{E0041}; rm -rf ~';
     const queue = card({ type: 'shell', command });
     const pre = screen.getByTestId('proposal-text').querySelector('pre')!;
-    expect(pre.textContent).toBe('ls -la␍␛[2K␛]0;owned␇echo safe \\u{202E}exe.txt\\u{200B}\\u{E0041}; rm -rf ~');
+    expect(asVisible(pre)).toBe('ls -la␍␛[2K␛]0;owned␇echo safe \\u{202E}exe.txt\\u{200B}\\u{E0041}; rm -rf ~');
+    // Drawn as boxed abbreviations (fonts often lack the ␍ ␛ pictures).
+    expect(pre.textContent).toBe('ls -laCRESC[2KESC]0;ownedBELecho safe \\u{202E}exe.txt\\u{200B}\\u{E0041}; rm -rf ~');
     // No raw control, bidi or zero-width character anywhere on the card.
     expect(queue.textContent).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F\u202A-\u202E\u2066-\u2069\u200B-\u200F\u{E0000}-\u{E007F}]/u);
     expect(screen.getByTestId('hidden-chars').textContent).toMatch(/7 control or invisible characters/);
