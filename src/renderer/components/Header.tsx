@@ -2,6 +2,7 @@ import { POLICY_TITLES } from '../../shared/labels.js';
 import { useApp, useClient } from '../bridge/context.js';
 import { formatTokens, formatUsd } from '../lib/format.js';
 import { useShortcuts } from '../lib/shortcuts.js';
+import { KillHotkeyBadge } from './KillHotkeyBadge.js';
 import type { Tab } from '../store/app-store.js';
 
 
@@ -61,6 +62,7 @@ export function Header() {
             {formatUsd(total.costUsd)} · {formatTokens(total.inputTokens + total.outputTokens)} tok
           </span>
         )}
+        <KillHotkeyBadge />
         {!connected && <span className="state state-offline">offline</span>}
       </div>
       <div className="controls">

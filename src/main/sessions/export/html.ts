@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import { describeAction } from '../../../shared/actions.js';
 import { approverLabel, policyLabel, ruleLabel } from '../../../shared/labels.js';
 import type { RunEvent } from '../../../shared/events.js';
-import { mediaTypeOf, resolveInRun } from '../files.js';
+import { mediaTypeOf, readFileInRun } from '../files.js';
 import { readRunLog } from '../reader.js';
 import { actionsOnImage, cursorInImage, formatDuration, formatUsd, isoTime, saidInStep } from './common.js';
 import { overlaySvg } from './overlay.js';
@@ -68,7 +68,7 @@ ${options.body}
 }
 
 async function dataUri(dir: string, relativePath: string): Promise<string> {
-  const data = await fsp.readFile(resolveInRun(dir, relativePath));
+  const data = await readFileInRun(dir, relativePath);
   return `data:${mediaTypeOf(relativePath)};base64,${data.toString('base64')}`;
 }
 
