@@ -2,6 +2,8 @@ import type { PolicyMode } from '../../../shared/approvals.js';
 import type { Config, ProviderProfile } from '../../../shared/config.js';
 import { LimitsSchema, type Limits } from '../../../shared/events.js';
 import { ConfigError, resolveProfile } from '../../config/index.js';
+import { stricterPolicy } from '../supervision/stricter-policy.js';
+import { configuredBaseUrls, decideKeyDestination } from './key-destination.js';
 
 /** What a person picks for one run (CLI flags, the UI's task composer); everything optional. */
 export interface RunChoices {
@@ -12,6 +14,17 @@ export interface RunChoices {
   apiKeyEnv?: string;
   policy?: PolicyMode;
   limits?: Partial<Limits>;
+  /**
+   * Resume: the policy the run's log names. The log is a file, so it can only make the
+   * run stricter: the run gets stricterPolicy(this, policy ?? config's mode).
+   */
+  loggedPolicy?: PolicyMode;
+  /**
+   * Resume: the base URL the run's log says it used (not trusted: a file). Used when no
+   * baseUrl is given and decideKeyDestination allows it (loopback or configured);
+   * otherwise a ConfigError says to pass --base-url.
+   */
+  loggedBaseUrl?: string;
 }
 
 export interface ResolvedChoices {
@@ -67,7 +80,11 @@ export function resolveRunChoices(config: Config, choices: RunChoices, env: Node
   }
   if (choices.apiKeyEnv !== undefined) profile.apiKeyEnv = choices.apiKeyEnv;
   if (choices.baseUrl !== undefined) profile.baseUrl = choices.baseUrl;
-  else if (!profile.baseUrl) {
+  else if (choices.loggedBaseUrl !== undefined) {
+    const decision = decideKeyDestination(choices.loggedBaseUrl, { trusted: configuredBaseUrls(config, env), allowLoopback: true });
+    if (!decision.ok) throw new ConfigError(`${decision.reason}; pass --base-url to resume with it`, 'events.jsonl');
+    profile.baseUrl = choices.loggedBaseUrl;
+  } else if (!profile.baseUrl) {
     const name = BASE_URL_ENV[profile.provider];
     const fromEnv = name ? env[name]?.trim() : undefined;
     if (fromEnv) profile.baseUrl = fromEnv;
@@ -77,7 +94,8 @@ export function resolveRunChoices(config: Config, choices: RunChoices, env: Node
     throw new ConfigError('an openai-compatible provider needs a base URL (--base-url or OPENAI_BASE_URL)', 'config.json');
   }
   const limits = LimitsSchema.parse({ ...config.limits, ...stripUndefined(choices.limits ?? {}) });
-  return { profile, policy: choices.policy ?? config.policy.mode, limits };
+  const chosen = choices.policy ?? config.policy.mode;
+  return { profile, policy: choices.loggedPolicy ? stricterPolicy(choices.loggedPolicy, chosen) : chosen, limits };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

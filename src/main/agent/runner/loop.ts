@@ -1,3 +1,5 @@
+import { getActiveWindow } from '../../../os-control/active-window.js';
+import { barePassword, DeltaScrubber, looksLikePasswordContext } from '../../sessions/scrub.js';
 import type { ToolResultLogSchema } from '../../../shared/events.js';
 import type { z } from 'zod';
 import { pruneImages } from '../context.js';
@@ -84,6 +86,8 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
   const { record } = seen;
   const keep = ctx.options.config.context;
   let turn: ModelTurn;
+  // Live text leaves through the same scrubber as the log (a key the model echoes, a typed secret).
+  const deltas = new DeltaScrubber((text) => ctx.log.scrubText(text), (text, kind) => ctx.options.onDelta?.(text, kind));
   try {
     turn = await ctx.provider.turn(
       {
@@ -94,7 +98,7 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
       },
       ctx.control.signal,
       {
-        onDelta: (text, kind) => ctx.options.onDelta?.(text, kind),
+        onDelta: (text, kind) => deltas.push(text, kind),
         onRetry: (info) =>
           ctx.emit({ type: 'error', message: `model request failed (attempt ${info.attempt}): ${info.error}; retrying`, retryInMs: info.delayMs, fatal: false }),
       },
@@ -112,6 +116,7 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
     if (error instanceof ProviderRequestError) throw new Error(`the model request was refused: ${error.message}`, { cause: error });
     throw error;
   }
+  deltas.flush();
   throwIfAborted(ctx.control.signal);
 
   const cost = costOf(turn.usage, ctx.price);
@@ -119,6 +124,7 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
   ctx.total = usage.total;
   ctx.emit({ type: 'usage', step: ctx.step, stepUsage: usage.step, total: usage.total });
   const { assistant } = turn;
+  await maskTypedPasswords(ctx, assistant);
   if (assistant.thinking) ctx.emit({ type: 'model_text', step: ctx.step, text: assistant.thinking, kind: 'thinking' });
   ctx.emit({
     type: 'model_text',
@@ -175,6 +181,22 @@ async function lookAfter(ctx: RunContext, results: ToolResultItem[], acted: bool
   if (last) last.image = seen.image;
   ctx.transcript.push(...results);
   return seen;
+}
+
+/**
+ * Text about to be typed into a window whose title says password (a login dialog, a
+ * browser's password field, a keyring prompt) is a password even when it looks like
+ * a word: masked before the turn is first logged. Asks the OS only for turns that type.
+ */
+async function maskTypedPasswords(ctx: RunContext, assistant: ModelTurn['assistant']): Promise<void> {
+  const typed = assistant.calls.flatMap((c) => c.actions.flatMap((a) => (a.ok && a.action.type === 'type' ? [a.action.text] : [])));
+  if (typed.length === 0) return;
+  const focused = await getActiveWindow().catch(() => undefined);
+  if (!looksLikePasswordContext(focused?.title)) return;
+  for (const text of typed) {
+    const bare = barePassword(text);
+    if (bare !== undefined) ctx.log.markSecret(bare);
+  }
 }
 
 /** Starts the log's fsync; a failure surfaces where it is awaited, never as an unhandled rejection. */
