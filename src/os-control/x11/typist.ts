@@ -216,7 +216,8 @@ export class X11Typist {
     const { signal } = options;
     const chunk = options.chunk ?? 16;
     const interval = options.strokeIntervalMs ?? 1;
-    const catchUpMs = options.catchUpTimeoutMs ?? 3_000;
+    // Generous: under load a GTK app took over 3 s to catch up; timing out risks a wrong character.
+    const catchUpMs = options.catchUpTimeoutMs ?? 10_000;
     throwIfAborted(signal);
     const mapping = await getKeyboardMapping(this.conn);
     // Keycodes still mapped by an earlier call are ours to reuse (unless a layout change replaced them).
