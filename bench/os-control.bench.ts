@@ -22,6 +22,7 @@ import { startXvfb } from '../test/harness/xvfb.js';
 import { startProbe } from '../test/harness/probe/probe.js';
 import { SETTLE_DEFAULTS } from '../src/os-control/settle.js';
 import { median } from './lib/stats.js';
+import { checked } from '../test/harness/checked.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const exec = promisify(execFile);
@@ -58,7 +59,7 @@ console.log(`os-control bench: 1920x1080 Xvfb ${xvfb.display}, ${RUNS} runs each
 try {
   // Warm-up: load nut.js, sharp, the keymap; first grabs.
   await computer.observe({ target: { format: 'jpeg', maxLongEdge: 1280 } });
-  await computer.perform({ type: 'move', x: 5, y: 5 }, never);
+  await computer.perform(checked({ type: 'move', x: 5, y: 5 }), never);
 
   // 1. capture → model-ready JPEG
   const target = { format: 'jpeg' as const, quality: 80, maxLongEdge: 1280 };
@@ -115,7 +116,7 @@ try {
       await probe.focusField();
       const text = texts[i++]!;
       const t0 = performance.now();
-      await computer.perform({ type: 'type', text }, never);
+      await computer.perform(checked({ type: 'type', text }), never);
       callMs.push(performance.now() - t0);
       return waitExact(text, t0);
     }),
@@ -144,7 +145,7 @@ try {
     await probe.reset();
     await probe.focusField();
     const ac = new AbortController();
-    const typing = computer.perform({ type: 'type', text: longText }, ac.signal);
+    const typing = computer.perform(checked({ type: 'type', text: longText }), ac.signal);
     await new Promise((res) => setTimeout(res, 100 + r * 13));
     const t0 = performance.now();
     ac.abort(new Error('stop'));
@@ -173,7 +174,7 @@ try {
   const click = report(
     'click latency: perform(click) → pointerdown at the probe',
     await measure(Math.max(RUNS, 15), () =>
-      clickLatency((x, y) => computer.perform({ type: 'click', x, y, button: 'left', clicks: 1, modifiers: [] }, never).then(() => {})),
+      clickLatency((x, y) => computer.perform(checked({ type: 'click', x, y, button: 'left', clicks: 1, modifiers: [] }), never).then(() => {})),
     ),
   );
   const xclick = report(

@@ -3,7 +3,8 @@
  * the coordinate record, typing, settle and takeover detection.
  */
 import { randomUUID } from 'node:crypto';
-import type { Action, Point } from '../shared/actions.js';
+import type { Point } from '../shared/actions.js';
+import type { CheckedAction } from './check-action.js';
 import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
 import { performAction } from './actions.js';
 import { capture, capturedFromNutFrame, grabDisplayNut, type CaptureBackend, type NutFrame } from './capture.js';
@@ -182,7 +183,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
       return { record, image: image.data, thumb };
     },
 
-    perform(action: Action, signal: AbortSignal): Promise<PerformResult> {
+    perform(action: CheckedAction, signal: AbortSignal): Promise<PerformResult> {
       settledFrame = undefined;
       // One action at a time: two callers must never interleave their key presses.
       const turn = queue.then(() =>

@@ -19,6 +19,7 @@ import { offeredTools } from './runner/tools.js';
 import { loadSkillsForPrompt } from './skills/index.js';
 import type { SkillForPrompt } from './system-prompt.js';
 import { rebuildTranscript } from './runner/resume.js';
+import { FRESH_INPUT } from './supervision/input-memory.js';
 
 export type { RunHandle, RunOptions, RunResult } from './run-api.js';
 
@@ -156,6 +157,7 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     emit,
     transcript,
     step,
+    input: FRESH_INPUT,
     total,
   };
 
@@ -177,8 +179,12 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
       deps.dispose?.();
     }
     ended = true;
-    // Whatever happened, leave no key or button held.
-    await options.computer.releaseAll().catch(() => undefined);
+    // Whatever happened (done, stop, error), leave no key or button held — and say so if that failed.
+    try {
+      await options.computer.releaseAll();
+    } catch (cause) {
+      emit({ type: 'error', message: `could not release held keys and buttons: ${cause instanceof Error ? cause.message : String(cause)}`, fatal: false });
+    }
     emit({
       type: 'run_ended',
       status: ending.status,

@@ -47,7 +47,7 @@ export function parseClaudeAction(action: unknown, rawInput: unknown, ctx: Parse
   if (click) {
     const p = pointOrCursor(input, ctx);
     if (typeof p === 'string') return fail(`${action}: ${p}`);
-    const modifiers = modifiersFrom(input.text);
+    const modifiers = modifiersFrom(input.text, 'xdotool');
     if (typeof modifiers === 'string') return fail(`${action}: ${modifiers}`);
     return finalize({ type: 'click', x: p.x, y: p.y, button: click.button, clicks: click.clicks, modifiers }, ctx);
   }
@@ -93,14 +93,14 @@ export function parseClaudeAction(action: unknown, rawInput: unknown, ctx: Parse
       if (typeof start === 'string') return fail(`left_click_drag: ${start}`);
       const end = readPoint(input.coordinate, 'coordinate');
       if (typeof end === 'string') return fail(`left_click_drag: ${end}`);
-      const modifiers = modifiersFrom(input.text);
+      const modifiers = modifiersFrom(input.text, 'xdotool');
       if (typeof modifiers === 'string') return fail(`left_click_drag: ${modifiers}`);
       return finalize({ type: 'drag', path: [start, end], button: 'left', modifiers }, ctx);
     }
     case 'scroll': {
       const p = pointOrCursor(input, ctx);
       if (typeof p === 'string') return fail(`scroll: ${p}`);
-      const modifiers = modifiersFrom(input.text);
+      const modifiers = modifiersFrom(input.text, 'xdotool');
       if (typeof modifiers === 'string') return fail(`scroll: ${modifiers}`);
       const amount = input.scroll_amount === undefined || input.scroll_amount === null ? 3 : input.scroll_amount;
       return finalize({ type: 'scroll', x: p.x, y: p.y, direction: input.scroll_direction, amount, modifiers }, ctx);

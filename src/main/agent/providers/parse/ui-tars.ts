@@ -1,5 +1,16 @@
 import type { Point } from '../../../../shared/actions.js';
+import { parseKeyCombo } from '../../../../os-control/keys.js';
 import { comboFrom, fail, finalize, fromRelative1000, show, type ActionEntry, type ParseContext } from './validate.js';
+
+/** One chord of modifier keys only ("shift", "ctrl alt"): what press() may hold down. */
+function holdsOnlyModifiers(keys: string): boolean {
+  try {
+    const { chords } = parseKeyCombo(keys);
+    return chords.length === 1 && chords[0]!.key === undefined;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * UI-TARS text actions → the action vocabulary. Follows the action spaces of
@@ -147,10 +158,17 @@ export function parseUiTarsAction(text: string, mode: UiTarsCoordinates, ctx: Pa
       return [finalize({ type: 'drag', path: [a, b], button: 'left' }, ctx)];
     }
     case 'hotkey':
-    case 'press': {
+    case 'press':
+    case 'release': {
       const key = args.key ?? args.hotkey ?? args.keys;
       if (!key || !key.trim()) return [fail(`${name}: missing key`)];
-      return [finalize({ type: 'key', keys: comboFrom(key.trim().split(/[\s+]+/)) }, ctx)];
+      const keys = comboFrom(key.trim(), 'pyautogui');
+      // press/release hold and let go of a key across actions (UI-TARS-desktop's operator:
+      // keyboard.pressKey / releaseKey). Only modifiers are held: a held letter or Enter
+      // autorepeats on X, so press(key='enter') stays a tap (deliberately safer).
+      if (name === 'release') return [finalize({ type: 'key_up', keys }, ctx)];
+      if (name === 'press' && holdsOnlyModifiers(keys)) return [finalize({ type: 'key_down', keys }, ctx)];
+      return [finalize({ type: 'key', keys }, ctx)];
     }
     case 'type': {
       const content = args.content ?? args.text;
