@@ -53,8 +53,11 @@ const ENGLISH = new Set([
 /** Words that only wrap the real command. */
 const WRAPPERS = new Set(['sudo', 'doas', 'env', 'nohup', 'time', 'exec', 'command', 'builtin', 'nice', 'ionice', 'stdbuf', 'timeout', 'xargs', 'setsid', 'caffeinate']);
 
-/** Shell syntax that prose does not use: $( ), backticks, a pipe into a word, &&, ||, a redirect into a path, a here-string. */
-const SHELL_SYNTAX = /\$\(|`[^`]+`|\|\s*[\w./-]+|&&|\|\||(?:^|\s)\d?>>?\s*[~/.$\w]|<<</;
+/**
+ * Shell syntax that prose does not use: $( ), backticks, a pipe into a word, &&, ||, a
+ * redirect into a path, a here-string, a function definition (the fork bomb ":(){ :|:& };:").
+ */
+const SHELL_SYNTAX = /\$\(|`[^`]+`|\|\s*[\w./:-]+|&&|\|\||(?:^|\s)\d?>>?\s*[~/.$\w]|<<<|\(\)\s*\{/;
 
 /** The first word of a line after wrappers and VAR=value assignments, lower-cased, or "". */
 export function commandWord(line: string): string {
