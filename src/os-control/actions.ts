@@ -5,7 +5,7 @@
  */
 import type { MouseButton, Point } from '../shared/actions.js';
 import { assertNever } from '../shared/assert-never.js';
-import { sleep, throwIfAborted, yieldToEventLoop } from './abort.js';
+import { sleep, throwIfAborted, yieldToEventLoop } from '../shared/abort.js';
 import type { CheckedAction } from './check-action.js';
 import type { Devices } from './devices.js';
 import { parseKeyCombo, parseModifiers, type KeySpec } from './keys.js';

@@ -11,11 +11,12 @@
  *      press it; click/drag/scroll `modifiers` must each be a modifier key; key_down
  *      holds modifiers only (X autorepeats any other held key) and one chord;
  *   3. every point inside the coordinate space it is given: the screenshot the model
- *      saw (image pixels, 0…size−1; a zoom region may reach the far edge).
+ *      saw, by the coordinate pipeline's own rule (coords.checkImagePoint).
  */
 import { z } from 'zod';
 import { ActionSchema, actionPoints, type Action } from '../shared/actions.js';
 import { assertNever } from '../shared/assert-never.js';
+import { checkImagePoint, CoordinateRangeError } from './coords.js';
 import { parseKeyCombo, parseModifiers } from './keys.js';
 
 declare const checked: unique symbol;
@@ -112,16 +113,13 @@ function checkPoints(action: Action, space: PointSpace | undefined): string | un
   const points = actionPoints(action);
   if (points.length === 0) return undefined;
   if (!space) return 'this action has screen coordinates but no screenshot was taken yet';
-  const { width, height } = space.image;
-  // Pixel centres run from 0 to size−1; the far edge itself is allowed for zoom regions.
-  const maxX = action.type === 'zoom' ? width : width - 1;
-  const maxY = action.type === 'zoom' ? height : height - 1;
+  // The pipeline's own range rule (coords.checkImagePoint): 0 … size, the far edge included.
   for (const p of points) {
-    if (p.x < 0 || p.y < 0 || p.x > maxX || p.y > maxY) {
-      return (
-        `coordinate (${p.x}, ${p.y}) is outside the screenshot: x must be within 0–${maxX} and y within 0–${maxY} ` +
-        `(the screenshot is ${width}×${height} px; give coordinates in its pixels)`
-      );
+    try {
+      checkImagePoint(p, space.image);
+    } catch (error) {
+      if (error instanceof CoordinateRangeError) return error.message;
+      throw error;
     }
   }
   return undefined;

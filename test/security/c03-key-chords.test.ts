@@ -107,7 +107,7 @@ describe('risk rules see the chord the executor presses', () => {
 describe("OpenAI's key arrays", () => {
   const image = { width: 1280, height: 800 };
   it.each([[['CTRL', 'Q', 'SHIFT']], [['Q', 'CTRL']], [['SHIFT', 'Q', 'CONTROL']]])('%j is judged as ctrl+q', (keys) => {
-    const entry = parseOpenAIAction({ type: 'keypress', keys }, { image });
+    const entry = [parseOpenAIAction({ type: 'keypress', keys }, { image })].flat()[0]!;
     if (!entry.ok) return expect(entry.error).toMatch(/in one chord/);
     const action = entry.action;
     expect(action.type).toBe('key');
@@ -116,7 +116,7 @@ describe("OpenAI's key arrays", () => {
   });
 
   it('an OpenAI chord of two keys is refused', () => {
-    const entry = parseOpenAIAction({ type: 'keypress', keys: ['ALT', 'F4', 'A'] }, { image });
+    const entry = [parseOpenAIAction({ type: 'keypress', keys: ['ALT', 'F4', 'A'] }, { image })].flat()[0]!;
     expect(entry.ok).toBe(false);
   });
 });

@@ -74,6 +74,8 @@ export interface RunContext {
   latest?: SeenObservation;
   /** Keys and buttons held and the line typed, as left by the actions that ran (the rules read it). */
   input: InputMemory;
+  /** Unreadable model replies in a row (runner/unreadable.ts); absent means none. */
+  unreadableStreak?: number;
   /** Set when a limit timer or the caller decided how the run ends while it was busy. */
   pendingEnding?: RunEnding;
 }

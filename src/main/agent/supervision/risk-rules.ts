@@ -4,7 +4,7 @@ import { parseKeyCombo, resolveKey, type KeyChord } from '../../../os-control/ke
 import type { ActionContext } from '../gate.js';
 import { submitsLine } from './input-memory.js';
 import { comboContains, comboOfChord, comboToString, heldModifierClasses, normaliseCombo, type NormalCombo } from './key-combo.js';
-import { secretKind } from './secrets.js';
+import { secretKind } from '../../../shared/secrets.js';
 import { looksLikeShellCommand } from './shell-like.js';
 import { isTerminalWindow } from './terminal-apps.js';
 
