@@ -161,9 +161,10 @@ function lookup(name: string, options: ParseKeyOptions): string | undefined {
   if (name.length === 1) {
     const alias = COMMON_ALIASES[name];
     if (alias) return alias;
-    // A letter means the letter key, whatever its case ("ctrl+C" is ctrl+c, no shift).
-    if (/^[A-Za-z]$/.test(name)) return name.toLowerCase();
-    return BY_CHAR.get(name);
+    // A letter means the letter key, whatever its case ("ctrl+C" is ctrl+c, "Ä" is the ä key): no shift.
+    const lower = name.toLowerCase();
+    if (/^[A-Za-z]$/.test(name)) return lower;
+    return (lower !== name ? BY_CHAR.get(lower) : undefined) ?? BY_CHAR.get(name);
   }
   const n = normaliseKeyName(name);
   if (PLATFORM_MOD.has(n)) return platform === 'darwin' ? 'Super_L' : 'Control_L';
@@ -269,20 +270,21 @@ function splitAt(word: string, sep: '+' | '-'): { parts: string[]; joinsPrevious
   return { parts, joinsPrevious, joinsNext };
 }
 
-/** One name, or a dash-joined chord some models write ("ctrl-c", "ctrl-shift-t", "ctrl--"). */
+/**
+ * One name, or a dash-joined chord some models write ("ctrl-c", "ctrl-shift-t",
+ * "ctrl--"). The chord reading comes first when every piece is a key: "ctrl-l" is
+ * ctrl+l, never the name "ctrl_l" (Control_L) that loose matching would find;
+ * "Page-Up" has no key "Page", so it is the name Page_Up.
+ */
 function resolvePart(part: string, options: ParseKeyOptions): KeySpec[] {
-  try {
-    return [resolveKey(part, options)];
-  } catch (err) {
-    if (part.length < 3 || !part.includes('-')) throw err;
+  if (part.length >= 2 && part.includes('-')) {
     const { parts, joinsPrevious, joinsNext } = splitAt(part, '-');
-    if (joinsPrevious || joinsNext || parts.length < 2) throw err;
-    try {
-      return parts.map((p) => resolveKey(p === '-' ? 'minus' : p, options));
-    } catch {
-      throw err;
+    if (!joinsPrevious && !joinsNext && parts.length >= 2) {
+      const specs = parts.map((p) => lookup(p === '-' ? 'minus' : p, options));
+      if (specs.every((s) => s !== undefined)) return specs.map((s) => specOf(s!));
     }
   }
+  return [resolveKey(part, options)];
 }
 
 function shown(text: string): string {
@@ -302,7 +304,7 @@ function toChord(specs: KeySpec[], text: string): KeyChord {
   if (others.length > 1) {
     throw new KeyNameError(
       `key combo ${shown(text)} presses ${others.map((k) => JSON.stringify(k.name)).join(' and ')} in one chord: a chord is modifiers plus one key. ` +
-        `Press them one after another instead (a space between chords: ${JSON.stringify(others.map((k) => [...modifiers.map((m) => m.name), k.name].join('+')).join(' '))} — or separate actions)`,
+        `Press them one after another instead (a space between chords: ${JSON.stringify(others.map((k) => [...modifiers, k].map(keyLabel).join('+')).join(' '))} — or separate actions)`,
     );
   }
   if (modifiers.length + others.length > MAX_CHORD_KEYS) throw new KeyNameError(`a key chord can hold at most ${MAX_CHORD_KEYS} keys`);
