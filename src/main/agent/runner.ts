@@ -2,6 +2,7 @@ import type { Point } from '../../shared/actions.js';
 import type { ApprovalAnswer } from '../../shared/approvals.js';
 import type { RunEvent, RunEventInput, Usage } from '../../shared/events.js';
 import type { DisplayInfo } from '../../shared/observation.js';
+import { pickDisplay as pickDisplayFrom } from '../../os-control/displays.js';
 import { deskpilotHome } from '../paths.js';
 import { createRunLog, openRunLogById, type FileRunLog } from '../sessions/run-log.js';
 import { readRunLog } from '../sessions/reader.js';
@@ -123,6 +124,8 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     limits: options.limits,
     skills,
     labels,
+    display,
+    ...(options.profile.baseUrl ? { baseUrl: options.profile.baseUrl } : {}),
     ...(resumedFromSeq !== undefined ? { resumedFromSeq } : {}),
   });
 
@@ -190,7 +193,14 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     emit({ type: 'state', state: 'ended', reason: ending.summary });
     await log.sync().catch(() => undefined);
     await log.close().catch(() => undefined);
-    return { runId: log.runId, status: ending.status, summary: ending.summary, steps: ctx.step, costUsd: ctx.total.costUsd };
+    return {
+      runId: log.runId,
+      status: ending.status,
+      summary: ending.summary,
+      ...(ending.status === 'error' ? { errorCause: ending.errorCause ?? 'internal' } : {}),
+      steps: ctx.step,
+      costUsd: ctx.total.costUsd,
+    };
   })();
 
   return {
@@ -209,10 +219,7 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
   };
 }
 
+/** The configured display, or the primary one; an id that matches no display throws UnknownDisplayError. */
 async function pickDisplay(options: RunOptions): Promise<DisplayInfo> {
-  const displays = await options.computer.listDisplays();
-  const wanted = options.config.displayId;
-  const display = (wanted ? displays.find((d) => d.id === wanted) : undefined) ?? displays.find((d) => d.primary) ?? displays[0];
-  if (!display) throw new Error('no display found to watch');
-  return display;
+  return pickDisplayFrom(await options.computer.listDisplays(), options.config.displayId);
 }

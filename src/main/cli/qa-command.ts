@@ -4,9 +4,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ProviderFamilySchema, type ProviderProfile } from '../../shared/config.js';
 import { ConfigError, loadConfig } from '../config/index.js';
 import { deskpilotHome } from '../paths.js';
-import { resolveApiKey } from '../agent/providers/index.js';
 import { resolveRunChoices } from '../agent/runner/choices.js';
-import { PlanError, readPlanFile } from '../agent/qa/index.js';
 import { exitCodeFor, EXIT_INVALID, type CaseResult, type SuiteResult } from '../agent/qa/results.js';
 
 interface QaFlags {
@@ -55,6 +53,9 @@ export function registerQaCommand(program: Command): void {
 }
 
 export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+  // The plan reader, the QA runner and the model SDKs load only when a plan runs: `deskpilot --help` stays quick.
+  const { PlanError, readPlanFile } = await import('../agent/qa/index.js');
+  const { resolveApiKey } = await import('../agent/providers/index.js');
   let plan;
   try {
     plan = await readPlanFile(planFile);

@@ -2,30 +2,48 @@ import { ProviderFamilySchema } from '../../shared/config.js';
 import type { RunEventOf } from '../../shared/events.js';
 import { openSession } from '../sessions/history.js';
 import { EXIT } from './exit-codes.js';
+import { policyFromFlags, type ChoiceFlags } from './run-flags.js';
 import { launchInTerminal } from './terminal-launch.js';
 import type { TerminalRunFlags } from './terminal-run.js';
 
 /**
  * `deskpilot sessions resume <id>`: continues a paused or interrupted run in its own
- * folder with the provider, model, policy and limits it started with (base URL and
- * key from the environment, as for `deskpilot run`), supervised on the terminal.
+ * folder with the provider, model, base URL, policy and limits it started with,
+ * supervised on the terminal. The same choice flags as `deskpilot run` (--policy,
+ * --yes, --base-url, --display …) override what the log says.
  */
-export async function resumeRunInTerminal(runId: string, context: { home: string }, flags: Partial<TerminalRunFlags> = {}): Promise<number> {
+export async function resumeRunInTerminal(
+  runId: string,
+  context: { home: string; flags?: ChoiceFlags },
+  terminal: Partial<TerminalRunFlags> = {},
+): Promise<number> {
+  const flags = context.flags ?? {};
   const { events } = await openSession(context.home, runId);
   const started = events.find((e): e is RunEventOf<'run_started'> => e.type === 'run_started');
   if (!started) {
     process.stderr.write(`deskpilot: run ${runId} has no start event; it cannot be resumed\n`);
     return EXIT.usage;
   }
-  const provider = ProviderFamilySchema.safeParse(started.provider);
+  const provider = ProviderFamilySchema.safeParse(flags.provider ?? started.provider);
   if (!provider.success) {
     process.stderr.write(`deskpilot: run ${runId} names an unknown provider "${started.provider}"; it cannot be resumed\n`);
     return EXIT.usage;
   }
-  return launchInTerminal(
-    context.home,
-    { provider: provider.data, model: started.model, policy: started.policy, limits: started.limits },
-    { task: started.task, skills: started.skills, resumeRunId: runId },
-    { json: false, ...flags },
-  );
+  const sameProvider = provider.data === started.provider;
+  return launchInTerminal({
+    home: context.home,
+    choices: {
+      ...(flags.profile !== undefined ? { profile: flags.profile } : {}),
+      provider: provider.data,
+      model: flags.model ?? started.model,
+      // The base URL the run used is not a secret: a run against a local model server resumes against it.
+      baseUrl: flags.baseUrl ?? (sameProvider ? started.baseUrl : undefined),
+      apiKeyEnv: flags.apiKeyEnv,
+      policy: policyFromFlags(flags) ?? started.policy,
+      limits: started.limits,
+    },
+    extras: { task: started.task, skills: started.skills, resumeRunId: runId },
+    flags: { json: false, ...terminal },
+    overrides: { displayId: flags.display ?? started.display?.id, requestTimeoutSeconds: flags.requestTimeout },
+  });
 }

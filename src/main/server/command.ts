@@ -4,7 +4,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { deskpilotHome } from '../paths.js';
 import type { BridgeService } from '../service/types.js';
 import { isLoopbackHost } from './auth.js';
-import { startServer, type RunningServer } from './server.js';
+import type { RunningServer } from './server.js';
 import { defaultWebRoot } from './web-root.js';
 
 interface ServeFlags {
@@ -43,6 +43,8 @@ export async function runServe(options: ServeRunOptions): Promise<{ server: Runn
     const { createBridgeService } = await import('../service/index.js');
     service = createBridgeService({ home: options.home ?? deskpilotHome(), computer: await createComputer() });
   }
+  // Loaded only for `serve`, so other commands (and --help) start without the HTTP/WebSocket stack.
+  const { startServer } = await import('./server.js');
   const server = await startServer({ service, webRoot, port: options.port, host: options.host, log: (l) => err(`serve: ${l}`) });
   if (!isLoopbackHost(server.host)) {
     err('');
