@@ -18,6 +18,7 @@ interface QaFlags {
   retries?: number;
   case?: string[];
   maxSteps?: number;
+  display?: string;
 }
 
 function wholeNumber(value: string): number {
@@ -33,7 +34,10 @@ function wholeNumber(value: string): number {
 export function registerQaCommand(program: Command): void {
   program
     .command('qa')
-    .description('run a test plan (docs/TEST-PLANS.md): a verdict with evidence per case, JUnit XML and an HTML report')
+    .description(
+      'run a test plan (docs/TEST-PLANS.md): a verdict with evidence per case, JUnit XML and an HTML report. ' +
+        'Runs with policy auto (nothing is asked) and takes the real mouse and keyboard of this desktop',
+    )
     .argument('<plan>', 'the test plan (Markdown)')
     .option('--junit <file>', 'write JUnit XML here')
     .option('--report <file>', 'write the self-contained HTML report here')
@@ -44,6 +48,7 @@ export function registerQaCommand(program: Command): void {
     .option('--profile <name>', 'profile from config.json')
     .option('--retries <n>', 'extra attempts for a failing case (overrides the plan)', wholeNumber)
     .option('--case <name...>', 'run only these cases')
+    .option('--display <id>', 'the display to test on (deskpilot displays lists them; default: config displayId, else the primary)')
     .action(async (planFile: string, flags: QaFlags) => {
       const code = await qaCommand(planFile, flags);
       // Native capture/input handles can keep Node alive: leave once stdout has drained.
@@ -72,6 +77,7 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
   let resolved;
   try {
     config = await loadConfig(home);
+    if (flags.display !== undefined) config = { ...config, displayId: flags.display };
     resolved = resolveRunChoices(config, {
       profile: flags.profile,
       provider: flags.provider,
@@ -99,6 +105,8 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
   const { runQaPlan, renderJUnit, renderSuiteReport } = await import('../agent/qa/index.js');
 
   out.write(`QA: ${plan.title} — ${plan.cases.length} case(s), ${resolved.profile.provider} ${resolved.profile.model}\n`);
+  // Said before anything moves: nobody is asked, and the pointer is the person's own.
+  out.write('QA runs with policy auto (no action is asked) and takes the real mouse and keyboard of this desktop: hands off until it ends; Ctrl-C stops it.\n');
   const suite: SuiteResult = await runQaPlan(plan, {
     profile: resolved.profile,
     apiKey,
