@@ -61,7 +61,7 @@ export class UnknownDisplayError extends Error {
     readonly wanted: string,
     readonly displays: DisplayInfo[],
   ) {
-    super(`no display ${JSON.stringify(wanted)}; displays are ${displays.map((x) => JSON.stringify(x.id)).join(', ') || 'none'} (deskpilot displays lists them)`);
+    super(`no display ${JSON.stringify(wanted)} (config displayId or --display); the displays are: ${displays.map(describeDisplay).join('; ') || 'none'}`);
     this.name = 'UnknownDisplayError';
   }
 }

@@ -18,7 +18,9 @@ describe('xrandr --listmonitors', () => {
     expect(pickDisplay(d).id).toBe('DP-1');
     expect(pickDisplay(d, 'eDP-1').bounds.x).toBe(-1600);
     expect(() => pickDisplay(d, 'VGA-1')).toThrow(UnknownDisplayError);
-    expect(() => pickDisplay(d, 'VGA-1')).toThrow(/no display "VGA-1"; displays are "DP-1", "HDMI-1", "eDP-1"/);
+    expect(() => pickDisplay(d, 'VGA-1')).toThrow(
+      'no display "VGA-1" (config displayId or --display); the displays are: "DP-1" 2560×1440 at (0, 0), primary; "HDMI-1" 1920×1080 at (2560, 180); "eDP-1" 1600×900 at (-1600, 0)',
+    );
     expect(() => pickDisplay([], undefined)).toThrow(NoDisplayError);
   });
 
