@@ -64,13 +64,13 @@ export async function runInTerminal(options: Omit<RunOptions, 'onEvent' | 'onDel
   };
 
   const onEvent = (event: RunEvent) => {
-    followWait(event);
     if (flags.json) stdout.write(`${JSON.stringify(event)}\n`);
     else {
       const repeat = event.type === 'run_ended' && event.status === 'error' && event.summary === lastFatal;
       const line = formatEvent(repeat ? { ...event, summary: '' } : event);
       if (line) print(line);
     }
+    followWait(event);
     if (event.type === 'error' && event.fatal) lastFatal = event.message;
     if (event.type === 'observation') images.set(event.observation.id, event.observation.image);
     if (event.type === 'action_proposed') proposals.set(event.proposalId, event);
