@@ -3,6 +3,7 @@
  * the coordinate record, typing, settle and takeover detection.
  */
 import { randomUUID } from 'node:crypto';
+import { sleep, throwIfAborted } from '../shared/abort.js';
 import type { Action, Point } from '../shared/actions.js';
 import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
 import { performAction } from './actions.js';
@@ -114,7 +115,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     } finally {
       await devices.keyUp(mod);
     }
-    await new Promise((r) => setTimeout(r, 150));
+    await sleep(150);
     await nut.clipboard.setContent(previous);
   }
 
@@ -147,7 +148,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
                   o.region!.y < d.bounds.y + d.bounds.height,
               ) ?? pickDisplay(all))
             : pickDisplay(all);
-      if (o.signal?.aborted) throw o.signal.reason instanceof Error ? o.signal.reason : new Error('aborted');
+      throwIfAborted(o.signal);
       const reusable = settledFrame;
       settledFrame = undefined;
       const fresh =

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEventInput } from '../../src/shared/events.js';
-import { createRunControl, isAbortError, type RunControlChange } from '../../src/main/agent/supervision/run-control.js';
+import { isAbortError } from '../../src/shared/abort.js';
+import { createRunControl, type RunControlChange } from '../../src/main/agent/supervision/run-control.js';
 import { createTakeoverWatch } from '../../src/main/agent/supervision/takeover-watch.js';
 import type { InputActivity } from '../../src/main/agent/supervision/x11-input-activity.js';
 import type { Point } from '../../src/shared/actions.js';

@@ -1,5 +1,5 @@
 import type { RunEvent } from '../../shared/events.js';
-import { findSecrets } from '../agent/supervision/secrets.js';
+import { findSecrets } from '../../shared/secrets.js';
 
 /** What an API key or token is replaced with, everywhere in the log. */
 export const REDACTED = '[redacted]';

@@ -1,3 +1,4 @@
+import { abortError, sleep } from '../../../shared/abort.js';
 import { ProviderRequestError, ProviderTimeoutError, ProviderUnavailableError, type TurnCallbacks } from './types.js';
 
 /**
@@ -27,12 +28,6 @@ export interface RetryOptions {
 
 const DEFAULTS: Required<Omit<RetryOptions, 'totalMs'>> = { maxAttempts: 6, baseDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
 
-export function abortError(signal?: AbortSignal): Error {
-  const reason: unknown = signal?.reason;
-  const err = new Error(typeof reason === 'string' ? reason : 'The model request was aborted');
-  err.name = 'AbortError';
-  return err;
-}
 
 /** What kind of failure an SDK error is, read from its shape so both SDKs share one rule. */
 export interface Classified {
@@ -112,20 +107,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError(signal));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError(signal));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 export function backoffDelay(attempt: number, opts: Required<Omit<RetryOptions, 'totalMs'>>, random = Math.random): number {
   const cap = Math.min(opts.maxDelayMs, opts.baseDelayMs * 2 ** (attempt - 1));

@@ -4,7 +4,7 @@ import { getActiveWindow } from '../../../os-control/active-window.js';
 import { formatShellResult, runShell } from '../tools/shell.js';
 import type { AssistantItem, ModelCall, ToolResultItem, TranscriptImage } from '../transcript.js';
 import { validateAction } from '../validate-action.js';
-import { isAbortError, throwIfAborted } from './abort.js';
+import { isAbortError, throwIfAborted } from '../../../shared/abort.js';
 import type { RunContext, RunEnding, SeenObservation } from './context.js';
 import { actionToGlobal, globalToImage } from '../../../os-control/coords.js';
 import { observeZoom } from './observe.js';

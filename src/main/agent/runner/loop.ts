@@ -5,7 +5,7 @@ import { pruneImages } from '../context.js';
 import { addUsage, costOf } from '../pricing.js';
 import { ProviderRequestError, ProviderTimeoutError, ProviderUnavailableError, type ModelTurn } from '../providers/types.js';
 import type { ToolResultItem } from '../transcript.js';
-import { isAbortError, throwIfAborted } from './abort.js';
+import { isAbortError, throwIfAborted } from '../../../shared/abort.js';
 import type { RunErrorCause } from '../run-api.js';
 import type { RunContext, RunEnding, SeenObservation } from './context.js';
 import { executeTurn } from './execute.js';
