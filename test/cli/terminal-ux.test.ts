@@ -220,6 +220,30 @@ describe('item 5: signs of life and the request timeout', () => {
   }, 60_000);
 });
 
+describe('item 10: resume takes the choice flags and remembers the base URL', () => {
+  it('a run started with --base-url (no environment variable) pauses, and resumes against the same server', async () => {
+    // The server asks to wait longer than any retry: the run pauses at once (exit 4 without a terminal).
+    fake.script({ fault: 'status', status: 529, headers: { 'retry-after': '3600' } });
+    const noEnvUrl = { ANTHROPIC_BASE_URL: '' };
+    const first = await cli(['run', 'resume me', ...MODEL, '--yes', '--base-url', fake.anthropicBaseUrl], { text: '' }, noEnvUrl);
+    expect(first.code, first.stderr).toBe(4);
+    const runId = /deskpilot sessions resume (\S+)/.exec(first.stderr)![1]!;
+    const started = JSON.parse(readFileSync(path.join(home.home, 'sessions', runId, 'events.jsonl'), 'utf8').split('\n')[0]!);
+    expect(started).toMatchObject({ type: 'run_started', baseUrl: fake.anthropicBaseUrl, policy: 'auto' });
+
+    fake.script({ text: 'Back again.', toolCalls: [finish(true, 'resumed fine')] });
+    const requests = fake.requests.length;
+    const resumed = await cli(['sessions', 'resume', runId.slice(0, 17), '--yes', '--display', 'screen'], { text: '' }, noEnvUrl);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain('run done after');
+    expect(fake.requests.length).toBe(requests + 1);
+    // The resume takes the same flags as run: an unknown display is refused the same way.
+    const badDisplay = await cli(['sessions', 'resume', runId, '--yes', '--display', 'nope'], { text: '' }, noEnvUrl);
+    expect(badDisplay.code).toBe(2);
+    expect(badDisplay.stderr).toContain('no display "nope"');
+  }, 120_000);
+});
+
 describe('item 12: which screen', () => {
   const xr = (...args: string[]) => {
     const r = spawnSync('xrandr', args, { env: xvfb.env, encoding: 'utf8' });

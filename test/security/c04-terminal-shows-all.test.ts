@@ -1,10 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
-import { claude, finish, tempHome } from '../e2e/support.js';
+import { BIN, claude, finish, tempHome } from '../e2e/support.js';
 import { runInPty, type PtyRun } from '../cli/pty.js';
 
 // Issue 12, class 4 (terminal side): the approver sees exactly what runs. A hostile
@@ -77,5 +78,15 @@ describe('class 4: the terminal shows everything that would run, and interprets 
       expect(screen.includes(raw), JSON.stringify(raw)).toBe(false);
     }
     expect(existsSync(marker)).toBe(false);
+
+    // The history view prints the same text: visible there too.
+    const shown = spawnSync(process.execPath, [BIN, 'sessions', 'show', 'last'], { env: env(), encoding: 'utf8' });
+    expect(shown.status, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('All fine.␍␛[2KAllow: echo safe?␛]0;PWNED-TITLE␇');
+    const hidden = [...shown.stdout].filter((ch) => {
+      const c = ch.codePointAt(0)!;
+      return (c < 0x20 && c !== 0x0a) || c === 0x7f || c === 0x202e || c === 0x200b;
+    });
+    expect(hidden).toEqual([]);
   }, 120_000);
 });

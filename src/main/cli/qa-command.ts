@@ -5,6 +5,7 @@ import { ProviderFamilySchema, type ProviderProfile } from '../../shared/config.
 import { ConfigError, loadConfig } from '../config/index.js';
 import { deskpilotHome } from '../paths.js';
 import { resolveRunChoices } from '../agent/runner/choices.js';
+import { shownOneLine } from './terminal-text.js';
 import { exitCodeFor, EXIT_INVALID, type CaseResult, type SuiteResult } from '../agent/qa/results.js';
 
 interface QaFlags {
@@ -131,7 +132,8 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
 
 function caseLine(c: CaseResult): string {
   const mark = c.status === 'passed' ? (c.flaky ? 'FLAKY' : 'PASS') : c.status === 'failed' ? 'FAIL' : c.status === 'blocked' ? 'BLOCKED' : 'ERROR';
-  return `${mark.padEnd(7)} ${c.name} — ${c.message}`;
+  // The verdict's reason comes from the model: shown, never interpreted.
+  return `${mark.padEnd(7)} ${shownOneLine(c.name)} — ${shownOneLine(c.message)}`;
 }
 
 async function writeOut(file: string, text: string): Promise<void> {

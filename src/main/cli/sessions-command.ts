@@ -153,9 +153,10 @@ export function registerSessionsCommand(program: Command, options: SessionsComma
         const s = await sessionSummary(home(), id);
         out(listLine(s));
         out(`folder: ${runDir(home(), id)}`);
+        // Model text, commands and summaries are shown, never interpreted (a `\r` or ESC from a model stays visible).
         for (const e of events) {
           const line = eventLine(e);
-          if (line !== undefined) out(line);
+          if (line !== undefined) out(shownOneLine(line));
         }
         return SESSIONS_EXIT.ok;
       }),
