@@ -231,16 +231,17 @@ describe('item 10: resume takes the choice flags and remembers the base URL', ()
     const started = JSON.parse(readFileSync(path.join(home.home, 'sessions', runId, 'events.jsonl'), 'utf8').split('\n')[0]!);
     expect(started).toMatchObject({ type: 'run_started', baseUrl: fake.anthropicBaseUrl, policy: 'auto' });
 
+    // The resume takes the same flags as run: an unknown display is refused the same way, and nothing is asked of the model.
+    const badDisplay = await cli(['sessions', 'resume', runId, '--yes', '--display', 'nope'], { text: '' }, noEnvUrl);
+    expect(badDisplay.code, badDisplay.stderr).toBe(2);
+    expect(badDisplay.stderr).toContain('no display "nope"');
+
     fake.script({ text: 'Back again.', toolCalls: [finish(true, 'resumed fine')] });
     const requests = fake.requests.length;
     const resumed = await cli(['sessions', 'resume', runId.slice(0, 17), '--yes', '--display', 'screen'], { text: '' }, noEnvUrl);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain('run done after');
     expect(fake.requests.length).toBe(requests + 1);
-    // The resume takes the same flags as run: an unknown display is refused the same way.
-    const badDisplay = await cli(['sessions', 'resume', runId, '--yes', '--display', 'nope'], { text: '' }, noEnvUrl);
-    expect(badDisplay.code).toBe(2);
-    expect(badDisplay.stderr).toContain('no display "nope"');
   }, 120_000);
 });
 

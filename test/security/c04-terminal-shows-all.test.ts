@@ -82,7 +82,8 @@ describe('class 4: the terminal shows everything that would run, and interprets 
     // The history view prints the same text: visible there too.
     const shown = spawnSync(process.execPath, [BIN, 'sessions', 'show', 'last'], { env: env(), encoding: 'utf8' });
     expect(shown.status, shown.stderr).toBe(0);
-    expect(shown.stdout).toContain('All fine.␍␛[2KAllow: echo safe?␛]0;PWNED-TITLE␇');
+    // (The timeline folds whitespace, `\r` included, into single spaces.)
+    expect(shown.stdout).toContain('model: All fine. ␛[2KAllow: echo safe?␛]0;PWNED-TITLE␇ \\u{202E}exe.txt\\u{200B}');
     const hidden = [...shown.stdout].filter((ch) => {
       const c = ch.codePointAt(0)!;
       return (c < 0x20 && c !== 0x0a) || c === 0x7f || c === 0x202e || c === 0x200b;
