@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { registerServeCommand } from './server/command.js';
 import { EXIT } from './cli/exit-codes.js';
 import { registerDisplaysCommand } from './cli/displays-command.js';
+import { registerDoctorCommand } from './cli/doctor-command.js';
 import { resumeRunInTerminal } from './cli/resume-run.js';
 import { registerQaCommand } from './cli/qa-command.js';
 import { registerRunCommand } from './cli/run-command.js';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerSkillsCommand(program);
   registerServeCommand(program);
   registerDisplaysCommand(program);
+  registerDoctorCommand(program);
   pointUsageErrorsAtHelp(program);
   return program;
 }

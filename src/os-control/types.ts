@@ -1,5 +1,7 @@
-import type { Action, Point, Rect } from '../shared/actions.js';
+import type { Point, Rect } from '../shared/actions.js';
+import type { CheckedAction } from './check-action.js';
 import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
+import type { ActiveWindow } from './active-window.js';
 
 /** How big, and in which format, the image for a model must be. */
 export interface ImageTarget {
@@ -71,11 +73,17 @@ export interface Computer {
   /**
    * Perform one input or observe action whose points are in global desktop
    * coordinates (already mapped through the coordinate pipeline).
-   * Shell, ask_user and finish are not the computer's business.
+   * Shell, ask_user and finish are not the computer's business. Only a checked action
+   * (check-action.ts) is accepted: there is no unchecked path to the keyboard.
    */
-  perform(action: Action, signal: AbortSignal): Promise<PerformResult>;
+  perform(action: CheckedAction, signal: AbortSignal): Promise<PerformResult>;
   settle(options?: SettleOptions): Promise<SettleResult>;
   cursorPosition(): Promise<Point>;
+  /**
+   * The focused window (title, application), for the risk and user rules; undefined
+   * when the OS cannot say. Never throws: an unknown window is judged conservatively.
+   */
+  activeWindow(): Promise<ActiveWindow | undefined>;
   /** Release every key and mouse button this process may hold. Safe to call any time. */
   releaseAll(): Promise<void>;
 }

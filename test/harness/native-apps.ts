@@ -9,6 +9,7 @@
  * Needs the Debian package `xinput`.
  */
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { requireCoreFonts, requireFonts, requirePrograms } from './requirements.js';
 import type { Xvfb } from './xvfb.js';
 
 export interface Geometry {
@@ -50,12 +51,24 @@ async function startApp(xvfb: Xvfb, cmd: string, args: string[], search: string[
     const exited = new Promise<never>((_, reject) =>
       child.once('exit', (code) => reject(new Error(`${cmd} exited (${code}) before its window appeared: ${stderr.slice(-300)}`))),
     );
-    const found = new Promise<string>((resolve, reject) => {
-      execFile('xdotool', ['search', '--sync', '--onlyvisible', ...search], { env: xvfb.env, timeout: 45_000 }, (err, stdout) => {
-        if (err) reject(new Error(`no ${cmd} window within 45 s: ${err.message}`));
-        else resolve(stdout.trim().split('\n')[0]!);
+    // xdotool search dies with BadWindow when some other window disappears while it walks
+    // the tree (an app of the previous test closing): search again then.
+    const searchOnce = () =>
+      new Promise<string>((resolve, reject) => {
+        execFile('xdotool', ['search', '--sync', '--onlyvisible', ...search], { env: xvfb.env, timeout: 45_000 }, (err, stdout) => {
+          if (err) reject(new Error(`no ${cmd} window within 45 s: ${err.message}`));
+          else resolve(stdout.trim().split('\n')[0]!);
+        });
       });
-    });
+    const found = (async () => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await searchOnce();
+        } catch (err) {
+          if (attempt >= 5 || !/BadWindow/.test(String(err))) throw err;
+        }
+      }
+    })();
     windowId = await Promise.race([found, exited]);
   } catch (err) {
     kill();
@@ -75,17 +88,30 @@ async function startApp(xvfb: Xvfb, cmd: string, args: string[], search: string[
   };
 }
 
-/** xcalc with its window at `g` (X geometry of the client area; the WM adds its frame around it). */
-export function startXcalc(xvfb: Xvfb, g: Geometry = { x: 100, y: 100, width: 240, height: 320 }): Promise<NativeApp> {
+/**
+ * xcalc with its window at `g` (X geometry of the client area; the WM adds its frame
+ * around it). It draws with core fonts: without xfonts-base it would render in the
+ * built-in font, so that is refused unless the test asks for it (`builtInFontsOnPurpose`:
+ * an Xvfb started with fontPath "built-ins" to see what such a machine shows).
+ */
+export async function startXcalc(
+  xvfb: Xvfb,
+  g: Geometry = { x: 100, y: 100, width: 240, height: 320 },
+  options: { builtInFontsOnPurpose?: boolean } = {},
+): Promise<NativeApp> {
+  requirePrograms(['xcalc', 'xdotool'], xvfb.env);
+  if (!(options.builtInFontsOnPurpose && xvfb.fontPath === 'built-ins')) requireCoreFonts(xvfb);
   return startApp(xvfb, 'xcalc', ['-geometry', `${g.width}x${g.height}+${g.x}+${g.y}`], ['--class', 'xcalc']);
 }
 
 let xtermCounter = 0;
 /** xterm at `g` in pixels-ish (xterm geometry is in character cells: cols×rows). */
-export function startXterm(
+export async function startXterm(
   xvfb: Xvfb,
   options: { cols?: number; rows?: number; x?: number; y?: number; command?: string[]; env?: NodeJS.ProcessEnv } = {},
 ): Promise<NativeApp> {
+  requirePrograms(['xterm', 'xdotool'], xvfb.env);
+  requireFonts(['DejaVu Sans Mono'], xvfb.env); // -fa Monospace
   const title = `deskpilot-xterm-${process.pid}-${xtermCounter++}`;
   const args = [
     '-geometry', `${options.cols ?? 80}x${options.rows ?? 24}+${options.x ?? 100}+${options.y ?? 100}`,
@@ -126,6 +152,7 @@ function keycodeNames(env: NodeJS.ProcessEnv): Map<number, string> {
 
 /** The keys and buttons the X server considers held right now. */
 export function heldState(xvfb: Xvfb): HeldState {
+  requirePrograms(['xinput', 'xmodmap'], xvfb.env);
   const keycodes = new Set<number>();
   const buttons = new Set<number>();
   for (const device of SLAVES) {
@@ -146,4 +173,37 @@ export function heldState(xvfb: Xvfb): HeldState {
 export function pointerPosition(xvfb: Xvfb): { x: number; y: number } {
   const out = run(xvfb.env, 'xdotool', ['getmouselocation', '--shell']);
   return { x: Number(/^X=(\d+)/m.exec(out)?.[1]), y: Number(/^Y=(\d+)/m.exec(out)?.[1]) };
+}
+
+/**
+ * A GTK 3 text editor (mousepad or gedit) editing `file`, which must exist (an existing
+ * file saves with ctrl+s, no Save As dialog). GSETTINGS_BACKEND=memory: the editors'
+ * defaults, nothing read from or written to the user's dconf.
+ */
+export function startEditor(xvfb: Xvfb, editor: 'mousepad' | 'gedit', file: string): Promise<NativeApp> {
+  const args = editor === 'gedit' ? ['--standalone', file] : [file];
+  return startApp(xvfb, editor, args, ['--class', editor], { GSETTINGS_BACKEND: 'memory', NO_AT_BRIDGE: '1', LC_ALL: 'C.UTF-8' });
+}
+
+/** Two busy-looping processes (a 2-core machine under full load) until the returned stop() is called. */
+export function startCpuLoad(count = 2): () => void {
+  const children = Array.from({ length: count }, () => spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' }));
+  const stop = () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  };
+  process.once('exit', stop);
+  return () => {
+    process.removeListener('exit', stop);
+    stop();
+  };
+}
+
+/** Sets the X keyboard layout of this server (`setxkbmap de`); "us" to go back. */
+export function setLayout(xvfb: Xvfb, layout: string): void {
+  run(xvfb.env, 'setxkbmap', ['-layout', layout]);
+}
+
+/** The server's whole keyboard mapping as `xmodmap -pke` prints it. */
+export function keymapText(xvfb: Xvfb): string {
+  return run(xvfb.env, 'xmodmap', ['-pke']);
 }

@@ -77,6 +77,8 @@ export function editQuestion(action: Action, image?: { width: number; height: nu
       return 'New command: ';
     case 'key':
     case 'hold_key':
+    case 'key_down':
+    case 'key_up':
       return 'New keys (e.g. ctrl+s): ';
     case 'wait':
     case 'screenshot':
@@ -124,6 +126,8 @@ export function editedAction(action: Action, line: string): { action: Action } |
       return line.trim() ? { action: { ...action, command: line } } : { error: 'the command is empty' };
     case 'key':
     case 'hold_key':
+    case 'key_down':
+    case 'key_up':
       return line.trim() ? { action: { ...action, keys: line.trim() } } : { error: 'no keys given' };
     case 'wait':
     case 'screenshot':

@@ -7,6 +7,7 @@ import { deskpilotHome } from '../paths.js';
 import { resolveRunChoices } from '../agent/runner/choices.js';
 import { shownOneLine } from './terminal-text.js';
 import { exitCodeFor, EXIT_INVALID, type CaseResult, type SuiteResult } from '../agent/qa/results.js';
+import { describeCase } from '../agent/qa/decide.js';
 
 interface QaFlags {
   junit?: string;
@@ -131,9 +132,9 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
 }
 
 function caseLine(c: CaseResult): string {
-  const mark = c.status === 'passed' ? (c.flaky ? 'FLAKY' : 'PASS') : c.status === 'failed' ? 'FAIL' : c.status === 'blocked' ? 'BLOCKED' : 'ERROR';
-  // The verdict's reason comes from the model: shown, never interpreted.
-  return `${mark.padEnd(7)} ${shownOneLine(c.name)} — ${shownOneLine(c.message)}`;
+  const { mark, note } = describeCase(c);
+  // The case name and the verdict's reason come from the plan and the model: shown, never interpreted.
+  return `${mark.padEnd(7)} ${shownOneLine(c.name)}${note ? ` (${shownOneLine(note)})` : ''} — ${shownOneLine(c.message)}`;
 }
 
 async function writeOut(file: string, text: string): Promise<void> {

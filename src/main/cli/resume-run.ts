@@ -8,9 +8,11 @@ import type { TerminalRunFlags } from './terminal-run.js';
 
 /**
  * `deskpilot sessions resume <id>`: continues a paused or interrupted run in its own
- * folder with the provider, model, base URL, policy and limits it started with,
- * supervised on the terminal. The same choice flags as `deskpilot run` (--policy,
- * --yes, --base-url, --display …) override what the log says.
+ * folder with the provider, model and limits it started with, supervised on the
+ * terminal. The same choice flags as `deskpilot run` (--policy, --yes, --base-url,
+ * --display …) apply; the logged policy can only make the run stricter
+ * (stricterPolicy), and the logged base URL is reused only where a key may go
+ * (decideKeyDestination: loopback or configured; else "pass --base-url").
  */
 export async function resumeRunInTerminal(
   runId: string,
@@ -36,10 +38,13 @@ export async function resumeRunInTerminal(
       ...(flags.profile !== undefined ? { profile: flags.profile } : {}),
       provider: provider.data,
       model: flags.model ?? started.model,
+      baseUrl: flags.baseUrl,
       // The base URL the run used is not a secret: a run against a local model server resumes against it.
-      baseUrl: flags.baseUrl ?? (sameProvider ? started.baseUrl : undefined),
+      ...(sameProvider && started.baseUrl ? { loggedBaseUrl: started.baseUrl } : {}),
       apiKeyEnv: flags.apiKeyEnv,
-      policy: policyFromFlags(flags) ?? started.policy,
+      policy: policyFromFlags(flags),
+      // The log is a file: its policy can only tighten what the flags or the config say.
+      loggedPolicy: started.policy,
       limits: started.limits,
     },
     extras: { task: started.task, skills: started.skills, resumeRunId: runId },

@@ -252,6 +252,7 @@ export async function runInTerminal(options: Omit<RunOptions, 'onEvent' | 'onDel
     const running = handle;
     const outcome = await Promise.race([running.done.then((result) => ({ result })), paused.then((code) => ({ code }))]);
     if ('code' in outcome) return outcome.code;
+    if (outcome.result.logError) stderr.write(`deskpilot: warning: ${shown(outcome.result.logError)}\n`);
     return finalWords(outcome.result);
   } finally {
     waiting.stop();

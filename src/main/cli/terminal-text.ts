@@ -37,6 +37,8 @@ export function describeInFull(action: Action): string {
       return `${action.success ? 'done' : 'give up'}: ${visibleText(action.summary)}`;
     case 'key':
     case 'hold_key':
+    case 'key_down':
+    case 'key_up':
     case 'click':
     case 'move':
     case 'mouse_down':
