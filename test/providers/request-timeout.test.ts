@@ -59,18 +59,19 @@ describe.each(['anthropic', 'openai', 'openai-compatible'] as const)('%s', (fami
   it('short attempts are retried while time is left, and the whole request still ends at the timeout', async () => {
     fake.setFallback({ fault: 'hang' });
     const retries: string[] = [];
-    const err = await make(family, { requestTimeoutMs: 1500, timeoutMs: 300 })
+    const err = await make(family, { requestTimeoutMs: 6000, timeoutMs: 1500 })
       .turn(request(), new AbortController().signal, { onRetry: (i) => retries.push(i.error) })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderTimeoutError);
-    expect(fake.requests.length).toBeGreaterThanOrEqual(2);
-    expect(fake.requests.length).toBeLessThan(6);
-    expect(retries.length).toBe(fake.requests.length - 1);
+    // Attempts of 1.5 s within 6 s: retried as timeouts, never all 6 attempts.
+    expect(retries.length).toBeGreaterThanOrEqual(1);
+    expect(retries.length).toBeLessThan(5);
+    expect(retries.every((r) => /timed out|stalled/.test(r))).toBe(true);
   });
 
   it('a server that keeps answering 529 is unavailable (the run pauses), not timed out', async () => {
-    fake.setFallback({ fault: 'status', status: 529, headers: { 'retry-after-ms': '400' } });
-    const err = await make(family, { requestTimeoutMs: 1000 })
+    fake.setFallback({ fault: 'status', status: 529, headers: { 'retry-after-ms': '3000' } });
+    const err = await make(family, { requestTimeoutMs: 8000 })
       .turn(request(), new AbortController().signal)
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderUnavailableError);
