@@ -24,7 +24,7 @@ const home = tempHome('deskpilot-prompt-');
 beforeAll(async () => {
   desktop = await startDesktop(SCREEN);
   ({ xvfb, probe, fake } = desktop);
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await desktop?.stop();
@@ -93,7 +93,7 @@ describe('the terminal approval prompt', () => {
     expect(log.find((e) => e.type === 'approval_answered')!.answer!.action).toMatchObject({ x: fx, y: fy });
     expect(log.find((e) => e.type === 'approval_requested')!.window!.title).toMatch(/^DeskPilot probe/);
     expect(log.find((e) => e.type === 'run_ended')).toMatchObject({ status: 'stopped' });
-  }, 120_000);
+  }, 240_000);
 
   it('Ctrl-D at the prompt (the terminal input ends) stops the run instead of rejecting and going on', async () => {
     fake.script({ text: 'Clicking.', toolCalls: [claude.click(5, 5)] }, { text: 'Again.', toolCalls: [claude.click(6, 6)] });
@@ -105,7 +105,7 @@ describe('the terminal approval prompt', () => {
     expect(code, run.screen()).toBe(130);
     expect(run.screen()).toContain('stopped: the terminal input ended while a question waited (no one can answer)');
     expect(fake.requests.length - requests).toBe(1);
-  }, 90_000);
+  }, 180_000);
 });
 
 describe('item 10 on a terminal', () => {
@@ -121,5 +121,5 @@ describe('item 10 on a terminal', () => {
     expect((await unknown.exit).code).toBe(2);
     expect(unknown.screen()).toContain('see deskpilot sessions --help');
     expect(unknown.screen()).not.toContain('Usage:');
-  }, 60_000);
+  }, 180_000);
 });

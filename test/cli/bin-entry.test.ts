@@ -36,7 +36,7 @@ describe('bin/deskpilot.js', () => {
     const later = new Date(Date.now() + 60_000);
     utimesSync(path.join(root, 'src', 'main', 'cli.ts'), later, later);
     expect(which(root)).toBe('source');
-  }, 60_000);
+  }, 180_000);
 
   it('`deskpilot sessions show … | head -1` exits 0 quietly when head closes the pipe', async () => {
     const home = tempHome('deskpilot-epipe-');
@@ -52,5 +52,5 @@ describe('bin/deskpilot.js', () => {
     } finally {
       home.cleanup();
     }
-  }, 60_000);
+  }, 180_000);
 });

@@ -19,7 +19,7 @@ const home = tempHome('deskpilot-ux-');
 beforeAll(async () => {
   xvfb = await startXvfb({ width: 1280, height: 800 });
   fake = await startFakeModel();
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await fake?.close();
@@ -84,7 +84,7 @@ describe('item 3: nobody to ask', () => {
     }
     expect(fake.requests.length).toBe(requests);
     expect(runDirs().length).toBe(before);
-  }, 60_000);
+  }, 180_000);
 
   it('a closed stdin and an empty pipe refuse the same way (risky policy too)', async () => {
     const requests = fake.requests.length;
@@ -96,7 +96,7 @@ describe('item 3: nobody to ask', () => {
     expect(ended.code, ended.stderr).toBe(2);
     expect(ended.stderr).toContain('no terminal to ask; use --yes, --policy auto or deskpilot serve (stdin ended before the run started)');
     expect(fake.requests.length).toBe(requests);
-  }, 60_000);
+  }, 180_000);
 
   it('--yes needs nobody: the same run with /dev/null goes ahead', async () => {
     fake.script({ text: 'Nothing to do.', toolCalls: [finish(true, 'nothing needed')] });
@@ -108,7 +108,7 @@ describe('item 3: nobody to ask', () => {
     } finally {
       closeSync(devNull);
     }
-  }, 60_000);
+  }, 180_000);
 
   it('stdin ending while a question waits stops the run (exit 130); the model is not called again', async () => {
     fake.script(
@@ -124,7 +124,7 @@ describe('item 3: nobody to ask', () => {
     expect(evs.find((e) => e.type === 'run_ended')).toMatchObject({ status: 'stopped' });
     // Two turns asked for, none after the input ended (no "reject and carry on").
     expect(fake.requests.length - requests).toBe(2);
-  }, 90_000);
+  }, 180_000);
 
   it('an endless pipe of answers (`yes n |`) is read a line per question, never buffered without bound', async () => {
     fake.script(
@@ -157,7 +157,7 @@ describe('item 3: nobody to ask', () => {
     // Backpressure held: the CLI took at most a few chunks (the old reader took all it
     // could, hundreds of MB in 3 s, and V8 died with "invalid size").
     expect(written).toBeLessThan(4 * 1024 * 1024);
-  }, 90_000);
+  }, 180_000);
 });
 
 describe('item 4: exit codes and one error message', () => {
@@ -175,7 +175,7 @@ describe('item 4: exit codes and one error message', () => {
     expect(screen).toContain('error: the model request was refused: HTTP 401 authentication_error: invalid x-api-key');
     expect(screen).toContain(`check ANTHROPIC_API_KEY (or --api-key-env) or --base-url (now ${fake.anthropicBaseUrl})`);
     expect(screen).not.toContain('{"type"');
-  }, 60_000);
+  }, 180_000);
 
   it('a task the model could not do: exit 1; no X display: exit 6', async () => {
     fake.script({ text: 'Cannot.', toolCalls: [finish(false, 'there is no such app')] });
@@ -185,7 +185,7 @@ describe('item 4: exit codes and one error message', () => {
     const noX = await cli(['run', 'open the app', ...MODEL, '--yes'], { text: '' }, { DISPLAY: '' });
     expect(noX.code).toBe(6);
     expect(noX.stderr).toContain('no X display: DISPLAY is not set');
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('item 5: signs of life and the request timeout', () => {
@@ -201,7 +201,7 @@ describe('item 5: signs of life and the request timeout', () => {
     } finally {
       fake.setFallback(undefined);
     }
-  }, 90_000);
+  }, 180_000);
 
   it('on a terminal the wait is a spinner line, erased before the next line is printed', async () => {
     fake.setFallback({ fault: 'hang' });
@@ -217,7 +217,7 @@ describe('item 5: signs of life and the request timeout', () => {
     } finally {
       fake.setFallback(undefined);
     }
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('item 10: resume takes the choice flags and remembers the base URL', () => {
@@ -242,7 +242,7 @@ describe('item 10: resume takes the choice flags and remembers the base URL', ()
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain('run done after');
     expect(fake.requests.length).toBe(requests + 1);
-  }, 120_000);
+  }, 240_000);
 });
 
 describe('item 12: which screen', () => {
@@ -257,7 +257,7 @@ describe('item 12: which screen', () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('deskpilot: no display "HDMI-9" (config displayId or --display); the displays are: "screen" 1280×800 at (0, 0), primary');
     expect(fake.requests.length).toBe(requests);
-  }, 60_000);
+  }, 180_000);
 
   it('`deskpilot displays` lists real monitors without the whole-screen one; a run on RIGHT names it and sees only it', async () => {
     const bare = await cli(['displays'], { text: '' });
@@ -281,5 +281,5 @@ describe('item 12: which screen', () => {
       xr('--delmonitor', 'LEFT');
       xr('--delmonitor', 'RIGHT');
     }
-  }, 90_000);
+  }, 180_000);
 });

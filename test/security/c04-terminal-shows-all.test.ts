@@ -23,7 +23,7 @@ const marker = path.join(os.tmpdir(), `deskpilot-c04-${process.pid}`);
 beforeAll(async () => {
   xvfb = await startXvfb({ width: 1024, height: 768 });
   fake = await startFakeModel();
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await fake?.close();
@@ -89,5 +89,5 @@ describe('class 4: the terminal shows everything that would run, and interprets 
       return (c < 0x20 && c !== 0x0a) || c === 0x7f || c === 0x202e || c === 0x200b;
     });
     expect(hidden).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 });
