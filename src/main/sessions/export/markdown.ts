@@ -1,19 +1,8 @@
 import path from 'node:path';
 import { describeAction } from '../../../shared/actions.js';
 import { formatDuration, formatUsd, isoTime } from './common.js';
+import { mdCode, mdFence, mdInline, mdQuote, mdUrl } from './markdown-escape.js';
 import type { RunView } from './timeline.js';
-
-/** Markdown-safe inline text (tables and emphasis characters escaped, one line). */
-function inline(text: string): string {
-  return text.replace(/\r?\n/g, ' ').replace(/([\\`*_[\]|<>])/g, '\\$1');
-}
-
-function quote(text: string): string {
-  return text
-    .split(/\r?\n/)
-    .map((l) => `> ${l}`)
-    .join('\n');
-}
 
 /**
  * A run as Markdown. Screenshots are linked, not copied: `imageBase` is the run folder
@@ -21,16 +10,18 @@ function quote(text: string): string {
  */
 export function renderMarkdown(view: RunView, options: { imageBase: string }): string {
   const s = view.summary;
-  const link = (rel: string) => path.posix.join(options.imageBase.split(path.sep).join('/'), rel).replace(/ /g, '%20');
+  const link = (rel: string) => mdUrl(path.posix.join(options.imageBase.split(path.sep).join('/'), rel));
+  const inline = mdInline;
+  const quote = mdQuote;
   const lines: string[] = [
     `# ${inline(s.task || view.runId)}`,
     '',
     `| | |`,
     `|---|---|`,
-    `| Run | \`${view.runId}\` |`,
-    `| Status | **${s.status}** |`,
+    `| Run | ${mdCode(view.runId)} |`,
+    `| Status | **${inline(s.status)}** |`,
     `| Model | ${inline(s.provider)} · ${inline(s.model)} |`,
-    `| Policy | ${view.started?.policy ?? ''} |`,
+    `| Policy | ${inline(view.started?.policy ?? '')} |`,
     `| Started | ${s.startedAt ? isoTime(s.startedAt) : ''} |`,
     `| Duration | ${s.endedAt && s.startedAt ? formatDuration(s.endedAt - s.startedAt) : '—'} |`,
     `| Steps | ${s.steps} |`,
@@ -48,26 +39,26 @@ export function renderMarkdown(view: RunView, options: { imageBase: string }): s
       lines.push(t.kind === 'thinking' ? `<details><summary>Thinking</summary>\n\n${quote(t.text)}\n\n</details>` : quote(t.text), '');
     }
     for (const a of step.actions) {
-      lines.push(`- **Action:** \`${describeAction(a.proposed.action).replace(/`/g, "'")}\``);
+      lines.push(`- **Action:** ${mdCode(describeAction(a.proposed.action))}`);
       if (a.proposed.reasoning) lines.push(`  - Reasoning: ${inline(a.proposed.reasoning)}`);
-      if (a.requested) lines.push(`  - Gate: ${a.requested.decision.verdict} — ${inline(a.requested.decision.reason)} (\`${a.requested.decision.rule}\`)`);
+      if (a.requested) lines.push(`  - Gate: ${a.requested.decision.verdict} — ${inline(a.requested.decision.reason)} (${mdCode(a.requested.decision.rule)})`);
       if (a.answered) {
         const ans = a.answered.answer;
         const by = `${a.answered.by.kind}${a.answered.by.detail ? ` (${a.answered.by.detail})` : ''}`;
-        const what = ans.decision === 'reject' ? `rejected${ans.feedback ? `: “${inline(ans.feedback)}”` : ''}` : ans.decision === 'edit' ? `edited to \`${describeAction(ans.action)}\`` : ans.decision === 'approve_similar' ? 'approved (and similar actions for this run)' : 'approved';
+        const what = ans.decision === 'reject' ? `rejected${ans.feedback ? `: “${inline(ans.feedback)}”` : ''}` : ans.decision === 'edit' ? `edited to ${mdCode(describeAction(ans.action))}` : ans.decision === 'approve_similar' ? 'approved (and similar actions for this run)' : 'approved';
         lines.push(`  - ${what} by ${inline(by)}`);
       }
-      if (a.denied) lines.push(`  - Denied: ${inline(a.denied.decision.reason)} (\`${a.denied.decision.rule}\`)`);
+      if (a.denied) lines.push(`  - Denied: ${inline(a.denied.decision.reason)} (${mdCode(a.denied.decision.rule)})`);
       if (a.executed) {
         const x = a.executed;
         lines.push(`  - ${x.ok ? 'Executed' : 'Failed'} in ${formatDuration(x.durationMs)} (by ${x.by.kind}${x.by.detail ? ` ${inline(x.by.detail)}` : ''})${x.error ? `: ${inline(x.error)}` : ''}`);
-        if (x.output) lines.push('', '  ```text', ...x.output.split(/\r?\n/).map((l) => `  ${l.replace(/```/g, "'''")}`), '  ```');
+        if (x.output) lines.push('', ...mdFence(x.output, 'text', '  '));
       }
     }
     for (const inv of step.invalid) lines.push(`- **Invalid action:** ${inline(inv.error)}`);
     for (const n of step.notes) {
       if (n.type === 'error') lines.push(`- _Error:_ ${inline(n.message)}`);
-      else if (n.type === 'state') lines.push(`- _State:_ ${n.state}${n.reason ? ` — ${inline(n.reason)}` : ''}`);
+      else if (n.type === 'state') lines.push(`- _State:_ ${inline(n.state)}${n.reason ? ` — ${inline(n.reason)}` : ''}`);
       else if (n.type === 'question_asked') lines.push(`- _Question:_ ${inline(n.question)}`);
       else if (n.type === 'question_answered') lines.push(`- _Answer (${inline(n.by)}):_ ${inline(n.answer)}`);
     }
@@ -78,7 +69,7 @@ export function renderMarkdown(view: RunView, options: { imageBase: string }): s
     lines.push('');
   }
   if (view.ended) {
-    lines.push(`## Result: ${view.ended.status}`, '');
+    lines.push(`## Result: ${inline(view.ended.status)}`, '');
     if (view.ended.summary) lines.push(quote(view.ended.summary), '');
   } else {
     lines.push('## The run has not ended', '');
