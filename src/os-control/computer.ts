@@ -7,6 +7,7 @@ import { sleep, throwIfAborted } from '../shared/abort.js';
 import type { Action, Point } from '../shared/actions.js';
 import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
 import { performAction } from './actions.js';
+import { getActiveWindow } from './active-window.js';
 import { capture, capturedFromNutFrame, grabDisplayNut, type CaptureBackend, type NutFrame } from './capture.js';
 import { pasteX11 } from './clipboard.js';
 import { run } from './exec.js';
@@ -218,6 +219,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
 
     cursorPosition: () => devices.position(),
 
+    activeWindow: () => getActiveWindow(),
     releaseAll: () => devices.releaseAll(),
   };
   return computer;

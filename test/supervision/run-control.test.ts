@@ -120,6 +120,35 @@ describe('takeover watch (pointer logic; the real-desktop test is takeover.deskt
     watch.stop();
   });
 
+  it('a pointer read that fails keeps detection on against the old baseline, and the person is told once', async () => {
+    let p: Point = { x: 10, y: 10 };
+    let failing = false;
+    const blind: string[] = [];
+    const control = createRunControl();
+    const watch = createTakeoverWatch({
+      readPointer: async () => {
+        if (failing) throw new Error('X display gone');
+        return p;
+      },
+      control,
+      mode: 'pause',
+      intervalMs: 5,
+      onBlind: (message) => blind.push(message),
+    });
+    await watch.start();
+    failing = true;
+    // The rebaseline after the person answers an approval fails ...
+    await watch.whileHumanActs(async () => undefined);
+    await new Promise((r) => setTimeout(r, 30)); // several failed polls
+    expect(blind).toEqual(['takeover detection cannot read the pointer (X display gone); a person moving the mouse will not pause the run until it can']);
+    // ... yet once the pointer can be read again, a move from the old baseline is a takeover.
+    failing = false;
+    p = { x: 300, y: 200 };
+    await eventually(() => control.paused);
+    expect(control.pauseReason).toBe('human takeover: pointer moved from (10, 10) to (300, 200)');
+    watch.stop();
+  });
+
   it('after resume the new pointer position is the baseline', async () => {
     const pointer = fakePointer({ x: 0, y: 0 });
     const control = createRunControl();

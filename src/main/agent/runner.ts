@@ -2,6 +2,7 @@ import type { Point } from '../../shared/actions.js';
 import type { ApprovalAnswer } from '../../shared/approvals.js';
 import type { RunEvent, RunEventInput, Usage } from '../../shared/events.js';
 import type { DisplayInfo } from '../../shared/observation.js';
+import { errorText } from '../../shared/error-text.js';
 import { deskpilotHome } from '../paths.js';
 import { createRunLog, openRunLogById, type FileRunLog } from '../sessions/run-log.js';
 import { readRunLog } from '../sessions/reader.js';
@@ -170,7 +171,11 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
   const done = (async (): Promise<RunResult> => {
     let ending: RunEnding;
     try {
-      await deps.start?.().catch(() => undefined);
+      // Starting the takeover watch can fail (no input device stream); the run goes
+      // on, but the person must know that touching the mouse will not pause it.
+      await deps.start?.().catch((error: unknown) =>
+        emit({ type: 'error', message: `takeover detection did not start: ${errorText(error)}`, fatal: false }),
+      );
       ending = await runLoop(ctx);
     } finally {
       clearTimeout(wallTimer);
@@ -178,7 +183,9 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     }
     ended = true;
     // Whatever happened, leave no key or button held.
-    await options.computer.releaseAll().catch(() => undefined);
+    await options.computer.releaseAll().catch((error: unknown) =>
+      emit({ type: 'error', message: `could not release every held key and button: ${errorText(error)} — check the keyboard and mouse`, fatal: false }),
+    );
     emit({
       type: 'run_ended',
       status: ending.status,

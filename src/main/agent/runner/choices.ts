@@ -42,7 +42,8 @@ const BASE_URL_ENV: Record<ProviderProfile['provider'], string | undefined> = {
 /**
  * The profile, policy and limits of a run: the named (or default) profile from the
  * config, with the person's overrides on top; a provider given without a profile
- * picks the first profile of that provider. Base URLs fall back to the provider's
+ * picks the first profile of that provider. A model given on top of a profile drops the
+ * profile's format and tool version, which belong to the profile's own model. Base URLs fall back to the provider's
  * usual environment variable. Throws ConfigError with a clear message.
  */
 export function resolveRunChoices(config: Config, choices: RunChoices, env: NodeJS.ProcessEnv = process.env): ResolvedChoices {
@@ -69,7 +70,14 @@ export function resolveRunChoices(config: Config, choices: RunChoices, env: Node
     delete profile.format;
     delete profile.baseUrl;
   }
-  if (choices.model !== undefined) profile.model = choices.model;
+  if (choices.model !== undefined && choices.model !== profile.model) {
+    // The output format and tool version were set for the profile's model; another model
+    // speaks its own (an `ollama` profile's qwen-vl must not reach ui-tars-1.5-7b), so
+    // they are derived from the model actually used (providers/openai-compatible/formats.ts).
+    profile.model = choices.model;
+    delete profile.format;
+    delete profile.toolVersion;
+  }
   if (choices.apiKeyEnv !== undefined) profile.apiKeyEnv = choices.apiKeyEnv;
   if (choices.baseUrl !== undefined) profile.baseUrl = choices.baseUrl;
   else if (choices.loggedBaseUrl !== undefined) {

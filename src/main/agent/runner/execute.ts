@@ -1,6 +1,5 @@
 import { actionCategory, actionPoints, describeAction, type Action, type Point } from '../../../shared/actions.js';
 import type { ApprovedBy } from '../../../shared/approvals.js';
-import { getActiveWindow } from '../../../os-control/active-window.js';
 import { formatShellResult, runShell } from '../tools/shell.js';
 import type { AssistantItem, ModelCall, ToolResultItem, TranscriptImage } from '../transcript.js';
 import { validateAction } from '../validate-action.js';
@@ -145,7 +144,7 @@ async function proposeAndRun(
 
   // The risk rules look at where the keys would land (a terminal?), not at what the model
   // claims. Asking the OS costs ~150 ms (xprop), so only when a rule can use the answer.
-  const focused = needsActiveWindow(ctx, proposed) ? await getActiveWindow() : undefined;
+  const focused = needsActiveWindow(ctx, proposed) ? await ctx.computer.activeWindow() : undefined;
   const outcome = await ctx.gate.submit(
     {
       proposalId,

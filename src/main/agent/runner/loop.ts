@@ -11,6 +11,7 @@ import type { RunContext, RunEnding, SeenObservation } from './context.js';
 import { executeTurn } from './execute.js';
 import { observeScreen } from './observe.js';
 import { attachFreshImage } from './resume.js';
+import { judgeReply, tellModel } from './unreadable.js';
 import { offeredTools } from './tools.js';
 
 /** Longest the runner waits for the screen to settle after acting. */
@@ -39,15 +40,17 @@ export async function runLoop(ctx: RunContext): Promise<RunEnding> {
       const turn = await modelTurn(ctx, seen);
       await synced;
       if (!turn) continue; // paused after an outage and resumed: ask again
-      const ending = turnEnding(turn);
+      const verdict = judgeReply(ctx, turn);
+      const ending = verdict.kind === 'end' ? verdict.ending : verdict.kind === 'retry' ? undefined : turnEnding(turn);
       ctx.transcript.push(turn.assistant);
-      const outcome = await executeTurn(ctx, turn.assistant, seen);
+      const outcome = verdict.kind === 'end' ? { results: [], acted: false } : await executeTurn(ctx, turn.assistant, seen);
       ctx.step += 1;
       if (outcome.ending || ending) {
         await ctx.log.sync();
         return outcome.ending ?? ending!;
       }
       seen = await lookAfter(ctx, outcome.results, outcome.acted);
+      if (verdict.kind === 'retry') tellModel(ctx, verdict.correction, seen, outcome.results.length > 0);
       synced = startSync(ctx);
     }
   } catch (error) {

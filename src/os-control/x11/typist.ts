@@ -1,0 +1,404 @@
+/**
+ * Exact typing on X11 by construction: every character is a key event, sent in order on
+ * one X connection through XTEST.
+ *
+ * - A character on the CURRENT layout (read from the server at the start of every call,
+ *   so `setxkbmap de` / `fr` moving y/z, a/q or the digits is seen) is its keycode, with
+ *   Shift when it sits on the shifted level.
+ * - Any other character (accents the layout lacks, CJK, emoji, symbols on AltGr) is typed
+ *   on a spare keycode — one with no keysym at all — that we map to the character's
+ *   keysym (Unicode keysyms are 0x01000000 + code point), as xdotool does. Up to one
+ *   character per spare keycode is mapped at once; when the spares run out, and before
+ *   restoring them at the end, we wait until the focused application has re-fetched the
+ *   keymap after our latest change (keymap-fetch-watch.ts), so it can never translate a
+ *   key event with a later mapping. No clipboard, no pause per character.
+ *
+ * Abort: checked every `chunk` strokes and inside every wait; on abort Shift is released
+ * and every remapped keycode restored at once (no waiting for the application).
+ *
+ * Measured (Xvfb, GTK3 mousepad, 2-core machine shared with other jobs; see
+ * bench/typing.bench.ts): the remapped text of issue 11 exact 20/20, where the
+ * clipboard paste path was exact 19/20.
+ */
+import { sleep, throwIfAborted, yieldToEventLoop } from '../../shared/abort.js';
+import { X11Connection, X11Error } from './connection.js';
+import { KeymapFetchWatch } from './keymap-fetch-watch.js';
+import {
+  changeKeyboardMapping,
+  fakeKey,
+  getInputFocus,
+  getKeyboardMapping,
+  getModifierMapping,
+  queryExtension,
+  windowUnderPointer,
+  type KeyboardMapping,
+} from './keyboard.js';
+import { charForKeysym, keysymForChar } from './typing-keysyms.js';
+
+export interface X11TypeOptions {
+  signal?: AbortSignal;
+  /**
+   * Average time per key stroke. Injected events arrive as fast as XTEST takes them; an
+   * application that falls behind by thousands of events drops or stalls (Chromium
+   * does), so strokes are paced. 1 ms keeps 1,000 characters near 1 s.
+   */
+  strokeIntervalMs?: number;
+  /** Strokes between round trips (and abort checks). */
+  chunk?: number;
+  /** Longest wait for the focused application to catch up with a keymap change. */
+  catchUpTimeoutMs?: number;
+}
+
+export interface X11TypeReport {
+  strokes: number;
+  /** Distinct characters typed through a remapped spare keycode. */
+  remapped: number;
+  /** Times the spare keycodes were (re)mapped. */
+  remapRounds: number;
+  /** Waits for the application that timed out (the text may then be inexact). */
+  unconfirmed: number;
+}
+
+/** The pause before reusing or restoring a spare keycode when RECORD is missing (xdotool's default type delay is 12 ms per character). */
+const NO_RECORD_PAUSE_MS = 200;
+/**
+ * How long the spare keycodes keep their characters after a typing call (see
+ * scheduleRestore). An agent takes a screenshot and asks the model between two actions,
+ * seconds; 1.5 s covers an application that is that far behind on a loaded machine.
+ */
+export const RESTORE_IDLE_MS = 1_500;
+/**
+ * How long the focused client must make no keymap fetch before a spare keycode is
+ * reused mid-text (keymap-fetch-watch.ts waitQuiet). xterm fetches for each key it
+ * translates, about one per ms while catching up; 250 ms of silence on a 2-core machine
+ * with two busy processes was never a pause in the middle (see the tests under load).
+ */
+const FETCH_QUIET_MS = 250;
+/** VoidSymbol: what the sentinel keycode holds every other change (it is never pressed). */
+const XK_VOID_SYMBOL = 0xffffff;
+
+export class NoSpareKeycodeError extends X11Error {
+  constructor() {
+    super('no spare keycode (every keycode has a keysym): characters outside the layout cannot be typed as keys');
+    this.name = 'NoSpareKeycodeError';
+  }
+}
+
+interface Stroke {
+  keycode: number;
+  shift: boolean;
+}
+
+type Item = { kind: 'key'; stroke: Stroke } | { kind: 'spare'; keysym: number };
+
+/** What the current keyboard mapping offers for typing. */
+export interface Layout {
+  /** char → the first keycode typing it, plain level preferred over the shifted one. */
+  strokes: Map<string, Stroke>;
+  /** Keycodes with no keysym at all, highest first. */
+  spares: number[];
+  /** A keycode bound to the Shift modifier. */
+  shiftKeycode: number | undefined;
+  perKeycode: number;
+}
+
+/** `ours`: spare keycodes we mapped ourselves (typed as spares, not as layout keys). */
+export function layoutFrom(mapping: KeyboardMapping, shiftKeycodes: number[], ours: ReadonlySet<number> = new Set()): Layout {
+  const strokes = new Map<string, Stroke>();
+  const spares: number[] = [];
+  const modifierKeys = new Set(shiftKeycodes);
+  mapping.keysyms.forEach((row, i) => {
+    const keycode = mapping.minKeycode + i;
+    if (row.every((s) => s === 0)) {
+      spares.push(keycode);
+      return;
+    }
+    if (modifierKeys.has(keycode) || ours.has(keycode)) return;
+    // Core mapping columns 0 and 1 are group 1, levels 1 and 2 (Shift). Other columns
+    // (group 2, AltGr levels) need modifier states we do not set: not used.
+    const plain = charForKeysym(row[0] ?? 0);
+    if (plain !== undefined && strokes.get(plain)?.shift !== false) strokes.set(plain, { keycode, shift: false });
+    const shifted = charForKeysym(row[1] ?? 0);
+    if (shifted !== undefined && !strokes.has(shifted)) strokes.set(shifted, { keycode, shift: true });
+  });
+  return { strokes, spares: spares.reverse(), shiftKeycode: shiftKeycodes[0], perKeycode: mapping.perKeycode };
+}
+
+/** Splits text into key strokes on the layout and characters for spare keycodes. Throws before typing anything. */
+export function planItems(text: string, layout: Layout): Item[] {
+  const items: Item[] = [];
+  let index = 0;
+  // Windows line ends from a model are one Enter each.
+  for (const ch of text.replace(/\r\n?/g, '\n')) {
+    const stroke = layout.strokes.get(ch);
+    if (stroke && (!stroke.shift || layout.shiftKeycode !== undefined)) items.push({ kind: 'key', stroke });
+    else {
+      const keysym = keysymForChar(ch);
+      if (keysym === undefined) {
+        throw new Error(`cannot type U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} at character ${index}: control characters are keys (use the key action)`);
+      }
+      items.push({ kind: 'spare', keysym });
+    }
+    index++;
+  }
+  if (items.some((i) => i.kind === 'spare') && layout.spares.length === 0) throw new NoSpareKeycodeError();
+  return items;
+}
+
+export class X11Typist {
+  private busy = false;
+  private changesSent = 0;
+  /** Spare keycodes mapped by us (keycode → keysym), kept between calls until restored. */
+  private readonly held = new Map<number, number>();
+  private restoreTimer: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly conn: X11Connection,
+    private readonly xtest: number,
+    private readonly watch: KeymapFetchWatch | undefined,
+  ) {}
+
+  /** Connects to `display` (default $DISPLAY). Throws when XTEST is missing. */
+  static async open(display?: string): Promise<X11Typist> {
+    const conn = await X11Connection.open(display);
+    try {
+      const xtest = await queryExtension(conn, 'XTEST');
+      if (!xtest.present) throw new X11Error('the X server has no XTEST extension');
+      // Without RECORD we cannot see the application catch up: remapping still types,
+      // but a spare keycode is then reused or restored after catchUpTimeoutMs instead.
+      const watch = await KeymapFetchWatch.start(conn, display).catch(() => undefined);
+      return new X11Typist(conn, xtest.majorOpcode, watch);
+    } catch (err) {
+      conn.close();
+      throw err;
+    }
+  }
+
+  /** The current layout as this typist sees it (for tests and diagnostics). */
+  async layout(): Promise<Layout> {
+    const [mapping, modifiers] = await Promise.all([getKeyboardMapping(this.conn), getModifierMapping(this.conn)]);
+    return layoutFrom(mapping, modifiers[0] ?? []);
+  }
+
+  async type(text: string, options: X11TypeOptions = {}): Promise<X11TypeReport> {
+    if (this.busy) throw new Error('X11Typist.type is already running (one typing call at a time)');
+    this.busy = true;
+    clearTimeout(this.restoreTimer);
+    this.restoreTimer = undefined;
+    try {
+      return await this.typeUnlocked(text, options);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /**
+   * Restores every spare keycode we mapped, now (the user's keymap as it was). Called
+   * on abort, on close, and RESTORE_IDLE_MS after the last typing call.
+   */
+  async restoreNow(): Promise<void> {
+    clearTimeout(this.restoreTimer);
+    this.restoreTimer = undefined;
+    if (this.held.size === 0) return;
+    const keycodes = new Set(this.held.keys());
+    this.held.clear();
+    const perKeycode = (await getKeyboardMapping(this.conn)).perKeycode;
+    this.restore(keycodes, perKeycode);
+    await this.conn.sync();
+  }
+
+  /** Spare keycodes mapped by us right now (keycode → keysym), for tests. */
+  mappedSpares(): Map<number, number> {
+    return new Map(this.held);
+  }
+
+  private async typeUnlocked(text: string, options: X11TypeOptions): Promise<X11TypeReport> {
+    const { signal } = options;
+    const chunk = options.chunk ?? 16;
+    const interval = options.strokeIntervalMs ?? 1;
+    const catchUpMs = options.catchUpTimeoutMs ?? 3_000;
+    throwIfAborted(signal);
+    const mapping = await getKeyboardMapping(this.conn);
+    // Keycodes still mapped by an earlier call are ours to reuse (unless a layout change replaced them).
+    for (const [keycode, keysym] of this.held) {
+      if (mapping.keysyms[keycode - mapping.minKeycode]?.[0] !== keysym) this.held.delete(keycode);
+    }
+    const layout = layoutFrom(mapping, (await getModifierMapping(this.conn))[0] ?? [], new Set(this.held.keys()));
+    const ours = [...this.held.keys()];
+    const pool = [...ours, ...layout.spares];
+    // The last spare is the sentinel of catchUp() when there are two or more.
+    const sentinel = pool.length > 1 && layout.spares.length > 0 ? layout.spares[layout.spares.length - 1] : undefined;
+    const spares = pool.filter((k) => k !== sentinel);
+    const items = planItems(text, { ...layout, spares });
+    const report: X11TypeReport = { strokes: 0, remapped: 0, remapRounds: 0, unconfirmed: 0 };
+    const shift = layout.shiftKeycode;
+    /** keysym → spare keycode it is mapped to now. */
+    const mapped = new Map<number, number>([...this.held].map(([keycode, keysym]) => [keysym, keycode]));
+    const free = spares.filter((k) => !this.held.has(k));
+    /** Spare keycode → index of the item that last used it. */
+    const lastUse = new Map<number, number>();
+    let sentinelOn = false;
+    let shiftHeld = false;
+    let sinceSync = 0;
+    const started = performance.now();
+    let completed = false;
+
+    const setShift = (down: boolean) => {
+      if (down === shiftHeld || shift === undefined) return;
+      fakeKey(this.conn, this.xtest, shift, down);
+      shiftHeld = down;
+    };
+    const tap = (keycode: number) => {
+      fakeKey(this.conn, this.xtest, keycode, true);
+      fakeKey(this.conn, this.xtest, keycode, false);
+      report.strokes++;
+    };
+    const catchUp = async () => {
+      if (sentinel !== undefined) {
+        sentinelOn = !sentinelOn;
+        this.sendRows([[sentinel, sentinelOn ? [XK_VOID_SYMBOL] : []]], layout.perKeycode);
+        if (shift !== undefined && !shiftHeld) {
+          fakeKey(this.conn, this.xtest, shift, true);
+          fakeKey(this.conn, this.xtest, shift, false);
+        }
+      }
+      await this.conn.sync();
+      if (!(await this.applicationCaughtUp(sentinel, catchUpMs, signal))) report.unconfirmed++;
+    };
+
+    try {
+      for (let i = 0; i < items.length; i++) {
+        const item = items[i]!;
+        if (item.kind === 'key') {
+          setShift(item.stroke.shift);
+          tap(item.stroke.keycode);
+        } else {
+          let keycode = mapped.get(item.keysym);
+          if (keycode === undefined) {
+            setShift(false);
+            if (free.length === 0) {
+              // Every spare holds a character the application may not have translated
+              // yet: wait for it, then reuse the ones used longest ago.
+              await catchUp();
+              free.push(...this.evictLeastRecent(mapped, lastUse, Math.max(1, Math.floor(spares.length / 2))));
+            }
+            this.mapAhead(items, i, mapped, free, layout.perKeycode);
+            report.remapRounds++;
+            keycode = mapped.get(item.keysym)!;
+          }
+          lastUse.set(keycode, i);
+          setShift(false);
+          tap(keycode);
+        }
+        if (++sinceSync >= chunk) {
+          sinceSync = 0;
+          await this.conn.sync();
+          const ahead = started + report.strokes * interval - performance.now();
+          if (ahead >= 1) await sleep(ahead, signal);
+          else await yieldToEventLoop();
+          throwIfAborted(signal);
+        }
+      }
+      setShift(false);
+      await this.conn.sync();
+      completed = true;
+    } finally {
+      try {
+        setShift(false);
+        if (sentinelOn && sentinel !== undefined) this.sendRows([[sentinel, []]], layout.perKeycode);
+        await this.conn.sync();
+        if (!completed) await this.restoreNow();
+        else if (this.held.size) this.scheduleRestore();
+      } catch {
+        // The connection failed: the server releases an XTEST client's keys when it
+        // disconnects; the mapping stays as it was left.
+      }
+    }
+    report.remapped = new Set(items.flatMap((i) => (i.kind === 'spare' ? [i.keysym] : []))).size;
+    return report;
+  }
+
+  /**
+   * The mapping of the last characters stays for RESTORE_IDLE_MS after the call, and is
+   * reused by the next call: an application that translates each key with the mapping of
+   * the moment (xterm's Xlib re-fetches the keymap for every key) must have handled
+   * them before the keycode goes back to NoSymbol, and nothing it does tells us when.
+   */
+  private scheduleRestore(): void {
+    clearTimeout(this.restoreTimer);
+    this.restoreTimer = setTimeout(() => {
+      if (!this.busy) void this.restoreNow().catch(() => undefined);
+    }, RESTORE_IDLE_MS);
+    this.restoreTimer.unref();
+  }
+
+  /** Frees the `count` spare keycodes used longest ago (called after catchUp). */
+  private evictLeastRecent(mapped: Map<number, number>, lastUse: Map<number, number>, count: number): number[] {
+    const byAge = [...mapped].sort((a, b) => (lastUse.get(a[1]) ?? -1) - (lastUse.get(b[1]) ?? -1)).slice(0, count);
+    for (const [keysym] of byAge) mapped.delete(keysym);
+    return byAge.map(([, keycode]) => keycode);
+  }
+
+  /** Maps the next characters that need a spare keycode, as many as there are free spares. */
+  private mapAhead(items: Item[], from: number, mapped: Map<number, number>, free: number[], perKeycode: number): void {
+    const rows: [number, number[]][] = [];
+    for (let j = from; j < items.length && free.length > 0; j++) {
+      const it = items[j]!;
+      if (it.kind !== 'spare' || mapped.has(it.keysym)) continue;
+      const keycode = free.shift()!;
+      mapped.set(it.keysym, keycode);
+      this.held.set(keycode, it.keysym);
+      // Both levels carry the keysym, so Shift or CapsLock cannot change what it types.
+      rows.push([keycode, [it.keysym, it.keysym]]);
+    }
+    this.sendRows(rows, perKeycode);
+  }
+
+  private restore(keycodes: Set<number>, perKeycode: number): void {
+    this.sendRows([...keycodes].map((k) => [k, []]), perKeycode);
+  }
+
+  /** One ChangeKeyboardMapping per run of consecutive keycodes. */
+  private sendRows(rows: [number, number[]][], perKeycode: number): void {
+    rows.sort((a, b) => a[0] - b[0]);
+    let run: [number, number[]][] = [];
+    const flush = () => {
+      if (!run.length) return;
+      changeKeyboardMapping(this.conn, run[0]![0], perKeycode, run.map(([, syms]) => syms));
+      this.changesSent++;
+      run = [];
+    };
+    for (const row of rows) {
+      if (run.length && row[0] !== run[run.length - 1]![0] + 1) flush();
+      run.push(row);
+    }
+    flush();
+  }
+
+  /**
+   * True once the client that owns the input focus has fetched the keymap after the
+   * sentinel change (keymap-fetch-watch.ts); false when that cannot be seen within
+   * `timeoutMs` (no RECORD, a single spare keycode, or an application that never fetches).
+   */
+  private async applicationCaughtUp(sentinel: number | undefined, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    let focus = await getInputFocus(this.conn);
+    if (focus === 1) focus = await windowUnderPointer(this.conn); // PointerRoot: keys go under the pointer
+    if (focus === 0) return true; // focus None: the server discards key events, nobody translates them
+    if (!this.watch || sentinel === undefined) {
+      // Nothing to observe: a fixed pause, reported as unconfirmed.
+      await sleep(Math.min(timeoutMs, NO_RECORD_PAUSE_MS), signal);
+      return false;
+    }
+    const client = this.watch.clientOf(focus);
+    const started = performance.now();
+    if (!(await this.watch.waitCaughtUp(client, this.changesSent, sentinel, timeoutMs, signal))) return false;
+    return this.watch.waitQuiet(client, FETCH_QUIET_MS, Math.max(0, timeoutMs - (performance.now() - started)), signal);
+  }
+
+  /** Restores the mapping, then disconnects. */
+  async close(): Promise<void> {
+    await this.restoreNow().catch(() => undefined);
+    this.watch?.close();
+    this.conn.close();
+  }
+}
