@@ -1,12 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { EXIT } from '../cli/exit-codes.js';
 import { deskpilotHome } from '../paths.js';
 import type { BridgeService } from '../service/types.js';
 import { isLoopbackHost } from './auth.js';
 import { refuseUnsafeBind, ServeRefusedError, startServer, type RunningServer } from './server.js';
 import { defaultWebRoot } from './web-root.js';
+
+/** A refused start is a usage error: the CLI's exit code 2 (cli/exit-codes.ts EXIT.usage; server may not import cli). */
+const EXIT_REFUSED = 2;
 
 interface ServeFlags {
   port: number;
@@ -112,7 +114,7 @@ export function registerServeCommand(program: Command): void {
       } catch (error) {
         if (!(error instanceof ServeRefusedError)) throw error;
         process.stderr.write(`deskpilot serve: ${error.message}\n`);
-        process.exit(EXIT.usage);
+        process.exit(EXIT_REFUSED);
       }
       const { server, service } = started;
       let stopping = false;
