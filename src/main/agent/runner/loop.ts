@@ -191,7 +191,8 @@ async function lookAfter(ctx: RunContext, results: ToolResultItem[], acted: bool
 async function maskTypedPasswords(ctx: RunContext, assistant: ModelTurn['assistant']): Promise<void> {
   const typed = assistant.calls.flatMap((c) => c.actions.flatMap((a) => (a.ok && a.action.type === 'type' ? [a.action.text] : [])));
   if (typed.length === 0) return;
-  const focused = await getActiveWindow().catch(() => undefined);
+  // getActiveWindow never throws (undefined when the OS does not say).
+  const focused = await getActiveWindow();
   if (!looksLikePasswordContext(focused?.title)) return;
   for (const text of typed) {
     const bare = barePassword(text);
