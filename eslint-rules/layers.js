@@ -30,10 +30,12 @@ export const LAYERS = [
   // `agent` so its folder is matched first while it still lives under agent/.
   { name: 'qa', paths: ['src/main/agent/qa/', 'src/main/qa/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent'] },
   { name: 'agent', paths: ['src/main/agent/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions'] },
+  // `deskpilot doctor`: checks the machine and the config; a client like the CLI.
+  { name: 'doctor', paths: ['src/main/doctor/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent'] },
   { name: 'service', paths: ['src/main/service/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent', 'qa'] },
   { name: 'server', paths: ['src/main/server/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent', 'qa', 'service'] },
   { name: 'electron', paths: ['src/main/electron/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent', 'qa', 'service'] },
-  { name: 'cli', paths: ['src/main/cli/', 'src/main/cli.ts'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent', 'qa', 'service', 'server'] },
+  { name: 'cli', paths: ['src/main/cli/', 'src/main/cli.ts'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent', 'qa', 'doctor', 'service', 'server'] },
   { name: 'preload', paths: ['src/preload/'], may: ['shared'] },
   { name: 'renderer', paths: ['src/renderer/'], may: ['shared'] },
 ];

@@ -22,6 +22,7 @@ import { loadNut } from './native.js';
 import { SETTLE_DEFAULTS, waitForSettle } from './settle.js';
 import { TakeoverDetector } from './takeover.js';
 import { typeText } from './typing.js';
+import { NoSpareKeycodeError, X11Typist } from './x11/typist.js';
 import type { Computer, Observation, ObserveOptions, PerformResult, SettleOptions, SettleResult } from './types.js';
 
 /**
@@ -121,7 +122,26 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     await nut.clipboard.setContent(previous);
   }
 
+  // X11: every character is a key event on one X connection (x11/typist.ts), exact by
+  // construction. The clipboard path below stays for other platforms and for an X server
+  // where remapping is impossible (no XTEST, or no keycode without a keysym).
+  let typist: Promise<X11Typist | undefined> | undefined;
+  function x11Typist(): Promise<X11Typist | undefined> {
+    if (process.platform !== 'linux') return Promise.resolve(undefined);
+    typist ??= X11Typist.open().catch(() => undefined);
+    return typist;
+  }
+
   async function type(text: string, signal: AbortSignal): Promise<void> {
+    const x11 = await x11Typist();
+    if (x11) {
+      try {
+        await x11.type(text, { signal });
+        return;
+      } catch (err) {
+        if (!(err instanceof NoSpareKeycodeError)) throw err;
+      }
+    }
     const charMap = await loadCharMap();
     await typeText(devices, text, { signal, charMap, paste });
   }
@@ -131,7 +151,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     held: () => devices.held(),
 
     async warmUp() {
-      await Promise.all([devices.position(), loadCharMap(), displays()]);
+      await Promise.all([devices.position(), loadCharMap(), displays(), x11Typist()]);
     },
 
     listDisplays: () => displays(),
