@@ -1,6 +1,7 @@
 import type { Action } from '../../shared/actions.js';
 import { visibleText } from '../../shared/visible-text.js';
 import { toPercent, type ImageSize } from '../lib/geometry.js';
+import { assertNever } from '../../shared/assert-never.js';
 
 /** A badge on the screenshot stays short, but keeps the END of the text too (the card below shows it whole). */
 function headAndTail(text: string): string {
@@ -74,6 +75,10 @@ export function ActionOverlay({ action, size }: { action: Action; size: ImageSiz
     case 'key':
     case 'hold_key':
       return <TextBadge text={`⌘ ${action.keys}`} kind="key" />;
+    case 'key_down':
+      return <TextBadge text={`⌘ hold ${action.keys}`} kind="key" />;
+    case 'key_up':
+      return <TextBadge text={`⌘ let go ${action.keys}`} kind="key" />;
     case 'zoom': {
       const a = toPercent({ x: action.region.x, y: action.region.y }, size);
       return (
@@ -85,8 +90,15 @@ export function ActionOverlay({ action, size }: { action: Action; size: ImageSiz
         />
       );
     }
-    default:
+    case 'wait':
+    case 'screenshot':
+    case 'cursor_position':
+    case 'shell':
+    case 'ask_user':
+    case 'finish':
       return null;
+    default:
+      return assertNever(action, 'action kind');
   }
 }
 
