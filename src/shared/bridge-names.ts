@@ -19,6 +19,7 @@ export const COMMAND_NAMES = [
   'question.answer',
   'settings.get',
   'settings.save',
+  'connection.test',
   'sessions.list',
   'sessions.open',
   'sessions.delete',
