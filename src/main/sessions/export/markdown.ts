@@ -17,8 +17,8 @@ function quote(text: string): string {
 }
 
 /**
- * A run as Markdown. Screenshots are linked, not copied: `imageBase` is the run folder
- * as seen from where the Markdown file will live (relative or absolute).
+ * A run as Markdown. Screenshots are linked under `imageBase`: the folder next to the
+ * file they were copied to (exportRun), so the file and its folder can be attached.
  */
 export function renderMarkdown(view: RunView, options: { imageBase: string }): string {
   const s = view.summary;
