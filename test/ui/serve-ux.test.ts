@@ -107,10 +107,10 @@ beforeAll(async () => {
   });
   const cli = runCli(['serve', '--port', '0', '--web-root', webRoot], env());
   serveProcess = cli;
-  serveUrl = await until(() => /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(cli.stdout())?.[0], 30_000, `deskpilot serve to print its URL (stderr: ${cli.stderr()})`);
+  serveUrl = await until(() => /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(cli.stdout())?.[0], 90_000, `deskpilot serve to print its URL (stderr: ${cli.stderr()})`);
   browser = await launchBrowser();
   page = await openPage(browser, serveUrl);
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();
