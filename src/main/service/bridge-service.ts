@@ -1,4 +1,3 @@
-import { promises as fs } from 'node:fs';
 import { Commands, PushMessageSchema, type CommandName, type CommandOutput, type PushMessage, type SettingsView } from '../../shared/bridge.js';
 import type { Config } from '../../shared/config.js';
 import type { PolicyMode } from '../../shared/approvals.js';
