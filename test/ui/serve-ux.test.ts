@@ -70,6 +70,11 @@ function padCenter() {
 }
 
 async function startTask(p: Page, task: string): Promise<void> {
+  // A run an earlier test left going (a failure mid-way) is stopped first: each test starts from idle.
+  if (await p.locator('[data-testid=stop]').isEnabled()) {
+    await p.locator('[data-testid=stop]').click();
+    await p.locator('[data-testid=task-input]').waitFor({ timeout: 30_000 });
+  }
   await p.locator('[data-testid=task-input]').fill(task);
   await p.locator('[data-testid=task-input]').press('Control+Enter');
   await p.locator('[data-testid=current-task]').waitFor();
@@ -317,7 +322,7 @@ describe('supervision UX through deskpilot serve', () => {
       throw new Error(`${String(e)}; events: ${runEvents('edit the target from the keyboard').map((x) => `${String(x.type)}${x.type === 'state' ? `:${String(x.state)}(${String(x.reason)})` : ''}`).join(', ')}`);
     });
     await page.locator('[data-testid=run-ended]').waitFor({ timeout: 20_000 });
-  });
+  }, 180_000);
 
   it('layout: the approval card with a long command fits without scrolling at 900×700 and 800×600; its tail and control characters are on screen; titles and the policy select are not cut at 1440', async () => {
     const tail = '; touch /tmp/deskpilot-pwned';
@@ -378,5 +383,5 @@ describe('supervision UX through deskpilot serve', () => {
     await page.setViewportSize({ width: 900, height: 700 });
     await shotBoth(page, 'ux-ended-900x700', 'main-900x700');
     await page.setViewportSize({ width: 1440, height: 900 });
-  }, 120_000);
+  }, 180_000);
 });
