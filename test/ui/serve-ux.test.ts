@@ -303,7 +303,6 @@ describe('supervision UX through deskpilot serve', () => {
     });
     await startTask(page, 'edit the target from the keyboard');
     await page.locator('[data-testid=approval-queue]').waitFor({ timeout: 20_000 });
-    fake.script({ text: 'Done.', toolCalls: [finish(true, 'edited')] });
     const since = probe.nextSeq();
     await blur(page);
     await page.keyboard.press('e');
@@ -318,10 +317,9 @@ describe('supervision UX through deskpilot serve', () => {
     await page.keyboard.press('Enter');
     const scale = SCREEN.width / imageSize.width;
     await probe.expectClickAt(Math.round(moved.x * scale), Math.round(moved.y * scale), { button: 'left', tolerance: Math.ceil(scale) + 1, sinceSeq: since, timeoutMs: 10_000 });
-    await until(() => count(runEvents('edit the target from the keyboard'), 'run_ended') > 0, 45_000, 'the run to end').catch((e: unknown) => {
-      throw new Error(`${String(e)}; events: ${runEvents('edit the target from the keyboard').map((x) => `${String(x.type)}${x.type === 'state' ? `:${String(x.state)}(${String(x.reason)})` : ''}`).join(', ')}`);
-    });
-    await page.locator('[data-testid=run-ended]').waitFor({ timeout: 20_000 });
+    // What the run does next is not this test's business (the next test stops it): nothing more is scripted.
+    const events = runEvents('edit the target from the keyboard');
+    expect(events.find((e) => e.type === 'approval_answered')).toMatchObject({ answer: { decision: 'edit', action: { type: 'click', x: moved.x, y: moved.y } } });
   }, 180_000);
 
   it('layout: the approval card with a long command fits without scrolling at 900×700 and 800×600; its tail and control characters are on screen; titles and the policy select are not cut at 1440', async () => {
