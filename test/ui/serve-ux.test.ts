@@ -157,7 +157,7 @@ describe('supervision UX through deskpilot serve', () => {
 
   it('the live screen takes the empty right column; History says the failed QA suite failed, and so do sessions list and the HTML export (one outcome)', async () => {
     await page.locator('.col-right [data-testid=live-frame]').waitFor({ timeout: 15_000 });
-    await shotBoth(page, 'ux-idle-1440', 'main');
+    await shotBoth(page, 'ux-idle-1440', 'idle');
 
     await page.getByRole('button', { name: 'History' }).click();
     const suite = page.locator('[data-testid=suite-row]');
@@ -278,7 +278,7 @@ describe('supervision UX through deskpilot serve', () => {
       }
     }
     await blur(page);
-    await shotBoth(page, 'ux-approval-1440', 'approval');
+    await shotBoth(page, 'ux-approval-1440', 'main');
 
     // Enter on the header's Stop stops the run; the waiting action never runs.
     await page.locator('[data-testid=stop]').focus();

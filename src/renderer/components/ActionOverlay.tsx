@@ -1,5 +1,12 @@
 import type { Action } from '../../shared/actions.js';
-import { visibleText } from '../../shared/visible-text.js';
+import { visibleSegments } from '../../shared/visible-text.js';
+
+/** visibleText with controls as ‹CR›, ‹ESC› (fonts here lack the ␍ ␛ pictures; the card below boxes them). */
+function badgeText(text: string): string {
+  return visibleSegments(text)
+    .map((seg) => (seg.name ? `‹${seg.name}›` : seg.text))
+    .join('');
+}
 import { toPercent, type ImageSize } from '../lib/geometry.js';
 
 /** A badge on the screenshot stays short, but keeps the END of the text too (the card below shows it whole). */
@@ -93,7 +100,7 @@ export function ActionOverlay({ action, size }: { action: Action; size: ImageSiz
 function TextBadge({ text, kind = 'text' }: { text: string; kind?: string }) {
   return (
     <div className="overlay-text" data-testid="action-overlay" data-kind={kind}>
-      {headAndTail(visibleText(text))}
+      {headAndTail(badgeText(text))}
     </div>
   );
 }
