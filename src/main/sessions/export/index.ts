@@ -7,12 +7,14 @@ import { renderHtmlReportFor } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import { renderReplay } from './replay.js';
 import { buildRunView, type RunView } from './timeline.js';
+import type { ExportFormat } from './formats.js';
 
 export { OVERLAY_COLOR, OVERLAY_RGB, overlayElements, overlaySvg } from './overlay.js';
 export { REPORT_CSS, REPORT_CSP, escapeHtml, renderHtmlReport, renderHtmlReportFor, renderReportDocument, renderRunSection, renderRunSectionFromDir } from './html.js';
 export { renderMarkdown } from './markdown.js';
 export { renderReplay } from './replay.js';
 export { buildRunView, type RunView, type StepView, type ActionView } from './timeline.js';
+export { EXPORT_FORMATS, type ExportFormat } from './formats.js';
 
 /** The folder a Markdown export's screenshots go to, next to it: "report.md" → "report-images". */
 export function markdownImagesFolder(outFile: string): string {
@@ -31,8 +33,6 @@ async function copyStepImages(dir: string, view: RunView, target: string): Promi
   }
 }
 
-export const EXPORT_FORMATS = ['md', 'html', 'json', 'webp', 'gif'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /**
  * Exports a run folder to `outFile`. Everything is rendered from the log and the files
