@@ -19,7 +19,6 @@ export const COMMAND_NAMES = [
   'question.answer',
   'settings.get',
   'settings.save',
-  'connection.test',
   'sessions.list',
   'sessions.open',
   'sessions.delete',

@@ -1,5 +1,12 @@
 import type { Action } from '../../shared/actions.js';
-import { visibleText } from '../../shared/visible-text.js';
+import { visibleSegments } from '../../shared/visible-text.js';
+
+/** visibleText with controls as ‹CR›, ‹ESC› (fonts here lack the ␍ ␛ pictures; the card below boxes them). */
+function badgeText(text: string): string {
+  return visibleSegments(text)
+    .map((seg) => (seg.name ? `‹${seg.name}›` : seg.text))
+    .join('');
+}
 import { toPercent, type ImageSize } from '../lib/geometry.js';
 import { assertNever } from '../../shared/assert-never.js';
 
@@ -105,7 +112,7 @@ export function ActionOverlay({ action, size }: { action: Action; size: ImageSiz
 function TextBadge({ text, kind = 'text' }: { text: string; kind?: string }) {
   return (
     <div className="overlay-text" data-testid="action-overlay" data-kind={kind}>
-      {headAndTail(visibleText(text))}
+      {headAndTail(badgeText(text))}
     </div>
   );
 }

@@ -6,8 +6,8 @@ import { mdCode, mdFence, mdInline, mdQuote, mdUrl } from './markdown-escape.js'
 import type { RunView } from './timeline.js';
 
 /**
- * A run as Markdown. Screenshots are linked, not copied: `imageBase` is the run folder
- * as seen from where the Markdown file will live (relative or absolute).
+ * A run as Markdown. Screenshots are linked under `imageBase`: the folder next to the
+ * file they were copied to (exportRun), so the file and its folder can be attached.
  */
 export function renderMarkdown(view: RunView, options: { imageBase: string }): string {
   const s = view.summary;
