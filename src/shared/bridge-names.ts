@@ -24,6 +24,7 @@ export const COMMAND_NAMES = [
   'sessions.delete',
   'skills.list',
   'screen.watch',
+  'connection.test',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];
