@@ -11,7 +11,8 @@
  *   gnome-calculator (GTK 4) and mousepad (GTK 3) at 96 and 144 DPI (Xvfb -dpi, Xft.dpi, GDK_DPI_SCALE)
  *   the probe page's labels at 10–24 px, words and numbers
  *
- *   npm run bench -- ocr-apps
+ *   npm run bench -- ocr-apps                      all parts (about 10 min on a busy 2-core machine)
+ *   npx tsx bench/ocr-apps.bench.ts --only xcalc,gtk,probe
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -73,6 +74,15 @@ function capture(xvfb: Xvfb, r: Rect): Buffer {
 
 function xdo(xvfb: Xvfb, args: string[]): string {
   return spawnSync('xdotool', args, { env: xvfb.env, encoding: 'utf8' }).stdout;
+}
+
+/** The app may already be gone (GApplication hands over to a running instance and exits). */
+function stopPid(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone already
+  }
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -143,7 +153,7 @@ async function gtkRates(dpi: number): Promise<{ mousepad: Tally; calculator: Tal
       mousepad.total -= 1;
       await measure(mousepad, shot, word, box);
     }
-    process.kill(mpPid, 'SIGKILL');
+    stopPid(mpPid);
 
     const gc = spawnSync('sh', ['-c', 'gnome-calculator >/dev/null 2>&1 & echo $!'], { env, encoding: 'utf8' });
     const gcPid = Number(gc.stdout.trim());
@@ -168,7 +178,9 @@ async function gtkRates(dpi: number): Promise<{ mousepad: Tally; calculator: Tal
       const pad = 6;
       await measure(calculator, win, result, { x: Math.max(0, found.bbox.x - pad), y: Math.max(0, found.bbox.y - pad), width: found.bbox.width + 2 * pad, height: found.bbox.height + 2 * pad });
     }
-    process.kill(gcPid, 'SIGKILL');
+    stopPid(gcPid);
+    const owner = Number(xdo(xvfb, ['getwindowpid', gid]).trim());
+    if (owner) stopPid(owner);
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await xvfb.stop();
@@ -203,17 +215,22 @@ async function probeRates(): Promise<Map<number, Tally>> {
 
 const load = loadavg().map((l) => l.toFixed(1)).join(' ');
 console.log(`OCR hit rates of region checks (every expectation is correct: "wrongly failed" is a misread failing a right verdict); load average ${load} on ${spawnSync('nproc', { encoding: 'utf8' }).stdout.trim()} cores`);
+const only = (process.argv[process.argv.indexOf('--only') + 1] ?? '').split(',');
+const part = (name: string) => !process.argv.includes('--only') || only.includes(name);
+if (part('xcalc')) {
 const withFonts = await xcalcRates();
 console.log(line('xcalc, xfonts-base, plain display', withFonts.plain));
 console.log(line('xcalc, xfonts-base, highlighted display', withFonts.highlighted));
 const builtIn = await xcalcRates('built-ins');
 console.log(line('xcalc, built-in font only, plain', builtIn.plain));
 console.log(line('xcalc, built-in font only, highlighted', builtIn.highlighted));
-for (const dpi of [96, 144]) {
+}
+if (part('gtk')) for (const dpi of [96, 144]) {
   const g = await gtkRates(dpi);
   console.log(line(`mousepad (GTK 3) words, ${dpi} DPI`, g.mousepad));
   console.log(line(`gnome-calculator (GTK 4) results, ${dpi} DPI`, g.calculator) + `   [window ${g.size}]`);
 }
+if (part('probe')) {
 const probe = await probeRates();
 const all = tally();
 for (const [size, t] of probe) {
@@ -221,5 +238,6 @@ for (const [size, t] of probe) {
   for (const k of Object.keys(all) as Array<keyof Tally>) all[k] += t[k];
 }
 console.log(line('probe page 10–24 px, all', all));
+}
 await terminateOcr();
 console.log(`load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
