@@ -76,6 +76,16 @@ function xdo(xvfb: Xvfb, args: string[]): string {
   return spawnSync('xdotool', args, { env: xvfb.env, encoding: 'utf8' }).stdout;
 }
 
+/** The first visible window matching `search`, waiting up to 60 s (never forever: a dialog may come first). */
+async function windowOf(xvfb: Xvfb, search: string[]): Promise<string> {
+  for (let i = 0; i < 120; i++) {
+    const id = xdo(xvfb, ['search', '--onlyvisible', ...search]).trim().split('\n')[0];
+    if (id) return id;
+    await pause(500);
+  }
+  throw new Error(`no window ${search.join(' ')} within 60 s`);
+}
+
 /** The app may already be gone (GApplication hands over to a running instance and exits). */
 function stopPid(pid: number): void {
   try {
@@ -124,8 +134,9 @@ async function xcalcRates(fontPath?: string): Promise<{ plain: Tally; highlighte
 async function gtkRates(dpi: number): Promise<{ mousepad: Tally; calculator: Tally; size: string }> {
   const xvfb = await startXvfb({ width: 1280, height: 800, dpi });
   spawnSync('xrdb', ['-merge'], { env: xvfb.env, input: `Xft.dpi: ${dpi}\n` });
-  const env = { ...xvfb.env, GDK_DPI_SCALE: String(dpi / 96), NO_AT_BRIDGE: '1' };
   const dir = mkdtempSync(join(tmpdir(), 'deskpilot-ocr-bench-'));
+  // A private home: no session to restore (mousepad asks about a crashed one first), no shared settings.
+  const env = { ...xvfb.env, GDK_DPI_SCALE: String(dpi / 96), NO_AT_BRIDGE: '1', HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data'), XDG_STATE_HOME: join(dir, 'state'), XDG_CACHE_HOME: join(dir, 'cache') };
   const mousepad = tally();
   const calculator = tally();
   let size: string | undefined;
@@ -135,7 +146,7 @@ async function gtkRates(dpi: number): Promise<{ mousepad: Tally; calculator: Tal
     writeFileSync(file, `${LINES.join('\n')}\n`);
     const mp = spawnSync('sh', ['-c', `mousepad "${file}" >/dev/null 2>&1 & echo $!`], { env, encoding: 'utf8' });
     const mpPid = Number(mp.stdout.trim());
-    const id = xdo(xvfb, ['search', '--sync', '--onlyvisible', '--name', 'notes.txt']).trim().split('\n')[0]!;
+    const id = await windowOf(xvfb, ['--name', 'notes.txt']);
     xdo(xvfb, ['windowmove', '--sync', id, '0', '0']);
     xdo(xvfb, ['windowsize', '--sync', id, '1000', '600']);
     await pause(800);
@@ -157,7 +168,7 @@ async function gtkRates(dpi: number): Promise<{ mousepad: Tally; calculator: Tal
 
     const gc = spawnSync('sh', ['-c', 'gnome-calculator >/dev/null 2>&1 & echo $!'], { env, encoding: 'utf8' });
     const gcPid = Number(gc.stdout.trim());
-    const gid = xdo(xvfb, ['search', '--sync', '--onlyvisible', '--class', 'gnome-calculator']).trim().split('\n')[0]!;
+    const gid = await windowOf(xvfb, ['--class', 'gnome-calculator']);
     await pause(1500);
     const geo = xdo(xvfb, ['getwindowgeometry', '--shell', gid]);
     const g = { x: Number(/X=(\d+)/.exec(geo)?.[1]), y: Number(/Y=(\d+)/.exec(geo)?.[1]), width: Number(/WIDTH=(\d+)/.exec(geo)?.[1]), height: Number(/HEIGHT=(\d+)/.exec(geo)?.[1]) };
