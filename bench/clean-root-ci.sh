@@ -56,7 +56,7 @@ echo "clean-root-ci: $(git -C "$ROOT/root/deskpilot" log -1 --format='%h %s') on
 # 5. CI, exactly as CI runs it (niced: on a shared machine the others keep their share of the CPU).
 start=$(date +%s)
 set +e
-nice -n "${NICE:-10}" nice -n "${NICE:-10}" chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 \
+nice -n "${NICE:-10}" chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 \
   bash -c 'cd /root/deskpilot && bash .ci/run' 2>&1 | tee -a "$LOG"
 status=${PIPESTATUS[0]}
 set -e
