@@ -34,6 +34,8 @@ interface Tally {
   oldFail: number;
 }
 const tally = (): Tally => ({ total: 0, nowPass: 0, nowFail: 0, nowUnsure: 0, oldPass: 0, oldFail: 0 });
+/** What the new check wrongly failed, printed at the end (the figure that must stay 0). */
+const wrongFails: string[] = [];
 
 const squash = (t: string) => t.replace(/\s+/g, ' ').trim();
 
@@ -54,7 +56,10 @@ async function measure(t: Tally, image: Buffer, expected: string, region?: Rect)
   t.total += 1;
   const now = await readExact(image, expected, { region });
   if (now.kind === 'match') t.nowPass += 1;
-  else if (now.kind === 'mismatch') t.nowFail += 1;
+  else if (now.kind === 'mismatch') {
+    t.nowFail += 1;
+    wrongFails.push(`"${expected}" read as "${now.text}"`);
+  }
   else t.nowUnsure += 1;
   if (await oldCheck(image, expected, region)) t.oldPass += 1;
   else t.oldFail += 1;
@@ -250,5 +255,6 @@ for (const [size, t] of probe) {
 }
 console.log(line('probe page 10–24 px, all', all));
 }
+if (wrongFails.length) console.log(`  wrongly failed: ${wrongFails.join('; ')}`);
 await terminateOcr();
 console.log(`load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
