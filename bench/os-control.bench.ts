@@ -4,8 +4,7 @@
  *  - capture → model-ready 1280×720 JPEG: computer.observe (nut.js grab + sharp, plus the
  *    UI thumbnail) vs screenshot-desktop + sharp, and vs `scrot` + ImageMagick `convert`.
  *    Target ≤ 0.25× each.
- *  - typing 1,000 random printable ASCII characters, until the probe's field holds exactly
- *    that text. Target ≤ 1.5 s. Baseline: `xdotool type --delay 12` (exact, the slow way).
+ *  - (typing: bench/typing.bench.ts)
  *  - click latency: perform() call → pointerdown seen by the Chromium probe. Target ≤ 30 ms.
  *    Baseline: spawning `xdotool click`.
  *  - settle on a static screen. Target ≤ 150 ms; the reference demo sleeps 2,000 ms.
@@ -22,6 +21,7 @@ import { startXvfb } from '../test/harness/xvfb.js';
 import { startProbe } from '../test/harness/probe/probe.js';
 import { SETTLE_DEFAULTS } from '../src/os-control/settle.js';
 import { median } from './lib/stats.js';
+import { checked } from '../test/harness/checked.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const exec = promisify(execFile);
@@ -58,7 +58,7 @@ console.log(`os-control bench: 1920x1080 Xvfb ${xvfb.display}, ${RUNS} runs each
 try {
   // Warm-up: load nut.js, sharp, the keymap; first grabs.
   await computer.observe({ target: { format: 'jpeg', maxLongEdge: 1280 } });
-  await computer.perform({ type: 'move', x: 5, y: 5 }, never);
+  await computer.perform(checked({ type: 'move', x: 5, y: 5 }), never);
 
   // 1. capture → model-ready JPEG
   const target = { format: 'jpeg' as const, quality: 80, maxLongEdge: 1280 };
@@ -90,70 +90,8 @@ try {
   rows.push(`  ratio observe / screenshot-desktop+sharp = ${(ours / sd).toFixed(3)}  (target ≤ 0.25: ${verdict(ours / sd <= 0.25)})`);
   rows.push(`  ratio observe / scrot+convert             = ${(ours / sc).toFixed(3)}  (target ≤ 0.25: ${verdict(ours / sc <= 0.25)})`);
 
-  // 2. typing 1,000 ASCII characters, exact, until the probe holds them
-  let seed = 42;
-  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-  const typeRuns = Math.max(15, Math.min(RUNS, 15));
-  const texts = Array.from({ length: typeRuns }, () => Array.from({ length: 1000 }, () => String.fromCharCode(32 + Math.floor(rand() * 95))).join(''));
-  const waitExact = async (text: string, t0: number): Promise<number> => {
-    for (;;) {
-      const v = await probe.textValue();
-      if (v === text) return performance.now() - t0;
-      if (v.length >= text.length) throw new Error(`typed text differs: got ${v.length} chars, first difference at ${[...v].findIndex((c, i) => c !== text[i])}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
-  let i = 0;
-  const callMs: number[] = [];
-  // The probe keeps only the field's value here: recording three events per key would make
-  // the page, not the typing, the bottleneck.
-  await probe.setRecording(false);
-  const typed = report(
-    'type 1,000 ASCII chars, call → probe holds exactly them',
-    await measure(typeRuns, async () => {
-      await probe.reset();
-      await probe.focusField();
-      const text = texts[i++]!;
-      const t0 = performance.now();
-      await computer.perform({ type: 'type', text }, never);
-      callMs.push(performance.now() - t0);
-      return waitExact(text, t0);
-    }),
-  );
-  report('  of which perform(type) returned after (the input side)', callMs);
-  const xdoRuns = 3;
-  i = 0;
-  const xdo = report(
-    'type 1,000 ASCII chars: xdotool type --delay 12 (baseline, 3 runs)',
-    await measure(xdoRuns, async () => {
-      await probe.reset();
-      await probe.focusField();
-      const text = texts[i++]!;
-      const t0 = performance.now();
-      await exec('xdotool', ['type', '--delay', '12', '--', text], { env: xvfb.env });
-      return waitExact(text, t0);
-    }),
-  );
-  await probe.setRecording(true);
-  rows.push(`  typing: ${(typed / 1000).toFixed(2)} s per 1,000 chars (target ≤ 1.5 s: ${verdict(typed <= 1500)}); ratio vs xdotool --delay 12 = ${(typed / xdo).toFixed(3)}`);
-
-  // 2b. stop during typing: abort() → perform rejects, nothing held (the kill switch's path)
-  const stopMs: number[] = [];
-  const longText = 'The quick brown fox jumps over the lazy dog. '.repeat(120);
-  for (let r = 0; r < 15; r++) {
-    await probe.reset();
-    await probe.focusField();
-    const ac = new AbortController();
-    const typing = computer.perform({ type: 'type', text: longText }, ac.signal);
-    await new Promise((res) => setTimeout(res, 100 + r * 13));
-    const t0 = performance.now();
-    ac.abort(new Error('stop'));
-    await typing.catch(() => undefined);
-    stopMs.push(performance.now() - t0);
-    if (computer.held().keys.length || computer.held().buttons.length) throw new Error('something still held after stop');
-  }
-  const stop = report('stop mid-typing: abort() → perform rejected, all released', stopMs);
-  rows.push(`  stop: product target ≤ 200 ms: ${verdict(stop <= 200)}`);
+  // 2. typing (1,000 ASCII characters, stop mid-typing) is measured in bench/typing.bench.ts,
+  //    the one place for typing: `npm run bench -- typing`.
 
   // 3. click latency: call → pointerdown at the probe (the page's event time, same clock)
   await probe.reset();
@@ -173,7 +111,7 @@ try {
   const click = report(
     'click latency: perform(click) → pointerdown at the probe',
     await measure(Math.max(RUNS, 15), () =>
-      clickLatency((x, y) => computer.perform({ type: 'click', x, y, button: 'left', clicks: 1, modifiers: [] }, never).then(() => {})),
+      clickLatency((x, y) => computer.perform(checked({ type: 'click', x, y, button: 'left', clicks: 1, modifiers: [] }), never).then(() => {})),
     ),
   );
   const xclick = report(

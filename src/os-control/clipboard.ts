@@ -101,18 +101,25 @@ export async function pasteX11(text: string, options: PasteOptions): Promise<voi
     // selections back until they hold our text, so the paste key cannot race ahead of it.
     const wanted = Buffer.from(text);
     await Promise.all(
-      (['clipboard', 'primary'] as const).map(async (sel) => {
+      (['clipboard', 'primary'] as const).map(async (sel, i) => {
         const deadline = Date.now() + 3_000;
         for (;;) {
           const now = await readSelection(sel);
-          if (now?.equals(wanted)) return;
+          if (now?.equals(wanted)) {
+            // Our own read-back was one request served by our xclip: wait for its report,
+            // so that it is never counted as the application's paste (issue 11: a late
+            // report taken for the paste let the restore race the application).
+            while (servers[i]!.served() < 1) {
+              if (Date.now() > deadline) throw new Error(`xclip did not report serving the ${sel} read-back within 3 s`);
+              await sleep(5, options.signal);
+            }
+            return;
+          }
           if (Date.now() > deadline) throw new Error(`the ${sel} selection did not take the text within 3 s`);
           await sleep(5, options.signal);
         }
       }),
     );
-    // Let xclip's report of those read-backs arrive, so they are not taken for the paste.
-    await sleep(15, options.signal);
     const servedBefore = servers.reduce((n, s) => n + s.served(), 0);
     await options.pressPaste();
     // Wait for the first request, then until requests have paused (TARGETS, then the text).

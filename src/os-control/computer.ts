@@ -4,7 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sleep, throwIfAborted } from '../shared/abort.js';
-import type { Action, Point } from '../shared/actions.js';
+import type { Point } from '../shared/actions.js';
+import type { CheckedAction } from './check-action.js';
 import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
 import { performAction } from './actions.js';
 import { getActiveWindow } from './active-window.js';
@@ -21,6 +22,7 @@ import { loadNut } from './native.js';
 import { SETTLE_DEFAULTS, waitForSettle } from './settle.js';
 import { TakeoverDetector } from './takeover.js';
 import { typeText } from './typing.js';
+import { NoSpareKeycodeError, X11Typist } from './x11/typist.js';
 import type { Computer, Observation, ObserveOptions, PerformResult, SettleOptions, SettleResult } from './types.js';
 
 /**
@@ -120,7 +122,26 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     await nut.clipboard.setContent(previous);
   }
 
+  // X11: every character is a key event on one X connection (x11/typist.ts), exact by
+  // construction. The clipboard path below stays for other platforms and for an X server
+  // where remapping is impossible (no XTEST, or no keycode without a keysym).
+  let typist: Promise<X11Typist | undefined> | undefined;
+  function x11Typist(): Promise<X11Typist | undefined> {
+    if (process.platform !== 'linux') return Promise.resolve(undefined);
+    typist ??= X11Typist.open().catch(() => undefined);
+    return typist;
+  }
+
   async function type(text: string, signal: AbortSignal): Promise<void> {
+    const x11 = await x11Typist();
+    if (x11) {
+      try {
+        await x11.type(text, { signal });
+        return;
+      } catch (err) {
+        if (!(err instanceof NoSpareKeycodeError)) throw err;
+      }
+    }
     const charMap = await loadCharMap();
     await typeText(devices, text, { signal, charMap, paste });
   }
@@ -130,7 +151,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     held: () => devices.held(),
 
     async warmUp() {
-      await Promise.all([devices.position(), loadCharMap(), displays()]);
+      await Promise.all([devices.position(), loadCharMap(), displays(), x11Typist()]);
     },
 
     listDisplays: () => displays(),
@@ -184,7 +205,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
       return { record, image: image.data, thumb };
     },
 
-    perform(action: Action, signal: AbortSignal): Promise<PerformResult> {
+    perform(action: CheckedAction, signal: AbortSignal): Promise<PerformResult> {
       settledFrame = undefined;
       // One action at a time: two callers must never interleave their key presses.
       const turn = queue.then(() =>

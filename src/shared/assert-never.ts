@@ -1,4 +1,10 @@
-/** Exhaustive switches: a new kind added to a union makes the call site a type error instead of a silent default. */
-export function assertNever(value: never): never {
-  throw new Error(`unexpected value: ${JSON.stringify(value)}`);
+/**
+ * The end of every switch over a closed union (action kinds, event types): a value
+ * that reaches it has a type the switch does not handle, so adding a member to the
+ * union makes `tsc` name every switch that must learn it. Throws if reached at run
+ * time (data from outside the types, e.g. an old log).
+ */
+export function assertNever(value: never, what = 'value'): never {
+  const shown = typeof value === 'object' && value !== null && 'type' in value ? (value as { type: unknown }).type : value;
+  throw new Error(`unhandled ${what}: ${JSON.stringify(shown)}`);
 }

@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { abortError, isAbortError, newAbortError, sleep, throwIfAborted } from '../../src/shared/abort.js';
+import { abortError, isAbortError, newAbortError, sleep, throwIfAborted, yieldToEventLoop } from '../../src/shared/abort.js';
 
 describe('shared/abort: one abort error for the whole program', () => {
   it('carries the stop reason a person reads, whatever the signal was aborted with', () => {
@@ -23,6 +23,7 @@ describe('shared/abort: one abort error for the whole program', () => {
     bare.abort();
     expect(isAbortError(abortError(bare.signal))).toBe(true);
     expect(abortError(undefined, 'the model request was aborted').message).toBe('the model request was aborted');
+    expect(abortError(undefined).message).toBe('stopped');
   });
 
   it('tells a stop from other errors, including a timeout', () => {
@@ -55,5 +56,18 @@ describe('shared/abort: one abort error for the whole program', () => {
     for (let i = 0; i < 20; i++) await sleep(0, quiet.signal);
     expect(getEventListeners(quiet.signal, 'abort')).toHaveLength(0);
     await expect(sleep(10, AbortSignal.abort('already'))).rejects.toMatchObject({ message: 'already' });
+  });
+
+  it('sleep without a signal just waits', async () => {
+    await expect(sleep(1)).resolves.toBeUndefined();
+  });
+
+  it('yieldToEventLoop lets a macrotask queued before it run first', async () => {
+    let ran = false;
+    setImmediate(() => {
+      ran = true;
+    });
+    await yieldToEventLoop();
+    expect(ran).toBe(true);
   });
 });

@@ -51,12 +51,24 @@ async function startApp(xvfb: Xvfb, cmd: string, args: string[], search: string[
     const exited = new Promise<never>((_, reject) =>
       child.once('exit', (code) => reject(new Error(`${cmd} exited (${code}) before its window appeared: ${stderr.slice(-300)}`))),
     );
-    const found = new Promise<string>((resolve, reject) => {
-      execFile('xdotool', ['search', '--sync', '--onlyvisible', ...search], { env: xvfb.env, timeout: 45_000 }, (err, stdout) => {
-        if (err) reject(new Error(`no ${cmd} window within 45 s: ${err.message}`));
-        else resolve(stdout.trim().split('\n')[0]!);
+    // xdotool search dies with BadWindow when some other window disappears while it walks
+    // the tree (an app of the previous test closing): search again then.
+    const searchOnce = () =>
+      new Promise<string>((resolve, reject) => {
+        execFile('xdotool', ['search', '--sync', '--onlyvisible', ...search], { env: xvfb.env, timeout: 45_000 }, (err, stdout) => {
+          if (err) reject(new Error(`no ${cmd} window within 45 s: ${err.message}`));
+          else resolve(stdout.trim().split('\n')[0]!);
+        });
       });
-    });
+    const found = (async () => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await searchOnce();
+        } catch (err) {
+          if (attempt >= 5 || !/BadWindow/.test(String(err))) throw err;
+        }
+      }
+    })();
     windowId = await Promise.race([found, exited]);
   } catch (err) {
     kill();
@@ -161,4 +173,37 @@ export function heldState(xvfb: Xvfb): HeldState {
 export function pointerPosition(xvfb: Xvfb): { x: number; y: number } {
   const out = run(xvfb.env, 'xdotool', ['getmouselocation', '--shell']);
   return { x: Number(/^X=(\d+)/m.exec(out)?.[1]), y: Number(/^Y=(\d+)/m.exec(out)?.[1]) };
+}
+
+/**
+ * A GTK 3 text editor (mousepad or gedit) editing `file`, which must exist (an existing
+ * file saves with ctrl+s, no Save As dialog). GSETTINGS_BACKEND=memory: the editors'
+ * defaults, nothing read from or written to the user's dconf.
+ */
+export function startEditor(xvfb: Xvfb, editor: 'mousepad' | 'gedit', file: string): Promise<NativeApp> {
+  const args = editor === 'gedit' ? ['--standalone', file] : [file];
+  return startApp(xvfb, editor, args, ['--class', editor], { GSETTINGS_BACKEND: 'memory', NO_AT_BRIDGE: '1', LC_ALL: 'C.UTF-8' });
+}
+
+/** Two busy-looping processes (a 2-core machine under full load) until the returned stop() is called. */
+export function startCpuLoad(count = 2): () => void {
+  const children = Array.from({ length: count }, () => spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' }));
+  const stop = () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  };
+  process.once('exit', stop);
+  return () => {
+    process.removeListener('exit', stop);
+    stop();
+  };
+}
+
+/** Sets the X keyboard layout of this server (`setxkbmap de`); "us" to go back. */
+export function setLayout(xvfb: Xvfb, layout: string): void {
+  run(xvfb.env, 'setxkbmap', ['-layout', layout]);
+}
+
+/** The server's whole keyboard mapping as `xmodmap -pke` prints it. */
+export function keymapText(xvfb: Xvfb): string {
+  return run(xvfb.env, 'xmodmap', ['-pke']);
 }

@@ -1,4 +1,4 @@
-import type { Action } from '../../shared/actions.js';
+import type { CheckedAction } from '../../os-control/check-action.js';
 import type { Computer, ObserveOptions } from '../../os-control/types.js';
 import { forwardingComputer } from '../../os-control/forwarding.js';
 
@@ -8,7 +8,10 @@ import { forwardingComputer } from '../../os-control/forwarding.js';
  * windows are hidden while the agent captures or acts, and shown again once it has
  * been quiet for a moment (so one step does not flicker several times).
  *
- * This wraps the Computer the bridge service gets: the service needs no hook.
+ * This wraps the Computer agent runs get: the service needs no hook. The live view
+ * captures through the plain Computer (BridgeServiceOptions.liveViewComputer): a
+ * person watching a run sees it, so hiding for those 3 captures a second kept the
+ * window hidden or blinking every ~550 ms exactly while Stop was wanted.
  */
 export interface WindowHider {
   /** Hide every DeskPilot window; resolves once they are off screen. */
@@ -51,7 +54,7 @@ export function hidingComputer(inner: Computer, hider: WindowHider, reshowAfterM
   return {
     ...forwardingComputer(inner),
     observe: (options: ObserveOptions) => around(() => inner.observe(options)),
-    perform: (action: Action, signal: AbortSignal) => around(() => inner.perform(action, signal)),
+    perform: (action: CheckedAction, signal: AbortSignal) => around(() => inner.perform(action, signal)),
     settle: (options) => around(() => inner.settle(options)),
   };
 }

@@ -43,8 +43,8 @@ export class KeymapFetchWatch {
   /** Per client resource-id base: stream positions of its fetches, with the keycodes they cover. */
   private readonly fetches = new Map<number, { at: number; covers: (keycode: number) => boolean }[]>();
   private readonly waiters = new Set<() => void>();
-  /** performance.now() of each client's latest fetch. */
-  private readonly lastFetchTime = new Map<number, number>();
+  /** performance.now() of the latest fetch by any client but us. */
+  private lastAnyFetchTime = -Infinity;
   private recordMajor = 0;
 
   private constructor(
@@ -156,7 +156,7 @@ export class KeymapFetchWatch {
   }
 
   private noteFetch(client: number, covers: (keycode: number) => boolean): void {
-    this.lastFetchTime.set(client, performance.now());
+    this.lastAnyFetchTime = performance.now();
     const list = this.fetches.get(client) ?? [];
     list.push({ at: this.position, covers });
     // Only fetches after our latest change matter; keep the list short.
@@ -196,14 +196,18 @@ export class KeymapFetchWatch {
   }
 
   /**
-   * Resolves once `client` has made no keymap fetch for `quietMs`. For clients that
-   * re-fetch at every key they translate (xterm), the fetches stop when the last key is
-   * translated; the sentinel alone cannot tell which key a fetch was for.
+   * Resolves once NO client has made a keymap fetch for `quietMs`. Two reasons the
+   * sentinel alone is not enough: clients that re-fetch at every key they translate
+   * (xterm) keep fetching until the last key is done, and the sentinel cannot tell which
+   * key a fetch was for; and one application may translate keys on a second connection
+   * (Chromium hands key events to GTK's input method, which keeps its own keymap on its
+   * own X connection — measured: a reused keycode typed the previous character, µ for √,
+   * when only the focused window's connection was watched).
    */
-  async waitQuiet(client: number, quietMs: number, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+  async waitQuiet(quietMs: number, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
     const deadline = performance.now() + timeoutMs;
     for (;;) {
-      const since = performance.now() - (this.lastFetchTime.get(client) ?? -Infinity);
+      const since = performance.now() - this.lastAnyFetchTime;
       if (since >= quietMs) return true;
       if (performance.now() > deadline) return false;
       await sleep(Math.min(quietMs - since + 1, Math.max(1, deadline - performance.now())), signal);

@@ -68,10 +68,10 @@ const NO_RECORD_PAUSE_MS = 200;
  */
 export const RESTORE_IDLE_MS = 1_500;
 /**
- * How long the focused client must make no keymap fetch before a spare keycode is
- * reused mid-text (keymap-fetch-watch.ts waitQuiet). xterm fetches for each key it
- * translates, about one per ms while catching up; 250 ms of silence on a 2-core machine
- * with two busy processes was never a pause in the middle (see the tests under load).
+ * How long no client may fetch the keymap before a spare keycode is reused mid-text
+ * (keymap-fetch-watch.ts waitQuiet). xterm fetches for each key it translates, about one
+ * per ms while catching up. This is the one timed wait left, and only for texts with more
+ * distinct characters outside the layout than there are spare keycodes (18 on Xvfb).
  */
 const FETCH_QUIET_MS = 250;
 /** VoidSymbol: what the sentinel keycode holds every other change (it is never pressed). */
@@ -216,7 +216,8 @@ export class X11Typist {
     const { signal } = options;
     const chunk = options.chunk ?? 16;
     const interval = options.strokeIntervalMs ?? 1;
-    const catchUpMs = options.catchUpTimeoutMs ?? 3_000;
+    // Generous: under load a GTK app took over 3 s to catch up; timing out risks a wrong character.
+    const catchUpMs = options.catchUpTimeoutMs ?? 10_000;
     throwIfAborted(signal);
     const mapping = await getKeyboardMapping(this.conn);
     // Keycodes still mapped by an earlier call are ours to reuse (unless a layout change replaced them).
@@ -237,6 +238,8 @@ export class X11Typist {
     const free = spares.filter((k) => !this.held.has(k));
     /** Spare keycode → index of the item that last used it. */
     const lastUse = new Map<number, number>();
+    /** Spare keycode → performance.now() of its last key. */
+    const lastUseAt = new Map<number, number>();
     let sentinelOn = false;
     let shiftHeld = false;
     let sinceSync = 0;
@@ -280,13 +283,22 @@ export class X11Typist {
               // Every spare holds a character the application may not have translated
               // yet: wait for it, then reuse the ones used longest ago.
               await catchUp();
-              free.push(...this.evictLeastRecent(mapped, lastUse, Math.max(1, Math.floor(spares.length / 2))));
+              const evicted = this.evictLeastRecent(mapped, lastUse, Math.max(1, Math.floor(spares.length / 2)));
+              // The catch-up proof is not enough for every application (measured: gedit
+              // and Chromium under load still translated a reused keycode with its old
+              // mapping, 3 of 13 cases), so a keycode is also reused only RESTORE_IDLE_MS
+              // after its last key, the same margin as the final restore.
+              const newest = Math.max(...evicted.map((k) => lastUseAt.get(k) ?? 0));
+              const wait = newest + RESTORE_IDLE_MS - performance.now();
+              if (wait > 0) await sleep(wait, signal);
+              free.push(...evicted);
             }
             this.mapAhead(items, i, mapped, free, layout.perKeycode);
             report.remapRounds++;
             keycode = mapped.get(item.keysym)!;
           }
           lastUse.set(keycode, i);
+          lastUseAt.set(keycode, performance.now());
           setShift(false);
           tap(keycode);
         }
@@ -392,7 +404,7 @@ export class X11Typist {
     const client = this.watch.clientOf(focus);
     const started = performance.now();
     if (!(await this.watch.waitCaughtUp(client, this.changesSent, sentinel, timeoutMs, signal))) return false;
-    return this.watch.waitQuiet(client, FETCH_QUIET_MS, Math.max(0, timeoutMs - (performance.now() - started)), signal);
+    return this.watch.waitQuiet(FETCH_QUIET_MS, Math.max(0, timeoutMs - (performance.now() - started)), signal);
   }
 
   /** Restores the mapping, then disconnects. */

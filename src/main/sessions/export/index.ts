@@ -1,4 +1,3 @@
-import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { EVENT_SCHEMA_VERSION } from '../../../shared/events.js';
 import { mkdirPrivate, writePrivateFile } from '../../private-files.js';

@@ -1,0 +1,116 @@
+/**
+ * The pure parts of exact X11 typing: characters ↔ keysyms, which keycode types what on
+ * a layout, the typing plan, DISPLAY and Xauthority parsing.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseDisplay, readCookie } from '../../src/os-control/x11/connection.js';
+import { layoutFrom, NoSpareKeycodeError, planItems } from '../../src/os-control/x11/typist.js';
+import { charForKeysym, keysymForChar } from '../../src/os-control/x11/typing-keysyms.js';
+
+describe('keysyms for characters', () => {
+  it('uses the code point for Latin-1 and 0x01000000 + code point for the rest of Unicode', () => {
+    expect(keysymForChar('a')).toBe(0x61);
+    expect(keysymForChar('é')).toBe(0xe9);
+    expect(keysymForChar('—')).toBe(0x1002014);
+    expect(keysymForChar('世')).toBe(0x1004e16);
+    expect(keysymForChar('👋')).toBe(0x101f44b);
+    expect(keysymForChar('\n')).toBe(0xff0d);
+    expect(keysymForChar('\t')).toBe(0xff09);
+  });
+
+  it('refuses control characters and lone surrogates', () => {
+    expect(keysymForChar('\x00')).toBeUndefined();
+    expect(keysymForChar('\x7f')).toBeUndefined();
+    expect(keysymForChar('\u0085')).toBeUndefined();
+    expect(keysymForChar('\ud83d')).toBeUndefined();
+    expect(keysymForChar('ab')).toBeUndefined();
+  });
+
+  it('round-trips every character it encodes', () => {
+    for (const ch of ['a', '~', ' ', 'ÿ', 'é', '€', '—', '世', '👋', '\n', '\t']) expect(charForKeysym(keysymForChar(ch)!)).toBe(ch);
+    expect(charForKeysym(0x20ac)).toBe('€'); // the legacy EuroSign keysym of de/fr layouts
+    expect(charForKeysym(0xfe52)).toBeUndefined(); // dead_circumflex is not a character
+  });
+});
+
+/** A tiny core mapping: keycode 8 empty, 9 = a/A, 10 = y/Y (where de puts z), 11 = Shift_L, 12 empty, 13 = 1/exclam. */
+function mapping(rows: number[][]) {
+  return { minKeycode: 8, perKeycode: 4, keysyms: rows.map((r) => Uint32Array.from([...r, 0, 0, 0, 0].slice(0, 4))) };
+}
+const US = mapping([[], [0x61, 0x41], [0x79, 0x59], [0xffe1], [], [0x31, 0x21]]);
+
+describe('layoutFrom', () => {
+  it('finds plain and shifted characters, the Shift key and the spare keycodes', () => {
+    const layout = layoutFrom(US, [11]);
+    expect(layout.strokes.get('a')).toEqual({ keycode: 9, shift: false });
+    expect(layout.strokes.get('A')).toEqual({ keycode: 9, shift: true });
+    expect(layout.strokes.get('!')).toEqual({ keycode: 13, shift: true });
+    expect(layout.shiftKeycode).toBe(11);
+    expect(layout.spares).toEqual([12, 8]);
+  });
+
+  it('follows the current mapping: a German layout puts z where y was', () => {
+    const de = layoutFrom(mapping([[], [0x61, 0x41], [0x7a, 0x5a], [0xffe1], [], [0x31, 0x21]]), [11]);
+    expect(de.strokes.get('z')).toEqual({ keycode: 10, shift: false });
+    expect(de.strokes.has('y')).toBe(false);
+  });
+
+  it('prefers a plain stroke over a shifted one for the same character', () => {
+    const layout = layoutFrom(mapping([[0x26, 0x31], [0x31, 0x21]]), []);
+    expect(layout.strokes.get('1')).toEqual({ keycode: 9, shift: false });
+  });
+
+  it('does not type with keycodes we mapped ourselves', () => {
+    const layout = layoutFrom(mapping([[0xe9, 0xe9], [0x61, 0x41]]), [], new Set([8]));
+    expect(layout.strokes.has('é')).toBe(false);
+  });
+});
+
+describe('planItems', () => {
+  const layout = layoutFrom(US, [11]);
+  it('types layout characters as keys and the rest on spare keycodes, CRLF as one Enter', () => {
+    const plan = planItems('aA é👋', { ...layout, strokes: new Map([...layout.strokes, [' ', { keycode: 9, shift: false }], ['\n', { keycode: 9, shift: false }]]) });
+    expect(plan.map((p) => p.kind)).toEqual(['key', 'key', 'key', 'spare', 'spare']);
+    expect(planItems('\r\n', { ...layout, strokes: new Map([['\n', { keycode: 9, shift: false }]]) })).toHaveLength(1);
+  });
+
+  it('refuses a control character before typing anything, naming it', () => {
+    expect(() => planItems('ab\x07c', layout)).toThrow(/U\+0007 at character 2/);
+  });
+
+  it('says so when there is no spare keycode for a character outside the layout', () => {
+    expect(() => planItems('é', { ...layout, spares: [] })).toThrow(NoSpareKeycodeError);
+    expect(planItems('a', { ...layout, spares: [] })).toHaveLength(1);
+  });
+});
+
+describe('DISPLAY and Xauthority', () => {
+  it('parses local and TCP displays', () => {
+    expect(parseDisplay(':1')).toEqual({ socketPath: '/tmp/.X11-unix/X1', displayNumber: 1 });
+    expect(parseDisplay(':12.0')).toEqual({ socketPath: '/tmp/.X11-unix/X12', displayNumber: 12 });
+    expect(parseDisplay('unix:3')).toEqual({ socketPath: '/tmp/.X11-unix/X3', displayNumber: 3 });
+    expect(parseDisplay('localhost:10.0')).toEqual({ host: 'localhost', port: 6010, displayNumber: 10 });
+    expect(() => parseDisplay('nonsense')).toThrow(/cannot parse DISPLAY/);
+  });
+
+  it('reads the MIT-MAGIC-COOKIE-1 of this host and display', () => {
+    const entry = (family: number, address: string, number: string, cookie: number[]) => {
+      const field = (b: Buffer) => Buffer.concat([Buffer.from([b.length >> 8, b.length & 0xff]), b]);
+      return Buffer.concat([
+        Buffer.from([family >> 8, family & 0xff]),
+        field(Buffer.from(address)),
+        field(Buffer.from(number)),
+        field(Buffer.from('MIT-MAGIC-COOKIE-1')),
+        field(Buffer.from(cookie)),
+      ]);
+    };
+    const file = join(mkdtempSync(join(tmpdir(), 'deskpilot-xauth-')), 'Xauthority');
+    writeFileSync(file, Buffer.concat([entry(256, hostname(), '5', [1, 2]), entry(256, hostname(), '7', [3, 4])]));
+    expect([...readCookie(7, file)!]).toEqual([3, 4]);
+    expect(readCookie(9, file)).toBeUndefined();
+    expect(readCookie(7, join(tmpdir(), 'no-such-xauthority'))).toBeUndefined();
+  });
+});
