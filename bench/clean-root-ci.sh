@@ -24,6 +24,13 @@ if [ ! -x "$ROOT/usr/bin/apt-get" ]; then
   debootstrap --variant=minbase bookworm "$ROOT" "$MIRROR"
 fi
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
+# Behind a TLS-inspecting proxy the host trusts an extra CA (NODE_EXTRA_CA_CERTS); npm in
+# the root needs it too (without it: npm ci → SELF_SIGNED_CERT_IN_CHAIN).
+EXTRA_CA=()
+if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then
+  cp "$NODE_EXTRA_CA_CERTS" "$ROOT/root/host-extra-ca.crt"
+  EXTRA_CA=(NODE_EXTRA_CA_CERTS=/root/host-extra-ca.crt)
+fi
 
 # 2. Node and npm from this machine (Node 20 from NodeSource or nodejs.org is one binary + npm's folder).
 NODE_BIN=$(readlink -f "$(command -v node)")
@@ -56,7 +63,7 @@ echo "clean-root-ci: $(git -C "$ROOT/root/deskpilot" log -1 --format='%h %s') on
 # 5. CI, exactly as CI runs it (niced: on a shared machine the others keep their share of the CPU).
 start=$(date +%s)
 set +e
-nice -n "${NICE:-10}" chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 \
+nice -n "${NICE:-10}" chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 "${EXTRA_CA[@]}" \
   bash -c 'cd /root/deskpilot && bash .ci/run' 2>&1 | tee -a "$LOG"
 status=${PIPESTATUS[0]}
 set -e
