@@ -11,7 +11,8 @@
  *   gnome-calculator (GTK 4) and mousepad (GTK 3) at 96 and 144 DPI (Xvfb -dpi, Xft.dpi, GDK_DPI_SCALE)
  *   the probe page's labels at 10–24 px, words and numbers
  *
- *   npm run bench -- ocr-apps
+ *   npm run bench -- ocr-apps                      all parts (about 10 min on a busy 2-core machine)
+ *   npx tsx bench/ocr-apps.bench.ts --only xcalc,gtk,probe
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,6 +34,8 @@ interface Tally {
   oldFail: number;
 }
 const tally = (): Tally => ({ total: 0, nowPass: 0, nowFail: 0, nowUnsure: 0, oldPass: 0, oldFail: 0 });
+/** What the new check wrongly failed, printed at the end (the figure that must stay 0). */
+const wrongFails: string[] = [];
 
 const squash = (t: string) => t.replace(/\s+/g, ' ').trim();
 
@@ -53,7 +56,10 @@ async function measure(t: Tally, image: Buffer, expected: string, region?: Rect)
   t.total += 1;
   const now = await readExact(image, expected, { region });
   if (now.kind === 'match') t.nowPass += 1;
-  else if (now.kind === 'mismatch') t.nowFail += 1;
+  else if (now.kind === 'mismatch') {
+    t.nowFail += 1;
+    wrongFails.push(`"${expected}" read as "${now.text}"`);
+  }
   else t.nowUnsure += 1;
   if (await oldCheck(image, expected, region)) t.oldPass += 1;
   else t.oldFail += 1;
@@ -73,6 +79,25 @@ function capture(xvfb: Xvfb, r: Rect): Buffer {
 
 function xdo(xvfb: Xvfb, args: string[]): string {
   return spawnSync('xdotool', args, { env: xvfb.env, encoding: 'utf8' }).stdout;
+}
+
+/** The first visible window matching `search`, waiting up to 60 s (never forever: a dialog may come first). */
+async function windowOf(xvfb: Xvfb, search: string[]): Promise<string> {
+  for (let i = 0; i < 120; i++) {
+    const id = xdo(xvfb, ['search', '--onlyvisible', ...search]).trim().split('\n')[0];
+    if (id) return id;
+    await pause(500);
+  }
+  throw new Error(`no window ${search.join(' ')} within 60 s`);
+}
+
+/** The app may already be gone (GApplication hands over to a running instance and exits). */
+function stopPid(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone already
+  }
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -114,8 +139,9 @@ async function xcalcRates(fontPath?: string): Promise<{ plain: Tally; highlighte
 async function gtkRates(dpi: number): Promise<{ mousepad: Tally; calculator: Tally; size: string }> {
   const xvfb = await startXvfb({ width: 1280, height: 800, dpi });
   spawnSync('xrdb', ['-merge'], { env: xvfb.env, input: `Xft.dpi: ${dpi}\n` });
-  const env = { ...xvfb.env, GDK_DPI_SCALE: String(dpi / 96), NO_AT_BRIDGE: '1' };
   const dir = mkdtempSync(join(tmpdir(), 'deskpilot-ocr-bench-'));
+  // A private home: no session to restore (mousepad asks about a crashed one first), no shared settings.
+  const env = { ...xvfb.env, GDK_DPI_SCALE: String(dpi / 96), NO_AT_BRIDGE: '1', HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data'), XDG_STATE_HOME: join(dir, 'state'), XDG_CACHE_HOME: join(dir, 'cache') };
   const mousepad = tally();
   const calculator = tally();
   let size: string | undefined;
@@ -125,7 +151,7 @@ async function gtkRates(dpi: number): Promise<{ mousepad: Tally; calculator: Tal
     writeFileSync(file, `${LINES.join('\n')}\n`);
     const mp = spawnSync('sh', ['-c', `mousepad "${file}" >/dev/null 2>&1 & echo $!`], { env, encoding: 'utf8' });
     const mpPid = Number(mp.stdout.trim());
-    const id = xdo(xvfb, ['search', '--sync', '--onlyvisible', '--name', 'notes.txt']).trim().split('\n')[0]!;
+    const id = await windowOf(xvfb, ['--name', 'notes.txt']);
     xdo(xvfb, ['windowmove', '--sync', id, '0', '0']);
     xdo(xvfb, ['windowsize', '--sync', id, '1000', '600']);
     await pause(800);
@@ -143,11 +169,11 @@ async function gtkRates(dpi: number): Promise<{ mousepad: Tally; calculator: Tal
       mousepad.total -= 1;
       await measure(mousepad, shot, word, box);
     }
-    process.kill(mpPid, 'SIGKILL');
+    stopPid(mpPid);
 
     const gc = spawnSync('sh', ['-c', 'gnome-calculator >/dev/null 2>&1 & echo $!'], { env, encoding: 'utf8' });
     const gcPid = Number(gc.stdout.trim());
-    const gid = xdo(xvfb, ['search', '--sync', '--onlyvisible', '--class', 'gnome-calculator']).trim().split('\n')[0]!;
+    const gid = await windowOf(xvfb, ['--class', 'gnome-calculator']);
     await pause(1500);
     const geo = xdo(xvfb, ['getwindowgeometry', '--shell', gid]);
     const g = { x: Number(/X=(\d+)/.exec(geo)?.[1]), y: Number(/Y=(\d+)/.exec(geo)?.[1]), width: Number(/WIDTH=(\d+)/.exec(geo)?.[1]), height: Number(/HEIGHT=(\d+)/.exec(geo)?.[1]) };
@@ -168,7 +194,9 @@ async function gtkRates(dpi: number): Promise<{ mousepad: Tally; calculator: Tal
       const pad = 6;
       await measure(calculator, win, result, { x: Math.max(0, found.bbox.x - pad), y: Math.max(0, found.bbox.y - pad), width: found.bbox.width + 2 * pad, height: found.bbox.height + 2 * pad });
     }
-    process.kill(gcPid, 'SIGKILL');
+    stopPid(gcPid);
+    const owner = Number(xdo(xvfb, ['getwindowpid', gid]).trim());
+    if (owner) stopPid(owner);
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await xvfb.stop();
@@ -203,17 +231,22 @@ async function probeRates(): Promise<Map<number, Tally>> {
 
 const load = loadavg().map((l) => l.toFixed(1)).join(' ');
 console.log(`OCR hit rates of region checks (every expectation is correct: "wrongly failed" is a misread failing a right verdict); load average ${load} on ${spawnSync('nproc', { encoding: 'utf8' }).stdout.trim()} cores`);
+const only = (process.argv[process.argv.indexOf('--only') + 1] ?? '').split(',');
+const part = (name: string) => !process.argv.includes('--only') || only.includes(name);
+if (part('xcalc')) {
 const withFonts = await xcalcRates();
 console.log(line('xcalc, xfonts-base, plain display', withFonts.plain));
 console.log(line('xcalc, xfonts-base, highlighted display', withFonts.highlighted));
 const builtIn = await xcalcRates('built-ins');
 console.log(line('xcalc, built-in font only, plain', builtIn.plain));
 console.log(line('xcalc, built-in font only, highlighted', builtIn.highlighted));
-for (const dpi of [96, 144]) {
+}
+if (part('gtk')) for (const dpi of [96, 144]) {
   const g = await gtkRates(dpi);
   console.log(line(`mousepad (GTK 3) words, ${dpi} DPI`, g.mousepad));
   console.log(line(`gnome-calculator (GTK 4) results, ${dpi} DPI`, g.calculator) + `   [window ${g.size}]`);
 }
+if (part('probe')) {
 const probe = await probeRates();
 const all = tally();
 for (const [size, t] of probe) {
@@ -221,5 +254,7 @@ for (const [size, t] of probe) {
   for (const k of Object.keys(all) as Array<keyof Tally>) all[k] += t[k];
 }
 console.log(line('probe page 10–24 px, all', all));
+}
+if (wrongFails.length) console.log(`  wrongly failed: ${wrongFails.join('; ')}`);
 await terminateOcr();
 console.log(`load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);

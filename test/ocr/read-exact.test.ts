@@ -49,6 +49,12 @@ describe('readExact', () => {
     if (r.kind === 'unsure') expect(r.reason).toMatch(/could not contain: a misread|not confident|disagree/);
   });
 
+  it('a reading that differs only in small marks is unsure: a 10 px dot is easily lost ("1.5" read as "15")', async () => {
+    const r = await readExact(await render('15'), '1.5');
+    expect(r.kind).toBe('unsure');
+    if (r.kind === 'unsure') expect(r.reason).toMatch(/only in small marks/);
+  });
+
   it('an empty region is a mismatch ("reads nothing"); ink OCR cannot read is unsure', async () => {
     expect(await readExact(await render(''), '5')).toEqual({ kind: 'mismatch', text: '' });
     // A glyph-sized blob: ink, but no text.

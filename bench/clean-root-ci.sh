@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Prove `.ci/run` on a clean Debian 12 root: nothing of the test machine's apt packages,
+# only a minimal bookworm (debootstrap), this machine's Node copied in, a fresh clone.
+#
+#   sudo bash bench/clean-root-ci.sh                 # clones main of this repository
+#   BRANCH=my-branch ROOT=/srv/deb12 sudo bash bench/clean-root-ci.sh
+#
+# Writes the whole log to $ROOT.log and prints the closing "Tests: …" line and the time.
+# Safe to re-run: an existing root is reused (delete $ROOT for a really clean run), the
+# mounts are undone on exit. Needs root (debootstrap, chroot, mount) and network access
+# to deb.debian.org and the npm registry.
+set -euo pipefail
+
+ROOT=${ROOT:-/srv/deb12}
+REPO=${REPO:-$(git -C "$(dirname "$0")/.." rev-parse --path-format=absolute --git-common-dir)}
+BRANCH=${BRANCH:-main}
+MIRROR=${MIRROR:-http://deb.debian.org/debian}
+LOG=${LOG:-$ROOT.log}
+
+command -v debootstrap >/dev/null || { apt-get update -qq && apt-get install -y -qq debootstrap; }
+
+# 1. A minimal Debian 12. minbase has apt, bash, coreutils and libstdc++ (Node needs it) — no X, no fonts.
+if [ ! -x "$ROOT/usr/bin/apt-get" ]; then
+  debootstrap --variant=minbase bookworm "$ROOT" "$MIRROR"
+fi
+cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
+# Behind a TLS-inspecting proxy the host trusts an extra CA (NODE_EXTRA_CA_CERTS); npm in
+# the root needs it too (without it: npm ci → SELF_SIGNED_CERT_IN_CHAIN).
+EXTRA_CA=()
+if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then
+  cp "$NODE_EXTRA_CA_CERTS" "$ROOT/root/host-extra-ca.crt"
+  EXTRA_CA=(NODE_EXTRA_CA_CERTS=/root/host-extra-ca.crt)
+fi
+
+# 2. Node and npm from this machine (Node 20 from NodeSource or nodejs.org is one binary + npm's folder).
+NODE_BIN=$(readlink -f "$(command -v node)")
+NPM_DIR=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")   # …/lib/node_modules/npm
+mkdir -p "$ROOT/usr/local/bin" "$ROOT/usr/local/lib/node_modules"
+cp "$NODE_BIN" "$ROOT/usr/local/bin/node"
+rm -rf "$ROOT/usr/local/lib/node_modules/npm"
+cp -a "$NPM_DIR" "$ROOT/usr/local/lib/node_modules/npm"
+ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$ROOT/usr/local/bin/npm"
+ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$ROOT/usr/local/bin/npx"
+
+# 3. Mounts. /tmp is the host's: X servers take their display numbers by lock files in
+# /tmp while their abstract sockets live in the (shared) network namespace, so a
+# private /tmp would hand out display numbers the host already uses.
+mounted=()
+mountit() { mount "$@"; mounted=("${!#}" "${mounted[@]}"); }
+cleanup() { for m in "${mounted[@]}"; do umount -l "$m" 2>/dev/null || true; done; }
+trap cleanup EXIT
+mountit -t proc proc "$ROOT/proc"
+mountit --rbind /dev "$ROOT/dev"
+mountit -t sysfs sys "$ROOT/sys"
+mountit --bind /tmp "$ROOT/tmp"
+mkdir -p "$ROOT/dev/shm"
+
+# 4. A fresh clone of the branch, no node_modules.
+rm -rf "$ROOT/root/deskpilot"
+git clone --quiet --branch "$BRANCH" "$REPO" "$ROOT/root/deskpilot"
+echo "clean-root-ci: $(git -C "$ROOT/root/deskpilot" log -1 --format='%h %s') on $(chroot "$ROOT" cat /etc/debian_version), node $(chroot "$ROOT" /usr/local/bin/node --version)" | tee "$LOG"
+
+# 5. CI, exactly as CI runs it (niced: on a shared machine the others keep their share of the CPU).
+start=$(date +%s)
+set +e
+nice -n "${NICE:-10}" chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 "${EXTRA_CA[@]}" \
+  bash -c 'cd /root/deskpilot && bash .ci/run' 2>&1 | tee -a "$LOG"
+status=${PIPESTATUS[0]}
+set -e
+echo "clean-root-ci: .ci/run exited $status after $(( $(date +%s) - start )) s; log: $LOG" | tee -a "$LOG"
+exit "$status"
