@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import layers from './eslint-rules/layers.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'out/', 'dist/', 'release/', 'test-artifacts/', 'coverage/'] },
@@ -12,8 +13,14 @@ export default tseslint.config(
     },
   },
   {
-    // Layering (docs/ARCHITECTURE.md): only the Electron shell may import electron,
-    // os-control knows nothing above it, the renderer never touches Node.
+    // Layering: one table (eslint-rules/layers.js) decides which of our folders may
+    // import which; every relative import in src/ is checked against it.
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    plugins: { deskpilot: layers },
+    rules: { 'deskpilot/layers': 'error' },
+  },
+  {
+    // Packages the layer table cannot see: only the Electron shell imports electron.
     files: ['src/**/*.ts', 'src/**/*.tsx'],
     ignores: ['src/main/electron/**', 'src/preload/**'],
     rules: {
@@ -21,20 +28,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/os-control/**'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'electron', message: 'os-control knows nothing above it.' }],
-        patterns: [{ group: ['**/main/**', '**/renderer/**', '**/preload/**'], message: 'os-control knows nothing above it.' }],
-      }],
-    },
-  },
-  {
+    // The renderer never touches Node: it talks to the bridge client only.
     files: ['src/renderer/**'],
     rules: {
       'no-restricted-imports': ['error', {
         paths: ['electron', 'fs', 'path', 'child_process', 'os'],
-        patterns: [{ group: ['node:*', '**/main/**', '**/os-control/**'], message: 'The renderer talks to the bridge client only.' }],
+        patterns: [{ group: ['node:*'], message: 'The renderer talks to the bridge client only.' }],
       }],
     },
   },

@@ -12,6 +12,7 @@
  *   npx tsx bench/agent.bench.ts [--steps 20]
  */
 import type { Computer } from '../src/os-control/types.js';
+import { forwardingComputer } from '../src/os-control/forwarding.js';
 import type { RunEvent } from '../src/shared/events.js';
 import { defaultConfig } from '../src/main/config/index.js';
 import { startFakeModel, type FakeModelServer } from '../test/harness/fake-model/index.js';
@@ -30,11 +31,7 @@ const SCREEN = { width: 1920, height: 1080 };
 /** The same computer, but with the reference demo's fixed 2 s sleep instead of settle detection. */
 function withFixedSleep(computer: Computer, ms: number): Computer {
   return {
-    listDisplays: () => computer.listDisplays(),
-    observe: (o) => computer.observe(o),
-    perform: (a, s) => computer.perform(a, s),
-    cursorPosition: () => computer.cursorPosition(),
-    releaseAll: () => computer.releaseAll(),
+    ...forwardingComputer(computer),
     settle: async () => {
       await new Promise((r) => setTimeout(r, ms));
       return { waitedMs: ms, settled: true };
@@ -53,11 +50,9 @@ function timed(computer: Computer, into: { observe: number[]; settle: number[]; 
     }
   };
   return {
-    listDisplays: () => computer.listDisplays(),
+    ...forwardingComputer(computer),
     observe: (o) => time(into.observe, () => computer.observe(o)),
     perform: (a, s) => time(into.perform, () => computer.perform(a, s)),
-    cursorPosition: () => computer.cursorPosition(),
-    releaseAll: () => computer.releaseAll(),
     settle: (o) => time(into.settle, () => computer.settle(o)),
   };
 }

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { pathToFileURL } from 'node:url';
 import { registerServeCommand } from './server/command.js';
+import { registerDoctorCommand } from './cli/doctor-command.js';
 import { resumeRunInTerminal } from './cli/resume-run.js';
 import { registerQaCommand } from './cli/qa-command.js';
 import { registerRunCommand } from './cli/run-command.js';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerQaCommand(program);
   registerSkillsCommand(program);
   registerServeCommand(program);
+  registerDoctorCommand(program);
   return program;
 }
 

@@ -4,7 +4,7 @@
  * key and button held is released before the error goes up.
  */
 import type { Action, MouseButton, Point } from '../shared/actions.js';
-import { sleep, throwIfAborted, yieldToEventLoop } from './abort.js';
+import { sleep, throwIfAborted, yieldToEventLoop } from '../shared/abort.js';
 import type { Devices } from './devices.js';
 import { parseKeyCombo, parseModifiers, type KeySpec } from './keys.js';
 import type { PerformResult } from './types.js';

@@ -9,7 +9,7 @@
  * Only text is preserved; an image on the clipboard is not restored.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { sleep } from './abort.js';
+import { sleep } from '../shared/abort.js';
 import { runBytes, ToolMissingError } from './exec.js';
 
 type Selection = 'clipboard' | 'primary';

@@ -3,9 +3,11 @@
  * the coordinate record, typing, settle and takeover detection.
  */
 import { randomUUID } from 'node:crypto';
+import { sleep, throwIfAborted } from '../shared/abort.js';
 import type { Action, Point } from '../shared/actions.js';
 import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
 import { performAction } from './actions.js';
+import { getActiveWindow } from './active-window.js';
 import { capture, capturedFromNutFrame, grabDisplayNut, type CaptureBackend, type NutFrame } from './capture.js';
 import { pasteX11 } from './clipboard.js';
 import { run } from './exec.js';
@@ -115,7 +117,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     } finally {
       await devices.keyUp(mod);
     }
-    await new Promise((r) => setTimeout(r, 150));
+    await sleep(150);
     await nut.clipboard.setContent(previous);
   }
 
@@ -167,7 +169,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
                   o.region!.y < d.bounds.y + d.bounds.height,
               ) ?? pickDisplay(all))
             : pickDisplay(all);
-      if (o.signal?.aborted) throw o.signal.reason instanceof Error ? o.signal.reason : new Error('aborted');
+      throwIfAborted(o.signal);
       const reusable = settledFrame;
       settledFrame = undefined;
       const fresh =
@@ -237,6 +239,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
 
     cursorPosition: () => devices.position(),
 
+    activeWindow: () => getActiveWindow(),
     releaseAll: () => devices.releaseAll(),
   };
   return computer;

@@ -4,6 +4,7 @@
  */
 export { createComputer, type ComputerOptions, type DesktopComputer } from './computer.js';
 export type { Computer, ImageTarget, Observation, ObserveOptions, PerformResult, SettleOptions, SettleResult } from './types.js';
+export { forwardingComputer } from './forwarding.js';
 export {
   actionToGlobal,
   captureToGlobal,

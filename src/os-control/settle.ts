@@ -5,7 +5,7 @@
  * cheap, and no threshold to tune: X11 and the compositors deliver exact pixels).
  * The screen has settled when no frame has differed for `quietMs`.
  */
-import { sleep, throwIfAborted } from './abort.js';
+import { sleep, throwIfAborted } from '../shared/abort.js';
 import type { SettleResult } from './types.js';
 
 export interface SettleParams {

@@ -1,5 +1,6 @@
 import type { Action, Point, Rect } from '../shared/actions.js';
 import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
+import type { ActiveWindow } from './active-window.js';
 
 /** How big, and in which format, the image for a model must be. */
 export interface ImageTarget {
@@ -76,6 +77,11 @@ export interface Computer {
   perform(action: Action, signal: AbortSignal): Promise<PerformResult>;
   settle(options?: SettleOptions): Promise<SettleResult>;
   cursorPosition(): Promise<Point>;
+  /**
+   * The focused window (title, application), for the risk and user rules; undefined
+   * when the OS cannot say. Never throws: an unknown window is judged conservatively.
+   */
+  activeWindow(): Promise<ActiveWindow | undefined>;
   /** Release every key and mouse button this process may hold. Safe to call any time. */
   releaseAll(): Promise<void>;
 }

@@ -4,7 +4,7 @@
  * emoji) is pasted through the clipboard. Work is done in small chunks with a trip to
  * the event loop between them, so an abort lands within one chunk.
  */
-import { sleep, throwIfAborted, yieldToEventLoop } from './abort.js';
+import { sleep, throwIfAborted, yieldToEventLoop } from '../shared/abort.js';
 import type { Devices } from './devices.js';
 import type { CharMap, Stroke } from './keymap.js';
 import { resolveKey } from './keys.js';

@@ -36,8 +36,5 @@ export const WireServerMessageSchema = z.union([
 ]);
 export type WireServerMessage = z.infer<typeof WireServerMessageSchema>;
 
-/** Electron IPC channel names (preload ↔ main). */
-export const IPC_COMMAND_CHANNEL_PREFIX = 'deskpilot:cmd:';
-export const IPC_PUSH_CHANNEL = 'deskpilot:push';
-/** Custom protocol the desktop app serves run files on: deskpilot-file://run/<runId>/<path>. */
-export const RUN_FILE_PROTOCOL = 'deskpilot-file';
+/** Electron IPC channel names and the run-file protocol, declared dependency-free for the preload. */
+export { IPC_COMMAND_CHANNEL_PREFIX, IPC_PUSH_CHANNEL, RUN_FILE_PROTOCOL } from './bridge-names.js';

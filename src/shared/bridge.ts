@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ApprovalAnswerSchema, PolicyModeSchema } from './approvals.js';
 import { ConfigSchema, ProviderFamilySchema } from './config.js';
-import { LimitsSchema, RunEventSchema, RunStateSchema, RunStatusSchema } from './events.js';
+import type { CommandName } from './bridge-names.js';
+import { LimitsSchema, QaCaseStatusSchema, RunEventSchema, RunStateSchema, RunStatusSchema } from './events.js';
 
 /**
  * The bridge: one contract between the UI and the main process, two transports
@@ -36,6 +37,8 @@ export const SessionSummarySchema = z
     provider: z.string(),
     model: z.string(),
     labels: z.record(z.string(), z.string()).default({}),
+    /** QA case runs: the verdict after DeskPilot's checks (main/sessions/outcome.ts derives it and `status`). */
+    verdict: QaCaseStatusSchema.optional(),
   })
   .strict();
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
@@ -114,9 +117,9 @@ export const Commands = {
     input: z.object({ on: z.boolean() }).strict(),
     output: z.object({}).strict(),
   },
-} as const;
+} as const satisfies Record<CommandName, { input: z.ZodType; output: z.ZodType }>;
 
-export type CommandName = keyof typeof Commands;
+export type { CommandName } from './bridge-names.js';
 export type CommandInput<N extends CommandName> = z.input<(typeof Commands)[N]['input']>;
 export type CommandOutput<N extends CommandName> = z.infer<(typeof Commands)[N]['output']>;
 
@@ -137,6 +140,11 @@ export const PushMessageSchema = z.discriminatedUnion('kind', [
       policy: PolicyModeSchema.optional(),
     })
     .strict(),
+  /**
+   * Desktop app only: the global stop hotkey. live=false means no key stops a run (the
+   * configured one is taken or refused); problem says why, or why another one is live.
+   */
+  z.object({ kind: z.literal('kill_hotkey'), accelerator: z.string(), live: z.boolean(), problem: z.string() }).strict(),
 ]);
 export type PushMessage = z.infer<typeof PushMessageSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { killHotkeyProblem } from './accelerator.js';
 import { PolicyModeSchema } from './approvals.js';
 import { LimitsSchema } from './events.js';
 
@@ -82,8 +83,14 @@ export const ConfigSchema = z
       })
       .strict()
       .default({ keepImages: 3, pruneStep: 3 }),
-    /** Global stop hotkey (Electron accelerator syntax). */
-    killHotkey: z.string().default('CommandOrControl+Shift+Escape'),
+    /** Global stop hotkey: an Electron accelerator with a modifier other than Shift (see accelerator.ts). */
+    killHotkey: z
+      .string()
+      .superRefine((text, ctx) => {
+        const problem = killHotkeyProblem(text);
+        if (problem) ctx.addIssue({ code: 'custom', message: `not a usable stop hotkey: ${problem}` });
+      })
+      .default('CommandOrControl+Shift+Escape'),
     /** What a person moving the mouse or typing during a run does. */
     takeover: z.enum(['pause', 'ignore']).default('pause'),
     /** Which display the agent sees and acts on; the primary one when absent. */

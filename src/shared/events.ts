@@ -13,6 +13,10 @@ export const EVENT_SCHEMA_VERSION = 1;
 export const RunStatusSchema = z.enum(['done', 'failed', 'stopped', 'error', 'limit']);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
+/** A QA case's outcome after DeskPilot's own checks (the QA runner's verdict; agent/qa/results.ts). */
+export const QaCaseStatusSchema = z.enum(['passed', 'failed', 'blocked', 'error']);
+export type QaCaseStatus = z.infer<typeof QaCaseStatusSchema>;
+
 export const RunStateSchema = z.enum(['starting', 'running', 'waiting_approval', 'waiting_user', 'paused', 'ended']);
 export type RunState = z.infer<typeof RunStateSchema>;
 
@@ -260,6 +264,22 @@ export const RunEventSchema = z.discriminatedUnion('type', [
       labels: z.record(z.string(), z.string()).optional(),
       steps: z.number().int().nonnegative(),
       total: UsageSchema,
+    })
+    .strict(),
+  z
+    .object({
+      ...base,
+      type: z.literal('qa_outcome'),
+      /**
+       * Appended by the QA runner after run_ended, once DeskPilot's own checks have run:
+       * the case attempt's outcome, which overrules the model's verdict. Every view takes
+       * a QA run's outcome from here (sessions/outcome.ts).
+       */
+      status: QaCaseStatusSchema,
+      /** Why, in a sentence or two (the JUnit message). */
+      message: z.string(),
+      /** The model's own verdict, when it gave one. */
+      modelVerdict: z.enum(['pass', 'fail', 'blocked']).optional(),
     })
     .strict(),
 ]);

@@ -34,7 +34,8 @@ beforeAll(async () => {
   service = createBridgeService({
     home: home.home,
     computer,
-    env: { ANTHROPIC_API_KEY: 'sk-ant-test' },
+    // The fake model is the configured endpoint (run.start may not send the key elsewhere).
+    env: { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseUrl },
     fps: 5,
   });
 }, 60_000);

@@ -31,6 +31,19 @@ describe('resolveRunChoices', () => {
     expect(r.profile).toEqual({ provider: 'anthropic', model: 'claude-sonnet-5-5' });
   });
 
+  it('a model given on top of a profile speaks its own format, not the profile model\'s (issue 14 class 5)', () => {
+    // The first openai-compatible profile is `ollama` (qwen3-vl, format qwen-vl): the README's form with a UI-TARS model.
+    const r = resolveRunChoices(config, { provider: 'openai-compatible', model: 'ui-tars-1.5-7b', baseUrl: 'http://127.0.0.1:9/v1' }, {});
+    expect(r.profile).toMatchObject({ provider: 'openai-compatible', model: 'ui-tars-1.5-7b', baseUrl: 'http://127.0.0.1:9/v1' });
+    expect(r.profile.format).toBeUndefined();
+    expect(resolveRunChoices(config, { profile: 'lm-studio', model: 'qwen2.5-vl-7b-instruct' }, {}).profile.format).toBeUndefined();
+    // A format the person set for the very model in use stays.
+    expect(resolveRunChoices(config, { profile: 'ollama', model: 'qwen3-vl' }, {}).profile.format).toBe('qwen-vl');
+    expect(resolveRunChoices(config, { profile: 'lm-studio' }, {}).profile.format).toBe('ui-tars');
+    const custom = { ...config, profiles: { ...config.profiles, mine: { provider: 'openai-compatible' as const, model: 'my-tuned-vl', baseUrl: 'http://x/v1', format: 'ui-tars' as const } } };
+    expect(resolveRunChoices(custom, { profile: 'mine' }, {}).profile.format).toBe('ui-tars');
+  });
+
   it('gives clear errors for an unknown profile or a local server without a URL', () => {
     expect(() => resolveRunChoices(config, { profile: 'nope' }, {})).toThrow(ConfigError);
     expect(() => resolveRunChoices(config, { profile: 'nope' }, {})).toThrow(/unknown profile "nope"/);

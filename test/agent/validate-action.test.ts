@@ -10,9 +10,13 @@ describe('validateAction', () => {
     expect(r).toEqual({ ok: true, action: { type: 'click', x: 1279, y: 0, button: 'left', clicks: 1, modifiers: [] } });
   });
 
+  it('accepts the far edge, as the coordinate mapping does (one rule: os-control checkImagePoint)', () => {
+    expect(validateAction({ type: 'click', x: 1280, y: 800 }, seen)).toMatchObject({ ok: true, action: { x: 1280, y: 800 } });
+  });
+
   it.each([
     [{ type: 'click', x: -5, y: 10 }, 'x must be within 0–1279 and y within 0–799'],
-    [{ type: 'click', x: 1280, y: 10 }, 'x must be within 0–1279'],
+    [{ type: 'click', x: 1280.5, y: 10 }, 'x must be within 0–1279'],
     [{ type: 'move', x: 10, y: 1e9 }, 'outside the screenshot'],
     [{ type: 'drag', path: [{ x: 1, y: 1 }, { x: 5000, y: 1 }] }, 'outside the screenshot'],
     [{ type: 'zoom', region: { x: 1200, y: 700, width: 200, height: 50 } }, 'outside the screenshot'],

@@ -9,6 +9,7 @@
  * Needs the Debian package `xinput`.
  */
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { requireCoreFonts, requireFonts, requirePrograms } from './requirements.js';
 import type { Xvfb } from './xvfb.js';
 
 export interface Geometry {
@@ -87,17 +88,30 @@ async function startApp(xvfb: Xvfb, cmd: string, args: string[], search: string[
   };
 }
 
-/** xcalc with its window at `g` (X geometry of the client area; the WM adds its frame around it). */
-export function startXcalc(xvfb: Xvfb, g: Geometry = { x: 100, y: 100, width: 240, height: 320 }): Promise<NativeApp> {
+/**
+ * xcalc with its window at `g` (X geometry of the client area; the WM adds its frame
+ * around it). It draws with core fonts: without xfonts-base it would render in the
+ * built-in font, so that is refused unless the test asks for it (`builtInFontsOnPurpose`:
+ * an Xvfb started with fontPath "built-ins" to see what such a machine shows).
+ */
+export async function startXcalc(
+  xvfb: Xvfb,
+  g: Geometry = { x: 100, y: 100, width: 240, height: 320 },
+  options: { builtInFontsOnPurpose?: boolean } = {},
+): Promise<NativeApp> {
+  requirePrograms(['xcalc', 'xdotool'], xvfb.env);
+  if (!(options.builtInFontsOnPurpose && xvfb.fontPath === 'built-ins')) requireCoreFonts(xvfb);
   return startApp(xvfb, 'xcalc', ['-geometry', `${g.width}x${g.height}+${g.x}+${g.y}`], ['--class', 'xcalc']);
 }
 
 let xtermCounter = 0;
 /** xterm at `g` in pixels-ish (xterm geometry is in character cells: cols×rows). */
-export function startXterm(
+export async function startXterm(
   xvfb: Xvfb,
   options: { cols?: number; rows?: number; x?: number; y?: number; command?: string[]; env?: NodeJS.ProcessEnv } = {},
 ): Promise<NativeApp> {
+  requirePrograms(['xterm', 'xdotool'], xvfb.env);
+  requireFonts(['DejaVu Sans Mono'], xvfb.env); // -fa Monospace
   const title = `deskpilot-xterm-${process.pid}-${xtermCounter++}`;
   const args = [
     '-geometry', `${options.cols ?? 80}x${options.rows ?? 24}+${options.x ?? 100}+${options.y ?? 100}`,
@@ -138,6 +152,7 @@ function keycodeNames(env: NodeJS.ProcessEnv): Map<number, string> {
 
 /** The keys and buttons the X server considers held right now. */
 export function heldState(xvfb: Xvfb): HeldState {
+  requirePrograms(['xinput', 'xmodmap'], xvfb.env);
   const keycodes = new Set<number>();
   const buttons = new Set<number>();
   for (const device of SLAVES) {

@@ -14,6 +14,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { requirePrograms } from './requirements.js';
 
 export interface XvfbOptions {
   width?: number;
@@ -22,6 +23,10 @@ export interface XvfbOptions {
   depth?: number;
   /** Start openbox so windows are placed, decorated and focused as on a real desktop. Default true. */
   windowManager?: boolean;
+  /** Core font path (`-fp`); "built-ins" gives the server only its built-in fixed font, as on a machine without xfonts-base. */
+  fontPath?: string;
+  /** Screen resolution the server reports (`-dpi`); 96 unless told. */
+  dpi?: number;
 }
 
 export interface Xvfb {
@@ -32,6 +37,8 @@ export interface Xvfb {
   height: number;
   /** process.env with DISPLAY set to this server (for child processes). */
   env: NodeJS.ProcessEnv;
+  /** The core font path the server was started with, when one was given. */
+  fontPath?: string;
   /** Kills the window manager and the server. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -82,7 +89,7 @@ function startWatchdog(pids: number[]): void {
   dog.unref();
 }
 
-function startServer(width: number, height: number, depth: number): Promise<{ child: ChildProcess; displayNumber: number }> {
+function startServer(width: number, height: number, depth: number, extra: { fontPath?: string; dpi?: number }): Promise<{ child: ChildProcess; displayNumber: number }> {
   return new Promise((resolve, reject) => {
     const args = [
       '-displayfd', '3',
@@ -92,7 +99,8 @@ function startServer(width: number, height: number, depth: number): Promise<{ ch
       // XTEST is what nut.js and xdotool inject input through.
       '+extension', 'XTEST',
       '+extension', 'RANDR',
-      '-dpi', '96',
+      '-dpi', String(extra.dpi ?? 96),
+      ...(extra.fontPath ? ['-fp', extra.fontPath] : []),
     ];
     const child = spawn('Xvfb', args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
     live.add(child);
@@ -145,6 +153,7 @@ async function waitForWindowManager(env: NodeJS.ProcessEnv, child: ChildProcess)
 }
 
 export async function startXvfb(options: XvfbOptions = {}): Promise<Xvfb> {
+  requirePrograms(['Xvfb', 'xdpyinfo', ...(options.windowManager !== false ? (['openbox', 'xprop'] as const) : [])]);
   installExitHook();
   const width = options.width ?? 1280;
   const height = options.height ?? 800;
@@ -153,7 +162,7 @@ export async function startXvfb(options: XvfbOptions = {}): Promise<Xvfb> {
   for (let attempt = 0; attempt < 5; attempt++) {
     let server: { child: ChildProcess; displayNumber: number };
     try {
-      server = await startServer(width, height, depth);
+      server = await startServer(width, height, depth, { fontPath: options.fontPath, dpi: options.dpi });
     } catch (err) {
       lastError = err;
       await sleep(100 + Math.random() * 300);
@@ -183,6 +192,7 @@ export async function startXvfb(options: XvfbOptions = {}): Promise<Xvfb> {
       width,
       height,
       env,
+      ...(options.fontPath ? { fontPath: options.fontPath } : {}),
       async stop() {
         if (stopped) return;
         stopped = true;

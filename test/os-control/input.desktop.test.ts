@@ -141,12 +141,18 @@ describe('mouse', () => {
   it('scrolls in all four directions by the asked amount, with modifiers', async () => {
     const p = padPoint(250, 250);
     // Chromium may merge queued wheel notches into one event, so amounts are compared as summed deltas.
+    // The end marker must travel the same queue as the notches: Chromium's browser process
+    // holds each wheel event until the page acknowledges the previous one, while key events
+    // go straight through, so a key marker (F9, as before) overtook wheels still queued
+    // under load (2 of 3 busy runs read 120 where 360 was sent). A Shift+wheel marker queues
+    // behind every notch, and its modifier keeps Chromium from merging it into them (Alt
+    // cannot be the marker: openbox takes Alt+wheel for itself).
     const wheel = async (direction: 'up' | 'down' | 'left' | 'right', amount: number, modifiers: string[] = []) => {
       const since = probe.nextSeq();
       await perform({ type: 'scroll', x: p.x, y: p.y, direction, amount, modifiers });
-      await perform({ type: 'key', keys: 'F9', repeat: 1 }); // a marker after the last notch
-      await probe.waitFor((e) => e.type === 'keyup' && e.code === 'F9', { sinceSeq: since });
-      const events = probe.events().filter((e) => e.seq >= since && e.type === 'wheel');
+      await perform({ type: 'scroll', x: p.x, y: p.y, direction: 'down', amount: 1, modifiers: ['shift'] });
+      await probe.waitFor((e) => e.type === 'wheel' && e.shift === true, { sinceSeq: since });
+      const events = probe.events().filter((e) => e.seq >= since && e.type === 'wheel' && e.shift !== true);
       return {
         events,
         dx: events.reduce((s, e) => s + e.deltaX!, 0),

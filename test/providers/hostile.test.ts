@@ -106,7 +106,7 @@ describe('parsers under 200 hostile calls each (JS values incl. NaN and Infinity
   });
   it('openai', () => {
     const r = rng(2);
-    Array.from({ length: 200 }, () => parseOpenAIAction(hostileOpenAI(r), ctx)).forEach(checkEntry);
+    Array.from({ length: 200 }, () => parseOpenAIAction(hostileOpenAI(r), ctx)).flat().forEach(checkEntry);
   });
   it('qwen', () => {
     const r = rng(3);
@@ -170,7 +170,7 @@ describe('200 hostile calls through each provider and SDK', () => {
     fake.script({ toolCalls: [{ name: 'computer', input: { actions } }], chunkSize: 65_536 });
     const p = createProvider({ provider: 'openai', model: 'gpt-5.4' }, { apiKey: 'k', baseUrl: fake.openaiBaseUrl, retry: FAST_RETRY });
     const turn = await p.turn(req, signal());
-    expect(turn.assistant.calls[0]!.actions).toHaveLength(200);
+    expect(turn.assistant.calls[0]!.actions.length).toBeGreaterThanOrEqual(200); // a diagonal scroll is two actions
     turn.assistant.calls[0]!.actions.forEach(checkEntry);
   });
 

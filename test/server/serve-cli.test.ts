@@ -62,8 +62,17 @@ describe('deskpilot serve (CLI)', () => {
     expect(exit.code).toBe(0);
   });
 
-  it('says loudly when it listens beyond loopback', async () => {
+  it('refuses plain HTTP beyond loopback with a clear message and exit code 2', async () => {
     const cli = start(['--host', '0.0.0.0']);
+    const exit = await cli.exit;
+    expect(exit.code).toBe(2);
+    expect(cli.stderr()).toContain('refusing to listen on 0.0.0.0 over plain HTTP');
+    expect(cli.stderr()).toContain('--insecure-remote');
+    expect(cli.stdout()).not.toContain('token=');
+  });
+
+  it('says loudly when it listens beyond loopback with --insecure-remote', async () => {
+    const cli = start(['--host', '0.0.0.0', '--insecure-remote']);
     try {
       await until(() => /token=/.test(cli.stdout()), 30_000, 'the URL');
       expect(cli.stderr()).toContain('WARNING');

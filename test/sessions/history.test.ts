@@ -43,7 +43,7 @@ describe('history', () => {
   });
 
   it('lists newest first and searches task, status, date, labels and app', async () => {
-    await endedRun('20261101-090000-aaaa', 'compute 2+3 in the calculator', 'done', { app: 'xcalc', qaSuite: 'calc' });
+    await endedRun('20261101-090000-aaaa', 'compute 2+3 in the calculator', 'done', { app: 'xcalc', suite: 'calc' });
     await endedRun('20261115-090000-bbbb', 'rename screenshots by date', 'failed', { app: 'nautilus' });
     await endedRun('20261130-090000-cccc', 'export the chart as PNG', 'stopped');
     const ids = async (query?: string, status?: string) => (await listSessions(home, { query, status })).map((s) => s.runId.slice(-4));
@@ -54,7 +54,7 @@ describe('history', () => {
     expect(await ids(undefined, 'stopped')).toEqual(['cccc']);
     expect(await ids('date:2026-11-30')).toEqual(['cccc']);
     expect(await ids('since:2026-11-10 until:2026-11-20')).toEqual(['bbbb']);
-    expect(await ids('label:qaSuite=calc')).toEqual(['aaaa']);
+    expect(await ids('label:suite=calc')).toEqual(['aaaa']);
     expect(await ids('app:xcalc')).toEqual(['aaaa']);
     expect(await ids('app:chart')).toEqual(['cccc']);
     expect(await ids('status:done nothing-like-this')).toEqual([]);

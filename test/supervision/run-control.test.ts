@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEventInput } from '../../src/shared/events.js';
-import { createRunControl, isAbortError, type RunControlChange } from '../../src/main/agent/supervision/run-control.js';
+import { isAbortError } from '../../src/shared/abort.js';
+import { createRunControl, type RunControlChange } from '../../src/main/agent/supervision/run-control.js';
 import { createTakeoverWatch } from '../../src/main/agent/supervision/takeover-watch.js';
 import type { InputActivity } from '../../src/main/agent/supervision/x11-input-activity.js';
 import type { Point } from '../../src/shared/actions.js';
@@ -116,6 +117,35 @@ describe('takeover watch (pointer logic; the real-desktop test is takeover.deskt
     await watch.agentActing(async () => pointer.set({ x: 400, y: 40 }));
     expect(seen).toEqual(['human takeover: pointer moved from (50, 50) to (400, 40)']);
     expect(control.paused).toBe(false); // ignore mode only reports
+    watch.stop();
+  });
+
+  it('a pointer read that fails keeps detection on against the old baseline, and the person is told once', async () => {
+    let p: Point = { x: 10, y: 10 };
+    let failing = false;
+    const blind: string[] = [];
+    const control = createRunControl();
+    const watch = createTakeoverWatch({
+      readPointer: async () => {
+        if (failing) throw new Error('X display gone');
+        return p;
+      },
+      control,
+      mode: 'pause',
+      intervalMs: 5,
+      onBlind: (message) => blind.push(message),
+    });
+    await watch.start();
+    failing = true;
+    // The rebaseline after the person answers an approval fails ...
+    await watch.whileHumanActs(async () => undefined);
+    await new Promise((r) => setTimeout(r, 30)); // several failed polls
+    expect(blind).toEqual(['takeover detection cannot read the pointer (X display gone); a person moving the mouse will not pause the run until it can']);
+    // ... yet once the pointer can be read again, a move from the old baseline is a takeover.
+    failing = false;
+    p = { x: 300, y: 200 };
+    await eventually(() => control.paused);
+    expect(control.pauseReason).toBe('human takeover: pointer moved from (10, 10) to (300, 200)');
     watch.stop();
   });
 

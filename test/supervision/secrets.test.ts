@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findSecrets, looksLikeSecret, maskSecrets, secretKind } from '../../src/main/agent/supervision/secrets.js';
+import { findSecrets, looksLikeSecret, maskSecrets, secretKind } from '../../src/shared/secrets.js';
 
 describe('looksLikeSecret', () => {
   const secrets: Array<[string, string]> = [

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
 import { heldState } from '../harness/native-apps.js';
 import { startProbe, type Probe } from '../harness/probe/probe.js';
-import { createRunControl, isAbortError } from '../../src/main/agent/supervision/run-control.js';
+import { isAbortError } from '../../src/shared/abort.js';
+import { createRunControl } from '../../src/main/agent/supervision/run-control.js';
 import type { Computer } from '../../src/os-control/types.js';
 
 let xvfb: Xvfb;

@@ -61,11 +61,61 @@ describe('approval queue', () => {
     expect(screen.getByTestId('original-overlay').querySelector('[data-testid=action-overlay]')!.getAttribute('data-x')).toBe('320');
     expect(overlay.getAttribute('data-y')).toBe('100');
     expect(overlay.style.left).toBe(`${(200 / 1280) * 100}%`);
+    // Enter belongs to the focused screenshot (its own handler), not to a window shortcut.
     key('Enter');
+    await flush();
+    expect(client.callsOf('approval.answer')).toHaveLength(0);
+    key('Enter', shot);
     await flush();
     expect(client.callsOf('approval.answer')).toEqual([
       { runId: 'r1', proposalId: 'p0', answer: { decision: 'edit', action: { type: 'click', x: 200, y: 100, button: 'left', clicks: 1, modifiers: [] } } },
     ]);
+  });
+
+  it('edit from the keyboard: arrows move the target 1 px, Shift+arrows 10 px, X/Y fields set it, clamped to the image', async () => {
+    const { client } = setup();
+    key('e');
+    await flush();
+    const shot = screen.getByTestId('approval-shot');
+    expect(document.activeElement).toBe(shot);
+    const at = () => {
+      const o = screen.getAllByTestId('action-overlay')[0]!;
+      return [Number(o.getAttribute('data-x')), Number(o.getAttribute('data-y'))];
+    };
+    key('ArrowRight', shot);
+    key('ArrowRight', shot);
+    key('ArrowUp', shot);
+    expect(at()).toEqual([322, 199]);
+    act(() => void fireEvent.keyDown(shot, { key: 'ArrowDown', shiftKey: true }));
+    act(() => void fireEvent.keyDown(shot, { key: 'ArrowLeft', shiftKey: true }));
+    expect(at()).toEqual([312, 209]);
+    const x = screen.getByTestId('edit-x') as HTMLInputElement;
+    const y = screen.getByTestId('edit-y') as HTMLInputElement;
+    expect([x.value, y.value]).toEqual(['312', '209']);
+    act(() => void fireEvent.change(x, { target: { value: '5000' } }));
+    act(() => void fireEvent.change(y, { target: { value: '7' } }));
+    expect(at()).toEqual([1279, 7]);
+    key('Enter', y);
+    await flush();
+    expect(client.callsOf('approval.answer')).toEqual([
+      { runId: 'r1', proposalId: 'p0', answer: { decision: 'edit', action: { type: 'click', x: 1279, y: 7, button: 'left', clicks: 1, modifiers: [] } } },
+    ]);
+  });
+
+  it('no shortcut runs while a button has focus: Enter/Space/A/S on Reject never approve; a held key does not repeat', async () => {
+    const { client } = setup();
+    const reject = screen.getByRole('button', { name: /Reject/ });
+    reject.focus();
+    for (const k of ['Enter', ' ', 'a', 's', 'e', 'r', 'x', 'p']) key(k, reject);
+    await flush();
+    expect(client.callsOf('approval.answer')).toHaveLength(0);
+    expect(screen.queryByTestId('reject-feedback')).toBeNull();
+    reject.blur();
+    // Nothing focused: Enter is still no shortcut, and an auto-repeated A does nothing.
+    key('Enter');
+    act(() => void fireEvent.keyDown(window, { key: 'a', repeat: true }));
+    await flush();
+    expect(client.callsOf('approval.answer')).toHaveLength(0);
   });
 
   it('edit a type action: change the text', async () => {

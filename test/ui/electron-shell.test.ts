@@ -70,6 +70,7 @@ describe('windows hidden while the agent captures and acts (Linux)', () => {
       },
       settle: async () => ({ waitedMs: 0, settled: true }),
       cursorPosition: async () => ({ x: 0, y: 0 }),
+      activeWindow: async () => undefined,
       releaseAll: nothing,
     };
   }

@@ -1,7 +1,8 @@
-import type { BridgeClient, CommandInput, CommandName, CommandOutput, PushMessage, SettingsView } from '../../src/shared/bridge.js';
+import type { BridgeClient, CommandInput, CommandName, CommandOutput, PushMessage, SessionSummary, SettingsView } from '../../src/shared/bridge.js';
 import { Commands } from '../../src/shared/bridge.js';
 import { ConfigSchema } from '../../src/shared/config.js';
-import { RunEventSchema, type RunEvent } from '../../src/shared/events.js';
+import { RunEventSchema, type QaCaseStatus, type RunEvent, type RunStatus } from '../../src/shared/events.js';
+import { summarize, toSessionSummary } from '../../src/main/sessions/summary.js';
 
 /**
  * An in-test bridge client for component tests: records every call (parsed with the
@@ -105,4 +106,39 @@ export class EventScript {
   asked(step: number) {
     return this.add({ type: 'approval_requested', proposalId: `p${step}`, decision: { verdict: 'ask', rule: 'mode:ask', reason: 'You asked to approve every action.' } });
   }
+}
+
+/**
+ * A SessionSummary as the service lists it, derived by the real code (events →
+ * sessions/summary.ts + outcome.ts), never written by hand: a finished run with these
+ * labels. QA case runs (labels qaCase) get the model's verdict a run ending `status`
+ * would have logged (done → pass, failed → fail) unless `labels.qaVerdict` says
+ * otherwise, and `qaOutcome` adds the QA runner's verdict after its checks.
+ */
+export function listedSummary(
+  runId: string,
+  status: RunStatus,
+  labels: Record<string, string>,
+  options: { task?: string; at?: number; steps?: number; costUsd?: number; qaOutcome?: QaCaseStatus } = {},
+): SessionSummary {
+  const at = options.at ?? 1_700_000_000_000;
+  const base = { v: 1, runId };
+  const { qaVerdict, ...startLabels } = labels;
+  const modelVerdict = qaVerdict ?? (labels.qaCase ? ({ done: 'pass', failed: 'fail' } as Record<string, string>)[status] : undefined);
+  const events = [
+    { ...base, seq: 0, at, type: 'run_started', task: options.task ?? `task of ${runId}`, provider: 'anthropic', model: 'claude-test', policy: 'auto', limits: {}, labels: startLabels },
+    {
+      ...base,
+      seq: 1,
+      at: at + 30_000,
+      type: 'run_ended',
+      status,
+      summary: `${status}`,
+      steps: options.steps ?? 3,
+      total: { costUsd: options.costUsd ?? 0.02 },
+      ...(modelVerdict ? { labels: { qaVerdict: modelVerdict } } : {}),
+    },
+    ...(options.qaOutcome ? [{ ...base, seq: 2, at: at + 31_000, type: 'qa_outcome', status: options.qaOutcome, message: `case ${options.qaOutcome}` }] : []),
+  ].map((e) => RunEventSchema.parse(e));
+  return toSessionSummary(summarize(events), false);
 }

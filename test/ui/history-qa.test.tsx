@@ -4,15 +4,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Providers } from '../../src/renderer/bridge/context.js';
 import { History } from '../../src/renderer/components/History.js';
 import { createAppStore } from '../../src/renderer/store/app-store.js';
-import { SessionSummarySchema, type SessionSummary } from '../../src/shared/bridge.js';
-import { EventScript, TestClient } from './fixtures.js';
+import type { SessionSummary } from '../../src/shared/bridge.js';
+import type { RunStatus } from '../../src/shared/events.js';
+import { EventScript, TestClient, listedSummary } from './fixtures.js';
 
 afterEach(cleanup);
 
 let clock = 1_700_000_000_000;
-function run(runId: string, status: SessionSummary['status'], labels: Record<string, string> = {}, task = `task of ${runId}`): SessionSummary {
+function run(runId: string, status: RunStatus, labels: Record<string, string> = {}, task = `task of ${runId}`): SessionSummary {
   clock += 60_000;
-  return SessionSummarySchema.parse({ runId, task, status, startedAt: clock, endedAt: clock + 30_000, steps: 3, costUsd: 0.02, provider: 'anthropic', model: 'claude-test', labels });
+  return listedSummary(runId, status, labels, { task, at: clock });
 }
 const qa = (caseName: string, attempt: number) => ({ qaSuite: 'suite-7', qaPlan: 'Calculator smoke', qaCase: caseName, qaAttempt: String(attempt) });
 

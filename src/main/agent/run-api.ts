@@ -59,6 +59,8 @@ export interface RunResult {
   summary: string;
   steps: number;
   costUsd: number;
+  /** Set when the audit log's final flush or close failed: its last events may not be on disk. */
+  logError?: string;
 }
 
 export interface RunHandle {

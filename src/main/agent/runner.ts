@@ -2,6 +2,7 @@ import type { Point } from '../../shared/actions.js';
 import type { ApprovalAnswer } from '../../shared/approvals.js';
 import type { RunEvent, RunEventInput, Usage } from '../../shared/events.js';
 import type { DisplayInfo } from '../../shared/observation.js';
+import { errorText } from '../../shared/error-text.js';
 import { deskpilotHome } from '../paths.js';
 import { createRunLog, openRunLogById, type FileRunLog } from '../sessions/run-log.js';
 import { readRunLog } from '../sessions/reader.js';
@@ -170,7 +171,11 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
   const done = (async (): Promise<RunResult> => {
     let ending: RunEnding;
     try {
-      await deps.start?.().catch(() => undefined);
+      // Starting the takeover watch can fail (no input device stream); the run goes
+      // on, but the person must know that touching the mouse will not pause it.
+      await deps.start?.().catch((error: unknown) =>
+        emit({ type: 'error', message: `takeover detection did not start: ${errorText(error)}`, fatal: false }),
+      );
       ending = await runLoop(ctx);
     } finally {
       clearTimeout(wallTimer);
@@ -178,7 +183,9 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     }
     ended = true;
     // Whatever happened, leave no key or button held.
-    await options.computer.releaseAll().catch(() => undefined);
+    await options.computer.releaseAll().catch((error: unknown) =>
+      emit({ type: 'error', message: `could not release every held key and button: ${errorText(error)} — check the keyboard and mouse`, fatal: false }),
+    );
     emit({
       type: 'run_ended',
       status: ending.status,
@@ -188,9 +195,27 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
       ...(ending.labels ? { labels: ending.labels } : {}),
     });
     emit({ type: 'state', state: 'ended', reason: ending.summary });
-    await log.sync().catch(() => undefined);
-    await log.close().catch(() => undefined);
-    return { runId: log.runId, status: ending.status, summary: ending.summary, steps: ctx.step, costUsd: ctx.total.costUsd };
+    // The audit log's last flush: a failure here means the last events may not be on
+    // disk. It is said where the person looks (an error event, the result), never dropped.
+    let logError: string | undefined;
+    try {
+      await log.sync();
+    } catch (error) {
+      logError = `the run log could not be flushed to disk (${error instanceof Error ? error.message : String(error)}): its last events may be lost`;
+      try {
+        emit({ type: 'error', message: logError, fatal: false });
+      } catch {
+        process.stderr.write(`deskpilot: ${logError}\n`);
+      }
+    }
+    try {
+      await log.close();
+    } catch (error) {
+      const message = `the run log could not be closed (${error instanceof Error ? error.message : String(error)}): its last events may be lost`;
+      logError = logError ? `${logError}; ${message}` : message;
+      process.stderr.write(`deskpilot: ${message}\n`);
+    }
+    return { runId: log.runId, status: ending.status, summary: ending.summary, steps: ctx.step, costUsd: ctx.total.costUsd, ...(logError ? { logError } : {}) };
   })();
 
   return {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ActionSchema, actionPoints, type Action } from '../../shared/actions.js';
 import type { ObservationRecord } from '../../shared/observation.js';
+import { CoordinateRangeError, checkImagePoint } from '../../os-control/coords.js';
 import { parseKeyCombo } from '../../os-control/keys.js';
 
 /**
@@ -23,18 +24,13 @@ export function validateAction(input: unknown, observation: Pick<ObservationReco
   const points = actionPoints(action);
   if (points.length > 0) {
     if (!observation) return { ok: false, error: 'this action has screen coordinates but no screenshot was taken yet' };
-    const { width, height } = observation.image;
+    // The pipeline's own range rule: 0 … size, the far edge included (os-control/coords).
     for (const p of points) {
-      // Pixel centres run from 0 to size-1; the far edge itself is allowed for zoom regions.
-      const maxX = action.type === 'zoom' ? width : width - 1;
-      const maxY = action.type === 'zoom' ? height : height - 1;
-      if (p.x < 0 || p.y < 0 || p.x > maxX || p.y > maxY) {
-        return {
-          ok: false,
-          error:
-            `coordinate (${p.x}, ${p.y}) is outside the screenshot: x must be within 0–${maxX} and y within 0–${maxY} ` +
-            `(the screenshot is ${width}×${height} px; give coordinates in its pixels)`,
-        };
+      try {
+        checkImagePoint(p, observation.image);
+      } catch (error) {
+        if (error instanceof CoordinateRangeError) return { ok: false, error: error.message };
+        throw error;
       }
     }
   }

@@ -7,8 +7,9 @@ import type { TerminalRunFlags } from './terminal-run.js';
 
 /**
  * `deskpilot sessions resume <id>`: continues a paused or interrupted run in its own
- * folder with the provider, model, policy and limits it started with (base URL and
- * key from the environment, as for `deskpilot run`), supervised on the terminal.
+ * folder with the provider, model and limits it started with, the stricter of its
+ * logged policy and the configured one (base URL and key from the config and
+ * environment, as for `deskpilot run`), supervised on the terminal.
  */
 export async function resumeRunInTerminal(runId: string, context: { home: string }, flags: Partial<TerminalRunFlags> = {}): Promise<number> {
   const { events } = await openSession(context.home, runId);
@@ -24,7 +25,8 @@ export async function resumeRunInTerminal(runId: string, context: { home: string
   }
   return launchInTerminal(
     context.home,
-    { provider: provider.data, model: started.model, policy: started.policy, limits: started.limits },
+    // The logged policy can only tighten: an events.jsonl edited to "auto" gets the config's mode.
+    { provider: provider.data, model: started.model, loggedPolicy: started.policy, limits: started.limits },
     { task: started.task, skills: started.skills, resumeRunId: runId },
     { json: false, ...flags },
   );

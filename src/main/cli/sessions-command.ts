@@ -39,7 +39,8 @@ function pad(text: string, width: number): string {
 
 function listLine(s: ListedSession): string {
   const when = new Date(s.startedAt).toISOString().slice(0, 16).replace('T', ' ');
-  return `${pad(s.runId, 22)} ${pad(s.status, 11)} ${when}  ${String(s.steps).padStart(4)} steps  $${s.costUsd.toFixed(2).padStart(6)}  ${s.task.replace(/\s+/g, ' ')}`;
+  // A QA case shows its verdict after DeskPilot's checks (sessions/outcome.ts), not "done".
+  return `${pad(s.runId, 22)} ${pad(s.verdict ?? s.status, 11)} ${when}  ${String(s.steps).padStart(4)} steps  $${s.costUsd.toFixed(2).padStart(6)}  ${s.task.replace(/\s+/g, ' ')}`;
 }
 
 /** One line per event, for `sessions show`. */
@@ -117,7 +118,7 @@ export function registerSessionsCommand(program: Command, options: SessionsComma
     .description('list runs, newest first')
     .option('--json', 'print the summaries as JSON')
     .option('--search <query>', 'filter: words in the task, status:done, date:2026-11-30, since:/until:, label:key=value, app:name')
-    .option('--status <status>', 'only runs with this status (done, failed, stopped, error, limit, running, paused, interrupted)')
+    .option('--status <status>', 'only runs with this status (done, failed, stopped, error, limit, running, paused, interrupted) or QA verdict (passed, failed, blocked)')
     .action((flags: { json?: boolean; search?: string; status?: string }) =>
       guard(async () => {
         const list = await listSessions(home(), { query: flags.search, status: flags.status, onWarning: (w) => err(`warning: ${w}`) });

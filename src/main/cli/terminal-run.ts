@@ -117,6 +117,7 @@ export async function runInTerminal(options: Omit<RunOptions, 'onEvent' | 'onDel
     const outcome = await Promise.race([running.done.then((result) => ({ result })), paused.then((code) => ({ code }))]);
     if ('code' in outcome) return outcome.code;
     const { result } = outcome;
+    if (result.logError) stderr.write(`deskpilot: warning: ${result.logError}\n`);
     if (result.status !== 'done') {
       stderr.write(`deskpilot: run ${result.status}${result.summary ? `: ${result.summary}` : ''}\n`);
     }

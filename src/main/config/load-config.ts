@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ConfigSchema, type Config, type ProviderProfile } from '../../shared/config.js';
 import { homePaths } from '../paths.js';
+import { mkdirPrivate, repairPrivateHome, writePrivateFile } from '../private-files.js';
 
 /** A config file that cannot be used; the message names the file and every problem. */
 export class ConfigError extends Error {
@@ -57,6 +58,8 @@ export function defaultConfig(): Config {
 /** Loads $DESKPILOT_HOME/config.json; a missing file means defaults, a bad one a ConfigError. */
 export async function loadConfig(home?: string): Promise<Config> {
   const file = homePaths(home).config;
+  // Every command starts here: a home an older version made world-readable is made private once.
+  await repairPrivateHome(homePaths(home).home);
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
@@ -81,9 +84,9 @@ export async function saveConfig(config: Config, home?: string): Promise<Config>
     ),
   );
   const toWrite = { ...parsed.data, profiles };
-  await fs.mkdir(path.dirname(file), { recursive: true });
+  await mkdirPrivate(path.dirname(file));
   const tmp = `${file}.${process.pid}.tmp`;
-  await fs.writeFile(tmp, `${JSON.stringify(toWrite, null, 2)}\n`, { mode: 0o600 });
+  await writePrivateFile(tmp, `${JSON.stringify(toWrite, null, 2)}\n`);
   await fs.rename(tmp, file);
   return withBuiltInProfiles(parsed.data);
 }

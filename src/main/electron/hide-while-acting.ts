@@ -1,5 +1,6 @@
 import type { Action } from '../../shared/actions.js';
 import type { Computer, ObserveOptions } from '../../os-control/types.js';
+import { forwardingComputer } from '../../os-control/forwarding.js';
 
 /**
  * The app never shows itself to the model. Where the OS can exclude a window from
@@ -48,11 +49,9 @@ export function hidingComputer(inner: Computer, hider: WindowHider, reshowAfterM
   };
 
   return {
-    listDisplays: () => inner.listDisplays(),
+    ...forwardingComputer(inner),
     observe: (options: ObserveOptions) => around(() => inner.observe(options)),
     perform: (action: Action, signal: AbortSignal) => around(() => inner.perform(action, signal)),
     settle: (options) => around(() => inner.settle(options)),
-    cursorPosition: () => inner.cursorPosition(),
-    releaseAll: () => inner.releaseAll(),
   };
 }

@@ -1,4 +1,4 @@
-import { Commands, PushMessageSchema, type CommandName, type PushMessage } from '../../shared/bridge.js';
+import type { CommandName } from '../../shared/bridge-names.js';
 import type { WireError } from '../../shared/bridge-wire.js';
 import { BridgeError, type BridgeService, type ClientInfo } from '../service/types.js';
 
@@ -9,7 +9,6 @@ import { BridgeError, type BridgeService, type ClientInfo } from '../service/typ
 
 export type IpcReply = { ok: true; output: unknown } | { ok: false; error: WireError };
 
-export const COMMAND_NAMES = Object.keys(Commands) as CommandName[];
 
 /**
  * Only our own page may use the bridge: the built renderer (file://…/out/renderer/),
@@ -30,27 +29,20 @@ export function isTrustedSender(senderUrl: string | undefined, appUrl: string): 
   return sender.origin === app.origin;
 }
 
-export function makeCommandHandler(service: BridgeService, client: ClientInfo, name: CommandName, after?: (name: CommandName, output: unknown) => void) {
+/**
+ * One ipcMain.handle body: refuse pages that are not ours, then hand the JSON to the
+ * service, which validates input, result and pushes (one place for every transport).
+ */
+export function makeCommandHandler(service: BridgeService, client: ClientInfo, name: CommandName) {
   return async (trusted: boolean, input: unknown): Promise<IpcReply> => {
     if (!trusted) return { ok: false, error: { code: 'invalid', message: 'untrusted sender' } };
-    // The service parses with the contract too; parsing here keeps junk out of main entirely.
-    const parsed = Commands[name].input.safeParse(input);
-    if (!parsed.success) return { ok: false, error: { code: 'invalid', message: parsed.error.issues.map((i) => i.message).join('; ') } };
     try {
-      const output = await service.call(name, parsed.data, client);
-      after?.(name, output);
-      return { ok: true, output };
+      return { ok: true, output: await service.call(name, input, client) };
     } catch (err) {
       if (err instanceof BridgeError) return { ok: false, error: { code: err.code, message: err.message } };
       return { ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
     }
   };
-}
-
-/** Pushes leave main only when they match the contract. */
-export function validPush(message: PushMessage): PushMessage | null {
-  const parsed = PushMessageSchema.safeParse(message);
-  return parsed.success ? parsed.data : null;
 }
 
 /** deskpilot-file://run/<runId>/<path…> → its parts; null when malformed. */

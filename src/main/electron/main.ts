@@ -1,13 +1,15 @@
 import { app, dialog, globalShortcut, ipcMain, Menu, nativeImage, protocol, safeStorage, shell, systemPreferences, Tray, type BrowserWindow } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { COMMAND_NAMES } from '../../shared/bridge-names.js';
 import { IPC_COMMAND_CHANNEL_PREFIX, IPC_PUSH_CHANNEL, RUN_FILE_PROTOCOL } from '../../shared/bridge-wire.js';
 import type { PushMessage } from '../../shared/bridge.js';
 import type { RunState } from '../../shared/events.js';
 import { homePaths, deskpilotHome } from '../paths.js';
-import type { BridgeService, ClientInfo } from '../service/types.js';
+import { BridgeError, type BridgeService, type ClientInfo } from '../service/types.js';
 import { hidingComputer } from './hide-while-acting.js';
-import { COMMAND_NAMES, isTrustedSender, makeCommandHandler, parseRunFileUrl, validPush } from './ipc-handlers.js';
+import { isTrustedSender, makeCommandHandler, parseRunFileUrl } from './ipc-handlers.js';
+import { DEFAULT_KILL_HOTKEY, KillHotkey } from './kill-hotkey.js';
 import { permissionAdvice } from './mac-permissions.js';
 import { SafeStorageSecretStore } from './secret-store.js';
 import { appLocation, createHudWindow, createMainWindow } from './windows.js';
@@ -31,27 +33,26 @@ let tray: Tray | null = null;
 let service: BridgeService | null = null;
 let activeRunId: string | null = null;
 let activeState: RunState | null = null;
-let registeredHotkey: string | null = null;
 /** True while our windows are hidden so the agent can capture/act (Linux). */
 let hiddenForAgent = false;
 
+/**
+ * Each window is its own bridge client: the live view streams frames only to the
+ * window that asked (the main one), never to the HUD, which shows none.
+ */
 const shellClient: ClientInfo = { id: 'electron', kind: 'electron' };
+const mainClient: ClientInfo = { id: 'electron:main', kind: 'electron' };
+const hudClient: ClientInfo = { id: 'electron:hud', kind: 'electron' };
 
 function stopActiveRun(): void {
-  if (service && activeRunId) void service.call('run.stop', { runId: activeRunId }, shellClient).catch(() => {});
-}
-
-function registerKillHotkey(accelerator: string): void {
-  if (registeredHotkey === accelerator) return;
-  if (registeredHotkey) globalShortcut.unregister(registeredHotkey);
-  registeredHotkey = null;
-  try {
-    if (globalShortcut.register(accelerator, stopActiveRun)) registeredHotkey = accelerator;
-    else void dialog.showMessageBox({ type: 'warning', message: `The stop hotkey ${accelerator} is taken by another app. Choose another in Settings.` });
-  } catch {
-    void dialog.showMessageBox({ type: 'warning', message: `“${accelerator}” is not a valid hotkey. Choose another in Settings.` });
+  if (service && activeRunId) {
+    void service.call('run.stop', { runId: activeRunId }, shellClient).catch((err: unknown) => {
+      dialog.showErrorBox('DeskPilot could not stop the run', err instanceof Error ? err.message : String(err));
+    });
   }
 }
+
+const killHotkey = new KillHotkey(globalShortcut, stopActiveRun);
 
 function updateChrome(): void {
   const live = !!activeRunId && activeState !== 'ended';
@@ -101,8 +102,11 @@ async function start(): Promise<void> {
   // Only the windows we hid come back (a window the person hid stays hidden).
   let hiddenByUs: BrowserWindow[] = [];
   const needsHiding = process.platform === 'linux'; // content protection does not work there
-  const computer = needsHiding
-    ? hidingComputer(await createComputer(), {
+  const screen = await createComputer();
+  // Only the agent's own captures and actions hide the windows; the live view uses the
+  // plain Computer, so watching a run never hides or blinks the window (Linux).
+  const agentComputer = needsHiding
+    ? hidingComputer(screen, {
         active: () => activeState === 'running' || activeState === 'starting',
         hide: async () => {
           hiddenForAgent = true;
@@ -118,9 +122,27 @@ async function start(): Promise<void> {
           updateChrome();
         },
       })
-    : await createComputer();
+    : screen;
 
-  service = createBridgeService({ home, computer, secrets });
+  service = createBridgeService({
+    home,
+    computer: agentComputer,
+    liveViewComputer: screen,
+    secrets,
+    host: {
+      killHotkey: () => killHotkey.current(),
+      onKillHotkeyChange: (listener) => killHotkey.onChange(listener),
+      // The new stop key must be live before the config names it; else nothing is saved.
+      prepareSettings: async (next) => {
+        const before = killHotkey.current();
+        const changed = killHotkey.change(next.killHotkey);
+        if (!changed.ok) throw new BridgeError('conflict', `stop hotkey not changed: ${changed.problem}. Nothing was saved.`);
+        return () => {
+          if (before?.live) killHotkey.change(before.accelerator);
+        };
+      },
+    },
+  });
   const svc = service;
 
   svc.subscribe({ id: 'electron-shell', kind: 'electron' }, (m: PushMessage) => {
@@ -130,14 +152,14 @@ async function start(): Promise<void> {
     updateChrome();
   });
 
-  const after = (name: string, output: unknown) => {
-    if (name === 'settings.save') registerKillHotkey((output as { config: { killHotkey: string } }).config.killHotkey);
-  };
   for (const name of COMMAND_NAMES) {
-    const handle = makeCommandHandler(svc, shellClient, name, after);
-    ipcMain.handle(`${IPC_COMMAND_CHANNEL_PREFIX}${name}`, (event, input: unknown) =>
-      handle(isTrustedSender(event.senderFrame?.url, loc.url.replace(/#.*$/, '')) || isTrustedSender(event.senderFrame?.url, `${loc.url}#hud`), input),
-    );
+    const fromMain = makeCommandHandler(svc, mainClient, name);
+    const fromHud = makeCommandHandler(svc, hudClient, name);
+    ipcMain.handle(`${IPC_COMMAND_CHANNEL_PREFIX}${name}`, (event, input: unknown) => {
+      const trusted = isTrustedSender(event.senderFrame?.url, loc.url);
+      if (hud && event.sender === hud.webContents) return fromHud(trusted, input);
+      return fromMain(trusted && !!mainWindow && event.sender === mainWindow.webContents, input);
+    });
   }
 
   protocol.handle(RUN_FILE_PROTOCOL, async (request) => {
@@ -154,10 +176,13 @@ async function start(): Promise<void> {
   const icon = path.join(resourcesDir, 'icon.png');
   mainWindow = createMainWindow(loc, icon);
   hud = createHudWindow(loc);
-  for (const win of [mainWindow, hud]) {
-    const unsubscribe = svc.subscribe(shellClient, (m) => {
-      const ok = validPush(m);
-      if (ok && !win.isDestroyed()) win.webContents.send(IPC_PUSH_CHANNEL, ok);
+  for (const [win, client] of [
+    [mainWindow, mainClient],
+    [hud, hudClient],
+  ] as const) {
+    // The service has validated every push; IPC only carries it.
+    const unsubscribe = svc.subscribe(client, (m) => {
+      if (!win.isDestroyed()) win.webContents.send(IPC_PUSH_CHANNEL, m);
     });
     win.on('closed', unsubscribe);
   }
@@ -169,8 +194,9 @@ async function start(): Promise<void> {
   tray = new Tray(nativeImage.createFromPath(path.join(resourcesDir, 'icon-tray.png')));
   updateChrome();
 
+  // An unreadable config still gets a stop key (the default); Settings shows the error.
   const config = await loadConfig(home).catch(() => null);
-  registerKillHotkey(config?.killHotkey ?? 'CommandOrControl+Shift+Escape');
+  killHotkey.start(config?.killHotkey ?? DEFAULT_KILL_HOTKEY);
   await checkMacPermissions();
 }
 

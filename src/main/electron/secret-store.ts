@@ -72,6 +72,10 @@ export class SafeStorageSecretStore implements SecretStore {
     return next;
   }
 
+  storeProblem(): string | null {
+    return encryptionProblem(this.enc, this.platform);
+  }
+
   async get(name: string): Promise<string | undefined> {
     const data = await this.read();
     const cipher = data.entries[name];

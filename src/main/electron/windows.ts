@@ -1,5 +1,7 @@
 import { BrowserWindow, shell, type WebContents } from 'electron';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { RENDERER_CSP } from './csp.js';
 
 /**
  * The app's windows with secure defaults: isolated, sandboxed, no Node in the page,
@@ -16,7 +18,9 @@ export interface AppLocation {
 export function appLocation(outDir: string): AppLocation {
   const dev = process.env.ELECTRON_RENDERER_URL;
   return {
-    url: dev ?? `file://${path.join(outDir, 'renderer', 'index.html')}`,
+    // pathToFileURL escapes what a raw `file://${path}` would misread: an install folder
+    // with '#' or '?' cut the path, with '%' loaded another file.
+    url: dev ?? pathToFileURL(path.join(outDir, 'renderer', 'index.html')).href,
     preload: path.join(outDir, 'preload', 'index.cjs'),
   };
 }
@@ -45,6 +49,11 @@ export function lockDown(contents: WebContents, appUrl: string): void {
   });
   contents.session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   contents.session.setPermissionCheckHandler(() => false);
+  // The page carries the same policy as a <meta> tag; the header also covers the dev
+  // server and anything served over http(s) in the session.
+  contents.session.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP] } });
+  });
 }
 
 export function createMainWindow(loc: AppLocation, icon?: string): BrowserWindow {

@@ -56,23 +56,26 @@ export interface AccessPolicy {
   token: string;
   port: number;
   hostNames: Set<string>;
+  /** The scheme pages are served with: an Origin must carry the same one. */
+  scheme: 'http:' | 'https:';
 }
 
 export type AccessVerdict = { ok: true } | { ok: false; status: number; reason: string };
 
 export function checkHost(req: IncomingMessage, policy: AccessPolicy): AccessVerdict {
   const raw = req.headers.host;
-  const host = raw ? parseHostHeader(raw) : null;
+  const host = typeof raw === 'string' ? parseHostHeader(raw) : null;
   if (!host || !policy.hostNames.has(host.name) || (host.port !== null && host.port !== policy.port)) {
-    return { ok: false, status: 421, reason: `host not allowed: ${raw ?? '(none)'}` };
+    return { ok: false, status: 421, reason: `host not allowed: ${printable(raw ?? '(none)')}` };
   }
   return { ok: true };
 }
 
 /**
  * A browser always sends Origin on WebSocket upgrades and cross-origin requests; it
- * must be http://<one of our hosts>:<our port>. Non-browser clients (tests, scripts)
- * may send none and rely on the token alone.
+ * must be <our scheme>//<one of our hosts>:<our port>. Non-browser clients (tests,
+ * scripts) may send none and rely on the token alone. `Origin: null` (sandboxed
+ * frames, file:// pages) does not parse as a URL and is refused.
  */
 export function checkOrigin(req: IncomingMessage, policy: AccessPolicy): AccessVerdict {
   const origin = req.headers.origin;
@@ -81,17 +84,35 @@ export function checkOrigin(req: IncomingMessage, policy: AccessPolicy): AccessV
   try {
     url = new URL(origin);
   } catch {
-    return { ok: false, status: 403, reason: 'origin not allowed' };
+    return { ok: false, status: 403, reason: `origin not allowed: ${printable(origin)}` };
   }
   const port = url.port ? Number(url.port) : url.protocol === 'http:' ? 80 : 443;
   const name = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (url.protocol !== 'http:' || port !== policy.port || !policy.hostNames.has(name)) {
-    return { ok: false, status: 403, reason: `origin not allowed: ${origin}` };
+  if (url.protocol !== policy.scheme || port !== policy.port || !policy.hostNames.has(name)) {
+    return { ok: false, status: 403, reason: `origin not allowed: ${printable(origin)}` };
   }
   return { ok: true };
 }
 
-/** Token from ?token= or from the cookie set when the page was opened with it. */
+/**
+ * The request target as a URL, or null. Only origin-form targets ("/path?query") are
+ * ours: an absolute-form target ("http://[") is proxy syntax, and `new URL` throws
+ * ERR_INVALID_URL on many of them.
+ */
+export function parseRequestTarget(raw: string | undefined): URL | null {
+  if (raw === undefined || !raw.startsWith('/') || raw.startsWith('//')) return null;
+  try {
+    return new URL(raw, 'http://localhost');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Token from ?token= or from the cookie set when the page was opened with it. A
+ * cookie value that does not percent-decode (`%E0%A4%A`) is no token: decodeURIComponent
+ * would throw URIError.
+ */
 export function presentedToken(req: IncomingMessage, url: URL, port: number): string | undefined {
   const q = url.searchParams.get('token');
   if (q) return q;
@@ -99,7 +120,12 @@ export function presentedToken(req: IncomingMessage, url: URL, port: number): st
   const name = cookieName(port);
   for (const part of cookies.split(';')) {
     const [k, ...v] = part.trim().split('=');
-    if (k === name) return decodeURIComponent(v.join('='));
+    if (k !== name) continue;
+    try {
+      return decodeURIComponent(v.join('='));
+    } catch {
+      return undefined;
+    }
   }
   return undefined;
 }
@@ -110,9 +136,49 @@ export function checkToken(req: IncomingMessage, url: URL, policy: AccessPolicy)
   return { ok: true };
 }
 
-export function checkAll(req: IncomingMessage, url: URL, policy: AccessPolicy): AccessVerdict {
-  for (const check of [checkHost(req, policy), checkOrigin(req, policy), checkToken(req, url, policy)]) {
-    if (!check.ok) return check;
+/** Where token failures are counted: the peer address, per the limits in ws-transport.ts. */
+export interface FailureCounter {
+  /** True while this address has used up its failures. */
+  blocked(address: string): boolean;
+  /** Counts one failure for this address. */
+  fail(address: string): void;
+}
+
+export type Admission = { ok: true; url: URL } | { ok: false; status: number; reason: string };
+
+/**
+ * The one gate of every HTTP request and WebSocket upgrade, in a fixed order; each
+ * step runs only when the one before passed, and nothing in here can throw:
+ *   1. Host names one of ours (DNS rebinding)            → 421
+ *   2. Origin, when sent, is our own page                 → 403
+ *   3. the request target parses (origin-form only)       → 400
+ *   4. this address has not used up its token failures   → 429
+ *   5. the token (query or cookie) is right               → 401, counted against the address
+ */
+export function admit(req: IncomingMessage, policy: AccessPolicy, failures?: FailureCounter): Admission {
+  try {
+    const host = checkHost(req, policy);
+    if (!host.ok) return host;
+    const origin = checkOrigin(req, policy);
+    if (!origin.ok) return origin;
+    const url = parseRequestTarget(req.url);
+    if (!url) return { ok: false, status: 400, reason: 'bad request target' };
+    const address = req.socket.remoteAddress ?? 'unknown';
+    if (failures?.blocked(address)) return { ok: false, status: 429, reason: 'too many wrong tokens from this address; wait a minute' };
+    const token = checkToken(req, url, policy);
+    if (!token.ok) {
+      failures?.fail(address);
+      return token;
+    }
+    return { ok: true, url };
+  } catch (err) {
+    // Defence in depth: a parser we did not foresee must refuse, never take the server down.
+    return { ok: false, status: 400, reason: `bad request (${err instanceof Error ? err.name : 'error'})` };
   }
-  return { ok: true };
+}
+
+/** A header value made safe to echo in a reason or a log line: control characters shown as \xNN, at most 120 chars. */
+export function printable(value: string): string {
+  const shown = value.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return shown.length > 120 ? `${shown.slice(0, 120)}…` : shown;
 }

@@ -1,16 +1,36 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
+import { EXIT } from '../cli/exit-codes.js';
 import { deskpilotHome } from '../paths.js';
 import type { BridgeService } from '../service/types.js';
 import { isLoopbackHost } from './auth.js';
-import { startServer, type RunningServer } from './server.js';
+import { refuseUnsafeBind, ServeRefusedError, startServer, type RunningServer } from './server.js';
 import { defaultWebRoot } from './web-root.js';
 
 interface ServeFlags {
   port: number;
   host: string;
   webRoot?: string;
+  /** PEM files for HTTPS/WSS. */
+  tlsCert?: string;
+  tlsKey?: string;
+  /** Plain HTTP off loopback, knowingly. */
+  insecureRemote?: boolean;
+}
+
+/** Reads the --tls-cert/--tls-key pair; both or neither, with a clear error. */
+function readTls(flags: ServeFlags): { cert: Buffer; key: Buffer } | undefined {
+  if (!flags.tlsCert && !flags.tlsKey) return undefined;
+  if (!flags.tlsCert || !flags.tlsKey) throw new ServeRefusedError('--tls-cert and --tls-key go together: give both PEM files');
+  const read = (file: string, what: string) => {
+    try {
+      return readFileSync(file);
+    } catch (err) {
+      throw new ServeRefusedError(`cannot read the TLS ${what} ${file}: ${(err as Error).message}`);
+    }
+  };
+  return { cert: read(flags.tlsCert, 'certificate'), key: read(flags.tlsKey, 'key') };
 }
 
 function port(value: string): number {
@@ -36,6 +56,8 @@ export async function runServe(options: ServeRunOptions): Promise<{ server: Runn
   if (!existsSync(path.join(webRoot, 'index.html'))) {
     err(`deskpilot serve: no browser build in ${webRoot}; run \`npm run build:web\` first (npm run serve does both)`);
   }
+  const tls = readTls(options);
+  refuseUnsafeBind(options.host, Boolean(tls), Boolean(options.insecureRemote));
   let service = options.service;
   if (!service) {
     // nut.js binds to the display when first loaded: load os-control only now.
@@ -43,12 +65,27 @@ export async function runServe(options: ServeRunOptions): Promise<{ server: Runn
     const { createBridgeService } = await import('../service/index.js');
     service = createBridgeService({ home: options.home ?? deskpilotHome(), computer: await createComputer() });
   }
-  const server = await startServer({ service, webRoot, port: options.port, host: options.host, log: (l) => err(`serve: ${l}`) });
+  let server: RunningServer;
+  try {
+    server = await startServer({
+      service,
+      webRoot,
+      port: options.port,
+      host: options.host,
+      ...(tls ? { tls } : {}),
+      ...(options.insecureRemote ? { insecureRemote: true } : {}),
+      log: (l) => err(`serve: ${l}`),
+    });
+  } catch (error) {
+    if (!options.service) await service.close();
+    throw error;
+  }
   if (!isLoopbackHost(server.host)) {
     err('');
     err('  !!! WARNING: deskpilot serve is listening on ' + server.host + ', NOT on loopback.');
     err('  !!! Anyone who can reach this machine and learns the token can watch your screen and approve actions.');
-    err('  !!! Traffic is plain HTTP: use it only on a network you trust, or tunnel it (ssh -L).');
+    if (tls) err('  !!! Traffic is encrypted (TLS); wrong tokens are rate-limited per address.');
+    else err('  !!! Traffic is plain HTTP (--insecure-remote): use it only on a network you trust, or tunnel it (ssh -L).');
     err('');
   }
   out(`DeskPilot is serving the supervision UI. Open this URL (it carries the access token):`);
@@ -65,8 +102,19 @@ export function registerServeCommand(program: Command): void {
     .option('--port <n>', 'port to listen on (0 = any free port)', port, 7717)
     .option('--host <address>', 'address to listen on; anything but loopback is reachable from other machines', '127.0.0.1')
     .option('--web-root <dir>', 'folder of the browser build (default: out/web of this package)')
+    .option('--tls-cert <file>', 'PEM certificate: serve HTTPS/WSS (required with --tls-key off loopback)')
+    .option('--tls-key <file>', 'PEM private key for --tls-cert')
+    .option('--insecure-remote', 'listen off loopback over plain HTTP anyway (token and screen travel in clear text)')
     .action(async (flags: ServeFlags) => {
-      const { server, service } = await runServe(flags);
+      let started: Awaited<ReturnType<typeof runServe>>;
+      try {
+        started = await runServe(flags);
+      } catch (error) {
+        if (!(error instanceof ServeRefusedError)) throw error;
+        process.stderr.write(`deskpilot serve: ${error.message}\n`);
+        process.exit(EXIT.usage);
+      }
+      const { server, service } = started;
       let stopping = false;
       const stop = async () => {
         if (stopping) return process.exit(130);

@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { WebSocketServer } from 'ws';
 import type { BridgeService } from '../service/types.js';
-import { allowedHostNames, checkAll, cookieName, isLoopbackHost, newToken, type AccessPolicy } from './auth.js';
+import { admit, allowedHostNames, cookieName, isLoopbackHost, newToken, type AccessPolicy } from './auth.js';
+import { TokenFailureLimiter } from './rate-limit.js';
 import { mediaTypeOf, readStatic, resolveStatic } from './static-files.js';
 import { attachBridgeClient, DEFAULT_WS_LIMITS, type WsLimits } from './ws-transport.js';
 
@@ -27,6 +29,18 @@ export interface ServeOptions {
   maxClients?: number;
   limits?: Partial<WsLimits>;
   log?: (line: string) => void;
+  /** PEM certificate and key: serve HTTPS/WSS. Required off loopback unless insecureRemote. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
+  /** Listen off loopback over plain HTTP anyway (--insecure-remote). */
+  insecureRemote?: boolean;
+}
+
+/** Refused before listening: off loopback without TLS and without --insecure-remote. */
+export class ServeRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ServeRefusedError';
+  }
 }
 
 export interface RunningServer {
@@ -76,32 +90,47 @@ function deny(res: ServerResponse, status: number, text: string): void {
 }
 
 function rejectUpgrade(socket: Duplex, status: number, reason: string): void {
-  const text = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 421: 'Misdirected Request', 503: 'Service Unavailable' }[status] ?? 'Error';
+  const text = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 421: 'Misdirected Request', 429: 'Too Many Requests', 503: 'Service Unavailable' }[status] ?? 'Error';
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(reason) + 1}\r\n\r\n${reason}\n`);
+}
+
+/**
+ * Off loopback the token, the screen and every approval would cross the network: only
+ * with TLS, or when the person says --insecure-remote. Throws ServeRefusedError.
+ */
+export function refuseUnsafeBind(host: string, hasTls: boolean, insecureRemote: boolean): void {
+  if (isLoopbackHost(host) || hasTls || insecureRemote) return;
+  throw new ServeRefusedError(
+    `refusing to listen on ${host} over plain HTTP: anyone on the network could read the token and your screen. ` +
+      'Give --tls-cert and --tls-key, or pass --insecure-remote if the network is really yours (or tunnel: ssh -L).',
+  );
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
+  refuseUnsafeBind(host, Boolean(options.tls), Boolean(options.insecureRemote));
   const token = options.token ?? newToken();
   const log = options.log ?? (() => {});
   const limits: WsLimits = { ...DEFAULT_WS_LIMITS, ...options.limits };
   const webRoot = path.resolve(options.webRoot);
-  const policy: AccessPolicy = { token, port: 0, hostNames: allowedHostNames(host) };
+  const scheme = options.tls ? 'https:' : 'http:';
+  const policy: AccessPolicy = { token, port: 0, hostNames: allowedHostNames(host), scheme };
+  const failures = new TokenFailureLimiter(limits.tokenFailuresPerMinute, limits.tokenFailureBurst, limits.tokenFailureAddresses);
   let clientSeq = 0;
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 512 * 1024 });
 
   const handleRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     securityHeaders(res);
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const verdict = checkAll(req, url, policy);
+    const verdict = admit(req, policy, failures);
     if (!verdict.ok) return deny(res, verdict.status, verdict.status === 401 ? 'DeskPilot: open the URL printed by `deskpilot serve` (it carries the token).' : verdict.reason);
+    const { url } = verdict;
     if (req.method !== 'GET' && req.method !== 'HEAD') return deny(res, 405, 'method not allowed');
 
     if (url.searchParams.has('token')) {
       // Remember the token for this browser session, so assets, images and the
       // WebSocket authenticate without the token ever reaching page scripts.
-      res.setHeader('Set-Cookie', `${cookieName(policy.port)}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`);
+      res.setHeader('Set-Cookie', `${cookieName(policy.port)}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/${options.tls ? '; Secure' : ''}`);
     }
 
     if (url.pathname.startsWith(FILES_PREFIX)) {
@@ -136,25 +165,24 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     res.end(req.method === 'HEAD' ? undefined : data);
   };
 
-  const server: Server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     handleRequest(req, res).catch((err: unknown) => {
       log(`request failed: ${String(err)}`);
       if (!res.headersSent) deny(res, 500, 'internal error');
       else res.destroy();
     });
-  });
+  };
+  const server: Server = options.tls ? createTlsServer({ cert: options.tls.cert, key: options.tls.key }, onRequest) : createServer(onRequest);
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
 
-  server.on('upgrade', (req, socket, head) => {
-    socket.on('error', () => socket.destroy());
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== WS_PATH) return rejectUpgrade(socket, 404, 'not found');
-    const verdict = checkAll(req, url, policy);
+  const handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const verdict = admit(req, policy, failures);
     if (!verdict.ok) {
       log(`refused WebSocket: ${verdict.reason}`);
       return rejectUpgrade(socket, verdict.status, verdict.reason);
     }
+    if (verdict.url.pathname !== WS_PATH) return rejectUpgrade(socket, 404, 'not found');
     if (wss.clients.size >= (options.maxClients ?? 32)) {
       log('refused WebSocket: too many clients');
       return rejectUpgrade(socket, 503, 'too many clients');
@@ -165,6 +193,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       log(`client ${client.id} connected`);
       attachBridgeClient(ws, options.service, client, limits, log);
     });
+  };
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    try {
+      handleUpgrade(req, socket, head);
+    } catch (err) {
+      // Nothing a client sends may take the supervisor down: refuse this one socket.
+      log(`upgrade failed: ${err instanceof Error ? err.message : String(err)}`);
+      socket.destroy();
+    }
   });
   server.on('clientError', (_err, socket) => socket.destroy());
 
@@ -179,7 +217,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const port = typeof address === 'object' && address ? address.port : 0;
   policy.port = port;
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
-  const url = `http://${urlHost === '[::]' ? '[::1]' : urlHost}:${port}/?token=${token}`;
+  const url = `${scheme}//${urlHost === '[::]' ? '[::1]' : urlHost}:${port}/?token=${token}`;
   if (!isLoopbackHost(host)) log(`listening on ${host}: reachable from other machines`);
 
   return {

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 /** The built renderer (vite.web.config.ts output), served read-only from one folder. */
@@ -36,8 +36,12 @@ export async function resolveStatic(root: string, urlPath: string): Promise<stri
   const full = path.resolve(root, rel);
   if (full !== root && !full.startsWith(root + path.sep)) return null;
   try {
-    const s = await stat(full);
-    return s.isFile() ? full : null;
+    // A symlink inside the build may point anywhere (/etc/passwd, ~/.ssh): what is
+    // served is decided by where the file really is, not by the name it was asked by.
+    const [realRoot, realFull] = await Promise.all([realpath(root), realpath(full)]);
+    if (!realFull.startsWith(realRoot + path.sep)) return null;
+    const s = await stat(realFull);
+    return s.isFile() ? realFull : null;
   } catch {
     return null;
   }

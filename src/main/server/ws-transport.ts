@@ -24,6 +24,15 @@ export interface WsLimits {
   dropFramesAboveBytes: number;
   /** Above this many buffered bytes the client is disconnected. */
   disconnectAboveBytes: number;
+  /**
+   * Wrong tokens one peer address may present at once before it is refused (429) …
+   * (a person mistyping a URL a few times stays well under 20).
+   */
+  tokenFailureBurst: number;
+  /** … and how many more it may try per minute after that: 10/min makes guessing a 192-bit token hopeless, as it already was. */
+  tokenFailuresPerMinute: number;
+  /** Peer addresses whose failures are remembered at once (least recently failing dropped first). */
+  tokenFailureAddresses: number;
 }
 
 export const DEFAULT_WS_LIMITS: WsLimits = {
@@ -33,6 +42,9 @@ export const DEFAULT_WS_LIMITS: WsLimits = {
   maxInFlight: 64,
   dropFramesAboveBytes: 2 * 1024 * 1024,
   disconnectAboveBytes: 64 * 1024 * 1024,
+  tokenFailureBurst: 20,
+  tokenFailuresPerMinute: 10,
+  tokenFailureAddresses: 4096,
 };
 
 const isCommandName = (name: string): name is CommandName => Object.prototype.hasOwnProperty.call(Commands, name);

@@ -1,24 +1,34 @@
 import { promises as fs } from 'node:fs';
-import { Commands, type CommandName, type CommandOutput, type PushMessage, type SettingsView } from '../../shared/bridge.js';
+import { Commands, PushMessageSchema, type CommandName, type CommandOutput, type PushMessage, type SettingsView } from '../../shared/bridge.js';
 import type { Config } from '../../shared/config.js';
 import type { PolicyMode } from '../../shared/approvals.js';
 import type { RunEvent, RunState } from '../../shared/events.js';
 import type { Computer } from '../../os-control/types.js';
 import { ConfigError, loadConfig, saveConfig } from '../config/index.js';
 import { deleteSession, listSessions, openSession, runDir } from '../sessions/history.js';
-import { mediaTypeOf, resolveInRun } from '../sessions/files.js';
+import { mediaTypeOf, readFileInRun, resolveInRun } from '../sessions/files.js';
 import { apiKeyEnvName, resolveApiKey } from '../agent/providers/index.js';
 import { resolveRunChoices } from '../agent/runner/choices.js';
+import { decideKeyDestination } from '../agent/runner/key-destination.js';
 import type { RunHandle, RunOptions } from '../agent/run-api.js';
 import { startRun } from '../agent/runner.js';
 import { listSkills, type SkillRoots } from '../agent/skills/index.js';
 import { FrameStream } from './frame-stream.js';
-import { BridgeError, type BridgeService, type ClientInfo, type SecretStore } from './types.js';
+import { BridgeError, type BridgeService, type ClientInfo, type SecretStore, type ServiceHost } from './types.js';
 
 export interface BridgeServiceOptions {
   /** DESKPILOT_HOME. */
   home: string;
+  /** The Computer agent runs see and act through (the desktop app wraps it to hide its windows on Linux). */
   computer: Computer;
+  /**
+   * The Computer the live view captures with (default: `computer`). The desktop app
+   * passes the unwrapped one, so watching never hides its windows: only the agent's
+   * own captures and actions do.
+   */
+  liveViewComputer?: Computer;
+  /** The desktop shell's state and its part of a settings save; absent in `deskpilot serve`. */
+  host?: ServiceHost;
   /** The OS keychain (desktop app); absent in `deskpilot serve`, where keys come from the environment only. */
   secrets?: SecretStore;
   env?: NodeJS.ProcessEnv;
@@ -28,6 +38,14 @@ export interface BridgeServiceOptions {
   fps?: number;
   /** Where skills are looked for (the project folder is the working directory by default). */
   skillRoots?: SkillRoots;
+}
+
+/** The first contract issue of a message, for an error a person can act on. */
+function issueText(issues: readonly { path: PropertyKey[]; message: string }[]): string {
+  const issue = issues[0];
+  if (!issue) return 'invalid';
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+  return `${issue.path.map(String).join('.') || '(message)'}: ${issue.message}${more}`;
 }
 
 /** The key variables the settings screen always shows, besides those profiles name. */
@@ -48,7 +66,7 @@ type Listener = (message: PushMessage) => void;
  * run state to every subscriber, and live frames to the clients that watch.
  */
 export function createBridgeService(options: BridgeServiceOptions): BridgeService {
-  const { home, computer, secrets, skillRoots } = options;
+  const { home, computer, secrets, skillRoots, host } = options;
   const env = options.env ?? process.env;
   const start = options.startRun ?? startRun;
   const listeners = new Map<Listener, ClientInfo>();
@@ -57,7 +75,17 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
   let closed = false;
   let displayId: string | undefined;
 
-  const push = (message: PushMessage, to: (client: ClientInfo) => boolean = () => true) => {
+  /** Every push passes the contract here, once, whatever transport carries it. */
+  const valid = (message: PushMessage): PushMessage | null => {
+    const parsed = PushMessageSchema.safeParse(message);
+    if (parsed.success) return parsed.data;
+    // A bug in main, not a client's fault: never delivered, always reported.
+    console.error(`deskpilot: push ${message.kind} broke the bridge contract and was not sent: ${issueText(parsed.error.issues)}`);
+    return null;
+  };
+  const push = (raw: PushMessage, to: (client: ClientInfo) => boolean = () => true) => {
+    const message = valid(raw);
+    if (!message) return;
     for (const [listener, client] of listeners) {
       if (!to(client)) continue;
       try {
@@ -76,11 +104,16 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
   });
 
   const frames = new FrameStream({
-    computer,
+    computer: options.liveViewComputer ?? computer,
     fps: options.fps ?? 3,
     displayId: () => displayId,
     // Frames cost bandwidth: only the clients that asked for them get them.
     onFrame: (frame) => push(frame, (client) => frames.isWatching(client.id)),
+  });
+
+  host?.onKillHotkeyChange(() => {
+    const state = host.killHotkey();
+    if (state) push(state);
   });
 
   const activeRun = (runId: string): ActiveRun => {
@@ -131,6 +164,18 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
             env,
           ),
         );
+        if (input.baseUrl !== undefined) {
+          // A browser client may pick a profile, never where its key goes: only the
+          // profile's own base URL (config.json or the provider's environment variable).
+          let own: string | undefined;
+          try {
+            own = resolveRunChoices(config, { profile: input.profile, provider: input.provider, model: input.model }, env).profile.baseUrl;
+          } catch {
+            own = undefined; // an openai-compatible profile without a URL of its own: nothing is "its own"
+          }
+          const decision = decideKeyDestination(input.baseUrl, { trusted: [own], allowLoopback: false });
+          if (!decision.ok) throw new BridgeError('invalid', `refused: ${decision.reason}`);
+        }
         displayId = config.displayId;
         // The keychain first, then the environment (local servers may need none).
         const keyEnv = apiKeyEnvName(resolved.profile);
@@ -221,19 +266,45 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
       return { skills: skills.map(({ name, description, source }) => ({ name, description, source })), errors };
     },
     'settings.get': async () => settingsView(await withConfigErrors(() => loadConfig(home))),
-    'settings.save': async (input) => {
-      if (input.apiKeys && Object.keys(input.apiKeys).length && !secrets) {
-        throw new BridgeError('unavailable', 'keys cannot be stored here; set them as environment variables');
+    // All or nothing: every check runs before anything is written, and a failed write
+    // puts back what was already changed (keys, the stop hotkey).
+    'settings.save': async (input, client) => {
+      if (client.kind === 'ws') {
+        // From a browser, settings may not re-route a key: a profile whose provider,
+        // base URL or key variable changes may only point at its old URL, a base-URL
+        // environment variable, the provider's default, or loopback.
+        const before = await withConfigErrors(() => loadConfig(home));
+        for (const [name, p] of Object.entries(input.config.profiles)) {
+          const old = before.profiles[name];
+          if (old && old.provider === p.provider && old.baseUrl === p.baseUrl && old.apiKeyEnv === p.apiKeyEnv) continue;
+          const decision = decideKeyDestination(p.baseUrl, { trusted: [old?.baseUrl, env.ANTHROPIC_BASE_URL, env.OPENAI_BASE_URL], allowLoopback: true });
+          if (!decision.ok) throw new BridgeError('invalid', `profile ${name}: refused from a browser: ${decision.reason}. Edit config.json on this machine to use it.`);
+        }
       }
-      for (const name of Object.keys(input.apiKeys ?? {})) {
+      const keys = Object.entries(input.apiKeys ?? {});
+      for (const [name] of keys) {
         if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new BridgeError('invalid', `not a key variable name: ${name}`);
       }
-      const saved = await withConfigErrors(() => saveConfig(input.config, home));
-      for (const [name, value] of Object.entries(input.apiKeys ?? {})) {
-        if (value === '') await secrets!.delete(name);
-        else await secrets!.set(name, value);
+      if (keys.length && !secrets) throw new BridgeError('unavailable', 'keys cannot be stored here; set them as environment variables');
+      const storeProblem = keys.some(([, value]) => value !== '') ? secrets?.storeProblem() : null;
+      if (storeProblem) throw new BridgeError('unavailable', `keys cannot be stored: ${storeProblem}; set them as environment variables instead. Nothing was saved.`);
+      const undoHost = host ? await host.prepareSettings(input.config) : () => {};
+      const previous: [string, string | undefined][] = [];
+      try {
+        for (const [name, value] of keys) {
+          previous.push([name, await secrets!.get(name)]);
+          if (value === '') await secrets!.delete(name);
+          else await secrets!.set(name, value);
+        }
+        return settingsView(await withConfigErrors(() => saveConfig(input.config, home)));
+      } catch (error) {
+        undoHost();
+        for (const [name, value] of previous.reverse()) {
+          if (value === undefined) await secrets!.delete(name);
+          else await secrets!.set(name, value);
+        }
+        throw error;
       }
-      return settingsView(saved);
     },
     'sessions.list': async (input) => ({
       sessions: (await listSessions(home, input.query ? { query: input.query } : {})).map(({ summaryText: _summary, ...s }) => s),
@@ -266,25 +337,32 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
       const command = Commands[name as CommandName] as (typeof Commands)[CommandName] | undefined;
       if (!command || !Object.hasOwn(Commands, name)) throw new BridgeError('invalid', `unknown command ${String(name)}`);
       const parsed = command.input.safeParse(input);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new BridgeError('invalid', `invalid input for ${name}: ${issue ? `${issue.path.join('.') || '(input)'}: ${issue.message}` : 'invalid'}`);
-      }
-      const handler = handlers[name] as (input: unknown, client: ClientInfo) => Promise<CommandOutput<typeof name>>;
+      if (!parsed.success) throw new BridgeError('invalid', `invalid input for ${name}: ${issueText(parsed.error.issues)}`);
+      const handler = handlers[name] as (input: unknown, client: ClientInfo) => Promise<unknown>;
+      let output: unknown;
       try {
-        return await handler(parsed.data, client);
+        output = await handler(parsed.data, client);
       } catch (error) {
         if (error instanceof BridgeError) throw error;
         throw new BridgeError('internal', error instanceof Error ? error.message : String(error));
       }
+      // Results pass the contract too (as Playwright's dispatcher checks its results):
+      // a handler bug surfaces here as an error, not as junk in a client.
+      const result = command.output.safeParse(output);
+      if (!result.success) throw new BridgeError('internal', `the result of ${name} broke the bridge contract: ${issueText(result.error.issues)}`);
+      return result.data as CommandOutput<typeof name>;
     },
 
     subscribe(client, listener) {
       listeners.set(listener, client);
-      try {
-        listener(runState());
-      } catch {
-        // ignore a listener that throws at once
+      const hotkey = host?.killHotkey();
+      const greeting = [valid(runState()), hotkey ? valid(hotkey) : null];
+      for (const message of greeting) {
+        try {
+          if (message) listener(message);
+        } catch {
+          // ignore a listener that throws at once
+        }
       }
       return () => {
         listeners.delete(listener);
@@ -293,14 +371,15 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
     },
 
     async readRunFile(runId, relativePath) {
-      let file: string;
+      let dir: string;
       try {
-        file = resolveInRun(runDir(home, runId), relativePath);
+        dir = runDir(home, runId);
+        resolveInRun(dir, relativePath);
       } catch (error) {
         throw new BridgeError('invalid', error instanceof Error ? error.message : String(error));
       }
       try {
-        return { data: await fs.readFile(file), mediaType: mediaTypeOf(file) };
+        return { data: await readFileInRun(dir, relativePath), mediaType: mediaTypeOf(relativePath) };
       } catch {
         throw new BridgeError('not_found', `no file ${relativePath} in run ${runId}`);
       }

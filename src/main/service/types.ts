@@ -1,9 +1,10 @@
 import type { CommandName, CommandOutput, PushMessage } from '../../shared/bridge.js';
+import type { Config } from '../../shared/config.js';
 
 /**
  * The one object behind both bridge transports (Electron IPC, WebSocket). The
- * transports only move messages; this validates every input with the bridge
- * contract (src/shared/bridge.ts) and does the work.
+ * transports only move JSON; this validates every input, every output and every push
+ * with the bridge contract (src/shared/bridge.ts) and does the work.
  */
 export interface ClientInfo {
   /** Stable per connection: "electron", "ws:3", "cli". */
@@ -23,9 +24,13 @@ export class BridgeError extends Error {
 }
 
 export interface BridgeService {
-  /** Parses `input` with Commands[name].input; throws BridgeError('invalid') when it does not parse. */
+  /**
+   * Parses `input` with Commands[name].input (BridgeError 'invalid' when it does not
+   * parse) and the result with Commands[name].output (BridgeError 'internal' when the
+   * service broke its own contract).
+   */
   call<N extends CommandName>(name: N, input: unknown, client: ClientInfo): Promise<CommandOutput<N>>;
-  /** Push messages for this client (events of runs, deltas, frames while it watches, run state). */
+  /** Push messages for this client (events of runs, deltas, frames while it watches, run state), each parsed with PushMessageSchema. */
   subscribe(client: ClientInfo, listener: (message: PushMessage) => void): () => void;
   /** A file of a run's folder (screenshot, thumbnail); rejects paths that leave the folder. */
   readRunFile(runId: string, relativePath: string): Promise<{ data: Buffer; mediaType: string }>;
@@ -34,8 +39,30 @@ export interface BridgeService {
 
 /** Where API keys live: the OS keychain in the desktop app; none in `deskpilot serve` (env only). */
 export interface SecretStore {
+  /** Why keys cannot be stored right now (no keyring…), or null: checked before a settings save writes anything. */
+  storeProblem(): string | null;
   get(name: string): Promise<string | undefined>;
   set(name: string, value: string): Promise<void>;
   delete(name: string): Promise<void>;
   has(name: string): Promise<boolean>;
+}
+
+/** The desktop app's stop hotkey as pushed to its windows (kind 'kill_hotkey'). */
+export type KillHotkeyPush = Extract<PushMessage, { kind: 'kill_hotkey' }>;
+
+/**
+ * What the host (the desktop shell) adds to the service: state only it knows, pushed to
+ * every client, and its part of a settings save. Absent in `deskpilot serve`.
+ */
+export interface ServiceHost {
+  /** The stop hotkey now; null until the shell has tried to register one. */
+  killHotkey(): KillHotkeyPush | null;
+  /** Called with each change of killHotkey(); the service validates and pushes it. */
+  onKillHotkeyChange(listener: () => void): void;
+  /**
+   * Runs before a settings save writes anything (the shell registers a changed stop
+   * hotkey here, keeping the old one until the new one works). Throwing a BridgeError
+   * refuses the save; the returned function undoes it when the write then fails.
+   */
+  prepareSettings(next: Config): Promise<() => void>;
 }

@@ -1,5 +1,6 @@
-import { promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
+import { writePrivateFile } from '../private-files.js';
 
 /** Names of the files a run folder holds besides its screenshots. */
 export const SUMMARY_FILE = 'summary.json';
@@ -16,10 +17,30 @@ export function resolveInRun(dir: string, relativePath: string): string {
   return full;
 }
 
+/**
+ * Reads a file of a run folder, refusing what is not really inside it: a path that
+ * leaves the folder, a symlink (anywhere on the way) that points out of it, and
+ * anything that is not a regular file (a FIFO would hang the reader, /dev/zero would
+ * never end). Checked on the real path, then opened without following a last-moment
+ * symlink (O_NOFOLLOW) and re-checked on the open descriptor.
+ */
+export async function readFileInRun(dir: string, relativePath: string): Promise<Buffer> {
+  const full = resolveInRun(dir, relativePath);
+  const [realDir, realFull] = await Promise.all([fs.realpath(dir), fs.realpath(full)]);
+  if (!realFull.startsWith(realDir + path.sep)) throw new Error(`not a file of the run (a link out of it): ${JSON.stringify(relativePath)}`);
+  const handle = await fs.open(realFull, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    if (!(await handle.stat()).isFile()) throw new Error(`not a regular file of the run: ${JSON.stringify(relativePath)}`);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Writes a file whole or not at all (temp file + rename), so a crash never leaves half an image or summary. */
 export async function writeFileAtomic(file: string, data: Buffer | string): Promise<void> {
   const tmp = `${file}.${process.pid}.tmp`;
-  await fs.writeFile(tmp, data);
+  await writePrivateFile(tmp, data);
   await fs.rename(tmp, file);
 }
 

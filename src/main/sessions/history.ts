@@ -5,6 +5,7 @@ import { homePaths } from '../paths.js';
 import { SUMMARY_FILE, liveHolder, writeFileAtomic } from './files.js';
 import { EVENTS_FILE, RunLogReadError, readRunLog, type RunLogContents } from './reader.js';
 import { assertRunId } from './run-id.js';
+import { OUTCOME_RULES_VERSION } from './outcome.js';
 import { StoredSummarySchema, summarize, toSessionSummary, type StoredSummary } from './summary.js';
 
 async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -33,7 +34,7 @@ export async function loadStoredSummary(dir: string): Promise<StoredSummary> {
   const logBytes = (await fsp.stat(path.join(dir, EVENTS_FILE))).size;
   try {
     const stored = StoredSummarySchema.parse(JSON.parse(await fsp.readFile(path.join(dir, SUMMARY_FILE), 'utf8')));
-    if (stored.logBytes === logBytes) return stored;
+    if (stored.logBytes === logBytes && stored.outcomeRules === OUTCOME_RULES_VERSION) return stored;
   } catch {
     // Missing or damaged: rebuilt below.
   }
@@ -97,7 +98,8 @@ function isoDate(ms: number): string {
 }
 
 export function matchesQuery(s: ListedSession, q: ParsedQuery): boolean {
-  if (q.status.length && !q.status.includes(s.status)) return false;
+  // --status failed finds failed QA cases; --status blocked / passed filter on the verdict.
+  if (q.status.length && !q.status.includes(s.status) && !(s.verdict && q.status.includes(s.verdict))) return false;
   const day = isoDate(s.startedAt);
   if (q.date.length && !q.date.some((d) => day.startsWith(d))) return false;
   if (q.since && day < q.since) return false;
@@ -113,7 +115,7 @@ export function matchesQuery(s: ListedSession, q: ParsedQuery): boolean {
     const appLabel = s.labels.app?.toLowerCase();
     if (appLabel !== undefined ? !appLabel.includes(app) : !`${s.task} ${labelText}`.toLowerCase().includes(app)) return false;
   }
-  const hay = `${s.runId} ${s.task} ${s.summaryText} ${s.status} ${s.provider} ${s.model} ${labelText} ${day}`.toLowerCase();
+  const hay = `${s.runId} ${s.task} ${s.summaryText} ${s.status} ${s.verdict ?? ''} ${s.provider} ${s.model} ${labelText} ${day}`.toLowerCase();
   return q.words.every((w) => hay.includes(w));
 }
 

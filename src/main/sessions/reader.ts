@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { readFileInRun } from './files.js';
 import { EVENT_SCHEMA_VERSION, RunEventSchema, type RunEvent } from '../../shared/events.js';
 
 export const EVENTS_FILE = 'events.jsonl';
@@ -82,7 +83,7 @@ export async function readRunLog(dir: string): Promise<RunLogContents> {
   const file = path.join(dir, EVENTS_FILE);
   let text: string;
   try {
-    text = await fs.readFile(file, 'utf8');
+    text = (await readFileInRun(dir, EVENTS_FILE)).toString('utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new RunLogReadError(`no run log at ${file}`, 'missing');
     throw err;

@@ -2,7 +2,8 @@ import fs, { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { EVENT_SCHEMA_VERSION, RunEventSchema, type RunEvent, type RunEventInput } from '../../shared/events.js';
 import { homePaths } from '../paths.js';
-import { LOCK_FILE, SUMMARY_FILE, liveHolder, resolveInRun, writeFileAtomic } from './files.js';
+import { mkdirPrivate, PRIVATE_FILE_MODE, repairPrivateHome, writePrivateFile } from '../private-files.js';
+import { LOCK_FILE, SUMMARY_FILE, liveHolder, readFileInRun, resolveInRun, writeFileAtomic } from './files.js';
 import { enforceHistoryCap } from './history-cap.js';
 import { EVENTS_FILE, readRunLog } from './reader.js';
 import { assertRunId, newRunId } from './run-id.js';
@@ -64,11 +65,12 @@ class FileRunLogImpl implements FileRunLog {
       throw new Error(`refusing to log an invalid ${input.type} event: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}`);
     }
     const event = this.scrubber.scrub(parsed.data);
-    const line = `${JSON.stringify(event)}\n`;
-    // One synchronous write per line: lines land whole and in order, even if several
-    // emitters append in the same tick. fsync happens per step in sync().
-    fs.writeSync(this.fd, line);
-    this.bytes += Buffer.byteLength(line);
+    const line = Buffer.from(`${JSON.stringify(event)}\n`, 'utf8');
+    // One synchronous write of the line and its newline together: lines land whole and
+    // in order, even if several emitters append in the same tick, and a line can never
+    // be complete on disk without its end. fsync happens per step in sync().
+    writeFully(this.fd, line);
+    this.bytes += line.length;
     this.seq = event.seq;
     this.summary.add(event);
     for (const listener of this.listeners) {
@@ -83,14 +85,14 @@ class FileRunLogImpl implements FileRunLog {
 
   async writeFile(name: string, data: Buffer): Promise<string> {
     const full = resolveInRun(this.dir, name);
-    await fsp.mkdir(path.dirname(full), { recursive: true });
+    await mkdirPrivate(path.dirname(full));
     await writeFileAtomic(full, data);
     // Nothing keeps `data`: once the caller drops it, the screenshot lives only on disk.
     return path.relative(this.dir, full).split(path.sep).join('/');
   }
 
   async readFile(relativePath: string): Promise<Buffer> {
-    return fsp.readFile(resolveInRun(this.dir, relativePath));
+    return readFileInRun(this.dir, relativePath);
   }
 
   async sync(): Promise<void> {
@@ -109,6 +111,10 @@ class FileRunLogImpl implements FileRunLog {
     this.scrubber.markSecret(text);
   }
 
+  scrubText(text: string): string {
+    return this.scrubber.scrubString(text);
+  }
+
   close(): Promise<void> {
     this.closing ??= (async () => {
       await this.sync();
@@ -124,6 +130,12 @@ class FileRunLogImpl implements FileRunLog {
   private async writeSummary(): Promise<void> {
     await writeFileAtomic(path.join(this.dir, SUMMARY_FILE), `${JSON.stringify(this.summary.result(this.bytes))}\n`);
   }
+}
+
+/** writeSync may write less than asked (a full disk, a signal): finish the line or throw, never leave it short silently. */
+function writeFully(fd: number, data: Buffer): void {
+  let at = 0;
+  while (at < data.length) at += fs.writeSync(fd, data, at, data.length - at);
 }
 
 async function fsyncDir(dir: string): Promise<void> {
@@ -148,7 +160,7 @@ async function takeLock(dir: string): Promise<void> {
   if (holder !== undefined && holder !== process.pid) {
     throw new Error(`run ${path.basename(dir)} is open in another DeskPilot process (pid ${holder})`);
   }
-  await fsp.writeFile(path.join(dir, LOCK_FILE), String(process.pid));
+  await writePrivateFile(path.join(dir, LOCK_FILE), String(process.pid));
 }
 
 /** Starts a new run folder `$DESKPILOT_HOME/sessions/<runId>/` with an empty events.jsonl. */
@@ -156,10 +168,13 @@ export async function createRunLog(options: CreateRunLogOptions): Promise<FileRu
   const runId = assertRunId(options.runId ?? newRunId());
   const sessions = homePaths(options.home).sessions;
   const dir = path.join(sessions, runId);
-  await fsp.mkdir(dir, { recursive: true });
+  await repairPrivateHome(options.home);
+  await mkdirPrivate(dir);
   const file = path.join(dir, EVENTS_FILE);
-  // 'ax': a run id that already has a log is a bug, never a silent merge.
-  const fd = fs.openSync(file, 'ax');
+  // 'ax': a run id that already has a log is a bug, never a silent merge. 600: the
+  // log holds everything typed and seen.
+  const fd = fs.openSync(file, 'ax', PRIVATE_FILE_MODE);
+  fs.fchmodSync(fd, PRIVATE_FILE_MODE);
   await fsyncDir(dir);
   await fsyncDir(sessions);
   await takeLock(dir);
@@ -174,11 +189,27 @@ export async function createRunLog(options: CreateRunLogOptions): Promise<FileRu
  * next line never lands glued to half of one.
  */
 export async function openRunLog(dir: string, options: RunLogOptions = {}): Promise<FileRunLog> {
+  // The home this run folder lives in (<home>/sessions/<runId>), made private once.
+  await repairPrivateHome(path.dirname(path.dirname(path.resolve(dir))));
   const { events, warnings, validBytes } = await readRunLog(dir);
   const file = path.join(dir, EVENTS_FILE);
   const size = (await fsp.stat(file)).size;
   if (size > validBytes) await fsp.truncate(file, validBytes);
   await takeLock(dir);
+  // A complete last event whose newline never reached the disk (the write was cut
+  // between the two): end it, so the next line starts on a line of its own.
+  let bytes = validBytes;
+  if (validBytes > 0 && (await lastByte(file, validBytes)) !== 0x0a) {
+    const fdEnd = fs.openSync(file, 'a');
+    try {
+      writeFully(fdEnd, Buffer.from('\n'));
+      fs.fsyncSync(fdEnd);
+    } finally {
+      fs.closeSync(fdEnd);
+    }
+    bytes += 1;
+    warnings.push(`${EVENTS_FILE}: the last event had no line end; it was ended (nothing lost)`);
+  }
   await removeOrphanTemps(dir);
   const summary = new SummaryBuilder();
   for (const e of events) summary.add(e);
@@ -186,7 +217,18 @@ export async function openRunLog(dir: string, options: RunLogOptions = {}): Prom
   // Earlier lines are masked already; the scrubber starts fresh for what comes next.
   const scrubber = new Scrubber(options);
   const fd = fs.openSync(file, 'a');
-  return new FileRunLogImpl(runId, dir, fd, events.at(-1)?.seq ?? -1, validBytes, summary, scrubber, options.now ?? Date.now, warnings);
+  return new FileRunLogImpl(runId, dir, fd, events.at(-1)?.seq ?? -1, bytes, summary, scrubber, options.now ?? Date.now, warnings);
+}
+
+async function lastByte(file: string, size: number): Promise<number> {
+  const handle = await fsp.open(file, 'r');
+  try {
+    const buf = Buffer.alloc(1);
+    await handle.read(buf, 0, 1, size - 1);
+    return buf[0]!;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Opens a run by id under a home folder. */

@@ -1,5 +1,5 @@
 import type { RunEvent } from '../../shared/events.js';
-import { findSecrets } from '../agent/supervision/secrets.js';
+import { findSecrets } from '../../shared/secrets.js';
 
 /** What an API key or token is replaced with, everywhere in the log. */
 export const REDACTED = '[redacted]';
@@ -15,14 +15,48 @@ export const SECRET_RULE_ID = 'risk:secret';
 /** Values shorter than this are not treated as keys: replacing "1" or "yes" everywhere would wreck the log. */
 const MIN_KEY_LENGTH = 8;
 
-/** Environment values that are credentials: the provider keys and any *_API_KEY / *_TOKEN / *_SECRET. */
+/**
+ * Names of environment variables that hold credentials: *_KEY (API_KEY, ACCESS_KEY,
+ * PRIVATE_KEY …), *_TOKEN, *_SECRET, anything with PASSWORD/PASSWD/PASSPHRASE or
+ * CREDENTIAL in it. Generous on purpose: a masked harmless value costs a word in a log.
+ */
+export const CREDENTIAL_ENV_NAME = /(^|_)(KEY|TOKEN|SECRET)S?$|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL/i;
+
+/** Environment values that are credentials (see CREDENTIAL_ENV_NAME). */
 export function credentialValuesFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
   const out: string[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (!value || value.length < MIN_KEY_LENGTH) continue;
-    if (/(^|_)(API_KEY|TOKEN|SECRET|ACCESS_KEY)$/i.test(name) || /^(ANTHROPIC|OPENAI)_API_KEY$/.test(name)) out.push(value);
+    if (CREDENTIAL_ENV_NAME.test(name)) out.push(value);
   }
   return out;
+}
+
+/**
+ * Object keys whose string value is a credential wherever it appears (a tool input
+ * {"password": "…"}, provider state {"api_key": "…"}): masked whole, whatever it looks like.
+ */
+const SECRET_FIELD = /^(?:.*[_-])?(?:passw(?:or)?d|passphrase|secret|client[_-]?secret|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|token|credentials?)$/i;
+
+/** Words that say a person is at a password: in a window title, the model's words, a prompt. */
+const PASSWORD_CONTEXT = /passw(?:or)?d|passphrase|\bpin\b|kennwort|mot de passe|contraseña/i;
+/** A prompt that waits for a password (sudo, ssh, su, gpg): its last line ends with "password…:". */
+const PASSWORD_PROMPT = /(?:passw(?:or)?d|passphrase)[^\n]{0,60}:\s*$/i;
+
+/** Is the person's context a password entry? (a window title or the model's own words). */
+export function looksLikePasswordContext(text: string | undefined): boolean {
+  return text !== undefined && PASSWORD_CONTEXT.test(text);
+}
+
+/** Does this output end at a password prompt? */
+export function endsAtPasswordPrompt(output: string | undefined): boolean {
+  return output !== undefined && PASSWORD_PROMPT.test(output);
+}
+
+/** The typed text as a bare password: one token, no spaces (a trailing Enter dropped); undefined otherwise. */
+export function barePassword(typed: string): string | undefined {
+  const t = typed.replace(/\r?\n$/, '');
+  return t.length >= 1 && t.length <= 256 && !/\s/.test(t) ? t : undefined;
 }
 
 /**
@@ -63,6 +97,9 @@ export class Scrubber {
     this.findSecretSpans = options.findSecretSpans ?? findSecrets;
   }
 
+  /** A password prompt was the last thing a tool printed: the next bare text typed is a password. */
+  private promptPending = false;
+
   /** Marks typed text as a secret for the rest of the run. */
   markSecret(text: string): void {
     if (text.length === 0 || this.typed.has(text)) return;
@@ -83,10 +120,23 @@ export class Scrubber {
       // Only the secret parts are masked: "password=[masked secret]" still reads as what happened.
       for (const span of this.findSecretSpans(text)) this.markSecret(text.slice(span.start, span.end));
     };
+    const maybePassword = (typed: string, context: string | undefined) => {
+      const bare = barePassword(typed);
+      if (bare !== undefined && (this.promptPending || looksLikePasswordContext(context))) this.markSecret(bare);
+    };
     switch (event.type) {
       case 'action_proposed':
+        if (event.action.type === 'type') {
+          maybePassword(event.action.text, event.reasoning);
+          consider(event.action.text, event.proposalId);
+        }
+        break;
       case 'action_executed':
-        if (event.action.type === 'type') consider(event.action.text, event.proposalId);
+        if (event.action.type === 'type') {
+          consider(event.action.text, event.proposalId);
+          this.promptPending = false;
+        }
+        if (endsAtPasswordPrompt(event.output)) this.promptPending = true;
         break;
       case 'approval_answered':
         if (event.answer.decision === 'edit' && event.answer.action.type === 'type') consider(event.answer.action.text, event.proposalId);
@@ -99,7 +149,11 @@ export class Scrubber {
       }
       case 'model_text':
         for (const call of event.assistant?.calls ?? []) {
-          for (const a of call.actions) if (a.ok && a.action.type === 'type') consider(a.action.text);
+          for (const a of call.actions) {
+            if (!a.ok || a.action.type !== 'type') continue;
+            maybePassword(a.action.text, `${event.text}\n${event.assistant?.thinking ?? ''}`);
+            consider(a.action.text);
+          }
         }
         break;
       default:
@@ -117,7 +171,10 @@ export class Scrubber {
   }
 
   private walk(value: unknown, key = ''): unknown {
-    if (typeof value === 'string') return this.scrubString(value, STRUCTURAL_KEYS.has(key));
+    if (typeof value === 'string') {
+      if (value.length > 0 && SECRET_FIELD.test(key) && !STRUCTURAL_KEYS.has(key)) return REDACTED;
+      return this.scrubString(value, STRUCTURAL_KEYS.has(key));
+    }
     if (Array.isArray(value)) return value.map((v) => this.walk(v, key));
     if (value !== null && typeof value === 'object') {
       const out: Record<string, unknown> = {};
@@ -125,5 +182,37 @@ export class Scrubber {
       return out;
     }
     return value;
+  }
+}
+
+/**
+ * Streamed model text (the UI's live deltas) through the same scrubber: a key split
+ * over two deltas would slip past a per-delta scrub, so text is passed on only up to
+ * its last whitespace (keys and tokens contain none) and the rest is held until the
+ * next delta or flush().
+ */
+export class DeltaScrubber {
+  private readonly held: Record<'text' | 'thinking', string> = { text: '', thinking: '' };
+
+  constructor(
+    private readonly scrub: (text: string) => string,
+    private readonly out: (text: string, kind: 'text' | 'thinking') => void,
+  ) {}
+
+  push(text: string, kind: 'text' | 'thinking'): void {
+    const all = this.held[kind] + text;
+    const cut = Math.max(all.lastIndexOf(' '), all.lastIndexOf('\n'), all.lastIndexOf('\t'));
+    // A run of 4 kB without whitespace is passed on anyway (scrubbed), not held forever.
+    const upTo = cut >= 0 ? cut + 1 : all.length > 4096 ? all.length : 0;
+    this.held[kind] = all.slice(upTo);
+    if (upTo > 0) this.out(this.scrub(all.slice(0, upTo)), kind);
+  }
+
+  flush(): void {
+    for (const kind of ['text', 'thinking'] as const) {
+      const rest = this.held[kind];
+      this.held[kind] = '';
+      if (rest) this.out(this.scrub(rest), kind);
+    }
   }
 }

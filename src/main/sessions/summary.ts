@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SessionSummarySchema, type SessionSummary } from '../../shared/bridge.js';
 import type { RunEvent } from '../../shared/events.js';
+import { NO_FACTS, OUTCOME_RULES_VERSION, foldOutcome, outcomeOf, type OutcomeFacts } from './outcome.js';
 
 /**
  * A run's summary as derived from its events alone. "open" means the log has no
@@ -17,11 +18,17 @@ export const StoredSummarySchema = SessionSummarySchema.extend({
   /** The events.jsonl this was derived from: size in bytes and line count, to detect staleness. */
   logBytes: z.number().int().nonnegative(),
   events: z.number().int().nonnegative(),
+  /** Which version of outcome.ts's rules derived `status`/`verdict`; a summary.json from older rules is rebuilt. */
+  outcomeRules: z.number().int().optional(),
 }).strict();
 export type StoredSummary = z.infer<typeof StoredSummarySchema>;
 
-/** Folds events into a summary one at a time, so the log can keep it current as it appends. */
+/**
+ * Folds events into a summary one at a time, so the log can keep it current as it
+ * appends. Its status and verdict are the run's outcome (outcome.ts), never read here.
+ */
 export class SummaryBuilder {
+  private facts: OutcomeFacts = NO_FACTS;
   private s: Omit<StoredSummary, 'logBytes'> = {
     runId: '',
     task: '',
@@ -39,6 +46,7 @@ export class SummaryBuilder {
   add(event: RunEvent): void {
     const s = this.s;
     s.events += 1;
+    this.facts = foldOutcome(this.facts, event);
     if (!s.runId) s.runId = event.runId;
     switch (event.type) {
       case 'run_started':
@@ -50,7 +58,6 @@ export class SummaryBuilder {
           s.model = event.model;
         }
         s.labels = { ...s.labels, ...event.labels };
-        s.status = 'open';
         s.endedAt = undefined;
         break;
       // A step counts once the model acted in it (the screenshot that follows the last
@@ -64,12 +71,7 @@ export class SummaryBuilder {
         s.costUsd = event.total.costUsd;
         s.steps = Math.max(s.steps, event.step + 1);
         break;
-      case 'state':
-        if (event.state === 'paused') s.status = 'paused';
-        else if (s.status === 'paused' && event.state !== 'ended') s.status = 'open';
-        break;
       case 'run_ended':
-        s.status = event.status;
         s.endedAt = event.at;
         s.steps = event.steps;
         s.costUsd = event.total.costUsd;
@@ -83,7 +85,17 @@ export class SummaryBuilder {
 
   result(logBytes: number): StoredSummary {
     const { endedAt, ...rest } = this.s;
-    return { ...rest, labels: { ...rest.labels }, ...(endedAt !== undefined ? { endedAt } : {}), logBytes };
+    const outcome = outcomeOf(this.facts);
+    return {
+      ...rest,
+      status: outcome.status,
+      // A QA case's words are the verdict after the checks, not the model's "QA verdict: pass".
+      ...(outcome.verdict ? { verdict: outcome.verdict, summary: outcome.reason } : {}),
+      labels: { ...rest.labels },
+      ...(endedAt !== undefined ? { endedAt } : {}),
+      logBytes,
+      outcomeRules: OUTCOME_RULES_VERSION,
+    };
   }
 }
 
@@ -95,6 +107,6 @@ export function summarize(events: readonly RunEvent[], logBytes = 0): StoredSumm
 
 /** The bridge's SessionSummary, once the open/running/interrupted question is answered. */
 export function toSessionSummary(stored: StoredSummary, live: boolean): SessionSummary {
-  const { summary: _s, logBytes: _b, events: _e, status, ...rest } = stored;
+  const { summary: _s, logBytes: _b, events: _e, outcomeRules: _r, status, ...rest } = stored;
   return { ...rest, status: status === 'open' ? (live ? 'running' : 'interrupted') : status };
 }

@@ -17,5 +17,9 @@ export interface RunLog {
   /** fsync the event log (called at the end of each step). */
   sync(): Promise<void>;
   subscribe(listener: (event: RunEvent) => void): () => void;
+  /** A text scrubbed like the log's events (keys, typed secrets): for what leaves the run besides events (tool output to the model, streamed deltas). */
+  scrubText(text: string): string;
+  /** Typed text to mask from now on (the runner may know more than the log can infer). */
+  markSecret(text: string): void;
   close(): Promise<void>;
 }

@@ -21,7 +21,7 @@
  * processing order, a copy of every GetKeyboardMapping / ChangeKeyboardMapping /
  * XkbGetMap request of every client, tagged with the client's resource-id base.
  */
-import { sleep } from '../abort.js';
+import { sleep } from '../../shared/abort.js';
 import { X11Connection, X11Error } from './connection.js';
 import { queryExtension, X_CHANGE_KEYBOARD_MAPPING, X_GET_KEYBOARD_MAPPING } from './keyboard.js';
 

@@ -20,7 +20,7 @@
  * bench/typing.bench.ts): the remapped text of issue 11 exact 20/20, where the
  * clipboard paste path was exact 19/20.
  */
-import { sleep, throwIfAborted, yieldToEventLoop } from '../abort.js';
+import { sleep, throwIfAborted, yieldToEventLoop } from '../../shared/abort.js';
 import { X11Connection, X11Error } from './connection.js';
 import { KeymapFetchWatch } from './keymap-fetch-watch.js';
 import {

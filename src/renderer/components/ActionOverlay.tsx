@@ -1,5 +1,12 @@
 import type { Action } from '../../shared/actions.js';
+import { visibleText } from '../../shared/visible-text.js';
 import { toPercent, type ImageSize } from '../lib/geometry.js';
+
+/** A badge on the screenshot stays short, but keeps the END of the text too (the card below shows it whole). */
+function headAndTail(text: string): string {
+  const chars = [...text];
+  return chars.length > 200 ? `${chars.slice(0, 140).join('')} … ${chars.slice(-50).join('')}` : text;
+}
 
 /**
  * The proposed action drawn on the screenshot the model saw: a crosshair for
@@ -86,7 +93,7 @@ export function ActionOverlay({ action, size }: { action: Action; size: ImageSiz
 function TextBadge({ text, kind = 'text' }: { text: string; kind?: string }) {
   return (
     <div className="overlay-text" data-testid="action-overlay" data-kind={kind}>
-      {text.length > 200 ? `${text.slice(0, 197)}…` : text}
+      {headAndTail(visibleText(text))}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useApp } from '../bridge/context.js';
+import { WaitingForModel } from './WaitingForModel.js';
 
 /**
  * What the agent is doing between proposals: the model's text as it streams, why the
@@ -18,7 +19,8 @@ export function Activity() {
   const since = lastStep !== undefined ? (run.steps[lastStep]?.startedAt ?? 0) : 0;
   const recentError = lastError && lastError.at >= since ? lastError : undefined;
   const paused = state === 'paused';
-  if (!streaming && !paused && !recentError) return null;
+  const waiting = !streaming && !paused && run.waitingModelSince !== undefined ? run.waitingModelSince : undefined;
+  if (!streaming && !paused && !recentError && waiting === undefined) return null;
   return (
     <section className="panel activity" aria-label="Agent activity" aria-live="polite" data-testid="activity">
       {paused && (
@@ -28,6 +30,7 @@ export function Activity() {
         </p>
       )}
       {recentError && <p className="notice">{recentError.message}</p>}
+      {waiting !== undefined && <WaitingForModel key={waiting} model={run.model} since={waiting} />}
       {streaming && (
         <p className="reasoning streaming">
           <span className="muted">The model is writing: </span>

@@ -1,18 +1,30 @@
 import { useEffect, useRef, useState } from 'react';
 import { describeAction, type Action } from '../../shared/actions.js';
+import { ruleLabel } from '../../shared/labels.js';
+import { visibleText } from '../../shared/visible-text.js';
 import type { ApprovalAnswer } from '../../shared/approvals.js';
 import { useApp, useClient } from '../bridge/context.js';
-import { hasTarget, moveTarget } from '../lib/geometry.js';
+import { clampToImage, hasTarget, moveTarget, nudgeFor, targetOf } from '../lib/geometry.js';
 import { useShortcuts } from '../lib/shortcuts.js';
 import { ActionOverlay } from './ActionOverlay.js';
 import { Countdown } from './Countdown.js';
+import { FullText } from './FullText.js';
 import { Screenshot } from './Screenshot.js';
 
 /**
- * The approval queue: only the head item can be answered. Keys: A approve,
- * S approve similar, R reject (with feedback), E edit (click the screenshot to move
- * the target, or change the text/keys), Esc cancels editing, C cancels an
- * auto-approve countdown (the gate then re-sends the item without one, so it waits).
+ * The approval queue: only the head item can be answered. Keys (window shortcuts, off
+ * while any control has focus — see lib/shortcuts): A approve, S approve similar,
+ * R reject (with feedback), E edit, Esc cancels editing, C cancels an auto-approve
+ * countdown (the gate then re-sends the item without one, so it waits). Enter is never
+ * a window shortcut: it activates the focused button, confirms the focused edit field
+ * or, on the focused screenshot while editing, runs the edited target.
+ *
+ * Editing a target works by mouse (click the screenshot) and keyboard alike: the
+ * screenshot takes focus, arrow keys move the point 1 px (Shift: 10 px) in the image
+ * the model saw, and X/Y fields take exact values.
+ *
+ * Text the action carries (a shell command, text to type, keys) is shown whole through
+ * FullText: controls made visible, the end never hidden behind a cut.
  */
 export function ApprovalQueue() {
   const client = useClient();
@@ -29,6 +41,7 @@ export function ApprovalQueue() {
   const [notice, setNotice] = useState<string | null>(null);
   const feedbackRef = useRef<HTMLTextAreaElement>(null);
   const textRef = useRef<HTMLInputElement>(null);
+  const shotRef = useRef<HTMLDivElement>(null);
 
   const headId = head?.proposalId;
   useEffect(() => {
@@ -70,7 +83,14 @@ export function ApprovalQueue() {
     setEdited(head.action);
     if (head.action.type === 'type') setText(head.action.text);
     if (head.action.type === 'key' || head.action.type === 'hold_key') setText(head.action.keys);
-    setTimeout(() => textRef.current?.focus(), 0);
+    setTimeout(() => (hasTarget(head.action) ? shotRef.current?.focus() : textRef.current?.focus()), 0);
+  };
+
+  /** Moves the edited target to `p` (image pixels of the screenshot the model saw), kept inside the image. */
+  const moveTo = (p: { x: number; y: number }) => {
+    if (!head?.shot) return;
+    const moved = moveTarget(editedAction() ?? head.action, clampToImage(p, head.shot));
+    if (moved) setEdited(moved);
   };
 
   const editedAction = (): Action | null => {
@@ -90,13 +110,12 @@ export function ApprovalQueue() {
     head
       ? {
           a: () => mode === 'idle' && void answer({ decision: 'approve' }),
-          Enter: () => (mode === 'edit' ? confirmEdit() : mode === 'idle' && void answer({ decision: 'approve' })),
           s: () => mode === 'idle' && !head.decision?.humanOnly && void answer({ decision: 'approve_similar' }),
           r: () => {
             setMode('reject');
             setTimeout(() => feedbackRef.current?.focus(), 0);
           },
-          e: startEdit,
+          e: () => mode === 'idle' && startEdit(),
           ...(head.countdownMs ? { c: () => void cancelCountdown() } : {}),
           Escape: () => {
             setMode('idle');
@@ -124,11 +143,12 @@ export function ApprovalQueue() {
         Approve step {head.step + 1}? {waiting > 1 && <span className="pill">{waiting} waiting</span>}
       </h2>
       <p className="proposal-line" data-testid="proposal-description">
-        <strong>{describeAction(shown)}</strong>
+        <strong>{headline(shown)}</strong>
       </p>
+      {carriedText(shown) !== undefined && <FullText text={carriedText(shown)!} label={headline(shown)} testId="proposal-text" />}
       {head.decision && (
         <p className="muted why">
-          {head.decision.reason} <span className="rule">({head.decision.rule})</span>
+          {head.decision.reason} <span className="rule" title={head.decision.rule}>({ruleLabel(head.decision.rule)})</span>
         </p>
       )}
       {head.decision?.humanOnly && <p className="notice">Only a person can approve this one.</p>}
@@ -147,14 +167,25 @@ export function ApprovalQueue() {
           size={head.shot}
           alt={`Screenshot the model saw at step ${head.step + 1}`}
           testId="approval-shot"
-          onPick={
+          onPick={canPick ? moveTo : undefined}
+          focusRef={shotRef}
+          onKeyDown={
             canPick
-              ? (p) => {
-                  const moved = moveTarget(editedAction() ?? head.action, p);
-                  if (moved) setEdited(moved);
+              ? (e) => {
+                  const d = nudgeFor(e.key, e.shiftKey);
+                  const at = targetOf(editedAction() ?? head.action);
+                  if (d && at) {
+                    e.preventDefault();
+                    e.stopPropagation();
+                    moveTo({ x: at.x + d.x, y: at.y + d.y });
+                  } else if (e.key === 'Enter') {
+                    e.preventDefault();
+                    confirmEdit();
+                  }
                 }
               : undefined
           }
+          pickLabel={canPick ? `Target at ${targetText(targetOf(shown))}. Arrow keys move it 1 pixel, Shift+arrow 10 pixels; Enter runs the edited action.` : undefined}
         >
           <ActionOverlay action={shown} size={head.shot} />
           {mode === 'edit' && edited && edited !== head.action && (
@@ -165,7 +196,16 @@ export function ApprovalQueue() {
           )}
         </Screenshot>
       )}
-      {canPick && <p className="hint">Click the screenshot to move the target, then press Enter.</p>}
+      {canPick && (
+        <div className="edit-target">
+          <p className="hint">Click the screenshot or use the arrow keys on it (Shift: 10 px) to move the target, or type the point; then press Enter.</p>
+          <TargetFields
+            point={targetOf(shown)}
+            onChange={moveTo}
+            onEnter={confirmEdit}
+          />
+        </div>
+      )}
       {mode === 'edit' && (shown.type === 'type' || shown.type === 'key' || shown.type === 'hold_key') && (
         <label className="field">
           {shown.type === 'type' ? 'Text to type' : 'Keys'}
@@ -230,5 +270,73 @@ export function ApprovalQueue() {
       </div>
       {notice && <p className="notice" role="status">{notice}</p>}
     </section>
+  );
+}
+
+/** The card's one-line title: what kind of action, without the text it carries (shown whole below). */
+function headline(action: Action): string {
+  switch (action.type) {
+    case 'type':
+      return `type ${[...action.text].length} characters:`;
+    case 'shell':
+      return 'run this shell command:';
+    case 'key':
+      return `press keys${action.repeat > 1 ? ` ×${action.repeat}` : ''}:`;
+    case 'hold_key':
+      return `hold keys for ${action.durationMs} ms:`;
+    default:
+      return visibleText(describeAction(action));
+  }
+}
+
+/** The text an action carries that the person must see whole, if any. */
+function carriedText(action: Action): string | undefined {
+  switch (action.type) {
+    case 'type':
+      return action.text;
+    case 'shell':
+      return action.command;
+    case 'key':
+    case 'hold_key':
+      return action.keys;
+    default:
+      return undefined;
+  }
+}
+
+function targetText(p: { x: number; y: number } | null): string {
+  return p ? `x ${Math.round(p.x)}, y ${Math.round(p.y)}` : 'none';
+}
+
+/** X/Y fields for the edited target, in pixels of the screenshot the model saw. */
+function TargetFields({ point, onChange, onEnter }: { point: { x: number; y: number } | null; onChange: (p: { x: number; y: number }) => void; onEnter: () => void }) {
+  if (!point) return null;
+  const field = (axis: 'x' | 'y') => (
+    <label className="coord">
+      {axis.toUpperCase()}
+      <input
+        type="number"
+        inputMode="numeric"
+        step={1}
+        data-testid={`edit-${axis}`}
+        value={Math.round(point[axis])}
+        onChange={(e) => {
+          const v = Number(e.target.value);
+          if (e.target.value !== '' && Number.isFinite(v)) onChange({ ...point, [axis]: v });
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            onEnter();
+          }
+        }}
+      />
+    </label>
+  );
+  return (
+    <div className="coords">
+      {field('x')}
+      {field('y')}
+    </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useApp, useClient } from '../bridge/context.js';
 import { formatTokens, formatUsd } from '../lib/format.js';
 import { useShortcuts } from '../lib/shortcuts.js';
+import { KillHotkeyBadge } from './KillHotkeyBadge.js';
 import type { Tab } from '../store/app-store.js';
 
 const POLICY_LABEL = { ask: 'Ask every action', risky: 'Ask when risky', auto: 'Auto' } as const;
@@ -61,6 +62,7 @@ export function Header() {
             {formatUsd(total.costUsd)} · {formatTokens(total.inputTokens + total.outputTokens)} tok
           </span>
         )}
+        <KillHotkeyBadge />
         {!connected && <span className="state state-offline">offline</span>}
       </div>
       <div className="controls">

@@ -4,8 +4,10 @@ import { useApp, useClient } from '../bridge/context.js';
 import { formatTime, formatUsd } from '../lib/format.js';
 import { groupHistory, type CaseStatus, type QaSuiteView } from '../lib/qa-suites.js';
 
-const CASE_TAG: Record<CaseStatus, string> = { passed: 'ok', failed: 'bad', blocked: 'warn', flaky: 'wait', running: 'muted' };
-const COUNT_ORDER: CaseStatus[] = ['passed', 'failed', 'blocked', 'flaky', 'running'];
+const CASE_TAG: Record<CaseStatus, string> = { passed: 'ok', failed: 'bad', blocked: 'warn', error: 'bad', flaky: 'wait', running: 'muted' };
+const COUNT_ORDER: CaseStatus[] = ['passed', 'failed', 'blocked', 'error', 'flaky', 'running'];
+
+const STATUS_TAG: Record<SessionSummary['status'], string> = { done: 'ok', failed: 'bad', error: 'bad', stopped: 'warn', limit: 'warn', running: 'wait', paused: 'wait', interrupted: 'muted' };
 
 /** Past runs, searchable; opening one shows it in the run view, read-only. QA suite runs are grouped. */
 export function History() {
@@ -54,7 +56,9 @@ export function History() {
                     {formatTime(e.session.startedAt)} · {e.session.steps} {e.session.steps === 1 ? 'step' : 'steps'} · {formatUsd(e.session.costUsd)} · {e.session.provider}/{e.session.model}
                   </span>
                 </button>
-                <span className={`tag tag-${e.session.status === 'done' ? 'ok' : e.session.status === 'running' ? 'wait' : 'muted'}`}>{e.session.status}</span>
+                <span className={`tag tag-${STATUS_TAG[e.session.status]}`} data-testid="session-status">
+                  {e.session.status}
+                </span>
                 <button
                   className="icon"
                   aria-label={`Delete run ${e.session.task}`}

@@ -1,6 +1,7 @@
 import { describeAction } from '../../shared/actions.js';
 import { useApp, useClient } from '../bridge/context.js';
 import { formatUsd } from '../lib/format.js';
+import { KillHotkeyBadge } from './KillHotkeyBadge.js';
 
 /**
  * The run HUD (desktop app only): a small always-on-top, content-protected window with
@@ -23,7 +24,10 @@ export function Hud() {
         <span className="hud-action">{proposal ? describeAction(proposal.action) : (run?.task ?? 'No run')}</span>
       </div>
       <div className="hud-line">
-        <span className="muted">{run ? formatUsd(run.total.costUsd) : ''}</span>
+        <span className="hud-meta">
+          <KillHotkeyBadge />
+          {run && <span className="muted">{formatUsd(run.total.costUsd)}</span>}
+        </span>
         <span className="hud-buttons">
           {state === 'paused' ? (
             <button onClick={() => control('run.resume')} disabled={!live}>Resume</button>

@@ -1,11 +1,12 @@
-import { useRef, type ReactNode } from 'react';
+import { useRef, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import type { Point } from '../../shared/actions.js';
 import { clientToImage, type ImageSize } from '../lib/geometry.js';
 
 /**
  * A screenshot the model saw, shown at the width available, with overlays placed on
  * top in image percent. When `onPick` is given, a click on it picks a point in image
- * pixels (to move a proposed click).
+ * pixels (to move a proposed click), and the screenshot is focusable so `onKeyDown`
+ * can move the point from the keyboard (`pickLabel` tells a screen reader how).
  */
 export function Screenshot({
   src,
@@ -14,6 +15,9 @@ export function Screenshot({
   children,
   onPick,
   testId,
+  focusRef,
+  onKeyDown,
+  pickLabel,
 }: {
   src: string;
   size: ImageSize;
@@ -21,14 +25,19 @@ export function Screenshot({
   children?: ReactNode;
   onPick?: (p: Point) => void;
   testId?: string;
+  focusRef?: RefObject<HTMLDivElement | null>;
+  onKeyDown?: (e: KeyboardEvent<HTMLDivElement>) => void;
+  pickLabel?: string;
 }) {
-  const ref = useRef<HTMLDivElement>(null);
+  const own = useRef<HTMLDivElement>(null);
+  const ref = focusRef ?? own;
   return (
     <div
       ref={ref}
       className={`shot${onPick ? ' shot-pickable' : ''}`}
       data-testid={testId}
       style={{ aspectRatio: `${size.width} / ${size.height}` }}
+      {...(onPick ? { tabIndex: 0, role: 'application', 'aria-label': pickLabel ?? alt, onKeyDown } : {})}
       onClick={
         onPick
           ? (e) => {

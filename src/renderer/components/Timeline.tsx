@@ -5,6 +5,10 @@ import { formatMs, formatTokens, formatUsd } from '../lib/format.js';
 import type { ProposalView, RunView, StepView } from '../store/run-view.js';
 import { ActionOverlay } from './ActionOverlay.js';
 import { Screenshot } from './Screenshot.js';
+import { visibleText } from '../../shared/visible-text.js';
+import type { ApprovalAnswer } from '../../shared/approvals.js';
+
+const DECISION_WORDS: Record<ApprovalAnswer['decision'], string> = { approve: 'approved', reject: 'rejected', edit: 'edited and approved', approve_similar: 'approved with similar ones' };
 
 /**
  * The step timeline: a virtualised list of steps (only the rows in view are in the
@@ -155,11 +159,13 @@ export function StepDetail({ run, step }: { run: RunView; step: StepView }) {
       <ul className="proposals">
         {proposals.map((p) => (
           <li key={p.proposalId} data-testid="step-proposal">
-            <strong>{describeAction(shownAction(p))}</strong>
-            {p.answer?.decision === 'edit' && <span className="muted"> (edited; the model proposed {describeAction(p.action)})</span>}
+            <strong className="step-title" title={visibleText(describeAction(shownAction(p)))}>
+              {visibleText(describeAction(shownAction(p)))}
+            </strong>
+            {p.answer?.decision === 'edit' && <span className="muted"> (edited; the model proposed {visibleText(describeAction(p.action))})</span>}
             {p.reasoning && p.reasoning !== step.text && <p className="reasoning">{p.reasoning}</p>}
             <p className="muted">
-              {p.answer && `${p.answer.decision.replace('_', ' ')} by ${p.answeredBy ?? 'person'}`}
+              {p.answer && `${DECISION_WORDS[p.answer.decision]} by ${p.answeredBy ?? 'a person'}`}
               {p.answer?.decision === 'reject' && p.answer.feedback && ` — “${p.answer.feedback}”`}
               {p.denied && `denied: ${p.denied.reason}`}
               {p.executed &&

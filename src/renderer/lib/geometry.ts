@@ -48,3 +48,49 @@ export function moveTarget(action: Action, p: Point): Action | null {
 export function hasTarget(action: Action): boolean {
   return moveTarget(action, { x: 0, y: 0 }) !== null;
 }
+
+/** The point an action targets (the drop point for a drag), in image pixels; null when it has none. */
+export function targetOf(action: Action): Point | null {
+  switch (action.type) {
+    case 'click':
+    case 'move':
+    case 'scroll':
+      return { x: action.x, y: action.y };
+    case 'mouse_down':
+    case 'mouse_up':
+      return action.x !== undefined && action.y !== undefined ? { x: action.x, y: action.y } : null;
+    case 'drag':
+      return action.path[action.path.length - 1] ?? null;
+    default:
+      return null;
+  }
+}
+
+/** A point kept inside the image (0 … size − 1 on each axis), in whole pixels. */
+export function clampToImage(p: Point, size: ImageSize): Point {
+  return {
+    x: Math.round(Math.min(size.width - 1, Math.max(0, p.x))),
+    y: Math.round(Math.min(size.height - 1, Math.max(0, p.y))),
+  };
+}
+
+/** Arrow keys move an edited target: 1 image pixel, 10 with Shift (issue 13 item 8). */
+export const NUDGE_PX = 1;
+export const NUDGE_SHIFT_PX = 10;
+
+/** The offset an arrow key asks for, or null for any other key. */
+export function nudgeFor(key: string, shift: boolean): Point | null {
+  const step = shift ? NUDGE_SHIFT_PX : NUDGE_PX;
+  switch (key) {
+    case 'ArrowLeft':
+      return { x: -step, y: 0 };
+    case 'ArrowRight':
+      return { x: step, y: 0 };
+    case 'ArrowUp':
+      return { x: 0, y: -step };
+    case 'ArrowDown':
+      return { x: 0, y: step };
+    default:
+      return null;
+  }
+}

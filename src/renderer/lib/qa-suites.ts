@@ -2,14 +2,14 @@ import type { SessionSummary } from '../../shared/bridge.js';
 
 /**
  * Groups the runs of a QA suite (labels qaSuite, qaCase, qaAttempt, qaPlan, set by the
- * QA runner) into one history entry. A case run ends 'done' when its verdict was pass
- * and 'failed' otherwise; a blocked verdict is told apart by its qaVerdict label
- * (logged with run_ended), and a run that ended without a verdict (stopped, error,
- * limit, interrupted) counts as blocked too. The latest attempt of a case
- * decides; a pass after an earlier non-pass is flaky.
+ * QA runner) into one history entry. A case run's result is its `verdict`, which the
+ * service derived from the run's events (main/sessions/outcome.ts: the outcome after
+ * DeskPilot's checks) — never re-derived here. A run without one is still running, or
+ * (interrupted) counts as blocked. The latest attempt of a case decides; a pass after
+ * an earlier non-pass is flaky.
  */
 
-export type CaseStatus = 'passed' | 'failed' | 'blocked' | 'flaky' | 'running';
+export type CaseStatus = 'passed' | 'failed' | 'blocked' | 'error' | 'flaky' | 'running';
 
 export interface QaCaseView {
   name: string;
@@ -33,10 +33,7 @@ export interface QaSuiteView {
 export type HistoryEntry = { kind: 'run'; session: SessionSummary } | { kind: 'suite'; suite: QaSuiteView };
 
 function runStatus(s: SessionSummary): Exclude<CaseStatus, 'flaky'> {
-  // The verdict the QA runner logged with run_ended, where there is one.
-  if (s.labels.qaVerdict === 'blocked') return 'blocked';
-  if (s.status === 'done') return 'passed';
-  if (s.status === 'failed') return 'failed';
+  if (s.verdict) return s.verdict;
   if (s.status === 'running' || s.status === 'paused') return 'running';
   return 'blocked';
 }
@@ -66,7 +63,7 @@ export function suiteView(suiteId: string, runs: SessionSummary[]): QaSuiteView 
   const firstStart = (rs: SessionSummary[]) => Math.min(...rs.map((r) => r.startedAt));
   // Cases in the order they ran (the plan's order).
   const cases = [...byCase.entries()].sort((a, b) => firstStart(a[1]) - firstStart(b[1])).map(([name, rs]) => caseView(name, rs));
-  const counts: Record<CaseStatus, number> = { passed: 0, failed: 0, blocked: 0, flaky: 0, running: 0 };
+  const counts: Record<CaseStatus, number> = { passed: 0, failed: 0, blocked: 0, error: 0, flaky: 0, running: 0 };
   for (const c of cases) counts[c.status]++;
   const named = runs.find((r) => r.labels.qaPlan);
   const costUsd = runs.reduce((sum, r) => sum + r.costUsd, 0);

@@ -33,6 +33,8 @@ export interface AppState {
   canStoreKeys: boolean;
   lastError: string | null;
   selectedStep: number | null;
+  /** Desktop app only: the global stop hotkey and whether it is registered; null in `deskpilot serve`. */
+  killHotkey: Extract<PushMessage, { kind: 'kill_hotkey' }> | null;
 }
 
 export interface AppActions {
@@ -81,6 +83,7 @@ export function createAppStore(client: BridgeClient, options: { canStoreKeys?: b
       canStoreKeys: options.canStoreKeys ?? true,
       lastError: null,
       selectedStep: null,
+      killHotkey: null,
 
       setTab: (tab) => set({ tab }),
       setConnected: (connected) => set({ connected }),
@@ -114,6 +117,9 @@ export function createAppStore(client: BridgeClient, options: { canStoreKeys?: b
             }
             return;
           }
+          case 'kill_hotkey':
+            set({ killHotkey: m });
+            return;
           case 'event': {
             const ev = m.event;
             let { run } = get();

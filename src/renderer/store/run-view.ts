@@ -1,6 +1,7 @@
 import type { Action } from '../../shared/actions.js';
 import type { ApprovalAnswer, GateDecision, PolicyMode } from '../../shared/approvals.js';
 import type { RunEvent, RunState, RunStatus, Usage } from '../../shared/events.js';
+import { approverLabel } from '../../shared/labels.js';
 
 /**
  * What the UI holds about one run, derived from its events only. Screenshots are
@@ -78,6 +79,12 @@ export interface RunView {
   ended?: { status: RunStatus; summary: string };
   /** Latest screenshot per observation id, only the ones proposals point at. */
   shots: Record<string, ShotRef>;
+  /**
+   * Since when (the event's time, the service's clock) the run waits for the model: set
+   * when a screenshot is taken for it, cleared by its answer (text, a proposal, usage),
+   * a question, a pause or the end. Drives "waiting for <model> 12 s" (issue 13 item 5).
+   */
+  waitingModelSince?: number;
 }
 
 const zeroUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 });
@@ -125,14 +132,14 @@ function updateProposal(run: RunView, id: string, patch: (p: ProposalView) => Pa
   run.proposals = { ...run.proposals, [id]: { ...p, ...patch(p) } };
 }
 
-function byLabel(by: { kind: string; detail: string }): string {
-  return by.detail ? `${by.kind}:${by.detail}` : by.kind;
-}
+/** "you in the browser", "the policy (asks every action)": readable, never "person:ws:7". */
+const byLabel = approverLabel;
 
 /** Applies one event; returns the same object when the event was already applied. */
 export function applyEvent(prev: RunView, ev: RunEvent): RunView {
   if (ev.runId !== prev.runId || ev.seq <= prev.lastSeq) return prev;
   const run: RunView = { ...prev, lastSeq: ev.seq };
+  if (MODEL_ANSWERED.has(ev.type) || (ev.type === 'state' && ev.state !== 'running')) run.waitingModelSince = undefined;
   switch (ev.type) {
     case 'run_started':
       run.task = ev.task;
@@ -152,6 +159,7 @@ export function applyEvent(prev: RunView, ev: RunEvent): RunView {
       };
       run.shots = { ...run.shots, [shot.observationId]: shot };
       updateStep(run, ev.step, ev.at, () => ({ shot }));
+      run.waitingModelSince = ev.at;
       break;
     }
     case 'model_text':
@@ -217,6 +225,9 @@ export function applyEvent(prev: RunView, ev: RunEvent): RunView {
   }
   return run;
 }
+
+/** Events that say the model has answered (or the wait is over for another reason). */
+const MODEL_ANSWERED: ReadonlySet<RunEvent['type']> = new Set(['model_text', 'action_proposed', 'action_invalid', 'usage', 'question_asked', 'run_ended']);
 
 export function replay(runId: string, events: RunEvent[]): RunView {
   return events.reduce(applyEvent, emptyRun(runId));

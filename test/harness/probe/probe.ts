@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { requireFonts, requirePrograms } from '../requirements.js';
 import type { Xvfb } from '../xvfb.js';
 import { startProbeServer, type ProbeEvent, type ProbeServer } from './server.js';
 
@@ -178,6 +179,8 @@ function xdotool(env: NodeJS.ProcessEnv, args: string[]): string {
 }
 
 export async function startProbe(xvfb: Xvfb, options: ProbeOptions = {}): Promise<Probe> {
+  requirePrograms(['chromium', 'xdotool'], xvfb.env);
+  requireFonts(['DejaVu Sans', 'DejaVu Sans Mono'], xvfb.env); // the page's sans-serif and monospace
   const g: Required<ProbeOptions> = {
     x: options.x ?? 40,
     y: options.y ?? 40,

@@ -1,3 +1,4 @@
+import { abortError, sleep } from '../../../shared/abort.js';
 import { ProviderRequestError, ProviderUnavailableError, type TurnCallbacks } from './types.js';
 
 /**
@@ -22,12 +23,6 @@ export interface RetryOptions {
 
 const DEFAULTS: Required<RetryOptions> = { maxAttempts: 6, baseDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
 
-export function abortError(signal?: AbortSignal): Error {
-  const reason: unknown = signal?.reason;
-  const err = new Error(typeof reason === 'string' ? reason : 'The model request was aborted');
-  err.name = 'AbortError';
-  return err;
-}
 
 /** What kind of failure an SDK error is, read from its shape so both SDKs share one rule. */
 export interface Classified {
@@ -88,20 +83,6 @@ export function classifyError(error: unknown, signal?: AbortSignal): Classified 
   return { kind: 'retry', message: `bad response from the model server (${message})` };
 }
 
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError(signal));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError(signal));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 export function backoffDelay(attempt: number, opts: Required<RetryOptions>, random = Math.random): number {
   const cap = Math.min(opts.maxDelayMs, opts.baseDelayMs * 2 ** (attempt - 1));

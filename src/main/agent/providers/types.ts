@@ -35,6 +35,12 @@ export interface ModelTurn {
   usage: TokenUsage;
   /** Why the model stopped: it called tools, it ended its turn, it hit max tokens, it refused. */
   stopReason: 'tool_use' | 'end_turn' | 'max_tokens' | 'refusal' | 'other';
+  /**
+   * Set when the reply looks like an action (or its format requires one) but nothing in
+   * it could be read: what was wrong and the expected format, for the model. Such a turn
+   * never ends the run as done (runner/unreadable.ts).
+   */
+  unreadable?: string;
 }
 
 /** A provider translates between the neutral transcript and one model API. */

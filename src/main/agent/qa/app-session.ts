@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { sleep } from '../../../shared/abort.js';
 import type { Rect } from '../../../shared/actions.js';
 import type { TestPlan } from './plan-types.js';
 
@@ -140,7 +141,7 @@ async function waitForWindow(
     if (gone !== undefined) {
       throw new SetupError(`the app exited (code ${gone}) before its window appeared: ${app.launch}${stderr() ? `\n${stderr().trim()}` : ''}`);
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   throw new SetupError(
     `no window ${app.window ? `titled like "${app.window}" ` : ''}appeared within ${Math.round(app.startTimeoutMs / 1000)} s after: ${app.launch}`,

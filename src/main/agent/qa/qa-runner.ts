@@ -6,6 +6,7 @@ import type { RunEvent } from '../../../shared/events.js';
 import type { DisplayInfo } from '../../../shared/observation.js';
 import type { Computer } from '../../../os-control/types.js';
 import { deskpilotHome } from '../../paths.js';
+import { openRunLog } from '../../sessions/run-log.js';
 import type { RunHandle, RunOptions, RunResult } from '../run-api.js';
 import { launchApp, runSetupCommands, SetupError, type AppSession } from './app-session.js';
 import { caseTask, QA_ADDENDUM } from './case-task.js';
@@ -95,7 +96,7 @@ export async function runQaPlan(plan: TestPlan, options: QaRunOptions): Promise<
           suite.setupError = message;
           break;
         }
-        const result = await runAttempt(plan, testCase, attempt, app, { ...options, home, suiteId, outDir });
+        const result = await logOutcome(await runAttempt(plan, testCase, attempt, app, { ...options, home, suiteId, outDir }), options.apiKey);
         attempts.push(result);
         if (result.status === 'passed' || result.status === 'error') break;
       }
@@ -223,6 +224,27 @@ async function runAttempt(
     evidence: evidencePaths(state, verdict.evidence),
     durationMs: Date.now() - started,
   };
+}
+
+/**
+ * Appends the attempt's outcome (after DeskPilot's checks) to its run's log as a
+ * qa_outcome event, so History, `sessions list` and the exports show the case's real
+ * result (sessions/outcome.ts), not the model's. A log that cannot take it is said in
+ * the attempt's message: the views would otherwise fall back to the model's verdict.
+ */
+async function logOutcome(result: AttemptResult, apiKey: string | undefined): Promise<AttemptResult> {
+  if (!result.runDir) return result;
+  try {
+    const log = await openRunLog(result.runDir, apiKey ? { secrets: [apiKey] } : {});
+    try {
+      log.append({ type: 'qa_outcome', status: result.status, message: result.message, ...(result.verdict ? { modelVerdict: result.verdict.verdict } : {}) });
+    } finally {
+      await log.close();
+    }
+    return result;
+  } catch (error) {
+    return { ...result, message: `${result.message} (the outcome could not be written to the run's log: ${error instanceof Error ? error.message : String(error)})` };
+  }
 }
 
 function evidencePaths(state: CaseState, ids: ReadonlyArray<string | undefined>): string[] {

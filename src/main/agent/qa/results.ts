@@ -1,7 +1,8 @@
-import type { RunStatus } from '../../../shared/events.js';
+import type { QaCaseStatus, RunStatus } from '../../../shared/events.js';
 import type { CheckResult } from './checks.js';
 
-export type CaseStatus = 'passed' | 'failed' | 'blocked' | 'error';
+/** One definition with the logged qa_outcome event (shared/events.ts). */
+export type CaseStatus = QaCaseStatus;
 
 export interface AttemptResult {
   attempt: number;

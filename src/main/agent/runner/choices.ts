@@ -2,6 +2,8 @@ import type { PolicyMode } from '../../../shared/approvals.js';
 import type { Config, ProviderProfile } from '../../../shared/config.js';
 import { LimitsSchema, type Limits } from '../../../shared/events.js';
 import { ConfigError, resolveProfile } from '../../config/index.js';
+import { stricterPolicy } from '../supervision/stricter-policy.js';
+import { configuredBaseUrls, decideKeyDestination } from './key-destination.js';
 
 /** What a person picks for one run (CLI flags, the UI's task composer); everything optional. */
 export interface RunChoices {
@@ -12,6 +14,17 @@ export interface RunChoices {
   apiKeyEnv?: string;
   policy?: PolicyMode;
   limits?: Partial<Limits>;
+  /**
+   * Resume: the policy the run's log names. The log is a file, so it can only make the
+   * run stricter: the run gets stricterPolicy(this, policy ?? config's mode).
+   */
+  loggedPolicy?: PolicyMode;
+  /**
+   * Resume: the base URL the run's log says it used (not trusted: a file). Used when no
+   * baseUrl is given and decideKeyDestination allows it (loopback or configured);
+   * otherwise a ConfigError says to pass --base-url.
+   */
+  loggedBaseUrl?: string;
 }
 
 export interface ResolvedChoices {
@@ -29,7 +42,8 @@ const BASE_URL_ENV: Record<ProviderProfile['provider'], string | undefined> = {
 /**
  * The profile, policy and limits of a run: the named (or default) profile from the
  * config, with the person's overrides on top; a provider given without a profile
- * picks the first profile of that provider. Base URLs fall back to the provider's
+ * picks the first profile of that provider. A model given on top of a profile drops the
+ * profile's format and tool version, which belong to the profile's own model. Base URLs fall back to the provider's
  * usual environment variable. Throws ConfigError with a clear message.
  */
 export function resolveRunChoices(config: Config, choices: RunChoices, env: NodeJS.ProcessEnv = process.env): ResolvedChoices {
@@ -56,10 +70,21 @@ export function resolveRunChoices(config: Config, choices: RunChoices, env: Node
     delete profile.format;
     delete profile.baseUrl;
   }
-  if (choices.model !== undefined) profile.model = choices.model;
+  if (choices.model !== undefined && choices.model !== profile.model) {
+    // The output format and tool version were set for the profile's model; another model
+    // speaks its own (an `ollama` profile's qwen-vl must not reach ui-tars-1.5-7b), so
+    // they are derived from the model actually used (providers/openai-compatible/formats.ts).
+    profile.model = choices.model;
+    delete profile.format;
+    delete profile.toolVersion;
+  }
   if (choices.apiKeyEnv !== undefined) profile.apiKeyEnv = choices.apiKeyEnv;
   if (choices.baseUrl !== undefined) profile.baseUrl = choices.baseUrl;
-  else if (!profile.baseUrl) {
+  else if (choices.loggedBaseUrl !== undefined) {
+    const decision = decideKeyDestination(choices.loggedBaseUrl, { trusted: configuredBaseUrls(config, env), allowLoopback: true });
+    if (!decision.ok) throw new ConfigError(`${decision.reason}; pass --base-url to resume with it`, 'events.jsonl');
+    profile.baseUrl = choices.loggedBaseUrl;
+  } else if (!profile.baseUrl) {
     const name = BASE_URL_ENV[profile.provider];
     const fromEnv = name ? env[name]?.trim() : undefined;
     if (fromEnv) profile.baseUrl = fromEnv;
@@ -69,7 +94,8 @@ export function resolveRunChoices(config: Config, choices: RunChoices, env: Node
     throw new ConfigError('an openai-compatible provider needs a base URL (--base-url or OPENAI_BASE_URL)', 'config.json');
   }
   const limits = LimitsSchema.parse({ ...config.limits, ...stripUndefined(choices.limits ?? {}) });
-  return { profile, policy: choices.policy ?? config.policy.mode, limits };
+  const chosen = choices.policy ?? config.policy.mode;
+  return { profile, policy: choices.loggedPolicy ? stricterPolicy(choices.loggedPolicy, chosen) : chosen, limits };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

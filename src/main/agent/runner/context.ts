@@ -71,6 +71,8 @@ export interface RunContext {
   total: Usage;
   /** The last full-screen observation: model coordinates are in its image space. */
   latest?: SeenObservation;
+  /** Unreadable model replies in a row (runner/unreadable.ts); absent means none. */
+  unreadableStreak?: number;
   /** Set when a limit timer or the caller decided how the run ends while it was busy. */
   pendingEnding?: RunEnding;
 }

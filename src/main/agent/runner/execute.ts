@@ -1,10 +1,9 @@
 import { actionCategory, actionPoints, describeAction, type Action, type Point } from '../../../shared/actions.js';
 import type { ApprovedBy } from '../../../shared/approvals.js';
-import { getActiveWindow } from '../../../os-control/active-window.js';
 import { formatShellResult, runShell } from '../tools/shell.js';
 import type { AssistantItem, ModelCall, ToolResultItem, TranscriptImage } from '../transcript.js';
 import { validateAction } from '../validate-action.js';
-import { isAbortError, throwIfAborted } from './abort.js';
+import { isAbortError, throwIfAborted } from '../../../shared/abort.js';
 import type { RunContext, RunEnding, SeenObservation } from './context.js';
 import { actionToGlobal, globalToImage } from '../../../os-control/coords.js';
 import { observeZoom } from './observe.js';
@@ -145,7 +144,7 @@ async function proposeAndRun(
 
   // The risk rules look at where the keys would land (a terminal?), not at what the model
   // claims. Asking the OS costs ~150 ms (xprop), so only when a rule can use the answer.
-  const focused = needsActiveWindow(ctx, proposed) ? await getActiveWindow() : undefined;
+  const focused = needsActiveWindow(ctx, proposed) ? await ctx.computer.activeWindow() : undefined;
   const outcome = await ctx.gate.submit(
     {
       proposalId,
@@ -218,6 +217,10 @@ async function perform(ctx: RunContext, proposalId: string, action: Action, by: 
     }
     error = cause instanceof Error ? cause.message : String(cause);
   }
+  // Tool output goes to the model, the log and every client: scrubbed like the log (a
+  // command that prints an environment key, a file with a password).
+  if (output !== undefined) output = ctx.log.scrubText(output);
+  if (error !== undefined) error = ctx.log.scrubText(error);
   const ok = error === undefined || desktop.type === 'shell';
   ctx.emit({
     type: 'action_executed',

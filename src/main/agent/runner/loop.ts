@@ -1,14 +1,17 @@
+import { getActiveWindow } from '../../../os-control/active-window.js';
+import { barePassword, DeltaScrubber, looksLikePasswordContext } from '../../sessions/scrub.js';
 import type { ToolResultLogSchema } from '../../../shared/events.js';
 import type { z } from 'zod';
 import { pruneImages } from '../context.js';
 import { addUsage, costOf } from '../pricing.js';
 import { ProviderRequestError, ProviderUnavailableError, type ModelTurn } from '../providers/types.js';
 import type { ToolResultItem } from '../transcript.js';
-import { isAbortError, throwIfAborted } from './abort.js';
+import { isAbortError, throwIfAborted } from '../../../shared/abort.js';
 import type { RunContext, RunEnding, SeenObservation } from './context.js';
 import { executeTurn } from './execute.js';
 import { observeScreen } from './observe.js';
 import { attachFreshImage } from './resume.js';
+import { judgeReply, tellModel } from './unreadable.js';
 import { offeredTools } from './tools.js';
 
 /** Longest the runner waits for the screen to settle after acting. */
@@ -37,15 +40,17 @@ export async function runLoop(ctx: RunContext): Promise<RunEnding> {
       const turn = await modelTurn(ctx, seen);
       await synced;
       if (!turn) continue; // paused after an outage and resumed: ask again
-      const ending = turnEnding(turn);
+      const verdict = judgeReply(ctx, turn);
+      const ending = verdict.kind === 'end' ? verdict.ending : verdict.kind === 'retry' ? undefined : turnEnding(turn);
       ctx.transcript.push(turn.assistant);
-      const outcome = await executeTurn(ctx, turn.assistant, seen);
+      const outcome = verdict.kind === 'end' ? { results: [], acted: false } : await executeTurn(ctx, turn.assistant, seen);
       ctx.step += 1;
       if (outcome.ending || ending) {
         await ctx.log.sync();
         return outcome.ending ?? ending!;
       }
       seen = await lookAfter(ctx, outcome.results, outcome.acted);
+      if (verdict.kind === 'retry') tellModel(ctx, verdict.correction, seen, outcome.results.length > 0);
       synced = startSync(ctx);
     }
   } catch (error) {
@@ -81,6 +86,8 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
   const { record } = seen;
   const keep = ctx.options.config.context;
   let turn: ModelTurn;
+  // Live text leaves through the same scrubber as the log (a key the model echoes, a typed secret).
+  const deltas = new DeltaScrubber((text) => ctx.log.scrubText(text), (text, kind) => ctx.options.onDelta?.(text, kind));
   try {
     turn = await ctx.provider.turn(
       {
@@ -91,7 +98,7 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
       },
       ctx.control.signal,
       {
-        onDelta: (text, kind) => ctx.options.onDelta?.(text, kind),
+        onDelta: (text, kind) => deltas.push(text, kind),
         onRetry: (info) =>
           ctx.emit({ type: 'error', message: `model request failed (attempt ${info.attempt}): ${info.error}; retrying`, retryInMs: info.delayMs, fatal: false }),
       },
@@ -109,6 +116,7 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
     if (error instanceof ProviderRequestError) throw new Error(`the model request was refused: ${error.message}`, { cause: error });
     throw error;
   }
+  deltas.flush();
   throwIfAborted(ctx.control.signal);
 
   const cost = costOf(turn.usage, ctx.price);
@@ -116,6 +124,7 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
   ctx.total = usage.total;
   ctx.emit({ type: 'usage', step: ctx.step, stepUsage: usage.step, total: usage.total });
   const { assistant } = turn;
+  await maskTypedPasswords(ctx, assistant);
   if (assistant.thinking) ctx.emit({ type: 'model_text', step: ctx.step, text: assistant.thinking, kind: 'thinking' });
   ctx.emit({
     type: 'model_text',
@@ -172,6 +181,22 @@ async function lookAfter(ctx: RunContext, results: ToolResultItem[], acted: bool
   if (last) last.image = seen.image;
   ctx.transcript.push(...results);
   return seen;
+}
+
+/**
+ * Text about to be typed into a window whose title says password (a login dialog, a
+ * browser's password field, a keyring prompt) is a password even when it looks like
+ * a word: masked before the turn is first logged. Asks the OS only for turns that type.
+ */
+async function maskTypedPasswords(ctx: RunContext, assistant: ModelTurn['assistant']): Promise<void> {
+  const typed = assistant.calls.flatMap((c) => c.actions.flatMap((a) => (a.ok && a.action.type === 'type' ? [a.action.text] : [])));
+  if (typed.length === 0) return;
+  const focused = await getActiveWindow().catch(() => undefined);
+  if (!looksLikePasswordContext(focused?.title)) return;
+  for (const text of typed) {
+    const bare = barePassword(text);
+    if (bare !== undefined) ctx.log.markSecret(bare);
+  }
 }
 
 /** Starts the log's fsync; a failure surfaces where it is awaited, never as an unhandled rejection. */

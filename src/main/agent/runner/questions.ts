@@ -1,4 +1,4 @@
-import { abortError } from './abort.js';
+import { abortError } from '../../../shared/abort.js';
 
 /**
  * The ask_user questions of one run that wait for a person. The first answer wins;

@@ -1,3 +1,4 @@
+import { abortError } from '../../../shared/abort.js';
 import type { Action } from '../../../shared/actions.js';
 import { ApprovalAnswerSchema, type ApprovalAnswer, type ApprovedBy, type GateDecision } from '../../../shared/approvals.js';
 import type { RunEventInput } from '../../../shared/events.js';
@@ -49,11 +50,6 @@ interface Entry {
   cleanup: () => void;
 }
 
-export function abortReason(signal: AbortSignal): Error {
-  const r: unknown = signal.reason;
-  if (r instanceof Error && r.name === 'AbortError') return r;
-  return new DOMException(typeof r === 'string' ? r : r instanceof Error ? r.message : 'stopped', 'AbortError');
-}
 
 export class ApprovalQueue {
   private readonly entries: Entry[] = [];
@@ -74,14 +70,14 @@ export class ApprovalQueue {
    * AbortError (and leaves the queue) when `signal` aborts.
    */
   hold(item: QueueItem, signal: AbortSignal): Promise<Resolution> {
-    if (signal.aborted) return Promise.reject(abortReason(signal));
+    if (signal.aborted) return Promise.reject(abortError(signal));
     // Only a person may answer what is humanOnly: no countdown, whatever the config says.
     const countdownMs = item.decision.humanOnly ? undefined : item.countdownMs;
     const held: QueueItem = { ...item, countdownMs };
     return new Promise<Resolution>((resolve, reject) => {
       const onAbort = () => {
         if (!this.remove(entry)) return;
-        reject(abortReason(signal));
+        reject(abortError(signal));
       };
       const entry: Entry = {
         item: held,

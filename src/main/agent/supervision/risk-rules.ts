@@ -1,7 +1,7 @@
 import type { Action } from '../../../shared/actions.js';
 import type { ActionContext } from '../gate.js';
 import { comboContains, comboToString, normaliseCombo, normaliseCombos, type NormalCombo } from './key-combo.js';
-import { secretKind } from './secrets.js';
+import { secretKind } from '../../../shared/secrets.js';
 import { isTerminalWindow } from './terminal-apps.js';
 
 /**

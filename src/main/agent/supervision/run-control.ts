@@ -1,3 +1,4 @@
+import { abortError, newAbortError } from '../../../shared/abort.js';
 import type { RunEventInput } from '../../../shared/events.js';
 
 /**
@@ -55,9 +56,6 @@ export const STOP_REASONS = {
   interrupt: 'stopped with Ctrl-C',
 } as const;
 
-function abortError(message: string): DOMException {
-  return new DOMException(message, 'AbortError');
-}
 
 export function createRunControl(options: RunControlOptions = {}): RunControl {
   const controller = new AbortController();
@@ -100,7 +98,7 @@ export function createRunControl(options: RunControlOptions = {}): RunControl {
       stopRequestedAt = performance.now();
       stopReason = reason;
       paused = false;
-      controller.abort(abortError(reason));
+      controller.abort(newAbortError(reason));
       // Waiters see the abort through their signal listeners; release the rest.
       release();
       notify({ kind: 'stopped', reason });
@@ -132,13 +130,12 @@ export function createRunControl(options: RunControlOptions = {}): RunControl {
     waitWhilePaused(signal?: AbortSignal) {
       const signals = signal ? [controller.signal, signal] : [controller.signal];
       const aborted = signals.find((s) => s.aborted);
-      if (aborted) return Promise.reject(aborted.reason instanceof Error ? aborted.reason : abortError(String(aborted.reason ?? 'stopped')));
+      if (aborted) return Promise.reject(abortError(aborted));
       if (!paused) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         const onAbort = (event: Event) => {
           cleanup();
-          const s = event.target as AbortSignal;
-          reject(s.reason instanceof Error ? s.reason : abortError(String(s.reason ?? 'stopped')));
+          reject(abortError(event.target as AbortSignal));
         };
         const done = () => {
           cleanup();
@@ -167,10 +164,3 @@ export function createRunControl(options: RunControlOptions = {}): RunControl {
   return control;
 }
 
-/** True for the error an abort produces (ours, fetch's, the SDKs'). */
-export function isAbortError(error: unknown): boolean {
-  return (
-    (error instanceof Error || error instanceof DOMException) &&
-    (error.name === 'AbortError' || error.name === 'APIUserAbortError' || /aborted|abort/i.test(error.name))
-  );
-}

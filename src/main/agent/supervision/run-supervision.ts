@@ -50,6 +50,8 @@ export function createRunSupervision(options: RunSupervisionOptions): RunSupervi
     control,
     mode: options.config.takeover,
     ...(keyboard ? { activity: keyboard } : {}),
+    // Blind takeover detection is a safety failure the person must see.
+    onBlind: (message) => options.emit({ type: 'error', message, fatal: false }),
   });
   const gate = createSupervisedGate({
     mode: options.mode,

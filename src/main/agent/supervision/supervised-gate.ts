@@ -1,9 +1,10 @@
+import { abortError } from '../../../shared/abort.js';
 import { actionCategory, ActionSchema, type Action } from '../../../shared/actions.js';
 import type { ApprovedBy, GateDecision, PolicyMode } from '../../../shared/approvals.js';
 import type { UserRule } from '../../../shared/config.js';
 import type { RunEventInput } from '../../../shared/events.js';
 import type { ActionContext, Gate, GateOutcome, GateRequest } from '../gate.js';
-import { abortReason, ApprovalQueue, type AnswerResult, type EditCheck, type QueueItem } from './approval-queue.js';
+import { ApprovalQueue, type AnswerResult, type EditCheck, type QueueItem } from './approval-queue.js';
 import { decide } from './policy.js';
 import { compileUserRules, type CompiledUserRule } from './user-rules.js';
 
@@ -119,7 +120,7 @@ export function createSupervisedGate(options: SupervisedGateOptions): Supervised
     answerApproval: (proposalId, answer, by) => queue.answer(proposalId, answer, by).accepted,
 
     async submit(request: GateRequest, signal: AbortSignal): Promise<GateOutcome> {
-      if (signal.aborted) throw abortReason(signal);
+      if (signal.aborted) throw abortError(signal);
       if (request.context.safetyChecks?.length) safetyCheckStep = request.context.step;
       const decision = decide(request.action, request.context, policyInput(request.context));
 

@@ -1,4 +1,5 @@
 import type { Point } from '../../../shared/actions.js';
+import { errorText } from '../../../shared/error-text.js';
 import type { RunControl } from './run-control.js';
 import { startX11InputActivity, type InputActivity, type InputActivitySource } from './x11-input-activity.js';
 
@@ -42,6 +43,12 @@ export interface TakeoverWatchOptions {
   activity?: 'x11' | InputActivitySource;
   /** Injected events arriving this long after an agent action (or its last echo) still count as the agent's; default 1000 ms. */
   agentEchoMs?: number;
+  /**
+   * Told when the watch cannot see the pointer (display gone, X error): detection is
+   * blind until a read succeeds again, and the person must know. Called once per
+   * streak of failures, not per poll (every 100 ms).
+   */
+  onBlind?: (message: string) => void;
 }
 
 export interface TakeoverWatch {
@@ -90,16 +97,32 @@ export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatc
 
   const far = (a: Point, b: Point) => Math.abs(a.x - b.x) > tolerance || Math.abs(a.y - b.y) > tolerance;
 
-  const rebaseline = async () => {
-    const mine = ++epoch;
-    // No checks against a stale baseline while the new one is read.
-    baseline = undefined;
+  /** True while pointer reads fail; the person was told once when it turned true. */
+  let blind = false;
+  /** Reads the pointer; a failure is reported (once per streak) and yields undefined. */
+  const readPointer = async (): Promise<Point | undefined> => {
     try {
       const p = await options.readPointer();
-      if (mine === epoch) baseline = p;
-    } catch {
-      // The pointer could not be read (display gone): keep the old baseline.
+      blind = false;
+      return p;
+    } catch (error) {
+      if (!blind) {
+        blind = true;
+        options.onBlind?.(`takeover detection cannot read the pointer (${errorText(error)}); a person moving the mouse will not pause the run until it can`);
+      }
+      return undefined;
     }
+  };
+
+  const rebaseline = async () => {
+    const mine = ++epoch;
+    const previous = baseline;
+    // No checks against a stale baseline while the new one is read (the epoch bump
+    // already makes any poll in flight drop its result).
+    baseline = undefined;
+    const p = await readPointer();
+    // A failed read keeps the old baseline: detection goes on against it.
+    if (mine === epoch) baseline = p ?? previous;
   };
 
   const raise = (event: TakeoverEvent): TakeoverEvent => {
@@ -132,13 +155,8 @@ export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatc
   const check = async (): Promise<TakeoverEvent | undefined> => {
     if (acting > 0 || !baseline || options.control.stopped || options.control.paused) return undefined;
     const mine = epoch;
-    let actual: Point;
-    try {
-      actual = await options.readPointer();
-    } catch {
-      return undefined;
-    }
-    if (mine !== epoch || acting > 0 || !baseline || options.control.paused) return undefined;
+    const actual = await readPointer();
+    if (!actual || mine !== epoch || acting > 0 || !baseline || options.control.paused) return undefined;
     return far(actual, baseline) ? report(baseline, actual) : undefined;
   };
 
@@ -191,15 +209,12 @@ export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatc
         quietUntil = Date.now() + echoMs;
         if (acting === 0 && running && !options.control.stopped) {
           const mine = ++epoch;
-          try {
-            const actual = await options.readPointer();
-            const expected = expectedEnd ?? before;
-            if (mine === epoch) {
-              if (expected && far(actual, expected)) report(expected, actual);
-              else baseline = actual;
-            }
-          } catch {
-            // keep the old baseline
+          const actual = await readPointer();
+          const expected = expectedEnd ?? before;
+          // A failed read keeps the old baseline (and the person was told).
+          if (actual && mine === epoch) {
+            if (expected && far(actual, expected)) report(expected, actual);
+            else baseline = actual;
           }
         }
       }

@@ -7,6 +7,33 @@ export interface ShellOptions {
   maxOutputChars?: number;
   cwd?: string;
   platform?: NodeJS.Platform;
+  /** The environment to take the allow-listed variables from (process.env by default). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The only environment variables a model's shell command gets (docs/SECURITY.md): what
+ * a command needs to find programs, the display, the locale and the home folder.
+ * Everything else (ANTHROPIC_API_KEY, AWS_*, GITHUB_TOKEN, SSH_AUTH_SOCK, …) stays
+ * out: a command the model writes cannot print or send what it never had.
+ */
+const SHELL_ENV_ALLOW = new Set([
+  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TERM', 'TZ', 'TMPDIR',
+  'DISPLAY', 'WAYLAND_DISPLAY', 'XAUTHORITY', 'XDG_RUNTIME_DIR', 'XDG_SESSION_TYPE', 'XDG_CURRENT_DESKTOP',
+  'DBUS_SESSION_BUS_ADDRESS', 'COLORTERM',
+  // Windows: what PowerShell and common tools need to start.
+  'SYSTEMROOT', 'WINDIR', 'COMSPEC', 'PATHEXT', 'USERPROFILE', 'APPDATA', 'LOCALAPPDATA', 'TEMP', 'TMP', 'PROGRAMFILES', 'PROGRAMDATA', 'USERNAME', 'OS',
+]);
+
+/** The allow-listed part of `env` (names compared case-insensitively, as Windows does), plus every LC_* locale variable. */
+export function shellEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    const upper = name.toUpperCase();
+    if (SHELL_ENV_ALLOW.has(upper) || /^LC_[A-Z]+$/.test(upper)) out[name] = value;
+  }
+  return out;
 }
 
 export interface ShellResult {
@@ -53,6 +80,7 @@ export function runShell(command: string, options: ShellOptions = {}): Promise<S
     }
     const child = spawn(file, args, {
       cwd: options.cwd,
+      env: shellEnvironment(options.env ?? process.env),
       detached: platform !== 'win32',
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,

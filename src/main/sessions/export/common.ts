@@ -41,3 +41,9 @@ export function formatDuration(ms: number): string {
 export function isoTime(ms: number): string {
   return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
 }
+
+/** True when the model's text of the step already says `reasoning` (it is logged twice: as text and with the action). */
+export function saidInStep(step: StepView, reasoning: string): boolean {
+  const r = reasoning.trim();
+  return step.texts.some((t) => t.kind === 'text' && t.text.trim().includes(r));
+}

@@ -1,9 +1,10 @@
 import { promises as fsp } from 'node:fs';
 import { describeAction } from '../../../shared/actions.js';
+import { approverLabel, policyLabel, ruleLabel } from '../../../shared/labels.js';
 import type { RunEvent } from '../../../shared/events.js';
-import { mediaTypeOf, resolveInRun } from '../files.js';
+import { mediaTypeOf, readFileInRun } from '../files.js';
 import { readRunLog } from '../reader.js';
-import { actionsOnImage, cursorInImage, formatDuration, formatUsd, isoTime } from './common.js';
+import { actionsOnImage, cursorInImage, formatDuration, formatUsd, isoTime, saidInStep } from './common.js';
 import { overlaySvg } from './overlay.js';
 import { buildRunView, type ActionView, type RunView, type StepView } from './timeline.js';
 
@@ -34,7 +35,7 @@ h1 { font-size: 1.5rem; margin: 0 0 4px; } h2 { font-size: 1.25rem; margin: 0 0 
 .dp-meta { display:grid; grid-template-columns: repeat(auto-fill, minmax(190px, 1fr)); gap: 6px 16px; margin: 12px 0 16px; color: var(--muted); }
 .dp-meta b { color: var(--fg); font-weight: 600; }
 .dp-badge { display:inline-block; padding: 1px 10px; border-radius: 999px; font-weight:600; font-size: .85rem; border:1px solid currentColor; }
-.dp-status-done { color: var(--ok); } .dp-status-failed, .dp-status-error { color: var(--bad); }
+.dp-status-done, .dp-status-passed { color: var(--ok); } .dp-status-failed, .dp-status-error, .dp-status-blocked { color: var(--bad); }
 .dp-status-stopped, .dp-status-limit, .dp-status-paused, .dp-status-interrupted, .dp-status-running, .dp-status-open { color: var(--warn); }
 .dp-step { border-top: 1px solid var(--line); padding: 16px 0 4px; }
 .dp-figure { position: relative; margin: 0 0 12px; max-width: 100%; line-height: 0; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
@@ -67,7 +68,7 @@ ${options.body}
 }
 
 async function dataUri(dir: string, relativePath: string): Promise<string> {
-  const data = await fsp.readFile(resolveInRun(dir, relativePath));
+  const data = await readFileInRun(dir, relativePath);
   return `data:${mediaTypeOf(relativePath)};base64,${data.toString('base64')}`;
 }
 
@@ -75,11 +76,11 @@ function approvalHtml(a: ActionView): string {
   const parts: string[] = [];
   if (a.requested) {
     const d = a.requested.decision;
-    parts.push(`<div class="dp-muted">Gate: ${esc(d.verdict)} — ${esc(d.reason)} <code>${esc(d.rule)}</code>${d.humanOnly ? ' (person only)' : ''}</div>`);
+    parts.push(`<div class="dp-muted">Held by ${esc(ruleLabel(d.rule))}: ${esc(d.reason)}${d.humanOnly ? ' (only a person may answer)' : ''}</div>`);
   }
   if (a.answered) {
     const ans = a.answered.answer;
-    const by = `${a.answered.by.kind}${a.answered.by.detail ? ` (${a.answered.by.detail})` : ''}`;
+    const by = approverLabel(a.answered.by);
     const what =
       ans.decision === 'reject'
         ? `rejected${ans.feedback ? `: “${esc(ans.feedback)}”` : ''}`
@@ -90,14 +91,14 @@ function approvalHtml(a: ActionView): string {
             : 'approved';
     parts.push(`<div>${ans.decision === 'reject' ? '<span class="dp-bad">✗</span>' : '<span class="dp-ok">✓</span>'} ${what} by ${esc(by)}</div>`);
   }
-  if (a.denied) parts.push(`<div class="dp-bad">Denied: ${esc(a.denied.decision.reason)} <code>${esc(a.denied.decision.rule)}</code></div>`);
+  if (a.denied) parts.push(`<div class="dp-bad">Denied by ${esc(ruleLabel(a.denied.decision.rule))}: ${esc(a.denied.decision.reason)}</div>`);
   return parts.join('');
 }
 
 function executedHtml(a: ActionView): string {
   const x = a.executed;
   if (!x) return '';
-  const by = `${x.by.kind}${x.by.detail ? ` (${x.by.detail})` : ''}`;
+  const by = approverLabel(x.by);
   return (
     `<div class="${x.ok ? 'dp-ok' : 'dp-bad'}">${x.ok ? 'Executed' : 'Failed'} in ${esc(formatDuration(x.durationMs))}, let through by ${esc(by)}${x.error ? `: ${esc(x.error)}` : ''}</div>` +
     (x.output ? `<pre class="dp-out">${esc(x.output)}</pre>` : '')
@@ -109,7 +110,8 @@ function noteHtml(e: RunEvent): string {
     case 'error':
       return `<div class="dp-note">${e.fatal ? 'Fatal error' : 'Error'}: ${esc(e.message)}${e.retryInMs !== undefined ? ` (retrying in ${esc(formatDuration(e.retryInMs))})` : ''}</div>`;
     case 'state':
-      return `<div class="dp-note">State: ${esc(e.state)}${e.reason ? ` — ${esc(e.reason)}` : ''}</div>`;
+      // Routine transitions (running, waiting …) are not news in a finished report; a pause and its reason are.
+      return e.state === 'paused' ? `<div class="dp-note">Paused${e.reason ? ` — ${esc(e.reason)}` : ''}</div>` : '';
     case 'question_asked':
       return `<div class="dp-note">The model asked: “${esc(e.question)}”</div>`;
     case 'question_answered':
@@ -141,7 +143,7 @@ async function stepHtml(dir: string, step: StepView): Promise<string> {
   for (const a of step.actions) {
     out.push(
       `<div class="dp-action"><div><code>${esc(describeAction(a.proposed.action))}</code></div>` +
-        (a.proposed.reasoning ? `<div class="dp-muted">${esc(a.proposed.reasoning)}</div>` : '') +
+        (a.proposed.reasoning && !saidInStep(step, a.proposed.reasoning) ? `<div class="dp-muted">${esc(a.proposed.reasoning)}</div>` : '') +
         approvalHtml(a) +
         executedHtml(a) +
         '</div>',
@@ -162,12 +164,13 @@ export async function renderRunSection(dir: string, view: RunView, options: { he
   const s = view.summary;
   const started = view.started;
   const total = view.ended?.total;
-  const status = s.status;
+  // The outcome (sessions/outcome.ts): a QA case shows its verdict after DeskPilot's checks.
+  const shown = s.verdict ?? s.status;
   const meta: Array<[string, string]> = [
-    ['Status', `<span class="dp-badge dp-status-${esc(status)}">${esc(status)}</span>`],
+    [s.verdict ? 'Verdict' : 'Status', `<span class="dp-badge dp-status-${esc(shown)}">${esc(shown)}</span>`],
     ['Run', esc(view.runId)],
     ['Model', `${esc(s.provider)} · ${esc(s.model)}`],
-    ['Policy', esc(started?.policy ?? '')],
+    ['Policy', esc(started ? policyLabel(started.policy) : '')],
     ['Started', s.startedAt ? esc(isoTime(s.startedAt)) : ''],
     ['Duration', s.endedAt && s.startedAt ? esc(formatDuration(s.endedAt - s.startedAt)) : '—'],
     ['Steps', String(s.steps)],
@@ -185,7 +188,7 @@ export async function renderRunSection(dir: string, view: RunView, options: { he
   ];
   for (const step of view.steps) parts.push(await stepHtml(dir, step));
   if (view.ended) {
-    parts.push(`<div class="dp-final"><b>Final status: <span class="dp-status-${esc(view.ended.status)}">${esc(view.ended.status)}</span></b> after ${view.ended.steps} steps, ${esc(formatUsd(view.ended.total.costUsd))}${view.ended.summary ? `<div class="dp-text">${esc(view.ended.summary)}</div>` : ''}</div>`);
+    parts.push(`<div class="dp-final"><b>${s.verdict ? 'Verdict' : 'Final status'}: <span class="dp-status-${esc(shown)}">${esc(shown)}</span></b> after ${view.ended.steps} steps, ${esc(formatUsd(view.ended.total.costUsd))}${s.summary ? `<div class="dp-text">${esc(s.summary)}</div>` : ''}</div>`);
   } else {
     parts.push('<div class="dp-final"><b>The run has not ended</b> (still running, paused, or interrupted).</div>');
   }

@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { EVENT_SCHEMA_VERSION } from '../../../shared/events.js';
+import { mkdirPrivate, writePrivateFile } from '../../private-files.js';
 import { readRunLog } from '../reader.js';
 import { renderHtmlReportFor } from './html.js';
 import { renderMarkdown } from './markdown.js';
@@ -40,7 +41,8 @@ export async function exportRun(dir: string, format: ExportFormat, outFile: stri
       data = await renderReplay(dir, view, { format });
       break;
   }
-  await fsp.mkdir(path.dirname(path.resolve(outFile)), { recursive: true });
-  await fsp.writeFile(outFile, data);
+  // An export holds the run's screenshots and text: private like the run it came from.
+  await mkdirPrivate(path.dirname(path.resolve(outFile)));
+  await writePrivateFile(outFile, data);
   return { outFile, bytes: typeof data === 'string' ? Buffer.byteLength(data) : data.length, warnings };
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describeAction } from '../../../shared/actions.js';
-import { formatDuration, formatUsd, isoTime } from './common.js';
+import { approverLabel, policyLabel, ruleLabel } from '../../../shared/labels.js';
+import { formatDuration, formatUsd, isoTime, saidInStep } from './common.js';
 import type { RunView } from './timeline.js';
 
 /** Markdown-safe inline text (tables and emphasis characters escaped, one line). */
@@ -28,9 +29,9 @@ export function renderMarkdown(view: RunView, options: { imageBase: string }): s
     `| | |`,
     `|---|---|`,
     `| Run | \`${view.runId}\` |`,
-    `| Status | **${s.status}** |`,
+    s.verdict ? `| Verdict | **${s.verdict}** |` : `| Status | **${s.status}** |`,
     `| Model | ${inline(s.provider)} · ${inline(s.model)} |`,
-    `| Policy | ${view.started?.policy ?? ''} |`,
+    `| Policy | ${view.started ? policyLabel(view.started.policy) : ''} |`,
     `| Started | ${s.startedAt ? isoTime(s.startedAt) : ''} |`,
     `| Duration | ${s.endedAt && s.startedAt ? formatDuration(s.endedAt - s.startedAt) : '—'} |`,
     `| Steps | ${s.steps} |`,
@@ -49,25 +50,25 @@ export function renderMarkdown(view: RunView, options: { imageBase: string }): s
     }
     for (const a of step.actions) {
       lines.push(`- **Action:** \`${describeAction(a.proposed.action).replace(/`/g, "'")}\``);
-      if (a.proposed.reasoning) lines.push(`  - Reasoning: ${inline(a.proposed.reasoning)}`);
-      if (a.requested) lines.push(`  - Gate: ${a.requested.decision.verdict} — ${inline(a.requested.decision.reason)} (\`${a.requested.decision.rule}\`)`);
+      if (a.proposed.reasoning && !saidInStep(step, a.proposed.reasoning)) lines.push(`  - Reasoning: ${inline(a.proposed.reasoning)}`);
+      if (a.requested) lines.push(`  - Held by ${inline(ruleLabel(a.requested.decision.rule))}: ${inline(a.requested.decision.reason)}`);
       if (a.answered) {
         const ans = a.answered.answer;
-        const by = `${a.answered.by.kind}${a.answered.by.detail ? ` (${a.answered.by.detail})` : ''}`;
+        const by = approverLabel(a.answered.by);
         const what = ans.decision === 'reject' ? `rejected${ans.feedback ? `: “${inline(ans.feedback)}”` : ''}` : ans.decision === 'edit' ? `edited to \`${describeAction(ans.action)}\`` : ans.decision === 'approve_similar' ? 'approved (and similar actions for this run)' : 'approved';
         lines.push(`  - ${what} by ${inline(by)}`);
       }
-      if (a.denied) lines.push(`  - Denied: ${inline(a.denied.decision.reason)} (\`${a.denied.decision.rule}\`)`);
+      if (a.denied) lines.push(`  - Denied by ${inline(ruleLabel(a.denied.decision.rule))}: ${inline(a.denied.decision.reason)}`);
       if (a.executed) {
         const x = a.executed;
-        lines.push(`  - ${x.ok ? 'Executed' : 'Failed'} in ${formatDuration(x.durationMs)} (by ${x.by.kind}${x.by.detail ? ` ${inline(x.by.detail)}` : ''})${x.error ? `: ${inline(x.error)}` : ''}`);
+        lines.push(`  - ${x.ok ? 'Executed' : 'Failed'} in ${formatDuration(x.durationMs)} (let through by ${inline(approverLabel(x.by))})${x.error ? `: ${inline(x.error)}` : ''}`);
         if (x.output) lines.push('', '  ```text', ...x.output.split(/\r?\n/).map((l) => `  ${l.replace(/```/g, "'''")}`), '  ```');
       }
     }
     for (const inv of step.invalid) lines.push(`- **Invalid action:** ${inline(inv.error)}`);
     for (const n of step.notes) {
       if (n.type === 'error') lines.push(`- _Error:_ ${inline(n.message)}`);
-      else if (n.type === 'state') lines.push(`- _State:_ ${n.state}${n.reason ? ` — ${inline(n.reason)}` : ''}`);
+      else if (n.type === 'state' && n.state === 'paused') lines.push(`- _Paused_${n.reason ? ` — ${inline(n.reason)}` : ''}`);
       else if (n.type === 'question_asked') lines.push(`- _Question:_ ${inline(n.question)}`);
       else if (n.type === 'question_answered') lines.push(`- _Answer (${inline(n.by)}):_ ${inline(n.answer)}`);
     }
@@ -78,8 +79,8 @@ export function renderMarkdown(view: RunView, options: { imageBase: string }): s
     lines.push('');
   }
   if (view.ended) {
-    lines.push(`## Result: ${view.ended.status}`, '');
-    if (view.ended.summary) lines.push(quote(view.ended.summary), '');
+    lines.push(`## Result: ${s.verdict ?? s.status}`, '');
+    if (s.summary) lines.push(quote(s.summary), '');
   } else {
     lines.push('## The run has not ended', '');
   }

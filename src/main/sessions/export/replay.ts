@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { resolveInRun } from '../files.js';
+import { readFileInRun } from '../files.js';
 import { actionsOnImage, cursorInImage } from './common.js';
 import { overlaySvg } from './overlay.js';
 import type { RunView } from './timeline.js';
@@ -32,7 +32,7 @@ export async function renderReplay(dir: string, view: RunView, options: ReplayOp
   const frames: Buffer[] = [];
   for (const step of steps) {
     const obs = step.observation!;
-    const file = resolveInRun(dir, obs.image);
+    const file = await readFileInRun(dir, obs.image);
     const meta = await sharp(file).metadata();
     const actual = { width: meta.width ?? obs.observation.image.width, height: meta.height ?? obs.observation.image.height };
     // The overlay is drawn in the model's image space and rendered at the file's real size.

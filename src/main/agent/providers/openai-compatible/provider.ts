@@ -6,6 +6,7 @@ import { agentToolDefs, isAgentTool, parseAgentToolCall } from '../agent-tools.j
 import { parseClaudeAction } from '../parse/claude-computer.js';
 import { QWEN_TOOL_NAME, extractTextToolCalls, parseQwenAction, qwenCoordinates, qwenToolParameters } from '../parse/qwen-vl.js';
 import { parseUiTars, uiTarsCoordinates } from '../parse/ui-tars.js';
+import { actionLook } from '../parse/unreadable.js';
 import { contextOf, fail, show, type ParseContext } from '../parse/validate.js';
 import { withIdleTimeout, withRetry, type RetryOptions } from '../retry.js';
 import type { ModelTurn, Provider, TurnCallbacks, TurnRequest, TokenUsage } from '../types.js';
@@ -141,9 +142,11 @@ export function toCompatTurn(acc: Accumulated, format: CompatFormat, model: stri
   const calls: ModelCall[] = [];
   let text = acc.content;
   let viaTools = false;
+  let unreadable: string | undefined;
   if (format === 'ui-tars') {
     const reply = parseUiTars(acc.content, uiTarsCoordinates(model), ctx);
     text = reply.thought;
+    unreadable = reply.unreadable;
     reply.calls.forEach((c, i) => calls.push({ callId: `uitars_${seq}_${i}`, name: 'ui_tars', input: { action: c.raw }, actions: c.actions }));
   } else if (acc.toolCalls.length) {
     viaTools = true;
@@ -161,6 +164,7 @@ export function toCompatTurn(acc: Accumulated, format: CompatFormat, model: stri
       calls.push(c.error ? { callId, name: c.name || 'unknown', input: c.raw, actions: [fail(c.error)] } : callFromTool(c.name, c.args, callId, format, model, ctx));
     });
   }
+  if (format !== 'ui-tars' && !viaTools) unreadable = unreadableText(format, text, calls);
   const fr = acc.finishReason;
   const stopReason = fr === 'length' ? 'max_tokens' : calls.length ? 'tool_use' : fr === 'content_filter' ? 'refusal' : fr === 'stop' || fr === null ? 'end_turn' : 'other';
   const state: CompatState = { viaTools, raw: acc.content };
@@ -174,5 +178,26 @@ export function toCompatTurn(acc: Accumulated, format: CompatFormat, model: stri
     },
     usage: acc.usage,
     stopReason,
+    ...(unreadable ? { unreadable } : {}),
   };
+}
+
+const EXPECTED: Record<Exclude<CompatFormat, 'ui-tars'>, string> = {
+  'qwen-vl': `call the ${QWEN_TOOL_NAME} function, e.g. <tool_call>{"name": "${QWEN_TOOL_NAME}", "arguments": {"action": "left_click", "coordinate": [x, y]}}</tool_call>`,
+  tools: 'call the computer function, e.g. {"action": "left_click", "coordinate": [x, y]}',
+};
+
+/**
+ * A reply whose tool calls were left in the text: unreadable when calls were found but
+ * none could be read, or when none were found yet the text looks like one.
+ */
+function unreadableText(format: Exclude<CompatFormat, 'ui-tars'>, rest: string, calls: ModelCall[]): string | undefined {
+  if (calls.length > 0) {
+    const failed = calls.every((c) => c.actions.length > 0 && c.actions.every((a) => !a.ok));
+    if (!failed) return undefined;
+    const errors = calls.flatMap((c) => c.actions.map((a) => (a.ok ? '' : a.error))).filter(Boolean);
+    return `${errors.slice(0, 3).join('; ')}. Expected: ${EXPECTED[format]}`;
+  }
+  const look = actionLook(rest);
+  return look ? `the reply holds ${look} but no tool call could be read from it. Expected: ${EXPECTED[format]}` : undefined;
 }

@@ -159,7 +159,7 @@ function parseComputerCall(item: Record<string, unknown>, ctx: ParseContext): Mo
   const list = item.actions !== undefined ? item.actions : item.action !== undefined ? [item.action] : undefined;
   const actions = Array.isArray(list)
     ? list.length
-      ? list.map((a) => parseOpenAIAction(a, ctx))
+      ? list.flatMap((a) => parseOpenAIAction(a, ctx))
       : [fail('computer_call has an empty action list')]
     : [fail(`computer_call has no action list, got ${show(list)}`)];
   const checks = Array.isArray(item.pending_safety_checks) ? item.pending_safety_checks : [];

@@ -26,6 +26,23 @@ function pointOrCursor(input: Record<string, unknown>, ctx: ParseContext): Point
   return readPoint(input.coordinate, 'coordinate');
 }
 
+/**
+ * Keys held during a click, drag or scroll. The current tools put them in `text`; the
+ * reference implementation of computer_20250124 reads `key` for clicks
+ * (anthropics/anthropic-quickstarts computer-use-demo/computer_use_demo/tools/computer.py).
+ * Either is read; both, disagreeing, is an error rather than a guess.
+ */
+function heldKeys(input: Record<string, unknown>): string[] | string {
+  const fromText = modifiersFrom(input.text);
+  const fromKey = modifiersFrom(input.key);
+  if (typeof fromText === 'string') return fromText;
+  if (typeof fromKey === 'string') return fromKey;
+  if (fromText.length && fromKey.length && fromText.join('+') !== fromKey.join('+')) {
+    return `text ${show(input.text)} and key ${show(input.key)} name different held keys; give one`;
+  }
+  return fromText.length ? fromText : fromKey;
+}
+
 function text(input: Record<string, unknown>, field = 'text'): string | undefined {
   return typeof input[field] === 'string' ? (input[field] as string) : undefined;
 }
@@ -47,7 +64,7 @@ export function parseClaudeAction(action: unknown, rawInput: unknown, ctx: Parse
   if (click) {
     const p = pointOrCursor(input, ctx);
     if (typeof p === 'string') return fail(`${action}: ${p}`);
-    const modifiers = modifiersFrom(input.text);
+    const modifiers = heldKeys(input);
     if (typeof modifiers === 'string') return fail(`${action}: ${modifiers}`);
     return finalize({ type: 'click', x: p.x, y: p.y, button: click.button, clicks: click.clicks, modifiers }, ctx);
   }
@@ -93,14 +110,14 @@ export function parseClaudeAction(action: unknown, rawInput: unknown, ctx: Parse
       if (typeof start === 'string') return fail(`left_click_drag: ${start}`);
       const end = readPoint(input.coordinate, 'coordinate');
       if (typeof end === 'string') return fail(`left_click_drag: ${end}`);
-      const modifiers = modifiersFrom(input.text);
+      const modifiers = heldKeys(input);
       if (typeof modifiers === 'string') return fail(`left_click_drag: ${modifiers}`);
       return finalize({ type: 'drag', path: [start, end], button: 'left', modifiers }, ctx);
     }
     case 'scroll': {
       const p = pointOrCursor(input, ctx);
       if (typeof p === 'string') return fail(`scroll: ${p}`);
-      const modifiers = modifiersFrom(input.text);
+      const modifiers = heldKeys(input);
       if (typeof modifiers === 'string') return fail(`scroll: ${modifiers}`);
       const amount = input.scroll_amount === undefined || input.scroll_amount === null ? 3 : input.scroll_amount;
       return finalize({ type: 'scroll', x: p.x, y: p.y, direction: input.scroll_direction, amount, modifiers }, ctx);

@@ -4,7 +4,10 @@ import { comboFrom, fail, finalize, num, show, type ActionEntry, type ParseConte
  * OpenAI computer actions → the action vocabulary: the GA `computer` tool's batched
  * `actions` and the preview `computer_use_preview` tool's single `action` share one
  * action shape (openai 6.49.0, resources/responses/responses.d.ts ResponseComputerToolCall).
- * Scroll distances are pixels; one wheel notch is taken as 100 px.
+ * Scroll distances are pixels; one wheel notch is taken as 100 px. A diagonal scroll
+ * (scroll_x and scroll_y both set) becomes two scrolls at the same point, vertical then
+ * horizontal, as the CUA sample app's browser does both axes (openai/openai-cua-sample-app
+ * computers/base_playwright.py: window.scrollBy(scroll_x, scroll_y)).
  */
 
 const BUTTONS: Record<string, 'left' | 'right' | 'middle' | 'back' | 'forward'> = {
@@ -28,7 +31,35 @@ function xy(a: Record<string, unknown>): { x: number; y: number } | string {
   return { x, y };
 }
 
-export function parseOpenAIAction(raw: unknown, ctx: ParseContext): ActionEntry {
+/** Wheel notches for a distance in px: at least one for any non-zero distance. */
+function notches(px: number): number {
+  return Math.min(50, Math.max(1, Math.round(Math.abs(px) / PX_PER_NOTCH)));
+}
+
+/** One OpenAI action → its actions (a diagonal scroll is two; everything else one). */
+export function parseOpenAIAction(raw: unknown, ctx: ParseContext): ActionEntry[] {
+  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && (raw as Record<string, unknown>).type === 'scroll') {
+    return parseScroll(raw as Record<string, unknown>, ctx);
+  }
+  return [parseOne(raw, ctx)];
+}
+
+function parseScroll(a: Record<string, unknown>, ctx: ParseContext): ActionEntry[] {
+  const p = xy(a);
+  if (typeof p === 'string') return [fail(`scroll: ${p}`)];
+  const sx = num(a.scroll_x) ?? (a.scroll_x === undefined || a.scroll_x === null ? 0 : NaN);
+  const sy = num(a.scroll_y) ?? (a.scroll_y === undefined || a.scroll_y === null ? 0 : NaN);
+  if (Number.isNaN(sx) || Number.isNaN(sy)) return [fail(`scroll: scroll_x/scroll_y must be numbers, got ${show(a.scroll_x)}, ${show(a.scroll_y)}`)];
+  if (sx === 0 && sy === 0) return [fail('scroll: scroll_x and scroll_y are both 0')];
+  const modifiers = keysOf(a);
+  if (typeof modifiers === 'string') return [fail(`scroll: ${modifiers}`)];
+  const out: ActionEntry[] = [];
+  if (sy !== 0) out.push(finalize({ type: 'scroll', x: p.x, y: p.y, direction: sy > 0 ? 'down' : 'up', amount: notches(sy), modifiers }, ctx));
+  if (sx !== 0) out.push(finalize({ type: 'scroll', x: p.x, y: p.y, direction: sx > 0 ? 'right' : 'left', amount: notches(sx), modifiers }, ctx));
+  return out;
+}
+
+function parseOne(raw: unknown, ctx: ParseContext): ActionEntry {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return fail(`action must be an object, got ${show(raw)}`);
   const a = raw as Record<string, unknown>;
   const type = a.type;
@@ -46,6 +77,10 @@ export function parseOpenAIAction(raw: unknown, ctx: ParseContext): ActionEntry 
     case 'move': {
       const p = xy(a);
       if (typeof p === 'string') return fail(`move: ${p}`);
+      // Keys held while moving cannot be expressed; refusing says so instead of losing them.
+      const held = keysOf(a);
+      if (typeof held === 'string') return fail(`move: ${held}`);
+      if (held.length) return fail(`move: holding ${show(held)} while moving is not supported; press keys with keypress, or drag with keys`);
       return finalize({ type: 'move', x: p.x, y: p.y }, ctx);
     }
     case 'drag': {
@@ -69,21 +104,6 @@ export function parseOpenAIAction(raw: unknown, ctx: ParseContext): ActionEntry 
     case 'type':
       if (typeof a.text !== 'string') return fail(`type: text must be a string, got ${show(a.text)}`);
       return finalize({ type: 'type', text: a.text }, ctx);
-    case 'scroll': {
-      const p = xy(a);
-      if (typeof p === 'string') return fail(`scroll: ${p}`);
-      const sx = num(a.scroll_x) ?? (a.scroll_x === undefined ? 0 : NaN);
-      const sy = num(a.scroll_y) ?? (a.scroll_y === undefined ? 0 : NaN);
-      if (Number.isNaN(sx) || Number.isNaN(sy)) return fail(`scroll: scroll_x/scroll_y must be numbers, got ${show(a.scroll_x)}, ${show(a.scroll_y)}`);
-      if (sx === 0 && sy === 0) return fail('scroll: scroll_x and scroll_y are both 0');
-      const vertical = Math.abs(sy) >= Math.abs(sx);
-      const d = vertical ? sy : sx;
-      const direction = vertical ? (d > 0 ? 'down' : 'up') : d > 0 ? 'right' : 'left';
-      const amount = Math.min(50, Math.max(1, Math.round(Math.abs(d) / PX_PER_NOTCH)));
-      const modifiers = keysOf(a);
-      if (typeof modifiers === 'string') return fail(`scroll: ${modifiers}`);
-      return finalize({ type: 'scroll', x: p.x, y: p.y, direction, amount, modifiers }, ctx);
-    }
     case 'wait':
       return finalize({ type: 'wait', durationMs: DEFAULT_WAIT_MS }, ctx);
     case 'screenshot':

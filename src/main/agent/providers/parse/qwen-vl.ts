@@ -64,7 +64,9 @@ export function parseQwenAction(rawArgs: unknown, coords: QwenCoordinates, ctx: 
   };
   if (typeof action === 'string' && CLICKS[action]) {
     const c = CLICKS[action];
-    const p = point();
+    // The cookbook requires a coordinate only for mouse_move and left_click_drag; a click
+    // without one clicks where the pointer is (QwenLM/Qwen2.5-VL cookbooks/utils/agent_function_call.py).
+    const p = a.coordinate === undefined || a.coordinate === null ? (ctx.cursor ?? 'coordinate is required (the pointer position is unknown)') : point();
     if (typeof p === 'string') return fail(`${action}: ${p}`);
     return finalize({ type: 'click', x: p.x, y: p.y, button: c.button, clicks: c.clicks }, ctx);
   }

@@ -1,18 +1,25 @@
 import type { Point } from '../../../../shared/actions.js';
+import { readUiTarsReply, type RawReply } from './ui-tars-reply.js';
 import { comboFrom, fail, finalize, fromRelative1000, show, type ActionEntry, type ParseContext } from './validate.js';
 
+export { parseCallText } from './ui-tars-reply.js';
+
 /**
- * UI-TARS text actions → the action vocabulary. Follows the action spaces of
- * bytedance UI-TARS (1.0) and UI-TARS-1.5 (prompt templates of UI-TARS-desktop):
+ * UI-TARS actions → the action vocabulary. The reply formats (text `Action:`, seed XML,
+ * `<computer_env>`, `<answer>`, bare calls) are read by ./ui-tars-reply.ts; this file
+ * says what each call means, following the makers' executors (UI-TARS-desktop
+ * packages/ui-tars/operators/nut-js/src/index.ts, bytedance/UI-TARS
+ * codes/ui_tars/action_parser.py `parsing_response_to_pyautogui_code`) and their
+ * name table (UI-TARS-desktop multimodal/gui-agent/shared/src/utils/actions.ts):
  *
  *   Thought: I need to open the menu.
  *   Action: click(start_box='(235,512)')
  *
  * Points come as '(x,y)', '<|box_start|>(x,y)<|box_end|>', '[x1,y1,x2,y2]',
  * '<point>x y</point>' or '<bbox>x1 y1 x2 y2</bbox>' (a box means its centre).
- * UI-TARS 1.0 speaks a relative 0–1000 grid; 1.5 speaks absolute pixels of the
- * smart-resized image it was sent (our screenshot already has that size).
- * Several actions may follow one Thought, separated by blank lines.
+ * UI-TARS 1.0 and the Seed / UI-TARS-2 family speak a relative 0–1000 grid; 1.5 speaks
+ * absolute pixels of the smart-resized image it was sent (our screenshot already has
+ * that size).
  */
 
 export type UiTarsCoordinates = 'relative1000' | 'absolute';
@@ -26,58 +33,19 @@ export interface UiTarsCall {
 export interface UiTarsReply {
   thought: string;
   calls: UiTarsCall[];
+  /**
+   * Set when nothing in the reply could be read as an action: the reason, for the
+   * model. A UI-TARS reply always ends in an action (`finished()` ends the task), so a
+   * reply without one is never a final answer.
+   */
+  unreadable?: string;
 }
 
-/** Which grid a UI-TARS model speaks, from its id: 1.5 and later are absolute. */
+/** Which grid a UI-TARS model speaks, from its id: only 1.5 is absolute. */
 export function uiTarsCoordinates(model: string): UiTarsCoordinates {
-  // "UI-TARS-1.5-7B", "ui-tars-1_5" and a future "ui-tars-2" are absolute; "UI-TARS-2B-SFT" (a 1.0 size) is not.
-  return /(?<!\d)1[._-]5(?!\d)/.test(model) || /ui-?tars-?2(?!\d*b)/i.test(model) ? 'absolute' : 'relative1000';
-}
-
-/** Splits `name(arg='v', arg2="w")` into its name and arguments; quotes may hold escaped quotes. */
-export function parseCallText(text: string): { name: string; args: Record<string, string> } | string {
-  const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(([\s\S]*)\)\s*$/.exec(text);
-  if (!m) return `not an action call: ${show(text)}`;
-  const name = m[1]!;
-  const body = m[2]!;
-  const args: Record<string, string> = {};
-  let i = 0;
-  while (i < body.length) {
-    while (i < body.length && /[\s,]/.test(body[i]!)) i++;
-    if (i >= body.length) break;
-    const key = /^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*/.exec(body.slice(i));
-    if (!key) return `${name}: cannot read the arguments ${show(body)}`;
-    i += key[0].length;
-    const quote = body[i];
-    let value = '';
-    if (quote === "'" || quote === '"') {
-      i++;
-      let closed = false;
-      while (i < body.length) {
-        const c = body[i]!;
-        if (c === '\\' && i + 1 < body.length) {
-          const n = body[i + 1]!;
-          value += n === 'n' ? '\n' : n === 't' ? '\t' : n;
-          i += 2;
-          continue;
-        }
-        if (c === quote) {
-          closed = true;
-          i++;
-          break;
-        }
-        value += c;
-        i++;
-      }
-      if (!closed) return `${name}: unterminated quote in ${show(body)}`;
-    } else {
-      const end = body.indexOf(',', i);
-      value = (end === -1 ? body.slice(i) : body.slice(i, end)).trim();
-      i = end === -1 ? body.length : end;
-    }
-    args[key[1]!] = value;
-  }
-  return { name, args };
+  // "UI-TARS-1.5-7B" and "ui-tars-1_5" are absolute. UI-TARS 1.0 ("UI-TARS-2B-SFT") and
+  // UI-TARS-2 / Seed divide by 1000 (UI-TARS-desktop multimodal/gui-agent/agent-sdk/src/defaultImpls.ts).
+  return /(?<!\d)1[._-]5(?!\d)/.test(model) ? 'absolute' : 'relative1000';
 }
 
 /** A point or box in any UI-TARS notation → its point (a box's centre) on the model's grid. */
@@ -94,140 +62,178 @@ export function parseBox(value: string): Point | string {
   return `a point needs 2 numbers and a box 4, got ${show(value)}`;
 }
 
-const START_KEYS = ['start_box', 'point', 'start_point', 'box'];
-const END_KEYS = ['end_box', 'end_point'];
+/** What a call does, whatever the spelling (names are matched lower-cased). */
+type Kind =
+  | 'click' | 'double' | 'triple' | 'right' | 'middle' | 'move' | 'drag' | 'mouse_down' | 'mouse_up'
+  | 'hotkey' | 'press' | 'release' | 'type' | 'scroll' | 'wait' | 'finished' | 'call_user' | 'give_up'
+  | 'screenshot' | 'not_desktop';
 
-function pointArg(args: Record<string, string>, keys: string[], mode: UiTarsCoordinates, ctx: ParseContext): Point | string {
-  const key = keys.find((k) => args[k] !== undefined);
-  if (!key) return `missing ${keys[0]}`;
-  const p = parseBox(args[key]!);
-  if (typeof p === 'string') return p;
-  return mode === 'relative1000' ? fromRelative1000(p, ctx.image) : p;
+const KINDS: Record<string, Kind> = {
+  click: 'click', left_click: 'click', left_single: 'click', leftclick: 'click', leftsingle: 'click',
+  double_click: 'double', left_double: 'double', doubleclick: 'double', leftdouble: 'double',
+  left_triple: 'triple', triple_click: 'triple', tripleclick: 'triple',
+  right_click: 'right', right_single: 'right', rightclick: 'right', rightsingle: 'right',
+  middle_click: 'middle', middle_single: 'middle', middleclick: 'middle', middlesingle: 'middle',
+  hover: 'move', move: 'move', move_to: 'move', moveto: 'move', mouse_move: 'move', mousemove: 'move',
+  drag: 'drag', select: 'drag', left_click_drag: 'drag', leftclickdrag: 'drag',
+  mouse_down: 'mouse_down', mousedown: 'mouse_down', mouse_up: 'mouse_up', mouseup: 'mouse_up',
+  hotkey: 'hotkey', press: 'press', keydown: 'press', release: 'release', keyup: 'release',
+  type: 'type', scroll: 'scroll', wait: 'wait', finished: 'finished', call_user: 'call_user', calluser: 'call_user',
+  error_env: 'give_up', user_stop: 'give_up',
+  screenshot: 'screenshot', snapshot: 'screenshot', take_screenshot: 'screenshot', takescreenshot: 'screenshot',
+  // The omni format's "open the computer environment": the desktop is open, so it only looks.
+  open_computer: 'screenshot',
+  // Phone and browser actions of the same family: nothing on a desktop does them.
+  swipe: 'not_desktop', long_press: 'not_desktop', longpress: 'not_desktop', open_app: 'not_desktop', press_home: 'not_desktop',
+  press_back: 'not_desktop', navigate: 'not_desktop', navigate_back: 'not_desktop',
+};
+
+/** Argument spellings of the name table (unifyActionInputName), each with the name we read. */
+const ARG_NAMES: Record<string, 'start' | 'end' | 'content' | 'key' | 'direction' | 'time' | 'button'> = {
+  start_box: 'start', startbox: 'start', start_point: 'start', start_position: 'start', start_coordinate: 'start',
+  start_coordinates: 'start', start: 'start', point: 'start', position: 'start', coordinate: 'start', coordinates: 'start', box: 'start',
+  end_box: 'end', endbox: 'end', end_point: 'end', end_position: 'end', end_coordinate: 'end', end_coordinates: 'end', end: 'end',
+  content: 'content', text: 'content', input_text: 'content', inputtext: 'content',
+  key: 'key', keys: 'key', keyname: 'key', hotkey: 'key', keyboard_key: 'key', keyboardkey: 'key',
+  direction: 'direction', dir: 'direction', scroll_direction: 'direction', scrolldirection: 'direction',
+  time: 'time', duration: 'time', wait_time: 'time', waittime: 'time', delay: 'time',
+  button: 'button', mouse_button: 'button', mousebutton: 'button',
+};
+
+type Args = Partial<Record<(typeof ARG_NAMES)[string], string>>;
+
+function unifyArgs(raw: Record<string, string>): Args {
+  const out: Args = {};
+  for (const [k, v] of Object.entries(raw)) {
+    const name = ARG_NAMES[k.toLowerCase()];
+    if (name && out[name] === undefined) out[name] = v;
+  }
+  return out;
 }
 
-/** UI-TARS `wait()` means "wait 5 seconds and look again". */
+/** UI-TARS `wait()` means "wait 5 seconds and look again" (nut-js operator: sleep(5000)). */
 const WAIT_MS = 5000;
+/** One scroll is 5 wheel notches (action_parser.py: pyautogui.scroll(±5)). */
 const SCROLL_NOTCHES = 5;
+const BUTTONS = { left: 'left', right: 'right', middle: 'middle', wheel: 'middle' } as const;
 
-export function parseUiTarsAction(text: string, mode: UiTarsCoordinates, ctx: ParseContext, thought: string): ActionEntry[] {
-  const call = parseCallText(text);
-  if (typeof call === 'string') return [fail(call)];
-  const { name, args } = call;
-  const at = (keys = START_KEYS) => pointArg(args, keys, mode, ctx);
+export function parseUiTarsAction(name: string, rawArgs: Record<string, string>, mode: UiTarsCoordinates, ctx: ParseContext, thought: string): ActionEntry[] {
+  const kind = KINDS[name.toLowerCase()];
+  if (!kind) return [fail(`unknown UI-TARS action ${show(name)}`)];
+  const args = unifyArgs(rawArgs);
+  const point = (which: 'start' | 'end'): Point | string | undefined => {
+    const v = args[which];
+    if (v === undefined || v.trim() === '') return undefined;
+    const p = parseBox(v);
+    if (typeof p === 'string') return p;
+    return mode === 'relative1000' ? fromRelative1000(p, ctx.image) : p;
+  };
+  const required = (which: 'start' | 'end'): Point | string => point(which) ?? `missing ${which === 'start' ? 'start_box' : 'end_box'}`;
   const clickAt = (button: 'left' | 'right' | 'middle', clicks: 1 | 2 | 3): ActionEntry[] => {
-    const p = at();
+    const p = required('start');
     return [typeof p === 'string' ? fail(`${name}: ${p}`) : finalize({ type: 'click', x: p.x, y: p.y, button, clicks }, ctx)];
   };
-  switch (name) {
+  const keysArg = (): string | undefined => {
+    const key = args.key?.trim();
+    return key ? comboFrom(key.split(/[\s+]+/).filter(Boolean)) : undefined;
+  };
+  switch (kind) {
     case 'click':
-    case 'left_single':
       return clickAt('left', 1);
-    case 'left_double':
-    case 'double_click':
+    case 'double':
       return clickAt('left', 2);
-    case 'left_triple':
+    case 'triple':
       return clickAt('left', 3);
-    case 'right_single':
-    case 'right_click':
+    case 'right':
       return clickAt('right', 1);
-    case 'middle_single':
+    case 'middle':
       return clickAt('middle', 1);
-    case 'hover':
-    case 'mouse_move':
-    case 'move_to': {
-      const p = at();
+    case 'move': {
+      const p = required('start');
       return [typeof p === 'string' ? fail(`${name}: ${p}`) : finalize({ type: 'move', x: p.x, y: p.y }, ctx)];
     }
-    case 'drag':
-    case 'select': {
-      const a = at();
+    case 'drag': {
+      const a = required('start');
       if (typeof a === 'string') return [fail(`${name}: ${a}`)];
-      const b = at(END_KEYS);
+      const b = required('end');
       if (typeof b === 'string') return [fail(`${name}: ${b}`)];
       return [finalize({ type: 'drag', path: [a, b], button: 'left' }, ctx)];
     }
+    case 'mouse_down':
+    case 'mouse_up': {
+      const button = BUTTONS[(args.button ?? 'left').toLowerCase() as keyof typeof BUTTONS];
+      if (!button) return [fail(`${name}: unknown button ${show(args.button)}`)];
+      const p = point('start');
+      if (typeof p === 'string') return [fail(`${name}: ${p}`)];
+      return [finalize({ type: kind, button, ...(p ? { x: p.x, y: p.y } : {}) }, ctx)];
+    }
     case 'hotkey':
     case 'press': {
-      const key = args.key ?? args.hotkey ?? args.keys;
-      if (!key || !key.trim()) return [fail(`${name}: missing key`)];
-      return [finalize({ type: 'key', keys: comboFrom(key.trim().split(/[\s+]+/)) }, ctx)];
+      // `press` holds the key in the makers' executors (keyDown); until the vocabulary can
+      // hold a key across actions it is a tap, like hotkey.
+      const keys = keysArg();
+      if (!keys) return [fail(`${name}: missing key`)];
+      return [finalize({ type: 'key', keys }, ctx)];
     }
+    case 'release':
+      return [fail(`${name}: releasing a held key is not supported; use hotkey(key='…') to press and release a key`)];
     case 'type': {
-      const content = args.content ?? args.text;
-      if (content === undefined) return [fail('type: missing content')];
-      // A trailing newline means "and press Enter" in the UI-TARS action space.
-      const submit = content.endsWith('\n');
-      const body = submit ? content.replace(/\n+$/, '') : content;
+      const content = args.content;
+      if (content === undefined) return [fail(`${name}: missing content`)];
+      // A trailing newline (or a literal "\n") means "and press Enter" in the UI-TARS action space.
+      const submit = /(?:\n|\\n)$/.test(content);
+      const body = submit ? content.replace(/(?:\n|\\n)+$/, '') : content;
       const out: ActionEntry[] = [];
       if (body) out.push(finalize({ type: 'type', text: body }, ctx));
       if (submit) out.push(finalize({ type: 'key', keys: 'Return' }, ctx));
-      return out.length ? out : [fail('type: content is empty')];
+      return out.length ? out : [fail(`${name}: content is empty`)];
     }
     case 'scroll': {
-      const direction = (args.direction ?? '').toLowerCase();
-      const p: Point | string = START_KEYS.some((k) => args[k] !== undefined)
-        ? at()
-        : (ctx.cursor ?? { x: ctx.image.width / 2, y: ctx.image.height / 2 });
-      if (typeof p === 'string') return [fail(`scroll: ${p}`)];
+      const direction = (args.direction ?? '').trim().toLowerCase();
+      const at = point('start');
+      if (typeof at === 'string') return [fail(`${name}: ${at}`)];
+      const p = at ?? ctx.cursor ?? { x: ctx.image.width / 2, y: ctx.image.height / 2 };
       return [finalize({ type: 'scroll', x: p.x, y: p.y, direction, amount: SCROLL_NOTCHES }, ctx)];
     }
-    case 'wait':
-      return [finalize({ type: 'wait', durationMs: WAIT_MS }, ctx)];
+    case 'wait': {
+      if (args.time === undefined || args.time.trim() === '') return [finalize({ type: 'wait', durationMs: WAIT_MS }, ctx)];
+      const seconds = Number(args.time.trim().replace(/s$/i, ''));
+      if (!Number.isFinite(seconds) || seconds < 0) return [fail(`${name}: time must be seconds, got ${show(args.time)}`)];
+      return [finalize({ type: 'wait', durationMs: Math.round(seconds * 1000) }, ctx)];
+    }
     case 'finished':
       return [finalize({ type: 'finish', success: true, summary: args.content ?? thought }, ctx)];
+    case 'give_up':
+      return [finalize({ type: 'finish', success: false, summary: args.content || thought || `the model reported ${name}` }, ctx)];
     case 'call_user':
       return [finalize({ type: 'ask_user', question: args.content || thought || 'I need your help to continue.' }, ctx)];
-    default:
-      return [fail(`unknown UI-TARS action ${show(name)}`)];
+    case 'screenshot':
+      return [finalize({ type: 'screenshot' }, ctx)];
+    case 'not_desktop':
+      return [fail(`${name} is a phone or browser action; on this desktop use click, drag, scroll, type or hotkey`)];
   }
 }
 
-/** Parses a whole UI-TARS reply: the Thought and every action after "Action:". */
+/** The action space, for telling a model what a readable reply looks like. */
+export const UI_TARS_EXPECTED = "Thought: …\\nAction: click(start_box='(x,y)') — one action per line; finished(content='…') ends the task";
+
+/** Parses a whole UI-TARS reply: the thought and every call of the (last) action block. */
 export function parseUiTars(reply: string, mode: UiTarsCoordinates, ctx: ParseContext): UiTarsReply {
-  const text = reply.replace(/\r\n/g, '\n');
-  const actionAt = text.search(/^\s*Action\s*:/im);
-  const head = actionAt === -1 ? text : text.slice(0, actionAt);
-  const thought = head.replace(/^\s*(?:Thought|Reflection|Action_Summary)\s*:\s*/im, '').trim();
-  if (actionAt === -1) return { thought, calls: [] };
-  const body = text.slice(actionAt).replace(/^\s*Action\s*:\s*/i, '');
-  const calls: UiTarsCall[] = [];
-  for (const raw of splitActions(body)) {
-    calls.push({ raw, actions: parseUiTarsAction(raw, mode, ctx, thought) });
-  }
-  if (calls.length === 0) calls.push({ raw: body.trim(), actions: [fail('"Action:" is followed by no action')] });
-  return { thought, calls };
-}
-
-/** Action calls separated by newlines; a newline inside quotes belongs to the call. */
-function splitActions(body: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quote: string | null = null;
-  let depth = 0;
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i]!;
-    if (quote) {
-      if (c === '\\') {
-        cur += c + (body[i + 1] ?? '');
-        i++;
-        continue;
-      }
-      if (c === quote) quote = null;
-    } else if (c === "'" || c === '"') quote = c;
-    else if (c === '(') depth++;
-    else if (c === ')') depth--;
-    // A newline ends the action when quotes and parentheses are balanced, or when the
-    // next line starts a new call: an unclosed quote must not swallow what follows.
-    const nextStartsCall = c === '\n' && /^\s*[A-Za-z_][A-Za-z0-9_]*\(/.test(body.slice(i + 1, i + 80));
-    if (c === '\n' && ((!quote && depth <= 0) || nextStartsCall)) {
-      quote = null;
-      depth = 0;
-      if (cur.trim()) out.push(cur.trim());
-      cur = '';
-      continue;
-    }
-    cur += c;
-  }
-  if (cur.trim()) out.push(cur.trim());
-  return out;
+  const read: RawReply = readUiTarsReply(reply);
+  const calls: UiTarsCall[] = read.calls.map((c) => ({
+    raw: c.raw,
+    actions: typeof c.call === 'string' ? [fail(c.call)] : parseUiTarsAction(c.call.name, c.call.args, mode, ctx, read.thought),
+  }));
+  const readable = calls.some((c) => c.actions.some((a) => a.ok));
+  if (readable) return { thought: read.thought, calls };
+  const why =
+    read.format === 'none'
+      ? 'the reply holds no action'
+      : calls
+          .flatMap((c) => c.actions)
+          .map((a) => (a.ok ? '' : a.error))
+          .filter(Boolean)
+          .slice(0, 3)
+          .join('; ');
+  return { thought: read.thought, calls, unreadable: `${why}. Expected: ${UI_TARS_EXPECTED}` };
 }

@@ -1,3 +1,4 @@
+import { CoordinateRangeError, checkImagePoint } from '../../../../os-control/coords.js';
 import { parseKeyCombo, parseModifiers } from '../../../../os-control/keys.js';
 import { ActionSchema, actionPoints, type Action, type Point } from '../../../../shared/actions.js';
 import type { ModelCall } from '../../transcript.js';
@@ -73,15 +74,14 @@ export function finalize(candidate: Record<string, unknown>, ctx: ParseContext):
     const err = modifiersError(action.modifiers);
     if (err) return fail(err);
   }
-  const { width, height } = ctx.image;
+  // The pipeline's own range rule (os-control/coords checkImagePoint): 0 … size, the far
+  // edge included, so a point the mapping accepts is never refused here.
   for (const p of actionPoints(action)) {
-    const maxX = action.type === 'zoom' ? width : width - 1;
-    const maxY = action.type === 'zoom' ? height : height - 1;
-    if (p.x < 0 || p.y < 0 || p.x > maxX || p.y > maxY) {
-      return fail(
-        `coordinate (${p.x}, ${p.y}) is outside the screenshot: x must be within 0–${maxX} and y within 0–${maxY} ` +
-          `(the screenshot is ${width}×${height} px)`,
-      );
+    try {
+      checkImagePoint(p, ctx.image);
+    } catch (error) {
+      if (error instanceof CoordinateRangeError) return fail(error.message);
+      throw error;
     }
   }
   return { ok: true, action };

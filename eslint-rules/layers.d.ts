@@ -1,0 +1,14 @@
+// Types for the layer table (layers.js is plain JS because eslint.config.js loads it).
+import type { ESLint } from 'eslint';
+
+export interface Layer {
+  name: string;
+  /** Repository-relative path prefixes ('src/shared/') or single files ('src/main/paths.ts'). */
+  paths: string[];
+  /** The layers this one may import from, besides itself. */
+  may: string[];
+}
+export const LAYERS: Layer[];
+export function layerOf(relativePath: string): Layer | undefined;
+declare const plugin: ESLint.Plugin;
+export default plugin;

@@ -1,0 +1,91 @@
+/**
+ * One layer table for the whole of src/, enforced on every relative import — the way
+ * VS Code's `code-layering` rule does it, instead of a fence per folder.
+ *
+ * A file belongs to the first layer whose `paths` entry is a prefix of its path
+ * (repository-relative, forward slashes; the most specific entries come first). It may
+ * import from its own layer and from the layers named in `may`. Anything else is an
+ * upward (or sideways) import and fails `npm run lint`.
+ *
+ * Bare package imports (electron, node:*) are fenced separately in eslint.config.js:
+ * this rule only knows our own folders.
+ */
+import path from 'node:path';
+
+/** @typedef {{ name: string, paths: string[], may: string[] }} Layer */
+
+/**
+ * Bottom to top. `may` lists every lower layer a layer may use, spelled out (no
+ * transitivity), so the table reads as the answer to "can X import Y?".
+ * @type {Layer[]}
+ */
+export const LAYERS = [
+  { name: 'shared', paths: ['src/shared/'], may: [] },
+  // The data folder: one file every main-side layer needs to find ~/.deskpilot.
+  { name: 'paths', paths: ['src/main/paths.ts'], may: ['shared'] },
+  { name: 'os-control', paths: ['src/os-control/'], may: ['shared'] },
+  { name: 'config', paths: ['src/main/config/'], may: ['shared', 'paths'] },
+  { name: 'sessions', paths: ['src/main/sessions/'], may: ['shared', 'paths'] },
+  // QA is a client of the agent (it starts runs like the CLI does); listed before
+  // `agent` so its folder is matched first while it still lives under agent/.
+  { name: 'qa', paths: ['src/main/agent/qa/', 'src/main/qa/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent'] },
+  { name: 'agent', paths: ['src/main/agent/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions'] },
+  // `deskpilot doctor`: checks the machine and the config; a client like the CLI.
+  { name: 'doctor', paths: ['src/main/doctor/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent'] },
+  { name: 'service', paths: ['src/main/service/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent', 'qa'] },
+  { name: 'server', paths: ['src/main/server/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent', 'qa', 'service'] },
+  { name: 'electron', paths: ['src/main/electron/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent', 'qa', 'service'] },
+  { name: 'cli', paths: ['src/main/cli/', 'src/main/cli.ts'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent', 'qa', 'doctor', 'service', 'server'] },
+  { name: 'preload', paths: ['src/preload/'], may: ['shared'] },
+  { name: 'renderer', paths: ['src/renderer/'], may: ['shared'] },
+];
+
+/** The layer of a repository-relative path, or undefined outside src/. */
+export function layerOf(relativePath) {
+  const p = relativePath.split(path.sep).join('/');
+  return LAYERS.find((layer) => layer.paths.some((prefix) => p === prefix || p.startsWith(prefix)));
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+const rule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Imports point down the layer table in eslint-rules/layers.js' },
+    schema: [],
+    messages: {
+      upward: "Layer '{{from}}' may not import from layer '{{to}}' ({{target}}). {{from}} may use: {{allowed}}. See the layer table in eslint-rules/layers.js and docs/ARCHITECTURE.md.",
+      unknown: "'{{file}}' is in src/ but in no layer: add it to the table in eslint-rules/layers.js.",
+    },
+  },
+  create(context) {
+    const root = context.cwd;
+    const file = path.relative(root, context.filename);
+    if (!file.startsWith('src' + path.sep)) return {};
+    const from = layerOf(file);
+    function check(node, source) {
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      if (!from) {
+        context.report({ node, messageId: 'unknown', data: { file } });
+        return;
+      }
+      const target = path.relative(root, path.resolve(path.dirname(context.filename), source));
+      // Sources import '.js' that is '.ts' on disk: compare by folder prefix, and for
+      // single-file layers by the name without extension.
+      const to = layerOf(target) ?? layerOf(target.replace(/\.js$/, '.ts'));
+      if (!to || to.name === from.name || from.may.includes(to.name)) return;
+      context.report({
+        node,
+        messageId: 'upward',
+        data: { from: from.name, to: to.name, target: target.split(path.sep).join('/'), allowed: from.may.join(', ') || 'nothing' },
+      });
+    }
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};
+
+export default { rules: { layers: rule } };

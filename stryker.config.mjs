@@ -1,0 +1,40 @@
+// Mutation testing of the safety-critical modules (issue: tests that bite). A bench,
+// not part of `npm test`: `npm run mutation` (all modules, tens of minutes on 2 cores)
+// or `MUTATE_MODULE=src/main/agent/supervision/policy.ts npm run mutation` (one module).
+// Each module is tested by the fast unit tests named beside it in MODULES; the
+// real-desktop tests are too slow to run once per mutant.
+/** Module → the test files that must kill its mutants. */
+export const MODULES = {
+  'src/main/agent/supervision/policy.ts': ['test/supervision/policy.test.ts', 'test/supervision/gate.test.ts'],
+  'src/main/agent/supervision/risk-rules.ts': ['test/supervision/risk-rules.test.ts', 'test/supervision/policy.test.ts'],
+  'src/main/agent/supervision/user-rules.ts': ['test/supervision/policy.test.ts', 'test/supervision/gate.test.ts'],
+  'src/main/agent/supervision/key-combo.ts': ['test/supervision/risk-rules.test.ts', 'test/supervision/policy.test.ts'],
+  'src/main/agent/supervision/approval-queue.ts': ['test/supervision/gate.test.ts'],
+  'src/os-control/coords.ts': ['test/os-control/coords.test.ts'],
+  'src/shared/secrets.ts': ['test/supervision/secrets.test.ts'],
+  'src/main/sessions/scrub.ts': ['test/sessions/secrets.test.ts'],
+  'src/main/agent/providers/retry.ts': ['test/providers/factory.test.ts'],
+  'src/shared/abort.ts': ['test/core/abort.test.ts'],
+};
+
+const only = process.env.MUTATE_MODULE;
+if (only && !MODULES[only]) throw new Error(`MUTATE_MODULE=${only} is not one of: ${Object.keys(MODULES).join(', ')}`);
+const modules = only ? { [only]: MODULES[only] } : MODULES;
+// vitest.mutation.config.ts runs exactly these test files.
+process.env.MUTATION_TEST_FILES = JSON.stringify([...new Set(Object.values(modules).flat())]);
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner'],
+  vitest: { configFile: 'vitest.mutation.config.ts', related: false },
+  mutate: Object.keys(modules),
+  reporters: ['clear-text', 'json', 'progress'],
+  jsonReporter: { fileName: 'test-artifacts/mutation.json' },
+  concurrency: 2,
+  timeoutMS: 20_000,
+  coverageAnalysis: 'perTest',
+  tempDirName: 'test-artifacts/.stryker-tmp',
+  cleanTempDir: 'always',
+  thresholds: { high: 90, low: 85, break: null },
+};

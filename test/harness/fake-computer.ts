@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import type { ActiveWindow } from '../../src/os-control/active-window.js';
+import { targetSize } from '../../src/os-control/image.js';
+import type { Computer, Observation, ObserveOptions } from '../../src/os-control/types.js';
+import { abortError, sleep } from '../../src/shared/abort.js';
+import { actionPoints, type Action, type Point } from '../../src/shared/actions.js';
+import type { DisplayInfo } from '../../src/shared/observation.js';
+
+/**
+ * A Computer without a display: for the runner's own logic (ordering, limits, stop
+ * paths, what the rules are told) in fast tests that need no X server. It records
+ * every call in order and answers like a quiet screen. It is never a stand-in for
+ * the real desktop tests, which assert what a real app received.
+ */
+export interface FakeComputer extends Computer {
+  /** Every call, in order: "observe", "perform:left_click", "settle", "activeWindow", "releaseAll". */
+  readonly calls: string[];
+  /** The actions performed, in order (global desktop coordinates, as the runner sent them). */
+  readonly performed: Action[];
+  /** The focused window the rules are told about (undefined: the OS cannot say). */
+  window: ActiveWindow | undefined;
+  /** Make the next performs wait this long (abortable), to stop a run mid-action. */
+  performDelayMs: number;
+  /** Make releaseAll fail with this message (a stuck input device). */
+  releaseAllFails: string | undefined;
+}
+
+const DISPLAY: DisplayInfo = { id: 'fake-0', name: 'fake', bounds: { x: 0, y: 0, width: 1280, height: 800 }, scaleFactor: 1, primary: true };
+
+const images = new Map<string, Promise<Buffer>>();
+/** A real JPEG of the given size (one grey frame), so providers and logs handle real bytes. */
+function jpeg(width: number, height: number): Promise<Buffer> {
+  const key = `${width}x${height}`;
+  let image = images.get(key);
+  if (!image) {
+    image = sharp({ create: { width, height, channels: 3, background: { r: 200, g: 200, b: 200 } } }).jpeg({ quality: 60 }).toBuffer();
+    images.set(key, image);
+  }
+  return image;
+}
+
+/** Where a pointer action leaves the pointer (the last of its screen points; zoom is not a move). */
+function pointerEnd(action: Action): Point | undefined {
+  return action.type === 'zoom' ? undefined : actionPoints(action).at(-1);
+}
+
+export function createFakeComputer(display: DisplayInfo = DISPLAY): FakeComputer {
+  let pointer: Point = { x: 0, y: 0 };
+  const fake: FakeComputer = {
+    calls: [],
+    performed: [],
+    window: undefined,
+    performDelayMs: 0,
+    releaseAllFails: undefined,
+    listDisplays: async () => [display],
+    async observe(options: ObserveOptions): Promise<Observation> {
+      fake.calls.push('observe');
+      const region = options.region ?? display.bounds;
+      const capture = { width: Math.round(region.width * display.scaleFactor), height: Math.round(region.height * display.scaleFactor) };
+      const size = targetSize(capture.width, capture.height, options.target);
+      return {
+        record: {
+          id: randomUUID(),
+          takenAt: Date.now(),
+          display,
+          capture,
+          region,
+          image: { width: size.width, height: size.height, format: 'jpeg' },
+          cursor: pointer,
+        },
+        image: await jpeg(size.width, size.height),
+        thumb: await jpeg(160, 100),
+      };
+    },
+    async perform(action: Action, signal: AbortSignal) {
+      fake.calls.push(`perform:${action.type}`);
+      if (signal.aborted) throw abortError(signal);
+      if (fake.performDelayMs > 0) await sleep(fake.performDelayMs, signal);
+      fake.performed.push(action);
+      pointer = pointerEnd(action) ?? pointer;
+      return {};
+    },
+    async settle() {
+      fake.calls.push('settle');
+      return { waitedMs: 0, settled: true };
+    },
+    cursorPosition: async () => pointer,
+    async activeWindow() {
+      fake.calls.push('activeWindow');
+      return fake.window;
+    },
+    async releaseAll() {
+      fake.calls.push('releaseAll');
+      if (fake.releaseAllFails) throw new Error(fake.releaseAllFails);
+    },
+  };
+  return fake;
+}

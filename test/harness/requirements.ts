@@ -1,0 +1,118 @@
+/**
+ * What the desktop tests need from the machine, checked before a test uses it: a
+ * missing program or font fails with "missing package X (add it to .ci/run)" instead
+ * of a wrong pixel later. (A fresh CI machine without xfonts-base had Xvfb draw xcalc
+ * in its built-in font; OCR then read "5" as "9)" and clicks missed keys — 4 tests
+ * failed with messages about pixels, none about the package.)
+ *
+ * Every package named here must be in .ci/run's APT_PACKAGES (test/harness/requirements.test.ts
+ * checks that), so "add it to .ci/run" is always the true fix.
+ */
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync } from 'node:fs';
+import path from 'node:path';
+
+/** Program → the Debian package that provides it. */
+export const PROGRAM_PACKAGES = {
+  Xvfb: 'xvfb',
+  openbox: 'openbox',
+  xdotool: 'xdotool',
+  xinput: 'xinput',
+  xprop: 'x11-utils',
+  xdpyinfo: 'x11-utils',
+  xlsfonts: 'x11-utils',
+  xset: 'x11-xserver-utils',
+  xrandr: 'x11-xserver-utils',
+  xmodmap: 'x11-xserver-utils',
+  xcalc: 'x11-apps',
+  xterm: 'xterm',
+  chromium: 'chromium',
+  xclip: 'xclip',
+  xsel: 'xsel',
+  convert: 'imagemagick',
+  scrot: 'scrot',
+  'fc-list': 'fontconfig',
+  mousepad: 'mousepad',
+  gedit: 'gedit',
+  'gnome-calculator': 'gnome-calculator',
+  'gtk3-widget-factory': 'gtk-3-examples',
+  'dbus-launch': 'dbus-x11',
+  '/usr/libexec/at-spi-bus-launcher': 'at-spi2-core',
+} as const;
+export type Program = keyof typeof PROGRAM_PACKAGES;
+
+/** Font family (as fontconfig names it) → the Debian package that provides it. */
+export const FONT_PACKAGES = {
+  'DejaVu Sans': 'fonts-dejavu-core',
+  'DejaVu Sans Mono': 'fonts-dejavu-core',
+  'Noto Sans CJK SC': 'fonts-noto-cjk',
+  'Noto Color Emoji': 'fonts-noto-color-emoji',
+} as const;
+export type FontFamily = keyof typeof FONT_PACKAGES;
+
+export class MissingPackageError extends Error {
+  constructor(
+    readonly packageName: string,
+    what: string,
+  ) {
+    super(`missing package ${packageName} (add it to .ci/run): ${what}`);
+    this.name = 'MissingPackageError';
+  }
+}
+
+function onPath(program: string, env: NodeJS.ProcessEnv): boolean {
+  if (program.includes('/')) return existsSync(program);
+  for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    try {
+      accessSync(path.join(dir, program), constants.X_OK);
+      return true;
+    } catch {
+      // not in this folder
+    }
+  }
+  return false;
+}
+
+/** Throws MissingPackageError for the first program that is not installed. */
+export function requirePrograms(programs: readonly Program[], env: NodeJS.ProcessEnv = process.env): void {
+  for (const program of programs) {
+    if (!onPath(program, env)) throw new MissingPackageError(PROGRAM_PACKAGES[program], `${program} is not installed (not on PATH)`);
+  }
+}
+
+/** Throws MissingPackageError for the first font family fontconfig does not have. */
+export function requireFonts(families: readonly FontFamily[], env: NodeJS.ProcessEnv = process.env): void {
+  requirePrograms(['fc-list'], env);
+  const listed = new Set(
+    spawnSync('fc-list', [':', 'family'], { env, encoding: 'utf8' })
+      .stdout.split('\n')
+      .flatMap((line) => line.split(','))
+      .map((f) => f.trim()),
+  );
+  for (const family of families) {
+    if (!listed.has(family)) throw new MissingPackageError(FONT_PACKAGES[family], `fontconfig has no "${family}" font`);
+  }
+}
+
+/**
+ * `Xvfb -fp built-ins` lists 6 core fonts ("cursor", "fixed", "6x13" and three
+ * semicondensed names); with xfonts-base installed the server lists hundreds (967 here).
+ */
+const BUILT_IN_CORE_FONTS = 10;
+
+/**
+ * Core-font apps (xcalc, xterm without -fa) draw with the X server's core fonts: with
+ * only the built-ins they render in a different font at a different size.
+ */
+export function requireCoreFonts(xvfb: { display: string; env: NodeJS.ProcessEnv }): void {
+  requirePrograms(['xlsfonts'], xvfb.env);
+  const r = spawnSync('xlsfonts', [], { env: xvfb.env, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`xlsfonts on ${xvfb.display} failed (${r.status}): ${r.stderr}`);
+  const count = r.stdout.split('\n').filter((l) => l.trim()).length;
+  if (count <= BUILT_IN_CORE_FONTS) {
+    throw new MissingPackageError(
+      'xfonts-base',
+      `the X server ${xvfb.display} has only its built-in core fonts (${count}); xcalc and xterm would draw in another font, and OCR and clicks would go wrong`,
+    );
+  }
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// For `npm run mutation` (stryker.config.mjs): only the unit tests named for the
+// mutated modules, in one process each, without the JSON report of `npm test`.
+const files = JSON.parse(process.env.MUTATION_TEST_FILES ?? '[]') as string[];
+
+export default defineConfig({
+  test: {
+    include: files.length ? files : ['test/supervision/policy.test.ts'],
+    pool: 'forks',
+    testTimeout: 20_000,
+  },
+});
