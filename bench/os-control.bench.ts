@@ -21,6 +21,7 @@ import { startXvfb } from '../test/harness/xvfb.js';
 import { startProbe } from '../test/harness/probe/probe.js';
 import { SETTLE_DEFAULTS } from '../src/os-control/settle.js';
 import { median } from './lib/stats.js';
+import { checked } from '../test/harness/checked.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const exec = promisify(execFile);
@@ -57,7 +58,7 @@ console.log(`os-control bench: 1920x1080 Xvfb ${xvfb.display}, ${RUNS} runs each
 try {
   // Warm-up: load nut.js, sharp, the keymap; first grabs.
   await computer.observe({ target: { format: 'jpeg', maxLongEdge: 1280 } });
-  await computer.perform({ type: 'move', x: 5, y: 5 }, never);
+  await computer.perform(checked({ type: 'move', x: 5, y: 5 }), never);
 
   // 1. capture → model-ready JPEG
   const target = { format: 'jpeg' as const, quality: 80, maxLongEdge: 1280 };
@@ -110,7 +111,7 @@ try {
   const click = report(
     'click latency: perform(click) → pointerdown at the probe',
     await measure(Math.max(RUNS, 15), () =>
-      clickLatency((x, y) => computer.perform({ type: 'click', x, y, button: 'left', clicks: 1, modifiers: [] }, never).then(() => {})),
+      clickLatency((x, y) => computer.perform(checked({ type: 'click', x, y, button: 'left', clicks: 1, modifiers: [] }), never).then(() => {})),
     ),
   );
   const xclick = report(

@@ -13,6 +13,7 @@
  *
  *   npm run bench -- typing            (--runs 20 by default)
  */
+import { checked } from '../test/harness/checked.js';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -60,7 +61,7 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 20_000
 
 async function clickInto(app: NativeApp): Promise<void> {
   const g = app.geometry();
-  await computer.perform({ type: 'click', x: g.x + g.width / 2, y: g.y + g.height / 2, button: 'left', clicks: 1, modifiers: [] }, never);
+  await computer.perform(checked({ type: 'click', x: g.x + g.width / 2, y: g.y + g.height / 2, button: 'left', clicks: 1, modifiers: [] }), never);
 }
 
 const nothingHeld = () => heldState(xvfb).keycodes.length === 0 && computer.held().keys.length === 0;
@@ -75,7 +76,7 @@ async function matrixCase(app: 'xterm' | 'mousepad' | 'gedit' | 'chromium', text
       await clickInto(xterm);
       let expected = '';
       for (let r = 0; r < RUNS; r++) {
-        await computer.perform({ type: 'type', text: `${text}\n` }, never);
+        await computer.perform(checked({ type: 'type', text: `${text}\n` }), never);
         expected += `${text}\n`;
         const ok = await until(() => existsSync(file) && readFileSync(file, 'utf8') === expected, 10_000);
         if (ok && nothingHeld()) exact++;
@@ -91,7 +92,7 @@ async function matrixCase(app: 'xterm' | 'mousepad' | 'gedit' | 'chromium', text
       for (let r = 0; r < RUNS; r++) {
         await probe.reset();
         await probe.focusField();
-        await computer.perform({ type: 'type', text }, never);
+        await computer.perform(checked({ type: 'type', text }), never);
         const ok = await until(async () => (await probe.textValue()) === text, 10_000);
         if (ok && nothingHeld()) exact++;
       }
@@ -107,9 +108,9 @@ async function matrixCase(app: 'xterm' | 'mousepad' | 'gedit' | 'chromium', text
     try {
       await clickInto(editor);
       for (let r = 0; r < RUNS; r++) {
-        await computer.perform({ type: 'key', keys: 'ctrl+a', repeat: 1 }, never);
-        await computer.perform({ type: 'type', text }, never);
-        await computer.perform({ type: 'key', keys: 'ctrl+s', repeat: 1 }, never);
+        await computer.perform(checked({ type: 'key', keys: 'ctrl+a', repeat: 1 }), never);
+        await computer.perform(checked({ type: 'type', text }), never);
+        await computer.perform(checked({ type: 'key', keys: 'ctrl+s', repeat: 1 }), never);
         const ok = await until(() => readFileSync(file, 'utf8') === saved, 10_000);
         if (ok && nothingHeld()) exact++;
       }
@@ -158,7 +159,7 @@ try {
           },
         }),
     });
-  const viaRemap = (text: string) => computer.perform({ type: 'type', text }, never);
+  const viaRemap = (text: string) => computer.perform(checked({ type: 'type', text }), never);
   rows.push(`2. characters outside the layout, mousepad, the issue's text, ${RUNS} runs each:`);
   for (const [name, typeIt] of [
     ['remapped spare keycode (used)', viaRemap],
@@ -172,11 +173,11 @@ try {
     try {
       await clickInto(editor);
       for (let r = 0; r < RUNS; r++) {
-        await computer.perform({ type: 'key', keys: 'ctrl+a', repeat: 1 }, never);
+        await computer.perform(checked({ type: 'key', keys: 'ctrl+a', repeat: 1 }), never);
         const t0 = performance.now();
         await typeIt(ISSUE_TEXT);
         times.push(performance.now() - t0);
-        await computer.perform({ type: 'key', keys: 'ctrl+s', repeat: 1 }, never);
+        await computer.perform(checked({ type: 'key', keys: 'ctrl+s', repeat: 1 }), never);
         if (await until(() => readFileSync(file, 'utf8') === ISSUE_TEXT, 10_000)) exact++;
       }
     } finally {
@@ -204,7 +205,7 @@ try {
   const ours: number[] = [];
   let oursExact = 0;
   for (let r = 0; r < RUNS; r++) {
-    const ms = await timeExact((t) => computer.perform({ type: 'type', text: t }, never));
+    const ms = await timeExact((t) => computer.perform(checked({ type: 'type', text: t }), never));
     if (ms !== undefined) {
       oursExact++;
       ours.push(ms);
@@ -227,7 +228,7 @@ try {
     await probe.reset();
     await probe.focusField();
     const ac = new AbortController();
-    const typing = computer.perform({ type: 'type', text: long }, ac.signal);
+    const typing = computer.perform(checked({ type: 'type', text: long }), ac.signal);
     await new Promise((res) => setTimeout(res, 100 + r * 13));
     const t0 = performance.now();
     ac.abort(new Error('stop'));

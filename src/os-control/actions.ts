@@ -3,8 +3,10 @@
  * already global desktop coordinates (mapped by coords.ts). On abort or error every
  * key and button held is released before the error goes up.
  */
-import type { Action, MouseButton, Point } from '../shared/actions.js';
+import type { MouseButton, Point } from '../shared/actions.js';
+import { assertNever } from '../shared/assert-never.js';
 import { sleep, throwIfAborted, yieldToEventLoop } from '../shared/abort.js';
+import type { CheckedAction } from './check-action.js';
 import type { Devices } from './devices.js';
 import { parseKeyCombo, parseModifiers, type KeySpec } from './keys.js';
 import type { PerformResult } from './types.js';
@@ -74,13 +76,35 @@ async function pressKeys(ctx: ActionContext, text: string, repeat: number, signa
       throwIfAborted(signal);
       const inProcess = await Promise.all(chord.keys.map((k) => ctx.devices.inProcess(k)));
       if (inProcess.every(Boolean)) await withKeys(ctx.devices, chord.keys, signal, async () => {});
-      else await ctx.devices.chordViaXdotool(chord.keys);
+      // Keys a key_down holds are down already: xdotool must not press and release them again.
+      else await ctx.devices.chordViaXdotool(chord.keys.filter((k) => !ctx.devices.isHeld(k)));
     }
     await yieldToEventLoop();
   }
 }
 
-export async function performAction(ctx: ActionContext, action: Action, signal: AbortSignal): Promise<PerformResult> {
+/** key_down: each key of the one chord goes down and stays down (already held: nothing to do). */
+async function holdDown(ctx: ActionContext, text: string, signal: AbortSignal): Promise<void> {
+  const { chords } = parseKeyCombo(text);
+  if (chords.length !== 1 || chords[0]!.key) throw new Error(`key_down ${JSON.stringify(text)}: only one chord of modifier keys can be held`);
+  for (const k of chords[0]!.keys) {
+    throwIfAborted(signal);
+    if (!ctx.devices.isHeld(k)) await ctx.devices.keyDown(k);
+  }
+}
+
+/** key_up: lets go of each key, last first; a key that is not held is reported, not an error. */
+async function letGo(ctx: ActionContext, text: string): Promise<PerformResult> {
+  const keys = parseKeyCombo(text).chords.flatMap((c) => c.keys);
+  const notHeld: string[] = [];
+  for (const k of [...keys].reverse()) {
+    if (ctx.devices.isHeld(k)) await ctx.devices.release(k);
+    else notHeld.push(k.name);
+  }
+  return notHeld.length ? { output: `${notHeld.join(', ')} ${notHeld.length === 1 ? 'was' : 'were'} not held; nothing to release` } : {};
+}
+
+export async function performAction(ctx: ActionContext, action: CheckedAction, signal: AbortSignal): Promise<PerformResult> {
   throwIfAborted(signal);
   const d = ctx.devices;
   try {
@@ -139,6 +163,11 @@ export async function performAction(ctx: ActionContext, action: Action, signal: 
         await withKeys(d, keys, signal, () => sleep(action.durationMs, signal));
         return {};
       }
+      case 'key_down':
+        await holdDown(ctx, action.keys, signal);
+        return {};
+      case 'key_up':
+        return await letGo(ctx, action.keys);
       case 'wait':
         await sleep(action.durationMs, signal);
         return {};
@@ -154,6 +183,8 @@ export async function performAction(ctx: ActionContext, action: Action, signal: 
       case 'ask_user':
       case 'finish':
         throw new Error(`${action.type} is not an action for the computer`);
+      default:
+        return assertNever(action, 'action kind');
     }
   } catch (err) {
     await d.releaseAll();

@@ -4,7 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sleep, throwIfAborted } from '../shared/abort.js';
-import type { Action, Point } from '../shared/actions.js';
+import type { Point } from '../shared/actions.js';
+import type { CheckedAction } from './check-action.js';
 import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
 import { performAction } from './actions.js';
 import { getActiveWindow } from './active-window.js';
@@ -204,7 +205,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
       return { record, image: image.data, thumb };
     },
 
-    perform(action: Action, signal: AbortSignal): Promise<PerformResult> {
+    perform(action: CheckedAction, signal: AbortSignal): Promise<PerformResult> {
       settledFrame = undefined;
       // One action at a time: two callers must never interleave their key presses.
       const turn = queue.then(() =>

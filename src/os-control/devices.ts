@@ -27,6 +27,12 @@ const X_BUTTON: Record<MouseButton, number> = { left: 1, middle: 2, right: 3, ba
 export class Devices {
   /** Keys held by this process, in press order (canonical keysym name → spec). */
   private readonly heldKeys = new Map<string, KeySpec>();
+  /**
+   * Presses of a key already down (a click with ctrl while a key_down action holds
+   * ctrl, Shift for a capital while shift is held): counted, not sent, so that their
+   * release does not let go of the outer hold.
+   */
+  private readonly nested = new Map<string, number>();
   private readonly heldButtons = new Set<MouseButton>();
   /** NumLock state before an xdotool keydown, restored at its keyup. */
   private readonly numLockBefore = new Map<string, boolean | undefined>();
@@ -49,6 +55,10 @@ export class Devices {
   }
 
   async keyDown(key: KeySpec): Promise<void> {
+    if (this.heldKeys.has(key.name)) {
+      this.nested.set(key.name, (this.nested.get(key.name) ?? 0) + 1);
+      return;
+    }
     const nut = await this.n();
     const k = this.nutKey(nut, key);
     // Remember before sending: if sending throws half-way, releaseAll still tries.
@@ -61,6 +71,13 @@ export class Devices {
   }
 
   async keyUp(key: KeySpec): Promise<void> {
+    const depth = this.nested.get(key.name) ?? 0;
+    if (depth > 0) {
+      if (depth === 1) this.nested.delete(key.name);
+      else this.nested.set(key.name, depth - 1);
+      return;
+    }
+    if (!this.heldKeys.has(key.name)) return;
     const nut = await this.n();
     const k = this.nutKey(nut, key);
     if (k !== undefined) await nut.providerRegistry.getKeyboard().releaseKey(k);
@@ -72,6 +89,17 @@ export class Devices {
       if (before !== undefined && (await numLockOn()) !== before) await this.xdotool(['key', 'Num_Lock']);
     }
     this.heldKeys.delete(key.name);
+  }
+
+  /** Is this key down now (pressed by this process and not released)? */
+  isHeld(key: KeySpec): boolean {
+    return this.heldKeys.has(key.name);
+  }
+
+  /** Lets go of a held key whatever nested presses it carries (the key_up action). */
+  async release(key: KeySpec): Promise<void> {
+    this.nested.delete(key.name);
+    await this.keyUp(key);
   }
 
   /** True when this key can be pressed in-process (else it goes through xdotool). */
@@ -110,6 +138,7 @@ export class Devices {
 
   async buttonDown(button: MouseButton): Promise<void> {
     const nut = await this.n();
+    if (this.heldButtons.has(button)) throw new Error(`the ${button} button is already held down (mouse_up releases it)`);
     this.heldButtons.add(button);
     const b = this.nutButton(nut, button);
     if (b !== undefined) await nut.providerRegistry.getMouse().pressButton(b);
@@ -149,6 +178,7 @@ export class Devices {
         this.heldButtons.delete(button);
       }
     }
+    this.nested.clear();
     for (const key of [...this.heldKeys.values()].reverse()) {
       try {
         await this.keyUp(key);

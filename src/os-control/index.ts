@@ -16,7 +16,20 @@ export {
   imageToGlobal,
   regionToDisplayPixels,
 } from './coords.js';
-export { KeyNameError, knownKeyNames, parseKeyCombo, parseModifiers, resolveKey, type KeyChord, type KeySpec, type ParsedKeys } from './keys.js';
+export {
+  canonicalKeys,
+  KeyNameError,
+  knownKeyNames,
+  parseKeyCombo,
+  parseModifiers,
+  resolveKey,
+  type KeyChord,
+  type KeySpec,
+  type KeyVocabulary,
+  type ModifierClass,
+  type ParsedKeys,
+} from './keys.js';
+export { checkAction, type ActionCheck, type CheckedAction, type PointSpace } from './check-action.js';
 export { encodeForModel, targetSize, thumbnail, toRgb, type RawImage } from './image.js';
 export { listDisplays, parseListMonitors, pickDisplay } from './displays.js';
 export { TakeoverDetector, type TakeoverReport } from './takeover.js';

@@ -1,4 +1,5 @@
-import type { Action, Point, Rect } from '../shared/actions.js';
+import type { Point, Rect } from '../shared/actions.js';
+import type { CheckedAction } from './check-action.js';
 import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
 import type { ActiveWindow } from './active-window.js';
 
@@ -72,9 +73,10 @@ export interface Computer {
   /**
    * Perform one input or observe action whose points are in global desktop
    * coordinates (already mapped through the coordinate pipeline).
-   * Shell, ask_user and finish are not the computer's business.
+   * Shell, ask_user and finish are not the computer's business. Only a checked action
+   * (check-action.ts) is accepted: there is no unchecked path to the keyboard.
    */
-  perform(action: Action, signal: AbortSignal): Promise<PerformResult>;
+  perform(action: CheckedAction, signal: AbortSignal): Promise<PerformResult>;
   settle(options?: SettleOptions): Promise<SettleResult>;
   cursorPosition(): Promise<Point>;
   /**

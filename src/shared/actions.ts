@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assertNever } from './assert-never.js';
 
 /**
  * The one action vocabulary. Every provider converts its model's output into these
@@ -91,6 +92,22 @@ export const HoldKeyActionSchema = z
   .object({ type: z.literal('hold_key'), keys: z.string().min(1).max(200), durationMs: z.number().int().min(0).max(MAX_WAIT_MS) })
   .strict();
 
+/**
+ * Held keys: `key_down` presses modifier keys and leaves them down across actions
+ * (UI-TARS `press(key='shift')`); `key_up` lets them go (`release(key='shift')`).
+ * Only modifiers may be held: X autorepeats a held letter or Enter (about 25 times a
+ * second after 660 ms). Everything held is released at the end of the run, on stop
+ * and on error. Mouse buttons are held the same way with mouse_down / mouse_up.
+ */
+export const KeyDownActionSchema = z.object({ type: z.literal('key_down'), keys: z.string().min(1).max(200) }).strict();
+export const KeyUpActionSchema = z.object({ type: z.literal('key_up'), keys: z.string().min(1).max(200) }).strict();
+
+/** What is held down between actions: canonical X keysym names ("Control_L") and buttons. */
+export const HeldInputsSchema = z
+  .object({ keys: z.array(z.string().min(1).max(64)).max(16), buttons: z.array(MouseButtonSchema).max(5) })
+  .strict();
+export type HeldInputs = z.infer<typeof HeldInputsSchema>;
+
 export const WaitActionSchema = z.object({ type: z.literal('wait'), durationMs: z.number().int().min(0).max(MAX_WAIT_MS) }).strict();
 
 export const ScreenshotActionSchema = z.object({ type: z.literal('screenshot') }).strict();
@@ -123,6 +140,8 @@ export const ActionSchema = z.discriminatedUnion('type', [
   TypeActionSchema,
   KeyActionSchema,
   HoldKeyActionSchema,
+  KeyDownActionSchema,
+  KeyUpActionSchema,
   WaitActionSchema,
   ScreenshotActionSchema,
   CursorPositionActionSchema,
@@ -162,6 +181,8 @@ export function actionCategory(action: Action): ActionCategory {
     case 'type':
     case 'key':
     case 'hold_key':
+    case 'key_down':
+    case 'key_up':
       return 'input';
     case 'wait':
     case 'screenshot':
@@ -194,8 +215,20 @@ export function actionPoints(action: Action): Point[] {
         { x: action.region.x, y: action.region.y },
         { x: action.region.x + action.region.width, y: action.region.y + action.region.height },
       ];
-    default:
+    case 'type':
+    case 'key':
+    case 'hold_key':
+    case 'key_down':
+    case 'key_up':
+    case 'wait':
+    case 'screenshot':
+    case 'cursor_position':
+    case 'shell':
+    case 'ask_user':
+    case 'finish':
       return [];
+    default:
+      return assertNever(action, 'action kind');
   }
 }
 
@@ -221,8 +254,20 @@ export function mapActionPoints<A extends Action>(action: A, map: (p: Point) => 
       const b = map({ x: action.region.x + action.region.width, y: action.region.y + action.region.height });
       return { ...action, region: { x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y } };
     }
-    default:
+    case 'type':
+    case 'key':
+    case 'hold_key':
+    case 'key_down':
+    case 'key_up':
+    case 'wait':
+    case 'screenshot':
+    case 'cursor_position':
+    case 'shell':
+    case 'ask_user':
+    case 'finish':
       return action;
+    default:
+      return assertNever(action, 'action kind');
   }
 }
 
@@ -253,6 +298,10 @@ export function describeAction(action: Action): string {
       return `press ${action.keys}${action.repeat > 1 ? ` ×${action.repeat}` : ''}`;
     case 'hold_key':
       return `hold ${action.keys} for ${action.durationMs} ms`;
+    case 'key_down':
+      return `hold down ${action.keys}`;
+    case 'key_up':
+      return `let go of ${action.keys}`;
     case 'wait':
       return `wait ${action.durationMs} ms`;
     case 'screenshot':

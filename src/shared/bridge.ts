@@ -58,6 +58,8 @@ export const SettingsViewSchema = z
   .object({
     config: ConfigSchema,
     keys: z.record(z.string(), z.object({ stored: z.boolean(), fromEnv: z.boolean() }).strict()),
+    /** Per profile: the variable its key is read from, and whether a run could start (a key is stored or set, or none is needed). */
+    profileKeys: z.record(z.string(), z.object({ keyEnv: z.string().optional(), ready: z.boolean() }).strict()).optional(),
   })
   .strict();
 export type SettingsView = z.infer<typeof SettingsViewSchema>;
@@ -92,6 +94,14 @@ export const Commands = {
       })
       .strict(),
     output: SettingsViewSchema,
+  },
+  /**
+   * One tiny request to a configured profile's own base URL with its key ("test
+   * connection"). Takes a profile NAME only: never a URL from a client.
+   */
+  'connection.test': {
+    input: z.object({ profile: z.string().max(200).optional() }).strict(),
+    output: z.object({ ok: z.boolean(), message: z.string(), status: z.number().int().optional(), ms: z.number() }).strict(),
   },
   'sessions.list': {
     input: z.object({ query: z.string().max(500).optional() }).strict(),

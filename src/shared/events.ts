@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ActionSchema } from './actions.js';
+import { ActionSchema, HeldInputsSchema } from './actions.js';
 import { ApprovalAnswerSchema, ApprovedBySchema, GateDecisionSchema, PolicyModeSchema } from './approvals.js';
 import { ObservationRecordSchema } from './observation.js';
 
@@ -207,6 +207,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
       /** Text result for the model: shell output, cursor position, … */
       output: z.string().optional(),
       durationMs: z.number().nonnegative(),
+      /** Keys and buttons held down after this action (key_down, mouse_down); absent in older logs. */
+      held: HeldInputsSchema.optional(),
     })
     .strict(),
   z

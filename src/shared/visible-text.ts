@@ -32,7 +32,15 @@ export interface VisibleSegment {
   /** `plain`: drawn as is; `picture`: a C0/DEL control picture; `escape`: a `\u{…}` escape; `newline`: "␊" for U+000A. */
   kind: 'plain' | 'picture' | 'escape' | 'newline';
   text: string;
+  /**
+   * For `picture` and `newline`: the control's ASCII abbreviation ("CR", "ESC", "LF"), for
+   * views whose fonts may lack the Control Pictures block (U+2400) and draw boxes.
+   */
+  name?: string;
 }
+
+/** ASCII abbreviations of the C0 controls, by code. */
+const C0_NAMES = ['NUL', 'SOH', 'STX', 'ETX', 'EOT', 'ENQ', 'ACK', 'BEL', 'BS', 'TAB', 'LF', 'VT', 'FF', 'CR', 'SO', 'SI', 'DLE', 'DC1', 'DC2', 'DC3', 'DC4', 'NAK', 'SYN', 'ETB', 'CAN', 'EM', 'SUB', 'ESC', 'FS', 'GS', 'RS', 'US'];
 
 const CONTROL_PICTURES_START = 0x2400;
 const DEL_PICTURE = '\u2421';
@@ -63,9 +71,9 @@ function escapeCodePoint(cp: number): string {
 
 function classify(ch: string): VisibleSegment | undefined {
   const cp = ch.codePointAt(0) ?? 0;
-  if (cp === 0x0a) return { kind: 'newline', text: NEWLINE_PICTURE };
-  if (cp < 0x20) return { kind: 'picture', text: String.fromCodePoint(CONTROL_PICTURES_START + cp) };
-  if (cp === 0x7f) return { kind: 'picture', text: DEL_PICTURE };
+  if (cp === 0x0a) return { kind: 'newline', text: NEWLINE_PICTURE, name: 'LF' };
+  if (cp < 0x20) return { kind: 'picture', text: String.fromCodePoint(CONTROL_PICTURES_START + cp), name: C0_NAMES[cp]! };
+  if (cp === 0x7f) return { kind: 'picture', text: DEL_PICTURE, name: 'DEL' };
   if (isInvisible(ch, cp)) return { kind: 'escape', text: escapeCodePoint(cp) };
   return undefined;
 }

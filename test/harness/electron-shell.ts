@@ -37,12 +37,13 @@ export interface BootedShell {
   cleanup(): void;
 }
 
-export async function until<T>(probe: () => T | undefined | null | false, what: string, timeoutMs = 20_000): Promise<T> {
+/** Polls until `probe` holds; a deadlock guard, not a timing assertion (60 s: the CI machine runs ~8 suites on 2 cores). */
+export async function until<T>(probe: () => T | undefined | null | false, what: string, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = probe();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; shell log tail: ${stub.log.slice(-12).join(', ')}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }

@@ -7,6 +7,7 @@
  * After every call nothing is held; after an abort the spare keycodes are back to
  * NoSymbol (the whole `xmodmap -pke` is what it was).
  */
+import { checked } from '../harness/checked.js';
 import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +53,7 @@ async function waitForFile(path: string, expected: string, timeoutMs = 15_000): 
 
 async function clickInto(app: NativeApp): Promise<void> {
   const g = app.geometry();
-  await computer.perform({ type: 'click', x: g.x + g.width / 2, y: g.y + g.height / 2, button: 'left', clicks: 1, modifiers: [] }, never);
+  await computer.perform(checked({ type: 'click', x: g.x + g.width / 2, y: g.y + g.height / 2, button: 'left', clicks: 1, modifiers: [] }), never);
 }
 
 function expectNothingHeld(): void {
@@ -69,7 +70,7 @@ async function typeIntoXterm(text: string, load = false): Promise<void> {
   try {
     await clickInto(xterm);
     // cat receives a line when Enter is typed: end with one.
-    await computer.perform({ type: 'type', text: `${text}\n` }, never);
+    await computer.perform(checked({ type: 'type', text: `${text}\n` }), never);
     await waitForFile(file, `${text}\n`);
     expectNothingHeld();
   } finally {
@@ -86,9 +87,9 @@ async function typeIntoEditor(editor: 'mousepad' | 'gedit', text: string, load =
   const stopLoad = load ? startCpuLoad(2) : () => {};
   try {
     await clickInto(app);
-    await computer.perform({ type: 'type', text }, never);
+    await computer.perform(checked({ type: 'type', text }), never);
     expectNothingHeld();
-    await computer.perform({ type: 'key', keys: 'ctrl+s', repeat: 1 }, never);
+    await computer.perform(checked({ type: 'key', keys: 'ctrl+s', repeat: 1 }), never);
     // gedit keeps a final newline out of the buffer and writes one on save
     // (ensure-trailing-newline, on by default); mousepad writes the buffer as it is.
     await waitForFile(file, editor === 'gedit' ? `${text}\n` : text);
@@ -145,7 +146,7 @@ describe('Chromium (the probe textarea)', () => {
       setLayout(xvfb, layout);
       await probe.reset();
       await probe.focusField();
-      await computer.perform({ type: 'type', text: TEXT }, never);
+      await computer.perform(checked({ type: 'type', text: TEXT }), never);
       await probe.waitForText(TEXT);
       expectNothingHeld();
     });
@@ -165,7 +166,7 @@ it('restores the spare keycodes after typing, and at once on abort, with nothing
     await clickInto(xterm);
     // A finished call keeps its characters mapped for RESTORE_IDLE_MS (the application may
     // still be translating them), then restores.
-    await computer.perform({ type: 'type', text: 'ü✓\n' }, never);
+    await computer.perform(checked({ type: 'type', text: 'ü✓\n' }), never);
     await waitForFile(file, 'ü✓\n');
     expect(keymapText(xvfb)).not.toBe(before);
     await new Promise((r) => setTimeout(r, RESTORE_IDLE_MS + 500));
@@ -174,7 +175,7 @@ it('restores the spare keycodes after typing, and at once on abort, with nothing
     // Abort mid-text: a long text where remapped characters and shifted ones alternate.
     const long = Array.from({ length: 400 }, (_, i) => `Ä${String.fromCodePoint(0x4e00 + i)}B`).join('');
     const ac = new AbortController();
-    const typing = computer.perform({ type: 'type', text: long }, ac.signal);
+    const typing = computer.perform(checked({ type: 'type', text: long }), ac.signal);
     await new Promise((r) => setTimeout(r, 150));
     ac.abort();
     await expect(typing).rejects.toThrow();

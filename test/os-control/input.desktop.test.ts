@@ -9,6 +9,7 @@ import type { DesktopComputer } from '../../src/os-control/index.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
 import { DOM_BUTTON, startProbe, type Probe, type ProbeEvent } from '../harness/probe/probe.js';
 import { heldState, pointerPosition } from '../harness/native-apps.js';
+import { checked } from '../harness/checked.js';
 
 let xvfb: Xvfb;
 let probe: Probe;
@@ -36,7 +37,7 @@ beforeEach(async () => {
   probe.clear();
 });
 
-const perform = (a: Action) => computer.perform(a, never);
+const perform = (a: Action) => computer.perform(checked(a), never);
 const click = (x: number, y: number, extra: Partial<Extract<Action, { type: 'click' }>> = {}): Action => ({
   type: 'click',
   x,
@@ -322,7 +323,7 @@ describe('typing', () => {
     await perform({ type: 'key', keys: 'BackSpace', repeat: 1 });
     await probe.waitForText('');
     const ac = new AbortController();
-    const typing = computer.perform({ type: 'type', text }, ac.signal);
+    const typing = computer.perform(checked({ type: 'type', text }), ac.signal);
     // 5,000 strokes take at least 5 s at the paced rate (the browser shows them later still),
     // so a stop 300 ms in lands mid-way. The warm-up above loaded nut.js and the keymap.
     await new Promise((r) => setTimeout(r, 300));
@@ -343,7 +344,7 @@ describe('typing', () => {
   it('releases a held key when a hold is aborted', async () => {
     const ac = new AbortController();
     const since = probe.nextSeq();
-    const holding = computer.perform({ type: 'hold_key', keys: 'ctrl+shift', durationMs: 10_000 }, ac.signal);
+    const holding = computer.perform(checked({ type: 'hold_key', keys: 'ctrl+shift', durationMs: 10_000 }), ac.signal);
     await probe.waitFor((e) => e.type === 'keydown' && e.code === 'ShiftLeft', { sinceSeq: since });
     expect(heldState(xvfb).keys).toEqual(expect.arrayContaining(['Control_L', 'Shift_L']));
     ac.abort();
@@ -357,7 +358,7 @@ describe('typing', () => {
     const path = Array.from({ length: 200 }, (_, i) => ({ x: Math.round(pad.x + 50 + (i % 2) * 400), y: Math.round(pad.y + 50 + i) }));
     const ac = new AbortController();
     const since = probe.nextSeq();
-    const dragging = computer.perform({ type: 'drag', path, button: 'left', modifiers: ['shift'] }, ac.signal);
+    const dragging = computer.perform(checked({ type: 'drag', path, button: 'left', modifiers: ['shift'] }), ac.signal);
     await probe.waitFor((e) => e.type === 'pointerdown', { sinceSeq: since });
     ac.abort(new Error('stop pressed'));
     await expect(dragging).rejects.toThrow('stop pressed');

@@ -9,6 +9,7 @@ import { actionToGlobal } from '../../src/os-control/index.js';
 import type { ImageTarget } from '../../src/os-control/types.js';
 import type { Probe } from '../harness/probe/probe.js';
 import { centroidOf, decode, MARKER_COLOURS } from './screen-helpers.js';
+import { checked } from '../harness/checked.js';
 
 const SIZE = 9; // odd: one centre pixel
 
@@ -40,7 +41,7 @@ export async function expectModelClicksLand(
       obs.record,
     );
     const since = probe.nextSeq();
-    await computer.perform(click, new AbortController().signal);
+    await computer.perform(checked(click), new AbortController().signal);
     const screenX = probe.contentOrigin.x + p.x + (SIZE - 1) / 2;
     const screenY = probe.contentOrigin.y + p.y + (SIZE - 1) / 2;
     await probe.expectClickAt(screenX, screenY, { tolerance: 1, sinceSeq: since });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DesktopComputer } from '../../src/os-control/index.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
 import { heldState, startXterm, type NativeApp } from '../harness/native-apps.js';
+import { checked } from '../harness/checked.js';
 
 let xvfb: Xvfb;
 let computer: DesktopComputer;
@@ -43,9 +44,9 @@ it('types exact Unicode into xterm (cat > file)', async () => {
   const xterm = await startXterm(xvfb, { cols: 60, rows: 10, x: 50, y: 50, command: ['sh', '-c', `stty -echo; cat > ${file}`] });
   apps.push(xterm);
   const g = xterm.geometry();
-  await computer.perform({ type: 'click', x: g.x + g.width / 2, y: g.y + g.height / 2, button: 'left', clicks: 1, modifiers: [] }, never);
+  await computer.perform(checked({ type: 'click', x: g.x + g.width / 2, y: g.y + g.height / 2, button: 'left', clicks: 1, modifiers: [] }), never);
   const text = 'Grüße, 世界! 👋 tab\there\nsecond line: ~!@#$%^&*()_+{}|:"<>?\n';
-  await computer.perform({ type: 'type', text }, never);
+  await computer.perform(checked({ type: 'type', text }), never);
   await waitForFile(file, text);
   expect(heldState(xvfb)).toEqual({ keys: [], keycodes: [], buttons: [] });
 });
@@ -56,7 +57,7 @@ it('sends key combos to xterm: ctrl+c ends the program inside', async () => {
   const xterm = await startXterm(xvfb, { cols: 60, rows: 10, x: 400, y: 300, command: ['sh', '-c', `trap 'echo yes > ${marker}; exit 0' INT; while true; do sleep 0.1; done`] });
   apps.push(xterm);
   const g = xterm.geometry();
-  await computer.perform({ type: 'click', x: g.x + g.width / 2, y: g.y + g.height / 2, button: 'left', clicks: 1, modifiers: [] }, never);
-  await computer.perform({ type: 'key', keys: 'ctrl+c', repeat: 1 }, never);
+  await computer.perform(checked({ type: 'click', x: g.x + g.width / 2, y: g.y + g.height / 2, button: 'left', clicks: 1, modifiers: [] }), never);
+  await computer.perform(checked({ type: 'key', keys: 'ctrl+c', repeat: 1 }), never);
   await waitForFile(marker, 'yes\n');
 });

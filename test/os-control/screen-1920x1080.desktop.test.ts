@@ -11,6 +11,7 @@ import { startXvfb, type Xvfb } from '../harness/xvfb.js';
 import { startProbe, type Probe } from '../harness/probe/probe.js';
 import { expectModelClicksLand } from './model-clicks.js';
 import { centroidOf, countColour, decode, MARKER_COLOURS } from './screen-helpers.js';
+import { checked } from '../harness/checked.js';
 
 let xvfb: Xvfb;
 let probe: Probe;
@@ -94,7 +95,7 @@ describe('observe', () => {
   it('draws the pointer into the image when asked', async () => {
     const pad = probe.padRect();
     const at = { x: Math.round(pad.x + 300), y: Math.round(pad.y + 200) };
-    await computer.perform({ type: 'move', x: at.x, y: at.y }, never);
+    await computer.perform(checked({ type: 'move', x: at.x, y: at.y }), never);
     const plain = await decode((await computer.observe({ target: { format: 'png' } })).image);
     const drawn = await decode((await computer.observe({ target: { format: 'png', drawCursor: true } })).image);
     // X11 grabs never contain the pointer; the drawn arrow is dark just below-right of the hotspot.
@@ -124,7 +125,7 @@ describe('several monitors', () => {
       const { actionToGlobal } = await import('../../src/os-control/index.js');
       const click = actionToGlobal({ type: 'click', x: Math.round(c.x), y: Math.round(c.y), button: 'left', clicks: 1, modifiers: [] }, obs.record);
       const since = probe.nextSeq();
-      await computer.perform(click, never);
+      await computer.perform(checked(click), never);
       await probe.expectClickAt(1504, 604, { tolerance: 1, sinceSeq: since });
     } finally {
       xr('--delmonitor', 'LEFT');
@@ -137,7 +138,7 @@ describe('settle', () => {
   it('waits through a reaction that comes 300 ms after a click, and the screenshot shows it', async () => {
     await probe.changeAfterNextClick(300);
     const pad = probe.padRect();
-    await computer.perform({ type: 'click', x: Math.round(pad.x + 50), y: Math.round(pad.y + 50), button: 'left', clicks: 1, modifiers: [] }, never);
+    await computer.perform(checked({ type: 'click', x: Math.round(pad.x + 50), y: Math.round(pad.y + 50), button: 'left', clicks: 1, modifiers: [] }), never);
     const result = await computer.settle({ quietMs: 400, maxMs: 5_000 });
     expect(result.settled).toBe(true);
     const img = await decode((await computer.observe({ target: { format: 'png', maxLongEdge: 960 } })).image);

@@ -61,7 +61,7 @@ describe('OpenAI GA computer tool', () => {
     expect(call.actions).toEqual([
       { ok: true, action: { type: 'click', x: 100, y: 200, button: 'left', clicks: 1, modifiers: ['ctrl'] } },
       { ok: true, action: { type: 'type', text: 'héllo 日本' } },
-      { ok: true, action: { type: 'key', keys: 'ctrl+A', repeat: 1 } },
+      { ok: true, action: { type: 'key', keys: 'ctrl+a', repeat: 1 } },
       { ok: true, action: { type: 'scroll', x: 10, y: 10, direction: 'down', amount: 3, modifiers: [] } },
       { ok: true, action: { type: 'drag', path: [{ x: 1, y: 2 }, { x: 30, y: 40 }], button: 'left', modifiers: [] } },
       { ok: true, action: { type: 'click', x: 5, y: 5, button: 'middle', clicks: 1, modifiers: [] } },

@@ -160,7 +160,7 @@ describe('QA runner rules', () => {
     // A verdict in the same turn as an action was refused; the next one, after the screenshot, counted.
     const title = byName.Title!;
     expect(title.status).toBe('passed');
-    expect(title.attempts[0]?.checks[0]).toMatchObject({ passed: true, actual: 'Calculator' });
+    expect(title.attempts[0]?.checks[0]).toMatchObject({ status: 'pass', actual: 'Calculator' });
     const refusals = fake.requests.flatMap((r) => r.toolResults).filter((t) => t.text.includes('your last action has not been observed'));
     expect(refusals.length).toBeGreaterThanOrEqual(1);
 

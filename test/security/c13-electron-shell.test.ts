@@ -9,6 +9,7 @@ import { formatAccelerator, killHotkeyProblem, parseAccelerator } from '../../sr
 import type { PushMessage, SettingsView } from '../../src/shared/bridge.js';
 import { ConfigSchema } from '../../src/shared/config.js';
 import { appLocation } from '../../src/main/electron/windows.js';
+import { DEFAULT_KILL_HOTKEY, KillHotkey, type ShortcutRegistry } from '../../src/main/electron/kill-hotkey.js';
 import { stub } from '../harness/electron-stub.js';
 import { bootShell, quitShell, until, type BootedShell } from '../harness/electron-shell.js';
 import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';
@@ -73,6 +74,65 @@ describe('class 13: stop hotkeys are read with Electron’s accelerator grammar'
     expect(parseAccelerator('Meta+enter')).toEqual({ ok: true, value: { modifiers: ['Super'], key: 'Return' } });
     expect(formatAccelerator('CommandOrControl+Shift+Escape', false)).toBe('Ctrl+Shift+Esc');
     expect(formatAccelerator('CommandOrControl+Shift+Escape', true)).toBe('⌘⇧Esc');
+  });
+});
+
+describe('class 13: the stop hotkey keeps a live key whatever happens', () => {
+  /** Like globalShortcut: false for keys another app holds, a throw for what it cannot read. */
+  function registry(taken: string[], unreadable: string[] = []) {
+    const live = new Set<string>();
+    const calls: string[] = [];
+    const r: ShortcutRegistry = {
+      register(accelerator) {
+        calls.push(`register ${accelerator}`);
+        if (unreadable.includes(accelerator)) throw new TypeError('conversion failure');
+        if (taken.includes(accelerator) || live.has(accelerator)) return false;
+        live.add(accelerator);
+        return true;
+      },
+      unregister(accelerator) {
+        calls.push(`unregister ${accelerator}`);
+        live.delete(accelerator);
+      },
+    };
+    return { r, live, calls };
+  }
+
+  it('at start-up a taken key falls back to the default and says which one is live', () => {
+    const { r, live } = registry(['Ctrl+Alt+K']);
+    const hotkey = new KillHotkey(r, () => {});
+    hotkey.start('Ctrl+Alt+K');
+    expect([...live]).toEqual([DEFAULT_KILL_HOTKEY]);
+    expect(hotkey.current()).toMatchObject({ accelerator: DEFAULT_KILL_HOTKEY, live: true, problem: expect.stringContaining('Ctrl+Alt+K is taken') });
+    expect(hotkey.configured()).toBe('Ctrl+Alt+K');
+  });
+
+  it('when every candidate is taken, the state says no key is live', () => {
+    const { r, live } = registry(['Ctrl+Alt+K', DEFAULT_KILL_HOTKEY]);
+    const hotkey = new KillHotkey(r, () => {});
+    hotkey.start('Ctrl+Alt+K');
+    expect([...live]).toEqual([]);
+    expect(hotkey.current()).toMatchObject({ live: false, problem: expect.stringContaining('taken') });
+  });
+
+  it('a change that Electron throws on, or that is not an accelerator, keeps the old key', () => {
+    const { r, live, calls } = registry([], ['Ctrl+Alt+Q']);
+    const hotkey = new KillHotkey(r, () => {});
+    hotkey.start('Ctrl+Alt+J');
+    expect(hotkey.change('Ctrl+Alt+Q')).toEqual({ ok: false, problem: expect.stringContaining('Electron refused Ctrl+Alt+Q') });
+    expect(hotkey.change('Ctrl+Shift+NotAKey')).toEqual({ ok: false, problem: expect.stringContaining('not a key code') });
+    expect([...live]).toEqual(['Ctrl+Alt+J']);
+    expect(calls).toEqual(['register Ctrl+Alt+J', 'register Ctrl+Alt+Q']);
+    expect(hotkey.current()).toMatchObject({ accelerator: 'Ctrl+Alt+J', live: true });
+  });
+
+  it('the key pressed calls the stop callback', () => {
+    let stopped = 0;
+    const callbacks = new Map<string, () => void>();
+    const hotkey = new KillHotkey({ register: (a, cb) => (callbacks.set(a, cb), true), unregister: (a) => callbacks.delete(a) }, () => (stopped += 1));
+    hotkey.start('Alt+F12');
+    callbacks.get('Alt+F12')!();
+    expect(stopped).toBe(1);
   });
 });
 
@@ -307,11 +367,14 @@ describe('class 13: windows hide only around the agent’s own captures and acti
     expect(runId).toBeTruthy();
     unsubscribe();
     await shell.api.call('screen.watch', { on: false });
-  });
+  }, 240_000);
 
-  it('the HUD never receives live frames (it shows none)', () => {
+  it('the HUD never receives live frames or streamed text (it shows neither)', () => {
     expect(shell.pushesTo(shell.mainWindow).filter((m) => m.kind === 'frame').length).toBeGreaterThan(0);
     expect(shell.pushesTo(shell.hud).filter((m) => m.kind === 'frame')).toEqual([]);
+    // Nor the streamed model text (the main window gets it).
+    expect(shell.pushesTo(shell.mainWindow).filter((m) => m.kind === 'delta').length).toBeGreaterThan(0);
+    expect(shell.pushesTo(shell.hud).filter((m) => m.kind === 'delta')).toEqual([]);
     // It does get the run's events and state.
     expect(shell.pushesTo(shell.hud).some((m) => m.kind === 'event' && m.event.type === 'run_ended')).toBe(true);
   });
@@ -335,5 +398,5 @@ describe('class 13: the stop hotkey stops the run', () => {
     expect(ended).toMatchObject({ event: { status: 'stopped' } });
     release();
     unsubscribe();
-  });
+  }, 120_000);
 });

@@ -58,7 +58,7 @@ describe('visibleText', () => {
   it('segments say which parts were made visible, and newlines can be broken after', () => {
     expect(visibleSegments('ab\ncd\u202E')).toEqual([
       { kind: 'plain', text: 'ab' },
-      { kind: 'newline', text: '␊' },
+      { kind: 'newline', text: '␊', name: 'LF' },
       { kind: 'plain', text: 'cd' },
       { kind: 'escape', text: '\\u{202E}' },
     ]);

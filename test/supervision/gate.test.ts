@@ -1,14 +1,20 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ActionSchema, type Action } from '../../src/shared/actions.js';
+import { checkAction, type CheckedAction } from '../../src/os-control/check-action.js';
 import type { RunEventInput } from '../../src/shared/events.js';
 import type { ActionContext, GateRequest } from '../../src/main/agent/gate.js';
 import { createSupervisedGate, type SupervisedGateOptions } from '../../src/main/agent/supervision/supervised-gate.js';
 
-const a = (input: Record<string, unknown>): Action => ActionSchema.parse(input);
+/** Proposals are checked actions, in the pixels of a 100×100 screenshot. */
+const SPACE = { image: { width: 100, height: 100 } };
+const a = (input: Record<string, unknown>): CheckedAction => {
+  const r = checkAction(input, SPACE);
+  if (!r.ok) throw new Error(r.error);
+  return r.action;
+};
 const editor: ActionContext = { step: 1, activeWindow: { title: 'notes', app: 'mousepad' } };
 const xterm: ActionContext = { step: 1, activeWindow: { title: 'bash', app: 'xterm' } };
 let seq = 0;
-const req = (action: Action, context: ActionContext = editor): GateRequest => ({ proposalId: `p${++seq}`, action, context });
+const req = (action: CheckedAction, context: ActionContext = editor): GateRequest => ({ proposalId: `p${++seq}`, action, context, space: SPACE });
 
 function setup(options: Partial<SupervisedGateOptions> = {}) {
   const events: RunEventInput[] = [];
@@ -149,13 +155,6 @@ describe('the one approval queue', () => {
   it('edit: the edited action runs, validated like model output; an invalid edit is refused and the item stays', async () => {
     const { gate, events, signal } = setup({
       rules: [{ effect: 'deny', textPattern: 'secret-place' }],
-      // Stand-in for validate-action's validateAction bound to a 100×100 screenshot.
-      validateEdit: (action) => {
-        const parsed = ActionSchema.safeParse(action);
-        if (!parsed.success) return { ok: false, error: 'bad shape' };
-        if (parsed.data.type === 'click' && (parsed.data.x > 99 || parsed.data.y > 99)) return { ok: false, error: 'outside the screenshot: x must be within 0–99' };
-        return { ok: true, action: parsed.data };
-      },
     });
     const r = req(a({ type: 'click', x: 10, y: 10 }));
     const p = gate.submit(r, signal);

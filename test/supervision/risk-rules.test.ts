@@ -33,9 +33,11 @@ describe('risk rules', () => {
     ['paste into a terminal', a({ type: 'key', keys: 'ctrl+shift+v' }), win('gnome-terminal-server'), 'risk:terminal-paste'],
     ['middle click in a terminal', a({ type: 'click', x: 1, y: 1, button: 'middle' }), win('xterm'), 'risk:terminal-paste'],
     ['Enter in an editor', a({ type: 'key', keys: 'Return' }), editor, undefined],
-    ['typing into an editor', a({ type: 'type', text: 'ls\n' }), editor, undefined],
+    ['typing prose into an editor', a({ type: 'type', text: 'Dear Sam,\nthanks.\n' }), editor, undefined],
+    ['typing a command and a line break into an editor', a({ type: 'type', text: 'ls\n' }), editor, 'risk:typed-command'],
     ['Enter with unknown window', a({ type: 'key', keys: 'enter' }), { step: 0 }, 'risk:enter-unknown-window'],
-    ['line break with unknown window', a({ type: 'type', text: 'rm x\n' }), { step: 0 }, 'risk:enter-unknown-window'],
+    ['line break with unknown window', a({ type: 'type', text: 'hello there\n' }), { step: 0 }, 'risk:enter-unknown-window'],
+    ['a command line with unknown window', a({ type: 'type', text: 'rm x\n' }), { step: 0 }, 'risk:typed-command'],
     ['plain typing with unknown window', a({ type: 'type', text: 'hello' }), { step: 0 }, undefined],
     ['alt+F4', a({ type: 'key', keys: 'alt+F4' }), editor, 'risk:destructive-combo'],
     ['ctrl+q', a({ type: 'key', keys: 'ctrl+q' }), editor, 'risk:destructive-combo'],
@@ -71,6 +73,6 @@ describe('risk rules', () => {
 describe('key combo normalisation', () => {
   it.each([
     ['ctrl+q', 'ctrl+q'], ['Control+Q', 'ctrl+q'], ['CTRL q', 'ctrl+q'], ['ctrl-q', 'ctrl+q'], ['Alt_L+F4', 'alt+f4'],
-    ['shift+ctrl+Tab', 'ctrl+shift+tab'], ['cmd+w', 'super+w'], ['Return', 'enter'], ['ctrl++', 'ctrl++'], ['-', '-'],
+    ['shift+ctrl+Tab', 'ctrl+shift+tab'], ['cmd+w', 'super+w'], ['Return', 'return'], ['ctrl++', 'ctrl+plus'], ['-', 'minus'], ['q+ctrl', 'ctrl+q'],
   ])('%s → %s', (input, out) => expect(comboToString(normaliseCombo(input))).toBe(out));
 });

@@ -12,6 +12,7 @@ import { startProbe, type Probe } from '../harness/probe/probe.js';
 import { isAbortError } from '../../src/shared/abort.js';
 import { createRunControl } from '../../src/main/agent/supervision/run-control.js';
 import type { Computer } from '../../src/os-control/types.js';
+import { checked } from '../harness/checked.js';
 
 let xvfb: Xvfb;
 let probe: Probe;
@@ -64,14 +65,14 @@ async function stopDuring(work: (signal: AbortSignal) => Promise<unknown>, start
 describe('stop mid-action on a real desktop', () => {
   it('stops a 2,000-character type: the probe holds a strict prefix, no key is held', async () => {
     await probe.reset();
-    await computer.perform({ type: 'click', x: probe.fieldCenter().x, y: probe.fieldCenter().y, button: 'left', clicks: 1, modifiers: [] }, new AbortController().signal);
+    await computer.perform(checked({ type: 'click', x: probe.fieldCenter().x, y: probe.fieldCenter().y, button: 'left', clicks: 1, modifiers: [] }), new AbortController().signal);
     const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,;-';
     const text = Array.from({ length: 2_000 }, (_, i) => alphabet[(i * 7919) % alphabet.length]).join('');
     // Chromium on a busy Xvfb consumes keys slower than XTest injects them (the probe
     // even answers queries late while it works through them), so we stop by time —
     // 400 ms into the injection of ~2.5 s — and then let the page drain what was sent.
     const { outcome } = await stopDuring(
-      (signal) => computer.perform({ type: 'type', text }, signal),
+      (signal) => computer.perform(checked({ type: 'type', text }), signal),
       async (elapsed) => elapsed >= 400,
       '2,000-character type',
     );
@@ -100,7 +101,7 @@ describe('stop mid-action on a real desktop', () => {
     }));
     const since = probe.nextSeq();
     const { outcome } = await stopDuring(
-      (signal) => computer.perform({ type: 'drag', path, button: 'left', modifiers: [] }, signal),
+      (signal) => computer.perform(checked({ type: 'drag', path, button: 'left', modifiers: [] }), signal),
       async () => probe.events().some((e) => e.seq >= since && e.type === 'pointermove' && ((e.buttons ?? 0) & 1) === 1),
       'drag along 200 points',
     );

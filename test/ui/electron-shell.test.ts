@@ -10,6 +10,7 @@ import { isTrustedSender, makeCommandHandler, parseRunFileUrl } from '../../src/
 import { ACCESSIBILITY_PANE, permissionAdvice, SCREEN_PANE } from '../../src/main/electron/mac-permissions.js';
 import { SafeStorageSecretStore, SecretStoreUnavailable, type Encryptor } from '../../src/main/electron/secret-store.js';
 import { FakeService } from '../server/fake-service.js';
+import { checked } from '../harness/checked.js';
 
 /** Real AES-256-GCM standing in for the OS keychain, which Electron's safeStorage wraps. */
 function aesEncryptor(backend = 'gnome_libsecret'): Encryptor {
@@ -79,7 +80,7 @@ describe('windows hidden while the agent captures and acts (Linux)', () => {
     const log: string[] = [];
     let active = true;
     const c = hidingComputer(recordingComputer(log), { active: () => active, hide: async () => void log.push('hide'), show: () => log.push('show') }, 30);
-    await c.perform({ type: 'type', text: 'x' }, new AbortController().signal);
+    await c.perform(checked({ type: 'type', text: 'x' }), new AbortController().signal);
     await c.observe({ target: { format: 'jpeg' } });
     await new Promise((r) => setTimeout(r, 80));
     expect(log).toEqual(['hide', 'perform:type', 'observe', 'show']);

@@ -76,6 +76,19 @@ describe('settings', () => {
     expect(client.callsOf('settings.save')).toHaveLength(0);
   });
 
+  it('refuses a stop hotkey Electron cannot register, naming the part that is wrong, and sends nothing', async () => {
+    const { client } = await mount();
+    change(screen.getByTestId('settings-hotkey'), 'Ctrl+Shift+NotAKey');
+    act(() => void fireEvent.click(screen.getByTestId('settings-save')));
+    await flush();
+    expect(screen.getByRole('alert').textContent).toMatch(/killHotkey: not a usable stop hotkey: "NotAKey" is not a key code/);
+    change(screen.getByTestId('settings-hotkey'), 'Shift+A');
+    act(() => void fireEvent.click(screen.getByTestId('settings-save')));
+    await flush();
+    expect(screen.getByRole('alert').textContent).toMatch(/needs Ctrl, Alt, Super or Command/);
+    expect(client.callsOf('settings.save')).toHaveLength(0);
+  });
+
   it('adds and removes profiles', async () => {
     const { client } = await mount();
     change(screen.getByLabelText('New profile name'), 'local');

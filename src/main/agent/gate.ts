@@ -1,5 +1,6 @@
-import type { Action } from '../../shared/actions.js';
+import type { HeldInputs } from '../../shared/actions.js';
 import type { ApprovedBy, GateDecision } from '../../shared/approvals.js';
+import type { CheckedAction, PointSpace } from '../../os-control/check-action.js';
 
 /**
  * The gate every action passes before it runs: the policy decides (allow / ask /
@@ -16,19 +17,28 @@ export interface ActionContext {
   safetyChecks?: Array<{ id: string; code: string; message: string }>;
   /** The model's reasoning, for the person, never for the rules. */
   reasoning?: string;
+  /**
+   * Keys and buttons earlier actions left held (key_down, mouse_down): the next key is
+   * judged together with them (ctrl held + q = ctrl+q). Canonical keysym names.
+   */
+  held?: HeldInputs;
+  /** Text typed since the last Enter: an Enter now submits it (a shell command?). */
+  typedLine?: string;
 }
 
 export interface GateRequest {
   proposalId: string;
-  /** In the image space of `observationId` (what the person sees drawn on the screenshot). */
-  action: Action;
+  /** In the image space of `observationId` (what the person sees drawn on the screenshot). Checked: only checkAction makes one. */
+  action: CheckedAction;
   observationId?: string;
+  /** That screenshot's pixel space: a person's edit is checked in it (checkAction) before it may run. */
+  space?: PointSpace;
   context: ActionContext;
 }
 
 export type GateOutcome =
   /** Run this action (it may be the person's edit of the proposal). */
-  | { kind: 'run'; action: Action; by: ApprovedBy }
+  | { kind: 'run'; action: CheckedAction; by: ApprovedBy }
   /** The person said no; feedback goes back to the model. */
   | { kind: 'reject'; feedback?: string; by: ApprovedBy }
   /** A deny rule refused it; the refusal goes back to the model. */

@@ -20,6 +20,7 @@ import { offeredTools } from './runner/tools.js';
 import { loadSkillsForPrompt } from './skills/index.js';
 import type { SkillForPrompt } from './system-prompt.js';
 import { rebuildTranscript } from './runner/resume.js';
+import { FRESH_INPUT } from './supervision/input-memory.js';
 
 export type { RunHandle, RunOptions, RunResult } from './run-api.js';
 
@@ -157,6 +158,7 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     emit,
     transcript,
     step,
+    input: FRESH_INPUT,
     total,
   };
 

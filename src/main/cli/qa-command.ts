@@ -8,6 +8,7 @@ import { resolveApiKey } from '../agent/providers/index.js';
 import { resolveRunChoices } from '../agent/runner/choices.js';
 import { PlanError, readPlanFile } from '../agent/qa/index.js';
 import { exitCodeFor, EXIT_INVALID, type CaseResult, type SuiteResult } from '../agent/qa/results.js';
+import { describeCase } from '../agent/qa/decide.js';
 
 interface QaFlags {
   junit?: string;
@@ -121,8 +122,8 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
 }
 
 function caseLine(c: CaseResult): string {
-  const mark = c.status === 'passed' ? (c.flaky ? 'FLAKY' : 'PASS') : c.status === 'failed' ? 'FAIL' : c.status === 'blocked' ? 'BLOCKED' : 'ERROR';
-  return `${mark.padEnd(7)} ${c.name} — ${c.message}`;
+  const { mark, note } = describeCase(c);
+  return `${mark.padEnd(7)} ${c.name}${note ? ` (${note})` : ''} — ${c.message}`;
 }
 
 async function writeOut(file: string, text: string): Promise<void> {

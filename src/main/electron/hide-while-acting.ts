@@ -1,4 +1,4 @@
-import type { Action } from '../../shared/actions.js';
+import type { CheckedAction } from '../../os-control/check-action.js';
 import type { Computer, ObserveOptions } from '../../os-control/types.js';
 import { forwardingComputer } from '../../os-control/forwarding.js';
 
@@ -51,7 +51,7 @@ export function hidingComputer(inner: Computer, hider: WindowHider, reshowAfterM
   return {
     ...forwardingComputer(inner),
     observe: (options: ObserveOptions) => around(() => inner.observe(options)),
-    perform: (action: Action, signal: AbortSignal) => around(() => inner.perform(action, signal)),
+    perform: (action: CheckedAction, signal: AbortSignal) => around(() => inner.perform(action, signal)),
     settle: (options) => around(() => inner.settle(options)),
   };
 }

@@ -23,6 +23,8 @@ export type HotkeyChange = { ok: true } | { ok: false; problem: string };
 export class KillHotkey {
   /** The accelerator registered now, if any. */
   private live: string | null = null;
+  /** The accelerator the config names (it may be the one that could not be registered). */
+  private wanted: string | null = null;
   private state: KillHotkeyPush | null = null;
   private readonly listeners: (() => void)[] = [];
 
@@ -35,15 +37,22 @@ export class KillHotkey {
     return this.state;
   }
 
+  configured(): string | null {
+    return this.wanted;
+  }
+
   onChange(listener: () => void): void {
     this.listeners.push(listener);
   }
 
   /** At start-up: the configured key, else the default one, so some key stops a run. */
   start(configured: string): void {
+    this.wanted = configured;
     const wanted = this.change(configured);
     if (wanted.ok || configured === DEFAULT_KILL_HOTKEY) return;
     const fallback = this.change(DEFAULT_KILL_HOTKEY);
+    // The config still names the key the person chose; the fallback only stands in.
+    this.wanted = configured;
     if (fallback.ok) this.publish(DEFAULT_KILL_HOTKEY, true, `${configured} could not be used (${wanted.problem}); ${DEFAULT_KILL_HOTKEY} stops runs instead`);
     else this.publish(configured, false, wanted.problem);
   }
@@ -51,6 +60,7 @@ export class KillHotkey {
   /** Makes `accelerator` the stop key; on failure the previous key stays live. */
   change(accelerator: string): HotkeyChange {
     if (this.live === accelerator) {
+      this.wanted = accelerator;
       this.publish(accelerator, true, '');
       return { ok: true };
     }
@@ -61,6 +71,7 @@ export class KillHotkey {
     }
     const old = this.live;
     this.live = accelerator;
+    this.wanted = accelerator;
     if (old) this.registry.unregister(old);
     this.publish(accelerator, true, '');
     return { ok: true };

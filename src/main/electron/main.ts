@@ -54,6 +54,12 @@ function stopActiveRun(): void {
 
 const killHotkey = new KillHotkey(globalShortcut, stopActiveRun);
 
+/**
+ * What the HUD shows: the run's state and current action (from events) and the stop
+ * hotkey. Not live frames or streaming model text (a few pushes a second it never draws).
+ */
+const HUD_PUSHES: ReadonlySet<PushMessage['kind']> = new Set<PushMessage['kind']>(['event', 'run_state', 'kill_hotkey']);
+
 function updateChrome(): void {
   const live = !!activeRunId && activeState !== 'ended';
   tray?.setToolTip(live ? `DeskPilot — ${activeState?.replace('_', ' ')}` : 'DeskPilot');
@@ -132,13 +138,16 @@ async function start(): Promise<void> {
     host: {
       killHotkey: () => killHotkey.current(),
       onKillHotkeyChange: (listener) => killHotkey.onChange(listener),
-      // The new stop key must be live before the config names it; else nothing is saved.
+      // A new stop key must be live before the config names it; else nothing is saved.
+      // An unchanged one that is still unusable (taken since start-up) does not block
+      // saving the rest: the fallback stays live and the indicator says so.
       prepareSettings: async (next) => {
         const before = killHotkey.current();
+        const unchanged = next.killHotkey === killHotkey.configured();
         const changed = killHotkey.change(next.killHotkey);
-        if (!changed.ok) throw new BridgeError('conflict', `stop hotkey not changed: ${changed.problem}. Nothing was saved.`);
+        if (!changed.ok && !unchanged) throw new BridgeError('conflict', `stop hotkey not changed: ${changed.problem}. Nothing was saved.`);
         return () => {
-          if (before?.live) killHotkey.change(before.accelerator);
+          if (before?.live && !unchanged) killHotkey.change(before.accelerator);
         };
       },
     },
@@ -176,12 +185,13 @@ async function start(): Promise<void> {
   const icon = path.join(resourcesDir, 'icon.png');
   mainWindow = createMainWindow(loc, icon);
   hud = createHudWindow(loc);
-  for (const [win, client] of [
-    [mainWindow, mainClient],
-    [hud, hudClient],
+  for (const [win, client, shows] of [
+    [mainWindow, mainClient, null],
+    [hud, hudClient, HUD_PUSHES],
   ] as const) {
-    // The service has validated every push; IPC only carries it.
+    // The service has validated every push; IPC only carries it, to the windows that show it.
     const unsubscribe = svc.subscribe(client, (m) => {
+      if (shows && !shows.has(m.kind)) return;
       if (!win.isDestroyed()) win.webContents.send(IPC_PUSH_CHANNEL, m);
     });
     win.on('closed', unsubscribe);

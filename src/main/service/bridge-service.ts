@@ -1,4 +1,3 @@
-import { promises as fs } from 'node:fs';
 import { Commands, PushMessageSchema, type CommandName, type CommandOutput, type PushMessage, type SettingsView } from '../../shared/bridge.js';
 import type { Config } from '../../shared/config.js';
 import type { PolicyMode } from '../../shared/approvals.js';
@@ -8,6 +7,7 @@ import { ConfigError, loadConfig, saveConfig } from '../config/index.js';
 import { deleteSession, listSessions, openSession, runDir } from '../sessions/history.js';
 import { mediaTypeOf, readFileInRun, resolveInRun } from '../sessions/files.js';
 import { apiKeyEnvName, resolveApiKey } from '../agent/providers/index.js';
+import { pingProvider } from '../agent/providers/ping.js';
 import { resolveRunChoices } from '../agent/runner/choices.js';
 import { decideKeyDestination } from '../agent/runner/key-destination.js';
 import type { RunHandle, RunOptions } from '../agent/run-api.js';
@@ -132,7 +132,14 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
     for (const name of keyNames(config)) {
       keys[name] = { stored: secrets ? await secrets.has(name) : false, fromEnv: Boolean(env[name]?.trim()) };
     }
-    return { config, keys };
+    // The same lookup run.start makes, so "Start" is enabled exactly when a run could get a key.
+    const profileKeys: NonNullable<SettingsView['profileKeys']> = {};
+    for (const [name, profile] of Object.entries(config.profiles)) {
+      const keyEnv = apiKeyEnvName(profile);
+      const stored = keyEnv ? (keys[keyEnv]?.stored ?? false) : false;
+      profileKeys[name] = { ...(keyEnv ? { keyEnv } : {}), ready: stored || Boolean(resolveApiKey(profile, env).apiKey?.trim()) };
+    }
+    return { config, keys, profileKeys };
   };
 
   const withConfigErrors = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -264,6 +271,17 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
     'skills.list': async () => {
       const { skills, errors } = await listSkills(skillRoots);
       return { skills: skills.map(({ name, description, source }) => ({ name, description, source })), errors };
+    },
+    'connection.test': async (input) => {
+      const config = await withConfigErrors(() => loadConfig(home));
+      // The profile by name, from the config only (resolveRunChoices takes no URL here).
+      const resolved = await withConfigErrors(async () => resolveRunChoices(config, { profile: input.profile }, env));
+      const keyEnv = apiKeyEnvName(resolved.profile);
+      const stored = keyEnv && secrets ? await secrets.get(keyEnv) : undefined;
+      const fromEnv = resolveApiKey(resolved.profile, env);
+      const apiKey = stored || fromEnv.apiKey;
+      if (!apiKey) return { ok: false, message: `no API key: ${secrets ? 'store one in Settings or ' : ''}set ${keyEnv ?? 'the key variable'} in the environment of deskpilot serve`, ms: 0 };
+      return pingProvider(resolved.profile, { apiKey, ...(fromEnv.baseUrl ? { baseUrl: fromEnv.baseUrl } : {}), ...(keyEnv ? { keyEnv } : {}) });
     },
     'settings.get': async () => settingsView(await withConfigErrors(() => loadConfig(home))),
     // All or nothing: every check runs before anything is written, and a failed write

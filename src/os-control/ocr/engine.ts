@@ -47,11 +47,12 @@ function getWorker(): Promise<Worker> {
 }
 
 /** Recognise a prepared PNG; word boxes are in that PNG's pixels. */
-export function recognizeWords(png: Buffer, layout: OcrLayout, signal?: AbortSignal): Promise<RawWord[]> {
+export function recognizeWords(png: Buffer, layout: OcrLayout, signal?: AbortSignal, whitelist?: string): Promise<RawWord[]> {
   const job = queue.then(async () => {
     signal?.throwIfAborted();
     const worker = await getWorker();
-    await worker.setParameters({ tessedit_pageseg_mode: PSM_OF[layout], user_defined_dpi: '300' });
+    // The whitelist is a worker setting: set it (or clear it) on every job.
+    await worker.setParameters({ tessedit_pageseg_mode: PSM_OF[layout], user_defined_dpi: '300', tessedit_char_whitelist: whitelist ?? '' });
     const result = await worker.recognize(png, {}, { blocks: true, text: false });
     signal?.throwIfAborted();
     const words: RawWord[] = [];

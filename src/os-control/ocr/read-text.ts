@@ -11,7 +11,7 @@ const MIN_WORD_CONFIDENCE = 30;
  */
 export async function readText(image: Buffer, options: OcrOptions = {}): Promise<OcrResult> {
   // find_text is often asked several labels on one screenshot: recognise each (image, pass) once.
-  const key = JSON.stringify([options.region, options.layout ?? 'sparse', options.scale, options.pixelRatio]);
+  const key = JSON.stringify([options.region, options.layout ?? 'sparse', options.scale, options.pixelRatio, options.polarity, options.binarize, options.kernel, options.whitelist]);
   let perImage = cache.get(image);
   if (!perImage) cache.set(image, (perImage = new Map()));
   const cached = perImage.get(key);
@@ -26,8 +26,15 @@ export async function readText(image: Buffer, options: OcrOptions = {}): Promise
 const cache = new WeakMap<Buffer, Map<string, Promise<OcrResult>>>();
 
 async function recognise(image: Buffer, options: OcrOptions): Promise<OcrResult> {
-  const prepared = await prepareForOcr(image, { region: options.region, scale: options.scale, pixelRatio: options.pixelRatio });
-  const raw = await recognizeWords(prepared.png, options.layout ?? 'sparse', options.signal);
+  const prepared = await prepareForOcr(image, {
+    region: options.region,
+    scale: options.scale,
+    pixelRatio: options.pixelRatio,
+    polarity: options.polarity,
+    binarize: options.binarize,
+    kernel: options.kernel,
+  });
+  const raw = await recognizeWords(prepared.png, options.layout ?? 'sparse', options.signal, options.whitelist);
   const words: OcrWord[] = raw
     .filter((w) => w.confidence >= MIN_WORD_CONFIDENCE)
     .map((w) => ({
@@ -41,7 +48,7 @@ async function recognise(image: Buffer, options: OcrOptions): Promise<OcrResult>
         height: Math.max(1, (w.bbox.y1 - w.bbox.y0) / prepared.scale),
       },
     }));
-  return { text: joinLines(words), words };
+  return { text: joinLines(words), words, droppedWords: raw.length - words.length };
 }
 
 function joinLines(words: OcrWord[]): string {

@@ -14,6 +14,8 @@ export interface OcrResult {
   /** All text, lines separated by "\n", whitespace collapsed within a line. */
   text: string;
   words: OcrWord[];
+  /** Words Tesseract found but was too unsure of to keep (confidence < 30): text may be missing. */
+  droppedWords: number;
 }
 
 /**
@@ -34,6 +36,18 @@ export interface OcrOptions {
   scale?: number;
   /** Physical pixels per logical pixel of the image (HiDPI captures: 2); default 1. */
   pixelRatio?: number;
+  /** Which way round the text is (preprocess.ts); default `local`. */
+  polarity?: 'local' | 'dark-text' | 'light-text';
+  /** Threshold after upscaling (a variant for bitmap fonts and highlights). */
+  binarize?: boolean;
+  /** Upscaling kernel; default `lanczos3`. */
+  kernel?: 'lanczos3' | 'nearest';
+  /**
+   * Only these characters may be recognised (Tesseract's tessedit_char_whitelist), e.g.
+   * the digits when a number is expected. A reading made under a whitelist cannot show
+   * a misread as a foreign character, so checks use it to confirm, never to fail.
+   */
+  whitelist?: string;
   signal?: AbortSignal;
 }
 

@@ -9,6 +9,8 @@ import { LiveScreen } from './LiveScreen.js';
 import { QuestionBox } from './QuestionBox.js';
 import { Settings } from './Settings.js';
 import { Timeline } from './Timeline.js';
+import { useApprovalAlert } from '../lib/approval-alert.js';
+import { useShortcuts } from '../lib/shortcuts.js';
 
 export function App() {
   const client = useClient();
@@ -22,6 +24,12 @@ export function App() {
   const backToLive = useApp((s) => s.backToLive);
 
   useEffect(() => client.subscribe(handlePush), [client, handlePush]);
+  useApprovalAlert(reviewing ? 0 : (run?.pending.length ?? 0));
+  // Esc leaves a past run opened from History for the live view.
+  useShortcuts(reviewing ? { Escape: () => void backToLive() } : {});
+  // The live screen lives in the right column: alone while there are no steps, under
+  // the timeline once there are (the left column is for the task and what waits for you).
+  const hasSteps = !!run && run.stepOrder.length > 0;
   useEffect(() => {
     loadSettings().catch((e: unknown) => reportError(`settings: ${String(e)}`));
   }, [loadSettings, reportError]);
@@ -48,7 +56,9 @@ export function App() {
                   <p className="muted">
                     {run?.ended ? `${run.ended.status}: ${run.ended.summary}` : 'not finished'} · {run?.provider}/{run?.model}
                   </p>
-                  <button onClick={() => void backToLive()}>Back to live</button>
+                  <button onClick={() => void backToLive()} data-testid="back-to-live">
+                    Back to live <kbd>Esc</kbd>
+                  </button>
                 </section>
               ) : (
                 <>
@@ -66,15 +76,15 @@ export function App() {
                       <p>{run.ended.summary}</p>
                     </section>
                   )}
-                  <Activity />
                   <QuestionBox />
                   <ApprovalQueue />
-                  <LiveScreen />
+                  <Activity />
                 </>
               )}
             </div>
             <div className="col-right">
-              <Timeline />
+              {(hasSteps || reviewing) && <Timeline />}
+              {!reviewing && <LiveScreen />}
             </div>
           </div>
         )}

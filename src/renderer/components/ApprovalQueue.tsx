@@ -5,6 +5,7 @@ import { visibleText } from '../../shared/visible-text.js';
 import type { ApprovalAnswer } from '../../shared/approvals.js';
 import { useApp, useClient } from '../bridge/context.js';
 import { clampToImage, hasTarget, moveTarget, nudgeFor, targetOf } from '../lib/geometry.js';
+import { notificationsSupported, requestApprovalNotifications } from '../lib/approval-alert.js';
 import { useShortcuts } from '../lib/shortcuts.js';
 import { ActionOverlay } from './ActionOverlay.js';
 import { Countdown } from './Countdown.js';
@@ -129,7 +130,8 @@ export function ApprovalQueue() {
     return (
       <section className="panel queue queue-empty" aria-label="Approval queue">
         <h2>Approvals</h2>
-        <p className="muted">Nothing waiting. Proposed actions that need you appear here.</p>
+        <p className="muted">Nothing waiting. Proposed actions that need you appear here; the page title shows a badge while one waits.</p>
+        <NotifyToggle />
       </section>
     );
   }
@@ -148,7 +150,13 @@ export function ApprovalQueue() {
       {carriedText(shown) !== undefined && <FullText text={carriedText(shown)!} label={headline(shown)} testId="proposal-text" />}
       {head.decision && (
         <p className="muted why">
-          {head.decision.reason} <span className="rule" title={head.decision.rule}>({ruleLabel(head.decision.rule)})</span>
+          {head.decision.reason}
+          {!head.decision.rule.startsWith('mode:') && (
+            <span className="rule" title={head.decision.rule}>
+              {' '}
+              ({ruleLabel(head.decision.rule)})
+            </span>
+          )}
         </p>
       )}
       {head.decision?.humanOnly && <p className="notice">Only a person can approve this one.</p>}
@@ -160,42 +168,6 @@ export function ApprovalQueue() {
           </button>
         </div>
       ) : null}
-      {head.reasoning && <p className="reasoning">{head.reasoning}</p>}
-      {head.shot && (
-        <Screenshot
-          src={client.fileUrl(run!.runId, head.shot.image)}
-          size={head.shot}
-          alt={`Screenshot the model saw at step ${head.step + 1}`}
-          testId="approval-shot"
-          onPick={canPick ? moveTo : undefined}
-          focusRef={shotRef}
-          onKeyDown={
-            canPick
-              ? (e) => {
-                  const d = nudgeFor(e.key, e.shiftKey);
-                  const at = targetOf(editedAction() ?? head.action);
-                  if (d && at) {
-                    e.preventDefault();
-                    e.stopPropagation();
-                    moveTo({ x: at.x + d.x, y: at.y + d.y });
-                  } else if (e.key === 'Enter') {
-                    e.preventDefault();
-                    confirmEdit();
-                  }
-                }
-              : undefined
-          }
-          pickLabel={canPick ? `Target at ${targetText(targetOf(shown))}. Arrow keys move it 1 pixel, Shift+arrow 10 pixels; Enter runs the edited action.` : undefined}
-        >
-          <ActionOverlay action={shown} size={head.shot} />
-          {mode === 'edit' && edited && edited !== head.action && (
-            // Where the model wanted it, faint, so the person sees what they changed.
-            <div className="ghost" data-testid="original-overlay">
-              <ActionOverlay action={head.action} size={head.shot} />
-            </div>
-          )}
-        </Screenshot>
-      )}
       {canPick && (
         <div className="edit-target">
           <p className="hint">Click the screenshot or use the arrow keys on it (Shift: 10 px) to move the target, or type the point; then press Enter.</p>
@@ -269,6 +241,43 @@ export function ApprovalQueue() {
         )}
       </div>
       {notice && <p className="notice" role="status">{notice}</p>}
+      {head.reasoning && <p className="reasoning">{head.reasoning}</p>}
+      {head.shot && (
+        <Screenshot
+          src={client.fileUrl(run!.runId, head.shot.image)}
+          size={head.shot}
+          alt={`Screenshot the model saw at step ${head.step + 1}`}
+          testId="approval-shot"
+          maxHeightVh={APPROVAL_SHOT_MAX_VH}
+          onPick={canPick ? moveTo : undefined}
+          focusRef={shotRef}
+          onKeyDown={
+            canPick
+              ? (e) => {
+                  const d = nudgeFor(e.key, e.shiftKey);
+                  const at = targetOf(editedAction() ?? head.action);
+                  if (d && at) {
+                    e.preventDefault();
+                    e.stopPropagation();
+                    moveTo({ x: at.x + d.x, y: at.y + d.y });
+                  } else if (e.key === 'Enter') {
+                    e.preventDefault();
+                    confirmEdit();
+                  }
+                }
+              : undefined
+          }
+          pickLabel={canPick ? `Target at ${targetText(targetOf(shown))}. Arrow keys move it 1 pixel, Shift+arrow 10 pixels; Enter runs the edited action.` : undefined}
+        >
+          <ActionOverlay action={shown} size={head.shot} />
+          {mode === 'edit' && edited && edited !== head.action && (
+            // Where the model wanted it, faint, so the person sees what they changed.
+            <div className="ghost" data-testid="original-overlay">
+              <ActionOverlay action={head.action} size={head.shot} />
+            </div>
+          )}
+        </Screenshot>
+      )}
     </section>
   );
 }
@@ -338,5 +347,22 @@ function TargetFields({ point, onChange, onEnter }: { point: { x: number; y: num
       {field('x')}
       {field('y')}
     </div>
+  );
+}
+
+/**
+ * The approval screenshot is at most this share of the window's height, so the card
+ * (buttons above it) fits without scrolling at 800×600 and up (issue 13 item 11).
+ */
+const APPROVAL_SHOT_MAX_VH = 42;
+
+/** Offers desktop notifications for waiting approvals (the browser asks the person). */
+function NotifyToggle() {
+  const [state, setState] = useState(() => (notificationsSupported() ? Notification.permission : 'unsupported'));
+  if (state !== 'default') return null;
+  return (
+    <button type="button" className="link" data-testid="notify-toggle" onClick={() => void requestApprovalNotifications().then(setState)}>
+      Also notify me on the desktop
+    </button>
   );
 }

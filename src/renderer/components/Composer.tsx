@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { PolicyMode } from '../../shared/approvals.js';
+import { POLICY_TITLES } from '../../shared/labels.js';
 import { useApp, useClient } from '../bridge/context.js';
 import { SkillPicker } from './SkillPicker.js';
 
@@ -19,9 +20,26 @@ export function Composer() {
   const [skills, setSkills] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const running = !!active && activeState !== 'ended';
+  const canStoreKeys = useApp((s) => s.canStoreKeys);
+  const setTab = useApp((s) => s.setTab);
+  const [ping, setPing] = useState<{ busy: boolean; ok?: boolean; message?: string }>({ busy: false });
+  // First run: Start stays off until the chosen profile has a key (the service's own lookup).
+  const chosen = profile || settings?.config.defaultProfile || '';
+  const keyState = settings?.profileKeys?.[chosen];
+  const noKey = keyState !== undefined && !keyState.ready;
+
+  const testConnection = async () => {
+    setPing({ busy: true });
+    try {
+      const r = await client.call('connection.test', chosen ? { profile: chosen } : {});
+      setPing({ busy: false, ok: r.ok, message: r.message });
+    } catch (err) {
+      setPing({ busy: false, ok: false, message: err instanceof Error ? err.message : String(err) });
+    }
+  };
 
   const start = async () => {
-    if (!task.trim() || busy || running) return;
+    if (!task.trim() || busy || running || noKey) return;
     setBusy(true);
     try {
       await client.call('run.start', {
@@ -87,20 +105,49 @@ export function Composer() {
         <label className="field">
           Policy
           <select value={policy} onChange={(e) => setPolicy(e.target.value as PolicyMode | '')} data-testid="policy-select">
-            <option value="">configured ({settings?.config.policy.mode ?? 'ask'})</option>
-            <option value="ask">ask for every action</option>
-            <option value="risky">ask for risky ones</option>
-            <option value="auto">auto</option>
+            <option value="">configured: {POLICY_TITLES[settings?.config.policy.mode ?? 'ask']}</option>
+            <option value="ask">{POLICY_TITLES.ask}</option>
+            <option value="risky">{POLICY_TITLES.risky}</option>
+            <option value="auto">{POLICY_TITLES.auto} (never asks)</option>
           </select>
         </label>
         <label className="field narrow">
           Max steps
           <input inputMode="numeric" value={maxSteps} placeholder={String(settings?.config.limits.maxSteps ?? 50)} onChange={(e) => setMaxSteps(e.target.value.replace(/\D/g, ''))} />
         </label>
-        <button type="submit" className="primary" disabled={!task.trim() || busy || running} data-testid="start-run">
-          Start <kbd>Ctrl+Enter</kbd>
-        </button>
+        <div className="composer-actions">
+          <button type="button" onClick={() => void testConnection()} disabled={ping.busy || noKey} data-testid="test-connection">
+            {ping.busy ? 'Testing…' : 'Test connection'}
+          </button>
+          <button type="submit" className="primary" disabled={!task.trim() || busy || running || noKey} data-testid="start-run">
+            Start <kbd>Ctrl+Enter</kbd>
+          </button>
+        </div>
       </div>
+      {noKey && (
+        <p className="notice" role="alert" data-testid="no-key">
+          No API key for profile “{chosen}”.{' '}
+          {canStoreKeys ? (
+            <>
+              Store one in{' '}
+              <button type="button" className="link" onClick={() => setTab('settings')}>
+                Settings
+              </button>{' '}
+              or set {keyState?.keyEnv ?? 'the key variable'} in the environment.
+            </>
+          ) : (
+            <>
+              Set <code>{keyState?.keyEnv ?? 'the key variable'}</code> in the environment of <code>deskpilot serve</code> and restart it (the browser UI does not store keys: see docs/CONFIG.md).
+            </>
+          )}
+        </p>
+      )}
+      {ping.message && (
+        <p className={ping.ok ? 'ok' : 'notice'} role="status" data-testid="connection-result">
+          {ping.ok ? '✓ ' : '✗ '}
+          {ping.message}
+        </p>
+      )}
       {running && <p className="muted">A run is in progress; stop it to start another.</p>}
     </form>
   );

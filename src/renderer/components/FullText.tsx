@@ -24,16 +24,24 @@ function Segments({ segments }: { segments: VisibleSegment[] }) {
           case 'plain':
             return <span key={i}>{seg.text}</span>;
           case 'picture':
+            // The abbreviation ("CR", "ESC"), boxed: fonts often lack the ␍ ␛ pictures.
+            return (
+              <mark key={i} className="ctl ctl-name" title={`control character ${seg.text} ${seg.name ?? ''}, shown, not interpreted`} data-char={seg.text}>
+                {seg.name ?? seg.text}
+              </mark>
+            );
           case 'escape':
             return (
-              <mark key={i} className="ctl" title="control or invisible character, shown, not interpreted">
+              <mark key={i} className="ctl" title="invisible or direction-changing character, shown, not interpreted">
                 {seg.text}
               </mark>
             );
           case 'newline':
             return (
               <span key={i}>
-                <mark className="ctl nl">{seg.text}</mark>
+                <mark className="ctl ctl-name nl" title="line break (LF)" data-char={seg.text}>
+                  {seg.name ?? seg.text}
+                </mark>
                 {'\n'}
               </span>
             );
@@ -54,6 +62,7 @@ export function FullText({ text, label, testId }: { text: string; label: string;
   const chars = [...text];
   const lines = text.split('\n').length;
   const hidden = visibleSegments(text).filter((s) => s.kind === 'picture' || s.kind === 'escape').length;
+  // Newlines are expected in typed text; they are marked (LF) but not counted as hidden.
   const long = chars.length > SHOW_WHOLE_CHARS || lines > SHOW_WHOLE_LINES;
   const collapsed = long && !expanded;
   return (
@@ -76,7 +85,7 @@ export function FullText({ text, label, testId }: { text: string; label: string;
         {hidden > 0 && (
           <span className="notice-inline" data-testid="hidden-chars">
             {' '}
-            · {hidden} control or invisible {hidden === 1 ? 'character' : 'characters'} shown as ␍ ␛ \u{'{…}'}
+            · {hidden} control or invisible {hidden === 1 ? 'character' : 'characters'}, shown highlighted (CR, ESC, \u{'{…}'})
           </span>
         )}
         {long && (

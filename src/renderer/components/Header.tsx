@@ -1,10 +1,10 @@
+import { POLICY_TITLES } from '../../shared/labels.js';
 import { useApp, useClient } from '../bridge/context.js';
 import { formatTokens, formatUsd } from '../lib/format.js';
 import { useShortcuts } from '../lib/shortcuts.js';
 import { KillHotkeyBadge } from './KillHotkeyBadge.js';
 import type { Tab } from '../store/app-store.js';
 
-const POLICY_LABEL = { ask: 'Ask every action', risky: 'Ask when risky', auto: 'Auto' } as const;
 
 /** Always visible: policy mode, run state, cost/token meter, run controls, tabs. */
 export function Header() {
@@ -52,7 +52,7 @@ export function Header() {
       </nav>
       <div className="status">
         <span className={`policy policy-${policy}`} data-testid="policy-mode" title="Approval policy">
-          {POLICY_LABEL[policy]}
+          {POLICY_TITLES[policy]}
         </span>
         <span className={`state state-${state ?? 'idle'}`} data-testid="run-state" title={reason}>
           {live ? state?.replace('_', ' ') : 'idle'}

@@ -110,7 +110,7 @@ export function Timeline() {
                   onClick={() => select(n)}
                 >
                   <span className="step-no">{n + 1}</span>
-                  <span className="step-what">{first0 ? describeAction(shownAction(first0)) : step.text.slice(0, 80) || 'observed the screen'}</span>
+                  <StepWhat text={first0 ? visibleText(describeAction(shownAction(first0))) : step.text.slice(0, 120) || 'observed the screen'} />
                   <span className={`tag tag-${st.tone}`}>{st.label}</span>
                 </div>
               );
@@ -120,6 +120,15 @@ export function Timeline() {
         <StepDetail run={run} step={run.steps[current]!} />
       </div>
     </section>
+  );
+}
+
+/** A step's title in the list: up to two lines, the whole title on hover and for screen readers. */
+function StepWhat({ text }: { text: string }) {
+  return (
+    <span className="step-what" title={text}>
+      {text}
+    </span>
   );
 }
 

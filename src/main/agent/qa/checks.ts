@@ -3,18 +3,28 @@ import path from 'node:path';
 import type { Rect } from '../../../shared/actions.js';
 import type { DisplayInfo } from '../../../shared/observation.js';
 import { imageToGlobal } from '../../../os-control/coords.js';
-import { findText, normalizeText, readText, type OcrLayout } from '../../../os-control/ocr/index.js';
+import { CONFIDENT, findText, normalizeText, readExact, readText } from '../../../os-control/ocr/index.js';
+import { assertNever } from '../../../shared/assert-never.js';
+import { sleep } from '../../../shared/abort.js';
 import type { Computer } from '../../../os-control/types.js';
 import type { AppSession } from './app-session.js';
 import type { CaseState } from './case-state.js';
 import type { Expectation, TestCase } from './plan-types.js';
+
+/**
+ * pass / fail / inconclusive. Inconclusive: DeskPilot could not read the thing well
+ * enough to overrule anyone (low OCR confidence, readings that disagree or change
+ * between two captures, characters the expected text could not contain). It never
+ * fails a case; the model's verdict stands (decide.ts).
+ */
+export type CheckStatus = 'pass' | 'fail' | 'inconclusive';
 
 /** The outcome of one exact expectation, checked by DeskPilot itself. */
 export interface CheckResult {
   /** 1-based number of the expectation in the case's Expected list. */
   expectation: number;
   source: string;
-  passed: boolean;
+  status: CheckStatus;
   /** What was found: the OCR text or the window title. */
   actual: string;
   /** One sentence for the report. */
@@ -32,18 +42,94 @@ export interface CheckContext {
   regions: Record<string, Rect>;
   /** Where region captures are written. */
   outDir?: string;
+  /**
+   * Where region text is read, in order; the first source that can read the region
+   * decides. Default: OCR only. An accessibility-tree source (exact text) belongs
+   * before OCR when an app publishes its tree.
+   */
+  sources?: readonly RegionTextSource[];
   signal?: AbortSignal;
 }
 
-/** Equality passes tried until one reads the expected text: one line first, then a block. */
-const EQUALS_LAYOUTS: Array<{ layout: OcrLayout; scale: number }> = [
-  { layout: 'line', scale: 3 },
-  { layout: 'block', scale: 3 },
-  { layout: 'line', scale: 2 },
-];
+/** What a region-text check gives a source: the expectation, where, and two captures of it. */
+export interface RegionQuery {
+  expectation: Extract<Expectation, { kind: 'region_text' | 'screen_text' }>;
+  /** Desktop coordinates of the region. */
+  region: Rect;
+  /** Two captures of the region, taken CAPTURE_GAP_MS apart (PNG). */
+  captures: [Buffer, Buffer];
+  /** Words used in the detail: `region "display"`, `the screen`, … */
+  where: string;
+  pixelRatio: number;
+  signal?: AbortSignal;
+}
+
+export interface RegionTextSource {
+  readonly name: 'tree' | 'ocr';
+  /** The check's status and detail, or undefined when this source cannot read that region. */
+  check(query: RegionQuery): Promise<Omit<CheckResult, 'expectation' | 'source' | 'image'> | undefined>;
+}
 
 /** Collapse whitespace; OCR puts no meaning in runs of spaces. */
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/**
+ * Between the two captures: long enough for a caret blink or a repaint to show
+ * (GTK's caret blinks every 600 ms: half of that), short next to a model turn.
+ */
+export const CAPTURE_GAP_MS = 300;
+
+/** Words Tesseract scored at least this on (0–100) count as read; see CONFIDENT in read-exact.ts. */
+const CONTAINS_CONFIDENT = CONFIDENT;
+
+export const ocrSource: RegionTextSource = {
+  name: 'ocr',
+  async check({ expectation: e, captures, where, pixelRatio, signal }) {
+    const [a, b] = captures;
+    const once = (image: Buffer) => (e.kind === 'region_text' && e.match === 'equals' ? ocrEquals(image, e.text, where, pixelRatio, signal) : ocrContains(image, e.text, where, pixelRatio, signal));
+    const first = await once(a);
+    if (a.equals(b)) return first;
+    const second = await once(b);
+    if (first.status === second.status && first.actual === second.actual) return first;
+    return {
+      status: 'inconclusive',
+      actual: first.actual,
+      detail: `${where} changed between two captures ${CAPTURE_GAP_MS} ms apart (OCR read "${first.actual}", then "${second.actual}"): not stable enough to judge`,
+    };
+  },
+};
+
+async function ocrEquals(image: Buffer, expected: string, where: string, pixelRatio: number, signal?: AbortSignal) {
+  const r = await readExact(image, expected, { pixelRatio, signal });
+  switch (r.kind) {
+    case 'match':
+      return { status: 'pass' as const, actual: r.text, detail: `OCR of ${where} reads "${r.text}"` };
+    case 'mismatch':
+      return { status: 'fail' as const, actual: r.text, detail: `OCR of ${where} reads "${r.text}", expected "${expected}"` };
+    case 'unsure':
+      return { status: 'inconclusive' as const, actual: r.text, detail: `OCR of ${where} is inconclusive (reads "${r.text}", expected "${expected}"): ${r.reason}` };
+    default:
+      return assertNever(r);
+  }
+}
+
+/** "contains": the phrase must be found as whole words (case-insensitive) by any OCR pass. */
+async function ocrContains(image: Buffer, phrase: string, where: string, pixelRatio: number, signal?: AbortSignal) {
+  const matches = await findText(image, phrase, { minScore: 0.999, pixelRatio, signal });
+  const read = await readText(image, { layout: 'block', scale: 2, pixelRatio, signal });
+  const text = squash(read.text);
+  const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  if (matches.length > 0 || normalizeText(text).includes(normalizeText(phrase))) return { status: 'pass' as const, actual: text, detail: `OCR found "${phrase}" in ${where}` };
+  const unsure = read.droppedWords + read.words.filter((w) => w.confidence < CONTAINS_CONFIDENT).length;
+  if (unsure > 0) {
+    return {
+      status: 'inconclusive' as const,
+      actual: text,
+      detail: `OCR did not find "${phrase}" in ${where}, but ${unsure} word(s) there were read with low confidence; it reads "${shown}"`,
+    };
+  }
+  return { status: 'fail' as const, actual: text, detail: `OCR did not find "${phrase}" in ${where}; it reads "${shown}"` };
+}
 
 export async function runChecks(testCase: TestCase, ctx: CheckContext): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
@@ -52,10 +138,12 @@ export async function runChecks(testCase: TestCase, ctx: CheckContext): Promise<
     try {
       results.push(await runCheck(expectation, number, ctx));
     } catch (error) {
+      // DeskPilot could not look (a region off screen, a capture error): that is no
+      // evidence against the app, so it cannot fail the case.
       results.push({
         expectation: number,
         source: expectation.source,
-        passed: false,
+        status: 'inconclusive',
         actual: '',
         detail: `could not check "${expectation.source}": ${error instanceof Error ? error.message : String(error)}`,
       });
@@ -69,37 +157,23 @@ async function runCheck(e: Expectation, number: number, ctx: CheckContext): Prom
   if (e.kind === 'title') {
     const title = await ctx.app.title();
     const passed = e.match === 'equals' ? title === e.text : title.includes(e.text);
-    return { ...base, passed, actual: title, detail: `window title is "${title}"` };
+    return { ...base, status: passed ? 'pass' : 'fail', actual: title, detail: `window title is "${title}"` };
   }
 
-  const region = e.kind === 'region_text' ? await namedRegion(e.region, ctx) : pointedRegion(number, ctx) ?? displayRect(ctx.display);
-  const shot = await ctx.computer.observe({ displayId: ctx.display.id, target: { format: 'png' }, region, signal: ctx.signal });
-  const image = await saveCapture(shot.image, number, ctx.outDir);
-  const where = e.kind === 'region_text' ? `region "${e.region}"` : pointedRegion(number, ctx) ? 'the region the agent pointed at' : 'the screen';
-  const pixelRatio = ctx.display.scaleFactor;
-
-  if (e.kind === 'region_text' && e.match === 'equals') {
-    let first: string | undefined;
-    for (const pass of EQUALS_LAYOUTS) {
-      const text = squash((await readText(shot.image, { ...pass, pixelRatio, signal: ctx.signal })).text);
-      first ??= text;
-      if (text === squash(e.text)) return { ...base, passed: true, actual: text, detail: `OCR of ${where} reads "${text}"`, ...(image ? { image } : {}) };
-    }
-    return { ...base, passed: false, actual: first ?? '', detail: `OCR of ${where} reads "${first ?? ''}", expected "${e.text}"`, ...(image ? { image } : {}) };
+  const pointed = pointedRegion(number, ctx);
+  const region = e.kind === 'region_text' ? await namedRegion(e.region, ctx) : pointed ?? displayRect(ctx.display);
+  const capture = async () => (await ctx.computer.observe({ displayId: ctx.display.id, target: { format: 'png' }, region, signal: ctx.signal })).image;
+  const first = await capture();
+  await sleep(CAPTURE_GAP_MS, ctx.signal);
+  const second = await capture();
+  const image = await saveCapture(first, number, ctx.outDir);
+  const where = e.kind === 'region_text' ? `region "${e.region}"` : pointed ? 'the region the agent pointed at' : 'the screen';
+  const query: RegionQuery = { expectation: e, region, captures: [first, second], where, pixelRatio: ctx.display.scaleFactor, signal: ctx.signal };
+  for (const source of ctx.sources ?? [ocrSource]) {
+    const result = await source.check(query);
+    if (result) return { ...base, ...result, ...(image ? { image } : {}) };
   }
-
-  // "contains": the phrase must be found as whole words (case-insensitive) by any OCR pass.
-  const matches = await findText(shot.image, e.text, { minScore: 0.999, pixelRatio, signal: ctx.signal });
-  const read = squash((await readText(shot.image, { layout: 'block', scale: 2, pixelRatio, signal: ctx.signal })).text);
-  const passed = matches.length > 0 || normalizeText(read).includes(normalizeText(e.text));
-  const shown = read.length > 200 ? `${read.slice(0, 200)}…` : read;
-  return {
-    ...base,
-    passed,
-    actual: read,
-    detail: passed ? `OCR found "${e.text}" in ${where}` : `OCR did not find "${e.text}" in ${where}; it reads "${shown}"`,
-    ...(image ? { image } : {}),
-  };
+  return { ...base, status: 'inconclusive', actual: '', detail: `no source could read ${where}`, ...(image ? { image } : {}) };
 }
 
 async function namedRegion(name: string, ctx: CheckContext): Promise<Rect> {

@@ -4,7 +4,8 @@ export { PlanError, TestPlanSchema, type TestPlan, type TestCase, type Expectati
 export { runQaPlan, type QaRunOptions } from './qa-runner.js';
 export { renderJUnit, xmlEscape } from './junit.js';
 export { renderSuiteReport } from './suite-report.js';
-export { decideOutcome } from './decide.js';
+export { decideOutcome, describeCase, CHECK_LABEL, type CaseDecision, type CaseView } from './decide.js';
+export { ocrSource, type CheckResult, type CheckStatus, type RegionTextSource, type RegionQuery } from './checks.js';
 export { createVerdictTool, VerdictInputSchema } from './verdict-tool.js';
 export { createFindTextTool, findTextForRun } from './find-text-tool.js';
 export { launchApp, runSetupCommands, SetupError, type AppSession } from './app-session.js';

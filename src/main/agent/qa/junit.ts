@@ -1,5 +1,6 @@
 import type { AttemptResult, CaseResult, SuiteResult } from './results.js';
 import { countCases } from './results.js';
+import { CHECK_LABEL, describeCase, inconclusiveChecks } from './decide.js';
 
 /**
  * JUnit XML in the shape CI systems read (Jenkins, GitLab, GitHub reporters): one
@@ -7,6 +8,9 @@ import { countCases } from './results.js';
  * errors → <error>. Retries use Surefire's elements: a case that passed on a retry
  * carries <flakyFailure> per failed attempt, a case that kept failing <rerunFailure>.
  * Evidence paths go in <system-out>, also as [[ATTACHMENT|path]] lines (Jenkins).
+ * A case with checks that could not judge carries <property name="inconclusiveChecks">
+ * (Surefire 3 testcase properties) and an INCONCLUSIVE line in <system-out>; the suite
+ * counts them in its properties. JUnit has no such status, so the case keeps the model's.
  */
 
 /** XML 1.0 forbids most control characters even when escaped. */
@@ -39,6 +43,7 @@ export function renderJUnit(suite: SuiteResult): string {
   out.push('    <properties>');
   out.push(`      <property${attr('name', 'qaSuite')}${attr('value', suite.suiteId)}/>`);
   out.push(`      <property${attr('name', 'flaky')}${attr('value', counts.flaky)}/>`);
+  out.push(`      <property${attr('name', 'inconclusiveChecks')}${attr('value', suite.cases.reduce((n, c) => n + describeCase(c).inconclusive.length, 0))}/>`);
   if (suite.setupError) out.push(`      <property${attr('name', 'setupError')}${attr('value', suite.setupError)}/>`);
   out.push('    </properties>');
   for (const c of suite.cases) out.push(...renderCase(suite, c));
@@ -53,6 +58,10 @@ function renderCase(suite: SuiteResult, c: CaseResult): string[] {
   const lines = [
     `    <testcase${attr('name', c.name)}${attr('classname', suite.title)}${attr('time', seconds(c.durationMs))}${suite.file ? attr('file', suite.file) : ''}${attr('line', c.line)}>`,
   ];
+  const view = describeCase(c);
+  if (view.inconclusive.length) {
+    lines.push('      <properties>', `        <property${attr('name', 'inconclusiveChecks')}${attr('value', view.inconclusive.length)}/>`, '      </properties>');
+  }
   if (c.status === 'failed') lines.push(`      <failure${attr('message', c.message)}${attr('type', 'fail')}>${xmlEscape(details(last))}</failure>`);
   if (c.status === 'blocked' || c.status === 'error') {
     lines.push(`      <error${attr('message', c.message)}${attr('type', c.status)}>${xmlEscape(details(last))}</error>`);
@@ -71,7 +80,7 @@ function details(a: AttemptResult | undefined): string {
   if (!a) return '';
   const lines = [`attempt ${a.attempt}: ${a.status}`];
   if (a.verdict) lines.push(`model verdict: ${a.verdict.verdict} — ${a.verdict.reason}`);
-  for (const check of a.checks) lines.push(`check ${check.passed ? 'passed' : 'FAILED'}: ${check.source} — ${check.detail}`);
+  for (const check of a.checks) lines.push(`check ${CHECK_LABEL[check.status]}: ${check.source} — ${check.detail}`);
   if (a.runStatus) lines.push(`run ${a.runId ?? ''} ended: ${a.runStatus}`);
   for (const e of a.evidence) lines.push(`evidence: ${e}`);
   return lines.join('\n');
@@ -80,6 +89,8 @@ function details(a: AttemptResult | undefined): string {
 function systemOut(c: CaseResult): string {
   const lines: string[] = [];
   if (c.flaky) lines.push(`FLAKY: passed on attempt ${c.attempts.length} after ${c.attempts.length - 1} failed attempt(s)`);
+  const unsure = inconclusiveChecks(c.attempts[c.attempts.length - 1]);
+  if (unsure.length) lines.push(`INCONCLUSIVE: ${unsure.length} check(s) could not judge; the model's verdict stands`);
   for (const a of c.attempts) {
     lines.push(details(a));
     if (a.runDir) lines.push(`run folder: ${a.runDir}`);

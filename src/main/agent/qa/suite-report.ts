@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { escapeHtml as esc, renderReportDocument, renderRunSectionFromDir } from '../../sessions/export/html.js';
 import type { AttemptResult, CaseResult, SuiteResult } from './results.js';
 import { countCases } from './results.js';
+import { CHECK_LABEL, describeCase } from './decide.js';
 
 /**
  * The QA suite report: one self-contained, offline HTML file (the sessions export's
@@ -11,7 +12,7 @@ import { countCases } from './results.js';
 const SUITE_CSS = `
 .qa-summary { width:100%; border-collapse: collapse; margin: 12px 0 24px; background: var(--card); }
 .qa-summary th, .qa-summary td { text-align:left; padding: 8px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
-.qa-passed { color: var(--ok); } .qa-failed, .qa-error { color: var(--bad); } .qa-blocked, .qa-flaky { color: var(--warn); }
+.qa-passed { color: var(--ok); } .qa-failed, .qa-error { color: var(--bad); } .qa-blocked, .qa-flaky, .qa-inconclusive { color: var(--warn); }
 .qa-case { margin: 32px 0 8px; }
 .dp-meta b { overflow-wrap: anywhere; }
 .qa-check img { max-width: 100%; border: 1px solid var(--line); border-radius: 6px; image-rendering: pixelated; }
@@ -32,7 +33,7 @@ export async function renderSuiteReport(suite: SuiteResult): Promise<string> {
   parts.push('<table class="qa-summary"><thead><tr><th>Case</th><th>Status</th><th>Attempts</th><th>Reason</th></tr></thead><tbody>');
   suite.cases.forEach((c, i) => {
     parts.push(
-      `<tr><td><a href="#case-${i}">${esc(c.name)}</a></td><td class="qa-${c.status}"><b>${esc(c.status)}</b>${c.flaky ? ' <span class="qa-flaky">(flaky)</span>' : ''}</td>` +
+      `<tr><td><a href="#case-${i}">${esc(c.name)}</a></td><td class="qa-${c.status}"><b>${esc(c.status)}</b>${c.flaky ? ' <span class="qa-flaky">(flaky)</span>' : ''}${inconclusiveBadge(c)}</td>` +
         `<td>${c.attempts.length}</td><td>${esc(c.message)}</td></tr>`,
     );
   });
@@ -43,7 +44,7 @@ export async function renderSuiteReport(suite: SuiteResult): Promise<string> {
 
 async function caseHtml(c: CaseResult, index: number): Promise<string> {
   const parts = [
-    `<h2 class="qa-case" id="case-${index}">${esc(c.name)} — <span class="qa-${c.status}">${esc(c.status)}</span>${c.flaky ? ' <span class="qa-flaky">(flaky)</span>' : ''}</h2>`,
+    `<h2 class="qa-case" id="case-${index}">${esc(c.name)} — <span class="qa-${c.status}">${esc(c.status)}</span>${c.flaky ? ' <span class="qa-flaky">(flaky)</span>' : ''}${inconclusiveBadge(c)}</h2>`,
     `<div class="dp-text">${esc(c.message)}</div>`,
   ];
   for (const a of c.attempts) parts.push(await attemptHtml(a, c.attempts.length > 1));
@@ -57,7 +58,7 @@ async function attemptHtml(a: AttemptResult, several: boolean): Promise<string> 
   for (const check of a.checks) {
     const img = check.image ? await dataUri(check.image) : undefined;
     parts.push(
-      `<div class="qa-check"><div class="${check.passed ? 'dp-ok' : 'dp-bad'}">Check ${check.passed ? 'passed' : 'failed'}: <code>${esc(check.source)}</code> — ${esc(check.detail)}</div>` +
+      `<div class="qa-check"><div class="${CHECK_CLASS[check.status]}">Check ${esc(CHECK_LABEL[check.status].toLowerCase())}: <code>${esc(check.source)}</code> — ${esc(check.detail)}</div>` +
         `${img ? `<img alt="captured region for ${esc(check.source)}" src="${img}">` : ''}</div>`,
     );
   }
@@ -69,6 +70,13 @@ async function attemptHtml(a: AttemptResult, several: boolean): Promise<string> 
     }
   }
   return parts.join('\n');
+}
+
+const CHECK_CLASS = { pass: 'dp-ok', fail: 'dp-bad', inconclusive: 'qa-inconclusive' } as const;
+
+function inconclusiveBadge(c: CaseResult): string {
+  const { note } = describeCase(c);
+  return note ? ` <span class="qa-inconclusive">(${esc(note)})</span>` : '';
 }
 
 async function dataUri(file: string): Promise<string | undefined> {

@@ -8,6 +8,7 @@ import type { Provider } from '../providers/types.js';
 import type { RunOptions } from '../run-api.js';
 import type { RunLog } from '../../sessions/types.js';
 import type { TranscriptImage, TranscriptItem } from '../transcript.js';
+import type { InputMemory } from '../supervision/input-memory.js';
 import type { PendingQuestions } from './questions.js';
 
 /**
@@ -71,6 +72,8 @@ export interface RunContext {
   total: Usage;
   /** The last full-screen observation: model coordinates are in its image space. */
   latest?: SeenObservation;
+  /** Keys and buttons held and the line typed, as left by the actions that ran (the rules read it). */
+  input: InputMemory;
   /** Unreadable model replies in a row (runner/unreadable.ts); absent means none. */
   unreadableStreak?: number;
   /** Set when a limit timer or the caller decided how the run ends while it was busy. */

@@ -3,7 +3,6 @@ import type { FileRunLog } from '../../sessions/run-log.js';
 import { createProvider } from '../providers/index.js';
 import type { RunOptions } from '../run-api.js';
 import { createRunSupervision } from '../supervision/run-supervision.js';
-import { validateAction } from '../validate-action.js';
 import type { RunDeps } from '../runner.js';
 
 /** How long one model request may take before the provider's retry logic takes over. */
@@ -14,19 +13,12 @@ const MODEL_TIMEOUT_MS = 120_000;
  * by the caller or from the environment), the supervised gate with the config's
  * rules, and the run's stop/pause control.
  */
-export function createDefaultDeps(options: RunOptions, emit: (event: RunEventInput) => RunEvent, log: FileRunLog): RunDeps {
+export function createDefaultDeps(options: RunOptions, emit: (event: RunEventInput) => RunEvent, _log: FileRunLog): RunDeps {
   const provider = createProvider(options.profile, {
     ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
     ...(options.profile.baseUrl ? { baseUrl: options.profile.baseUrl } : {}),
     timeoutMs: options.providerOptions?.timeoutMs ?? MODEL_TIMEOUT_MS,
     ...(options.providerOptions?.retry ? { retry: options.providerOptions.retry } : {}),
-  });
-  // Proposals refer to the screenshot the model saw; edits are checked against the same one.
-  const records = new Map<string, RunEventOfObservation>();
-  log.subscribe((event) => {
-    if (event.type !== 'observation') return;
-    records.set(event.observation.id, event.observation);
-    if (records.size > 8) records.delete(records.keys().next().value as string);
   });
   // One wiring of control, takeover watch and gate: answering with the mouse is not a
   // takeover, nothing but observing runs while paused (also mid-turn), and a person
@@ -36,7 +28,6 @@ export function createDefaultDeps(options: RunOptions, emit: (event: RunEventInp
     config: options.config,
     emit,
     readPointer: () => options.computer.cursorPosition(),
-    validateEdit: (action, request) => validateAction(action, request.observationId ? records.get(request.observationId) : undefined),
   });
   return {
     provider,
@@ -52,4 +43,3 @@ export function createDefaultDeps(options: RunOptions, emit: (event: RunEventInp
   };
 }
 
-type RunEventOfObservation = Extract<RunEvent, { type: 'observation' }>['observation'];

@@ -1,8 +1,10 @@
 import { actionCategory, actionPoints, describeAction, type Action, type Point } from '../../../shared/actions.js';
 import type { ApprovedBy } from '../../../shared/approvals.js';
+import { assertNever } from '../../../shared/assert-never.js';
+import { checkAction, type CheckedAction } from '../../../os-control/check-action.js';
+import { rememberAction } from '../supervision/input-memory.js';
 import { formatShellResult, runShell } from '../tools/shell.js';
 import type { AssistantItem, ModelCall, ToolResultItem, TranscriptImage } from '../transcript.js';
-import { validateAction } from '../validate-action.js';
 import { isAbortError, throwIfAborted } from '../../../shared/abort.js';
 import type { RunContext, RunEnding, SeenObservation } from './context.js';
 import { actionToGlobal, globalToImage } from '../../../os-control/coords.js';
@@ -85,7 +87,7 @@ async function executeCall(
   let image: TranscriptImage | undefined;
   let acted = false;
   for (const [actionIndex, entry] of call.actions.entries()) {
-    const checked = entry.ok ? validateAction(entry.action, seen.record) : { ok: false as const, error: entry.error };
+    const checked = entry.ok ? checkAction(entry.action, seen.record) : { ok: false as const, error: entry.error };
     if (!checked.ok) {
       ctx.emit({ type: 'action_invalid', step: ctx.step, callId: call.callId, raw: rawText(entry.ok ? entry.action : call.input), error: checked.error });
       texts.push(`error: ${checked.error}`);
@@ -114,7 +116,7 @@ async function proposeAndRun(
   ctx: RunContext,
   call: ModelCall,
   proposalId: string,
-  proposed: Action,
+  proposed: CheckedAction,
   seen: SeenObservation,
   reasoning: string,
 ): Promise<ActionResult & { acted: boolean }> {
@@ -150,9 +152,13 @@ async function proposeAndRun(
       proposalId,
       action: proposed,
       observationId: seen.record.id,
+      space: { image: seen.record.image },
       context: {
         step: ctx.step,
         reasoning,
+        // What earlier actions left held, and the line typed so far: the rules judge the action with them.
+        held: ctx.input.held,
+        typedLine: ctx.input.line,
         ...(focused ? { activeWindow: { title: focused.title, app: focused.instance ? `${focused.app} ${focused.instance}` : focused.app } } : {}),
         ...(call.safetyChecks?.length ? { safetyChecks: call.safetyChecks } : {}),
       },
@@ -170,13 +176,11 @@ async function proposeAndRun(
   if (outcome.kind === 'deny') {
     return { ok: false, acted: false, text: `Refused by policy (${outcome.decision.rule}): ${outcome.decision.reason}. The action was not run.` };
   }
-  // A person's edit is checked exactly like model output before it runs.
-  const approved = validateAction(outcome.action, seen.record);
-  if (!approved.ok) return { ok: false, acted: false, text: `error: the edited action is invalid: ${approved.error}` };
-  return { ...(await perform(ctx, proposalId, approved.action, outcome.by, seen)), acted: actionCategory(approved.action) !== 'observe' };
+  // The gate hands out only checked actions: a person's edit passed the same checkAction as model output.
+  return { ...(await perform(ctx, proposalId, outcome.action, outcome.by, seen)), acted: actionCategory(outcome.action) !== 'observe' };
 }
 
-async function perform(ctx: RunContext, proposalId: string, action: Action, by: ApprovedBy, seen: SeenObservation): Promise<ActionResult> {
+async function perform(ctx: RunContext, proposalId: string, action: CheckedAction, by: ApprovedBy, seen: SeenObservation): Promise<ActionResult> {
   const started = Date.now();
   const desktop = actionToGlobal(action, seen.record);
   let output: string | undefined;
@@ -204,19 +208,40 @@ async function perform(ctx: RunContext, proposalId: string, action: Action, by: 
         output = p ? `The cursor is at (${fmt(p.x)}, ${fmt(p.y)}) in screenshot pixels.` : 'The cursor is outside the screenshot.';
         break;
       }
-      default: {
+      case 'click':
+      case 'move':
+      case 'mouse_down':
+      case 'mouse_up':
+      case 'drag':
+      case 'scroll':
+      case 'type':
+      case 'key':
+      case 'hold_key':
+      case 'key_down':
+      case 'key_up':
+      case 'wait': {
         const result = await ctx.acting(() => ctx.computer.perform(desktop, ctx.control.signal), pointerAfter(desktop));
         output = result.output;
+        break;
       }
+      case 'ask_user':
+      case 'finish':
+        throw new Error(`${desktop.type} is handled before the gate, not performed`);
+      default:
+        assertNever(desktop, 'action kind');
     }
   } catch (cause) {
     if (isAbortError(cause) || ctx.control.signal.aborted) {
+      // os-control released every key and button when the action was cut short.
+      ctx.input = rememberAction(ctx.input, desktop, false);
       // The audit log says the action was cut short (typing stopped midway, …).
-      ctx.emit({ type: 'action_executed', step: ctx.step, proposalId, action: desktop, by, ok: false, error: 'stopped before it finished', durationMs: Date.now() - started });
+      ctx.emit({ type: 'action_executed', step: ctx.step, proposalId, action: desktop, by, ok: false, error: 'stopped before it finished', durationMs: Date.now() - started, held: ctx.input.held });
       throw cause;
     }
     error = cause instanceof Error ? cause.message : String(cause);
   }
+  // A failed input action released everything it and earlier actions held (os-control's contract).
+  if (desktop.type !== 'shell') ctx.input = rememberAction(ctx.input, desktop, error === undefined);
   // Tool output goes to the model, the log and every client: scrubbed like the log (a
   // command that prints an environment key, a file with a password).
   if (output !== undefined) output = ctx.log.scrubText(output);
@@ -232,6 +257,7 @@ async function perform(ctx: RunContext, proposalId: string, action: Action, by: 
     ...(error !== undefined ? { error } : {}),
     ...(output !== undefined ? { output } : {}),
     durationMs: Date.now() - started,
+    held: ctx.input.held,
   });
   // A shell command that exits non-zero still ran: the model reads its output and decides.
   const text = error !== undefined && desktop.type !== 'shell' ? `error: ${describeAction(action)} failed: ${error}` : `${describeAction(action)}: done${output ? `\n${output}` : ''}`;
@@ -251,7 +277,7 @@ async function askUser(ctx: RunContext, proposalId: string, question: string): P
 /** Keyboard input (terminal rules) or any input when a user rule matches on the window. */
 function needsActiveWindow(ctx: RunContext, action: Action): boolean {
   if (actionCategory(action) !== 'input') return false;
-  if (action.type === 'type' || action.type === 'key' || action.type === 'hold_key') return true;
+  if (action.type === 'type' || action.type === 'key' || action.type === 'hold_key' || action.type === 'key_down') return true;
   return ctx.options.config.policy.rules.some((rule) => rule.windowPattern !== undefined);
 }
 

@@ -1,5 +1,6 @@
 import { abortError } from '../../../shared/abort.js';
 import type { Action } from '../../../shared/actions.js';
+import type { CheckedAction } from '../../../os-control/check-action.js';
 import { ApprovalAnswerSchema, type ApprovalAnswer, type ApprovedBy, type GateDecision } from '../../../shared/approvals.js';
 import type { RunEventInput } from '../../../shared/events.js';
 
@@ -32,7 +33,7 @@ export interface AnswerResult {
   reason?: string;
 }
 
-export type EditCheck = { ok: true; action: Action } | { ok: false; error: string };
+export type EditCheck = { ok: true; action: CheckedAction } | { ok: false; error: string };
 
 export interface ApprovalQueueOptions {
   emit?: (event: RunEventInput) => void;

@@ -1,97 +1,47 @@
-import { parseKeyCombo } from '../../../os-control/keys.js';
+import { parseKeyCombo, resolveKey, type KeyChord, type ModifierClass } from '../../../os-control/keys.js';
 
 /**
- * Key combos compared by meaning, not by spelling: "Control+Q", "ctrl+q", "CTRL q"
- * and "ctrl-q" are the same combo. Names are resolved by os-control's one key table
- * (`parseKeyCombo`), so the policy reads keys exactly as the executor will press
- * them — including sequences ("Escape ctrl+q" is two chords, and the second one is
- * judged too). Only text that table rejects (which the runner never executes) falls
- * back to the small local reading below.
+ * Key combos compared by meaning, not by spelling: "Control+Q", "ctrl+q", "CTRL q",
+ * "ctrl-q" and "q+ctrl" are the same combo. There is no reading of keys here: every
+ * combo comes from os-control's one parser (`parseKeyCombo`), the same call the
+ * executor presses from, so the rules judge exactly the chords that will be pressed.
+ * Text that parser refuses is never executed and has no combo.
  */
 
 export interface NormalCombo {
-  /** Canonical modifier names: ctrl, alt, shift, super. Sorted. */
-  modifiers: string[];
-  /** The canonical main key ("q", "f4", "delete", "enter"), or "" for a modifier-only combo. */
+  /** Modifier states the chord gives: ctrl, shift, alt, super, altgr. Sorted, each once. */
+  modifiers: ModifierClass[];
+  /** The canonical main key, lower case ("q", "f4", "delete", "return", "page_up"), or "" for a modifier-only chord. */
   key: string;
 }
 
-const MODIFIER_ALIASES: Record<string, string> = {
-  ctrl: 'ctrl', control: 'ctrl', ctl: 'ctrl', control_l: 'ctrl', control_r: 'ctrl', ctrl_l: 'ctrl', ctrl_r: 'ctrl', '⌃': 'ctrl',
-  alt: 'alt', alt_l: 'alt', alt_r: 'alt', option: 'alt', opt: 'alt', '⌥': 'alt', altgr: 'alt',
-  shift: 'shift', shift_l: 'shift', shift_r: 'shift', '⇧': 'shift',
-  // The platform "command" key: Super on X11, Cmd on macOS, Win on Windows.
-  super: 'super', super_l: 'super', super_r: 'super', meta: 'super', meta_l: 'super', meta_r: 'super',
-  cmd: 'super', command: 'super', '⌘': 'super', win: 'super', windows: 'super', os: 'super', hyper: 'super',
-};
-
-const KEY_ALIASES: Record<string, string> = {
-  return: 'enter', enter: 'enter', kp_enter: 'enter', ret: 'enter', '⏎': 'enter',
-  delete: 'delete', del: 'delete', kp_delete: 'delete', '⌦': 'delete',
-  backspace: 'backspace', back_space: 'backspace', bksp: 'backspace', '⌫': 'backspace',
-  escape: 'escape', esc: 'escape',
-  space: 'space', ' ': 'space',
-  tab: 'tab',
-  plus: '+', minus: '-',
-  // os-control's canonical keysym names for punctuation
-  page_up: 'page_up', page_down: 'page_down',
-};
-
-/** Splits on "+" (also "-" and spaces between names, as some models write "ctrl-q" or "ctrl q"). */
-function splitCombo(text: string): string[] {
-  const t = text.trim();
-  if (t === '+' || t === '-') return [t];
-  // "ctrl++" means ctrl and the plus key.
-  const parts = t.endsWith('++') ? [...t.slice(0, -2).split('+'), '+'] : t.split('+');
-  return parts
-    .flatMap((p) => (p.length > 1 && /^[^\s-]+(?:[\s-]+[^\s-]+)+$/.test(p.trim()) ? p.trim().split(/[\s-]+/) : [p.trim()]))
-    .filter((p) => p.length > 0);
+/** One chord as the rules see it, with the modifiers already held (key_down) added. */
+export function comboOfChord(chord: KeyChord, heldModifiers: readonly ModifierClass[] = []): NormalCombo {
+  const modifiers = new Set<ModifierClass>(heldModifiers);
+  for (const m of chord.modifiers) if (m.modifierClass) modifiers.add(m.modifierClass);
+  return { modifiers: [...modifiers].sort(), key: chord.key ? chord.key.name.toLowerCase() : '' };
 }
 
-function localCombo(text: string): NormalCombo {
-  const modifiers = new Set<string>();
-  let key = '';
-  for (const raw of splitCombo(text)) {
-    const lower = raw.toLowerCase();
-    const mod = MODIFIER_ALIASES[lower];
-    if (mod && key === '') {
-      modifiers.add(mod);
-      continue;
-    }
-    key = KEY_ALIASES[lower] ?? lower;
+/** The modifier states given by held keys (canonical keysym names, as the held-input record keeps them). */
+export function heldModifierClasses(heldKeys: readonly string[]): ModifierClass[] {
+  const out = new Set<ModifierClass>();
+  for (const name of heldKeys) {
+    const spec = resolveKey(name);
+    if (spec.modifierClass) out.add(spec.modifierClass);
   }
-  // "shift" alone or "ctrl+alt" alone: the last modifier is the key pressed.
-  return { modifiers: [...modifiers].sort(), key };
+  return [...out];
 }
 
-const CANONICAL_MODIFIER: Record<string, string> = {
-  Control_L: 'ctrl', Control_R: 'ctrl', Shift_L: 'shift', Shift_R: 'shift', Alt_L: 'alt', Alt_R: 'alt', Super_L: 'super', Super_R: 'super',
-};
-
-/** Every chord the text presses, one after another, each normalised. */
-export function normaliseCombos(text: string): NormalCombo[] {
-  let parsed: ReturnType<typeof parseKeyCombo>;
-  try {
-    parsed = parseKeyCombo(text);
-  } catch {
-    return [localCombo(text)];
-  }
-  return parsed.chords.map((chord) => {
-    const modifiers = new Set<string>();
-    let key = '';
-    for (const k of chord.keys) {
-      const mod = k.modifier ? CANONICAL_MODIFIER[k.name] : undefined;
-      if (mod && key === '') modifiers.add(mod);
-      else key = KEY_ALIASES[k.name.toLowerCase()] ?? k.name.toLowerCase();
-    }
-    return { modifiers: [...modifiers].sort(), key };
-  });
+/** Every chord the text presses, one after another, each normalised. Throws KeyNameError when the parser refuses the text. */
+export function normaliseCombos(text: string, heldModifiers: readonly ModifierClass[] = []): NormalCombo[] {
+  return parseKeyCombo(text).chords.map((chord) => comboOfChord(chord, heldModifiers));
 }
 
-/** One chord: the last of a sequence. Use normaliseCombos to judge every chord of a sequence. */
+/** A single-chord combo (rule tables, config rules). Throws KeyNameError for unreadable text or a sequence. */
 export function normaliseCombo(text: string): NormalCombo {
   const all = normaliseCombos(text);
-  return all[all.length - 1] ?? { modifiers: [], key: '' };
+  if (all.length !== 1) throw new Error(`${JSON.stringify(text)} is ${all.length} chords; a rule names one chord`);
+  return all[0]!;
 }
 
 export function comboToString(c: NormalCombo): string {
@@ -103,7 +53,11 @@ export function sameCombo(a: NormalCombo, b: NormalCombo): boolean {
   return a.key === b.key && a.modifiers.length === b.modifiers.length && a.modifiers.every((m, i) => m === b.modifiers[i]);
 }
 
-/** `combo` presses at least the modifiers of `pattern` and the same key (ctrl+shift+w contains ctrl+w). */
+/**
+ * `combo` presses at least the modifiers of `pattern` and the same key (ctrl+shift+w
+ * contains ctrl+w). A pattern of modifiers only ("super") is contained in every chord
+ * that holds them, whatever its key.
+ */
 export function comboContains(combo: NormalCombo, pattern: NormalCombo): boolean {
-  return combo.key === pattern.key && pattern.modifiers.every((m) => combo.modifiers.includes(m));
+  return (pattern.key === '' || combo.key === pattern.key) && pattern.modifiers.every((m) => combo.modifiers.includes(m));
 }

@@ -1,13 +1,34 @@
 import type { Action } from '../../../shared/actions.js';
+import { assertNever } from '../../../shared/assert-never.js';
+import { parseKeyCombo, resolveKey, type KeyChord } from '../../../os-control/keys.js';
 import type { ActionContext } from '../gate.js';
-import { comboContains, comboToString, normaliseCombo, normaliseCombos, type NormalCombo } from './key-combo.js';
+import { submitsLine } from './input-memory.js';
+import { comboContains, comboOfChord, comboToString, heldModifierClasses, normaliseCombo, type NormalCombo } from './key-combo.js';
 import { secretKind } from '../../../shared/secrets.js';
+import { looksLikeShellCommand } from './shell-like.js';
 import { isTerminalWindow } from './terminal-apps.js';
 
 /**
- * Risk rules: what makes an action risky, judged from the action itself and from
- * its context (the focused window), never from what the model says about it.
- * The first rule that fires names the decision ("risk:terminal-enter", …).
+ * Risk rules: what makes an action risky, judged from the action itself, from what
+ * earlier actions left behind (keys held down, the line typed so far) and from the
+ * focused window — never from what the model says about it. Keys are read by the one
+ * parser the executor presses from. Order, first match wins:
+ *   1. a shell command                                  → "risk:shell"
+ *   2. a destructive chord (alt+F4, ctrl+q, …), held
+ *      modifiers included (ctrl held + q = ctrl+q)       → "risk:destructive-combo"
+ *   3. the OS key alone (super / Win / Cmd tapped or
+ *      held): opens the launcher, where a name and
+ *      Enter start any program                           → "risk:launcher-key"
+ *   4. Enter after a typed line that reads like a shell
+ *      command, in any window                            → "risk:command-enter"
+ *   5. typed text whose completed line (ending in a
+ *      line break) reads like a shell command            → "risk:typed-command"
+ *   6. Enter in a terminal                              → "risk:terminal-enter"
+ *   7. paste into a terminal (keys or middle click)     → "risk:terminal-paste"
+ *   8. ctrl+c / ctrl+d / ctrl+z / ctrl+\ in a terminal  → "risk:terminal-control"
+ *   9. Enter or a typed line break, window unknown      → "risk:enter-unknown-window"
+ *  10. typed text that looks like a secret              → "risk:secret-text"
+ *  11. typing into a terminal                           → "risk:terminal-type"
  */
 
 export interface RiskFinding {
@@ -43,19 +64,70 @@ const DANGEROUS_COMBOS: DangerousCombo[] = [
   combo('super+r', 'opens a run-command dialog'),
   combo('super+shift+q', 'logs out'),
   combo('ctrl+alt+t', 'opens a terminal'),
+  combo('super+Return', 'opens a terminal in tiling window managers'),
+  combo('XF86PowerOff', 'powers the machine off'),
+  combo('XF86Sleep', 'suspends the machine'),
+  combo('XF86LogOff', 'logs out'),
   ...Array.from({ length: 12 }, (_, i) => combo(`ctrl+alt+F${i + 1}`, 'switches to a text console')),
 ];
 
-/** Keys that submit a line in a terminal: Enter and its control-code twins. */
-const SUBMIT_KEYS = [normaliseCombo('Return'), normaliseCombo('ctrl+m'), normaliseCombo('ctrl+j')];
 /** Keys that paste into a terminal: a pasted line break runs whatever was on the clipboard. */
 const PASTE_KEYS = [normaliseCombo('ctrl+shift+v'), normaliseCombo('shift+Insert'), normaliseCombo('super+v'), normaliseCombo('ctrl+v')];
 /** Keys that end or interrupt what runs in a terminal. */
 const TERMINAL_CONTROL_KEYS = [normaliseCombo('ctrl+d'), normaliseCombo('ctrl+c'), normaliseCombo('ctrl+z'), normaliseCombo('ctrl+backslash')];
 
-function keysOf(action: Action): string | undefined {
-  if (action.type === 'key' || action.type === 'hold_key') return action.keys;
-  return undefined;
+/** A chord as pressed, with what it means to the rules. */
+interface Pressed {
+  chord: KeyChord;
+  combo: NormalCombo;
+  submits: boolean;
+}
+
+/**
+ * Every chord the action presses, each with the modifiers already held. A key_down is
+ * judged like a press of its chord; typing while ctrl/alt/super is held presses a
+ * chord per character (ctrl held + typing "q" is ctrl+q).
+ */
+function pressedChords(action: Action, context: ActionContext): Pressed[] {
+  const heldKeys = context.held?.keys ?? [];
+  const heldMods = heldModifierClasses(heldKeys);
+  const toPressed = (chord: KeyChord): Pressed => ({ chord, combo: comboOfChord(chord, heldMods), submits: submitsLine(chord, heldKeys) });
+  switch (action.type) {
+    case 'key':
+    case 'hold_key':
+    case 'key_down':
+      return parseKeyCombo(action.keys).chords.map(toPressed);
+    case 'type': {
+      if (!heldMods.some((m) => m !== 'shift')) return [];
+      const out: Pressed[] = [];
+      for (const ch of new Set(action.text)) {
+        try {
+          const key = resolveKey(ch);
+          out.push(toPressed({ modifiers: [], key, keys: [key] }));
+        } catch {
+          // A character with no key of its own is pasted, not pressed with the held modifiers.
+        }
+      }
+      return out;
+    }
+    case 'key_up':
+    case 'click':
+    case 'move':
+    case 'mouse_down':
+    case 'mouse_up':
+    case 'drag':
+    case 'scroll':
+    case 'wait':
+    case 'screenshot':
+    case 'cursor_position':
+    case 'zoom':
+    case 'shell':
+    case 'ask_user':
+    case 'finish':
+      return [];
+    default:
+      return assertNever(action, 'action kind');
+  }
 }
 
 function windowName(context: ActionContext): string {
@@ -63,47 +135,79 @@ function windowName(context: ActionContext): string {
   return w ? `"${w.app}"${w.title ? ` (${w.title})` : ''}` : 'the focused window';
 }
 
-function comboRisk(pressed: NormalCombo, inTerminal: boolean, context: ActionContext): RiskFinding | undefined {
-  const danger = DANGEROUS_COMBOS.find((d) => comboContains(pressed, d.combo));
-  if (danger) {
-    return { rule: 'risk:destructive-combo', reason: `${comboToString(pressed)} ${danger.why}` };
-  }
-  if (inTerminal && SUBMIT_KEYS.some((s) => comboContains(pressed, s))) {
-    return { rule: 'risk:terminal-enter', reason: `presses Enter in the terminal window ${windowName(context)}, which runs the command line` };
-  }
-  if (inTerminal && PASTE_KEYS.some((s) => comboContains(pressed, s))) {
-    return { rule: 'risk:terminal-paste', reason: `pastes into the terminal window ${windowName(context)}` };
-  }
-  if (inTerminal && TERMINAL_CONTROL_KEYS.some((s) => comboContains(pressed, s))) {
-    return { rule: 'risk:terminal-control', reason: `sends ${comboToString(pressed)} to the terminal window ${windowName(context)}` };
-  }
-  if (!context.activeWindow && SUBMIT_KEYS.some((s) => comboContains(pressed, s))) {
-    // We cannot tell whether this is a terminal: Enter there runs a command.
-    return { rule: 'risk:enter-unknown-window', reason: 'presses Enter while the focused window is unknown (it may be a terminal)' };
-  }
-  return undefined;
+function shown(text: string): string {
+  const t = text.trim();
+  return JSON.stringify(t.length > 80 ? `${t.slice(0, 77)}...` : t);
+}
+
+/** The typed line that a line break inside `text` completes, for each break (the text before it on its line). */
+function completedLines(typedBefore: string, text: string): string[] {
+  const parts = (typedBefore + text).split(/\r\n|\r|\n/);
+  // The last part is still open (no break after it).
+  return parts.slice(0, -1).slice(-50);
 }
 
 /** The first risk rule that fires for this action in this context, or undefined when none does. */
 export function findRisk(action: Action, context: ActionContext): RiskFinding | undefined {
+  // 1.
   if (action.type === 'shell') return { rule: 'risk:shell', reason: 'runs a shell command on this machine' };
 
   const inTerminal = isTerminalWindow(context.activeWindow);
-  const keys = keysOf(action);
-  // A key action may press several chords in a row ("Escape ctrl+q"): every one is judged.
-  for (const pressed of keys !== undefined ? normaliseCombos(keys) : []) {
-    const risk = comboRisk(pressed, inTerminal, context);
-    if (risk) return risk;
-  }
+  const pressed = pressedChords(action, context);
+  const heldNote = context.held?.keys.length ? ` (with ${context.held.keys.join('+')} held)` : '';
 
+  // 2.
+  for (const p of pressed) {
+    const danger = DANGEROUS_COMBOS.find((d) => comboContains(p.combo, d.combo));
+    if (danger) return { rule: 'risk:destructive-combo', reason: `${comboToString(p.combo)}${heldNote} ${danger.why}` };
+  }
+  // 3.
+  for (const p of pressed) {
+    if (p.combo.key === '' && p.combo.modifiers.length === 1 && p.combo.modifiers[0] === 'super') {
+      return { rule: 'risk:launcher-key', reason: 'presses the OS key (super / Win / Cmd) alone, which opens the launcher: a name and Enter typed there start any program' };
+    }
+  }
+  // 4. Enter after a shell-like line, in whatever window (an editor's terminal, a Run dialog, a web shell).
+  const line = context.typedLine ?? '';
+  if (pressed.some((p) => p.submits) && looksLikeShellCommand(line)) {
+    return { rule: 'risk:command-enter', reason: `presses Enter after typing ${shown(line)}, which reads like a shell command, into ${windowName(context)}` };
+  }
+  // 5. A typed line break submits the line typed before it.
+  if (action.type === 'type') {
+    const command = completedLines(line, action.text).find((l) => looksLikeShellCommand(l));
+    if (command !== undefined) {
+      return { rule: 'risk:typed-command', reason: `types ${shown(command)}, which reads like a shell command, followed by a line break into ${windowName(context)}` };
+    }
+  }
+  for (const p of pressed) {
+    // 6.
+    if (inTerminal && p.submits) {
+      return { rule: 'risk:terminal-enter', reason: `presses Enter in the terminal window ${windowName(context)}, which runs the command line` };
+    }
+    // 7.
+    if (inTerminal && PASTE_KEYS.some((s) => comboContains(p.combo, s))) {
+      return { rule: 'risk:terminal-paste', reason: `pastes into the terminal window ${windowName(context)}` };
+    }
+    // 8.
+    if (inTerminal && TERMINAL_CONTROL_KEYS.some((s) => comboContains(p.combo, s))) {
+      return { rule: 'risk:terminal-control', reason: `sends ${comboToString(p.combo)} to the terminal window ${windowName(context)}` };
+    }
+    // 9.
+    if (!context.activeWindow && p.submits) {
+      return { rule: 'risk:enter-unknown-window', reason: 'presses Enter while the focused window is unknown (it may be a terminal)' };
+    }
+  }
+  // 7. (the mouse) A middle click pastes the selection.
   if (inTerminal && (action.type === 'click' || action.type === 'mouse_down' || action.type === 'mouse_up') && action.button === 'middle') {
     return { rule: 'risk:terminal-paste', reason: `middle-clicks into the terminal window ${windowName(context)}, which pastes the selection` };
   }
-
   if (action.type === 'type') {
+    // 10.
     const kind = secretKind(action.text);
     if (kind) return { rule: 'risk:secret-text', reason: `types text that looks like a secret or credential (${kind})` };
+    // 11.
     if (inTerminal) return { rule: 'risk:terminal-type', reason: `types into the terminal window ${windowName(context)}` };
+    // 9.
     if (!context.activeWindow && /[\r\n]/.test(action.text)) {
       return { rule: 'risk:enter-unknown-window', reason: 'types a line break while the focused window is unknown (it may be a terminal)' };
     }

@@ -2,8 +2,6 @@ import type { Point } from '../../../shared/actions.js';
 import type { PolicyMode } from '../../../shared/approvals.js';
 import type { Config } from '../../../shared/config.js';
 import type { RunEventInput } from '../../../shared/events.js';
-import type { GateRequest } from '../gate.js';
-import type { EditCheck } from './approval-queue.js';
 import { createRunControl, type RunControl } from './run-control.js';
 import { createSupervisedGate, type SupervisedGate } from './supervised-gate.js';
 import { createTakeoverWatch, type TakeoverWatch } from './takeover-watch.js';
@@ -25,8 +23,6 @@ export interface RunSupervisionOptions {
   emit: (event: RunEventInput) => void;
   /** The pointer in global desktop coordinates (computer.cursorPosition). */
   readPointer: () => Promise<Point>;
-  /** validate-action's check of a person's edit against the proposal's screenshot. */
-  validateEdit?: (action: unknown, request: GateRequest) => EditCheck;
   /**
    * Also notice a person typing: 'x11' (default; off by itself where X11/xinput is
    * missing), a source, or false for the pointer check alone.
@@ -58,7 +54,6 @@ export function createRunSupervision(options: RunSupervisionOptions): RunSupervi
     rules: options.config.policy.rules,
     ...(options.config.policy.countdownSeconds ? { countdownSeconds: options.config.policy.countdownSeconds } : {}),
     emit: options.emit,
-    ...(options.validateEdit ? { validateEdit: options.validateEdit } : {}),
     aroundHold: (wait) => takeover.whileHumanActs(wait),
     beforeRun: (signal) => control.waitWhilePaused(signal),
   });

@@ -1,5 +1,6 @@
 import { abortError } from '../../../shared/abort.js';
-import { actionCategory, ActionSchema, type Action } from '../../../shared/actions.js';
+import { actionCategory, type Action } from '../../../shared/actions.js';
+import { checkAction, type CheckedAction } from '../../../os-control/check-action.js';
 import type { ApprovedBy, GateDecision, PolicyMode } from '../../../shared/approvals.js';
 import type { UserRule } from '../../../shared/config.js';
 import type { RunEventInput } from '../../../shared/events.js';
@@ -22,11 +23,6 @@ export interface SupervisedGateOptions {
   countdownSeconds?: number;
   /** Receives approval_requested, approval_answered and action_denied (the runner appends them to the log). */
   emit?: (event: RunEventInput) => void;
-  /**
-   * Validates a person's edit like model output (the runner passes validate-action's
-   * `validateAction` bound to the observation the proposal refers to). Default: ActionSchema.
-   */
-  validateEdit?: (action: unknown, request: GateRequest) => EditCheck;
   /**
    * Wraps the wait for a person's answer. Pass the takeover watch's `whileHumanActs`
    * so that clicking Approve with the mouse is not taken for a human takeover.
@@ -61,11 +57,6 @@ interface HeldItem extends QueueItem {
   request: GateRequest;
 }
 
-function defaultValidate(action: unknown): EditCheck {
-  const parsed = ActionSchema.safeParse(action);
-  return parsed.success ? { ok: true, action: parsed.data } : { ok: false, error: parsed.error.issues[0]?.message ?? 'invalid action' };
-}
-
 function byOf(decision: GateDecision, mode: PolicyMode): ApprovedBy {
   return decision.rule.startsWith('mode:') ? { kind: 'mode', detail: mode } : { kind: 'rule', detail: decision.rule };
 }
@@ -74,7 +65,6 @@ export function createSupervisedGate(options: SupervisedGateOptions): Supervised
   let mode = options.mode;
   const rules: CompiledUserRule[] = compileUserRules(options.rules ?? []);
   const countdownMs = options.countdownSeconds ? options.countdownSeconds * 1000 : undefined;
-  const validateEdit = options.validateEdit ?? ((action: unknown) => defaultValidate(action));
   /** "approve similar" grants: `${action type}|${rule that held it}` → who granted it. */
   const similar = new Map<string, string>();
   /** The step in which a provider safety check arrived: the rest of that turn needs a person too. */
@@ -87,7 +77,8 @@ export function createSupervisedGate(options: SupervisedGateOptions): Supervised
     emit: options.emit,
     checkEdit: (item, edited) => {
       const request = (item as HeldItem).request;
-      const check = validateEdit(edited, request);
+      // A person's edit passes the same one check as model output, in the pixels of the screenshot they saw.
+      const check: EditCheck = checkAction(edited, request.space);
       if (!check.ok) return check;
       if (actionCategory(check.action) !== actionCategory(request.action)) {
         return { ok: false, error: `an edit must stay a ${actionCategory(request.action)} action (got ${check.action.type})` };
@@ -128,7 +119,7 @@ export function createSupervisedGate(options: SupervisedGateOptions): Supervised
         options.emit?.({ type: 'action_denied', proposalId: request.proposalId, decision });
         return { kind: 'deny', decision };
       }
-      const run = async (action: Action, by: ApprovedBy): Promise<GateOutcome> => {
+      const run = async (action: CheckedAction, by: ApprovedBy): Promise<GateOutcome> => {
         // Observing never touches the machine; everything else waits out a pause.
         if (actionCategory(action) !== 'observe') await options.beforeRun?.(signal);
         return { kind: 'run', action, by };
@@ -145,8 +136,12 @@ export function createSupervisedGate(options: SupervisedGateOptions): Supervised
         case 'approve':
         case 'approve_similar':
           return run(request.action, by);
-        case 'edit':
-          return run(answer.action, by);
+        case 'edit': {
+          // The queue accepted the edit only after checkEdit; checking again is what makes it a CheckedAction here.
+          const edited = checkAction(answer.action, request.space);
+          if (!edited.ok) return { kind: 'reject', feedback: `the edit is invalid: ${edited.error}`, by };
+          return run(edited.action, by);
+        }
         case 'reject':
           return { kind: 'reject', feedback: answer.feedback, by };
       }

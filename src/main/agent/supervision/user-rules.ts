@@ -1,7 +1,9 @@
 import { actionCategory, type Action } from '../../../shared/actions.js';
+import { assertNever } from '../../../shared/assert-never.js';
+import { parseModifiers, resolveKey } from '../../../os-control/keys.js';
 import type { UserRule } from '../../../shared/config.js';
 import type { ActionContext } from '../gate.js';
-import { comboContains, normaliseCombo, normaliseCombos, sameCombo, type NormalCombo } from './key-combo.js';
+import { comboContains, comboOfChord, heldModifierClasses, normaliseCombos, sameCombo, type NormalCombo } from './key-combo.js';
 
 /**
  * The user's own allow/deny rules from config (policy.rules). A rule matches an
@@ -40,6 +42,18 @@ function compilePattern(pattern: string, where: string): RegExp {
   }
 }
 
+/** A rule's key chord, read by the one key parser; text it cannot read is an error naming the rule (never a silent no-match). */
+function compileKeys(text: string, where: string): NormalCombo {
+  let combos: NormalCombo[];
+  try {
+    combos = normaliseCombos(text);
+  } catch (error) {
+    throw new UserRuleError(`${where}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (combos.length !== 1) throw new UserRuleError(`${where}: ${JSON.stringify(text)} is ${combos.length} chords; a rule names one chord (write one rule per chord)`);
+  return combos[0]!;
+}
+
 /** Throws UserRuleError naming the rule and field when a pattern does not compile. */
 export function compileUserRules(rules: readonly UserRule[]): CompiledUserRule[] {
   return rules.map((rule, index) => {
@@ -48,7 +62,7 @@ export function compileUserRules(rules: readonly UserRule[]): CompiledUserRule[]
       index,
       effect: rule.effect,
       actions: rule.actions ? new Set(rule.actions.map((a) => a.trim().toLowerCase())) : undefined,
-      keys: rule.keys?.map((k) => normaliseCombo(k)),
+      keys: rule.keys?.map((k, i) => compileKeys(k, `${where}.keys[${i}]`)),
       text: rule.textPattern !== undefined ? compilePattern(rule.textPattern, `${where}.textPattern`) : undefined,
       window: rule.windowPattern !== undefined ? compilePattern(rule.windowPattern, `${where}.windowPattern`) : undefined,
       reason: rule.reason,
@@ -65,15 +79,74 @@ function textOf(action: Action): string | undefined {
       return action.command;
     case 'ask_user':
       return action.question;
-    default:
+    case 'click':
+    case 'move':
+    case 'mouse_down':
+    case 'mouse_up':
+    case 'drag':
+    case 'scroll':
+    case 'key':
+    case 'hold_key':
+    case 'key_down':
+    case 'key_up':
+    case 'wait':
+    case 'screenshot':
+    case 'cursor_position':
+    case 'zoom':
+    case 'finish':
       return undefined;
+    default:
+      return assertNever(action, 'action kind');
   }
 }
 
-/** Every combo the action presses: key actions, and the held modifiers of mouse actions. */
-function combosOf(action: Action): NormalCombo[] {
-  if (action.type === 'key' || action.type === 'hold_key') return normaliseCombos(action.keys);
-  return [];
+/**
+ * Every combo the action presses, with the modifiers earlier actions hold (ctrl held by
+ * a key_down, then q tapped, is ctrl+q). A key_down is judged as the chord it presses;
+ * typing while ctrl/alt/super is held presses a chord per character.
+ */
+function combosOf(action: Action, context: ActionContext): NormalCombo[] {
+  const held = heldModifierClasses(context.held?.keys ?? []);
+  switch (action.type) {
+    case 'key':
+    case 'hold_key':
+    case 'key_down':
+      return normaliseCombos(action.keys, held);
+    case 'type': {
+      if (!held.some((m) => m !== 'shift')) return [];
+      const out: NormalCombo[] = [];
+      for (const ch of new Set(action.text)) {
+        try {
+          const key = resolveKey(ch);
+          out.push(comboOfChord({ modifiers: [], key, keys: [key] }, held));
+        } catch {
+          // no key of its own: pasted, not pressed with the held modifiers
+        }
+      }
+      return out;
+    }
+    case 'click':
+    case 'drag':
+    case 'scroll': {
+      // Modifiers held for a mouse action are a chord without a key: a deny rule for "ctrl" catches a ctrl+click.
+      const modifiers = new Set([...held, ...parseModifiers(action.modifiers).flatMap((m) => (m.modifierClass ? [m.modifierClass] : []))]);
+      return modifiers.size ? [{ modifiers: [...modifiers].sort(), key: '' }] : [];
+    }
+    case 'key_up':
+    case 'move':
+    case 'mouse_down':
+    case 'mouse_up':
+    case 'wait':
+    case 'screenshot':
+    case 'cursor_position':
+    case 'zoom':
+    case 'shell':
+    case 'ask_user':
+    case 'finish':
+      return [];
+    default:
+      return assertNever(action, 'action kind');
+  }
 }
 
 /**
@@ -83,7 +156,7 @@ function combosOf(action: Action): NormalCombo[] {
 export function ruleMatches(rule: CompiledUserRule, action: Action, context: ActionContext): boolean {
   if (rule.actions && !rule.actions.has(action.type) && !rule.actions.has(actionCategory(action))) return false;
   if (rule.keys) {
-    const pressed = combosOf(action);
+    const pressed = combosOf(action, context);
     // A deny rule for ctrl+w also catches ctrl+shift+w; an allow rule only the exact combo.
     const hit = pressed.some((p) => rule.keys!.some((k) => (rule.effect === 'deny' ? comboContains(p, k) : sameCombo(p, k))));
     if (!hit) return false;

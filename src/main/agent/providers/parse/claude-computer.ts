@@ -33,8 +33,8 @@ function pointOrCursor(input: Record<string, unknown>, ctx: ParseContext): Point
  * Either is read; both, disagreeing, is an error rather than a guess.
  */
 function heldKeys(input: Record<string, unknown>): string[] | string {
-  const fromText = modifiersFrom(input.text);
-  const fromKey = modifiersFrom(input.key);
+  const fromText = modifiersFrom(input.text, 'xdotool');
+  const fromKey = modifiersFrom(input.key, 'xdotool');
   if (typeof fromText === 'string') return fromText;
   if (typeof fromKey === 'string') return fromKey;
   if (fromText.length && fromKey.length && fromText.join('+') !== fromKey.join('+')) {

@@ -21,7 +21,7 @@ function keysOf(a: Record<string, unknown>): string[] | string {
   const k = a.keys;
   if (k === undefined || k === null) return [];
   if (!Array.isArray(k) || !k.every((v) => typeof v === 'string')) return `keys must be a list of key names, got ${show(k)}`;
-  return k.length ? comboFrom(k).split('+') : [];
+  return k.length ? comboFrom(k, 'openai').split('+') : [];
 }
 
 function xy(a: Record<string, unknown>): { x: number; y: number } | string {
@@ -99,7 +99,7 @@ function parseOne(raw: unknown, ctx: ParseContext): ActionEntry {
       if (!Array.isArray(a.keys) || a.keys.length === 0 || !a.keys.every((k) => typeof k === 'string')) {
         return fail(`keypress: keys must be a non-empty list of key names, got ${show(a.keys)}`);
       }
-      return finalize({ type: 'key', keys: comboFrom(a.keys as string[]) }, ctx);
+      return finalize({ type: 'key', keys: comboFrom(a.keys as string[], 'openai') }, ctx);
     }
     case 'type':
       if (typeof a.text !== 'string') return fail(`type: text must be a string, got ${show(a.text)}`);

@@ -76,7 +76,7 @@ export function parseQwenAction(rawArgs: unknown, coords: QwenCoordinates, ctx: 
       if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === 'string')) {
         return fail(`key: keys must be a non-empty list of key names, got ${show(keys)}`);
       }
-      return finalize({ type: 'key', keys: comboFrom(keys as string[]) }, ctx);
+      return finalize({ type: 'key', keys: comboFrom(keys as string[], 'pyautogui') }, ctx);
     }
     case 'type':
       if (typeof a.text !== 'string') return fail(`type: text must be a string, got ${show(a.text)}`);

@@ -105,11 +105,16 @@ function readOmni(text: string): RawReply | undefined {
 
 function readText(text: string): RawReply | undefined {
   const marks = [...text.matchAll(ACTION_MARK)];
-  const last = marks.at(-1);
-  if (!last) return undefined;
-  const head = text.slice(0, last.index);
-  const body = text.slice(last.index + last[0].length);
-  return { format: 'text', thought: thoughtOf(head), calls: splitCalls(body) };
+  if (marks.length === 0) return undefined;
+  // The last block runs. An "Action:" inside a quoted argument (type(content='Action: x'))
+  // does not start a block: a mark whose body holds no readable call gives way to the one before.
+  let chosen: RawReply | undefined;
+  for (const mark of marks.reverse()) {
+    const reply: RawReply = { format: 'text', thought: thoughtOf(text.slice(0, mark.index)), calls: splitCalls(text.slice(mark.index + mark[0].length)) };
+    chosen ??= reply;
+    if (reply.calls.some((c) => typeof c.call !== 'string')) return reply;
+  }
+  return chosen;
 }
 
 function readBare(text: string): RawReply | undefined {

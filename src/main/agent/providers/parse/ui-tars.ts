@@ -1,8 +1,19 @@
 import type { Point } from '../../../../shared/actions.js';
+import { parseKeyCombo } from '../../../../os-control/keys.js';
 import { readUiTarsReply, type RawReply } from './ui-tars-reply.js';
 import { comboFrom, fail, finalize, fromRelative1000, show, type ActionEntry, type ParseContext } from './validate.js';
 
 export { parseCallText } from './ui-tars-reply.js';
+
+/** One chord of modifier keys only ("shift", "ctrl alt"): what press() may hold down. */
+function holdsOnlyModifiers(keys: string): boolean {
+  try {
+    const { chords } = parseKeyCombo(keys);
+    return chords.length === 1 && chords[0]!.key === undefined;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * UI-TARS actions → the action vocabulary. The reply formats (text `Action:`, seed XML,
@@ -135,7 +146,7 @@ export function parseUiTarsAction(name: string, rawArgs: Record<string, string>,
   };
   const keysArg = (): string | undefined => {
     const key = args.key?.trim();
-    return key ? comboFrom(key.split(/[\s+]+/).filter(Boolean)) : undefined;
+    return key ? comboFrom(key, 'pyautogui') : undefined;
   };
   switch (kind) {
     case 'click':
@@ -168,15 +179,17 @@ export function parseUiTarsAction(name: string, rawArgs: Record<string, string>,
       return [finalize({ type: kind, button, ...(p ? { x: p.x, y: p.y } : {}) }, ctx)];
     }
     case 'hotkey':
-    case 'press': {
-      // `press` holds the key in the makers' executors (keyDown); until the vocabulary can
-      // hold a key across actions it is a tap, like hotkey.
+    case 'press':
+    case 'release': {
       const keys = keysArg();
       if (!keys) return [fail(`${name}: missing key`)];
+      // press/release hold and let go of a key across actions (the makers' executors:
+      // keyboard.pressKey / releaseKey). Only modifiers are held: a held letter or Enter
+      // autorepeats on X, so press(key='enter') stays a tap (deliberately safer).
+      if (kind === 'release') return [finalize({ type: 'key_up', keys }, ctx)];
+      if (kind === 'press' && holdsOnlyModifiers(keys)) return [finalize({ type: 'key_down', keys }, ctx)];
       return [finalize({ type: 'key', keys }, ctx)];
     }
-    case 'release':
-      return [fail(`${name}: releasing a held key is not supported; use hotkey(key='…') to press and release a key`)];
     case 'type': {
       const content = args.content;
       if (content === undefined) return [fail(`${name}: missing content`)];

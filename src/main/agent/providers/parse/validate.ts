@@ -1,6 +1,8 @@
-import { CoordinateRangeError, checkImagePoint } from '../../../../os-control/coords.js';
-import { parseKeyCombo, parseModifiers } from '../../../../os-control/keys.js';
-import { ActionSchema, actionPoints, type Action, type Point } from '../../../../shared/actions.js';
+import { checkAction } from '../../../../os-control/check-action.js';
+import { globalToImage } from '../../../../os-control/coords.js';
+import { canonicalKeys, keyLabel, resolveKey, type KeyVocabulary } from '../../../../os-control/keys.js';
+import type { ObservationRecord } from '../../../../shared/observation.js';
+import type { Point } from '../../../../shared/actions.js';
 import type { ModelCall } from '../../transcript.js';
 
 /**
@@ -35,56 +37,14 @@ export function show(value: unknown): string {
   return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }
 
-/** A key combo the keyboard can press ("ctrl+shift+t", "Return", "CTRL+ENTER", "ctrl c"), checked with os-control's key table. */
-export function keyComboError(combo: string): string | undefined {
-  if (combo.length > 200) return 'key combo is longer than 200 characters';
-  try {
-    parseKeyCombo(combo);
-    return undefined;
-  } catch (error) {
-    return `invalid keys ${show(combo)}: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`;
-  }
-}
-
-/** Keys held during a click, drag or scroll: each must be a modifier. */
-export function modifiersError(names: string[]): string | undefined {
-  try {
-    parseModifiers(names);
-    return undefined;
-  } catch (error) {
-    return `invalid modifiers ${show(names)}: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`;
-  }
-}
-
+/**
+ * The last step of every parser: the candidate goes through os-control's one
+ * `checkAction` (shape, key names as the executor reads them, points inside the
+ * screenshot) — the same check the runner and a person's edits get.
+ */
 export function finalize(candidate: Record<string, unknown>, ctx: ParseContext): ActionEntry {
-  const parsed = ActionSchema.safeParse(candidate);
-  if (!parsed.success) {
-    const issues = parsed.error.issues
-      .slice(0, 3)
-      .map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`.slice(0, 200))
-      .join('; ');
-    return fail(`invalid ${String(candidate.type)} action: ${issues}`);
-  }
-  const action: Action = parsed.data;
-  if (action.type === 'key' || action.type === 'hold_key') {
-    const err = keyComboError(action.keys);
-    if (err) return fail(err);
-  }
-  if ((action.type === 'click' || action.type === 'drag' || action.type === 'scroll') && action.modifiers.length) {
-    const err = modifiersError(action.modifiers);
-    if (err) return fail(err);
-  }
-  // The pipeline's own range rule (os-control/coords checkImagePoint): 0 … size, the far
-  // edge included, so a point the mapping accepts is never refused here.
-  for (const p of actionPoints(action)) {
-    try {
-      checkImagePoint(p, ctx.image);
-    } catch (error) {
-      if (error instanceof CoordinateRangeError) return fail(error.message);
-      throw error;
-    }
-  }
-  return { ok: true, action };
+  const check = checkAction(candidate, { image: ctx.image });
+  return check.ok ? { ok: true, action: check.action } : fail(check.error);
 }
 
 /** A finite number, not a numeric string, not NaN. */
@@ -106,51 +66,40 @@ export function fromRelative1000(p: Point, image: { width: number; height: numbe
   return { x: (p.x / 1000) * image.width, y: (p.y / 1000) * image.height };
 }
 
-/** Modifier keys held during a click/scroll/drag: "ctrl+shift" → ["ctrl", "shift"]. */
-export function modifiersFrom(value: unknown): string[] | string {
-  if (value === undefined || value === null || value === '') return [];
-  if (typeof value === 'string') return value.split('+').map((s) => s.trim());
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.map((v) => normalizeKey(v));
-  return `modifiers must be a string like "ctrl+shift", got ${show(value)}`;
-}
-
 /**
- * Key names as other vendors spell them ("CTRL", "ENTER", "ArrowLeft", "esc") mapped
- * onto the xdotool keysym style the rest of DeskPilot speaks ("ctrl", "Return", "Left").
+ * Key names of a model's vocabulary rewritten in canonical X keysym names by the one
+ * key table, so that the action means the same to every later reader (OpenAI's
+ * ["CTRL", "Q", "SHIFT"] → "Control_L+Shift_L+q"). Text the table cannot read is
+ * passed on as written: checkAction then refuses it with the parser's message.
  */
-const KEY_ALIASES: Record<string, string> = {
-  ctrl: 'ctrl', control: 'ctrl', alt: 'alt', option: 'alt', shift: 'shift',
-  cmd: 'super', command: 'super', meta: 'super', super: 'super', win: 'super', windows: 'super',
-  enter: 'Return', return: 'Return', esc: 'Escape', escape: 'Escape', tab: 'Tab', space: 'space',
-  backspace: 'BackSpace', delete: 'Delete', del: 'Delete', insert: 'Insert', home: 'Home', end: 'End',
-  pageup: 'Prior', pagedown: 'Next', page_up: 'Prior', page_down: 'Next',
-  up: 'Up', down: 'Down', left: 'Left', right: 'Right',
-  arrowup: 'Up', arrowdown: 'Down', arrowleft: 'Left', arrowright: 'Right',
-  capslock: 'Caps_Lock', printscreen: 'Print', plus: 'plus', minus: 'minus',
-};
-
-export function normalizeKey(key: string): string {
-  const k = key.trim();
-  const alias = KEY_ALIASES[k.toLowerCase()];
-  if (alias) return alias;
-  if (/^f\d{1,2}$/i.test(k)) return k.toUpperCase();
-  return k;
+export function comboFrom(keys: readonly string[] | string, vocabulary: KeyVocabulary): string {
+  try {
+    return canonicalKeys(keys, vocabulary);
+  } catch {
+    return typeof keys === 'string' ? keys : keys.join('+');
+  }
 }
 
-export function comboFrom(keys: readonly string[]): string {
-  return keys.map(normalizeKey).join('+');
+/** Modifier keys held during a click/scroll/drag: "ctrl+shift" or ["CTRL", "SHIFT"] → canonical names. */
+export function modifiersFrom(value: unknown, vocabulary: KeyVocabulary): string[] | string {
+  if (value === undefined || value === null || value === '') return [];
+  const names = typeof value === 'string' ? value.split('+') : value;
+  if (!Array.isArray(names) || !names.every((v) => typeof v === 'string')) return `modifiers must be a string like "ctrl+shift", got ${show(value)}`;
+  return names.map((n) => {
+    try {
+      return keyLabel(resolveKey(n.trim(), { vocabulary }));
+    } catch {
+      return n.trim();
+    }
+  });
 }
 
-/** The parse context of a turn: the screenshot's size and the pointer in its pixels. */
-export function contextOf(observation: {
-  image: { width: number; height: number };
-  region: { x: number; y: number; width: number; height: number };
-  cursor?: { x: number; y: number } | undefined;
-}): ParseContext {
-  const { image, region, cursor } = observation;
+/** The parse context of a turn: the screenshot's size and the pointer in its pixels (through the one coordinate pipeline). */
+export function contextOf(observation: ObservationRecord): ParseContext {
+  const { image, cursor } = observation;
   if (!cursor) return { image };
-  const x = ((cursor.x - region.x) / region.width) * image.width;
-  const y = ((cursor.y - region.y) / region.height) * image.height;
-  const inside = x >= 0 && y >= 0 && x <= image.width - 1 && y <= image.height - 1;
-  return inside ? { image, cursor: { x: Math.round(x), y: Math.round(y) } } : { image };
+  const p = globalToImage(cursor, observation);
+  if (!p) return { image };
+  const inside = p.x >= 0 && p.y >= 0 && p.x <= image.width - 1 && p.y <= image.height - 1;
+  return inside ? { image, cursor: { x: Math.round(p.x), y: Math.round(p.y) } } : { image };
 }

@@ -1,0 +1,382 @@
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { RunEventSchema } from '../../src/shared/events.js';
+import { startFakeModel, type FakeModelServer, type FakeRequest } from '../harness/fake-model/index.js';
+import { startProbe, type Probe } from '../harness/probe/probe.js';
+import { startXvfb, type Xvfb } from '../harness/xvfb.js';
+import { REPO_ROOT, claude, finish, runCli, tempHome, toImagePoint, until, type CliRun } from '../e2e/support.js';
+import { artifactsDir, boxOf, buildWebInto, launchBrowser, openPage, tempDir, writeConfig } from './serve-harness.js';
+
+// Supervision UX end to end (issue 13 items 1, 2, 5, 7, 8, 11 and issue 12 class 4's
+// card): the real `deskpilot serve`, the real runner and gate on a private Xvfb, the
+// fake model server, the probe page as the controlled app, the UI in headless Chromium.
+// "Nothing ran" is read where it happens: the run's events.jsonl (no approval_answered,
+// no action_executed) and the probe (no pointer event).
+
+const SCREEN = { width: 1280, height: 800 };
+const MODEL = 'claude-sonnet-4-6';
+let xvfb: Xvfb;
+let probe: Probe;
+let fake: FakeModelServer;
+let browser: Browser;
+let serveProcess: CliRun | undefined;
+let serveUrl = '';
+let page: Page;
+const home = tempHome('deskpilot-ux-');
+const webRoot = tempDir('deskpilot-web-');
+const shots = artifactsDir();
+const docShots = path.join(REPO_ROOT, 'docs', 'screenshots');
+const env = () => ({ ...xvfb.env, DESKPILOT_HOME: home.home, ANTHROPIC_API_KEY: 'test-key' });
+
+/** Two QA case runs in the real log format: the model said "pass", DeskPilot's checks failed both. */
+function seedFailedSuite(): string[] {
+  const ids = ['20261130-100100-qa01', '20261130-100200-qa02'];
+  ids.forEach((runId, i) => {
+    const dir = path.join(home.home, 'sessions', runId);
+    mkdirSync(dir, { recursive: true });
+    const at = Date.UTC(2026, 10, 30, 10, i + 1, 0);
+    const name = i === 0 ? 'adds two numbers' : 'clear resets the display';
+    const base = { v: 1, runId };
+    const events = [
+      { ...base, seq: 0, at, type: 'run_started', task: `QA case: ${name}`, provider: 'anthropic', model: MODEL, policy: 'auto', limits: {}, skills: ['qa'], labels: { qaSuite: 'qa-20261130-1000', qaPlan: 'Calculator smoke', qaCase: name, qaAttempt: '1' } },
+      { ...base, seq: 1, at: at + 20_000, type: 'run_ended', status: 'done', summary: 'QA verdict: pass — the display shows 4', labels: { qaVerdict: 'pass' }, steps: 3, total: { costUsd: 0.03 } },
+      { ...base, seq: 2, at: at + 21_000, type: 'qa_outcome', status: 'failed', message: `the model's verdict "pass" is contradicted by DeskPilot's check: "Expect display: 4": OCR of region "display" reads "5"`, modelVerdict: 'pass' },
+    ].map((e) => RunEventSchema.parse(e));
+    writeFileSync(path.join(dir, 'events.jsonl'), events.map((e) => JSON.stringify(e)).join('\n') + '\n');
+  });
+  return ids;
+}
+let qaRunIds: string[] = [];
+
+function runEvents(task: string): Array<Record<string, unknown>> {
+  const dir = path.join(home.home, 'sessions');
+  for (const d of readdirSync(dir)) {
+    const file = path.join(dir, d, 'events.jsonl');
+    if (!existsSync(file)) continue;
+    // Complete lines only: the run may be writing the next one right now.
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const events = lines.slice(0, -1).map((l) => JSON.parse(l) as Record<string, unknown>);
+    if (events[0]?.type === 'run_started' && events[0].task === task) return events;
+  }
+  return [];
+}
+const count = (events: Array<Record<string, unknown>>, type: string) => events.filter((e) => e.type === type).length;
+
+function padCenter() {
+  const pad = probe.padRect();
+  return { x: Math.round(pad.x + pad.width / 2), y: Math.round(pad.y + pad.height / 2) };
+}
+
+async function startTask(p: Page, task: string): Promise<void> {
+  await p.locator('[data-testid=task-input]').fill(task);
+  await p.locator('[data-testid=task-input]').press('Control+Enter');
+  await p.locator('[data-testid=current-task]').waitFor();
+}
+
+async function blur(p: Page): Promise<void> {
+  await p.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+}
+
+async function shot(p: Page, name: string, doc?: string): Promise<void> {
+  const file = path.join(shots, `${name}.png`);
+  await p.screenshot({ path: file });
+  if (doc) copyFileSync(file, path.join(docShots, doc));
+}
+
+/** Screenshots in light and dark at the page's current size. */
+async function shotBoth(p: Page, name: string, doc?: string): Promise<void> {
+  await shot(p, name, doc ? `${doc}.png` : undefined);
+  await p.emulateMedia({ colorScheme: 'dark' });
+  await shot(p, `${name}-dark`, doc ? `${doc}-dark.png` : undefined);
+  await p.emulateMedia({ colorScheme: 'light' });
+}
+
+beforeAll(async () => {
+  qaRunIds = seedFailedSuite();
+  buildWebInto(webRoot);
+  xvfb = await startXvfb(SCREEN);
+  probe = await startProbe(xvfb, { x: 200, y: 100, width: 900, height: 600 });
+  fake = await startFakeModel();
+  writeConfig(home.home, fake.anthropicBaseUrl, {
+    profiles: {
+      fake: { provider: 'anthropic', model: MODEL, baseUrl: fake.anthropicBaseUrl },
+      nokey: { provider: 'anthropic', model: MODEL, baseUrl: fake.anthropicBaseUrl, apiKeyEnv: 'DESKPILOT_TEST_UNSET_KEY' },
+    },
+  });
+  const cli = runCli(['serve', '--port', '0', '--web-root', webRoot], env());
+  serveProcess = cli;
+  serveUrl = await until(() => /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(cli.stdout())?.[0], 30_000, `deskpilot serve to print its URL (stderr: ${cli.stderr()})`);
+  browser = await launchBrowser();
+  page = await openPage(browser, serveUrl);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (serveProcess) {
+    serveProcess.child.kill('SIGTERM');
+    await serveProcess.exit;
+  }
+  await fake?.close();
+  await probe?.close();
+  await xvfb?.stop();
+  home.cleanup();
+});
+
+describe('supervision UX through deskpilot serve', () => {
+  it('first run: Start is off while the chosen profile has no key, and says how to set it; test connection sends ONE tiny request to the profile’s own URL', async () => {
+    await page.locator('[data-testid=task-input]').fill('anything');
+    await page.locator('[data-testid=profile-select]').selectOption('nokey');
+    await page.locator('[data-testid=no-key]').waitFor();
+    expect(await page.locator('[data-testid=no-key]').textContent()).toMatch(/Set DESKPILOT_TEST_UNSET_KEY in the environment of deskpilot serve/);
+    expect(await page.locator('[data-testid=start-run]').isDisabled()).toBe(true);
+    await shot(page, 'ux-no-key', 'first-run-no-key.png');
+
+    await page.locator('[data-testid=profile-select]').selectOption('');
+    expect(await page.locator('[data-testid=no-key]').count()).toBe(0);
+    expect(await page.locator('[data-testid=start-run]').isDisabled()).toBe(false);
+    fake.script({ text: 'OK' });
+    const before = fake.requests.length;
+    await page.locator('[data-testid=test-connection]').click();
+    await page.locator('[data-testid=connection-result]').waitFor();
+    expect(await page.locator('[data-testid=connection-result]').textContent()).toMatch(new RegExp(`✓ ${MODEL} answered in \\d+ ms`));
+    expect(fake.requests.length).toBe(before + 1);
+    const ping = fake.requests[before]!;
+    expect(ping.body.max_tokens).toBe(1);
+    // The SDK sends the key as x-api-key or as a bearer token, by version.
+    expect([ping.headers['x-api-key'], ping.headers.authorization]).toContain(ping.headers['x-api-key'] ? 'test-key' : 'Bearer test-key');
+    expect(ping.images).toHaveLength(0);
+    await page.locator('[data-testid=task-input]').fill('');
+  });
+
+  it('the live screen takes the empty right column; History says the failed QA suite failed, and so do sessions list and the HTML export (one outcome)', async () => {
+    await page.locator('.col-right [data-testid=live-frame]').waitFor({ timeout: 15_000 });
+    await shotBoth(page, 'ux-idle-1440', 'main');
+
+    await page.getByRole('button', { name: 'History' }).click();
+    const suite = page.locator('[data-testid=suite-row]');
+    await suite.waitFor();
+    expect(await suite.locator('[data-count=passed]').textContent()).toBe('0 passed');
+    expect(await suite.locator('[data-count=failed]').textContent()).toBe('2 failed');
+    await suite.locator('.session-open').first().click();
+    expect(await page.locator('[data-testid=case-status]').allTextContents()).toEqual(['failed', 'failed']);
+    await shot(page, 'ux-history-qa-failed', 'history-qa-suite.png');
+
+    const failed = runCli(['sessions', 'list', '--status', 'failed'], env());
+    expect((await failed.exit).code).toBe(0);
+    for (const id of qaRunIds) expect(failed.stdout()).toMatch(new RegExp(`${id}\\s+failed`));
+    const done = runCli(['sessions', 'list', '--status', 'done'], env());
+    await done.exit;
+    for (const id of qaRunIds) expect(done.stdout()).not.toContain(id);
+    const out = path.join(tempDir('deskpilot-export-'), 'case.html');
+    const exp = runCli(['sessions', 'export', qaRunIds[0]!, '--format', 'html', '--out', out], env());
+    expect((await exp.exit).code).toBe(0);
+    const html = readFileSync(out, 'utf8');
+    expect(html).toMatch(/Verdict: <b><span class="dp-badge dp-status-failed">failed<\/span>/);
+    expect(html).not.toMatch(/class="[^"]*dp-status-done/);
+
+    // A case opened from History is a past run; Esc returns to live.
+    await page.locator('[data-testid=case-row] .session-open').first().click();
+    await page.locator('[data-testid=back-to-live]').waitFor();
+    await blur(page);
+    await page.keyboard.press('Escape');
+    await page.locator('[data-testid=task-input]').waitFor();
+    expect(await page.locator('[data-testid=back-to-live]').count()).toBe(0);
+  }, 180_000);
+
+  it('while the model thinks: "waiting for <model> N s"; then the title badge says an approval waits', async () => {
+    let release: () => void = () => {};
+    const released = new Promise<void>((r) => (release = r));
+    const target = padCenter();
+    fake.script(async (req: FakeRequest) => {
+      await released;
+      return { text: 'I will click the pad.', toolCalls: [claude.click(...toImagePoint(req, SCREEN, target))] };
+    });
+    await startTask(page, 'keyboard pass: click the pad');
+    const waiting = page.locator('[data-testid=waiting-model]');
+    await waiting.waitFor({ timeout: 20_000 });
+    expect(await waiting.textContent()).toContain(`waiting for ${MODEL}`);
+    await expect.poll(async () => Number(/(\d+) s/.exec((await page.locator('[data-testid=waiting-seconds]').textContent()) ?? '')?.[1]), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    await shot(page, 'ux-waiting-model', 'waiting-for-model.png');
+    release();
+    await page.locator('[data-testid=approval-queue]').waitFor({ timeout: 20_000 });
+    expect(await waiting.count()).toBe(0);
+    expect(await page.title()).toBe('(1) Approval waiting — DeskPilot');
+  });
+
+  it('keyboard only: every shortcut pressed on every focusable control approves nothing; Enter on Reject opens the rejection, Enter on Stop stops — nothing runs', async () => {
+    const task = 'keyboard pass: click the pad';
+    const since = probe.nextSeq();
+    await blur(page);
+    // Tab through the page once, tagging each control in focus order.
+    const order: string[] = [];
+    for (let i = 0; i < 80; i++) {
+      await page.keyboard.press('Tab');
+      const tag = await page.evaluate((n) => {
+        const el = document.activeElement as HTMLElement | null;
+        if (!el || el === document.body) return null;
+        if (el.dataset.kbd) return 'seen';
+        el.dataset.kbd = String(n);
+        return `${el.tagName.toLowerCase()}${el.getAttribute('data-testid') ? `[${el.getAttribute('data-testid')}]` : ''} “${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}”`;
+      }, i);
+      if (tag === 'seen') break;
+      if (tag) order.push(tag);
+    }
+    expect(order.length).toBeGreaterThanOrEqual(10);
+    expect(order.join('\n')).toMatch(/Reject/);
+    expect(order.join('\n')).toMatch(/Stop/);
+
+    const SHORTCUTS = ['a', 's', 'e', 'r', 'c', 'p', 'x', 'Alt+1', 'Alt+2', 'Alt+3', 'Shift+A', 'Enter', ' '];
+    const nothingHappened = async (where: string) => {
+      const events = runEvents(task);
+      expect(count(events, 'approval_answered'), where).toBe(0);
+      expect(count(events, 'action_executed'), where).toBe(0);
+      expect(count(events, 'run_ended'), where).toBe(0);
+      expect(probe.events().filter((e) => e.seq >= since && e.type.startsWith('pointer') && e.type !== 'pointermove'), where).toHaveLength(0);
+    };
+    /** Back to the idle card on the Run tab, run not paused, nothing focused. */
+    const restore = async () => {
+      await blur(page);
+      await page.keyboard.press('Escape');
+      if ((await page.locator('[data-testid=approval-queue]').count()) === 0) await page.getByRole('button', { name: 'Run', exact: true }).click();
+      if ((await page.locator('[data-testid=resume]').count()) > 0) await page.locator('[data-testid=resume]').click();
+      await page.getByRole('button', { name: /^Approve A$/ }).waitFor();
+      await blur(page);
+    };
+
+    for (let i = 0; i < order.length; i++) {
+      const label = order[i]!;
+      const control = page.locator(`[data-kbd="${i}"]`);
+      if (/Stop|Approve|Approve similar/.test(label) && !/Cancel/.test(label)) continue; // their own activation is what they do; Stop last
+      for (const key of SHORTCUTS) {
+        if ((await control.count()) === 0) break; // a control of another mode
+        await control.focus();
+        await page.keyboard.press(key);
+        await nothingHappened(`${key} on ${label}`);
+        await restore();
+      }
+    }
+
+    // The issue's case: Tab to Reject, press Enter → the rejection box, not an approval.
+    await page.getByRole('button', { name: /^Reject R$/ }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid=reject-feedback]').waitFor();
+    await nothingHappened('Enter on Reject');
+    await restore();
+    // Letters and Enter on the approve buttons themselves run no shortcut either (only Enter/Space activate them).
+    for (const name of [/^Approve A$/, /^Approve similar S$/]) {
+      for (const key of ['a', 's', 'r', 'x', 'p']) {
+        await page.getByRole('button', { name }).focus();
+        await page.keyboard.press(key);
+        await nothingHappened(`${key} on ${String(name)}`);
+      }
+    }
+    await blur(page);
+    await shotBoth(page, 'ux-approval-1440', 'approval');
+
+    // Enter on the header's Stop stops the run; the waiting action never runs.
+    await page.locator('[data-testid=stop]').focus();
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid=run-ended]').waitFor({ timeout: 10_000 });
+    const events = runEvents(task);
+    expect(count(events, 'approval_answered')).toBe(0);
+    expect(count(events, 'action_executed')).toBe(0);
+    expect(events.find((e) => e.type === 'run_ended')?.status).toBe('stopped');
+    expect(probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown')).toHaveLength(0);
+    expect(await page.title()).toBe('DeskPilot');
+  }, 300_000);
+
+  it('keyboard editing of a click target: arrows move it 1 px, Shift 10 px; Enter on the screenshot runs the edited click where the person put it', async () => {
+    const target = padCenter();
+    let imageSize = { width: 0, height: 0 };
+    let imagePoint: [number, number] = [0, 0];
+    fake.script((req) => {
+      imageSize = req.images[req.images.length - 1]!;
+      imagePoint = toImagePoint(req, SCREEN, target);
+      return { text: 'Click.', toolCalls: [claude.click(...imagePoint)] };
+    });
+    await startTask(page, 'edit the target from the keyboard');
+    await page.locator('[data-testid=approval-queue]').waitFor({ timeout: 20_000 });
+    fake.script({ text: 'Done.', toolCalls: [finish(true, 'edited')] });
+    const since = probe.nextSeq();
+    await blur(page);
+    await page.keyboard.press('e');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('approval-shot');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+    for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('ArrowUp');
+    const moved = { x: imagePoint[0] + 3, y: imagePoint[1] + 39 };
+    expect(await page.locator('[data-testid=edit-x]').inputValue()).toBe(String(moved.x));
+    expect(await page.locator('[data-testid=edit-y]').inputValue()).toBe(String(moved.y));
+    await shot(page, 'ux-edit-keyboard', 'edit-target.png');
+    await page.keyboard.press('Enter');
+    const scale = SCREEN.width / imageSize.width;
+    await probe.expectClickAt(Math.round(moved.x * scale), Math.round(moved.y * scale), { button: 'left', tolerance: Math.ceil(scale) + 1, sinceSeq: since, timeoutMs: 10_000 });
+    await until(() => count(runEvents('edit the target from the keyboard'), 'run_ended') > 0, 45_000, 'the run to end').catch((e: unknown) => {
+      throw new Error(`${String(e)}; events: ${runEvents('edit the target from the keyboard').map((x) => `${String(x.type)}${x.type === 'state' ? `:${String(x.state)}(${String(x.reason)})` : ''}`).join(', ')}`);
+    });
+    await page.locator('[data-testid=run-ended]').waitFor({ timeout: 20_000 });
+  });
+
+  it('layout: the approval card with a long command fits without scrolling at 900×700 and 800×600; its tail and control characters are on screen; titles and the policy select are not cut at 1440', async () => {
+    const tail = '; touch /tmp/deskpilot-pwned';
+    const text = `echo ${'harmless-looking-prefix '.repeat(14)}\r\x1b[2K\u202Eabc${tail}`;
+    const target = padCenter();
+    fake.script((req) => ({ text: 'Step one: click.', toolCalls: [claude.click(...toImagePoint(req, SCREEN, target))] }));
+    await startTask(page, `layout check: type a long command and click the pad at ${target.x},${target.y}`);
+    await page.locator('[data-testid=approval-queue]').waitFor({ timeout: 20_000 });
+    fake.script({ text: 'Now typing.', toolCalls: [claude.type(text)] });
+    await blur(page);
+    await page.keyboard.press('a');
+    await page.locator('[data-testid=proposal-text]').waitFor({ timeout: 20_000 });
+    const shown = (await page.locator('[data-testid=proposal-text] pre').textContent()) ?? '';
+    expect(shown).toContain(tail);
+    expect(shown).toContain('CRESC[2K\\u{202E}abc');
+    expect(await page.locator('[data-testid=proposal-text] mark[data-char]').evaluateAll((ms) => ms.map((m) => m.getAttribute('data-char')))).toEqual(['␍', '␛']);
+    expect(await page.locator('[data-testid=hidden-chars]').textContent()).toMatch(/3 control or invisible characters/);
+
+    for (const [w, h, doc] of [
+      [1440, 900, 'approval-long-command'],
+      [900, 700, 'approval-900x700'],
+      [800, 600, undefined],
+    ] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const approve = await boxOf(page, 'button:has-text("Approve A")');
+      const reject = await boxOf(page, 'button:has-text("Reject R")');
+      expect(approve.y + approve.height, `Approve at ${w}×${h}`).toBeLessThanOrEqual(h);
+      expect(reject.y + reject.height, `Reject at ${w}×${h}`).toBeLessThanOrEqual(h);
+      const pre = await boxOf(page, '[data-testid=proposal-text] pre');
+      expect(pre.y, `the command's text starts on screen at ${w}×${h}`).toBeLessThan(h);
+      if (doc) await shotBoth(page, `ux-${doc}`, doc);
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // Reject, then finish: the timeline's step titles at 1440 are whole (two lines at most, never clipped).
+    fake.script({ text: 'Finishing.', toolCalls: [finish(false, 'rejected')] });
+    await page.keyboard.press('r');
+    await page.locator('[data-testid=reject-feedback]').press('Enter');
+    await page.locator('[data-testid=run-ended]').waitFor({ timeout: 20_000 });
+    const clipped = await page.locator('.step-what').evaluateAll((els) => els.filter((el) => el.scrollHeight > el.clientHeight + 1 && (el.textContent ?? '').length < 60).map((el) => el.textContent));
+    // Longer titles are clamped to two lines in the list (whole on hover); the step's detail shows them whole.
+    expect(clipped).toEqual([]);
+    const detail = await page.locator('.step-title').evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1).length);
+    expect(detail).toBe(0);
+    const select = await page.locator('[data-testid=policy-select]').evaluate((el: HTMLSelectElement) => {
+      const span = document.createElement('span');
+      span.style.font = getComputedStyle(el).font;
+      span.style.whiteSpace = 'nowrap';
+      span.textContent = el.options[el.selectedIndex]?.text ?? '';
+      document.body.append(span);
+      const need = span.getBoundingClientRect().width;
+      span.remove();
+      return { need, have: el.clientWidth };
+    });
+    // The arrow and padding take about 30 px.
+    expect(select.need + 30).toBeLessThanOrEqual(select.have);
+    await page.setViewportSize({ width: 900, height: 700 });
+    await shotBoth(page, 'ux-ended-900x700', 'main-900x700');
+    await page.setViewportSize({ width: 1440, height: 900 });
+  }, 120_000);
+});
