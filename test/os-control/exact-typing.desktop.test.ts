@@ -11,12 +11,16 @@ import { checked } from '../harness/checked.js';
 import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DesktopComputer } from '../../src/os-control/index.js';
 import { RESTORE_IDLE_MS } from '../../src/os-control/x11/typist.js';
 import { startProbe, type Probe } from '../harness/probe/probe.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
 import { heldState, keymapText, setLayout, startCpuLoad, startEditor, startXterm, type NativeApp } from '../harness/native-apps.js';
+
+/** Each case starts a real application; on a 2-core machine shared with other jobs that alone can take 20 s. */
+const CASE_MS = 180_000;
+vi.setConfig({ testTimeout: CASE_MS, hookTimeout: CASE_MS });
 
 let xvfb: Xvfb;
 let computer: DesktopComputer;
