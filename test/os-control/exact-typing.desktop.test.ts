@@ -27,11 +27,16 @@ let computer: DesktopComputer;
 const never = new AbortController().signal;
 const dir = mkdtempSync(join(tmpdir(), 'deskpilot-exact-'));
 
-/** The issue's text, plus what moves on de/fr layouts and what needs AltGr there. */
+/**
+ * The issue's text, plus what moves on de/fr layouts and what needs AltGr there. At most
+ * 17 distinct characters are outside any of the three layouts (fr: ü ß 世 👋 — ✓ 日 € and
+ * @ { [ | ] } \ ~ ^), so every one gets its own spare keycode (18 on Xvfb); reusing
+ * keycodes mid-text is the CJK case below.
+ */
 const TEXT =
-  'Première ligne: Grüße 世界 👋\ttab line with "quotes" & <angle> — dash\n' +
-  'yz aq wm 0123456789 @{[|]}\\~^`´ ß€µ§°²\n' +
-  'Last line ✓ 日本語 Ελληνικά Ω≈ç√∫ 🎉';
+  'Première ligne: Grüße 世 👋\ttab line with "quotes" & <angle> — dash\n' +
+  'yz aq wm 0123456789 @{[|]}\\~^\n' +
+  'Last line ✓ 日 €';
 
 beforeAll(async () => {
   xvfb = await startXvfb({ width: 1024, height: 768 });

@@ -15,7 +15,7 @@
  * - after a call, the characters stay mapped RESTORE_IDLE_MS, then are restored (measured
  *   in xterm, which re-fetches the keymap for every key: restoring right after the last
  *   key dropped the characters still queued in 11 of 12 runs; kept 1.5 s: exact in every
- *   run since); the next call reuses what is still mapped;
+ *   idle run since); the next call reuses what is still mapped;
  * - when a text needs more distinct characters than there are spares, a keycode is
  *   reused only after the focused application proved it has caught up (a sentinel keymap
  *   change it must process after our keys, seen through RECORD: keymap-fetch-watch.ts),
@@ -68,9 +68,10 @@ const NO_RECORD_PAUSE_MS = 200;
 /**
  * How long the spare keycodes keep their characters after a typing call (see
  * scheduleRestore). An agent takes a screenshot and asks the model between two actions,
- * seconds; 1.5 s covers an application that is that far behind on a loaded machine.
+ * seconds, so this costs nothing; 3 s covers an application that far behind (a 2-core
+ * machine at load average 39 plus two busy loops had GTK apps over 1.5 s behind).
  */
-export const RESTORE_IDLE_MS = 1_500;
+export const RESTORE_IDLE_MS = 3_000;
 /**
  * How long no client may fetch the keymap before a spare keycode is reused mid-text
  * (keymap-fetch-watch.ts waitQuiet). xterm fetches for each key it translates, about one
