@@ -16,7 +16,7 @@ import type { DesktopComputer } from '../../src/os-control/index.js';
 import { RESTORE_IDLE_MS } from '../../src/os-control/x11/typist.js';
 import { startProbe, type Probe } from '../harness/probe/probe.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
-import { heldState, keymapText, setLayout, startCpuLoad, startEditor, startXterm, type NativeApp } from '../harness/native-apps.js';
+import { focusedWindow, heldState, keymapText, setLayout, startCpuLoad, startEditor, startXterm, type NativeApp } from '../harness/native-apps.js';
 
 /** Each case starts a real application; on a 2-core machine shared with other jobs that alone can take 20 s. */
 const CASE_MS = 180_000;
@@ -60,9 +60,15 @@ async function waitForFile(path: string, expected: string, timeoutMs = 15_000): 
   expect(got).toBe(expected);
 }
 
+/** Clicks into the app and waits until it has the X input focus (typing before that goes elsewhere). */
 async function clickInto(app: NativeApp): Promise<void> {
   const g = app.geometry();
   await computer.perform(checked({ type: 'click', x: g.x + g.width / 2, y: g.y + g.height / 2, button: 'left', clicks: 1, modifiers: [] }), never);
+  const deadline = Date.now() + 15_000;
+  while (focusedWindow(xvfb) !== app.windowId) {
+    if (Date.now() > deadline) throw new Error(`window ${app.windowId} did not get the input focus (focus: ${focusedWindow(xvfb)})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 function expectNothingHeld(): void {
@@ -168,6 +174,8 @@ it('a more CJK text than there are spare keycodes stays exact (spare keycodes ar
 });
 
 it('restores the spare keycodes after typing, and at once on abort, with nothing held', async () => {
+  // The previous case's characters are still mapped for RESTORE_IDLE_MS: let them go first.
+  await new Promise((r) => setTimeout(r, RESTORE_IDLE_MS + 500));
   const before = keymapText(xvfb);
   const file = join(dir, 'abort.txt');
   const xterm = await startXterm(xvfb, { cols: 80, rows: 10, x: 60, y: 60, command: ['sh', '-c', `stty -echo; cat > ${file}`] });
