@@ -86,7 +86,9 @@ async function typeIntoXterm(text: string, load = false): Promise<void> {
     await clickInto(xterm);
     // cat receives a line when Enter is typed: end with one.
     await computer.perform(checked({ type: 'type', text: `${text}\n` }), never);
-    await waitForFile(file, `${text}\n`);
+    // xterm re-fetches the whole keymap for every key it translates: starved by two busy
+    // loops it can take tens of seconds to get through a line.
+    await waitForFile(file, `${text}\n`, load ? 90_000 : 15_000);
     expectNothingHeld();
   } finally {
     stopLoad();
