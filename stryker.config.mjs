@@ -1,3 +1,4 @@
+import process from 'node:process';
 // Mutation testing of the safety-critical modules (issue: tests that bite). A bench,
 // not part of `npm test`: `npm run mutation` (all modules, tens of minutes on 2 cores)
 // or `MUTATE_MODULE=src/main/agent/supervision/policy.ts npm run mutation` (one module).

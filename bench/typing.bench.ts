@@ -13,7 +13,6 @@
  *
  *   npm run bench -- typing            (--runs 20 by default)
  */
-import { checked } from '../test/harness/checked.js';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -23,6 +22,7 @@ import { startXvfb } from '../test/harness/xvfb.js';
 import { startProbe } from '../test/harness/probe/probe.js';
 import { keymapText, setLayout, startEditor, startXterm, heldState, type NativeApp } from '../test/harness/native-apps.js';
 import { median, numberArg } from './lib/stats.js';
+import { checked } from '../test/harness/checked.js';
 
 const RUNS = numberArg('runs', 20);
 const exec = promisify(execFile);

@@ -1,22 +1,45 @@
 #!/usr/bin/env node
 /* global URL, process */
-// The `deskpilot` command. Runs the built CLI from out/ when a build exists; in a dev
-// checkout without a build it runs the TypeScript sources through tsx, so
-// `npx deskpilot …` works right after `npm ci`.
-import { existsSync } from 'node:fs';
+// The `deskpilot` command. Runs the built CLI (out/cli/cli.js, `npm run build:cli`) when
+// it exists and is fresh; otherwise the TypeScript sources through tsx, so `npx deskpilot …`
+// works right after `npm ci` and a stale build is never run by mistake. "Fresh": no file
+// under src/ (when the checkout has one) is newer than the build.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const built = ['../out/cli/cli.js', '../out/main/cli.js']
-  .map((p) => fileURLToPath(new URL(p, import.meta.url)))
-  .find((p) => existsSync(p));
+const root = fileURLToPath(new URL('..', import.meta.url));
+const built = path.join(root, 'out', 'cli', 'cli.js');
+
+function newestUnder(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestUnder(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function freshBuild() {
+  if (process.env.DESKPILOT_FROM_SOURCE === '1' || !existsSync(built)) return false;
+  const src = path.join(root, 'src');
+  if (!existsSync(src)) return true; // an installed package: the build is all there is
+  return statSync(built).mtimeMs >= newestUnder(src);
+}
 
 let entry;
-if (built) {
+if (freshBuild()) {
   entry = pathToFileURL(built).href;
 } else {
   const { register } = await import('tsx/esm/api');
   register();
-  entry = new URL('../src/main/cli.ts', import.meta.url).href;
+  entry = pathToFileURL(path.join(root, 'src', 'main', 'cli.ts')).href;
 }
 const { main } = await import(entry);
-await main(process.argv);
+try {
+  await main(process.argv);
+} catch (error) {
+  // A bug, not a usage error: exit-codes.ts `internal`.
+  process.stderr.write(`deskpilot: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 7;
+}

@@ -1,23 +1,26 @@
 import { Command } from 'commander';
 import { pathToFileURL } from 'node:url';
 import { registerServeCommand } from './server/command.js';
+import { EXIT } from './cli/exit-codes.js';
+import { registerDisplaysCommand } from './cli/displays-command.js';
 import { registerDoctorCommand } from './cli/doctor-command.js';
 import { resumeRunInTerminal } from './cli/resume-run.js';
 import { registerQaCommand } from './cli/qa-command.js';
 import { registerRunCommand } from './cli/run-command.js';
 import { registerSessionsCommand } from './cli/sessions-command.js';
 import { registerSkillsCommand } from './cli/skills-command.js';
+import { deskpilotVersion } from './version.js';
 
 /**
  * The command line: plain Node, no Electron. `deskpilot run` is here; the other
- * areas register their commands (sessions, qa, skills, serve).
+ * areas register their commands (sessions, qa, skills, serve, displays).
  */
 export function buildProgram(): Command {
   const program = new Command();
   program
     .name('deskpilot')
     .description('A supervised computer-use agent: a model proposes mouse and keyboard actions, you approve them.')
-    .showHelpAfterError()
+    .version(deskpilotVersion(), '-V, --version', 'print the version')
     // A command line that does not parse is a usage error: exit 2 (help and version exit 0).
     .exitOverride((error) => {
       process.exit(error.exitCode === 1 && error.code.startsWith('commander.') ? 2 : error.exitCode);
@@ -34,11 +37,30 @@ export function buildProgram(): Command {
   registerQaCommand(program);
   registerSkillsCommand(program);
   registerServeCommand(program);
+  registerDisplaysCommand(program);
   registerDoctorCommand(program);
+  pointUsageErrorsAtHelp(program);
   return program;
 }
 
+/**
+ * A usage error prints its one line and where help is ("see deskpilot run --help"),
+ * not the whole help text. Set on every command after all are registered.
+ */
+function pointUsageErrorsAtHelp(command: Command, names: string[] = []): void {
+  const path = [...names, command.name()];
+  command.showHelpAfterError(`see ${path.join(' ')} --help`);
+  for (const sub of command.commands) pointUsageErrorsAtHelp(sub, path);
+}
+
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
+  // `deskpilot sessions list | head` closes the pipe early: that is not an error.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(EXIT.done);
+      throw error;
+    });
+  }
   await buildProgram().parseAsync([...argv]);
 }
 
@@ -47,6 +69,6 @@ const entry = process.argv[1];
 if (entry && import.meta.url === pathToFileURL(entry).href) {
   main().catch((error: unknown) => {
     process.stderr.write(`deskpilot: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
+    process.exitCode = EXIT.internal;
   });
 }

@@ -27,12 +27,56 @@ export function parseListMonitors(text: string): DisplayInfo[] {
       primary: m[2]!.includes('*'),
     });
   }
+  dropWholeScreen(out);
   if (out.length > 0 && !out.some((d) => d.primary)) {
     // No primary set (Xvfb): the monitor at the origin, else the first.
     const atOrigin = out.find((d) => d.bounds.x === 0 && d.bounds.y === 0) ?? out[0]!;
     atOrigin.primary = true;
   }
   return out;
+}
+
+/**
+ * X lists a monitor for the whole screen (on Xvfb it is named "screen") next to the
+ * monitors made with `xrandr --setmonitor`. It is not a display a person looks at:
+ * when real monitors exist, a monitor that strictly contains another one is dropped
+ * (mirrored monitors have equal bounds and both stay). On a bare Xvfb it is the only
+ * one and stays.
+ */
+function dropWholeScreen(monitors: DisplayInfo[]): void {
+  const contains = (a: DisplayInfo, b: DisplayInfo) =>
+    a !== b &&
+    a.bounds.x <= b.bounds.x &&
+    a.bounds.y <= b.bounds.y &&
+    a.bounds.x + a.bounds.width >= b.bounds.x + b.bounds.width &&
+    a.bounds.y + a.bounds.height >= b.bounds.y + b.bounds.height &&
+    a.bounds.width * a.bounds.height > b.bounds.width * b.bounds.height;
+  const wholes = monitors.filter((a) => monitors.some((b) => contains(a, b)));
+  for (const whole of wholes) monitors.splice(monitors.indexOf(whole), 1);
+}
+
+/** A display id (config `displayId`, `--display`) that matches no display: never a silent fallback to another screen. */
+export class UnknownDisplayError extends Error {
+  constructor(
+    readonly wanted: string,
+    readonly displays: DisplayInfo[],
+  ) {
+    super(`no display ${JSON.stringify(wanted)} (config displayId or --display); the displays are: ${displays.map(describeDisplay).join('; ') || 'none'}`);
+    this.name = 'UnknownDisplayError';
+  }
+}
+
+/** The OS lists no display at all (a broken or headless session). */
+export class NoDisplayError extends Error {
+  constructor() {
+    super('no display found to watch (the X server lists no monitor)');
+    this.name = 'NoDisplayError';
+  }
+}
+
+/** One line per display for a person: `"DP-1" 2560×1440 at (0, 0), primary`. */
+export function describeDisplay(d: DisplayInfo): string {
+  return `${JSON.stringify(d.id)} ${d.bounds.width}×${d.bounds.height} at (${d.bounds.x}, ${d.bounds.y})${d.scaleFactor !== 1 ? `, scale ${d.scaleFactor}` : ''}${d.primary ? ', primary' : ''}`;
 }
 
 export async function listDisplays(): Promise<DisplayInfo[]> {
@@ -56,11 +100,14 @@ export async function listDisplays(): Promise<DisplayInfo[]> {
   ];
 }
 
+/** The display with this id (UnknownDisplayError when none has it), else the primary one. */
 export function pickDisplay(displays: DisplayInfo[], id?: string): DisplayInfo {
   if (id !== undefined) {
     const d = displays.find((x) => x.id === id);
-    if (!d) throw new Error(`no display ${JSON.stringify(id)}; displays are ${displays.map((x) => JSON.stringify(x.id)).join(', ')}`);
+    if (!d) throw new UnknownDisplayError(id, displays);
     return d;
   }
-  return displays.find((d) => d.primary) ?? displays[0]!;
+  const d = displays.find((x) => x.primary) ?? displays[0];
+  if (!d) throw new NoDisplayError();
+  return d;
 }

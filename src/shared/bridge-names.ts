@@ -19,11 +19,13 @@ export const COMMAND_NAMES = [
   'question.answer',
   'settings.get',
   'settings.save',
+  'connection.test',
   'sessions.list',
   'sessions.open',
   'sessions.delete',
   'skills.list',
   'screen.watch',
+  'connection.test',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

@@ -101,6 +101,11 @@ export const ConfigSchema = z
     prices: z.record(z.string(), PriceSchema).default({}),
     /** Keep at most this many MB of session history; oldest runs go first. Off when absent. */
     historyCapMb: z.number().int().positive().optional(),
+    /**
+     * How long one model request may take, every retry included, before the run ends
+     * with "the model server gave no answer" (default 300 s; DEFAULT_REQUEST_TIMEOUT_MS).
+     */
+    requestTimeoutSeconds: z.number().int().min(1).max(3600).optional(),
   })
   .strict();
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ActionSchema, HeldInputsSchema } from './actions.js';
 import { ApprovalAnswerSchema, ApprovedBySchema, GateDecisionSchema, PolicyModeSchema } from './approvals.js';
-import { ObservationRecordSchema } from './observation.js';
+import { DisplayInfoSchema, ObservationRecordSchema } from './observation.js';
 
 /**
  * Run events are the source of truth: the runner emits them, the UI renders them,
@@ -105,6 +105,10 @@ export const RunEventSchema = z.discriminatedUnion('type', [
       resumedFromSeq: z.number().int().optional(),
       /** Free-form labels, e.g. { qaSuite: "...", qaCase: "..." }. */
       labels: z.record(z.string(), z.string()).default({}),
+      /** The display the run watches and acts on (absent on older lines). */
+      display: DisplayInfoSchema.optional(),
+      /** The model server's base URL when not the provider default (not a secret; resume reuses it). */
+      baseUrl: z.string().optional(),
     })
     .strict(),
   z
@@ -174,6 +178,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
       decision: GateDecisionSchema,
       /** Auto-approve after this many ms unless cancelled (only when the user turned countdowns on). */
       countdownMs: z.number().int().positive().optional(),
+      /** The focused window when the action was proposed, when the OS told (for "in 'Calculator'"). */
+      window: z.object({ title: z.string(), app: z.string() }).strict().optional(),
     })
     .strict(),
   z

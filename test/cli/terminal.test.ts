@@ -33,7 +33,7 @@ const env = () => ({ ...xvfb.env, DESKPILOT_HOME: home.home, ANTHROPIC_API_KEY: 
 const args = (task: string, ...more: string[]) => ['run', task, '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--json', ...more];
 
 describe('deskpilot run in the terminal', () => {
-  it('r = reject with feedback: the feedback reaches the model, the action does not reach the app', async () => {
+  it('n = no, with feedback: the feedback reaches the model, the action does not reach the app', async () => {
     await probe.reset();
     const since = probe.nextSeq();
     let seen = '';
@@ -44,7 +44,7 @@ describe('deskpilot run in the terminal', () => {
         return { text: 'Understood.', toolCalls: [finish(false, 'the person wants something else')] };
       },
     );
-    const run = runCli(args('click the field'), env(), { stdin: 'r\nuse the keyboard instead\n' });
+    const run = runCli(args('click the field'), env(), { stdin: 'n\nuse the keyboard instead\n' });
     const { code } = await run.exit;
     expect(code).toBe(1);
     expect(seen).toContain('use the keyboard instead');

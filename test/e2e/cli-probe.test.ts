@@ -65,8 +65,8 @@ describe('deskpilot run', () => {
         return { text: 'The person said no.', toolCalls: [finish(false, 'not allowed')] };
       },
     );
-    // Default policy is "ask": the terminal is asked, and answers n.
-    const run = runCli(['run', 'type a greeting into the field', ...baseArgs(), '--json'], env(), { stdin: 'n\n' });
+    // Default policy is "ask": the terminal is asked, and answers n (and no feedback).
+    const run = runCli(['run', 'type a greeting into the field', ...baseArgs(), '--json'], env(), { stdin: 'n\n\n' });
     const { code } = await run.exit;
     expect(code).toBe(1);
     expect(run.stderr()).toContain('Allow: click left at');

@@ -60,7 +60,8 @@ it('survives kill -9 mid-run and resumes from the log', async () => {
     resumedRequest = req;
     return { text: 'Both clicks are done.', toolCalls: [finish(true, 'clicked twice')] };
   });
-  const resume = runCli(['sessions', 'resume', runId], env);
+  // Resume takes the stricter of the logged policy and the config's (ask) unless the person says --yes.
+  const resume = runCli(['sessions', 'resume', runId, '--yes'], env);
   const { code } = await resume.exit;
   expect(code, resume.stderr()).toBe(0);
   // The model saw the conversation rebuilt from the log, and a fresh screenshot.

@@ -115,7 +115,7 @@ describe('issue 14 through deskpilot run', () => {
     expect(sumX, JSON.stringify(wheels)).toBeGreaterThan(0);
     expect(sumY * 2).toBe(sumX * 3);
     expect(wheels.filter((e) => (e.deltaY ?? 0) < 0 || (e.deltaX ?? 0) < 0)).toEqual([]);
-  }, 150_000);
+  }, 240_000);
 
   it('class 5: --provider openai-compatible --model ui-tars-1.5-7b speaks UI-TARS to the model, not the first profile\'s Qwen-VL', async () => {
     await probe.reset();

@@ -29,7 +29,7 @@ describe('no X display', () => {
     expect(stdout).toContain('ALIVE');
   }, 90_000);
 
-  it('deskpilot run exits 2 with the reason', async () => {
+  it('deskpilot run exits 6 (environment, src/main/cli/exit-codes.ts) with the reason', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-test', DESKPILOT_HOME: path.join(root, 'test-artifacts', 'no-display-home') };
     delete env.DISPLAY;
     delete env.WAYLAND_DISPLAY;
@@ -37,7 +37,7 @@ describe('no X display', () => {
       () => ({ code: 0, stderr: '' }),
       (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
     );
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(6);
     expect(result.stderr).toContain('no X display');
   }, 90_000);
 });

@@ -58,7 +58,7 @@ describe('deskpilot sessions', () => {
     expect(json.out.split('\n').map((l) => JSON.parse(l).seq)).toEqual(Array.from({ length: json.out.split('\n').length }, (_, i) => i));
     const missing = await cli(['show', '20261130-000000-ffff']);
     expect(missing.code).toBe(2);
-    expect(missing.err).toMatch(/no run log/);
+    expect(missing.err).toMatch(/no run matches "20261130-000000-ffff"/);
     expect((await cli(['show', '../../etc'])).code).not.toBe(0);
   });
 
@@ -92,6 +92,56 @@ describe('deskpilot sessions', () => {
     expect(r.code).toBe(0);
     expect(asked).toEqual([log.runId]);
     expect((await cli(['resume', log.runId])).err).toMatch(/resume is not available/);
+  });
+
+  it('show, export, rm and resume take a unique prefix or "last"; an ambiguous prefix names the candidates', async () => {
+    const a = await writeSampleRun({ home, steps: 1, screenshots: false, runId: '20261201-031500-aaaa', task: 'first' });
+    await a.log.close();
+    const b = await writeSampleRun({ home, steps: 1, screenshots: false, runId: '20261201-031600-bbbb', task: 'second' });
+    await b.log.close();
+    expect((await cli(['show', 'last'])).out).toMatch(/^20261201-031600-bbbb/);
+    expect((await cli(['show', '20261201-0315'])).out).toMatch(/^20261201-031500-aaaa/);
+    const ambiguous = await cli(['show', '20261201-03']);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.err).toContain('"20261201-03" matches 2 runs (20261201-031600-bbbb, 20261201-031500-aaaa); give more of the id');
+    const resumed: string[] = [];
+    expect((await cli(['resume', '20261201-0315'], async (id) => (resumed.push(id), 0))).code).toBe(0);
+    expect(resumed).toEqual(['20261201-031500-aaaa']);
+    // One reference that matches nothing: nothing at all is deleted.
+    const typo = await cli(['rm', 'last', 'nope']);
+    expect(typo.code).toBe(2);
+    await expect(fsp.access(b.log.dir)).resolves.toBeUndefined();
+    expect((await cli(['rm', 'last'])).out).toBe('deleted 20261201-031600-bbbb');
+    expect((await cli(['list'])).out).toMatch(/^20261201-031500-aaaa/);
+  });
+
+  it('export infers the format from --out, and says what to do when it cannot', async () => {
+    const { log } = await writeSampleRun({ home, steps: 1 });
+    const out = path.join(home, 'report.html');
+    const r = await cli(['export', 'last', '--out', out]);
+    expect(r.code, r.err).toBe(0);
+    expect(await fsp.readFile(out, 'utf8')).toMatch(/^<!doctype html>/i);
+    const md = path.join(home, 'notes.markdown');
+    expect((await cli(['export', log.runId, '--out', md])).code).toBe(0);
+    expect(await fsp.readFile(md, 'utf8')).toContain('# ');
+    const unknown = await cli(['export', log.runId, '--out', path.join(home, 'report.pdf')]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('give --format (md, html, json, webp, gif) or an --out file ending in one of them');
+    expect((await cli(['export', log.runId])).code).toBe(2);
+  });
+
+  it('lists a QA case by its plan and case name, not its long QA prompt', async () => {
+    const { log } = await writeSampleRun({
+      home,
+      steps: 1,
+      screenshots: false,
+      task: 'You are a QA tester. '.repeat(40),
+      labels: { qaSuite: 's1', qaCase: 'adds two numbers', qaAttempt: '1', qaPlan: 'Calculator' },
+    });
+    await log.close();
+    const line = (await cli(['list'])).out;
+    expect(line).toMatch(/QA Calculator › adds two numbers$/);
+    expect(line).not.toContain('You are a QA tester');
   });
 
   it('rm deletes runs', async () => {

@@ -37,7 +37,10 @@ describe('gate outcomes and audit', () => {
     await flush();
     expect(outcome).toBeUndefined();
     expect(gate.pending().map((i) => i.proposalId)).toEqual([r.proposalId]);
-    expect(events).toEqual([{ type: 'approval_requested', proposalId: r.proposalId, decision: expect.objectContaining({ verdict: 'ask', rule: 'mode:ask' }) }]);
+    // The event names the window the action lands in, for the person answering.
+    expect(events).toEqual([
+      { type: 'approval_requested', proposalId: r.proposalId, decision: expect.objectContaining({ verdict: 'ask', rule: 'mode:ask' }), window: r.context.activeWindow },
+    ]);
     expect(gate.answerApproval(r.proposalId, { decision: 'approve' }, 'ws:3')).toBe(true);
     await flush();
     expect(outcome).toEqual({ kind: 'run', action: r.action, by: { kind: 'person', detail: 'ws:3' } });
@@ -200,7 +203,7 @@ describe('the one approval queue', () => {
     void gate.submit(r, signal).then((o) => (outcome = o));
     await vi.advanceTimersByTimeAsync(60_000);
     expect(outcome).toBeUndefined();
-    expect(events[0]).toEqual({ type: 'approval_requested', proposalId: r.proposalId, decision: expect.objectContaining({ humanOnly: true }) });
+    expect(events[0]).toEqual({ type: 'approval_requested', proposalId: r.proposalId, decision: expect.objectContaining({ humanOnly: true }), window: editor.activeWindow });
     expect('countdownMs' in events[0]!).toBe(false);
     gate.answerApproval(r.proposalId, { decision: 'approve_similar' }, 'cli');
     await vi.advanceTimersByTimeAsync(0);
@@ -239,7 +242,7 @@ describe('the one approval queue', () => {
     await vi.advanceTimersByTimeAsync(1_000);
     expect(gate.cancelCountdown(r.proposalId)).toBe(true);
     expect(gate.cancelCountdown(r.proposalId)).toBe(false);
-    expect(events[1]).toEqual({ type: 'approval_requested', proposalId: r.proposalId, decision: expect.anything() });
+    expect(events[1]).toEqual({ type: 'approval_requested', proposalId: r.proposalId, decision: expect.anything(), window: r.context.activeWindow });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(outcome).toBeUndefined();
     gate.answerApproval(r.proposalId, { decision: 'approve' }, 'cli');

@@ -45,18 +45,33 @@ export interface RunOptions {
   home?: string;
   /** Continue the run in this existing folder (resume). */
   resumeRunId?: string;
-  /** Model request timeout and retry/backoff (tests and benches shorten them); provider defaults otherwise. */
-  providerOptions?: { timeoutMs?: number; retry?: RetryOptions };
+  /**
+   * Model request timeouts and retry/backoff: `requestTimeoutMs` bounds one whole
+   * request, retries included (default: config.requestTimeoutSeconds, else the
+   * provider default); `timeoutMs` one attempt (tests and benches shorten them).
+   */
+  providerOptions?: { requestTimeoutMs?: number; timeoutMs?: number; retry?: RetryOptions };
   /** Called for every event, after it is logged. */
   onEvent?: (event: RunEvent) => void;
   /** Streaming model text (not logged). */
   onDelta?: (text: string, kind: 'text' | 'thinking') => void;
 }
 
+/**
+ * Why a run ended with status `error`, so callers tell a provider's refusal from a
+ * missing piece of the environment from a bug (the CLI's exit codes): `provider` the
+ * model server refused the request (401/403, unknown model …) or never answered within
+ * the request timeout; `environment` the desktop failed us (capture, input); `internal`
+ * anything else.
+ */
+export type RunErrorCause = 'provider' | 'environment' | 'internal';
+
 export interface RunResult {
   runId: string;
   status: RunStatus;
   summary: string;
+  /** Set when status is `error`. */
+  errorCause?: RunErrorCause;
   steps: number;
   costUsd: number;
   /** Set when the audit log's final flush or close failed: its last events may not be on disk. */

@@ -2,6 +2,7 @@ import type { Point } from '../../shared/actions.js';
 import type { ApprovalAnswer } from '../../shared/approvals.js';
 import type { RunEvent, RunEventInput, Usage } from '../../shared/events.js';
 import type { DisplayInfo } from '../../shared/observation.js';
+import { pickDisplay as pickDisplayFrom } from '../../os-control/displays.js';
 import { errorText } from '../../shared/error-text.js';
 import { deskpilotHome } from '../paths.js';
 import { createRunLog, openRunLogById, type FileRunLog } from '../sessions/run-log.js';
@@ -125,6 +126,8 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     limits: options.limits,
     skills,
     labels,
+    display,
+    ...(options.profile.baseUrl ? { baseUrl: options.profile.baseUrl } : {}),
     ...(resumedFromSeq !== undefined ? { resumedFromSeq } : {}),
   });
 
@@ -217,7 +220,15 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
       logError = logError ? `${logError}; ${message}` : message;
       process.stderr.write(`deskpilot: ${message}\n`);
     }
-    return { runId: log.runId, status: ending.status, summary: ending.summary, steps: ctx.step, costUsd: ctx.total.costUsd, ...(logError ? { logError } : {}) };
+    return {
+      runId: log.runId,
+      status: ending.status,
+      summary: ending.summary,
+      ...(ending.status === 'error' ? { errorCause: ending.errorCause ?? 'internal' } : {}),
+      steps: ctx.step,
+      costUsd: ctx.total.costUsd,
+      ...(logError ? { logError } : {}),
+    };
   })();
 
   return {
@@ -236,10 +247,7 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
   };
 }
 
+/** The configured display, or the primary one; an id that matches no display throws UnknownDisplayError. */
 async function pickDisplay(options: RunOptions): Promise<DisplayInfo> {
-  const displays = await options.computer.listDisplays();
-  const wanted = options.config.displayId;
-  const display = (wanted ? displays.find((d) => d.id === wanted) : undefined) ?? displays.find((d) => d.primary) ?? displays[0];
-  if (!display) throw new Error('no display found to watch');
-  return display;
+  return pickDisplayFrom(await options.computer.listDisplays(), options.config.displayId);
 }

@@ -1,8 +1,46 @@
 import type { RunStatus } from '../../shared/events.js';
+import type { RunErrorCause } from '../agent/run-api.js';
 
-/** Exit codes of `deskpilot run` / `sessions resume`. */
-export const EXIT = { done: 0, failed: 1, error: 1, usage: 2, limit: 3, paused: 4, stopped: 130 } as const;
+/**
+ * Exit codes of `deskpilot run` and `deskpilot sessions resume` — the one table (the
+ * README's "Exit codes" repeats it). Scripts branch on these, so a code never changes
+ * meaning: 3 and 4 kept theirs when 5–7 were added.
+ */
+export const EXIT = {
+  /** The model finished the task and said it succeeded. */
+  done: 0,
+  /** The model could not do the task (it gave up or refused). */
+  failed: 1,
+  /** A usage error: bad command line, config or input; no terminal to ask in an asking policy; an unknown display id. */
+  usage: 2,
+  /** A limit ended the run (steps, cost, wall time). */
+  limit: 3,
+  /** The run is paused (the model provider was unavailable) and can be resumed later. */
+  paused: 4,
+  /** The model provider refused the request (401/403 key, unknown model, bad request) or never answered within the request timeout. */
+  provider: 5,
+  /** The environment is missing something: no X display, a missing program or prerequisite. */
+  environment: 6,
+  /** DeskPilot itself failed (a bug): please report it with the run's folder. */
+  internal: 7,
+  /** Stopped: Ctrl-C, `q` at a prompt, or the terminal input ended while a question waited. */
+  stopped: 130,
+} as const;
 
-export function exitCodeFor(status: RunStatus): number {
-  return EXIT[status];
+export type ExitName = keyof typeof EXIT;
+
+/** The exit code for how a run ended; an `error` ending is told apart by its cause. */
+export function exitCodeFor(status: RunStatus, cause?: RunErrorCause): number {
+  switch (status) {
+    case 'done':
+      return EXIT.done;
+    case 'failed':
+      return EXIT.failed;
+    case 'limit':
+      return EXIT.limit;
+    case 'stopped':
+      return EXIT.stopped;
+    case 'error':
+      return cause === 'provider' ? EXIT.provider : cause === 'environment' ? EXIT.environment : EXIT.internal;
+  }
 }

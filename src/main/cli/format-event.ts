@@ -1,27 +1,32 @@
-import { describeAction } from '../../shared/actions.js';
 import type { RunEvent } from '../../shared/events.js';
+import { describeDisplay } from '../../os-control/displays.js';
+import { describeInFull, shown, shownOneLine } from './terminal-text.js';
 
-/** One line a person reads in the terminal for an event, or undefined for events not worth a line. */
+/**
+ * One line a person reads in the terminal for an event, or undefined for events not
+ * worth a line. Everything the model (or the task) wrote is made visible, never
+ * interpreted (terminal-text.ts): a `\r` or an escape sequence cannot rewrite a line.
+ */
 export function formatEvent(event: RunEvent): string | undefined {
   switch (event.type) {
     case 'run_started':
-      return `${event.resumedFromSeq !== undefined ? 'resumed' : 'run'} ${event.runId}: ${event.task} (${event.provider} ${event.model}, policy ${event.policy})`;
+      return `${event.resumedFromSeq !== undefined ? 'resumed' : 'run'} ${event.runId}: ${shownOneLine(event.task)} (${shownOneLine(event.provider)} ${shownOneLine(event.model)}, policy ${event.policy}${event.display ? `, display ${describeDisplay(event.display)}` : ''})`;
     case 'observation':
       return `[${event.step}] screenshot ${event.observation.image.width}×${event.observation.image.height}`;
     case 'model_text':
-      return event.text.trim() ? `[${event.step}] ${event.kind === 'thinking' ? 'thinking: ' : 'model: '}${event.text.trim()}` : undefined;
+      return event.text.trim() ? `[${event.step}] ${event.kind === 'thinking' ? 'thinking: ' : 'model: '}${shown(event.text.trim(), '    ')}` : undefined;
     case 'action_proposed':
-      return `[${event.step}] proposes ${describeAction(event.action)}`;
+      return `[${event.step}] proposes ${describeInFull(event.action)}`;
     case 'action_invalid':
-      return `[${event.step}] invalid action: ${event.error}`;
+      return `[${event.step}] invalid action: ${shown(event.error, '    ')}`;
     case 'approval_requested':
       return undefined; // the prompt says it
     case 'approval_answered':
-      return `  ${event.answer.decision} (${event.by.kind}${event.by.detail ? `: ${event.by.detail}` : ''})`;
+      return `  ${event.answer.decision} (${event.by.kind}${event.by.detail ? `: ${shownOneLine(event.by.detail)}` : ''})`;
     case 'action_denied':
-      return `  denied by ${event.decision.rule}: ${event.decision.reason}`;
+      return `  denied by ${shownOneLine(event.decision.rule)}: ${shown(event.decision.reason, '    ')}`;
     case 'action_executed':
-      return `[${event.step}] ${event.ok ? 'did' : 'FAILED'} ${describeAction(event.action)} (${event.by.kind}${event.by.detail ? `: ${event.by.detail}` : ''}, ${Math.round(event.durationMs)} ms)${event.error ? `: ${event.error}` : ''}`;
+      return `[${event.step}] ${event.ok ? 'did' : 'FAILED'} ${describeInFull(event.action)} (${event.by.kind}${event.by.detail ? `: ${shownOneLine(event.by.detail)}` : ''}, ${Math.round(event.durationMs)} ms)${event.error ? `: ${shown(event.error, '    ')}` : ''}`;
     case 'question_asked':
       return undefined; // the prompt says it
     case 'question_answered':
@@ -29,10 +34,10 @@ export function formatEvent(event: RunEvent): string | undefined {
     case 'usage':
       return event.stepUsage.costUsd > 0 ? `  cost $${event.stepUsage.costUsd.toFixed(4)} (run $${event.total.costUsd.toFixed(4)})` : undefined;
     case 'state':
-      return event.state === 'paused' ? `paused: ${event.reason}` : undefined;
+      return event.state === 'paused' ? `paused: ${shown(event.reason, '    ')}` : undefined;
     case 'error':
-      return event.retryInMs !== undefined ? `  ${event.message} in ${Math.round(event.retryInMs)} ms` : `error: ${event.message}`;
+      return event.retryInMs !== undefined ? `  ${shown(event.message, '    ')} in ${Math.round(event.retryInMs)} ms` : `error: ${shown(event.message, '    ')}`;
     case 'run_ended':
-      return `run ${event.status} after ${event.steps} step${event.steps === 1 ? '' : 's'}${event.summary ? `: ${event.summary}` : ''} ($${event.total.costUsd.toFixed(4)})`;
+      return `run ${event.status} after ${event.steps} step${event.steps === 1 ? '' : 's'}${event.summary ? `: ${shown(event.summary, '    ')}` : ''} ($${event.total.costUsd.toFixed(4)})`;
   }
 }

@@ -4,9 +4,8 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ProviderFamilySchema, type ProviderProfile } from '../../shared/config.js';
 import { ConfigError, loadConfig } from '../config/index.js';
 import { deskpilotHome } from '../paths.js';
-import { resolveApiKey } from '../agent/providers/index.js';
 import { resolveRunChoices } from '../agent/runner/choices.js';
-import { PlanError, readPlanFile } from '../agent/qa/index.js';
+import { shownOneLine } from './terminal-text.js';
 import { exitCodeFor, EXIT_INVALID, type CaseResult, type SuiteResult } from '../agent/qa/results.js';
 import { describeCase } from '../agent/qa/decide.js';
 
@@ -21,6 +20,7 @@ interface QaFlags {
   retries?: number;
   case?: string[];
   maxSteps?: number;
+  display?: string;
 }
 
 function wholeNumber(value: string): number {
@@ -36,7 +36,10 @@ function wholeNumber(value: string): number {
 export function registerQaCommand(program: Command): void {
   program
     .command('qa')
-    .description('run a test plan (docs/TEST-PLANS.md): a verdict with evidence per case, JUnit XML and an HTML report')
+    .description(
+      'run a test plan (docs/TEST-PLANS.md): a verdict with evidence per case, JUnit XML and an HTML report. ' +
+        'Runs with policy auto (nothing is asked) and takes the real mouse and keyboard of this desktop',
+    )
     .argument('<plan>', 'the test plan (Markdown)')
     .option('--junit <file>', 'write JUnit XML here')
     .option('--report <file>', 'write the self-contained HTML report here')
@@ -47,6 +50,7 @@ export function registerQaCommand(program: Command): void {
     .option('--profile <name>', 'profile from config.json')
     .option('--retries <n>', 'extra attempts for a failing case (overrides the plan)', wholeNumber)
     .option('--case <name...>', 'run only these cases')
+    .option('--display <id>', 'the display to test on (deskpilot displays lists them; default: config displayId, else the primary)')
     .action(async (planFile: string, flags: QaFlags) => {
       const code = await qaCommand(planFile, flags);
       // Native capture/input handles can keep Node alive: leave once stdout has drained.
@@ -56,6 +60,9 @@ export function registerQaCommand(program: Command): void {
 }
 
 export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+  // The plan reader, the QA runner and the model SDKs load only when a plan runs: `deskpilot --help` stays quick.
+  const { PlanError, readPlanFile } = await import('../agent/qa/index.js');
+  const { resolveApiKey } = await import('../agent/providers/index.js');
   let plan;
   try {
     plan = await readPlanFile(planFile);
@@ -72,6 +79,7 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
   let resolved;
   try {
     config = await loadConfig(home);
+    if (flags.display !== undefined) config = { ...config, displayId: flags.display };
     resolved = resolveRunChoices(config, {
       profile: flags.profile,
       provider: flags.provider,
@@ -99,6 +107,8 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
   const { runQaPlan, renderJUnit, renderSuiteReport } = await import('../agent/qa/index.js');
 
   out.write(`QA: ${plan.title} — ${plan.cases.length} case(s), ${resolved.profile.provider} ${resolved.profile.model}\n`);
+  // Said before anything moves: nobody is asked, and the pointer is the person's own.
+  out.write('QA runs with policy auto (no action is asked) and takes the real mouse and keyboard of this desktop: hands off until it ends; Ctrl-C stops it.\n');
   const suite: SuiteResult = await runQaPlan(plan, {
     profile: resolved.profile,
     apiKey,
@@ -123,7 +133,8 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
 
 function caseLine(c: CaseResult): string {
   const { mark, note } = describeCase(c);
-  return `${mark.padEnd(7)} ${c.name}${note ? ` (${note})` : ''} — ${c.message}`;
+  // The case name and the verdict's reason come from the plan and the model: shown, never interpreted.
+  return `${mark.padEnd(7)} ${shownOneLine(c.name)}${note ? ` (${shownOneLine(note)})` : ''} — ${shownOneLine(c.message)}`;
 }
 
 async function writeOut(file: string, text: string): Promise<void> {

@@ -2,32 +2,53 @@ import { ProviderFamilySchema } from '../../shared/config.js';
 import type { RunEventOf } from '../../shared/events.js';
 import { openSession } from '../sessions/history.js';
 import { EXIT } from './exit-codes.js';
+import { policyFromFlags, type ChoiceFlags } from './run-flags.js';
 import { launchInTerminal } from './terminal-launch.js';
 import type { TerminalRunFlags } from './terminal-run.js';
 
 /**
  * `deskpilot sessions resume <id>`: continues a paused or interrupted run in its own
- * folder with the provider, model and limits it started with, the stricter of its
- * logged policy and the configured one (base URL and key from the config and
- * environment, as for `deskpilot run`), supervised on the terminal.
+ * folder with the provider, model and limits it started with, supervised on the
+ * terminal. The same choice flags as `deskpilot run` (--policy, --yes, --base-url,
+ * --display …) apply; the logged policy can only make the run stricter
+ * (stricterPolicy), and the logged base URL is reused only where a key may go
+ * (decideKeyDestination: loopback or configured; else "pass --base-url").
  */
-export async function resumeRunInTerminal(runId: string, context: { home: string }, flags: Partial<TerminalRunFlags> = {}): Promise<number> {
+export async function resumeRunInTerminal(
+  runId: string,
+  context: { home: string; flags?: ChoiceFlags },
+  terminal: Partial<TerminalRunFlags> = {},
+): Promise<number> {
+  const flags = context.flags ?? {};
   const { events } = await openSession(context.home, runId);
   const started = events.find((e): e is RunEventOf<'run_started'> => e.type === 'run_started');
   if (!started) {
     process.stderr.write(`deskpilot: run ${runId} has no start event; it cannot be resumed\n`);
     return EXIT.usage;
   }
-  const provider = ProviderFamilySchema.safeParse(started.provider);
+  const provider = ProviderFamilySchema.safeParse(flags.provider ?? started.provider);
   if (!provider.success) {
     process.stderr.write(`deskpilot: run ${runId} names an unknown provider "${started.provider}"; it cannot be resumed\n`);
     return EXIT.usage;
   }
-  return launchInTerminal(
-    context.home,
-    // The logged policy can only tighten: an events.jsonl edited to "auto" gets the config's mode.
-    { provider: provider.data, model: started.model, loggedPolicy: started.policy, limits: started.limits },
-    { task: started.task, skills: started.skills, resumeRunId: runId },
-    { json: false, ...flags },
-  );
+  const sameProvider = provider.data === started.provider;
+  return launchInTerminal({
+    home: context.home,
+    choices: {
+      ...(flags.profile !== undefined ? { profile: flags.profile } : {}),
+      provider: provider.data,
+      model: flags.model ?? started.model,
+      baseUrl: flags.baseUrl,
+      // The base URL the run used is not a secret: a run against a local model server resumes against it.
+      ...(sameProvider && started.baseUrl ? { loggedBaseUrl: started.baseUrl } : {}),
+      apiKeyEnv: flags.apiKeyEnv,
+      policy: policyFromFlags(flags),
+      // The log is a file: its policy can only tighten what the flags or the config say.
+      loggedPolicy: started.policy,
+      limits: started.limits,
+    },
+    extras: { task: started.task, skills: started.skills, resumeRunId: runId },
+    flags: { json: false, ...terminal },
+    overrides: { displayId: flags.display ?? started.display?.id, requestTimeoutSeconds: flags.requestTimeout },
+  });
 }

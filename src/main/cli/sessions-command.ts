@@ -1,12 +1,14 @@
 import path from 'node:path';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { describeAction } from '../../shared/actions.js';
 import type { RunEvent } from '../../shared/events.js';
 import { deskpilotHome } from '../paths.js';
-import { EXPORT_FORMATS, exportRun, type ExportFormat } from '../sessions/export/index.js';
+import { EXPORT_FORMATS, type ExportFormat } from '../sessions/export/formats.js';
 import { deleteSession, listSessions, openSession, runDir, sessionSummary, type ListedSession } from '../sessions/history.js';
 import { RunLogReadError } from '../sessions/reader.js';
-import { assertRunId } from '../sessions/run-id.js';
+import { addPolicyOptions, addProviderOptions, type ChoiceFlags } from './run-flags.js';
+import { resolveRunRef, RunRefError } from './run-ref.js';
+import { shownOneLine } from './terminal-text.js';
 
 /** Exit codes of `deskpilot sessions …`: 0 ok, 1 the operation failed, 2 bad input (unknown run, bad flag). */
 export const SESSIONS_EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -20,17 +22,18 @@ export interface SessionsCommandOptions {
    * Continues a paused or interrupted run in its folder (the runner's side of resume:
    * startRun({ resumeRunId }) in the terminal); returns the process exit code.
    */
-  resume?: (runId: string, context: { home: string }) => Promise<number>;
+  resume?: (runId: string, context: { home: string; flags: ChoiceFlags }) => Promise<number>;
   /** Called with the exit code when a subcommand finishes (default: sets process.exitCode). */
   setExitCode?: (code: number) => void;
 }
 
-function runIdArg(value: string): string {
-  try {
-    return assertRunId(value);
-  } catch (err) {
-    throw new InvalidArgumentError((err as Error).message);
-  }
+const RUN_REF = 'run id, a unique prefix of one, or "last"';
+
+/** The export format an output file's name asks for (`report.html` → html), if it names one. */
+export function formatFromFileName(file: string): ExportFormat | undefined {
+  const ext = path.extname(file).toLowerCase().slice(1);
+  const byExt: Record<string, ExportFormat> = { md: 'md', markdown: 'md', html: 'html', htm: 'html', json: 'json', webp: 'webp', gif: 'gif' };
+  return byExt[ext];
 }
 
 function pad(text: string, width: number): string {
@@ -40,7 +43,14 @@ function pad(text: string, width: number): string {
 function listLine(s: ListedSession): string {
   const when = new Date(s.startedAt).toISOString().slice(0, 16).replace('T', ' ');
   // A QA case shows its verdict after DeskPilot's checks (sessions/outcome.ts), not "done".
-  return `${pad(s.runId, 22)} ${pad(s.verdict ?? s.status, 11)} ${when}  ${String(s.steps).padStart(4)} steps  $${s.costUsd.toFixed(2).padStart(6)}  ${s.task.replace(/\s+/g, ' ')}`;
+  return `${pad(s.runId, 22)} ${pad(s.verdict ?? s.status, 11)} ${when}  ${String(s.steps).padStart(4)} steps  $${s.costUsd.toFixed(2).padStart(6)}  ${shownOneLine(listTitle(s))}`;
+}
+
+/** What a run is, in a list row: a QA case by its plan and case name (its task is the long QA prompt), else the task. */
+function listTitle(s: ListedSession): string {
+  const { qaCase, qaPlan } = s.labels;
+  if (qaCase) return `QA ${qaPlan ? `${qaPlan} › ` : ''}${qaCase}`;
+  return s.task.replace(/\s+/g, ' ');
 }
 
 /** One line per event, for `sessions show`. */
@@ -82,13 +92,8 @@ function eventLine(e: RunEvent): string | undefined {
 /** `deskpilot sessions list|show|export|resume|rm` (registered by src/main/cli.ts). */
 export function registerSessionsCommand(program: Command, options: SessionsCommandOptions = {}): Command {
   const home = options.home ?? (() => deskpilotHome());
-  const out =
-    options.out ??
-    ((t: string) => {
-      // `deskpilot sessions show ID | head` closes the pipe early: that is not an error.
-      if (process.stdout.listenerCount('error') === 0) process.stdout.on('error', (e: NodeJS.ErrnoException) => (e.code === 'EPIPE' ? process.exit(0) : undefined));
-      process.stdout.write(`${t}\n`);
-    });
+  // `deskpilot sessions show ID | head` closing the pipe early is handled once, in cli.ts main().
+  const out = options.out ?? ((t: string) => void process.stdout.write(`${t}\n`));
   const err = options.err ?? ((t: string) => void process.stderr.write(`${t}\n`));
   const setExit = options.setExitCode ?? ((code: number) => void (process.exitCode = code));
 
@@ -98,7 +103,10 @@ export function registerSessionsCommand(program: Command, options: SessionsComma
       setExit(await body());
     } catch (e) {
       const error = e as NodeJS.ErrnoException;
-      if (error instanceof RunLogReadError && error.code === 'missing') {
+      if (error instanceof RunRefError) {
+        err(`deskpilot: ${error.message}`);
+        setExit(SESSIONS_EXIT.usage);
+      } else if (error instanceof RunLogReadError && error.code === 'missing') {
         err(`deskpilot: ${error.message}`);
         setExit(SESSIONS_EXIT.usage);
       } else if (error.code === 'ENOENT') {
@@ -132,10 +140,11 @@ export function registerSessionsCommand(program: Command, options: SessionsComma
   sessions
     .command('show')
     .description("print a run's summary and timeline")
-    .argument('<id>', 'run id', runIdArg)
+    .argument('<id>', RUN_REF)
     .option('--json', 'print the events as JSON lines')
-    .action((id: string, flags: { json?: boolean }) =>
+    .action((ref: string, flags: { json?: boolean }) =>
       guard(async () => {
+        const id = await resolveRunRef(home(), ref);
         const { events, warnings } = await openSession(home(), id);
         for (const w of warnings) err(`warning: ${w}`);
         if (flags.json) {
@@ -145,9 +154,10 @@ export function registerSessionsCommand(program: Command, options: SessionsComma
         const s = await sessionSummary(home(), id);
         out(listLine(s));
         out(`folder: ${runDir(home(), id)}`);
+        // Model text, commands and summaries are shown, never interpreted (a `\r` or ESC from a model stays visible).
         for (const e of events) {
           const line = eventLine(e);
-          if (line !== undefined) out(line);
+          if (line !== undefined) out(shownOneLine(line));
         }
         return SESSIONS_EXIT.ok;
       }),
@@ -156,25 +166,35 @@ export function registerSessionsCommand(program: Command, options: SessionsComma
   sessions
     .command('export')
     .description('export a run as Markdown, a self-contained HTML report, JSON, or an animated replay')
-    .argument('<id>', 'run id', runIdArg)
-    .addOption(new Option('--format <format>', 'output format').choices([...EXPORT_FORMATS]).makeOptionMandatory())
+    .argument('<id>', RUN_REF)
+    .addOption(new Option('--format <format>', 'output format (default: from the --out file name)').choices([...EXPORT_FORMATS]))
     .option('--out <file>', 'output file (default: <id>.<format> in the current folder)')
-    .action((id: string, flags: { format: ExportFormat; out?: string }) =>
+    .action((ref: string, flags: { format?: ExportFormat; out?: string }) =>
       guard(async () => {
-        const file = path.resolve(flags.out ?? `${id}.${flags.format}`);
-        const result = await exportRun(runDir(home(), id), flags.format, file);
+        const format = flags.format ?? (flags.out ? formatFromFileName(flags.out) : undefined);
+        if (!format) {
+          err(`deskpilot: give --format (${EXPORT_FORMATS.join(', ')}) or an --out file ending in one of them\nsee deskpilot sessions export --help`);
+          return SESSIONS_EXIT.usage;
+        }
+        const id = await resolveRunRef(home(), ref);
+        const file = path.resolve(flags.out ?? `${id}.${format}`);
+        // The renderers (sharp for replays) load only for an export.
+        const { exportRun } = await import('../sessions/export/index.js');
+        const result = await exportRun(runDir(home(), id), format, file);
         for (const w of result.warnings) err(`warning: ${w}`);
         out(file);
         return SESSIONS_EXIT.ok;
       }),
     );
 
-  sessions
+  const resume = sessions
     .command('resume')
-    .description('continue a paused or interrupted run in its folder')
-    .argument('<id>', 'run id', runIdArg)
-    .action((id: string) =>
+    .description('continue a paused or interrupted run in its folder (with the provider, model and base URL it used, unless flags say otherwise)')
+    .argument('<id>', RUN_REF);
+  addProviderOptions(resume);
+  addPolicyOptions(resume).action((ref: string, flags: ChoiceFlags) =>
       guard(async () => {
+        const id = await resolveRunRef(home(), ref);
         const s = await sessionSummary(home(), id);
         if (s.status === 'running') {
           err(`deskpilot: run ${id} is still running in another process`);
@@ -184,17 +204,20 @@ export function registerSessionsCommand(program: Command, options: SessionsComma
           err('deskpilot: resume is not available in this build (the runner did not register it)');
           return SESSIONS_EXIT.failed;
         }
-        return options.resume(id, { home: home() });
+        return options.resume(id, { home: home(), flags });
       }),
     );
 
   sessions
     .command('rm')
     .description('delete a run and its screenshots')
-    .argument('<id...>', 'run ids', (value: string, prev: string[] | undefined) => [...(prev ?? []), runIdArg(value)])
-    .action((ids: string[]) =>
+    .argument('<id...>', `runs: ${RUN_REF}`)
+    .action((refs: string[]) =>
       guard(async () => {
-        for (const id of ids) {
+        // Every reference is resolved before anything is deleted: one typo deletes nothing.
+        const ids: string[] = [];
+        for (const ref of refs) ids.push(await resolveRunRef(home(), ref));
+        for (const id of new Set(ids)) {
           await deleteSession(home(), id);
           out(`deleted ${id}`);
         }

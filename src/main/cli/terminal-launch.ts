@@ -4,35 +4,62 @@ import { resolveRunChoices, type RunChoices } from '../agent/runner/choices.js';
 import { ConfigError, loadConfig } from '../config/index.js';
 import { missingDisplay } from '../../os-control/display-env.js';
 import { EXIT } from './exit-codes.js';
+import { LinePrompter } from './line-prompter.js';
+import { whyNoOneCanAnswer } from './stdin-state.js';
 import type { TerminalRunFlags } from './terminal-run.js';
 
 /** What `run` and `sessions resume` add to the resolved choices. */
 export type LaunchExtras = Omit<RunOptions, 'profile' | 'apiKey' | 'policy' | 'limits' | 'config' | 'computer' | 'home' | 'onEvent' | 'onDelta'>;
 
+/** Settings a command line may put over config.json for one run. */
+export interface ConfigOverrides {
+  /** `--display <id>`: the display to watch instead of config.displayId. */
+  displayId?: string;
+  /** `--request-timeout <s>`. */
+  requestTimeoutSeconds?: number;
+}
+
+export interface LaunchRequest {
+  home: string;
+  choices: RunChoices;
+  extras: LaunchExtras;
+  flags: TerminalRunFlags;
+  overrides?: ConfigOverrides;
+  /** Added to "no API key: set X" (e.g. " (or name another variable with --api-key-env)"). */
+  keyHint?: string;
+}
+
+/** Said when an asking policy has nobody to ask (exit 2). */
+export const NO_TERMINAL = 'no terminal to ask; use --yes, --policy auto or deskpilot serve';
+
 /**
  * The common start of a run supervised on the terminal (`deskpilot run`, `deskpilot
  * sessions resume`): config and choices (a bad config is exit 2 with its message),
- * the X display, the API key, then the run. os-control warms up while the model SDKs
- * and the runner load; they load only now, so `deskpilot --help` stays quick.
+ * someone to ask (an asking policy with stdin at /dev/null or its end is exit 2), the X
+ * display (exit 6 without one), the API key, then the run. os-control warms up while
+ * the model SDKs and the runner load; they load only now, so `deskpilot --help` stays quick.
  */
-export async function launchInTerminal(
-  home: string,
-  choices: RunChoices,
-  extras: LaunchExtras,
-  flags: TerminalRunFlags,
-  keyHint = '',
-): Promise<number> {
+export async function launchInTerminal(request: LaunchRequest): Promise<number> {
+  const { home, choices, extras, flags, overrides = {}, keyHint = '' } = request;
   let config: Config;
   let resolved;
   try {
-    config = await loadConfig(home);
+    config = withOverrides(await loadConfig(home), overrides);
     resolved = resolveRunChoices(config, choices);
   } catch (error) {
-    if (error instanceof ConfigError) return fail(error.message);
+    if (error instanceof ConfigError) return fail(error.message, EXIT.usage);
     throw error;
   }
+  // Reading starts now, so a pipe that is already at its end is known before the run starts.
+  const stdin = flags.stdin ?? process.stdin;
+  const stderr = flags.stderr ?? process.stderr;
+  const asks = resolved.policy !== 'auto';
+  const noOne = asks && stdin === process.stdin ? whyNoOneCanAnswer(0) : undefined;
+  if (noOne) return fail(`${NO_TERMINAL} (${noOne})`, EXIT.usage);
+  const prompter = flags.prompter ?? new LinePrompter(stdin, stderr);
+
   const noDisplay = missingDisplay();
-  if (noDisplay) return fail(noDisplay);
+  if (noDisplay) return closeAnd(prompter, fail(noDisplay, EXIT.environment));
   const { createComputer } = await import('../../os-control/index.js');
   const computer = createComputer();
   const warming = computer.warmUp().catch(() => undefined);
@@ -42,15 +69,30 @@ export async function launchInTerminal(
     import('../agent/runner.js'), // loaded here so the run starts at once
   ]);
   const { apiKey, envName } = resolveApiKey(resolved.profile);
-  if (!apiKey) return fail(`no API key: set ${envName ?? 'the API key variable'}${keyHint}`);
+  if (!apiKey) return closeAnd(prompter, fail(`no API key: set ${envName ?? 'the API key variable'}${keyHint}`, EXIT.usage));
   await warming;
+  if (asks && prompter.exhausted) return closeAnd(prompter, fail(`${NO_TERMINAL} (stdin ended before the run started)`, EXIT.usage));
+  const providerHint = `check ${envName ?? 'the API key'}${envName ? ' (or --api-key-env)' : ''} or --base-url (now ${resolved.profile.baseUrl ?? 'the provider default'})`;
   return runInTerminal(
     { ...extras, profile: resolved.profile, apiKey, policy: resolved.policy, limits: resolved.limits, config, computer, home },
-    flags,
+    { ...flags, prompter, providerHint },
   );
 }
 
-function fail(message: string): number {
+function withOverrides(config: Config, overrides: ConfigOverrides): Config {
+  return {
+    ...config,
+    ...(overrides.displayId !== undefined ? { displayId: overrides.displayId } : {}),
+    ...(overrides.requestTimeoutSeconds !== undefined ? { requestTimeoutSeconds: overrides.requestTimeoutSeconds } : {}),
+  };
+}
+
+function closeAnd(prompter: LinePrompter, code: number): number {
+  prompter.close();
+  return code;
+}
+
+function fail(message: string, code: number): number {
   process.stderr.write(`deskpilot: ${message}\n`);
-  return EXIT.usage;
+  return code;
 }

@@ -8,7 +8,10 @@ import { forwardingComputer } from '../../os-control/forwarding.js';
  * windows are hidden while the agent captures or acts, and shown again once it has
  * been quiet for a moment (so one step does not flicker several times).
  *
- * This wraps the Computer the bridge service gets: the service needs no hook.
+ * This wraps the Computer agent runs get: the service needs no hook. The live view
+ * captures through the plain Computer (BridgeServiceOptions.liveViewComputer): a
+ * person watching a run sees it, so hiding for those 3 captures a second kept the
+ * window hidden or blinking every ~550 ms exactly while Stop was wanted.
  */
 export interface WindowHider {
   /** Hide every DeskPilot window; resolves once they are off screen. */

@@ -179,6 +179,7 @@ export function admit(req: IncomingMessage, policy: AccessPolicy, failures?: Fai
 
 /** A header value made safe to echo in a reason or a log line: control characters shown as \xNN, at most 120 chars. */
 export function printable(value: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this shows
   const shown = value.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
   return shown.length > 120 ? `${shown.slice(0, 120)}…` : shown;
 }

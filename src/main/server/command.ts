@@ -1,12 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { EXIT } from '../cli/exit-codes.js';
 import { deskpilotHome } from '../paths.js';
 import type { BridgeService } from '../service/types.js';
 import { isLoopbackHost } from './auth.js';
 import { refuseUnsafeBind, ServeRefusedError, startServer, type RunningServer } from './server.js';
 import { defaultWebRoot } from './web-root.js';
+
+/** `deskpilot serve` refused its flags (TLS files, an unsafe bind): the CLI's usage exit code. */
+const SERVE_USAGE_EXIT = 2;
 
 interface ServeFlags {
   port: number;
@@ -112,7 +114,8 @@ export function registerServeCommand(program: Command): void {
       } catch (error) {
         if (!(error instanceof ServeRefusedError)) throw error;
         process.stderr.write(`deskpilot serve: ${error.message}\n`);
-        process.exit(EXIT.usage);
+        // A usage error: exit 2 (EXIT.usage in src/main/cli/exit-codes.ts; the server layer may not import the CLI's).
+        process.exit(SERVE_USAGE_EXIT);
       }
       const { server, service } = started;
       let stopping = false;

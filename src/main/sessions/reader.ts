@@ -1,4 +1,3 @@
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { readFileInRun } from './files.js';
 import { EVENT_SCHEMA_VERSION, RunEventSchema, type RunEvent } from '../../shared/events.js';

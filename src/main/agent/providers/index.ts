@@ -6,18 +6,30 @@ import type { RetryOptions } from './retry.js';
 import { ProviderRequestError, type Provider } from './types.js';
 
 export type { RetryOptions } from './retry.js';
+export { ProviderRequestError, ProviderTimeoutError, ProviderUnavailableError } from './types.js';
 export { AGENT_TOOLS } from './agent-tools.js';
 
 export interface CreateProviderOptions {
   /** Resolved by the caller (resolveApiKey); when absent it is read from the environment here. */
   apiKey?: string;
   baseUrl?: string;
-  /** One request's timeout; a timeout is retried like a network error. */
+  /**
+   * The request timeout: one model request, every attempt and backoff included, ends
+   * with ProviderTimeoutError after this long (default DEFAULT_REQUEST_TIMEOUT_MS).
+   */
+  requestTimeoutMs?: number;
+  /** One attempt's timeout (default: the whole request timeout); a timed-out attempt is retried while time is left. */
   timeoutMs?: number;
   retry?: RetryOptions;
 }
 
-const DEFAULT_TIMEOUT_MS = 120_000;
+/**
+ * The default request timeout, declared once (config.json `requestTimeoutSeconds`
+ * overrides it). Five minutes: a computer-use turn usually answers in 2–30 s, a long
+ * thinking turn in well under 3 min; a server that never answers ends the run after
+ * this, instead of 6 attempts × 120 s (over 12 min) as before.
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 300_000;
 
 /** The environment variable that holds the key for a profile. */
 export function apiKeyEnvName(profile: Pick<ProviderProfile, 'provider' | 'apiKeyEnv'>): string | undefined {
@@ -52,11 +64,12 @@ export function createProvider(profile: ProviderProfile, options: CreateProvider
   if (!apiKey) {
     throw new ProviderRequestError(`no API key for ${profile.provider}: set ${resolved.envName ?? 'the API key environment variable'}`);
   }
+  const requestTimeoutMs = options.requestTimeoutMs ?? options.retry?.totalMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const common = {
     apiKey,
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs: Math.min(options.timeoutMs ?? requestTimeoutMs, requestTimeoutMs),
     ...(options.baseUrl ?? resolved.baseUrl ? { baseUrl: options.baseUrl ?? resolved.baseUrl } : {}),
-    ...(options.retry ? { retry: options.retry } : {}),
+    retry: { ...options.retry, totalMs: requestTimeoutMs },
   };
   switch (profile.provider) {
     case 'anthropic':

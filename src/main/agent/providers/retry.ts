@@ -1,5 +1,5 @@
 import { abortError, sleep } from '../../../shared/abort.js';
-import { ProviderRequestError, ProviderUnavailableError, type TurnCallbacks } from './types.js';
+import { ProviderRequestError, ProviderTimeoutError, ProviderUnavailableError, type TurnCallbacks } from './types.js';
 
 /**
  * Our own retry loop around one model request (the SDKs run with maxRetries 0 so
@@ -19,9 +19,14 @@ export interface RetryOptions {
   maxDelayMs?: number;
   /** Cap on an honoured retry-after (default 120 s): a server asking for more is unavailable. */
   maxRetryAfterMs?: number;
+  /**
+   * The whole request, every attempt and backoff included, ends after this many ms
+   * (the person's request timeout). Unbounded when absent.
+   */
+  totalMs?: number;
 }
 
-const DEFAULTS: Required<RetryOptions> = { maxAttempts: 6, baseDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
+const DEFAULTS: Required<Omit<RetryOptions, 'totalMs'>> = { maxAttempts: 6, baseDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
 
 
 /** What kind of failure an SDK error is, read from its shape so both SDKs share one rule. */
@@ -74,7 +79,7 @@ export function classifyError(error: unknown, signal?: AbortSignal): Classified 
   if (names.has('APIConnectionError')) return { kind: 'retry', message: `network error talking to the model (${message})` };
   if (typeof err.status === 'number') {
     const status = err.status;
-    if (FATAL_STATUSES.has(status)) return { kind: 'fatal', status, message: `HTTP ${status}: ${message}` };
+    if (FATAL_STATUSES.has(status)) return { kind: 'fatal', status, message: refusalMessage(status, error, message) };
     const after = retryAfterMs(err);
     return { kind: 'retry', status, message: `HTTP ${status}: ${message}`, ...(after !== undefined ? { retryAfterMs: after } : {}) };
   }
@@ -83,8 +88,27 @@ export function classifyError(error: unknown, signal?: AbortSignal): Classified 
   return { kind: 'retry', message: `bad response from the model server (${message})` };
 }
 
+/**
+ * A refusal in one readable line: "HTTP 401 authentication_error: invalid x-api-key",
+ * from the error body both SDKs parse (`error.error` is the body or its `error` field),
+ * instead of the SDK's message with the raw JSON body in it.
+ */
+function refusalMessage(status: number, error: unknown, fallback: string): string {
+  const body = (error as { error?: unknown } | null)?.error;
+  const inner = isRecord(body) && isRecord(body.error) ? body.error : body;
+  if (isRecord(inner) && typeof inner.message === 'string' && inner.message.trim()) {
+    const type = typeof inner.type === 'string' && inner.type ? ` ${inner.type}` : typeof inner.code === 'string' && inner.code ? ` ${inner.code}` : '';
+    return `HTTP ${status}${type}: ${inner.message.trim().slice(0, 300)}`;
+  }
+  return `HTTP ${status}: ${fallback}`;
+}
 
-export function backoffDelay(attempt: number, opts: Required<RetryOptions>, random = Math.random): number {
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+
+export function backoffDelay(attempt: number, opts: Required<Omit<RetryOptions, 'totalMs'>>, random = Math.random): number {
   const cap = Math.min(opts.maxDelayMs, opts.baseDelayMs * 2 ** (attempt - 1));
   // Full jitter, but never less than half the step, so a burst of clients spreads out
   // without a retry landing immediately.
@@ -93,36 +117,75 @@ export function backoffDelay(attempt: number, opts: Required<RetryOptions>, rand
 
 /**
  * Runs `attempt` until it succeeds, a fatal error, an abort, or the attempts run out.
- * Throws ProviderRequestError, ProviderUnavailableError or an AbortError.
+ * `attempt` gets the signal to pass on: the caller's, also aborted when the request
+ * timeout (`totalMs`) runs out. Throws ProviderRequestError, ProviderUnavailableError,
+ * ProviderTimeoutError (no answer within `totalMs`) or an AbortError.
  */
 export async function withRetry<T>(
-  run: (attempt: number) => Promise<T>,
+  run: (attempt: number, signal: AbortSignal) => Promise<T>,
   signal: AbortSignal,
   callbacks: TurnCallbacks | undefined,
   options: RetryOptions = {},
 ): Promise<T> {
-  const opts = { ...DEFAULTS, ...options };
-  let last: Classified | undefined;
-  for (let attempt = 1; attempt <= opts.maxAttempts; attempt++) {
+  const { totalMs, ...rest } = options;
+  const opts = { ...DEFAULTS, ...rest };
+  const budget = new AbortController();
+  const onOuterAbort = () => budget.abort(signal.reason);
+  if (signal.aborted) budget.abort(signal.reason);
+  else signal.addEventListener('abort', onOuterAbort, { once: true });
+  const deadline = totalMs !== undefined ? Date.now() + totalMs : Infinity;
+  let timedOut = false;
+  const timer =
+    totalMs !== undefined
+      ? setTimeout(() => {
+          timedOut = true;
+          budget.abort();
+        }, totalMs)
+      : undefined;
+  // Every way out of the budget: the caller's abort stays an abort; the timeout says how long it waited.
+  const outOfTime = (): never => {
     if (signal.aborted) throw abortError(signal);
-    try {
-      return await run(attempt);
-    } catch (error) {
-      const c = classifyError(error, signal);
-      if (c.kind === 'abort') throw abortError(signal);
-      if (c.kind === 'fatal') throw new ProviderRequestError(c.message, c.status);
-      last = c;
-      if (attempt === opts.maxAttempts) break;
-      if (c.retryAfterMs !== undefined && c.retryAfterMs > opts.maxRetryAfterMs) {
-        throw new ProviderUnavailableError(
-          `the model server asks to wait ${Math.round(c.retryAfterMs / 1000)} s before retrying (${c.message})`,
-          c.status,
-        );
+    throw new ProviderTimeoutError(totalMs ?? 0);
+  };
+  let last: Classified | undefined;
+  try {
+    for (let attempt = 1; attempt <= opts.maxAttempts; attempt++) {
+      if (signal.aborted) throw abortError(signal);
+      if (timedOut) outOfTime();
+      try {
+        return await run(attempt, budget.signal);
+      } catch (error) {
+        if (timedOut) outOfTime();
+        const c = classifyError(error, signal);
+        if (c.kind === 'abort') throw abortError(signal);
+        if (c.kind === 'fatal') throw new ProviderRequestError(c.message, c.status);
+        last = c;
+        if (attempt === opts.maxAttempts) break;
+        if (c.retryAfterMs !== undefined && c.retryAfterMs > opts.maxRetryAfterMs) {
+          throw new ProviderUnavailableError(
+            `the model server asks to wait ${Math.round(c.retryAfterMs / 1000)} s before retrying (${c.message})`,
+            c.status,
+          );
+        }
+        const delayMs = Math.max(c.retryAfterMs ?? 0, c.retryAfterMs !== undefined ? 0 : backoffDelay(attempt, opts));
+        // A wait that would outlast the request timeout is not worth starting.
+        // A server that answered with errors is unavailable (the run pauses); one that never answered timed out.
+        if (Date.now() + delayMs >= deadline) {
+          if (c.status === undefined) outOfTime();
+          throw new ProviderUnavailableError(`the model is unavailable after ${attempt} attempt${attempt === 1 ? '' : 's'} (no time left in the request timeout to retry): ${c.message}`, c.status);
+        }
+        callbacks?.onRetry?.({ attempt, delayMs, error: c.message });
+        try {
+          await sleep(delayMs, budget.signal);
+        } catch (sleepError) {
+          if (timedOut) outOfTime();
+          throw sleepError;
+        }
       }
-      const delayMs = Math.max(c.retryAfterMs ?? 0, c.retryAfterMs !== undefined ? 0 : backoffDelay(attempt, opts));
-      callbacks?.onRetry?.({ attempt, delayMs, error: c.message });
-      await sleep(delayMs, signal);
     }
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onOuterAbort);
   }
   throw new ProviderUnavailableError(
     `the model is unavailable after ${opts.maxAttempts} attempts: ${last?.message ?? 'unknown error'}`,

@@ -78,3 +78,23 @@ export class ProviderRequestError extends Error {
     this.name = 'ProviderRequestError';
   }
 }
+
+/**
+ * The model server gave no answer within the request timeout (the whole request,
+ * retries included): the run ends with this reason rather than waiting on a server
+ * that never answers. A server that answers with errors (429, 529 …) is unavailable
+ * instead, and the run pauses.
+ */
+export class ProviderTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(
+      `the model server gave no answer within ${formatSeconds(timeoutMs)} (the request timeout: requestTimeoutSeconds in config.json or --request-timeout)`,
+    );
+    this.name = 'ProviderTimeoutError';
+  }
+}
+
+function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}

@@ -5,7 +5,7 @@ import type { Price } from '../../../shared/config.js';
 import type { Computer } from '../../../os-control/types.js';
 import type { Gate } from '../gate.js';
 import type { Provider } from '../providers/types.js';
-import type { RunOptions } from '../run-api.js';
+import type { RunErrorCause, RunOptions } from '../run-api.js';
 import type { RunLog } from '../../sessions/types.js';
 import type { TranscriptImage, TranscriptItem } from '../transcript.js';
 import type { InputMemory } from '../supervision/input-memory.js';
@@ -42,6 +42,8 @@ export interface SeenObservation {
 export interface RunEnding {
   status: RunStatus;
   summary: string;
+  /** Why a run ended with status `error` (RunResult.errorCause). */
+  errorCause?: RunErrorCause;
   /** Labels learnt during the run (a custom tool's verdict), logged with run_ended. */
   labels?: Record<string, string>;
 }

@@ -5,9 +5,6 @@ import type { RunOptions } from '../run-api.js';
 import { createRunSupervision } from '../supervision/run-supervision.js';
 import type { RunDeps } from '../runner.js';
 
-/** How long one model request may take before the provider's retry logic takes over. */
-const MODEL_TIMEOUT_MS = 120_000;
-
 /**
  * The real pieces of a run: the provider for the profile (key and base URL resolved
  * by the caller or from the environment), the supervised gate with the config's
@@ -17,7 +14,8 @@ export function createDefaultDeps(options: RunOptions, emit: (event: RunEventInp
   const provider = createProvider(options.profile, {
     ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
     ...(options.profile.baseUrl ? { baseUrl: options.profile.baseUrl } : {}),
-    timeoutMs: options.providerOptions?.timeoutMs ?? MODEL_TIMEOUT_MS,
+    // The request timeout (retries included): the caller's, else the config's, else the provider default.
+    ...requestTimeout(options),
     ...(options.providerOptions?.retry ? { retry: options.providerOptions.retry } : {}),
   });
   // One wiring of control, takeover watch and gate: answering with the mouse is not a
@@ -40,6 +38,15 @@ export function createDefaultDeps(options: RunOptions, emit: (event: RunEventInp
     humanActs: (work) => takeover.whileHumanActs(work),
     start: () => takeover.start(),
     dispose: () => takeover.stop(),
+  };
+}
+
+function requestTimeout(options: RunOptions): { requestTimeoutMs?: number; timeoutMs?: number } {
+  const fromConfig = options.config.requestTimeoutSeconds !== undefined ? options.config.requestTimeoutSeconds * 1000 : undefined;
+  const requestTimeoutMs = options.providerOptions?.requestTimeoutMs ?? fromConfig;
+  return {
+    ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
+    ...(options.providerOptions?.timeoutMs !== undefined ? { timeoutMs: options.providerOptions.timeoutMs } : {}),
   };
 }
 

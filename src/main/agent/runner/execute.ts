@@ -278,6 +278,8 @@ async function askUser(ctx: RunContext, proposalId: string, question: string): P
 function needsActiveWindow(ctx: RunContext, action: Action): boolean {
   if (actionCategory(action) !== 'input') return false;
   if (action.type === 'type' || action.type === 'key' || action.type === 'hold_key' || action.type === 'key_down') return true;
+  // In `ask` every input action is shown to a person, who is told which window it lands in.
+  if (ctx.options.policy === 'ask') return true;
   return ctx.options.config.policy.rules.some((rule) => rule.windowPattern !== undefined);
 }
 

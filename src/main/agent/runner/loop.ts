@@ -2,11 +2,13 @@ import { getActiveWindow } from '../../../os-control/active-window.js';
 import { barePassword, DeltaScrubber, looksLikePasswordContext } from '../../sessions/scrub.js';
 import type { ToolResultLogSchema } from '../../../shared/events.js';
 import type { z } from 'zod';
+import { ToolMissingError } from '../../../os-control/exec.js';
 import { pruneImages } from '../context.js';
 import { addUsage, costOf } from '../pricing.js';
-import { ProviderRequestError, ProviderUnavailableError, type ModelTurn } from '../providers/types.js';
+import { ProviderRequestError, ProviderTimeoutError, ProviderUnavailableError, type ModelTurn } from '../providers/types.js';
 import type { ToolResultItem } from '../transcript.js';
 import { isAbortError, throwIfAborted } from '../../../shared/abort.js';
+import type { RunErrorCause } from '../run-api.js';
 import type { RunContext, RunEnding, SeenObservation } from './context.js';
 import { executeTurn } from './execute.js';
 import { observeScreen } from './observe.js';
@@ -59,8 +61,17 @@ export async function runLoop(ctx: RunContext): Promise<RunEnding> {
     }
     const message = error instanceof Error ? error.message : String(error);
     ctx.emit({ type: 'error', message, fatal: true });
-    return { status: 'error', summary: message };
+    return { status: 'error', summary: message, errorCause: errorCauseOf(error) };
   }
+}
+
+/** Which side failed, for the caller's exit code: the model server's refusal or silence, or anything else. */
+function errorCauseOf(error: unknown): RunErrorCause {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (error instanceof ProviderTimeoutError || error instanceof ProviderRequestError || cause instanceof ProviderRequestError) return 'provider';
+  // A helper program the desktop needs (xdotool, xclip …) is not installed.
+  if (error instanceof ToolMissingError || cause instanceof ToolMissingError) return 'environment';
+  return 'internal';
 }
 
 /** The first screenshot: with the task on a new run, replacing the last image on a resumed one. */
@@ -155,7 +166,7 @@ function turnEnding(turn: ModelTurn): RunEnding | undefined {
     case 'refusal':
       return { status: 'failed', summary: text || 'the model refused the task' };
     case 'max_tokens':
-      return { status: 'error', summary: 'the model ran out of output tokens before proposing an action' };
+      return { status: 'error', summary: 'the model ran out of output tokens before proposing an action', errorCause: 'provider' };
     default:
       return { status: 'done', summary: text };
   }

@@ -19,6 +19,8 @@ export interface QueueItem {
   readonly decision: GateDecision;
   /** Auto-approve this many ms after the item reaches the head, unless cancelled. */
   readonly countdownMs?: number;
+  /** The focused window when it was proposed, shown to the person. */
+  readonly window?: { title: string; app: string };
 }
 
 export interface Resolution {
@@ -93,6 +95,7 @@ export class ApprovalQueue {
         proposalId: held.proposalId,
         decision: held.decision,
         ...(countdownMs ? { countdownMs } : {}),
+        ...(held.window ? { window: held.window } : {}),
       });
       if (this.entries[0] === entry) this.armHead();
     });
@@ -130,7 +133,7 @@ export class ApprovalQueue {
     if (entry.timer) clearTimeout(entry.timer);
     entry.timer = undefined;
     entry.item = { ...entry.item, countdownMs: undefined };
-    this.options.emit?.({ type: 'approval_requested', proposalId, decision: entry.item.decision });
+    this.options.emit?.({ type: 'approval_requested', proposalId, decision: entry.item.decision, ...(entry.item.window ? { window: entry.item.window } : {}) });
     return true;
   }
 

@@ -129,7 +129,8 @@ export function createSupervisedGate(options: SupervisedGateOptions): Supervised
       const granted = decision.humanOnly ? undefined : similar.get(similarKey(request.action, decision));
       if (granted !== undefined) return run(request.action, { kind: 'similar', detail: granted });
 
-      const held: HeldItem = { proposalId: request.proposalId, action: request.action, decision, countdownMs, request };
+      const window = request.context.activeWindow;
+      const held: HeldItem = { proposalId: request.proposalId, action: request.action, decision, countdownMs, request, ...(window ? { window } : {}) };
       const wait = () => queue.hold(held, signal);
       const { answer, by } = await (options.aroundHold ? options.aroundHold(wait) : wait());
       switch (answer.decision) {

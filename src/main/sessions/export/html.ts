@@ -1,4 +1,3 @@
-import { promises as fsp } from 'node:fs';
 import { describeAction } from '../../../shared/actions.js';
 import { approverLabel, policyLabel, ruleLabel } from '../../../shared/labels.js';
 import type { RunEvent } from '../../../shared/events.js';

@@ -1,4 +1,3 @@
-import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { EVENT_SCHEMA_VERSION } from '../../../shared/events.js';
 import { mkdirPrivate, writePrivateFile } from '../../private-files.js';
@@ -14,8 +13,8 @@ export { renderMarkdown } from './markdown.js';
 export { renderReplay } from './replay.js';
 export { buildRunView, type RunView, type StepView, type ActionView } from './timeline.js';
 
-export const EXPORT_FORMATS = ['md', 'html', 'json', 'webp', 'gif'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+import type { ExportFormat } from './formats.js';
+export { EXPORT_FORMATS, type ExportFormat } from './formats.js';
 
 /**
  * Exports a run folder to `outFile`. Everything is rendered from the log and the files

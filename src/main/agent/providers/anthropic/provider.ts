@@ -117,7 +117,7 @@ export function createAnthropicProvider(profile: ProviderProfile, options: Anthr
       return claudeImageTarget(model);
     },
     async turn(request, signal, callbacks): Promise<ModelTurn> {
-      const message = await withRetry(() => once(request, signal, callbacks), signal, callbacks, options.retry);
+      const message = await withRetry((_attempt, attemptSignal) => once(request, attemptSignal, callbacks), signal, callbacks, options.retry);
       return toTurn(message, version, contextOf(request.observation));
     },
   };

@@ -73,7 +73,7 @@ export function createOpenAICompatibleProvider(profile: ProviderProfile, options
     model,
     imageTarget: (): ImageTarget => compatImageTarget(format, model),
     async turn(request, signal, callbacks): Promise<ModelTurn> {
-      const acc = await withRetry(() => once(request, signal, callbacks), signal, callbacks, options.retry);
+      const acc = await withRetry((_attempt, attemptSignal) => once(request, attemptSignal, callbacks), signal, callbacks, options.retry);
       return toCompatTurn(acc, format, model, contextOf(request.observation), turnSeq++);
     },
   };

@@ -127,7 +127,7 @@ export function createOpenAIProvider(profile: ProviderProfile, options: OpenAIPr
     model,
     imageTarget: () => openAIImageTarget(tool),
     async turn(request, signal, callbacks): Promise<ModelTurn> {
-      const response = await withRetry(() => once(request, signal, callbacks), signal, callbacks, options.retry);
+      const response = await withRetry((_attempt, attemptSignal) => once(request, attemptSignal, callbacks), signal, callbacks, options.retry);
       return toTurn(response, contextOf(request.observation));
     },
   };

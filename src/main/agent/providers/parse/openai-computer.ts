@@ -7,7 +7,8 @@ import { comboFrom, fail, finalize, num, show, type ActionEntry, type ParseConte
  * Scroll distances are pixels; one wheel notch is taken as 100 px. A diagonal scroll
  * (scroll_x and scroll_y both set) becomes two scrolls at the same point, vertical then
  * horizontal, as the CUA sample app's browser does both axes (openai/openai-cua-sample-app
- * computers/base_playwright.py: window.scrollBy(scroll_x, scroll_y)).
+ * computers/base_playwright.py: window.scrollBy(scroll_x, scroll_y)). Keys held on a move
+ * (`keys`) are pressed before it and let go after (key_down, move, key_up).
  */
 
 const BUTTONS: Record<string, 'left' | 'right' | 'middle' | 'back' | 'forward'> = {
@@ -38,10 +39,26 @@ function notches(px: number): number {
 
 /** One OpenAI action → its actions (a diagonal scroll is two; everything else one). */
 export function parseOpenAIAction(raw: unknown, ctx: ParseContext): ActionEntry[] {
-  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && (raw as Record<string, unknown>).type === 'scroll') {
-    return parseScroll(raw as Record<string, unknown>, ctx);
+  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
+    const a = raw as Record<string, unknown>;
+    if (a.type === 'scroll') return parseScroll(a, ctx);
+    if (a.type === 'move') return parseMove(a, ctx);
   }
   return [parseOne(raw, ctx)];
+}
+
+/** A move, with the keys it holds (`keys`) pressed before and let go after: key_down, move, key_up. */
+function parseMove(a: Record<string, unknown>, ctx: ParseContext): ActionEntry[] {
+  const p = xy(a);
+  if (typeof p === 'string') return [fail(`move: ${p}`)];
+  const held = keysOf(a);
+  if (typeof held === 'string') return [fail(`move: ${held}`)];
+  const move = finalize({ type: 'move', x: p.x, y: p.y }, ctx);
+  if (held.length === 0) return [move];
+  const keys = held.join('+');
+  const down = finalize({ type: 'key_down', keys }, ctx);
+  if (!down.ok) return [fail(`move: ${down.error}`)];
+  return [down, move, finalize({ type: 'key_up', keys }, ctx)];
 }
 
 function parseScroll(a: Record<string, unknown>, ctx: ParseContext): ActionEntry[] {
@@ -73,15 +90,6 @@ function parseOne(raw: unknown, ctx: ParseContext): ActionEntry {
       const button = type === 'double_click' ? 'left' : BUTTONS[String(a.button ?? 'left')];
       if (!button) return fail(`click: unknown button ${show(a.button)}`);
       return finalize({ type: 'click', x: p.x, y: p.y, button, clicks: type === 'double_click' ? 2 : 1, modifiers }, ctx);
-    }
-    case 'move': {
-      const p = xy(a);
-      if (typeof p === 'string') return fail(`move: ${p}`);
-      // Keys held while moving cannot be expressed; refusing says so instead of losing them.
-      const held = keysOf(a);
-      if (typeof held === 'string') return fail(`move: ${held}`);
-      if (held.length) return fail(`move: holding ${show(held)} while moving is not supported; press keys with keypress, or drag with keys`);
-      return finalize({ type: 'move', x: p.x, y: p.y }, ctx);
     }
     case 'drag': {
       if (!Array.isArray(a.path)) return fail(`drag: path must be a list of {x, y}, got ${show(a.path)}`);

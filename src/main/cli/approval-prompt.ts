@@ -1,0 +1,140 @@
+import type { Action } from '../../shared/actions.js';
+import { visibleText } from '../../shared/visible-text.js';
+import { describeInFull } from './terminal-text.js';
+
+/**
+ * The terminal's approval prompt: what would run (in full, control characters
+ * visible), where (the focused window), why it waits, and the answers — every one
+ * listed in the prompt itself, `?` explains them.
+ */
+
+/** What a person can answer; `stop` ends the run, `help` prints the explanation and asks again. */
+export type PromptChoice = 'yes' | 'no' | 'edit' | 'similar' | 'stop' | 'help';
+
+/** The answer keys, in the order the prompt lists them. */
+export const CHOICES: ReadonlyArray<{ key: string; word: string; choice: PromptChoice; help: string }> = [
+  { key: 'y', word: 'yes', choice: 'yes', help: 'run this action once' },
+  { key: 'n', word: 'no', choice: 'no', help: 'do not run it; you can tell the model why (the feedback goes back to it) and the run goes on' },
+  { key: 'e', word: 'edit', choice: 'edit', help: 'change it before it runs: a new point for a click, new text to type, a new command or keys' },
+  { key: 's', word: 'similar', choice: 'similar', help: 'run it, and every later action of the same kind in this run without asking' },
+  { key: 'q', word: 'quit', choice: 'stop', help: 'stop the whole run now (nothing else runs; keys and buttons are released)' },
+  { key: '?', word: 'help', choice: 'help', help: 'show this explanation' },
+];
+
+/** Reads one typed answer: the key or its word, any case; undefined when it is neither. */
+export function readChoice(line: string): PromptChoice | undefined {
+  const t = line.trim().toLowerCase();
+  if (!t) return undefined;
+  const hit = CHOICES.find((c) => t === c.key || t === c.word || (c.choice === 'stop' && t === 'stop'));
+  return hit?.choice;
+}
+
+export interface ProposalView {
+  step?: number;
+  action: Action;
+  /** Why it waits (the gate's reason). */
+  reason: string;
+  /** The focused window when it was proposed. */
+  window?: { title: string; app: string };
+  /** The screenshot the model answered on: its coordinates (and an edited point's) are in its pixels. */
+  image?: { width: number; height: number };
+}
+
+/** "in 'Calculator'" from the window's title, else its app name; empty when unknown. */
+export function whereText(window: ProposalView['window']): string {
+  const name = window?.title.trim() || window?.app.trim();
+  return name ? ` in '${visibleText(name)}'` : '';
+}
+
+/** The prompt for one held action. */
+export function approvalQuestion(view: ProposalView): string {
+  const options = CHOICES.map((c) => `${c.key} ${c.word}`).join(' · ');
+  return `\n${view.step !== undefined ? `[${view.step}] ` : ''}Allow: ${describeInFull(view.action)}${whereText(view.window)}?\n  why it asks: ${visibleText(view.reason)}\n  ${options}\n> `;
+}
+
+export function approvalHelp(view: ProposalView): string {
+  const lines = CHOICES.map((c) => `  ${c.key}  ${c.word.padEnd(7)} ${c.help}`);
+  const space = view.image ? `  Points are in the pixels of the model's ${view.image.width}×${view.image.height} screenshot.` : '';
+  return `${lines.join('\n')}\n${space ? `${space}\n` : ''}`;
+}
+
+/** What `e` asks for this action, or undefined when there is nothing a person can change in it. */
+export function editQuestion(action: Action, image?: { width: number; height: number }): string | undefined {
+  const space = image ? ` (0–${image.width - 1}, 0–${image.height - 1})` : '';
+  switch (action.type) {
+    case 'click':
+    case 'move':
+    case 'scroll':
+      return `New point as x,y${space}: `;
+    case 'mouse_down':
+    case 'mouse_up':
+      return action.x !== undefined ? `New point as x,y${space}: ` : undefined;
+    case 'drag':
+      return `New start and end as x1,y1 x2,y2${space}: `;
+    case 'type':
+      return 'New text to type (one line): ';
+    case 'shell':
+      return 'New command: ';
+    case 'key':
+    case 'hold_key':
+    case 'key_down':
+    case 'key_up':
+      return 'New keys (e.g. ctrl+s): ';
+    case 'wait':
+    case 'screenshot':
+    case 'cursor_position':
+    case 'zoom':
+    case 'ask_user':
+    case 'finish':
+      return undefined;
+  }
+}
+
+const POINT = /^\s*(-?\d+(?:\.\d+)?)\s*[, ]\s*(-?\d+(?:\.\d+)?)\s*$/;
+
+const NUM = '(-?\\d+(?:\\.\\d+)?)';
+const TWO_POINTS = new RegExp(`^\\s*${NUM}\\s*,\\s*${NUM}\\s+${NUM}\\s*,\\s*${NUM}\\s*$`);
+
+function point(text: string): { x: number; y: number } | undefined {
+  const m = POINT.exec(text);
+  return m ? { x: Number(m[1]), y: Number(m[2]) } : undefined;
+}
+
+/**
+ * The edited action from a typed answer, or why the answer does not fit. The runner
+ * checks the result exactly like model output before it runs (range, keys …).
+ */
+export function editedAction(action: Action, line: string): { action: Action } | { error: string } {
+  switch (action.type) {
+    case 'click':
+    case 'move':
+    case 'scroll':
+    case 'mouse_down':
+    case 'mouse_up': {
+      const p = point(line);
+      return p ? { action: { ...action, ...p } } : { error: 'expected a point as x,y (e.g. 320,270)' };
+    }
+    case 'drag': {
+      const m = TWO_POINTS.exec(line);
+      return m
+        ? { action: { ...action, path: [{ x: Number(m[1]), y: Number(m[2]) }, { x: Number(m[3]), y: Number(m[4]) }] } }
+        : { error: 'expected a start and an end as x1,y1 x2,y2' };
+    }
+    case 'type':
+      return line.length ? { action: { ...action, text: line } } : { error: 'the text is empty' };
+    case 'shell':
+      return line.trim() ? { action: { ...action, command: line } } : { error: 'the command is empty' };
+    case 'key':
+    case 'hold_key':
+    case 'key_down':
+    case 'key_up':
+      return line.trim() ? { action: { ...action, keys: line.trim() } } : { error: 'no keys given' };
+    case 'wait':
+    case 'screenshot':
+    case 'cursor_position':
+    case 'zoom':
+    case 'ask_user':
+    case 'finish':
+      return { error: 'this action has nothing to edit' };
+  }
+}
