@@ -64,9 +64,17 @@ async function waitForFile(path: string, expected: string, timeoutMs = 15_000): 
 async function clickInto(app: NativeApp): Promise<void> {
   const g = app.geometry();
   await computer.perform(checked({ type: 'click', x: g.x + g.width / 2, y: g.y + g.height / 2, button: 'left', clicks: 1, modifiers: [] }), never);
+  // A click that lands while the window manager is still placing a fresh window can
+  // leave the focus where it was (seen once in 15 cases): click again every 2 s.
   const deadline = Date.now() + 15_000;
+  let nextClick = Date.now() + 2_000;
   while (focusedWindow(xvfb) !== app.windowId) {
     if (Date.now() > deadline) throw new Error(`window ${app.windowId} did not get the input focus (focus: ${focusedWindow(xvfb)})`);
+    if (Date.now() > nextClick) {
+      nextClick = Date.now() + 2_000;
+      const h = app.geometry();
+      await computer.perform(checked({ type: 'click', x: h.x + h.width / 2, y: h.y + h.height / 2, button: 'left', clicks: 1, modifiers: [] }), never);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }
