@@ -22,7 +22,7 @@ import path from 'node:path';
 export const LAYERS = [
   { name: 'shared', paths: ['src/shared/'], may: [] },
   // The data folder: one file every main-side layer needs to find ~/.deskpilot.
-  { name: 'paths', paths: ['src/main/paths.ts'], may: ['shared'] },
+  { name: 'paths', paths: ['src/main/paths.ts', 'src/main/private-files.ts'], may: ['shared'] },
   { name: 'os-control', paths: ['src/os-control/'], may: ['shared'] },
   { name: 'config', paths: ['src/main/config/'], may: ['shared', 'paths'] },
   { name: 'sessions', paths: ['src/main/sessions/'], may: ['shared', 'paths'] },

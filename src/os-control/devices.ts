@@ -22,6 +22,15 @@ async function numLockOn(): Promise<boolean | undefined> {
   }
 }
 
+/**
+ * A key as xdotool reads it: the keysym value in hex ("0xff6a"), which XStringToKeysym
+ * takes as is. By name, xdotool mistakes some keysyms for its own words: `xdotool key
+ * Help` prints its usage instead of pressing Help.
+ */
+function xdotoolName(key: KeySpec): string {
+  return `0x${key.keysym.toString(16)}`;
+}
+
 const X_BUTTON: Record<MouseButton, number> = { left: 1, middle: 2, right: 3, back: 8, forward: 9 };
 
 export class Devices {
@@ -66,7 +75,7 @@ export class Devices {
     if (k !== undefined) await nut.providerRegistry.getKeyboard().pressKey(k);
     else {
       this.numLockBefore.set(key.name, await numLockOn());
-      await this.xdotool(['keydown', '--', key.name]);
+      await this.xdotool(['keydown', '--', xdotoolName(key)]);
     }
   }
 
@@ -82,7 +91,7 @@ export class Devices {
     const k = this.nutKey(nut, key);
     if (k !== undefined) await nut.providerRegistry.getKeyboard().releaseKey(k);
     else {
-      await this.xdotool(['keyup', '--', key.name]);
+      await this.xdotool(['keyup', '--', xdotoolName(key)]);
       // xdotool turns NumLock on to reach keypad keysyms and leaves it on: put it back.
       const before = this.numLockBefore.get(key.name);
       this.numLockBefore.delete(key.name);
@@ -114,7 +123,7 @@ export class Devices {
    */
   async chordViaXdotool(keys: KeySpec[]): Promise<void> {
     const before = await numLockOn();
-    await this.xdotool(['key', '--', keys.map((k) => k.name).join('+')]);
+    await this.xdotool(['key', '--', keys.map(xdotoolName).join('+')]);
     // xdotool turns NumLock on to reach keypad keysyms and leaves it on: put it back.
     if (before !== undefined && (await numLockOn()) !== before) await this.xdotool(['key', 'Num_Lock']);
   }

@@ -19,13 +19,11 @@ export const COMMAND_NAMES = [
   'question.answer',
   'settings.get',
   'settings.save',
-  'connection.test',
   'sessions.list',
   'sessions.open',
   'sessions.delete',
   'skills.list',
   'screen.watch',
-  'connection.test',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ActionSchema, HeldInputsSchema } from './actions.js';
 import { ApprovalAnswerSchema, ApprovedBySchema, GateDecisionSchema, PolicyModeSchema } from './approvals.js';
 import { DisplayInfoSchema, ObservationRecordSchema } from './observation.js';
+import { MAX_TIMER_MESSAGE, MAX_TIMER_MS } from './timers.js';
 
 /**
  * Run events are the source of truth: the runner emits them, the UI renders them,
@@ -23,7 +24,7 @@ export type RunState = z.infer<typeof RunStateSchema>;
 export const LimitsSchema = z
   .object({
     maxSteps: z.number().int().positive().default(50),
-    maxWallMs: z.number().int().positive().default(30 * 60_000),
+    maxWallMs: z.number().int().positive().max(MAX_TIMER_MS, MAX_TIMER_MESSAGE).default(30 * 60_000),
     maxCostUsd: z.number().positive().default(5),
   })
   .strict();

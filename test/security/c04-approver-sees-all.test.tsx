@@ -68,8 +68,7 @@ describe('c04: the approver sees everything that runs', () => {
     // Drawn as boxed abbreviations (fonts often lack the ␍ ␛ pictures).
     expect(pre.textContent).toBe('ls -laCRESC[2KESC]0;ownedBELecho safe \\u{202E}exe.txt\\u{200B}\\u{E0041}; rm -rf ~');
     // No raw control, bidi or zero-width character anywhere on the card.
-    // eslint-disable-next-line no-control-regex -- no raw control character may reach the card
-    expect(queue.textContent).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F\u202A-\u202E\u2066-\u2069\u200B-\u200F\u{E0000}-\u{E007F}]/u);
+    expect(queue.textContent).not.toMatch(/[\p{Cc}\p{Cf}]/u);
     expect(screen.getByTestId('hidden-chars').textContent).toMatch(/7 control or invisible characters/);
   });
 

@@ -72,9 +72,15 @@ describe('deskpilot sessions', () => {
       expect((await fsp.stat(out)).size).toBeGreaterThan(100);
     }
     const md = await fsp.readFile(path.join(home, 'x', 'r.md'), 'utf8');
-    // Image links resolve from where the Markdown file lives.
-    const link = /!\[[^\]]*\]\(([^)]+)\)/.exec(md)![1]!;
-    await expect(fsp.access(path.resolve(home, 'x', link))).resolves.toBeUndefined();
+    // Attachable: every image link points into r-images/ next to the file, never into the data folder, and each file is there.
+    const links = [...md.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((m) => m[1]!);
+    expect(links).toHaveLength(2);
+    for (const link of links) {
+      expect(link.startsWith('r-images/')).toBe(true);
+      const copy = await fsp.readFile(path.resolve(home, 'x', link));
+      expect(copy.equals(await fsp.readFile(path.join(log.dir, link.slice('r-images/'.length))))).toBe(true);
+    }
+    expect(md).not.toContain(log.dir);
     const json = JSON.parse(await fsp.readFile(path.join(home, 'x', 'r.json'), 'utf8'));
     expect(json).toMatchObject({ format: 'deskpilot-run', schema: 1, runId: log.runId, summary: { status: 'done', steps: 2 } });
     expect(json.events.length).toBeGreaterThan(10);

@@ -57,7 +57,10 @@ describe('HTML report', () => {
     expect(await page.locator('.dp-figure .dp-scroll').count()).toBeGreaterThan(0);
     // Approvals, costs and final status are in the report.
     const text = await page.locator('body').innerText();
-    expect(text).toContain('approved by person (cli)');
+    // Readable labels, not internal ids (issue 13 item 9).
+    expect(text).toContain('approved by you in the terminal');
+    expect(text).toContain('Policy: asks every action');
+    expect(text).not.toMatch(/person:cli|mode:ask|person \(cli\)/);
     expect(text).toMatch(/Final status: done/);
     expect(text).toContain('Open the settings and turn on dark mode');
     expect(text).toContain('$0.07');

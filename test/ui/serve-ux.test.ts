@@ -70,6 +70,11 @@ function padCenter() {
 }
 
 async function startTask(p: Page, task: string): Promise<void> {
+  // A run an earlier test left going (a failure mid-way) is stopped first: each test starts from idle.
+  if (await p.locator('[data-testid=stop]').isEnabled()) {
+    await p.locator('[data-testid=stop]').click();
+    await p.locator('[data-testid=task-input]').waitFor({ timeout: 30_000 });
+  }
   await p.locator('[data-testid=task-input]').fill(task);
   await p.locator('[data-testid=task-input]').press('Control+Enter');
   await p.locator('[data-testid=current-task]').waitFor();
@@ -107,10 +112,10 @@ beforeAll(async () => {
   });
   const cli = runCli(['serve', '--port', '0', '--web-root', webRoot], env());
   serveProcess = cli;
-  serveUrl = await until(() => /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(cli.stdout())?.[0], 30_000, `deskpilot serve to print its URL (stderr: ${cli.stderr()})`);
+  serveUrl = await until(() => /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(cli.stdout())?.[0], 90_000, `deskpilot serve to print its URL (stderr: ${cli.stderr()})`);
   browser = await launchBrowser();
   page = await openPage(browser, serveUrl);
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -152,7 +157,7 @@ describe('supervision UX through deskpilot serve', () => {
 
   it('the live screen takes the empty right column; History says the failed QA suite failed, and so do sessions list and the HTML export (one outcome)', async () => {
     await page.locator('.col-right [data-testid=live-frame]').waitFor({ timeout: 15_000 });
-    await shotBoth(page, 'ux-idle-1440', 'main');
+    await shotBoth(page, 'ux-idle-1440', 'idle');
 
     await page.getByRole('button', { name: 'History' }).click();
     const suite = page.locator('[data-testid=suite-row]');
@@ -273,7 +278,7 @@ describe('supervision UX through deskpilot serve', () => {
       }
     }
     await blur(page);
-    await shotBoth(page, 'ux-approval-1440', 'approval');
+    await shotBoth(page, 'ux-approval-1440', 'main');
 
     // Enter on the header's Stop stops the run; the waiting action never runs.
     await page.locator('[data-testid=stop]').focus();
@@ -298,7 +303,6 @@ describe('supervision UX through deskpilot serve', () => {
     });
     await startTask(page, 'edit the target from the keyboard');
     await page.locator('[data-testid=approval-queue]').waitFor({ timeout: 20_000 });
-    fake.script({ text: 'Done.', toolCalls: [finish(true, 'edited')] });
     const since = probe.nextSeq();
     await blur(page);
     await page.keyboard.press('e');
@@ -313,11 +317,10 @@ describe('supervision UX through deskpilot serve', () => {
     await page.keyboard.press('Enter');
     const scale = SCREEN.width / imageSize.width;
     await probe.expectClickAt(Math.round(moved.x * scale), Math.round(moved.y * scale), { button: 'left', tolerance: Math.ceil(scale) + 1, sinceSeq: since, timeoutMs: 10_000 });
-    await until(() => count(runEvents('edit the target from the keyboard'), 'run_ended') > 0, 45_000, 'the run to end').catch((e: unknown) => {
-      throw new Error(`${String(e)}; events: ${runEvents('edit the target from the keyboard').map((x) => `${String(x.type)}${x.type === 'state' ? `:${String(x.state)}(${String(x.reason)})` : ''}`).join(', ')}`);
-    });
-    await page.locator('[data-testid=run-ended]').waitFor({ timeout: 20_000 });
-  });
+    // What the run does next is not this test's business (the next test stops it): nothing more is scripted.
+    const events = runEvents('edit the target from the keyboard');
+    expect(events.find((e) => e.type === 'approval_answered')).toMatchObject({ answer: { decision: 'edit', action: { type: 'click', x: moved.x, y: moved.y } } });
+  }, 180_000);
 
   it('layout: the approval card with a long command fits without scrolling at 900×700 and 800×600; its tail and control characters are on screen; titles and the policy select are not cut at 1440', async () => {
     const tail = '; touch /tmp/deskpilot-pwned';
@@ -378,5 +381,5 @@ describe('supervision UX through deskpilot serve', () => {
     await page.setViewportSize({ width: 900, height: 700 });
     await shotBoth(page, 'ux-ended-900x700', 'main-900x700');
     await page.setViewportSize({ width: 1440, height: 900 });
-  }, 120_000);
+  }, 180_000);
 });

@@ -1,6 +1,14 @@
 import type { Action } from '../../shared/actions.js';
-import { visibleText } from '../../shared/visible-text.js';
+import { visibleSegments } from '../../shared/visible-text.js';
+
+/** visibleText with controls as ‹CR›, ‹ESC› (fonts here lack the ␍ ␛ pictures; the card below boxes them). */
+function badgeText(text: string): string {
+  return visibleSegments(text)
+    .map((seg) => (seg.name ? `‹${seg.name}›` : seg.text))
+    .join('');
+}
 import { toPercent, type ImageSize } from '../lib/geometry.js';
+import { assertNever } from '../../shared/assert-never.js';
 
 /** A badge on the screenshot stays short, but keeps the END of the text too (the card below shows it whole). */
 function headAndTail(text: string): string {
@@ -74,6 +82,10 @@ export function ActionOverlay({ action, size }: { action: Action; size: ImageSiz
     case 'key':
     case 'hold_key':
       return <TextBadge text={`⌘ ${action.keys}`} kind="key" />;
+    case 'key_down':
+      return <TextBadge text={`⌘ hold ${action.keys}`} kind="key" />;
+    case 'key_up':
+      return <TextBadge text={`⌘ let go ${action.keys}`} kind="key" />;
     case 'zoom': {
       const a = toPercent({ x: action.region.x, y: action.region.y }, size);
       return (
@@ -85,15 +97,22 @@ export function ActionOverlay({ action, size }: { action: Action; size: ImageSiz
         />
       );
     }
-    default:
+    case 'wait':
+    case 'screenshot':
+    case 'cursor_position':
+    case 'shell':
+    case 'ask_user':
+    case 'finish':
       return null;
+    default:
+      return assertNever(action, 'action kind');
   }
 }
 
 function TextBadge({ text, kind = 'text' }: { text: string; kind?: string }) {
   return (
     <div className="overlay-text" data-testid="action-overlay" data-kind={kind}>
-      {headAndTail(visibleText(text))}
+      {headAndTail(badgeText(text))}
     </div>
   );
 }

@@ -11,6 +11,7 @@ import { ActionOverlay } from './ActionOverlay.js';
 import { Countdown } from './Countdown.js';
 import { FullText } from './FullText.js';
 import { Screenshot } from './Screenshot.js';
+import { assertNever } from '../../shared/assert-never.js';
 
 /**
  * The approval queue: only the head item can be answered. Keys (window shortcuts, off
@@ -293,8 +294,25 @@ function headline(action: Action): string {
       return `press keys${action.repeat > 1 ? ` ×${action.repeat}` : ''}:`;
     case 'hold_key':
       return `hold keys for ${action.durationMs} ms:`;
-    default:
+    case 'key_down':
+      return 'hold down until let go:';
+    case 'key_up':
+      return 'let go of:';
+    case 'click':
+    case 'move':
+    case 'mouse_down':
+    case 'mouse_up':
+    case 'drag':
+    case 'scroll':
+    case 'wait':
+    case 'screenshot':
+    case 'cursor_position':
+    case 'zoom':
+    case 'ask_user':
+    case 'finish':
       return visibleText(describeAction(action));
+    default:
+      return assertNever(action, 'action kind');
   }
 }
 
@@ -307,9 +325,24 @@ function carriedText(action: Action): string | undefined {
       return action.command;
     case 'key':
     case 'hold_key':
+    case 'key_down':
+    case 'key_up':
       return action.keys;
-    default:
+    case 'click':
+    case 'move':
+    case 'mouse_down':
+    case 'mouse_up':
+    case 'drag':
+    case 'scroll':
+    case 'wait':
+    case 'screenshot':
+    case 'cursor_position':
+    case 'zoom':
+    case 'ask_user':
+    case 'finish':
       return undefined;
+    default:
+      return assertNever(action, 'action kind');
   }
 }
 

@@ -1,6 +1,7 @@
 import { describeAction } from '../../shared/actions.js';
 import { useApp, useClient } from '../bridge/context.js';
 import { formatUsd } from '../lib/format.js';
+import { HeldBadge } from './HeldBadge.js';
 import { KillHotkeyBadge } from './KillHotkeyBadge.js';
 
 /**
@@ -26,6 +27,7 @@ export function Hud() {
       <div className="hud-line">
         <span className="hud-meta">
           <KillHotkeyBadge />
+          <HeldBadge held={run?.held} />
           {run && <span className="muted">{formatUsd(run.total.costUsd)}</span>}
         </span>
         <span className="hud-buttons">

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useApp, useClient } from '../bridge/context.js';
+import { HeldBadge } from './HeldBadge.js';
 
 /**
  * The live screen: thumbnails pushed a few times a second while this view is
@@ -9,6 +10,7 @@ export function LiveScreen() {
   const client = useClient();
   const frame = useApp((s) => s.frame);
   const connected = useApp((s) => s.connected);
+  const held = useApp((s) => s.run?.held);
 
   useEffect(() => {
     let on = false;
@@ -30,6 +32,7 @@ export function LiveScreen() {
     <section className="panel live" aria-label="Live screen">
       <h2>
         Live screen {frame && <span className="muted live-dot" title={new Date(frame.at).toLocaleTimeString()}>●</span>}
+        <HeldBadge held={held} />
       </h2>
       {frame ? (
         <img className="live-img" data-testid="live-frame" src={frame.url} alt="Live view of the screen the agent controls" width={frame.width} height={frame.height} />

@@ -1,4 +1,5 @@
 import type { Action, Point } from '../../shared/actions.js';
+import { assertNever } from '../../shared/assert-never.js';
 
 /**
  * Action coordinates live in the pixel space of the image the model saw. The UI
@@ -40,8 +41,21 @@ export function moveTarget(action: Action, p: Point): Action | null {
       return { ...action, x: p.x, y: p.y };
     case 'drag':
       return { ...action, path: [...action.path.slice(0, -1), p] };
-    default:
+    case 'type':
+    case 'key':
+    case 'hold_key':
+    case 'key_down':
+    case 'key_up':
+    case 'wait':
+    case 'screenshot':
+    case 'cursor_position':
+    case 'zoom':
+    case 'shell':
+    case 'ask_user':
+    case 'finish':
       return null;
+    default:
+      return assertNever(action, 'action kind');
   }
 }
 
@@ -61,8 +75,21 @@ export function targetOf(action: Action): Point | null {
       return action.x !== undefined && action.y !== undefined ? { x: action.x, y: action.y } : null;
     case 'drag':
       return action.path[action.path.length - 1] ?? null;
-    default:
+    case 'type':
+    case 'key':
+    case 'hold_key':
+    case 'key_down':
+    case 'key_up':
+    case 'wait':
+    case 'screenshot':
+    case 'cursor_position':
+    case 'zoom':
+    case 'shell':
+    case 'ask_user':
+    case 'finish':
       return null;
+    default:
+      return assertNever(action, 'action kind');
   }
 }
 

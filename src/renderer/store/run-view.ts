@@ -1,4 +1,4 @@
-import type { Action } from '../../shared/actions.js';
+import type { Action, HeldInputs } from '../../shared/actions.js';
 import type { ApprovalAnswer, GateDecision, PolicyMode } from '../../shared/approvals.js';
 import type { RunEvent, RunState, RunStatus, Usage } from '../../shared/events.js';
 import { approverLabel } from '../../shared/labels.js';
@@ -85,6 +85,8 @@ export interface RunView {
    * a question, a pause or the end. Drives "waiting for <model> 12 s" (issue 13 item 5).
    */
   waitingModelSince?: number;
+  /** Keys and buttons the agent holds down now (key_down, mouse_down), from the last action_executed; none once the run ended. */
+  held?: HeldInputs;
 }
 
 const zeroUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 });
@@ -198,6 +200,7 @@ export function applyEvent(prev: RunView, ev: RunEvent): RunView {
       }));
       run.pending = run.pending.filter((id) => id !== ev.proposalId);
       updateStep(run, ev.step, ev.at, () => ({}));
+      if (ev.held) run.held = ev.held;
       break;
     case 'question_asked':
       run.question = { questionId: ev.questionId, question: ev.question };
@@ -221,6 +224,8 @@ export function applyEvent(prev: RunView, ev: RunEvent): RunView {
       run.state = 'ended';
       run.total = ev.total;
       run.pending = [];
+      // The runner releases everything held when a run ends, however it ends.
+      run.held = undefined;
       break;
   }
   return run;

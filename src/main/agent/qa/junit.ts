@@ -27,8 +27,22 @@ export function xmlEscape(text: string): string {
     .replace(/'/g, '&apos;');
 }
 
+/**
+ * Text from outside DeskPilot (the model's verdict reason, a check's detail, a plan's
+ * names) inside a JUnit report: CI plugins act on markers in it — Jenkins'
+ * [[ATTACHMENT|path]] (attaches any file the agent can read to the build), TeamCity's
+ * ##teamcity[…], GitHub's ::command:: lines. Such text is made inert (one space breaks
+ * each marker); only renderJUnit's own attachment lines carry a real marker.
+ */
+export function junitText(text: string): string {
+  return text
+    .replace(/\[\[/g, '[ [')
+    .replace(/##teamcity\[/gi, '## teamcity[')
+    .replace(/^(\s*)::/gm, '$1: :');
+}
+
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
-const attr = (name: string, value: string | number) => ` ${name}="${xmlEscape(String(value))}"`;
+const attr = (name: string, value: string | number) => ` ${name}="${xmlEscape(junitText(String(value)))}"`;
 
 export function renderJUnit(suite: SuiteResult): string {
   const counts = countCases(suite);
@@ -47,7 +61,7 @@ export function renderJUnit(suite: SuiteResult): string {
   if (suite.setupError) out.push(`      <property${attr('name', 'setupError')}${attr('value', suite.setupError)}/>`);
   out.push('    </properties>');
   for (const c of suite.cases) out.push(...renderCase(suite, c));
-  if (suite.setupError) out.push(`    <system-err>${xmlEscape(`setup error: ${suite.setupError}`)}</system-err>`);
+  if (suite.setupError) out.push(`    <system-err>${xmlEscape(`setup error: ${junitText(suite.setupError)}`)}</system-err>`);
   out.push('  </testsuite>');
   out.push('</testsuites>');
   return `${out.join('\n')}\n`;
@@ -79,21 +93,22 @@ function renderCase(suite: SuiteResult, c: CaseResult): string[] {
 function details(a: AttemptResult | undefined): string {
   if (!a) return '';
   const lines = [`attempt ${a.attempt}: ${a.status}`];
-  if (a.verdict) lines.push(`model verdict: ${a.verdict.verdict} — ${a.verdict.reason}`);
-  for (const check of a.checks) lines.push(`check ${CHECK_LABEL[check.status]}: ${check.source} — ${check.detail}`);
+  if (a.verdict) lines.push(`model verdict: ${a.verdict.verdict} — ${junitText(a.verdict.reason)}`);
+  for (const check of a.checks) lines.push(`check ${CHECK_LABEL[check.status]}: ${junitText(check.source)} — ${junitText(check.detail)}`);
   if (a.runStatus) lines.push(`run ${a.runId ?? ''} ended: ${a.runStatus}`);
-  for (const e of a.evidence) lines.push(`evidence: ${e}`);
+  for (const e of a.evidence) lines.push(`evidence: ${junitText(e)}`);
   return lines.join('\n');
 }
 
 function systemOut(c: CaseResult): string {
   const lines: string[] = [];
+  // Attachment markers only for files the runner wrote (screenshots, check images), never from text.
   if (c.flaky) lines.push(`FLAKY: passed on attempt ${c.attempts.length} after ${c.attempts.length - 1} failed attempt(s)`);
   const unsure = inconclusiveChecks(c.attempts[c.attempts.length - 1]);
   if (unsure.length) lines.push(`INCONCLUSIVE: ${unsure.length} check(s) could not judge; the model's verdict stands`);
   for (const a of c.attempts) {
     lines.push(details(a));
-    if (a.runDir) lines.push(`run folder: ${a.runDir}`);
+    if (a.runDir) lines.push(`run folder: ${junitText(a.runDir)}`);
     for (const check of a.checks) if (check.image) lines.push(`[[ATTACHMENT|${check.image}]]`);
     for (const e of a.evidence) lines.push(`[[ATTACHMENT|${e}]]`);
   }

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { MAX_TIMER_MESSAGE, MAX_TIMER_MS } from '../../../shared/timers.js';
 import type { Rect } from '../../../shared/actions.js';
 import {
   DEFAULT_CASE_LIMITS,
@@ -37,9 +38,16 @@ interface DraftCase {
 
 const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/;
 
+/** A plan is a page of Markdown; 1 MiB is hundreds of cases. Bigger is not a plan. */
+export const MAX_PLAN_BYTES = 1024 * 1024;
+/** Problems listed in a PlanError; the rest are counted. */
+export const MAX_PLAN_PROBLEMS_SHOWN = 20;
+
 export async function readPlanFile(file: string): Promise<TestPlan> {
   let text: string;
   try {
+    const size = (await stat(file)).size;
+    if (size > MAX_PLAN_BYTES) throw new Error(`it is ${(size / 1024 / 1024).toFixed(1)} MiB; a plan may be at most ${MAX_PLAN_BYTES / 1024 / 1024} MiB`);
     text = await readFile(file, 'utf8');
   } catch (error) {
     throw new PlanError([{ line: 1, message: `cannot read the plan: ${error instanceof Error ? error.message : String(error)}` }], file);
@@ -48,6 +56,9 @@ export async function readPlanFile(file: string): Promise<TestPlan> {
 }
 
 export function parsePlan(markdown: string, file = 'plan.md'): TestPlan {
+  if (Buffer.byteLength(markdown) > MAX_PLAN_BYTES) {
+    throw new PlanError([{ line: 1, message: `the plan is ${(Buffer.byteLength(markdown) / 1024 / 1024).toFixed(1)} MiB; a plan may be at most ${MAX_PLAN_BYTES / 1024 / 1024} MiB` }], file);
+  }
   const problems: Array<{ line: number; message: string }> = [];
   const fail = (line: number, message: string) => problems.push({ line, message });
 
@@ -154,7 +165,7 @@ export function parsePlan(markdown: string, file = 'plan.md'): TestPlan {
         } else if (key === 'start timeout') {
           const ms = parseDuration(item.value);
           if (ms) app.startTimeoutMs = ms;
-          else fail(lineNo, `"${item.value}" is not a duration (e.g. 10s, 2m, 500ms)`);
+          else fail(lineNo, `"${item.value}" is not a duration (e.g. 10s, 2m, 500ms; ${MAX_TIMER_MESSAGE})`);
         } else if (key === 'reset') {
           const v = item.value.trim().toLowerCase();
           if (v === 'restart' || v === 'keep') app.reset = v;
@@ -229,7 +240,7 @@ export function parsePlan(markdown: string, file = 'plan.md'): TestPlan {
     };
   });
 
-  if (problems.length) throw new PlanError(problems.sort((a, b) => a.line - b.line), file);
+  if (problems.length) throw new PlanError(problems.sort((a, b) => a.line - b.line), file, MAX_PLAN_PROBLEMS_SHOWN);
 
   const result = TestPlanSchema.safeParse({
     title,
@@ -275,7 +286,7 @@ function applyLimit(
   if (key === 'timeout') {
     const ms = parseDuration(item.value);
     if (ms) target.timeoutMs = ms;
-    else fail(lineNo, `"${item.value}" is not a duration (e.g. 90s, 2m)`);
+    else fail(lineNo, `"${item.value}" is not a duration (e.g. 90s, 2m; ${MAX_TIMER_MESSAGE})`);
   } else if (key === 'max steps' || key === 'steps limit') {
     const n = Number(item.value.trim());
     if (Number.isInteger(n) && n > 0 && n <= 500) target.maxSteps = n;
@@ -331,7 +342,8 @@ export function parseDuration(value: string): number | undefined {
   const n = Number(m[1]);
   const unit = (m[2] ?? 's').toLowerCase();
   const ms = unit === 'ms' ? n : unit.startsWith('m') ? n * 60_000 : n * 1000;
-  return ms > 0 ? Math.round(ms) : undefined;
+  // Longer than a timer can wait is no duration (it would fire at once): the caller reports it.
+  return ms > 0 && ms <= MAX_TIMER_MS ? Math.round(ms) : undefined;
 }
 
 function parseGeometry(value: string): Geometry | undefined {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RectSchema } from '../../../shared/actions.js';
+import { MAX_TIMER_MESSAGE, MAX_TIMER_MS } from '../../../shared/timers.js';
 
 /**
  * A test plan, after parsing its Markdown (docs/TEST-PLANS.md). Every element keeps
@@ -56,7 +57,7 @@ export type Geometry = z.infer<typeof GeometrySchema>;
 
 export const CaseLimitsSchema = z
   .object({
-    timeoutMs: z.number().int().positive(),
+    timeoutMs: z.number().int().positive().max(MAX_TIMER_MS, MAX_TIMER_MESSAGE),
     maxSteps: z.number().int().positive().max(500),
     retries: z.number().int().min(0).max(5),
   })
@@ -91,7 +92,7 @@ export const TestPlanSchema = z
         geometry: GeometrySchema.optional(),
         /** Named regions, relative to the app window's top-left corner, in logical pixels. */
         regions: z.record(z.string(), RectSchema),
-        startTimeoutMs: z.number().int().positive(),
+        startTimeoutMs: z.number().int().positive().max(MAX_TIMER_MS, MAX_TIMER_MESSAGE),
         /** restart: a fresh app for every case (default); keep: one app for the whole plan. */
         reset: z.enum(['restart', 'keep']),
       })
@@ -117,8 +118,12 @@ export class PlanError extends Error {
   constructor(
     readonly problems: Array<{ line: number; message: string }>,
     readonly file = 'plan',
+    /** Problems listed in the message; the rest are counted (35 MB of junk must not print 2M lines). */
+    shown = 20,
   ) {
-    super(problems.map((p) => `${file}:${p.line}: ${p.message}`).join('\n'));
+    const listed = problems.slice(0, shown).map((p) => `${file}:${p.line}: ${p.message}`);
+    if (problems.length > shown) listed.push(`${file}: … and ${problems.length - shown} more problems`);
+    super(listed.join('\n'));
     this.name = 'PlanError';
   }
 }

@@ -1,4 +1,3 @@
-import { getActiveWindow } from '../../../os-control/active-window.js';
 import { barePassword, DeltaScrubber, looksLikePasswordContext } from '../../sessions/scrub.js';
 import type { ToolResultLogSchema } from '../../../shared/events.js';
 import type { z } from 'zod';
@@ -202,7 +201,7 @@ async function lookAfter(ctx: RunContext, results: ToolResultItem[], acted: bool
 async function maskTypedPasswords(ctx: RunContext, assistant: ModelTurn['assistant']): Promise<void> {
   const typed = assistant.calls.flatMap((c) => c.actions.flatMap((a) => (a.ok && a.action.type === 'type' ? [a.action.text] : [])));
   if (typed.length === 0) return;
-  const focused = await getActiveWindow().catch(() => undefined);
+  const focused = await ctx.computer.activeWindow();
   if (!looksLikePasswordContext(focused?.title)) return;
   for (const text of typed) {
     const bare = barePassword(text);

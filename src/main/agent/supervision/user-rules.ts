@@ -3,6 +3,7 @@ import { assertNever } from '../../../shared/assert-never.js';
 import { parseModifiers, resolveKey } from '../../../os-control/keys.js';
 import type { UserRule } from '../../../shared/config.js';
 import type { ActionContext } from '../gate.js';
+import { UserPattern } from './bounded-regex.js';
 import { comboContains, comboOfChord, heldModifierClasses, normaliseCombos, sameCombo, type NormalCombo } from './key-combo.js';
 
 /**
@@ -20,8 +21,9 @@ export interface CompiledUserRule {
   effect: 'allow' | 'deny';
   actions?: Set<string>;
   keys?: NormalCombo[];
-  text?: RegExp;
-  window?: RegExp;
+  /** Matched with a time bound off the main thread (bounded-regex.ts): a runaway pattern cannot freeze the run. */
+  text?: UserPattern;
+  window?: UserPattern;
   reason?: string;
 }
 
@@ -32,11 +34,11 @@ export class UserRuleError extends Error {
   }
 }
 
-function compilePattern(pattern: string, where: string): RegExp {
+function compilePattern(pattern: string, where: string): UserPattern {
   const explicit = /^\/(.*)\/([dgimsuvy]*)$/s.exec(pattern);
   try {
     // Stateful flags would make .test() depend on the previous call.
-    return explicit ? new RegExp(explicit[1]!, explicit[2]!.replace(/[gy]/g, '')) : new RegExp(pattern, 'i');
+    return explicit ? new UserPattern(explicit[1]!, explicit[2]!.replace(/[gy]/g, '')) : new UserPattern(pattern, 'i');
   } catch (error) {
     throw new UserRuleError(`${where}: invalid regular expression ${JSON.stringify(pattern)}: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -163,12 +165,14 @@ export function ruleMatches(rule: CompiledUserRule, action: Action, context: Act
   }
   if (rule.text) {
     const text = textOf(action);
-    if (text === undefined || !rule.text.test(text)) return false;
+    // A match that runs away counts as a match for a deny rule (fail closed), not for an allow rule.
+    if (text === undefined || !rule.text.matches(text, rule.effect === 'deny')) return false;
   }
   if (rule.window) {
     const w = context.activeWindow;
     if (!w) return rule.effect === 'deny';
-    if (!rule.window.test(w.title) && !rule.window.test(w.app)) return false;
+    const deny = rule.effect === 'deny';
+    if (!rule.window.matches(w.title, deny) && !rule.window.matches(w.app, deny)) return false;
   }
   return true;
 }

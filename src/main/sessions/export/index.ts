@@ -1,20 +1,38 @@
 import path from 'node:path';
 import { EVENT_SCHEMA_VERSION } from '../../../shared/events.js';
 import { mkdirPrivate, writePrivateFile } from '../../private-files.js';
+import { readFileInRun } from '../files.js';
 import { readRunLog } from '../reader.js';
 import { renderHtmlReportFor } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import { renderReplay } from './replay.js';
-import { buildRunView } from './timeline.js';
+import { buildRunView, type RunView } from './timeline.js';
+import type { ExportFormat } from './formats.js';
 
 export { OVERLAY_COLOR, OVERLAY_RGB, overlayElements, overlaySvg } from './overlay.js';
 export { REPORT_CSS, REPORT_CSP, escapeHtml, renderHtmlReport, renderHtmlReportFor, renderReportDocument, renderRunSection, renderRunSectionFromDir } from './html.js';
 export { renderMarkdown } from './markdown.js';
 export { renderReplay } from './replay.js';
 export { buildRunView, type RunView, type StepView, type ActionView } from './timeline.js';
-
-import type { ExportFormat } from './formats.js';
 export { EXPORT_FORMATS, type ExportFormat } from './formats.js';
+
+/** The folder a Markdown export's screenshots go to, next to it: "report.md" → "report-images". */
+export function markdownImagesFolder(outFile: string): string {
+  return `${path.basename(outFile, path.extname(outFile)) || 'run'}-images`;
+}
+
+/** Copies each step's screenshot (read inside the run folder only) to `target`, keeping its relative path. */
+async function copyStepImages(dir: string, view: RunView, target: string): Promise<void> {
+  for (const step of view.steps) {
+    const rel = step.observation?.image;
+    if (!rel) continue;
+    const data = await readFileInRun(dir, rel);
+    const dest = path.join(target, ...rel.split('/'));
+    await mkdirPrivate(path.dirname(dest));
+    await writePrivateFile(dest, data);
+  }
+}
+
 
 /**
  * Exports a run folder to `outFile`. Everything is rendered from the log and the files
@@ -29,9 +47,14 @@ export async function exportRun(dir: string, format: ExportFormat, outFile: stri
     case 'json':
       data = `${JSON.stringify({ format: 'deskpilot-run', schema: EVENT_SCHEMA_VERSION, runId: view.runId, summary: view.summary, events }, null, 2)}\n`;
       break;
-    case 'md':
-      data = renderMarkdown(view, { imageBase: path.relative(path.dirname(path.resolve(outFile)), path.resolve(dir)) || '.' });
+    case 'md': {
+      // Attachable: the screenshots are copied into a folder next to the file and linked
+      // from there (report.md + report-images/), never linked into the data folder.
+      const imagesName = markdownImagesFolder(outFile);
+      await copyStepImages(dir, view, path.join(path.dirname(path.resolve(outFile)), imagesName));
+      data = renderMarkdown(view, { imageBase: imagesName });
       break;
+    }
     case 'html':
       data = await renderHtmlReportFor(dir, view);
       break;

@@ -2,36 +2,27 @@ import path from 'node:path';
 import { describeAction } from '../../../shared/actions.js';
 import { approverLabel, policyLabel, ruleLabel } from '../../../shared/labels.js';
 import { formatDuration, formatUsd, isoTime, saidInStep } from './common.js';
+import { mdCode, mdFence, mdInline, mdQuote, mdUrl } from './markdown-escape.js';
 import type { RunView } from './timeline.js';
 
-/** Markdown-safe inline text (tables and emphasis characters escaped, one line). */
-function inline(text: string): string {
-  return text.replace(/\r?\n/g, ' ').replace(/([\\`*_[\]|<>])/g, '\\$1');
-}
-
-function quote(text: string): string {
-  return text
-    .split(/\r?\n/)
-    .map((l) => `> ${l}`)
-    .join('\n');
-}
-
 /**
- * A run as Markdown. Screenshots are linked, not copied: `imageBase` is the run folder
- * as seen from where the Markdown file will live (relative or absolute).
+ * A run as Markdown. Screenshots are linked under `imageBase`: the folder next to the
+ * file they were copied to (exportRun), so the file and its folder can be attached.
  */
 export function renderMarkdown(view: RunView, options: { imageBase: string }): string {
   const s = view.summary;
-  const link = (rel: string) => path.posix.join(options.imageBase.split(path.sep).join('/'), rel).replace(/ /g, '%20');
+  const link = (rel: string) => mdUrl(path.posix.join(options.imageBase.split(path.sep).join('/'), rel));
+  const inline = mdInline;
+  const quote = mdQuote;
   const lines: string[] = [
     `# ${inline(s.task || view.runId)}`,
     '',
     `| | |`,
     `|---|---|`,
-    `| Run | \`${view.runId}\` |`,
-    s.verdict ? `| Verdict | **${s.verdict}** |` : `| Status | **${s.status}** |`,
+    `| Run | ${mdCode(view.runId)} |`,
+    s.verdict ? `| Verdict | **${inline(s.verdict)}** |` : `| Status | **${inline(s.status)}** |`,
     `| Model | ${inline(s.provider)} · ${inline(s.model)} |`,
-    `| Policy | ${view.started ? policyLabel(view.started.policy) : ''} |`,
+    `| Policy | ${view.started ? inline(policyLabel(view.started.policy)) : ''} |`,
     `| Started | ${s.startedAt ? isoTime(s.startedAt) : ''} |`,
     `| Duration | ${s.endedAt && s.startedAt ? formatDuration(s.endedAt - s.startedAt) : '—'} |`,
     `| Steps | ${s.steps} |`,
@@ -49,20 +40,20 @@ export function renderMarkdown(view: RunView, options: { imageBase: string }): s
       lines.push(t.kind === 'thinking' ? `<details><summary>Thinking</summary>\n\n${quote(t.text)}\n\n</details>` : quote(t.text), '');
     }
     for (const a of step.actions) {
-      lines.push(`- **Action:** \`${describeAction(a.proposed.action).replace(/`/g, "'")}\``);
+      lines.push(`- **Action:** ${mdCode(describeAction(a.proposed.action))}`);
       if (a.proposed.reasoning && !saidInStep(step, a.proposed.reasoning)) lines.push(`  - Reasoning: ${inline(a.proposed.reasoning)}`);
       if (a.requested) lines.push(`  - Held by ${inline(ruleLabel(a.requested.decision.rule))}: ${inline(a.requested.decision.reason)}`);
       if (a.answered) {
         const ans = a.answered.answer;
         const by = approverLabel(a.answered.by);
-        const what = ans.decision === 'reject' ? `rejected${ans.feedback ? `: “${inline(ans.feedback)}”` : ''}` : ans.decision === 'edit' ? `edited to \`${describeAction(ans.action)}\`` : ans.decision === 'approve_similar' ? 'approved (and similar actions for this run)' : 'approved';
+        const what = ans.decision === 'reject' ? `rejected${ans.feedback ? `: “${inline(ans.feedback)}”` : ''}` : ans.decision === 'edit' ? `edited to ${mdCode(describeAction(ans.action))}` : ans.decision === 'approve_similar' ? 'approved (and similar actions for this run)' : 'approved';
         lines.push(`  - ${what} by ${inline(by)}`);
       }
       if (a.denied) lines.push(`  - Denied by ${inline(ruleLabel(a.denied.decision.rule))}: ${inline(a.denied.decision.reason)}`);
       if (a.executed) {
         const x = a.executed;
         lines.push(`  - ${x.ok ? 'Executed' : 'Failed'} in ${formatDuration(x.durationMs)} (let through by ${inline(approverLabel(x.by))})${x.error ? `: ${inline(x.error)}` : ''}`);
-        if (x.output) lines.push('', '  ```text', ...x.output.split(/\r?\n/).map((l) => `  ${l.replace(/```/g, "'''")}`), '  ```');
+        if (x.output) lines.push('', ...mdFence(x.output, 'text', '  '));
       }
     }
     for (const inv of step.invalid) lines.push(`- **Invalid action:** ${inline(inv.error)}`);
@@ -79,7 +70,7 @@ export function renderMarkdown(view: RunView, options: { imageBase: string }): s
     lines.push('');
   }
   if (view.ended) {
-    lines.push(`## Result: ${s.verdict ?? s.status}`, '');
+    lines.push(`## Result: ${inline(s.verdict ?? s.status)}`, '');
     if (s.summary) lines.push(quote(s.summary), '');
   } else {
     lines.push('## The run has not ended', '');

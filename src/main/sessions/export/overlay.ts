@@ -1,4 +1,5 @@
 import { describeAction, type Action, type Point } from '../../../shared/actions.js';
+import { assertNever } from '../../../shared/assert-never.js';
 
 /**
  * The action drawn on the screenshot the model saw: a crosshair for clicks and moves,
@@ -130,8 +131,17 @@ export function overlayElements(action: Action, size: ImageSize, options: Overla
       return label(`⌨ ${action.keys}`, near, size);
     case 'zoom':
       return `<rect class="dp-zoom" x="${n(action.region.x)}" y="${n(action.region.y)}" width="${n(action.region.width)}" height="${n(action.region.height)}" fill="none" stroke="${OVERLAY_COLOR}" stroke-width="${n(metrics(size).stroke)}" stroke-dasharray="6 4"/>`;
-    default:
+    case 'key_down':
+    case 'key_up':
+    case 'wait':
+    case 'screenshot':
+    case 'cursor_position':
+    case 'shell':
+    case 'ask_user':
+    case 'finish':
       return label(describeAction(action), near, size);
+    default:
+      return assertNever(action, 'action kind');
   }
 }
 

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { Action } from '../../src/shared/actions.js';
+import { FRESH_INPUT, rememberAction, type InputMemory } from '../../src/main/agent/supervision/input-memory.js';
+
+// What earlier actions leave behind for the rules: held keys/buttons and the typed line.
+const run = (...steps: Array<Action | [Action, boolean]>): InputMemory =>
+  steps.reduce<InputMemory>((m, s) => (Array.isArray(s) ? rememberAction(m, s[0], s[1]) : rememberAction(m, s, true)), FRESH_INPUT);
+const key = (keys: string): Action => ({ type: 'key', keys, repeat: 1 });
+
+describe('held keys and buttons', () => {
+  it('key_down adds canonical keysyms once, key_up removes them, in any spelling', () => {
+    expect(run({ type: 'key_down', keys: 'CTRL' }).held).toEqual({ keys: ['Control_L'], buttons: [] });
+    expect(run({ type: 'key_down', keys: 'ctrl+shift' }, { type: 'key_down', keys: 'Control_L' }).held.keys).toEqual(['Shift_L', 'Control_L']);
+    expect(run({ type: 'key_down', keys: 'ctrl+shift' }, { type: 'key_up', keys: 'control' }).held.keys).toEqual(['Shift_L']);
+  });
+  it('mouse_down / mouse_up hold and release buttons', () => {
+    expect(run({ type: 'mouse_down', button: 'left' }).held.buttons).toEqual(['left']);
+    expect(run({ type: 'mouse_down', button: 'left' }, { type: 'mouse_up', button: 'left' }).held.buttons).toEqual([]);
+  });
+  it('a failed or stopped action clears everything (os-control released it all)', () => {
+    expect(run({ type: 'key_down', keys: 'ctrl' }, { type: 'mouse_down', button: 'right' }, [key('q'), false])).toEqual(FRESH_INPUT);
+  });
+  it('other actions leave holds alone', () => {
+    expect(run({ type: 'key_down', keys: 'alt' }, key('Tab'), { type: 'click', x: 1, y: 1, button: 'left', clicks: 1, modifiers: ['ctrl'] }).held.keys).toEqual(['Alt_L']);
+  });
+});
+
+describe('the typed line', () => {
+  it('collects typing until Enter, keeps what follows the last line break', () => {
+    expect(run({ type: 'type', text: 'rm -rf' }, { type: 'type', text: ' ~' }).line).toBe('rm -rf ~');
+    expect(run({ type: 'type', text: 'ls\nrm -rf ~' }).line).toBe('rm -rf ~');
+    expect(run({ type: 'type', text: 'rm -rf ~' }, key('Return')).line).toBe('');
+    expect(run({ type: 'type', text: 'rm -rf ~' }, key('KP_Enter')).line).toBe('');
+    expect(run({ type: 'type', text: 'rm -rf ~' }, key('ctrl+m')).line).toBe('');
+  });
+  it('with ctrl held, m and j submit the line too', () => {
+    expect(run({ type: 'type', text: 'rm -rf ~' }, { type: 'key_down', keys: 'ctrl' }, key('j')).line).toBe('');
+  });
+  it('line editing: BackSpace drops a character, Escape / ctrl+c / ctrl+u drop the line', () => {
+    expect(run({ type: 'type', text: 'lsx' }, key('BackSpace')).line).toBe('ls');
+    for (const k of ['Escape', 'ctrl+c', 'ctrl+u']) expect(run({ type: 'type', text: 'rm -rf ~' }, key(k)).line).toBe('');
+  });
+  it('keeps the last 2,000 characters of a long line', () => {
+    expect(run({ type: 'type', text: 'x'.repeat(5_000) }).line).toHaveLength(2_000);
+  });
+});
