@@ -207,3 +207,8 @@ export function setLayout(xvfb: Xvfb, layout: string): void {
 export function keymapText(xvfb: Xvfb): string {
   return run(xvfb.env, 'xmodmap', ['-pke']);
 }
+
+/** The window that has the X input focus (decimal id, as xdotool prints it). */
+export function focusedWindow(xvfb: Xvfb): string {
+  return run(xvfb.env, 'xdotool', ['getwindowfocus']);
+}

@@ -1,24 +1,28 @@
 /**
- * Exact typing on X11 by construction: every character is a key event, sent in order on
- * one X connection through XTEST.
+ * Exact typing on X11: every character is a key event, sent in order on one X connection
+ * through XTEST — no clipboard, so nothing is asynchronous to the key stream.
  *
  * - A character on the CURRENT layout (read from the server at the start of every call,
  *   so `setxkbmap de` / `fr` moving y/z, a/q or the digits is seen) is its keycode, with
  *   Shift when it sits on the shifted level.
  * - Any other character (accents the layout lacks, CJK, emoji, symbols on AltGr) is typed
- *   on a spare keycode — one with no keysym at all — that we map to the character's
- *   keysym (Unicode keysyms are 0x01000000 + code point), as xdotool does. Up to one
- *   character per spare keycode is mapped at once; when the spares run out, and before
- *   restoring them at the end, we wait until the focused application has re-fetched the
- *   keymap after our latest change (keymap-fetch-watch.ts), so it can never translate a
- *   key event with a later mapping. No clipboard, no pause per character.
+ *   on a spare keycode — one with no keysym at all, 19 on Xvfb — that we map to the
+ *   character's keysym (Unicode keysyms are 0x01000000 + code point), as xdotool does,
+ *   but all characters of a text at once instead of one per character with a pause.
  *
- * Abort: checked every `chunk` strokes and inside every wait; on abort Shift is released
- * and every remapped keycode restored at once (no waiting for the application).
+ * The application translates a keycode with ITS copy of the keymap, when it gets to the
+ * event, so a spare keycode must not change while events on it may still be waiting:
+ * - after a call, the characters stay mapped RESTORE_IDLE_MS, then are restored (measured
+ *   in xterm, which re-fetches the keymap for every key: restoring right after the last
+ *   key dropped the characters still queued in 11 of 12 runs; kept 1.5 s: exact in every
+ *   idle run since); the next call reuses what is still mapped;
+ * - when a text needs more distinct characters than there are spares, a keycode is
+ *   reused only after the focused application proved it has caught up (a sentinel keymap
+ *   change it must process after our keys, seen through RECORD: keymap-fetch-watch.ts),
+ *   no client fetched the keymap for FETCH_QUIET_MS, and RESTORE_IDLE_MS after its last key;
+ * - on abort or error everything is restored at once and Shift released.
  *
- * Measured (Xvfb, GTK3 mousepad, 2-core machine shared with other jobs; see
- * bench/typing.bench.ts): the remapped text of issue 11 exact 20/20, where the
- * clipboard paste path was exact 19/20.
+ * Abort is checked every `chunk` strokes and inside every wait.
  */
 import { sleep, throwIfAborted, yieldToEventLoop } from '../../shared/abort.js';
 import { X11Connection, X11Error } from './connection.js';
@@ -64,9 +68,10 @@ const NO_RECORD_PAUSE_MS = 200;
 /**
  * How long the spare keycodes keep their characters after a typing call (see
  * scheduleRestore). An agent takes a screenshot and asks the model between two actions,
- * seconds; 1.5 s covers an application that is that far behind on a loaded machine.
+ * seconds, so this costs nothing; 3 s covers an application that far behind (a 2-core
+ * machine at load average 39 plus two busy loops had GTK apps over 1.5 s behind).
  */
-export const RESTORE_IDLE_MS = 1_500;
+export const RESTORE_IDLE_MS = 3_000;
 /**
  * How long no client may fetch the keymap before a spare keycode is reused mid-text
  * (keymap-fetch-watch.ts waitQuiet). xterm fetches for each key it translates, about one
