@@ -139,7 +139,9 @@ describe('deskpilot serve in Chromium', () => {
 
   it('reject with feedback → the model’s next request carries it, and nothing is typed', async () => {
     await until(() => fake.pending() === 0, 20_000, 'the model to be asked for step 2');
-    await page.locator('[data-testid=proposal-description]', { hasText: 'type "hello"' }).waitFor({ timeout: 20_000 });
+    // The card names the kind and count, and shows the whole text beneath it.
+    await page.locator('[data-testid=proposal-description]', { hasText: 'type 5 characters:' }).waitFor({ timeout: 20_000 });
+    expect(await page.locator('[data-testid=proposal-text]').textContent()).toContain('hello');
     const target = padCenter();
     fake.script((req) => ({ text: 'Clicking again.', toolCalls: [claude.click(...screenToImage(req, target))] }));
     const before = fake.requests.length;
@@ -157,10 +159,11 @@ describe('deskpilot serve in Chromium', () => {
     await page.locator('[data-testid=approval-queue]').waitFor({ timeout: 20_000 });
     await page.locator('[data-testid=approval-shot] img').evaluate((img: HTMLImageElement) => img.decode());
     const field = probe.fieldCenter();
-    const img = await boxOf(page, '[data-testid=approval-shot] img');
     fake.script({ text: 'Asking.', toolCalls: [{ name: 'ask_user', input: { question: 'Which greeting should I type?' } }] });
     const since = probe.nextSeq();
     await page.keyboard.press('e');
+    // Measured in edit mode: the card's layout changes when editing starts.
+    const img = await boxOf(page, '[data-testid=approval-shot] img');
     // Click on the screenshot where the text field is (screen → displayed image).
     await page.mouse.click(img.x + (field.x / SCREEN.width) * img.width, img.y + (field.y / SCREEN.height) * img.height);
     await page.screenshot({ path: path.join(shots, '03-edit.png') });
