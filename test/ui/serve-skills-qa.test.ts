@@ -38,7 +38,18 @@ function writeRun(runId: string, at: number, task: string, status: 'done' | 'fai
   const base = { v: 1, runId };
   const events = [
     { ...base, seq: 0, at, type: 'run_started', task, provider: 'anthropic', model: 'claude-sonnet-4-6', policy: 'auto', limits: { maxSteps: 30, maxWallMs: 600000, maxCostUsd: 2 }, skills: ['qa'], labels },
-    { ...base, seq: 1, at: at + 40_000, type: 'run_ended', status, summary: `${task}: ${status}`, steps, total: { inputTokens: 9000, outputTokens: 700, costUsd } },
+    {
+      ...base,
+      seq: 1,
+      at: at + 40_000,
+      type: 'run_ended',
+      status,
+      summary: `${task}: ${status}`,
+      steps,
+      total: { inputTokens: 9000, outputTokens: 700, costUsd },
+      // A QA case run carries the model's verdict (the verdict tool logs it); a stopped one has none.
+      ...(labels.qaCase && status !== 'stopped' ? { labels: { qaVerdict: status === 'done' ? 'pass' : 'fail' } } : {}),
+    },
   ].map((e) => RunEventSchema.parse(e));
   writeFileSync(path.join(dir, 'events.jsonl'), events.map((e) => JSON.stringify(e)).join('\n') + '\n');
 }
