@@ -61,10 +61,11 @@ export interface RunOptions {
  * Why a run ended with status `error`, so callers tell a provider's refusal from a
  * missing piece of the environment from a bug (the CLI's exit codes): `provider` the
  * model server refused the request (401/403, unknown model …) or never answered within
- * the request timeout; `environment` the desktop failed us (capture, input); `internal`
- * anything else.
+ * the request timeout; `model` the model answered, but in a form that could not be read
+ * even after being told the expected format; `environment` the desktop failed us
+ * (capture, input); `internal` anything else.
  */
-export type RunErrorCause = 'provider' | 'environment' | 'internal';
+export type RunErrorCause = 'provider' | 'model' | 'environment' | 'internal';
 
 export interface RunResult {
   runId: string;

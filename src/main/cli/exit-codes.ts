@@ -1,5 +1,6 @@
 import type { RunStatus } from '../../shared/events.js';
 import type { RunErrorCause } from '../agent/run-api.js';
+import { assertNever } from '../../shared/assert-never.js';
 
 /**
  * Exit codes of `deskpilot run` and `deskpilot sessions resume` — the one table (the
@@ -9,7 +10,7 @@ import type { RunErrorCause } from '../agent/run-api.js';
 export const EXIT = {
   /** The model finished the task and said it succeeded. */
   done: 0,
-  /** The model could not do the task (it gave up or refused). */
+  /** The model could not do the task (it gave up or refused, or its replies could not be read even after it was told the expected format). */
   failed: 1,
   /** A usage error: bad command line, config or input; no terminal to ask in an asking policy; an unknown display id. */
   usage: 2,
@@ -41,6 +42,18 @@ export function exitCodeFor(status: RunStatus, cause?: RunErrorCause): number {
     case 'stopped':
       return EXIT.stopped;
     case 'error':
-      return cause === 'provider' ? EXIT.provider : cause === 'environment' ? EXIT.environment : EXIT.internal;
+      switch (cause) {
+        case 'provider':
+          return EXIT.provider;
+        case 'model':
+          return EXIT.failed;
+        case 'environment':
+          return EXIT.environment;
+        case 'internal':
+        case undefined:
+          return EXIT.internal;
+        default:
+          return assertNever(cause, 'run error cause');
+      }
   }
 }

@@ -32,7 +32,7 @@ export function judgeReply(ctx: RunContext, turn: ModelTurn): UnreadableVerdict 
     fatal: last,
   });
   if (last) {
-    return { kind: 'end', ending: { status: 'error', summary: `the model's reply could not be read ${streak} times in a row: ${turn.unreadable}` } };
+    return { kind: 'end', ending: { status: 'error', summary: `the model's reply could not be read ${streak} times in a row: ${turn.unreadable}`, errorCause: 'model' } };
   }
   return { kind: 'retry', correction: `Your last reply could not be read, so nothing was done: ${turn.unreadable}. Look at the screenshot and answer again in that format.` };
 }
