@@ -114,7 +114,7 @@ describe('resume does not trust the log', () => {
       await xvfb?.stop();
     });
 
-    it('still asks before the shell runs (no answer on stdin: nothing runs)', async () => {
+    it('still asks before the shell runs: with nobody to answer it refuses to start, and nothing runs', async () => {
       const home = path.join(scratch, 'resume-home');
       await saveConfig(ConfigSchema.parse({ policy: { mode: 'ask' } }), home);
       const log = await createRunLog({ home });
@@ -126,13 +126,16 @@ describe('resume does not trust the log', () => {
       fake.script({ toolCalls: [{ name: 'shell', input: { command: `touch ${marker}` } }] }, { toolCalls: [{ name: 'finish', input: { success: false, summary: 'refused' } }] });
       const env = { ...xvfb.env, DESKPILOT_HOME: home, ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseUrl };
       const resume = runCli(['sessions', 'resume', log.runId], env, { stdin: '' });
-      await resume.exit;
+      const { code } = await resume.exit;
       expect(existsSync(marker), resume.stdout() + resume.stderr()).toBe(false);
+      // The policy in force is the stricter one (ask): an asking policy with no terminal
+      // to ask refuses to start (exit 2). Under the file's "auto" the shell would have run.
+      expect(code, resume.stderr()).toBe(2);
+      expect(resume.stderr()).toContain('no terminal to ask');
       const { events } = await readRunLog(log.dir);
-      const starts = events.filter((e) => e.type === 'run_started');
-      expect(starts.at(-1)).toMatchObject({ policy: 'ask' });
-      expect(events.some((e) => e.type === 'approval_requested')).toBe(true);
-      expect(events.some((e) => e.type === 'action_executed' && e.action.type === 'shell' && e.ok)).toBe(false);
+      expect(events.filter((e) => e.type === 'run_started')).toHaveLength(1);
+      expect(events.some((e) => e.type === 'action_executed')).toBe(false);
+      expect(fake.requests).toHaveLength(0);
     }, 120_000);
   });
 });
