@@ -8,6 +8,7 @@
  * NoSymbol (the whole `xmodmap -pke` is what it was).
  */
 import { checked } from '../harness/checked.js';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,15 +66,25 @@ async function clickInto(app: NativeApp): Promise<void> {
   const g = app.geometry();
   await computer.perform(checked({ type: 'click', x: g.x + g.width / 2, y: g.y + g.height / 2, button: 'left', clicks: 1, modifiers: [] }), never);
   // A click that lands while the window manager is still placing a fresh window can
-  // leave the focus where it was (seen once in 15 cases): click again every 2 s.
-  const deadline = Date.now() + 15_000;
+  // leave the focus where it was (seen once in 15 cases; under two busy loops the
+  // focus stayed on openbox's window for 15 s of clicks): click again every 2 s, and
+  // after the third try ask the window manager directly. Focus is test setup here;
+  // what the test asserts is the typed text.
+  const deadline = Date.now() + 45_000;
   let nextClick = Date.now() + 2_000;
+  let tries = 1;
   while (focusedWindow(xvfb) !== app.windowId) {
     if (Date.now() > deadline) throw new Error(`window ${app.windowId} did not get the input focus (focus: ${focusedWindow(xvfb)})`);
     if (Date.now() > nextClick) {
       nextClick = Date.now() + 2_000;
-      const h = app.geometry();
-      await computer.perform(checked({ type: 'click', x: h.x + h.width / 2, y: h.y + h.height / 2, button: 'left', clicks: 1, modifiers: [] }), never);
+      tries++;
+      if (tries > 3) {
+        spawnSync('xdotool', ['windowactivate', '--sync', app.windowId], { env: xvfb.env, timeout: 5_000 });
+        spawnSync('xdotool', ['windowfocus', '--sync', app.windowId], { env: xvfb.env, timeout: 5_000 });
+      } else {
+        const h = app.geometry();
+        await computer.perform(checked({ type: 'click', x: h.x + h.width / 2, y: h.y + h.height / 2, button: 'left', clicks: 1, modifiers: [] }), never);
+      }
     }
     await new Promise((r) => setTimeout(r, 100));
   }
