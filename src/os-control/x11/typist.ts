@@ -24,6 +24,7 @@
  *
  * Abort is checked every `chunk` strokes and inside every wait.
  */
+import { errorText } from '../../shared/error-text.js';
 import { sleep, throwIfAborted, yieldToEventLoop } from '../../shared/abort.js';
 import { X11Connection, X11Error } from './connection.js';
 import { KeymapFetchWatch } from './keymap-fetch-watch.js';
@@ -344,7 +345,7 @@ export class X11Typist {
   private scheduleRestore(): void {
     clearTimeout(this.restoreTimer);
     this.restoreTimer = setTimeout(() => {
-      if (!this.busy) void this.restoreNow().catch(() => undefined);
+      if (!this.busy) void this.restoreNow().catch(reportRestoreFailure);
     }, RESTORE_IDLE_MS);
     this.restoreTimer.unref();
   }
@@ -414,8 +415,17 @@ export class X11Typist {
 
   /** Restores the mapping, then disconnects. */
   async close(): Promise<void> {
-    await this.restoreNow().catch(() => undefined);
+    await this.restoreNow().catch(reportRestoreFailure);
     this.watch?.close();
     this.conn.close();
   }
+}
+
+/**
+ * A keymap that could not be put back leaves characters on spare keycodes until the X
+ * server restarts or the next typing call restores them: never silent (it was
+ * `.catch(() => undefined)`), but not a reason to fail the call that already typed.
+ */
+function reportRestoreFailure(error: unknown): void {
+  console.error(`deskpilot: could not restore the keyboard mapping after typing (${errorText(error)}); spare keycodes may still type the last characters`);
 }
