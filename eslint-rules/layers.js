@@ -28,7 +28,7 @@ export const LAYERS = [
   { name: 'sessions', paths: ['src/main/sessions/'], may: ['shared', 'paths'] },
   // QA is a client of the agent (it starts runs like the CLI does); listed before
   // `agent` so its folder is matched first while it still lives under agent/.
-  { name: 'qa', paths: ['src/main/agent/qa/', 'src/main/qa/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent'] },
+  { name: 'qa', paths: ['src/main/qa/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent'] },
   { name: 'agent', paths: ['src/main/agent/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions'] },
   // `deskpilot doctor`: checks the machine and the config; a client like the CLI.
   { name: 'doctor', paths: ['src/main/doctor/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent'] },

@@ -14,7 +14,7 @@ export const EVENT_SCHEMA_VERSION = 1;
 export const RunStatusSchema = z.enum(['done', 'failed', 'stopped', 'error', 'limit']);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
-/** A QA case's outcome after DeskPilot's own checks (the QA runner's verdict; agent/qa/results.ts). */
+/** A QA case's outcome after DeskPilot's own checks (the QA runner's verdict; qa/results.ts). */
 export const QaCaseStatusSchema = z.enum(['passed', 'failed', 'blocked', 'error']);
 export type QaCaseStatus = z.infer<typeof QaCaseStatusSchema>;
 

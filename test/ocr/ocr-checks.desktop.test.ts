@@ -9,8 +9,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ocrSource, type RegionQuery } from '../../src/main/agent/qa/checks.js';
-import { parseExpectation } from '../../src/main/agent/qa/parse-plan.js';
+import { ocrSource, type RegionQuery } from '../../src/main/qa/checks.js';
+import { parseExpectation } from '../../src/main/qa/parse-plan.js';
 import { terminateOcr } from '../../src/os-control/ocr/index.js';
 import { startXcalc, type NativeApp } from '../harness/native-apps.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';

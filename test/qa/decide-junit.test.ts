@@ -1,10 +1,10 @@
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import type { CheckResult } from '../../src/main/agent/qa/checks.js';
-import { decideOutcome, describeCase } from '../../src/main/agent/qa/decide.js';
-import { renderSuiteReport } from '../../src/main/agent/qa/suite-report.js';
-import { renderJUnit } from '../../src/main/agent/qa/junit.js';
-import { exitCodeFor, type SuiteResult } from '../../src/main/agent/qa/results.js';
+import type { CheckResult } from '../../src/main/qa/checks.js';
+import { decideOutcome, describeCase } from '../../src/main/qa/decide.js';
+import { renderSuiteReport } from '../../src/main/qa/suite-report.js';
+import { renderJUnit } from '../../src/main/qa/junit.js';
+import { exitCodeFor, type SuiteResult } from '../../src/main/qa/results.js';
 
 const check = (passed: boolean, actual: string): CheckResult => ({
   expectation: 1,

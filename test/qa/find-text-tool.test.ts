@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../src/shared/config.js';
-import { findTextForRun } from '../../src/main/agent/qa/find-text-tool.js';
+import { findTextForRun } from '../../src/main/qa/find-text-tool.js';
 import type { RunHandle, RunOptions } from '../../src/main/agent/run-api.js';
 import type { Computer } from '../../src/os-control/types.js';
 import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';

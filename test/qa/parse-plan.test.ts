@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parsePlan, readPlanFile } from '../../src/main/agent/qa/parse-plan.js';
-import { PlanError } from '../../src/main/agent/qa/plan-types.js';
+import { parsePlan, readPlanFile } from '../../src/main/qa/parse-plan.js';
+import { PlanError } from '../../src/main/qa/plan-types.js';
 
 const root = path.resolve(__dirname, '../..');
 

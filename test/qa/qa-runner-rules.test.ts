@@ -4,9 +4,9 @@ import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../src/shared/config.js';
-import { parsePlan } from '../../src/main/agent/qa/parse-plan.js';
-import { renderJUnit } from '../../src/main/agent/qa/junit.js';
-import { exitCodeFor, type SuiteResult } from '../../src/main/agent/qa/results.js';
+import { parsePlan } from '../../src/main/qa/parse-plan.js';
+import { renderJUnit } from '../../src/main/qa/junit.js';
+import { exitCodeFor, type SuiteResult } from '../../src/main/qa/results.js';
 import type { RunOptions, RunHandle } from '../../src/main/agent/run-api.js';
 import type { Computer } from '../../src/os-control/types.js';
 import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';
@@ -111,7 +111,7 @@ describe('QA runner rules', () => {
       }),
     );
 
-    const { runQaPlan } = await import('../../src/main/agent/qa/qa-runner.js');
+    const { runQaPlan } = await import('../../src/main/qa/qa-runner.js');
     const suite: SuiteResult = await runQaPlan(parsePlan(PLAN, 'rules.plan.md'), {
       profile: { provider: 'anthropic', model: 'claude-haiku-4-5', baseUrl: fake.anthropicBaseUrl },
       apiKey: 'sk-ant-test',

@@ -6,8 +6,8 @@ import { ConfigError, loadConfig } from '../config/index.js';
 import { deskpilotHome } from '../paths.js';
 import { resolveRunChoices } from '../agent/runner/choices.js';
 import { shownOneLine } from './terminal-text.js';
-import { exitCodeFor, EXIT_INVALID, type CaseResult, type SuiteResult } from '../agent/qa/results.js';
-import { describeCase } from '../agent/qa/decide.js';
+import { exitCodeFor, EXIT_INVALID, type CaseResult, type SuiteResult } from '../qa/results.js';
+import { describeCase } from '../qa/decide.js';
 
 interface QaFlags {
   junit?: string;
@@ -61,7 +61,7 @@ export function registerQaCommand(program: Command): void {
 
 export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
   // The plan reader, the QA runner and the model SDKs load only when a plan runs: `deskpilot --help` stays quick.
-  const { PlanError, readPlanFile } = await import('../agent/qa/index.js');
+  const { PlanError, readPlanFile } = await import('../qa/index.js');
   const { resolveApiKey } = await import('../agent/providers/index.js');
   let plan;
   try {
@@ -104,7 +104,7 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
   // nut.js binds to the X display when first loaded, so os-control and the runner load only now.
   const { createComputer } = await import('../../os-control/index.js');
   const { startRun } = await import('../agent/runner.js');
-  const { runQaPlan, renderJUnit, renderSuiteReport } = await import('../agent/qa/index.js');
+  const { runQaPlan, renderJUnit, renderSuiteReport } = await import('../qa/index.js');
 
   out.write(`QA: ${plan.title} — ${plan.cases.length} case(s), ${resolved.profile.provider} ${resolved.profile.model}\n`);
   // Said before anything moves: nobody is asked, and the pointer is the person's own.

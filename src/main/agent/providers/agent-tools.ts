@@ -9,7 +9,7 @@ import { fail, finalize, show, type ActionEntry, type ParseContext } from './par
  *
  * shell / ask_user / finish parse into the shell / ask_user / finish actions.
  * find_text and qa_verdict are not actions: their calls parse into a ModelCall with
- * `actions: []` and the raw `input` left for the QA code (src/main/agent/qa) to read.
+ * `actions: []` and the raw `input` left for the QA code (src/main/qa) to read.
  */
 
 export interface AgentToolDef {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { escapeHtml as esc, renderReportDocument, renderRunSectionFromDir } from '../../sessions/export/html.js';
+import { escapeHtml as esc, renderReportDocument, renderRunSectionFromDir } from '../sessions/export/html.js';
 import type { AttemptResult, CaseResult, SuiteResult } from './results.js';
 import { countCases } from './results.js';
 import { CHECK_LABEL, describeCase } from './decide.js';

@@ -1,6 +1,6 @@
-import type { Rect } from '../../../shared/actions.js';
-import type { RunEvent } from '../../../shared/events.js';
-import type { ObservationRecord } from '../../../shared/observation.js';
+import type { Rect } from '../../shared/actions.js';
+import type { RunEvent } from '../../shared/events.js';
+import type { ObservationRecord } from '../../shared/observation.js';
 
 /** What the model decided, as the verdict tool accepted it. */
 export interface Verdict {

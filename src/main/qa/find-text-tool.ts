@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { Rect } from '../../../shared/actions.js';
-import { globalToImage, imageToGlobal } from '../../../os-control/coords.js';
-import { findText } from '../../../os-control/ocr/index.js';
-import type { Computer } from '../../../os-control/types.js';
-import type { CustomToolHandler } from '../run-api.js';
-import type { RunEvent } from '../../../shared/events.js';
+import type { Rect } from '../../shared/actions.js';
+import { globalToImage, imageToGlobal } from '../../os-control/coords.js';
+import { findText } from '../../os-control/ocr/index.js';
+import type { Computer } from '../../os-control/types.js';
+import type { CustomToolHandler } from '../agent/run-api.js';
+import type { RunEvent } from '../../shared/events.js';
 import { CaseState } from './case-state.js';
 
 const FindTextInputSchema = z

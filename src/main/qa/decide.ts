@@ -1,4 +1,4 @@
-import { assertNever } from '../../../shared/assert-never.js';
+import { assertNever } from '../../shared/assert-never.js';
 import type { CheckResult, CheckStatus } from './checks.js';
 import type { AttemptResult, CaseResult, CaseStatus } from './results.js';
 

@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { sleep } from '../../../shared/abort.js';
-import type { Rect } from '../../../shared/actions.js';
+import { sleep } from '../../shared/abort.js';
+import type { Rect } from '../../shared/actions.js';
 import type { TestPlan } from './plan-types.js';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { RectSchema } from '../../../shared/actions.js';
-import type { CustomToolHandler } from '../run-api.js';
+import { RectSchema } from '../../shared/actions.js';
+import type { CustomToolHandler } from '../agent/run-api.js';
 import type { CaseState } from './case-state.js';
 import type { TestCase } from './plan-types.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { RectSchema } from '../../../shared/actions.js';
-import { MAX_TIMER_MESSAGE, MAX_TIMER_MS } from '../../../shared/timers.js';
+import { RectSchema } from '../../shared/actions.js';
+import { MAX_TIMER_MESSAGE, MAX_TIMER_MS } from '../../shared/timers.js';
 
 /**
  * A test plan, after parsing its Markdown (docs/TEST-PLANS.md). Every element keeps

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
-import { MAX_TIMER_MESSAGE, MAX_TIMER_MS } from '../../../shared/timers.js';
-import type { Rect } from '../../../shared/actions.js';
+import { MAX_TIMER_MESSAGE, MAX_TIMER_MS } from '../../shared/timers.js';
+import type { Rect } from '../../shared/actions.js';
 import {
   DEFAULT_CASE_LIMITS,
   DEFAULT_START_TIMEOUT_MS,

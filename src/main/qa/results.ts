@@ -1,4 +1,4 @@
-import type { QaCaseStatus, RunStatus } from '../../../shared/events.js';
+import type { QaCaseStatus, RunStatus } from '../../shared/events.js';
 import type { CheckResult } from './checks.js';
 
 /** One definition with the logged qa_outcome event (shared/events.ts). */
