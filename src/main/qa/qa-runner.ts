@@ -157,11 +157,7 @@ async function runAttempt(
       computer: options.computer,
       skills: ['qa'],
       systemAddendum: QA_ADDENDUM,
-      extraTools: ['qa_verdict', 'find_text'],
-      customTools: {
-        qa_verdict: createVerdictTool(testCase, state),
-        find_text: createFindTextTool(options.computer, state),
-      },
+      tools: [createVerdictTool(testCase, state), createFindTextTool(options.computer, state)],
       labels: { qaSuite: options.suiteId, qaCase: testCase.name, qaAttempt: String(attempt), qaPlan: plan.title },
       home: options.home,
       ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),

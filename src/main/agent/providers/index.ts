@@ -7,7 +7,8 @@ import { ProviderRequestError, type Provider } from './types.js';
 
 export type { RetryOptions } from './retry.js';
 export { ProviderRequestError, ProviderTimeoutError, ProviderUnavailableError } from './types.js';
-export { AGENT_TOOLS } from './agent-tools.js';
+export { BUILTIN_TOOLS, BUILTIN_TOOL_SPECS, toolNameProblem } from './builtin-tools.js';
+export { toolSpec, type ToolDeclaration, type ToolSpec } from './tool-spec.js';
 
 export interface CreateProviderOptions {
   /** Resolved by the caller (resolveApiKey); when absent it is read from the environment here. */
