@@ -1,6 +1,6 @@
 import { isBuiltinTool, type BuiltinToolName } from './providers/builtin-tools.js';
 import type { ToolSpec } from './providers/tool-spec.js';
-import type { ProviderFamily } from './providers/types.js';
+import { PROVIDERS, type ProviderFamily } from '../../shared/providers.js';
 
 export interface SkillForPrompt {
   name: string;
@@ -72,8 +72,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   }
   if (input.instructions?.trim()) parts.push(`The person's standing instructions:\n${input.instructions.trim()}`);
   if (input.addendum?.trim()) parts.push(input.addendum.trim());
-  if (input.family === 'openai-compatible') {
-    parts.push('Answer with exactly the tool calls or actions you want performed, one step at a time.');
-  }
+  const note = PROVIDERS[input.family].promptNote;
+  if (note) parts.push(note);
   return parts.join('\n\n');
 }

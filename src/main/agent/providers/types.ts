@@ -1,9 +1,10 @@
 import type { ImageTarget } from '../../../os-control/types.js';
 import type { ObservationRecord } from '../../../shared/observation.js';
+import type { ProviderFamily } from '../../../shared/providers.js';
 import type { AssistantItem, TranscriptItem } from '../transcript.js';
 import type { ToolSpec } from './tool-spec.js';
 
-export type ProviderFamily = 'anthropic' | 'openai' | 'openai-compatible';
+export type { ProviderFamily } from '../../../shared/providers.js';
 
 /** Tokens as the provider reported them; the runner prices them with the model's price table. */
 export interface TokenUsage {
