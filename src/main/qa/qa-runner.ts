@@ -17,6 +17,7 @@ import { createFindTextTool } from './find-text-tool.js';
 import type { TestCase, TestPlan } from './plan-types.js';
 import type { AttemptResult, CaseResult, SuiteResult } from './results.js';
 import { createVerdictTool } from './verdict-tool.js';
+import type { QaLabels } from '../../shared/qa-labels.js';
 
 export interface QaRunOptions {
   profile: ProviderProfile;
@@ -158,7 +159,7 @@ async function runAttempt(
       skills: ['qa'],
       systemAddendum: QA_ADDENDUM,
       tools: [createVerdictTool(testCase, state), createFindTextTool(options.computer, state)],
-      labels: { qaSuite: options.suiteId, qaCase: testCase.name, qaAttempt: String(attempt), qaPlan: plan.title },
+      labels: { qaSuite: options.suiteId, qaCase: testCase.name, qaAttempt: String(attempt), qaPlan: plan.title } satisfies QaLabels,
       home: options.home,
       ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
       onEvent: (event) => {

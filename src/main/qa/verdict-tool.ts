@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RectSchema } from '../../shared/actions.js';
+import { QaModelVerdictSchema, type QaLabels } from '../../shared/qa-labels.js';
 import type { AgentTool } from '../agent/tools/agent-tool.js';
 import type { CaseState } from './case-state.js';
 import type { TestCase } from './plan-types.js';
@@ -7,7 +8,7 @@ import type { TestCase } from './plan-types.js';
 /** The qa_verdict input; the model's JSON Schema is generated from it (agent/tools/agent-tool.ts). */
 export const VerdictInputSchema = z
   .object({
-    verdict: z.enum(['pass', 'fail', 'blocked']),
+    verdict: QaModelVerdictSchema,
     reason: z.string().trim().min(1, 'give the reason: what you expected and what you saw'),
     evidence: z
       .array(z.string())
@@ -74,7 +75,7 @@ export function createVerdictTool(testCase: TestCase, state: CaseState): AgentTo
         endRun: {
           status: input.verdict === 'pass' ? 'done' : 'failed',
           summary: `QA verdict: ${input.verdict} — ${input.reason}`,
-          labels: { qaVerdict: input.verdict },
+          labels: { qaVerdict: input.verdict } satisfies QaLabels,
         },
       };
     },
