@@ -1,4 +1,5 @@
 import type { Point } from '../../../shared/actions.js';
+import type { ApprovalAnswer } from '../../../shared/approvals.js';
 import type { DisplayInfo, ObservationRecord } from '../../../shared/observation.js';
 import type { RunEvent, RunEventInput, RunStatus, Usage } from '../../../shared/events.js';
 import type { Price } from '../../../shared/config.js';
@@ -6,6 +7,7 @@ import type { Computer } from '../../../os-control/types.js';
 import type { Gate } from '../gate.js';
 import type { Provider } from '../providers/types.js';
 import type { RunErrorCause, RunOptions } from '../run-api.js';
+import type { FileRunLog } from '../../sessions/run-log.js';
 import type { RunLog } from '../../sessions/types.js';
 import type { TranscriptImage, TranscriptItem } from '../transcript.js';
 import type { InputMemory } from '../supervision/input-memory.js';
@@ -29,6 +31,29 @@ export interface LoopControl {
   /** Resolves at once when not paused; otherwise when resumed; rejects with AbortError on stop. */
   waitWhilePaused(signal: AbortSignal): Promise<void>;
 }
+
+/** The pieces a run is made of; startRun builds the real ones (deps.ts), tests and benches may pass their own. */
+export interface RunDeps {
+  provider: Provider;
+  gate: Gate;
+  control: LoopControl;
+  /** Answers to held proposals reach the one approval queue through this. */
+  answerApproval(proposalId: string, answer: ApprovalAnswer, by: string): boolean;
+  /** The same, with why an answer was refused. */
+  answerApprovalWithReason?(proposalId: string, answer: ApprovalAnswer, by: string): { accepted: boolean; reason?: string };
+  /** Stops a held action's auto-approve countdown. */
+  cancelCountdown?(proposalId: string): boolean;
+  /** Wraps each input action (the takeover watch); runs it as is when absent. */
+  acting?<T>(work: () => Promise<T>, expectedEnd?: Point): Promise<T>;
+  /** Wraps a wait for the person (an ask_user answer): their mouse use then is not a takeover. */
+  humanActs?<T>(work: () => Promise<T>): Promise<T>;
+  /** Called once before the first step (start watchers …). */
+  start?(): Promise<void>;
+  /** Releases what the run's helpers hold (timers, the takeover watcher …). */
+  dispose?(): void;
+}
+
+export type DepsFactory = (options: RunOptions, emit: (event: RunEventInput) => RunEvent, log: FileRunLog) => Promise<RunDeps> | RunDeps;
 
 /** A screenshot the model saw (or will see), on disk. */
 export interface SeenObservation {

@@ -3,7 +3,7 @@ import type { FileRunLog } from '../../sessions/run-log.js';
 import { createProvider } from '../providers/index.js';
 import type { RunOptions } from '../run-api.js';
 import { createRunSupervision } from '../supervision/run-supervision.js';
-import type { RunDeps } from '../runner.js';
+import type { RunDeps } from './context.js';
 
 /**
  * The real pieces of a run: the provider for the profile (key and base URL resolved
