@@ -114,7 +114,11 @@ return n & linefeed & i & linefeed & t`;
 
 async function macActiveWindow(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<ActiveWindow | undefined> {
   const out = await run('osascript', ['-e', MAC_SCRIPT], env, timeoutMs);
-  if (!out) return undefined;
+  return out ? parseAppPidTitle(out) : undefined;
+}
+
+/** The scripts' answer, "app LF pid LF title" (the title may hold line breaks); no app: unknown. */
+function parseAppPidTitle(out: string): ActiveWindow | undefined {
   const [app, pid, ...title] = out.replace(/\n$/, '').split('\n');
   if (!app) return undefined;
   const n = Number(pid);
@@ -142,11 +146,8 @@ Write-Output ($name + [char]10 + $procId + [char]10 + $sb.ToString())`;
 
 async function windowsActiveWindow(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<ActiveWindow | undefined> {
   const out = await run('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', WINDOWS_SCRIPT], env, Math.max(timeoutMs, 4_000));
-  if (!out) return undefined;
-  const [app, pid, ...title] = out.replace(/\r/g, '').replace(/\n$/, '').split('\n');
-  if (!app) return undefined;
-  const n = Number(pid);
-  return { app, title: title.join('\n'), ...(Number.isInteger(n) && n > 0 ? { pid: n } : {}) };
+  // PowerShell ends lines with CR LF.
+  return out ? parseAppPidTitle(out.replace(/\r/g, '')) : undefined;
 }
 
 /** The focused window now, or undefined when the OS does not tell. Never throws. */

@@ -183,3 +183,18 @@ describe('tool names', () => {
     expect(unknown.ok ? '' : unknown.error).toMatch(/unknown computer action/);
   });
 });
+
+describe('click action names', () => {
+  it("are read from the table's own entries only (an Object.prototype name is an unknown action)", async () => {
+    const { parseQwenAction } = await import('../../src/main/agent/providers/parse/qwen-vl.js');
+    const ctx = { image: { width: 100, height: 100 } };
+    for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
+      const claude = parseClaudeAction(name, { coordinate: [5, 5] }, ctx);
+      expect(claude.ok ? '' : claude.error, name).toMatch(/unknown computer action/);
+      const qwen = parseQwenAction({ action: name, coordinate: [5, 5] }, 'absolute', ctx);
+      expect(qwen.ok, name).toBe(false);
+      expect(qwen.ok ? '' : qwen.error, name).not.toMatch(/click/);
+    }
+    expect(parseClaudeAction('double_click', { coordinate: [5, 5] }, ctx)).toMatchObject({ ok: true, action: { type: 'click', clicks: 2 } });
+  });
+});

@@ -29,6 +29,15 @@ export interface ModelCall {
   safetyChecks?: Array<{ id: string; code: string; message: string }>;
 }
 
+/**
+ * A call with exactly the fields the log keeps and the transcript needs: the loop writes
+ * it into model_text, resume reads it back (runner/resume.ts). One copy, so the two
+ * cannot drift apart.
+ */
+export function callRecord(c: ModelCall): ModelCall {
+  return { callId: c.callId, name: c.name, input: c.input, actions: c.actions, ...(c.safetyChecks ? { safetyChecks: c.safetyChecks } : {}) };
+}
+
 export interface UserItem {
   role: 'user';
   text: string;

@@ -11,37 +11,17 @@ import { MAX_TIMER_MESSAGE, MAX_TIMER_MS } from '../../shared/timers.js';
 /** Names an expectation cannot use as a region: they mean something else. */
 export const RESERVED_REGION_NAMES = ['title', 'screen', 'text'] as const;
 
+const TextMatchSchema = z.enum(['equals', 'contains']);
+/** What every expectation has: the text, and the plan line it was written on (`source` as written). */
+const expectedText = { text: z.string().min(1), line: z.number().int().positive(), source: z.string() };
+
 export const ExpectationSchema = z.discriminatedUnion('kind', [
   /** The text OCR reads in a named region equals / contains `text`. */
-  z
-    .object({
-      kind: z.literal('region_text'),
-      region: z.string().min(1),
-      match: z.enum(['equals', 'contains']),
-      text: z.string().min(1),
-      line: z.number().int().positive(),
-      source: z.string(),
-    })
-    .strict(),
+  z.object({ kind: z.literal('region_text'), region: z.string().min(1), match: TextMatchSchema, ...expectedText }).strict(),
   /** The text appears on screen: in the region the agent points at, else anywhere on the screen. */
-  z
-    .object({
-      kind: z.literal('screen_text'),
-      text: z.string().min(1),
-      line: z.number().int().positive(),
-      source: z.string(),
-    })
-    .strict(),
+  z.object({ kind: z.literal('screen_text'), ...expectedText }).strict(),
   /** The app's window title equals / contains `text`. */
-  z
-    .object({
-      kind: z.literal('title'),
-      match: z.enum(['equals', 'contains']),
-      text: z.string().min(1),
-      line: z.number().int().positive(),
-      source: z.string(),
-    })
-    .strict(),
+  z.object({ kind: z.literal('title'), match: TextMatchSchema, ...expectedText }).strict(),
 ]);
 export type Expectation = z.infer<typeof ExpectationSchema>;
 

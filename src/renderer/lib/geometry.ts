@@ -1,4 +1,4 @@
-import type { Action, Point } from '../../shared/actions.js';
+import { actionPoints, type Action, type Point } from '../../shared/actions.js';
 import { assertNever } from '../../shared/assert-never.js';
 
 /**
@@ -63,34 +63,14 @@ export function hasTarget(action: Action): boolean {
   return moveTarget(action, { x: 0, y: 0 }) !== null;
 }
 
-/** The point an action targets (the drop point for a drag), in image pixels; null when it has none. */
+/**
+ * The point an action targets (the drop point for a drag), in image pixels; null when it
+ * has none. Read from the one list of an action's points (shared/actions.ts
+ * `actionPoints`): the last one; a zoom's points frame a region to look at, not a target.
+ */
 export function targetOf(action: Action): Point | null {
-  switch (action.type) {
-    case 'click':
-    case 'move':
-    case 'scroll':
-      return { x: action.x, y: action.y };
-    case 'mouse_down':
-    case 'mouse_up':
-      return action.x !== undefined && action.y !== undefined ? { x: action.x, y: action.y } : null;
-    case 'drag':
-      return action.path[action.path.length - 1] ?? null;
-    case 'type':
-    case 'key':
-    case 'hold_key':
-    case 'key_down':
-    case 'key_up':
-    case 'wait':
-    case 'screenshot':
-    case 'cursor_position':
-    case 'zoom':
-    case 'shell':
-    case 'ask_user':
-    case 'finish':
-      return null;
-    default:
-      return assertNever(action, 'action kind');
-  }
+  if (action.type === 'zoom') return null;
+  return actionPoints(action).at(-1) ?? null;
 }
 
 /** A point kept inside the image (0 … size − 1 on each axis), in whole pixels. */

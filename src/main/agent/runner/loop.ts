@@ -5,7 +5,7 @@ import { ToolMissingError } from '../../../os-control/exec.js';
 import { pruneImages } from '../context.js';
 import { addUsage, costOf } from '../pricing.js';
 import { ProviderRequestError, ProviderTimeoutError, ProviderUnavailableError, type ModelTurn } from '../providers/types.js';
-import type { ToolResultItem } from '../transcript.js';
+import { callRecord, type ToolResultItem } from '../transcript.js';
 import { isAbortError, throwIfAborted } from '../../../shared/abort.js';
 import type { RunErrorCause } from '../run-api.js';
 import type { RunContext, RunEnding, SeenObservation } from './context.js';
@@ -141,13 +141,7 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
     text: assistant.text,
     kind: 'text',
     assistant: {
-      calls: assistant.calls.map((c) => ({
-        callId: c.callId,
-        name: c.name,
-        input: c.input,
-        actions: c.actions,
-        ...(c.safetyChecks ? { safetyChecks: c.safetyChecks } : {}),
-      })),
+      calls: assistant.calls.map(callRecord),
       ...(assistant.thinking ? { thinking: assistant.thinking } : {}),
       ...(assistant.providerState !== undefined ? { providerState: assistant.providerState } : {}),
       stopReason: turn.stopReason,

@@ -1,7 +1,7 @@
 import type { RunEvent, RunEventOf, Usage } from '../../../shared/events.js';
 import type { RunLog } from '../../sessions/types.js';
 import { ZERO_USAGE } from '../pricing.js';
-import type { AssistantItem, ModelCall, ToolResultItem, TranscriptItem } from '../transcript.js';
+import { callRecord, type AssistantItem, type ModelCall, type ToolResultItem, type TranscriptItem } from '../transcript.js';
 import { imageOnDisk } from './observe.js';
 
 /** What a run's log says about where it stopped, enough to continue it. */
@@ -93,13 +93,7 @@ export function rebuildTranscript(events: readonly RunEvent[], log: RunLog): Res
         const assistant: AssistantItem = {
           role: 'assistant',
           text: event.text,
-          calls: event.assistant.calls.map((c) => ({
-            callId: c.callId,
-            name: c.name,
-            input: c.input,
-            actions: c.actions,
-            ...(c.safetyChecks ? { safetyChecks: c.safetyChecks } : {}),
-          })),
+          calls: event.assistant.calls.map(callRecord),
           ...(event.assistant.thinking ? { thinking: event.assistant.thinking } : {}),
           ...(event.assistant.providerState !== undefined ? { providerState: event.assistant.providerState } : {}),
         };

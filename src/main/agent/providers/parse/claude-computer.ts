@@ -1,4 +1,5 @@
 import type { Point } from '../../../../shared/actions.js';
+import { CLICK_ACTIONS, clickAction } from './click-actions.js';
 import { fail, finalize, modifiersFrom, num, readPoint, show, type ActionEntry, type ParseContext } from './validate.js';
 
 /**
@@ -10,21 +11,13 @@ import { fail, finalize, modifiersFrom, num, readPoint, show, type ActionEntry, 
  * Coordinates are in the pixels of the screenshot the model saw; durations are seconds.
  */
 
-const CLICKS: Record<string, { button: 'left' | 'right' | 'middle'; clicks: 1 | 2 | 3 }> = {
-  left_click: { button: 'left', clicks: 1 },
-  right_click: { button: 'right', clicks: 1 },
-  middle_click: { button: 'middle', clicks: 1 },
-  double_click: { button: 'left', clicks: 2 },
-  triple_click: { button: 'left', clicks: 3 },
-};
-
 /**
  * Every action name Claude's computer tool uses (the GA toolset sends each as a bare
  * tool name): a run's own tool may not take one of them. test/providers/tool-spec.test.ts
  * checks each is one the parser below reads.
  */
 export const CLAUDE_COMPUTER_ACTIONS: readonly string[] = [
-  ...Object.keys(CLICKS),
+  ...Object.keys(CLICK_ACTIONS),
   'key',
   'hold_key',
   'type',
@@ -81,7 +74,7 @@ export function parseClaudeAction(action: unknown, rawInput: unknown, ctx: Parse
   const input = rawInput as Record<string, unknown>;
   if (typeof action !== 'string') return fail(`action must be a string, got ${show(action)}`);
 
-  const click = CLICKS[action];
+  const click = clickAction(action);
   if (click) {
     const p = pointOrCursor(input, ctx);
     if (typeof p === 'string') return fail(`${action}: ${p}`);

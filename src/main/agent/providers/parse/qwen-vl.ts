@@ -1,4 +1,5 @@
 import type { Point } from '../../../../shared/actions.js';
+import { clickAction } from './click-actions.js';
 import { comboFrom, fail, finalize, fromRelative1000, num, readPoint, show, type ActionEntry, type ParseContext } from './validate.js';
 
 /**
@@ -39,14 +40,6 @@ export function qwenToolParameters(image: { width: number; height: number }, coo
   };
 }
 
-const CLICKS: Record<string, { button: 'left' | 'right' | 'middle'; clicks: 1 | 2 | 3 }> = {
-  left_click: { button: 'left', clicks: 1 },
-  right_click: { button: 'right', clicks: 1 },
-  middle_click: { button: 'middle', clicks: 1 },
-  double_click: { button: 'left', clicks: 2 },
-  triple_click: { button: 'left', clicks: 3 },
-};
-
 /** Qwen's `pixels` may be real pixels (±500) or notches (±5); both become wheel notches. */
 function notches(pixels: number): number {
   const a = Math.abs(pixels);
@@ -62,8 +55,8 @@ export function parseQwenAction(rawArgs: unknown, coords: QwenCoordinates, ctx: 
     if (typeof p === 'string') return p;
     return coords === 'relative1000' ? fromRelative1000(p, ctx.image) : p;
   };
-  if (typeof action === 'string' && CLICKS[action]) {
-    const c = CLICKS[action];
+  const c = typeof action === 'string' ? clickAction(action) : undefined;
+  if (c) {
     // The cookbook requires a coordinate only for mouse_move and left_click_drag; a click
     // without one clicks where the pointer is (QwenLM/Qwen2.5-VL cookbooks/utils/agent_function_call.py).
     const p = a.coordinate === undefined || a.coordinate === null ? (ctx.cursor ?? 'coordinate is required (the pointer position is unknown)') : point();
