@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
+import { assertNever } from '../../../shared/assert-never.js';
 import type { ProviderProfile } from '../../../shared/config.js';
 
 /**
@@ -62,6 +63,9 @@ export async function pingProvider(
         await client.chat.completions.create({ model: profile.model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 }, requestOptions);
         break;
       }
+      default:
+        // A new family without a ping here must not report "answered" without asking.
+        return assertNever(profile.provider, 'provider family');
     }
     const ms = Date.now() - started;
     return { ok: true, message: `${profile.model} answered in ${ms} ms`, ms };
