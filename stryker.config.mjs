@@ -13,7 +13,7 @@ export const MODULES = {
   'src/main/agent/supervision/approval-queue.ts': ['test/supervision/gate.test.ts'],
   'src/os-control/coords.ts': ['test/os-control/coords.test.ts'],
   'src/shared/secrets.ts': ['test/supervision/secrets.test.ts'],
-  'src/main/sessions/scrub.ts': ['test/sessions/secrets.test.ts'],
+  'src/main/sessions/scrub.ts': ['test/sessions/secrets.test.ts', 'test/sessions/scrub-unit.test.ts'],
   'src/main/agent/providers/retry.ts': ['test/providers/factory.test.ts'],
   'src/shared/abort.ts': ['test/core/abort.test.ts'],
 };
