@@ -8,6 +8,7 @@ import { resolveRunChoices } from '../agent/runner/choices.js';
 import { shownOneLine } from './terminal-text.js';
 import { exitCodeFor, EXIT_INVALID, type CaseResult, type SuiteResult } from '../qa/results.js';
 import { describeCase } from '../qa/decide.js';
+import { casesInShard, parseShard, shardLabel, ShardSpecError, type ShardSpec } from '../qa/shard.js';
 
 interface QaFlags {
   junit?: string;
@@ -21,6 +22,16 @@ interface QaFlags {
   case?: string[];
   maxSteps?: number;
   display?: string;
+  shard?: ShardSpec;
+}
+
+function shardOption(value: string): ShardSpec {
+  try {
+    return parseShard(value);
+  } catch (error) {
+    if (error instanceof ShardSpecError) throw new InvalidArgumentError(error.message);
+    throw error;
+  }
 }
 
 function wholeNumber(value: string): number {
@@ -50,6 +61,7 @@ export function registerQaCommand(program: Command): void {
     .option('--profile <name>', 'profile from config.json')
     .option('--retries <n>', 'extra attempts for a failing case (overrides the plan)', wholeNumber)
     .option('--case <name...>', 'run only these cases')
+    .option('--shard <i/n>', 'run only slice i of n of the cases (by a hash of each case, stable when other cases are added or moved); merge the slices with deskpilot qa merge', shardOption)
     .option('--display <id>', 'the display to test on (deskpilot displays lists them; default: config displayId, else the primary)')
     .action(async (planFile: string, flags: QaFlags) => {
       const code = await qaCommand(planFile, flags);
@@ -106,7 +118,8 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
   const { startRun } = await import('../agent/runner.js');
   const { runQaPlan, renderJUnit, renderSuiteReport } = await import('../qa/index.js');
 
-  out.write(`QA: ${plan.title} — ${plan.cases.length} case(s), ${resolved.profile.provider} ${resolved.profile.model}\n`);
+  const slice = flags.shard ? `shard ${shardLabel(flags.shard)}: ${casesInShard(plan, flags.shard).length} of ${plan.cases.length} case(s)` : `${plan.cases.length} case(s)`;
+  out.write(`QA: ${plan.title} — ${slice}, ${resolved.profile.provider} ${resolved.profile.model}\n`);
   // Said before anything moves: nobody is asked, and the pointer is the person's own.
   out.write('QA runs with policy auto (no action is asked) and takes the real mouse and keyboard of this desktop: hands off until it ends; Ctrl-C stops it.\n');
   const suite: SuiteResult = await runQaPlan(plan, {
@@ -118,6 +131,7 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
     home,
     ...(flags.retries !== undefined ? { retries: flags.retries } : {}),
     ...(flags.case?.length ? { cases: flags.case } : {}),
+    ...(flags.shard ? { shard: flags.shard } : {}),
     onCaseStart: (c, attempt) => out.write(`  … ${c.name}${attempt > 1 ? ` (attempt ${attempt})` : ''}\n`),
     onCaseEnd: (c) => out.write(`  ${caseLine(c)}\n`),
   });

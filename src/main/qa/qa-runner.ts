@@ -16,6 +16,7 @@ import { decideOutcome } from './decide.js';
 import { createFindTextTool } from './find-text-tool.js';
 import type { TestCase, TestPlan } from './plan-types.js';
 import type { AttemptResult, CaseResult, SuiteResult } from './results.js';
+import { caseId, casesInShard, planFingerprint, shardLabel, type ShardSpec } from './shard.js';
 import { createVerdictTool } from './verdict-tool.js';
 
 export interface QaRunOptions {
@@ -32,6 +33,8 @@ export interface QaRunOptions {
   retries?: number;
   /** Only the cases with these names. */
   cases?: string[];
+  /** Only this slice of the plan (shard.ts); combined with `cases`, the cases in both. */
+  shard?: ShardSpec;
   /** Environment of the app (DISPLAY …); default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Where launch and setup commands run; default the plan file's folder. */
@@ -62,7 +65,10 @@ export async function runQaPlan(plan: TestPlan, options: QaRunOptions): Promise<
   const startedAt = Date.now();
   const suite: SuiteResult = { suiteId, title: plan.title, ...(plan.file ? { file: plan.file } : {}), startedAt, durationMs: 0, cases: [] };
 
-  const selected = options.cases?.length ? plan.cases.filter((c) => options.cases!.includes(c.name)) : plan.cases;
+  suite.plan = { fingerprint: planFingerprint(plan), cases: plan.cases.map((c) => ({ id: caseId(plan, c), name: c.name, line: c.line })) };
+  if (options.shard) suite.shard = options.shard;
+  const inShard = casesInShard(plan, options.shard);
+  const selected = options.cases?.length ? inShard.filter((c) => options.cases!.includes(c.name)) : inShard;
   const unknown = (options.cases ?? []).filter((name) => !plan.cases.some((c) => c.name === name));
   if (unknown.length) {
     suite.setupError = `no case named ${unknown.map((u) => `"${u}"`).join(', ')} in the plan (cases: ${plan.cases.map((c) => `"${c.name}"`).join(', ')})`;
@@ -103,13 +109,16 @@ export async function runQaPlan(plan: TestPlan, options: QaRunOptions): Promise<
       const last = attempts[attempts.length - 1]!;
       const flaky = last.status === 'passed' && attempts.length > 1;
       const caseResult: CaseResult = {
+        id: caseId(plan, testCase),
         name: testCase.name,
         line: testCase.line,
         status: last.status,
         flaky,
         message: flaky ? `${last.message} (flaky: passed on attempt ${attempts.length} of ${attempts.length})` : last.message,
         attempts,
+        startedAt: caseStarted,
         durationMs: Date.now() - caseStarted,
+        healed: false,
       };
       suite.cases.push(caseResult);
       options.onCaseEnd?.(caseResult);
@@ -162,7 +171,13 @@ async function runAttempt(
         qa_verdict: createVerdictTool(testCase, state),
         find_text: createFindTextTool(options.computer, state),
       },
-      labels: { qaSuite: options.suiteId, qaCase: testCase.name, qaAttempt: String(attempt), qaPlan: plan.title },
+      labels: {
+        qaSuite: options.suiteId,
+        qaCase: testCase.name,
+        qaAttempt: String(attempt),
+        qaPlan: plan.title,
+        ...(options.shard ? { qaShard: shardLabel(options.shard) } : {}),
+      },
       home: options.home,
       ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
       onEvent: (event) => {

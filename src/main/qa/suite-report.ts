@@ -3,6 +3,7 @@ import { escapeHtml as esc, renderReportDocument, renderRunSectionFromDir } from
 import type { AttemptResult, CaseResult, SuiteResult } from './results.js';
 import { countCases } from './results.js';
 import { CHECK_LABEL, describeCase } from './decide.js';
+import { shardLabel } from './shard.js';
 
 /**
  * The QA suite report: one self-contained, offline HTML file (the sessions export's
@@ -24,12 +25,17 @@ export async function renderSuiteReport(suite: SuiteResult): Promise<string> {
   parts.push(`<h1>${esc(suite.title)}</h1>`);
   parts.push(
     `<div class="dp-meta"><div>Suite: <b>${esc(suite.suiteId)}</b></div>${suite.file ? `<div>Plan: <b>${esc(suite.file)}</b></div>` : ''}` +
+      (suite.shard ? `<div>Shard: <b>${esc(shardLabel(suite.shard))}</b></div>` : '') +
+      (suite.workers ? `<div>Workers: <b>${suite.workers}</b></div>` : '') +
       `<div>Started: <b>${esc(new Date(suite.startedAt).toISOString())}</b></div><div>Duration: <b>${(suite.durationMs / 1000).toFixed(1)} s</b></div>` +
       `<div>Result: <b><span class="qa-passed">${counts.passed} passed</span>, <span class="qa-failed">${counts.failed} failed</span>, ` +
       `<span class="qa-blocked">${counts.blocked} blocked</span>${counts.error ? `, <span class="qa-error">${counts.error} errors</span>` : ''}` +
-      `${counts.flaky ? `, <span class="qa-flaky">${counts.flaky} flaky</span>` : ''}</b></div></div>`,
+      `${counts.flaky ? `, <span class="qa-flaky">${counts.flaky} flaky</span>` : ''}` +
+      `${counts.healed ? `, <span class="qa-flaky">${counts.healed} healed</span>` : ''}` +
+      `${counts.notRun ? `, <span class="qa-blocked">${counts.notRun} not run</span>` : ''}</b></div></div>`,
   );
   if (suite.setupError) parts.push(`<div class="dp-note">Setup error: ${esc(suite.setupError)}</div>`);
+  for (const n of suite.notRun ?? []) parts.push(`<div class="dp-note">Not run: ${esc(n.name)} — ${esc(n.reason)}</div>`);
   parts.push('<table class="qa-summary"><thead><tr><th>Case</th><th>Status</th><th>Attempts</th><th>Reason</th></tr></thead><tbody>');
   suite.cases.forEach((c, i) => {
     parts.push(
