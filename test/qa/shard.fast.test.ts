@@ -67,7 +67,8 @@ describe('--shard i/n', () => {
     const edited = { ...a.cases[0]!, steps: ['Do one, twice.'] };
     expect(caseId(a, edited)).not.toBe(caseId(a, a.cases[0]!));
     // The line it sits on is not part of it.
-    expect(caseId(a, { ...a.cases[0]!, line: 99 })).toBe(caseId(a, a.cases[0]!));
+    const moved = { ...a.cases[0]!, line: 99 };
+    expect(caseId(a, moved)).toBe(caseId(a, a.cases[0]!));
     expect(shardOfCase(caseId(a, a.cases[0]!), 1)).toBe(1);
   });
 

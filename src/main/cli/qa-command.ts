@@ -8,6 +8,7 @@ import { resolveRunChoices } from '../agent/runner/choices.js';
 import { shownOneLine } from './terminal-text.js';
 import { exitCodeFor, EXIT_INVALID, type CaseResult, type SuiteResult } from '../qa/results.js';
 import { describeCase } from '../qa/decide.js';
+import { registerQaMergeCommand } from './qa-merge-command.js';
 import { casesInShard, parseShard, shardLabel, ShardSpecError, type ShardSpec } from '../qa/shard.js';
 
 interface QaFlags {
@@ -23,6 +24,7 @@ interface QaFlags {
   maxSteps?: number;
   display?: string;
   shard?: ShardSpec;
+  outDir?: string;
 }
 
 function shardOption(value: string): ShardSpec {
@@ -45,8 +47,11 @@ function wholeNumber(value: string): number {
  * Exit codes: 0 every case passed, 1 a case failed or was blocked, 2 the plan or setup was invalid.
  */
 export function registerQaCommand(program: Command): void {
-  program
-    .command('qa')
+  // `qa merge` has its own --junit/--report: qa's options are read only before the subcommand's name.
+  program.enablePositionalOptions();
+  const qa = program.command('qa').enablePositionalOptions();
+  registerQaMergeCommand(qa);
+  qa
     .description(
       'run a test plan (docs/TEST-PLANS.md): a verdict with evidence per case, JUnit XML and an HTML report. ' +
         'Runs with policy auto (nothing is asked) and takes the real mouse and keyboard of this desktop',
@@ -54,6 +59,7 @@ export function registerQaCommand(program: Command): void {
     .argument('<plan>', 'the test plan (Markdown)')
     .option('--junit <file>', 'write JUnit XML here')
     .option('--report <file>', 'write the self-contained HTML report here')
+    .option('--out-dir <dir>', 'write everything of the run into this new or empty folder: junit.xml, report.html, results.json, the sessions and check captures (what deskpilot qa merge reads)')
     .addOption(new Option('--provider <provider>', 'model provider').choices(ProviderFamilySchema.options))
     .option('--model <model>', 'model id')
     .option('--base-url <url>', 'API base URL (default: ANTHROPIC_BASE_URL / OPENAI_BASE_URL)')
@@ -113,6 +119,19 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
     return EXIT_INVALID;
   }
 
+  let outDir: string | undefined;
+  const outDirFiles = await import('../qa/out-dir.js');
+  if (flags.outDir !== undefined) {
+    const { prepareOutDir, OutDirError } = outDirFiles;
+    try {
+      outDir = await prepareOutDir(flags.outDir);
+    } catch (error) {
+      if (!(error instanceof OutDirError)) throw error;
+      err.write(`deskpilot qa: ${error.message}\n`);
+      return EXIT_INVALID;
+    }
+  }
+
   // nut.js binds to the X display when first loaded, so os-control and the runner load only now.
   const { createComputer } = await import('../../os-control/index.js');
   const { startRun } = await import('../agent/runner.js');
@@ -122,7 +141,7 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
   out.write(`QA: ${plan.title} — ${slice}, ${resolved.profile.provider} ${resolved.profile.model}\n`);
   // Said before anything moves: nobody is asked, and the pointer is the person's own.
   out.write('QA runs with policy auto (no action is asked) and takes the real mouse and keyboard of this desktop: hands off until it ends; Ctrl-C stops it.\n');
-  const suite: SuiteResult = await runQaPlan(plan, {
+  let suite: SuiteResult = await runQaPlan(plan, {
     profile: resolved.profile,
     apiKey,
     config,
@@ -132,16 +151,21 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
     ...(flags.retries !== undefined ? { retries: flags.retries } : {}),
     ...(flags.case?.length ? { cases: flags.case } : {}),
     ...(flags.shard ? { shard: flags.shard } : {}),
+    ...(outDir ? { outDir: path.join(outDir, outDirFiles.OUT_FILES.checks) } : {}),
     onCaseStart: (c, attempt) => out.write(`  … ${c.name}${attempt > 1 ? ` (attempt ${attempt})` : ''}\n`),
     onCaseEnd: (c) => out.write(`  ${caseLine(c)}\n`),
   });
 
+  if (outDir) {
+    suite = await outDirFiles.collectSessions(suite, outDir);
+    await outDirFiles.writeOutDir(suite, outDir);
+  }
   if (flags.junit) await writeOut(flags.junit, renderJUnit(suite));
   if (flags.report) await writeOut(flags.report, await renderSuiteReport(suite));
   const code = exitCodeFor(suite);
   if (suite.setupError) err.write(`deskpilot qa: setup failed: ${suite.setupError}\n`);
   const passed = suite.cases.filter((c) => c.status === 'passed').length;
-  out.write(`${passed}/${suite.cases.length} passed${flags.junit ? ` · JUnit: ${flags.junit}` : ''}${flags.report ? ` · report: ${flags.report}` : ''}\n`);
+  out.write(`${passed}/${suite.cases.length} passed${flags.junit ? ` · JUnit: ${flags.junit}` : ''}${flags.report ? ` · report: ${flags.report}` : ''}${flags.outDir ? ` · results: ${flags.outDir}` : ''}\n`);
   return code;
 }
 

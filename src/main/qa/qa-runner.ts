@@ -67,6 +67,7 @@ export async function runQaPlan(plan: TestPlan, options: QaRunOptions): Promise<
 
   suite.plan = { fingerprint: planFingerprint(plan), cases: plan.cases.map((c) => ({ id: caseId(plan, c), name: c.name, line: c.line })) };
   if (options.shard) suite.shard = options.shard;
+  if (options.cases?.length) suite.caseFilter = [...options.cases];
   const inShard = casesInShard(plan, options.shard);
   const selected = options.cases?.length ? inShard.filter((c) => options.cases!.includes(c.name)) : inShard;
   const unknown = (options.cases ?? []).filter((name) => !plan.cases.some((c) => c.name === name));
@@ -122,7 +123,10 @@ export async function runQaPlan(plan: TestPlan, options: QaRunOptions): Promise<
       };
       suite.cases.push(caseResult);
       options.onCaseEnd?.(caseResult);
-      if (suite.setupError) break;
+      if (suite.setupError) {
+        suite.notRun = selected.slice(selected.indexOf(testCase) + 1).map((c) => ({ name: c.name, reason: 'the plan\'s app could not be set up' }));
+        break;
+      }
     }
   } finally {
     await app?.stop();

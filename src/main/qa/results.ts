@@ -65,6 +65,8 @@ export interface SuiteResult {
   shard?: ShardSpec;
   /** The plan's fingerprint and all its cases (shard.ts): merge refuses shards of different plans. */
   plan?: { fingerprint: string; cases: PlannedCase[] };
+  /** The --case names the run was limited to. */
+  caseFilter?: string[];
   /** Cases of this run's selection that never started, and why (the suite cost limit, a stop). */
   notRun?: Array<{ name: string; reason: string }>;
   /** Parallel workers (virtual displays) the suite ran on; absent: one, on the current display. */
