@@ -4,6 +4,7 @@ import { registerServeCommand } from './server/command.js';
 import { EXIT } from './cli/exit-codes.js';
 import { registerDisplaysCommand } from './cli/displays-command.js';
 import { registerDoctorCommand } from './cli/doctor-command.js';
+import { registerMcpCommand } from './cli/mcp-command.js';
 import { resumeRunInTerminal } from './cli/resume-run.js';
 import { registerQaCommand } from './cli/qa-command.js';
 import { registerRunCommand } from './cli/run-command.js';
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerDisplaysCommand(program);
   registerDoctorCommand(program);
+  registerMcpCommand(program);
   pointUsageErrorsAtHelp(program);
   return program;
 }
