@@ -106,7 +106,7 @@ export class DesktopSession {
       if (!apiKey) return { ok: false, text: `run_task needs a model: no API key for ${resolved.profile.provider} in the environment of deskpilot mcp` };
       const below = this.live && !this.live.ended ? this.live.handle.runId : undefined;
       const handle = await service.hostRun(
-        (hooks) => startRun({ task, profile: resolved.profile, apiKey, policy: resolved.policy, limits: resolved.limits, config, computer, home, ...hooks }),
+        (hooks) => startRun({ task, profile: resolved.profile, apiKey, policy: resolved.policy, limits: resolved.limits, config, computer, home, agentsMd: { cwd: process.cwd() }, ...hooks }),
         resolved.policy,
         below ? { over: below } : {},
       );

@@ -260,6 +260,8 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
               computer,
               home,
               ...(input.skills?.length ? { skills: input.skills } : {}),
+              // The project the app or `deskpilot serve` was started in.
+              agentsMd: { cwd: process.cwd() },
               ...hooks,
             }),
           resolved.policy,
