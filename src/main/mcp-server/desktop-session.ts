@@ -163,7 +163,7 @@ export class DesktopSession {
             config,
             computer,
             home,
-            customTools: { find_text: findText.tool },
+            tools: [findText.tool],
             labels: { source: 'mcp', mcpClient: client },
             onEvent: (event) => {
               findText.onEvent(event);
