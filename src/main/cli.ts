@@ -4,6 +4,8 @@ import { registerServeCommand } from './server/command.js';
 import { EXIT } from './cli/exit-codes.js';
 import { registerDisplaysCommand } from './cli/displays-command.js';
 import { registerDoctorCommand } from './cli/doctor-command.js';
+import { registerAcpCommand } from './cli/acp-command.js';
+import { registerMcpCommand } from './cli/mcp-command.js';
 import { registerQaCommand } from './cli/qa-command.js';
 import { registerRunCommand } from './cli/run-command.js';
 import { registerSessionsCommand } from './cli/sessions-command.js';
@@ -41,6 +43,8 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerDisplaysCommand(program);
   registerDoctorCommand(program);
+  registerMcpCommand(program);
+  registerAcpCommand(program);
   pointUsageErrorsAtHelp(program);
   return program;
 }
