@@ -315,7 +315,9 @@ interface Chosen {
  * 3. focus known with a pid: the ACTIVE window of the app with that pid, else its window
  *    titled like the focused one; an app with that pid that has no such window, or no
  *    app with that pid → not exposed;
- * 4. focus unknown: the windows in the ACTIVE state.
+ * 4. focus known without a pid: the ACTIVE window of that title or application, else
+ *    the window of that title on screen, else not exposed;
+ * 5. focus unknown: the windows in the ACTIVE state.
  */
 function chooseWindows(apps: AppInfo[], request: ElementTreeRequest, focus: FocusHint | undefined): Chosen[] | { reason: 'no-window' | 'not-exposed'; detail: string } {
   const appSteps = siblingSteps(apps.map((a) => ({ role: 'application', name: a.name })));
@@ -343,6 +345,15 @@ function chooseWindows(apps: AppInfo[], request: ElementTreeRequest, focus: Focu
     const pick = mine.find(active) ?? (focus.title !== undefined ? mine.find((c) => c.window.name === focus.title) : undefined) ?? mine.find(onScreen);
     return pick ? [pick] : { reason: 'not-exposed', detail: `${what}: its application is on the bus but shows none of its windows there` };
   }
+  if (focus) {
+    // The window system names a focused window but not its process (Xaw apps such as
+    // xcalc set no _NET_WM_PID): only a window of the same title or application counts.
+    const sameApp = (c: Chosen) => focus.app !== undefined && c.app.name.toLowerCase() === focus.app.toLowerCase();
+    const pick = all.find((c) => active(c) && (c.window.name === focus.title || sameApp(c))) ?? all.find((c) => c.window.name === focus.title && onScreen(c));
+    return pick
+      ? [pick]
+      : { reason: 'not-exposed', detail: `the focused window ${JSON.stringify(focus.title ?? '')}${focus.app ? ` (${focus.app})` : ''} exposes no accessibility tree: no application on the accessibility bus has it (Xaw/Motif/Tk apps never do; GTK/Qt/Chromium apps do when started with the bus running)` };
+  }
   const activeWindows = all.filter(active);
   return activeWindows.length ? activeWindows : { reason: 'no-window', detail: 'no window on the accessibility bus is active (focused)' };
 }
@@ -350,8 +361,8 @@ function chooseWindows(apps: AppInfo[], request: ElementTreeRequest, focus: Focu
 export async function readTree(bus: AtspiBus, request: ElementTreeRequest, focus: FocusHint | undefined, origin?: WindowOrigin): Promise<ElementTreeResult> {
   const walk = new Walk(bus, request);
   const apps = await listApps(bus, walk);
-  if (apps.length === 0) {
-    return { kind: 'none', source: 'atspi', reason: focus ? 'not-exposed' : 'no-window', detail: 'the accessibility bus runs, but no application is registered on it (start the apps after the bus, without NO_AT_BRIDGE=1 / GTK_A11Y=none)' };
+  if (apps.length === 0 && !focus) {
+    return { kind: 'none', source: 'atspi', reason: 'no-window', detail: 'the accessibility bus runs, but no application is registered on it (start the apps after the bus, without NO_AT_BRIDGE=1 / GTK_A11Y=none)' };
   }
   const chosen = chooseWindows(apps, request, focus);
   if (!Array.isArray(chosen)) return { kind: 'none', source: 'atspi', ...chosen };
