@@ -4,6 +4,7 @@ import { registerServeCommand } from './server/command.js';
 import { EXIT } from './cli/exit-codes.js';
 import { registerDisplaysCommand } from './cli/displays-command.js';
 import { registerDoctorCommand } from './cli/doctor-command.js';
+import { registerInspectCommand } from './cli/inspect-command.js';
 import { resumeRunInTerminal } from './cli/resume-run.js';
 import { registerQaCommand } from './cli/qa-command.js';
 import { registerRunCommand } from './cli/run-command.js';
@@ -13,7 +14,7 @@ import { deskpilotVersion } from './version.js';
 
 /**
  * The command line: plain Node, no Electron. `deskpilot run` is here; the other
- * areas register their commands (sessions, qa, skills, serve, displays).
+ * areas register their commands (sessions, qa, skills, serve, displays, inspect).
  */
 export function buildProgram(): Command {
   const program = new Command();
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerSkillsCommand(program);
   registerServeCommand(program);
   registerDisplaysCommand(program);
+  registerInspectCommand(program);
   registerDoctorCommand(program);
   pointUsageErrorsAtHelp(program);
   return program;

@@ -9,9 +9,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inspectCommand } from '../../src/main/cli/inspect-command.js';
 import type { DesktopComputer } from '../../src/os-control/index.js';
-import { isInteractive, walkElements, type ElementNode, type ElementTree, type ElementTreeOptions } from '../../src/shared/elements.js';
+import { ElementTreeResultSchema, isInteractive, walkElements, type ElementNode, type ElementTree, type ElementTreeOptions } from '../../src/shared/elements.js';
 import { startAccessibilityBus, type AccessibilityBus } from '../harness/a11y-bus.js';
 import { checked } from '../harness/checked.js';
 import { startGtkApp, startXcalc, type NativeApp } from '../harness/native-apps.js';
@@ -141,6 +143,27 @@ describe('gtk3-widget-factory (GTK 3, at-spi2-atk)', () => {
     }
     const missing = await computer.findElement(`${tree.windows[0]!.root.path} > push button "no such button"`);
     expect(missing.kind).toBe('missing');
+  });
+
+  it('deskpilot inspect --json prints the same tree, valid against the schema', async () => {
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (d: Buffer) => (text += d.toString()));
+    expect(await inspectCommand({ json: true, window: 'gtk3-widget', depth: '3' }, out, process.stderr, bus.env)).toBe(0);
+    const result = ElementTreeResultSchema.parse(JSON.parse(text));
+    expect(result.kind).toBe('tree');
+    if (result.kind !== 'tree') return;
+    expect(result.windows[0]!.root.path).toBe(tree.windows[0]!.root.path);
+    // Depth 3: nothing deeper than window > 3 levels, and the cut is counted.
+    const depthOf = (p: string) => p.split(' > ').length - 2;
+    const nodes = [...walkElements(result.windows.map((w) => w.root))];
+    expect(Math.max(...nodes.map((n) => depthOf(n.path)))).toBe(3);
+    expect(nodes.some((n) => (n.omittedChildren ?? 0) > 0)).toBe(true);
+    const plain = new PassThrough();
+    let lines = '';
+    plain.on('data', (d: Buffer) => (lines += d.toString()));
+    expect(await inspectCommand({ window: 'gtk3-widget' }, plain, process.stderr, bus.env)).toBe(0);
+    expect(lines).toMatch(/#\d+ check box "checkbutton" \[focusable,checked\] @\d+,\d+ \d+x\d+/);
   });
 
   it('20 clicks on the centres of random interactive elements each reach that element', async () => {
