@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { Computer } from '../../src/os-control/types.js';
 import type { RunEvent } from '../../src/shared/events.js';
 import type { RunOptions } from '../../src/main/agent/run-api.js';
@@ -91,14 +92,17 @@ describe('runner tools', () => {
     const seen: unknown[] = [];
     fake.script({ toolCalls: [{ name: 'qa_verdict', input: { verdict: 'pass', reason: 'shows 5', evidence: ['latest'] } }] });
     const { handle } = await start({
-      customTools: {
-        qa_verdict: {
-          handle: async (call, context) => {
-            seen.push(call.input, context.latestObservationId !== undefined);
+      tools: [
+        {
+          name: 'qa_verdict',
+          description: 'Give the verdict.',
+          input: z.object({ verdict: z.string(), reason: z.string(), evidence: z.array(z.string()) }),
+          handle: async (input, context) => {
+            seen.push(input, context.latestObservationId !== undefined);
             return { ok: true, text: 'verdict recorded', endRun: { status: 'done', summary: 'pass: shows 5' } };
           },
         },
-      },
+      ],
     });
     expect(await handle.done).toMatchObject({ status: 'done', summary: 'pass: shows 5' });
     expect(seen).toEqual([{ verdict: 'pass', reason: 'shows 5', evidence: ['latest'] }, true]);

@@ -17,7 +17,7 @@ import type { LoopControl, RunContext, RunEnding } from './runner/context.js';
 import { createDefaultDeps } from './runner/deps.js';
 import { runLoop } from './runner/loop.js';
 import { PendingQuestions } from './runner/questions.js';
-import { offeredTools } from './runner/tools.js';
+import { runTools } from './tools/agent-tool.js';
 import { loadSkillsForPrompt } from './skills/index.js';
 import type { SkillForPrompt } from './system-prompt.js';
 import { rebuildTranscript } from './runner/resume.js';
@@ -57,6 +57,8 @@ export function startRun(options: RunOptions): Promise<RunHandle> {
 }
 
 export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): Promise<RunHandle> {
+  // A bad tool name is refused before the run folder exists.
+  const tools = runTools(options.tools ?? []);
   const home = options.home ?? deskpilotHome();
   const resuming = options.resumeRunId !== undefined;
   // A key from the keychain is not in the environment the scrubber reads: name it.
@@ -146,6 +148,7 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     humanActs: (work) => (deps.humanActs ? deps.humanActs(work) : work()),
     display,
     price: priceFor(options.profile.model, options.config.prices),
+    tools,
     system: (screen) =>
       buildSystemPrompt({
         family: options.profile.provider,
@@ -154,7 +157,7 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
         date: new Date(),
         instructions: options.config.instructions,
         skills: skillPrompts,
-        tools: offeredTools(options),
+        tools: tools.specs,
         ...(options.systemAddendum ? { addendum: options.systemAddendum } : {}),
       }),
     startedAt,

@@ -17,6 +17,7 @@ import { createFindTextTool } from './find-text-tool.js';
 import type { TestCase, TestPlan } from './plan-types.js';
 import type { AttemptResult, CaseResult, SuiteResult } from './results.js';
 import { createVerdictTool } from './verdict-tool.js';
+import type { QaLabels } from '../../shared/qa-labels.js';
 
 export interface QaRunOptions {
   profile: ProviderProfile;
@@ -157,12 +158,8 @@ async function runAttempt(
       computer: options.computer,
       skills: ['qa'],
       systemAddendum: QA_ADDENDUM,
-      extraTools: ['qa_verdict', 'find_text'],
-      customTools: {
-        qa_verdict: createVerdictTool(testCase, state),
-        find_text: createFindTextTool(options.computer, state),
-      },
-      labels: { qaSuite: options.suiteId, qaCase: testCase.name, qaAttempt: String(attempt), qaPlan: plan.title },
+      tools: [createVerdictTool(testCase, state), createFindTextTool(options.computer, state)],
+      labels: { qaSuite: options.suiteId, qaCase: testCase.name, qaAttempt: String(attempt), qaPlan: plan.title } satisfies QaLabels,
       home: options.home,
       ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
       onEvent: (event) => {

@@ -1,5 +1,6 @@
 import { Commands, PushMessageSchema, type CommandName, type CommandOutput, type PushMessage, type SettingsView } from '../../shared/bridge.js';
 import type { Config } from '../../shared/config.js';
+import { BASE_URL_ENVS, DEFAULT_KEY_ENVS } from '../../shared/providers.js';
 import type { PolicyMode } from '../../shared/approvals.js';
 import type { RunEvent, RunState } from '../../shared/events.js';
 import type { Computer } from '../../os-control/types.js';
@@ -49,7 +50,6 @@ function issueText(issues: readonly { path: PropertyKey[]; message: string }[]):
 }
 
 /** The key variables the settings screen always shows, besides those profiles name. */
-const KNOWN_KEY_ENVS = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'];
 
 interface ActiveRun {
   handle: RunHandle;
@@ -122,7 +122,7 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
   };
 
   const keyNames = (config: Config) => {
-    const names = new Set(KNOWN_KEY_ENVS);
+    const names = new Set(DEFAULT_KEY_ENVS);
     for (const profile of Object.values(config.profiles)) if (profile.apiKeyEnv) names.add(profile.apiKeyEnv);
     return [...names];
   };
@@ -295,7 +295,7 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
         for (const [name, p] of Object.entries(input.config.profiles)) {
           const old = before.profiles[name];
           if (old && old.provider === p.provider && old.baseUrl === p.baseUrl && old.apiKeyEnv === p.apiKeyEnv) continue;
-          const decision = decideKeyDestination(p.baseUrl, { trusted: [old?.baseUrl, env.ANTHROPIC_BASE_URL, env.OPENAI_BASE_URL], allowLoopback: true });
+          const decision = decideKeyDestination(p.baseUrl, { trusted: [old?.baseUrl, ...BASE_URL_ENVS.map((name) => env[name])], allowLoopback: true });
           if (!decision.ok) throw new BridgeError('invalid', `profile ${name}: refused from a browser: ${decision.reason}. Edit config.json on this machine to use it.`);
         }
       }

@@ -13,7 +13,6 @@ import { executeTurn } from './execute.js';
 import { observeScreen } from './observe.js';
 import { attachFreshImage } from './resume.js';
 import { judgeReply, tellModel } from './unreadable.js';
-import { offeredTools } from './tools.js';
 
 /** Longest the runner waits for the screen to settle after acting. */
 const SETTLE_MAX_MS = 3_000;
@@ -104,7 +103,7 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
         system: ctx.system({ width: record.image.width, height: record.image.height }),
         transcript: pruneImages(ctx.transcript, { keepImages: keep.keepImages, pruneStep: keep.pruneStep }),
         observation: record,
-        tools: offeredTools(ctx.options),
+        tools: ctx.tools.specs,
       },
       ctx.control.signal,
       {
