@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ElementPathError, formatPath, parsePath, siblingSteps } from '../../src/os-control/accessibility/path.js';
 import { ATSPI_ROLES, elementStates, roleName } from '../../src/os-control/accessibility/atspi/constants.js';
-import { parseFrameExtents, parseXwininfo } from '../../src/os-control/accessibility/x11-origin.js';
+import { originAmong, parseXwininfoTree } from '../../src/os-control/accessibility/x11-origin.js';
 
 describe('element paths', () => {
   it('round-trips names with quotes, separators, backslashes, newlines and non-ASCII', () => {
@@ -63,11 +63,19 @@ describe('AT-SPI constants', () => {
   });
 });
 
-describe('X11 window origin parsing', () => {
-  it('reads xwininfo and _GTK_FRAME_EXTENTS', () => {
-    const info = '  Absolute upper-left X:  0\n  Absolute upper-left Y:  303\n  Width: 365\n  Height: 497\n  Map State: IsViewable\n';
-    expect(parseXwininfo(info)).toEqual({ x: 0, y: 303, width: 365, height: 497, viewable: true });
-    expect(parseFrameExtents('_GTK_FRAME_EXTENTS(CARDINAL) = 26, 26, 23, 29')).toEqual({ left: 26, top: 23 });
-    expect(parseFrameExtents('_GTK_FRAME_EXTENTS:  no such atom on any window.')).toBeUndefined();
+describe('X11 window origin', () => {
+  it('picks the largest window of that title and class from xwininfo -root -tree, inside its border', () => {
+    const out = [
+      '     0x600002 "gnome-calculator": ("gnome-calculator" "gnome-calculator")  1x1+-100+-100  +-100+-100',
+      '        0x600004 "Calculator": ("gnome-calculator" "gnome-calculator")  365x497+0+0  +0+303',
+      '     0x800003 "Calculator": ("xcalc" "XCalc")  240x320+10+10  +110+110',
+    ].join('\n');
+    const windows = parseXwininfoTree(out);
+    expect(windows).toHaveLength(3);
+    expect(windows[1]).toEqual({ id: '0x600004', title: 'Calculator', classes: ['gnome-calculator', 'gnome-calculator'], width: 365, height: 497, x: 0, y: 303 });
+    // The accessible frame is 355×487: GTK 4's coordinates start 5 px inside the X window.
+    expect(originAmong(windows, 'Calculator', 'gnome-calculator', { width: 355, height: 487 })).toEqual({ x: 5, y: 308 });
+    expect(originAmong(windows, 'Calculator', 'XCalc', undefined)).toEqual({ x: 110, y: 110 });
+    expect(originAmong(windows, 'Nope', undefined, undefined)).toBeUndefined();
   });
 });

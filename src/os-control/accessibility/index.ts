@@ -55,7 +55,7 @@ export async function readElementTree(options: ElementTreeOptions, focus: FocusH
   if (platform !== 'linux') return unsupported(platform);
   return withBus(
     o.env ?? process.env,
-    (bus) => readTree(bus, request, focus, (pid, title, frame) => x11WindowOrigin(pid, title, frame, o.env ?? process.env)),
+    (bus) => readTree(bus, request, focus, (app, title, frame) => x11WindowOrigin(app, title, frame, o.env ?? process.env)),
     (detail) => ({ kind: 'none', source: 'atspi', reason: 'no-bus', detail }),
   );
 }
@@ -69,7 +69,7 @@ export async function findElementByPath(path: string, o: AccessibilityOptions = 
   }
   return withBus(
     o.env ?? process.env,
-    (bus) => resolvePath(bus, path, (pid, title, frame) => x11WindowOrigin(pid, title, frame, o.env ?? process.env)),
+    (bus) => resolvePath(bus, path, (app, title, frame) => x11WindowOrigin(app, title, frame, o.env ?? process.env)),
     (detail) => ({ kind: 'none', reason: 'no-bus', detail }),
   );
 }

@@ -112,7 +112,7 @@ class ElementCache {
 }
 
 /** Where a window's content starts on the screen, for toolkits whose extents are window-relative (GTK 4). */
-export type WindowOrigin = (pid: number | undefined, title: string, frame: { width: number; height: number } | undefined) => Promise<{ x: number; y: number } | undefined>;
+export type WindowOrigin = (app: string, title: string, frame: { width: number; height: number } | undefined) => Promise<{ x: number; y: number } | undefined>;
 
 class Walk {
   nodes = 0;
@@ -177,7 +177,7 @@ class Walk {
     const { showingReliable } = ctx;
     const states = elementStates(raw.stateWords, raw.role, showingReliable);
     const password = states.includes('password');
-    const detailsPromise = this.details(raw, states).then((d) => placeBounds(d, ctx));
+    const detailsPromise = Promise.all([this.details(raw, states), ctx.offset]).then(([d, offset]) => placeBounds(d, ctx.relativeExtents, offset));
     const node: ElementNode = { path, role: raw.role, name: raw.name, states, actions: [], children: [] };
     if (raw.description) node.description = raw.description;
     // A password field's subtree is never read: some toolkits put the text in child elements.
@@ -216,25 +216,26 @@ class Walk {
 interface WindowContext {
   showingReliable: boolean;
   relativeExtents: boolean;
-  offset: { x: number; y: number } | undefined;
+  /** Found while the tree is read (it needs an X round trip of its own). */
+  offset: Promise<{ x: number; y: number } | undefined>;
 }
 
-function placeBounds<T extends { bounds?: Rect }>(d: T, ctx: WindowContext): T {
-  if (!ctx.relativeExtents || !d.bounds) return d;
+function placeBounds<T extends { bounds?: Rect }>(d: T, relativeExtents: boolean, offset: { x: number; y: number } | undefined): T {
+  if (!relativeExtents || !d.bounds) return d;
   const { bounds, ...rest } = d;
-  return ctx.offset ? { ...rest, bounds: { ...bounds, x: bounds.x + ctx.offset.x, y: bounds.y + ctx.offset.y } } as T : (rest as T);
+  return offset ? ({ ...rest, bounds: { ...bounds, x: bounds.x + offset.x, y: bounds.y + offset.y } } as T) : (rest as T);
 }
 
-async function windowContext(bus: AtspiBus, app: AppInfo, window: RawElement | undefined, origin: WindowOrigin | undefined): Promise<WindowContext> {
-  let offset: { x: number; y: number } | undefined;
-  if (app.relativeExtents && origin && window) {
+function windowContext(bus: AtspiBus, app: AppInfo, window: RawElement | undefined, origin: WindowOrigin | undefined): WindowContext {
+  const offset = (async () => {
+    if (!app.relativeExtents || !origin || !window) return undefined;
     // The frame's own (window-relative) size tells the origin finder how big the content is.
     const extents = await bus
       .call({ destination: window.ref[0], path: window.ref[1], iface: IFACE.component, member: 'GetExtents', signature: 'u', body: [0] }, ExtentsReply)
       .catch(() => undefined);
     const frame = extents ? { width: extents[0][2], height: extents[0][3] } : undefined;
-    offset = await origin(app.pid, window.name, frame).catch(() => undefined);
-  }
+    return origin(app.name, window.name, frame).catch(() => undefined);
+  })();
   return { showingReliable: app.showingReliable, relativeExtents: app.relativeExtents, offset };
 }
 
@@ -371,7 +372,7 @@ export async function readTree(bus: AtspiBus, request: ElementTreeRequest, focus
   const windows: ElementWindow[] = await Promise.all(
     chosen.map(async (c) => {
       const path = formatPath([c.appStep, c.windowStep]);
-      const root = await walk.expand(c.window, path, 0, await windowContext(bus, c.app, c.window, origin));
+      const root = await walk.expand(c.window, path, 0, windowContext(bus, c.app, c.window, origin));
       return { app: c.app.name, ...(c.app.pid !== undefined ? { pid: c.app.pid } : {}), root };
     }),
   );
@@ -395,7 +396,7 @@ export async function resolvePath(bus: AtspiBus, pathText: string, origin?: Wind
   let level: ObjectRef[] = appRefs;
   let matched: PathStep[] = [];
   let app: AppInfo | undefined;
-  let ctx: WindowContext = { showingReliable: true, relativeExtents: false, offset: undefined };
+  let ctx: WindowContext = { showingReliable: true, relativeExtents: false, offset: Promise.resolve(undefined) };
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i]!;
     const raws = (await Promise.allSettled(level.map((r) => walk.raw(r, true)))).flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
@@ -412,9 +413,9 @@ export async function resolvePath(bus: AtspiBus, pathText: string, origin?: Wind
     const raw = raws[at]!;
     if (i === 0) {
       app = await appInfo(bus, walk, raw.ref).catch(() => undefined);
-      if (app) ctx = await windowContext(bus, app, undefined, undefined);
+      if (app) ctx = windowContext(bus, app, undefined, undefined);
     }
-    if (i === 1 && app) ctx = await windowContext(bus, app, raw, origin);
+    if (i === 1 && app) ctx = windowContext(bus, app, raw, origin);
     matched = [...matched, step];
     if (i === steps.length - 1) {
       const element = await walk.expand(i === 0 ? { ...raw, role: 'application' } : raw, formatPath(matched), 0, ctx);
