@@ -1,10 +1,11 @@
-import type { RunEvent, RunEventInput, Usage } from '../../../shared/events.js';
+import type { ProjectInstructions, RunEvent, RunEventInput, Usage } from '../../../shared/events.js';
 import type { DisplayInfo } from '../../../shared/observation.js';
 import { pickDisplay } from '../../../os-control/displays.js';
 import { errorText } from '../../../shared/error-text.js';
 import { deskpilotHome } from '../../paths.js';
 import { createRunLog, openRunLogById, type FileRunLog } from '../../sessions/run-log.js';
 import { readRunLog } from '../../sessions/reader.js';
+import { agentsMdPrompt, loadAgentsMd } from '../agents-md.js';
 import { priceFor, ZERO_USAGE } from '../pricing.js';
 import type { RunHandle, RunOptions, RunResult } from '../run-api.js';
 import { loadSkillsForPrompt } from '../skills/index.js';
@@ -23,8 +24,8 @@ import { rebuildTranscript } from './resume.js';
  *   2. openLog         — a new run folder, or the one being resumed
  *   3. restorePoint    — for a resume: transcript, step, cost, task, labels from its log
  *   4. createEmitter   — every event logged, then told to the caller; the run's state follows the gate
- *   5. prepare         — skills, the deps (provider, gate, control), the display
- *   6. run_started     — the first event
+ *   5. prepare         — skills, AGENTS.md, the deps (provider, gate, control), the display
+ *   6. run_started     — the first event (then an error event per AGENTS.md not used)
  *   7. buildContext    — the loop's RunContext
  *   8. armWallTimer    — the time limit, across resumes
  *   9. runToEnd        — the loop, then releasing input, run_ended, the log's last flush
@@ -34,10 +35,11 @@ import { rebuildTranscript } from './resume.js';
  */
 export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): Promise<RunHandle> {
   const tools = runTools(options.tools ?? []);
-  const log = await openLog(options);
+  const home = options.home ?? deskpilotHome();
+  const log = await openLog(options, home);
   const point = await closingOnError(log, () => restorePoint(options, log));
   const { emit } = createEmitter(log, options);
-  const { skillPrompts, deps, display } = await closingOnError(log, () => prepare(options, emit, log, makeDeps));
+  const { skillPrompts, projectInstructions, deps, display } = await closingOnError(log, () => prepare(options, home, emit, log, makeDeps));
 
   emit({
     type: 'run_started',
@@ -51,10 +53,13 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     display,
     ...(options.profile.baseUrl ? { baseUrl: options.profile.baseUrl } : {}),
     ...(point.resumedFromSeq !== undefined ? { resumedFromSeq: point.resumedFromSeq } : {}),
+    ...(projectInstructions && (projectInstructions.files.length || projectInstructions.errors.length) ? { projectInstructions } : {}),
   });
+  for (const problem of projectInstructions?.errors ?? []) emit({ type: 'error', message: `AGENTS.md not used: ${problem}`, fatal: false });
+  const agentsMdBlock = projectInstructions ? agentsMdPrompt(projectInstructions) : '';
 
   const questions = new PendingQuestions();
-  const ctx = buildContext({ options, log, deps, emit, tools, point, skillPrompts, display, questions });
+  const ctx = buildContext({ options, log, deps, emit, tools, point, skillPrompts, agentsMdBlock, display, questions });
   const wallTimer = armWallTimer(ctx, deps, options.limits.maxWallMs - point.activeBeforeMs);
   const ended = { value: false };
   const done = runToEnd(ctx, deps, log, wallTimer, ended);
@@ -83,8 +88,7 @@ async function closingOnError<T>(log: FileRunLog, work: () => Promise<T>): Promi
 }
 
 /** 2. The run folder: a new one, or the resumed run's (its key named for the scrubber). */
-function openLog(options: RunOptions): Promise<FileRunLog> {
-  const home = options.home ?? deskpilotHome();
+function openLog(options: RunOptions, home: string): Promise<FileRunLog> {
   // A key from the keychain is not in the environment the scrubber reads: name it.
   const secrets = options.apiKey ? [options.apiKey] : [];
   return options.resumeRunId !== undefined
@@ -134,15 +138,17 @@ function createEmitter(log: FileRunLog, options: RunOptions): { emit: (input: Ru
 /** 5. What must exist before anything runs: a requested skill that is missing is an error here. */
 async function prepare(
   options: RunOptions,
+  home: string,
   emit: (input: RunEventInput) => RunEvent,
   log: FileRunLog,
   makeDeps: DepsFactory,
-): Promise<{ skillPrompts: SkillForPrompt[]; deps: RunDeps; display: DisplayInfo }> {
+): Promise<{ skillPrompts: SkillForPrompt[]; projectInstructions: ProjectInstructions | undefined; deps: RunDeps; display: DisplayInfo }> {
   const skillPrompts = await loadSkillsForPrompt(options.skills ?? []);
+  const projectInstructions = options.agentsMd ? await loadAgentsMd({ cwd: options.agentsMd.cwd, home }) : undefined;
   const deps = await makeDeps(options, emit, log);
   // The configured display, or the primary one; an id that matches no display throws UnknownDisplayError.
   const display = pickDisplay(await options.computer.listDisplays(), options.config.displayId);
-  return { skillPrompts, deps, display };
+  return { skillPrompts, projectInstructions, deps, display };
 }
 
 /** 7. The loop's context: the deps' pieces, the system prompt for each screen size, the restored state. */
@@ -154,10 +160,12 @@ function buildContext(parts: {
   tools: RunTools;
   point: RestorePoint;
   skillPrompts: SkillForPrompt[];
+  /** The AGENTS.md block for the system prompt ('' when none). */
+  agentsMdBlock: string;
   display: DisplayInfo;
   questions: PendingQuestions;
 }): RunContext {
-  const { options, log, deps, emit, tools, point, skillPrompts, display, questions } = parts;
+  const { options, log, deps, emit, tools, point, skillPrompts, agentsMdBlock, display, questions } = parts;
   return {
     runId: log.runId,
     options,
@@ -180,6 +188,7 @@ function buildContext(parts: {
         screen,
         date: new Date(),
         instructions: options.config.instructions,
+        ...(agentsMdBlock ? { projectInstructions: agentsMdBlock } : {}),
         skills: skillPrompts,
         tools: tools.specs,
         ...(options.systemAddendum ? { addendum: options.systemAddendum } : {}),
