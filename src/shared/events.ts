@@ -50,6 +50,9 @@ const base = {
   at: z.number(),
 };
 
+/** An OpenAI pending safety check on a call (and, on its result, the ones a person acknowledged). */
+const SafetyCheckLogSchema = z.object({ id: z.string(), code: z.string(), message: z.string() }).strict();
+
 /** One model tool call as logged (mirrors agent/transcript ModelCall; `input` is what the model sent). */
 export const ModelCallLogSchema = z
   .object({
@@ -62,7 +65,7 @@ export const ModelCallLogSchema = z
         z.object({ ok: z.literal(false), error: z.string() }).strict(),
       ]),
     ),
-    safetyChecks: z.array(z.object({ id: z.string(), code: z.string(), message: z.string() }).strict()).optional(),
+    safetyChecks: z.array(SafetyCheckLogSchema).optional(),
   })
   .strict();
 
@@ -84,7 +87,7 @@ export const ToolResultLogSchema = z
     name: z.string(),
     ok: z.boolean(),
     text: z.string(),
-    acknowledgedSafetyChecks: z.array(z.object({ id: z.string(), code: z.string(), message: z.string() }).strict()).optional(),
+    acknowledgedSafetyChecks: z.array(SafetyCheckLogSchema).optional(),
   })
   .strict();
 

@@ -1,4 +1,5 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
+import { portFlag } from '../server/port-flag.js';
 import { deskpilotHome } from '../paths.js';
 import { addPolicyOptions, addProviderOptions, policyFromFlags, type ChoiceFlags } from './run-flags.js';
 
@@ -6,12 +7,6 @@ interface McpFlags extends ChoiceFlags {
   port: number;
   host: string;
   webRoot?: string;
-}
-
-function port(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new InvalidArgumentError('expected a port number 0–65535');
-  return n;
 }
 
 /**
@@ -26,7 +21,7 @@ export function registerMcpCommand(program: Command): Command {
     .description('serve this desktop to an MCP client over stdio (Claude Code, Codex, Claude Desktop …), every action supervised');
   addProviderOptions(mcp);
   addPolicyOptions(mcp)
-    .option('--port <n>', 'port of the supervision page (0 = any free port)', port, 0)
+    .option('--port <n>', 'port of the supervision page (0 = any free port)', portFlag, 0)
     .option('--host <address>', 'address of the supervision page (loopback only: the page carries approvals)', '127.0.0.1')
     .option('--web-root <dir>', 'folder of the browser build (default: out/web of this package)')
     .action(async (flags: McpFlags) => {

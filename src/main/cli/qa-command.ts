@@ -1,5 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { writeOutputFile } from './output-file.js';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ProviderFamilySchema, type ProviderProfile } from '../../shared/config.js';
 import { ConfigError, loadConfig } from '../config/index.js';
@@ -210,8 +210,8 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
     suite = await outDirFiles.collectSessions(suite, outDir);
     await outDirFiles.writeOutDir(suite, outDir);
   }
-  if (flags.junit) await writeOut(flags.junit, renderJUnit(suite));
-  if (flags.report) await writeOut(flags.report, await renderSuiteReport(suite));
+  if (flags.junit) await writeOutputFile(flags.junit, renderJUnit(suite));
+  if (flags.report) await writeOutputFile(flags.report, await renderSuiteReport(suite));
   const code = exitCodeFor(suite);
   if (suite.setupError) err.write(`deskpilot qa: setup failed: ${suite.setupError}\n`);
   const passed = suite.cases.filter((c) => c.status === 'passed').length;
@@ -225,7 +225,3 @@ function caseLine(c: CaseResult): string {
   return `${mark.padEnd(7)} ${shownOneLine(c.name)}${note ? ` (${shownOneLine(note)})` : ''} — ${shownOneLine(c.message)}`;
 }
 
-async function writeOut(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(path.resolve(file)), { recursive: true });
-  await writeFile(file, text);
-}

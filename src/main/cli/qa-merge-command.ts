@@ -1,5 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { writeOutputFile } from './output-file.js';
 import type { Command } from 'commander';
 import { EXIT_INVALID, exitCodeFor, countCases, type CaseResult, type SuiteResult } from '../qa/results.js';
 import { shownOneLine } from './terminal-text.js';
@@ -71,8 +71,8 @@ export async function qaMergeCommand(dirs: readonly string[], flags: MergeFlags,
     ];
   };
 
-  if (flags.junit) await writeOut(flags.junit, renderJUnit(merged));
-  if (flags.report) await writeOut(flags.report, await renderSuiteReport(merged, { reportFile: flags.report, links }));
+  if (flags.junit) await writeOutputFile(flags.junit, renderJUnit(merged));
+  if (flags.report) await writeOutputFile(flags.report, await renderSuiteReport(merged, { reportFile: flags.report, links }));
   const counts = countCases(merged);
   out.write(
     `merged ${loaded.length} folder(s): ${merged.cases.length} case(s) — ${counts.passed} passed, ${counts.failed} failed, ${counts.blocked} blocked, ${counts.error} errors` +
@@ -83,7 +83,3 @@ export async function qaMergeCommand(dirs: readonly string[], flags: MergeFlags,
   return exitCodeFor(merged);
 }
 
-async function writeOut(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(path.resolve(file)), { recursive: true });
-  await writeFile(file, text);
-}

@@ -1,12 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { deskpilotHome } from '../paths.js';
 import type { BridgeService } from '../service/types.js';
 import { isLoopbackHost } from './auth.js';
 // server.js (ws, zod, the bridge) loads only when serve really starts: `deskpilot --help`
 // and every other command stay free of it (the CLI's start-up budget, issue 13 item 10).
 import type { RunningServer } from './server.js';
+import { portFlag } from './port-flag.js';
 import { defaultWebRoot } from './web-root.js';
 
 /** `deskpilot serve` refused its flags (TLS files, an unsafe bind): the CLI's usage exit code. */
@@ -36,12 +37,6 @@ async function readTls(flags: ServeFlags): Promise<{ cert: Buffer; key: Buffer }
     }
   };
   return { cert: read(flags.tlsCert, 'certificate'), key: read(flags.tlsKey, 'key') };
-}
-
-function port(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new InvalidArgumentError('expected a port number 0–65535');
-  return n;
 }
 
 export interface ServeRunOptions extends ServeFlags {
@@ -105,7 +100,7 @@ export function registerServeCommand(program: Command): void {
   program
     .command('serve')
     .description('serve the supervision UI to a browser over an authenticated HTTP + WebSocket connection')
-    .option('--port <n>', 'port to listen on (0 = any free port)', port, 7717)
+    .option('--port <n>', 'port to listen on (0 = any free port)', portFlag, 7717)
     .option('--host <address>', 'address to listen on; anything but loopback is reachable from other machines', '127.0.0.1')
     .option('--web-root <dir>', 'folder of the browser build (default: out/web of this package)')
     .option('--tls-cert <file>', 'PEM certificate: serve HTTPS/WSS (required with --tls-key off loopback)')
