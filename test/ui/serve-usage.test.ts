@@ -88,7 +88,7 @@ describe('token use and cost in the UI', () => {
     await expect.poll(() => page.locator('[data-testid=step-usage]').textContent()).toBe(usageText(events[1]!.stepUsage));
     for (const size of [{ width: 1440, height: 900 }, { width: 900, height: 700 }]) {
       await page.setViewportSize(size);
-      await page.locator('[data-testid=step-detail] header').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await page.locator('[data-testid=step-detail] header').evaluate((el) => el.scrollIntoView({ block: 'center' }));
       await shotBoth(`usage-step-${size.width}x${size.height}`);
     }
     await page.setViewportSize({ width: 1440, height: 900 });
