@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { killHotkeyProblem } from './accelerator.js';
 import { PolicyModeSchema } from './approvals.js';
 import { LimitsSchema } from './events.js';
+import { ProviderFamilySchema } from './providers.js';
+
+export { ProviderFamilySchema };
 
 /**
  * The user's configuration: `$DESKPILOT_HOME/config.json` (default ~/.deskpilot).
@@ -10,14 +13,12 @@ import { LimitsSchema } from './events.js';
  * (Electron safeStorage).
  */
 
-export const ProviderFamilySchema = z.enum(['anthropic', 'openai', 'openai-compatible']);
-
 export const ProviderProfileSchema = z
   .object({
     provider: ProviderFamilySchema,
     model: z.string().min(1),
     baseUrl: z.string().url().optional(),
-    /** Name of the environment variable that holds the key (default: ANTHROPIC_API_KEY / OPENAI_API_KEY). */
+    /** Name of the environment variable that holds the key (default: the provider's, shared/providers.ts). */
     apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
     /** Force a tool version instead of choosing from the model id, e.g. "computer_20250124". */
     toolVersion: z.string().optional(),

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createProvider } from '../../src/main/agent/providers/index.js';
 import type { TranscriptItem } from '../../src/main/agent/transcript.js';
 import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';
-import { FAST_RETRY, image, observation, signal } from './helpers.js';
+import { builtinTools, FAST_RETRY, image, observation, signal } from './helpers.js';
 
 let fake: FakeModelServer;
 beforeEach(async () => {
@@ -33,7 +33,7 @@ describe('Anthropic GA computer toolset (computer_toolset_20260801)', () => {
     }));
     const deltas: Array<[string, string]> = [];
     const turn = await claude('claude-sonnet-5-5').turn(
-      { system: 'You are DeskPilot.', transcript: [firstUser], observation: observation(1280, 800), tools: ['finish', 'ask_user'] },
+      { system: 'You are DeskPilot.', transcript: [firstUser], observation: observation(1280, 800), tools: builtinTools('finish', 'ask_user') },
       signal(),
       { onDelta: (t, k) => deltas.push([k, t]) },
     );
@@ -71,11 +71,11 @@ describe('Anthropic GA computer toolset (computer_toolset_20260801)', () => {
     const p = claude('claude-opus-5-5');
     const obs = observation(1024, 640);
     const transcript: TranscriptItem[] = [{ role: 'user', text: 'go', image: image(1024, 640), imagePruned: true }];
-    const t1 = await p.turn({ system: 's', transcript, observation: obs, tools: ['finish'] }, signal());
+    const t1 = await p.turn({ system: 's', transcript, observation: obs, tools: builtinTools('finish') }, signal());
     transcript.push(t1.assistant);
     // The first call failed, so the runner stopped there and answered only it.
     transcript.push({ role: 'tool_result', callId: 'toolu_a', name: 'left_click', ok: false, text: 'the window moved', image: image(1024, 640) });
-    const t2 = await p.turn({ system: 's', transcript, observation: obs, tools: ['finish'] }, signal());
+    const t2 = await p.turn({ system: 's', transcript, observation: obs, tools: builtinTools('finish') }, signal());
 
     const req = fake.requests[1]!;
     expect(req.toolResults.map((r) => [r.callId, r.isError])).toEqual([['toolu_a', true], ['toolu_b', true]]);

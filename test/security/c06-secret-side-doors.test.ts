@@ -7,6 +7,9 @@ import type { RunEvent } from '../../src/shared/events.js';
 import { Scrubber } from '../../src/main/sessions/scrub.js';
 import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
+import { startXterm } from '../harness/native-apps.js';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { claude, finish, testRunOptions } from '../e2e/support.js';
 
 // Class 6: secrets do not leave through side doors. A real run (real shell, Xvfb,
@@ -18,6 +21,7 @@ const SERVICE_TOKEN = 'svc-token-9f8e7d6c5b4a3210';
 const DB_PASSWORD = 'CorrectHorseBattery42';
 const TYPED_PASSWORD = 'hunter2xyz';
 const SUDO_PASSWORD = 's3cr3tw0rd';
+const KEYRING_PASSWORD = 'plainword7';
 
 let xvfb: Xvfb;
 let fake: FakeModelServer;
@@ -99,6 +103,60 @@ describe('a run whose shell and model touch secrets', () => {
     }
     // The typing itself still happened and reads as what it was.
     expect(events.filter((e) => e.type === 'action_executed' && e.action.type === 'type' && e.action.text.startsWith('[masked secret]'))).toHaveLength(2);
+  }, 120_000);
+});
+
+describe('a bare word typed into a window whose title asks for a password', () => {
+  it('reaches the app exactly and never reaches the log or the pushes', async () => {
+    // A real X window that says what it is only in its title (the program sets it, as a
+    // keyring prompt or a login dialog would); neither the task nor the model's words say
+    // "password", so only the focused window's title can tell.
+    const received = path.join(scratch, 'keyring-input.txt');
+    const xterm = await startXterm(xvfb, {
+      cols: 50, rows: 6, x: 40, y: 40,
+      // The title changes once the harness has found the window by its start title.
+      command: ['sh', '-c', `while [ ! -e '${received}.go' ]; do sleep 0.1; done; printf '\\033]2;Unlock login keyring - enter password\\007'; exec cat > '${received}'`],
+    });
+    writeFileSync(`${received}.go`, '');
+    try {
+      // Focus the prompt; the window manager reports it active once it has the title.
+      for (let i = 0; i < 50; i++) {
+        spawnSync('xdotool', ['windowactivate', '--sync', xterm.windowId], { env: xvfb.env });
+        const title = spawnSync('xdotool', ['getactivewindow', 'getwindowname'], { env: xvfb.env, encoding: 'utf8' }).stdout;
+        if (title.includes('enter password')) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      fake.script(
+        { text: 'Typing the word from the note.', toolCalls: [claude.type(`${KEYRING_PASSWORD}\n`)] },
+        { toolCalls: [finish(true, 'done')] },
+      );
+      const { startRun } = await import('../../src/main/agent/runner.js');
+      const events: RunEvent[] = [];
+      const handle = await startRun(
+        testRunOptions({
+          task: 'type the word from the note',
+          profile: { provider: 'anthropic', model: 'claude-haiku-4-5', baseUrl: fake.anthropicBaseUrl },
+          apiKey: KEY,
+          computer,
+          home: path.join(scratch, 'home-title'),
+          onEvent: (e) => events.push(e),
+        }),
+      );
+      const result = await handle.done;
+      expect(result.status).toBe('done');
+      // The app received the word exactly (typing is not weakened by masking).
+      for (let i = 0; i < 50 && !(existsSync(received) && readFileSync(received, 'utf8').includes('\n')); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(readFileSync(received, 'utf8')).toBe(`${KEYRING_PASSWORD}\n`);
+      // Nowhere in what DeskPilot keeps or shows.
+      const log = readFileSync(path.join(handle.dir, 'events.jsonl'), 'utf8');
+      expect(log).not.toContain(KEYRING_PASSWORD);
+      expect(JSON.stringify(events)).not.toContain(KEYRING_PASSWORD);
+      expect(events.some((e) => e.type === 'action_executed' && e.action.type === 'type' && e.action.text.startsWith('[masked secret]'))).toBe(true);
+    } finally {
+      await xterm.stop();
+    }
   }, 120_000);
 });
 

@@ -1,6 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PROVIDERS, type ProviderDescriptor, type ProviderFamily } from '../../../src/shared/providers.js';
 import { inspectRequest } from './inspect.js';
 import { anthropicMessage, anthropicStream, chatBody, chatStream, responsesBody, responsesStream, type SseFrame } from './render.js';
 import type { FakeFault, FakeProtocol, FakeReply, FakeRequest, FakeResult, FakeTurn } from './types.js';
@@ -19,6 +20,8 @@ export interface FakeModelServer {
   readonly anthropicBaseUrl: string;
   /** baseURL for openai (it appends /responses, /chat/completions). */
   readonly openaiBaseUrl: string;
+  /** The baseURL a profile of this family uses to reach this server (by the API its descriptor names). */
+  baseUrlFor(family: ProviderFamily): string;
   /** Every request received, in order (faulted ones included). */
   readonly requests: FakeRequest[];
   /** Queue turns; each request consumes the next one. */
@@ -34,6 +37,13 @@ const ROUTES: Record<string, FakeProtocol> = {
   '/v1/messages': 'anthropic',
   '/v1/responses': 'responses',
   '/v1/chat/completions': 'chat',
+};
+
+/** The SDKs' baseURL per wire API: @anthropic-ai/sdk appends /v1/messages, openai appends /responses or /chat/completions. */
+const BASE_BY_API: Record<ProviderDescriptor['api'], (url: string) => string> = {
+  messages: (url) => url,
+  responses: (url) => `${url}/v1`,
+  chat: (url) => `${url}/v1`,
 };
 
 const isFault = (r: FakeResult): r is FakeFault => 'fault' in r;
@@ -207,6 +217,7 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
     url,
     anthropicBaseUrl: url,
     openaiBaseUrl: `${url}/v1`,
+    baseUrlFor: (family) => BASE_BY_API[PROVIDERS[family].api](url),
     requests,
     script: (...turns) => void queue.push(...turns),
     setFallback: (turn) => void (fallback = turn),

@@ -3,6 +3,7 @@ import type { ApprovedBy } from '../../../shared/approvals.js';
 import { assertNever } from '../../../shared/assert-never.js';
 import { checkAction, type CheckedAction } from '../../../os-control/check-action.js';
 import { rememberAction } from '../supervision/input-memory.js';
+import { callTool } from '../tools/agent-tool.js';
 import { formatShellResult, runShell } from '../tools/shell.js';
 import type { AssistantItem, ModelCall, ToolResultItem, TranscriptImage } from '../transcript.js';
 import { isAbortError, throwIfAborted } from '../../../shared/abort.js';
@@ -71,14 +72,9 @@ async function executeCall(
   seen: SeenObservation,
   reasoning: string,
 ): Promise<ActionResult & { acted: boolean; acknowledgedSafetyChecks?: ModelCall['safetyChecks'] }> {
-  const custom = ctx.options.customTools?.[call.name as keyof NonNullable<typeof ctx.options.customTools>];
-  if (custom) {
-    const answer = await custom.handle(call, {
-      runId: ctx.runId,
-      step: ctx.step,
-      signal: ctx.control.signal,
-      latestObservationId: seen.record.id,
-    });
+  const tool = ctx.tools.find(call.name);
+  if (tool) {
+    const answer = await callTool(tool, { runId: ctx.runId, step: ctx.step, signal: ctx.control.signal, latestObservationId: seen.record.id, call });
     return { ok: answer.ok, text: answer.text, acted: false, ...(answer.endRun ? { ending: answer.endRun } : {}) };
   }
   if (call.actions.length === 0) {

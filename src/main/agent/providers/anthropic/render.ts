@@ -1,6 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import type { AssistantItem, TranscriptImage, TranscriptItem } from '../../transcript.js';
+import { isBuiltinTool } from '../builtin-tools.js';
+import type { ToolSpec } from '../tool-spec.js';
 import type { ClaudeToolVersion } from './models.js';
 
 /**
@@ -34,8 +36,12 @@ async function imageBlock(image: TranscriptImage): Promise<Anthropic.ImageBlockP
   return { type: 'image', source: { type: 'base64', media_type: image.mediaType, data } };
 }
 
-/** Replays the blocks the API returned (thinking signatures intact); synthesises them when the state is missing. */
-export function assistantBlocks(item: AssistantItem, version: ClaudeToolVersion): Block[] {
+/**
+ * Replays the blocks the API returned (thinking signatures intact); synthesises them
+ * when the state is missing — then a call that names no function tool of the run (a
+ * built-in or one of `tools`) was a member of the GA computer toolset.
+ */
+export function assistantBlocks(item: AssistantItem, version: ClaudeToolVersion, tools: readonly ToolSpec[]): Block[] {
   const state = AnthropicStateSchema.safeParse(item.providerState);
   const out: Block[] = [];
   if (state.success) {
@@ -53,13 +59,13 @@ export function assistantBlocks(item: AssistantItem, version: ClaudeToolVersion)
   }
   if (item.text) out.push({ type: 'text', text: item.text });
   for (const call of item.calls) {
-    const member = version === 'computer_toolset_20260801' && !['shell', 'ask_user', 'finish', 'find_text', 'qa_verdict'].includes(call.name);
+    const member = version === 'computer_toolset_20260801' && !isBuiltinTool(call.name) && !tools.some((t) => t.name === call.name);
     out.push({ type: 'tool_use', id: call.callId, name: call.name, input: call.input ?? {}, ...(member ? { toolset_name: 'computer' } : {}) });
   }
   return out;
 }
 
-export async function renderMessages(transcript: readonly TranscriptItem[], version: ClaudeToolVersion): Promise<Anthropic.MessageParam[]> {
+export async function renderMessages(transcript: readonly TranscriptItem[], version: ClaudeToolVersion, tools: readonly ToolSpec[]): Promise<Anthropic.MessageParam[]> {
   const messages: Anthropic.MessageParam[] = [];
   let results: Anthropic.ToolResultBlockParam[] = [];
   let extra: Block[] = [];
@@ -84,7 +90,7 @@ export async function renderMessages(transcript: readonly TranscriptItem[], vers
     if (item.role === 'assistant') {
       answerMissing();
       flushUser();
-      const blocks = assistantBlocks(item, version);
+      const blocks = assistantBlocks(item, version, tools);
       if (blocks.length === 0) blocks.push({ type: 'text', text: '(no output)' });
       messages.push({ role: 'assistant', content: blocks });
       for (const b of blocks) if (b.type === 'tool_use') pending.set(b.id, b.toolset_name ?? undefined);
