@@ -4,6 +4,8 @@ import { registerServeCommand } from './server/command.js';
 import { EXIT } from './cli/exit-codes.js';
 import { registerDisplaysCommand } from './cli/displays-command.js';
 import { registerDoctorCommand } from './cli/doctor-command.js';
+import { registerAcpCommand } from './cli/acp-command.js';
+import { registerMcpCommand } from './cli/mcp-command.js';
 import { registerInspectCommand } from './cli/inspect-command.js';
 import { registerQaCommand } from './cli/qa-command.js';
 import { registerRunCommand } from './cli/run-command.js';
@@ -43,6 +45,8 @@ export function buildProgram(): Command {
   registerDisplaysCommand(program);
   registerInspectCommand(program);
   registerDoctorCommand(program);
+  registerMcpCommand(program);
+  registerAcpCommand(program);
   pointUsageErrorsAtHelp(program);
   return program;
 }

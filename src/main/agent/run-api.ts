@@ -30,6 +30,12 @@ export interface RunOptions {
    */
   tools?: readonly AgentTool[];
   labels?: Record<string, string>;
+  /**
+   * Read the AGENTS.md that apply to this folder (its repository's, down to it) and the
+   * person's $DESKPILOT_HOME/AGENTS.md into the system prompt, as untrusted notes
+   * (agent/agents-md.ts). Absent: none (`--no-agents-md`, QA, tests).
+   */
+  agentsMd?: { cwd: string };
   /** The data folder (DESKPILOT_HOME); default from the environment. */
   home?: string;
   /** Continue the run in this existing folder (resume). */

@@ -1,6 +1,6 @@
 import type { Point } from '../../shared/actions.js';
 import type { ApprovalAnswer } from '../../shared/approvals.js';
-import type { RunEvent, RunEventInput, Usage } from '../../shared/events.js';
+import type { ProjectInstructions, RunEvent, RunEventInput, Usage } from '../../shared/events.js';
 import type { DisplayInfo } from '../../shared/observation.js';
 import { pickDisplay as pickDisplayFrom } from '../../os-control/displays.js';
 import { errorText } from '../../shared/error-text.js';
@@ -11,6 +11,7 @@ import type { Gate } from './gate.js';
 import { priceFor, ZERO_USAGE } from './pricing.js';
 import type { Provider } from './providers/types.js';
 import type { RunHandle, RunOptions, RunResult } from './run-api.js';
+import { agentsMdPrompt, loadAgentsMd } from './agents-md.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import type { TranscriptItem } from './transcript.js';
 import type { LoopControl, RunContext, RunEnding } from './runner/context.js';
@@ -108,9 +109,11 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
   let deps: RunDeps;
   let display: DisplayInfo;
   let skillPrompts: SkillForPrompt[];
+  let projectInstructions: ProjectInstructions | undefined;
   try {
     // A requested skill that is missing is an error before anything runs.
     skillPrompts = await loadSkillsForPrompt(options.skills ?? []);
+    projectInstructions = options.agentsMd ? await loadAgentsMd({ cwd: options.agentsMd.cwd, home }) : undefined;
     deps = await makeDeps(options, emit, log);
     display = await pickDisplay(options);
   } catch (error) {
@@ -131,7 +134,10 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     display,
     ...(options.profile.baseUrl ? { baseUrl: options.profile.baseUrl } : {}),
     ...(resumedFromSeq !== undefined ? { resumedFromSeq } : {}),
+    ...(projectInstructions && (projectInstructions.files.length || projectInstructions.errors.length) ? { projectInstructions } : {}),
   });
+  for (const problem of projectInstructions?.errors ?? []) emit({ type: 'error', message: `AGENTS.md not used: ${problem}`, fatal: false });
+  const agentsMdBlock = projectInstructions ? agentsMdPrompt(projectInstructions) : '';
 
   const startedAt = Date.now() - activeBeforeMs;
   const ctx: RunContext = {
@@ -156,6 +162,7 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
         screen,
         date: new Date(),
         instructions: options.config.instructions,
+        ...(agentsMdBlock ? { projectInstructions: agentsMdBlock } : {}),
         skills: skillPrompts,
         tools: tools.specs,
         ...(options.systemAddendum ? { addendum: options.systemAddendum } : {}),

@@ -16,6 +16,8 @@ export interface SystemPromptInput {
   date: Date;
   /** The user's own instructions from config. */
   instructions?: string;
+  /** AGENTS.md, already wrapped as untrusted notes (agents-md.ts agentsMdPrompt). */
+  projectInstructions?: string;
   skills?: readonly SkillForPrompt[];
   /** The function tools offered: the built-ins get their usage line, any other tool its description. */
   tools?: readonly Pick<ToolSpec, 'name' | 'description'>[];
@@ -70,6 +72,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   for (const skill of input.skills ?? []) {
     parts.push(`<skill name="${skill.name}">\n${skill.description ? `${skill.description}\n\n` : ''}${skill.body.trim()}\n</skill>`);
   }
+  if (input.projectInstructions?.trim()) parts.push(input.projectInstructions.trim());
   if (input.instructions?.trim()) parts.push(`The person's standing instructions:\n${input.instructions.trim()}`);
   if (input.addendum?.trim()) parts.push(input.addendum.trim());
   const note = PROVIDERS[input.family].promptNote;

@@ -15,7 +15,7 @@ import type { RunHandle, RunOptions } from '../agent/run-api.js';
 import { startRun } from '../agent/runner.js';
 import { listSkills, type SkillRoots } from '../agent/skills/index.js';
 import { FrameStream } from './frame-stream.js';
-import { BridgeError, type BridgeService, type ClientInfo, type SecretStore, type ServiceHost } from './types.js';
+import { BridgeError, type ClientInfo, type RunHostingService, type SecretStore, type ServiceHost } from './types.js';
 
 export interface BridgeServiceOptions {
   /** DESKPILOT_HOME. */
@@ -56,6 +56,8 @@ interface ActiveRun {
   policy: PolicyMode;
   state: RunState;
   reason: string;
+  /** run_ended was seen (or `done` settled): never made active again. */
+  ended: boolean;
 }
 
 type Listener = (message: PushMessage) => void;
@@ -65,7 +67,7 @@ type Listener = (message: PushMessage) => void;
  * bridge contract, runs one agent run at a time, and pushes events, streaming text,
  * run state to every subscriber, and live frames to the clients that watch.
  */
-export function createBridgeService(options: BridgeServiceOptions): BridgeService {
+export function createBridgeService(options: BridgeServiceOptions): RunHostingService {
   const { home, computer, secrets, skillRoots, host } = options;
   const env = options.env ?? process.env;
   const start = options.startRun ?? startRun;
@@ -151,6 +153,63 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
     }
   };
 
+  /**
+   * Makes a run the active one: its events, streaming text and state go to every
+   * client, its approvals are answered through `approval.answer`. `start` receives the
+   * hooks to pass to startRun. `over`: the run is hosted above that active run until it
+   * ends, then that one is active again (a `run_task` inside an MCP session, which waits
+   * meanwhile); otherwise another active run is a conflict.
+   */
+  const hostRun = async (start: (hooks: Pick<RunOptions, 'onEvent' | 'onDelta'>) => Promise<RunHandle>, policy: PolicyMode, over?: string): Promise<RunHandle> => {
+    const below = over !== undefined ? activeRun(over) : undefined;
+    if (!below && active) throw new BridgeError('conflict', 'a run is already active; stop it first');
+    // Filled once startRun returns; events before that only go to the log and subscribers.
+    const run: { current?: ActiveRun } = {};
+    const leave = (current: ActiveRun) => {
+      if (active !== current) return;
+      active = below && !below.ended ? below : undefined;
+      push(runState());
+    };
+    const onEvent = (event: RunEvent) => {
+      const current = run.current;
+      if (event.type === 'state' && current) {
+        current.state = event.state;
+        current.reason = event.reason;
+      }
+      push({ kind: 'event', event });
+      // A client that saw run_ended may start the next run at once, before the old
+      // run's log has finished closing: the run is no longer active from here.
+      if (event.type === 'run_ended' && current) {
+        current.ended = true;
+        if (active === current) active = below && !below.ended ? below : undefined;
+      }
+      if ((event.type === 'state' || event.type === 'run_ended') && current) push(runState());
+    };
+    let handle: RunHandle;
+    try {
+      handle = await start({
+        onEvent,
+        onDelta: (text, textKind) => {
+          if (run.current) push({ kind: 'delta', runId: run.current.handle.runId, text, textKind });
+        },
+      });
+    } catch (error) {
+      if (error instanceof BridgeError) throw error;
+      throw new BridgeError('invalid', error instanceof Error ? error.message : String(error));
+    }
+    const current: ActiveRun = { handle, policy, state: 'running', reason: '', ended: false };
+    run.current = current;
+    active = current;
+    push(runState());
+    void handle.done
+      .catch(() => undefined)
+      .finally(() => {
+        current.ended = true;
+        leave(current);
+      });
+    return handle;
+  };
+
   const handlers: { [N in CommandName]: (input: ReturnType<(typeof Commands)[N]['input']['parse']>, client: ClientInfo) => Promise<CommandOutput<N>> } = {
     'run.start': async (input) => {
       if (active || starting) throw new BridgeError('conflict', 'a run is already active; stop it first');
@@ -189,52 +248,24 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
         const stored = keyEnv && secrets ? await secrets.get(keyEnv) : undefined;
         const apiKey = stored || resolveApiKey(resolved.profile, env).apiKey;
         if (!apiKey) throw new BridgeError('invalid', `no API key: store one in settings or set ${keyEnv ?? 'the key variable'}`);
-        // Filled once startRun returns; events before that only go to the log and subscribers.
-        const run: { current?: ActiveRun } = {};
-        const onEvent = (event: RunEvent) => {
-          const current = run.current;
-          if (event.type === 'state' && current) {
-            current.state = event.state;
-            current.reason = event.reason;
-          }
-          push({ kind: 'event', event });
-          // A client that saw run_ended may start the next run at once, before the old
-          // run's log has finished closing: the run is no longer active from here.
-          if (event.type === 'run_ended' && current && active === current) active = undefined;
-          if ((event.type === 'state' || event.type === 'run_ended') && current) push(runState());
-        };
-        let handle: RunHandle;
-        try {
-          handle = await start({
-            task: input.task,
-            profile: resolved.profile,
-            ...(apiKey ? { apiKey } : {}),
-            policy: resolved.policy,
-            limits: resolved.limits,
-            config,
-            computer,
-            home,
-            ...(input.skills?.length ? { skills: input.skills } : {}),
-            onEvent,
-            onDelta: (text, textKind) => {
-              if (run.current) push({ kind: 'delta', runId: run.current.handle.runId, text, textKind });
-            },
-          });
-        } catch (error) {
-          if (error instanceof BridgeError) throw error;
-          throw new BridgeError('invalid', error instanceof Error ? error.message : String(error));
-        }
-        const current: ActiveRun = { handle, policy: resolved.policy, state: 'running', reason: '' };
-        run.current = current;
-        active = current;
-        push(runState());
-        void handle.done
-          .catch(() => undefined)
-          .finally(() => {
-            if (active !== current) return;
-            active = undefined;
-            push(runState());
-          });
+        const handle = await hostRun(
+          (hooks) =>
+            start({
+              task: input.task,
+              profile: resolved.profile,
+              ...(apiKey ? { apiKey } : {}),
+              policy: resolved.policy,
+              limits: resolved.limits,
+              config,
+              computer,
+              home,
+              ...(input.skills?.length ? { skills: input.skills } : {}),
+              // The project the app or `deskpilot serve` was started in.
+              agentsMd: { cwd: process.cwd() },
+              ...hooks,
+            }),
+          resolved.policy,
+        );
         return { runId: handle.runId };
       } finally {
         starting = false;
@@ -350,6 +381,17 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
   };
 
   return {
+    async hostRun(startHosted, policy, options = {}) {
+      if (closed) throw new BridgeError('unavailable', 'the service is closed');
+      if (starting) throw new BridgeError('conflict', 'a run is starting; stop it first');
+      starting = true;
+      try {
+        return await hostRun(startHosted, policy, options.over);
+      } finally {
+        starting = false;
+      }
+    },
+
     async call(name, input, client) {
       if (closed) throw new BridgeError('unavailable', 'the service is closed');
       const command = Commands[name as CommandName] as (typeof Commands)[CommandName] | undefined;

@@ -1,9 +1,11 @@
+import { appendFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PROVIDERS, type ProviderDescriptor, type ProviderFamily } from '../../../src/shared/providers.js';
 import { inspectRequest } from './inspect.js';
 import { anthropicMessage, anthropicStream, chatBody, chatStream, responsesBody, responsesStream, type SseFrame } from './render.js';
 import type { FakeFault, FakeProtocol, FakeReply, FakeRequest, FakeResult, FakeTurn } from './types.js';
+import { anthropicBlocks, PromptCache } from '../../../src/main/agent/cost/token-estimate.js';
 
 /**
  * A loopback model server that speaks the real wire protocols (Anthropic Messages,
@@ -62,7 +64,20 @@ function writeSse(res: http.ServerResponse, frames: SseFrame[]): void {
   res.end();
 }
 
-export async function startFakeModel(options: { model?: string } = {}): Promise<FakeModelServer> {
+export interface FakeModelOptions {
+  model?: string;
+  /** Append every request as one JSON line ({index, protocol, path, receivedAt, body}) to this file. */
+  logFile?: string;
+  /**
+   * Anthropic replies without a scripted `usage` report the estimated tokens of the
+   * request (src/main/agent/cost/token-estimate.ts: uncached input, cache reads and
+   * writes by where its breakpoints fall), as the real API reports its own count.
+   */
+  estimateUsage?: boolean;
+}
+
+export async function startFakeModel(options: FakeModelOptions = {}): Promise<FakeModelServer> {
+  const cache = new PromptCache();
   const queue: FakeTurn[] = [];
   const requests: FakeRequest[] = [];
   let fallback: FakeTurn | undefined;
@@ -103,6 +118,8 @@ export async function startFakeModel(options: { model?: string } = {}): Promise<
       ...facts,
     };
     requests.push(record);
+    if (options.logFile) appendFileSync(options.logFile, `${JSON.stringify({ index: record.index, protocol, path, receivedAt, body })}\n`);
+    const estimated = options.estimateUsage && protocol === 'anthropic' ? cache.request(anthropicBlocks(body)) : undefined;
     const turn = queue.shift() ?? fallback;
     let result: FakeResult;
     try {
@@ -110,6 +127,9 @@ export async function startFakeModel(options: { model?: string } = {}): Promise<
     } catch (err) {
       // A throwing turn is a test bug; answer 400 so the SDK fails fast and says why.
       result = { fault: 'status', status: 400, body: errorBody(protocol, 400, `fake model: turn threw: ${String(err)}`) };
+    }
+    if (estimated && !isFault(result) && !result.usage) {
+      result = { ...result, usage: { input: estimated.uncached, output: 40, cacheRead: estimated.cacheRead, cacheWrite: estimated.cacheWrite } };
     }
     respond(record, result, res, req);
   }

@@ -3,6 +3,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MS, PROVIDERS, type ProviderFamily } from '../.
 import { createAnthropicProvider } from './anthropic/provider.js';
 import { createOpenAICompatibleProvider } from './openai-compatible/provider.js';
 import { createOpenAIProvider } from './openai/provider.js';
+import { applyScreenshotSize } from './screenshot-size.js';
 import type { RetryOptions } from './retry.js';
 import { ProviderRequestError, type Provider } from './types.js';
 
@@ -59,6 +60,10 @@ export function resolveApiKey(
 
 /** The provider for a profile. Throws ProviderRequestError when no key can be found. */
 export function createProvider(profile: ProviderProfile, options: CreateProviderOptions = {}): Provider {
+  return applyScreenshotSize(createFamilyProvider(profile, options), profile.screenshot);
+}
+
+function createFamilyProvider(profile: ProviderProfile, options: CreateProviderOptions): Provider {
   const resolved = resolveApiKey(profile);
   const apiKey = options.apiKey ?? resolved.apiKey;
   if (!apiKey) {

@@ -37,6 +37,8 @@ export interface SeenObservation {
   /** Paths in the run folder. */
   imagePath: string;
   thumbPath: string;
+  /** os-control's frame identity: equal ids, equal pixels (Observation.frameId). */
+  frameId?: string;
 }
 
 /** How a run ends, decided inside the loop. */

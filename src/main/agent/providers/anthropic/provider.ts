@@ -115,7 +115,7 @@ export function createAnthropicProvider(profile: ProviderProfile, options: Anthr
     family: 'anthropic',
     model,
     imageTarget(): ImageTarget {
-      return claudeImageTarget(model);
+      return claudeImageTarget(model, version);
     },
     async turn(request, signal, callbacks): Promise<ModelTurn> {
       const message = await withRetry((_attempt, attemptSignal) => once(request, attemptSignal, callbacks), signal, callbacks, options.retry);
