@@ -10,6 +10,7 @@ import type { Computer } from '../../os-control/types.js';
 import type { AppSession } from './app-session.js';
 import type { CaseState } from './case-state.js';
 import type { Expectation, TestCase } from './plan-types.js';
+import { checkElement } from './element-check.js';
 
 /**
  * pass / fail / inconclusive. Inconclusive: DeskPilot could not read the thing well
@@ -159,6 +160,7 @@ async function runCheck(e: Expectation, number: number, ctx: CheckContext): Prom
     const passed = e.match === 'equals' ? title === e.text : title.includes(e.text);
     return { ...base, status: passed ? 'pass' : 'fail', actual: title, detail: `window title is "${title}"` };
   }
+  if (e.kind === 'element') return { ...base, ...(await checkElement(e, ctx.computer)) };
 
   const pointed = pointedRegion(number, ctx);
   const region = e.kind === 'region_text' ? await namedRegion(e.region, ctx) : pointed ?? displayRect(ctx.display);

@@ -9,7 +9,7 @@ import { MAX_TIMER_MESSAGE, MAX_TIMER_MS } from '../../shared/timers.js';
  */
 
 /** Names an expectation cannot use as a region: they mean something else. */
-export const RESERVED_REGION_NAMES = ['title', 'screen', 'text'] as const;
+export const RESERVED_REGION_NAMES = ['title', 'screen', 'text', 'element'] as const;
 
 export const ExpectationSchema = z.discriminatedUnion('kind', [
   /** The text OCR reads in a named region equals / contains `text`. */
@@ -27,6 +27,23 @@ export const ExpectationSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('screen_text'),
+      text: z.string().min(1),
+      line: z.number().int().positive(),
+      source: z.string(),
+    })
+    .strict(),
+  /**
+   * An element of the app's accessibility tree (element-check.ts): the first element on
+   * screen with that role (and name, when given) has that value / name / state, or
+   * exists (`text` "yes") or not ("no").
+   */
+  z
+    .object({
+      kind: z.literal('element'),
+      role: z.string().min(1).max(64),
+      name: z.string().optional(),
+      property: z.enum(['value', 'name', 'state', 'exists']),
+      match: z.enum(['equals', 'contains']),
       text: z.string().min(1),
       line: z.number().int().positive(),
       source: z.string(),

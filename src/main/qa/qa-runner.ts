@@ -11,9 +11,11 @@ import type { RunHandle, RunOptions, RunResult } from '../agent/run-api.js';
 import { launchApp, runSetupCommands, SetupError, type AppSession } from './app-session.js';
 import { caseTask, QA_ADDENDUM } from './case-task.js';
 import { CaseState } from './case-state.js';
-import { runChecks } from './checks.js';
+import { ocrSource, runChecks } from './checks.js';
+import { treeSource } from './element-check.js';
 import { decideOutcome } from './decide.js';
 import { createFindTextTool } from './find-text-tool.js';
+import { createFindElementTool } from './find-element-tool.js';
 import type { TestCase, TestPlan } from './plan-types.js';
 import type { AttemptResult, CaseResult, SuiteResult } from './results.js';
 import type { RequestGate } from '../agent/providers/request-gate.js';
@@ -232,7 +234,7 @@ async function runAttempt(
       computer: options.computer,
       skills: ['qa'],
       systemAddendum: QA_ADDENDUM,
-      tools: [createVerdictTool(testCase, state), createFindTextTool(options.computer, state)],
+      tools: [createVerdictTool(testCase, state), createFindTextTool(options.computer, state), createFindElementTool(options.computer, state)],
       labels: {
         qaSuite: options.suiteId,
         qaCase: testCase.name,
@@ -299,6 +301,8 @@ async function runAttempt(
           display,
           regions: plan.app.regions,
           outDir: path.join(options.outDir, safeName(`${testCase.name}-${attempt}`)),
+          // The tree's exact text first; OCR only where the app exposes none.
+          sources: [treeSource(options.computer), ocrSource],
         });
   const outcome = decideOutcome(verdict, checks, testCase.expected.length);
   return {
