@@ -68,6 +68,8 @@ function toolKind(action: Action): acp.ToolKind {
   switch (actionCategory(action)) {
     case 'shell':
       return 'execute';
+    case 'tool':
+      return 'fetch';
     case 'observe':
       return 'read';
     case 'input':
