@@ -93,6 +93,24 @@ describe('MCP servers as the agent’s tools (deskpilot run)', () => {
     expect(String(executed[0]!.output)).toContain('contents of the note');
   }, 120_000);
 
+  it('deskpilot mcp list shows each server’s approval, status and offered tools', async () => {
+    configure({
+      fs: { command: process.execPath, args: [FS_SERVER, files], approval: 'auto', denyTools: ['write_file'] },
+      secret: { command: process.execPath, args: [EVERYTHING, 'stdio'], approval: 'deny' },
+      broken: { command: path.join(files, 'no-such-server') },
+    });
+    const cli = runCli(['mcp', 'list', '--json'], { ...xvfb.env, PATH: process.env.PATH, DESKPILOT_HOME: home.home });
+    const { code } = await cli.exit;
+    expect(code, cli.stderr()).toBe(6);
+    const { servers } = JSON.parse(cli.stdout()) as { servers: Array<{ server: string; approval: string; status: string; tools: string[] }> };
+    const byName = Object.fromEntries(servers.map((s) => [s.server, s]));
+    expect(byName.fs).toMatchObject({ approval: 'auto', status: 'running' });
+    expect(byName.fs!.tools).toEqual(expect.arrayContaining(['read_text_file', 'list_allowed_directories']));
+    expect(byName.fs!.tools).not.toContain('write_file');
+    expect(byName.secret).toMatchObject({ approval: 'deny', status: 'not started (approval deny)', tools: [] });
+    expect(byName.broken).toMatchObject({ approval: 'ask', status: expect.stringMatching(/^failed: /), tools: [] });
+  }, 60_000);
+
   it('a server that does not start, and one killed mid-run, are reported as events; the run goes on', async () => {
     configure({
       ev: { command: process.execPath, args: [EVERYTHING, 'stdio'], approval: 'auto', allowTools: ['echo'] },

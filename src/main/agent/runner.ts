@@ -59,7 +59,13 @@ export function startRun(options: RunOptions): Promise<RunHandle> {
 
 export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): Promise<RunHandle> {
   // A bad tool name is refused before the run folder exists.
-  const tools = runTools([...(options.tools ?? []), ...(options.mcp?.tools ?? [])]);
+  let tools: ReturnType<typeof runTools>;
+  try {
+    tools = runTools([...(options.tools ?? []), ...(options.mcp?.tools ?? [])]);
+  } catch (error) {
+    await options.mcp?.close().catch(() => undefined);
+    throw error;
+  }
   const home = options.home ?? deskpilotHome();
   const resuming = options.resumeRunId !== undefined;
   // A key from the keychain is not in the environment the scrubber reads: name it.

@@ -86,6 +86,11 @@ interface Connected {
   tools: string[];
 }
 
+/** The toolbox of a run started with this config, or undefined when it names no MCP server. */
+export async function mcpToolboxFor(config: { mcpServers: Readonly<Record<string, McpServerConfig>> }): Promise<McpToolbox | undefined> {
+  return Object.keys(config.mcpServers).length ? connectMcpServers(config.mcpServers) : undefined;
+}
+
 /** Starts the configured servers (not the denied ones), lists their tools, and makes them a run's tools. */
 export async function connectMcpServers(servers: Readonly<Record<string, McpServerConfig>>): Promise<McpToolbox> {
   const listeners: Array<(message: string) => void> = [];
