@@ -158,6 +158,11 @@ export const RunEventSchema = z.discriminatedUnion('type', [
        * as sent to the model; resume rebuilds the transcript from them.
        */
       toolResults: z.array(ToolResultLogSchema).optional(),
+      /**
+       * What the model was told with this screenshot because its last reply could not be
+       * read (runner/unreadable.ts); resume rebuilds the same user message from it.
+       */
+      correction: z.string().max(2_000).optional(),
     })
     .strict(),
   z

@@ -18,6 +18,10 @@ export const QaLabelsSchema = z.object({
   qaAttempt: z.string().optional(),
   /** The plan's title. */
   qaPlan: z.string().optional(),
+  /** The shard of the suite ("2/3"), when the plan was split with --shard. */
+  qaShard: z.string().optional(),
+  /** The worker (virtual display) that ran the case, with --workers. */
+  qaWorker: z.string().optional(),
   /** The model's verdict (run_ended), before DeskPilot's own checks. */
   qaVerdict: QaModelVerdictSchema.optional(),
 });

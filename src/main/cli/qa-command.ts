@@ -8,6 +8,9 @@ import { resolveRunChoices } from '../agent/runner/choices.js';
 import { shownOneLine } from './terminal-text.js';
 import { exitCodeFor, EXIT_INVALID, type CaseResult, type SuiteResult } from '../qa/results.js';
 import { describeCase } from '../qa/decide.js';
+import { registerQaMergeCommand } from './qa-merge-command.js';
+import { perMinuteOption, registerQaWorkerCommand, resolveWorkers, runParallel, usdOption, workersOption, type WorkersFlag } from './qa-parallel.js';
+import { casesInShard, parseShard, shardLabel, ShardSpecError, type ShardSpec } from '../qa/shard.js';
 
 interface QaFlags {
   junit?: string;
@@ -21,6 +24,20 @@ interface QaFlags {
   case?: string[];
   maxSteps?: number;
   display?: string;
+  shard?: ShardSpec;
+  outDir?: string;
+  workers?: WorkersFlag;
+  maxCost?: number;
+  maxRpm?: number;
+}
+
+function shardOption(value: string): ShardSpec {
+  try {
+    return parseShard(value);
+  } catch (error) {
+    if (error instanceof ShardSpecError) throw new InvalidArgumentError(error.message);
+    throw error;
+  }
 }
 
 function wholeNumber(value: string): number {
@@ -34,8 +51,12 @@ function wholeNumber(value: string): number {
  * Exit codes: 0 every case passed, 1 a case failed or was blocked, 2 the plan or setup was invalid.
  */
 export function registerQaCommand(program: Command): void {
-  program
-    .command('qa')
+  // `qa merge` has its own --junit/--report: qa's options are read only before the subcommand's name.
+  program.enablePositionalOptions();
+  const qa = program.command('qa').enablePositionalOptions();
+  registerQaMergeCommand(qa);
+  registerQaWorkerCommand(program);
+  qa
     .description(
       'run a test plan (docs/TEST-PLANS.md): a verdict with evidence per case, JUnit XML and an HTML report. ' +
         'Runs with policy auto (nothing is asked) and takes the real mouse and keyboard of this desktop',
@@ -43,6 +64,7 @@ export function registerQaCommand(program: Command): void {
     .argument('<plan>', 'the test plan (Markdown)')
     .option('--junit <file>', 'write JUnit XML here')
     .option('--report <file>', 'write the self-contained HTML report here')
+    .option('--out-dir <dir>', 'write everything of the run into this new or empty folder: junit.xml, report.html, results.json, the sessions and check captures (what deskpilot qa merge reads)')
     .addOption(new Option('--provider <provider>', 'model provider').choices(ProviderFamilySchema.options))
     .option('--model <model>', 'model id')
     .option('--base-url <url>', 'API base URL (default: ANTHROPIC_BASE_URL / OPENAI_BASE_URL)')
@@ -50,7 +72,11 @@ export function registerQaCommand(program: Command): void {
     .option('--profile <name>', 'profile from config.json')
     .option('--retries <n>', 'extra attempts for a failing case (overrides the plan)', wholeNumber)
     .option('--case <name...>', 'run only these cases')
+    .option('--shard <i/n>', 'run only slice i of n of the cases (by a hash of each case, stable when other cases are added or moved); merge the slices with deskpilot qa merge', shardOption)
     .option('--display <id>', 'the display to test on (deskpilot displays lists them; default: config displayId, else the primary)')
+    .option('--workers <n>', 'Linux: run cases in parallel on n virtual displays (Xvfb + openbox each), or auto (from cores and memory); without Xvfb: one run on this display', workersOption)
+    .option('--max-cost <usd>', 'one cost limit for the whole suite, all workers together (each case also keeps the per-run limit)', usdOption)
+    .option('--max-rpm <n>', 'at most n model requests per minute for the whole suite, all workers together', perMinuteOption)
     .action(async (planFile: string, flags: QaFlags) => {
       const code = await qaCommand(planFile, flags);
       // Native capture/input handles can keep Node alive: leave once stdout has drained.
@@ -101,33 +127,95 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
     return EXIT_INVALID;
   }
 
-  // nut.js binds to the X display when first loaded, so os-control and the runner load only now.
-  const { createComputer } = await import('../../os-control/index.js');
-  const { startRun } = await import('../agent/runner.js');
-  const { runQaPlan, renderJUnit, renderSuiteReport } = await import('../qa/index.js');
+  let outDir: string | undefined;
+  const outDirFiles = await import('../qa/out-dir.js');
+  if (flags.outDir !== undefined) {
+    const { prepareOutDir, OutDirError } = outDirFiles;
+    try {
+      outDir = await prepareOutDir(flags.outDir);
+    } catch (error) {
+      if (!(error instanceof OutDirError)) throw error;
+      err.write(`deskpilot qa: ${error.message}\n`);
+      return EXIT_INVALID;
+    }
+  }
 
-  out.write(`QA: ${plan.title} — ${plan.cases.length} case(s), ${resolved.profile.provider} ${resolved.profile.model}\n`);
-  // Said before anything moves: nobody is asked, and the pointer is the person's own.
-  out.write('QA runs with policy auto (no action is asked) and takes the real mouse and keyboard of this desktop: hands off until it ends; Ctrl-C stops it.\n');
-  const suite: SuiteResult = await runQaPlan(plan, {
-    profile: resolved.profile,
-    apiKey,
-    config,
-    computer: createComputer(),
-    startRun,
-    home,
-    ...(flags.retries !== undefined ? { retries: flags.retries } : {}),
-    ...(flags.case?.length ? { cases: flags.case } : {}),
-    onCaseStart: (c, attempt) => out.write(`  … ${c.name}${attempt > 1 ? ` (attempt ${attempt})` : ''}\n`),
-    onCaseEnd: (c) => out.write(`  ${caseLine(c)}\n`),
-  });
+  const { runQaPlan, renderJUnit, renderSuiteReport, selectCases, newSuiteId } = await import('../qa/index.js');
+  const { createRequestGate } = await import('../agent/providers/request-gate.js');
+  const { createSuiteBudget } = await import('../qa/suite-budget.js');
+  const gate = createRequestGate(flags.maxRpm ? { requestsPerMinute: flags.maxRpm } : {});
+  const budget = createSuiteBudget(flags.maxCost);
+  const caseCount = selectCases(plan, flags.shard, flags.case).selected.length;
 
+  const slice = flags.shard ? `shard ${shardLabel(flags.shard)}: ${casesInShard(plan, flags.shard).length} of ${plan.cases.length} case(s)` : `${plan.cases.length} case(s)`;
+  out.write(`QA: ${plan.title} — ${slice}, ${resolved.profile.provider} ${resolved.profile.model}\n`);
+  let workers: number | undefined;
+  if (flags.workers !== undefined) {
+    const choice = await resolveWorkers(flags.workers, caseCount);
+    if ('fallback' in choice) err.write(`deskpilot qa: --workers ${flags.workers}: ${choice.fallback}; running the cases one after another on this display (1 worker)\n`);
+    else workers = choice.workers;
+  }
+  // One id for the whole suite; check captures under the results folder or the data folder.
+  const suiteId = newSuiteId();
+  const checksDir = outDir ? path.join(outDir, outDirFiles.OUT_FILES.checks) : path.join(home, 'qa', suiteId);
+  let suite: SuiteResult;
+  if (workers !== undefined) {
+    suite = await runParallel(
+      {
+        plan,
+        workers: workers,
+        caseCount,
+        profile: resolved.profile,
+        config,
+        home,
+        checksDir,
+        cwd: path.dirname(path.resolve(planFile)),
+        ...(flags.retries !== undefined ? { retries: flags.retries } : {}),
+        ...(flags.case?.length ? { cases: flags.case } : {}),
+        ...(flags.shard ? { shard: flags.shard } : {}),
+        gate,
+        budget,
+        out,
+        err,
+        caseLine,
+      },
+      workers,
+    );
+  } else {
+    // nut.js binds to the X display when first loaded, so os-control and the runner load only now.
+    const { createComputer } = await import('../../os-control/index.js');
+    const { startRun } = await import('../agent/runner.js');
+    // Said before anything moves: nobody is asked, and the pointer is the person's own.
+    out.write('QA runs with policy auto (no action is asked) and takes the real mouse and keyboard of this desktop: hands off until it ends; Ctrl-C stops it.\n');
+    suite = await runQaPlan(plan, {
+      profile: resolved.profile,
+      apiKey,
+      config,
+      computer: createComputer(),
+      startRun,
+      home,
+      suiteId,
+      outDir: checksDir,
+      gate,
+      budget,
+      ...(flags.retries !== undefined ? { retries: flags.retries } : {}),
+      ...(flags.case?.length ? { cases: flags.case } : {}),
+      ...(flags.shard ? { shard: flags.shard } : {}),
+      onCaseStart: (c, attempt) => out.write(`  … ${c.name}${attempt > 1 ? ` (attempt ${attempt})` : ''}\n`),
+      onCaseEnd: (c) => out.write(`  ${caseLine(c)}\n`),
+    });
+  }
+
+  if (outDir) {
+    suite = await outDirFiles.collectSessions(suite, outDir);
+    await outDirFiles.writeOutDir(suite, outDir);
+  }
   if (flags.junit) await writeOut(flags.junit, renderJUnit(suite));
   if (flags.report) await writeOut(flags.report, await renderSuiteReport(suite));
   const code = exitCodeFor(suite);
   if (suite.setupError) err.write(`deskpilot qa: setup failed: ${suite.setupError}\n`);
   const passed = suite.cases.filter((c) => c.status === 'passed').length;
-  out.write(`${passed}/${suite.cases.length} passed${flags.junit ? ` · JUnit: ${flags.junit}` : ''}${flags.report ? ` · report: ${flags.report}` : ''}\n`);
+  out.write(`${passed}/${suite.cases.length} passed${flags.junit ? ` · JUnit: ${flags.junit}` : ''}${flags.report ? ` · report: ${flags.report}` : ''}${flags.outDir ? ` · results: ${flags.outDir}` : ''}\n`);
   return code;
 }
 

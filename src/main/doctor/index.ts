@@ -1,4 +1,4 @@
-import { accessibilityBusCheck, clipboardCheck, displayCheck, fontsCheck, xdotoolCheck, xrandrCheck } from './checks-linux.js';
+import { accessibilityBusCheck, accessibleWindowsCheck, clipboardCheck, displayCheck, fontsCheck, xdotoolCheck, xrandrCheck } from './checks-linux.js';
 import { dataFolderCheck, keychainCheck, macPermissionsCheck, nodeCheck, providersCheck } from './checks-common.js';
 import type { CheckOutcome, CheckStatus, DoctorCheck, DoctorProbes } from './types.js';
 
@@ -18,6 +18,7 @@ export const DOCTOR_CHECKS: readonly DoctorCheck[] = [
   keychainCheck,
   providersCheck,
   accessibilityBusCheck,
+  accessibleWindowsCheck,
 ];
 
 export interface DoctorReport {

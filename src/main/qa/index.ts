@@ -1,7 +1,7 @@
 /** The QA runner: test plans → agent runs with the qa skill → verdicts, checks, JUnit and HTML. */
 export { parsePlan, readPlanFile, parseExpectation, parseDuration } from './parse-plan.js';
 export { PlanError, TestPlanSchema, type TestPlan, type TestCase, type Expectation } from './plan-types.js';
-export { runQaPlan, type QaRunOptions } from './qa-runner.js';
+export { runQaPlan, selectCases, newSuiteId, type QaRunOptions } from './qa-runner.js';
 export { renderJUnit, xmlEscape } from './junit.js';
 export { renderSuiteReport } from './suite-report.js';
 export { decideOutcome, describeCase, CHECK_LABEL, type CaseDecision, type CaseView } from './decide.js';

@@ -1,5 +1,6 @@
 import type { AttemptResult, CaseResult, SuiteResult } from './results.js';
 import { countCases } from './results.js';
+import { shardLabel } from './shard.js';
 import { CHECK_LABEL, describeCase, inconclusiveChecks } from './decide.js';
 
 /**
@@ -48,19 +49,29 @@ export function renderJUnit(suite: SuiteResult): string {
   const counts = countCases(suite);
   const failures = counts.failed;
   const errors = counts.blocked + counts.error;
-  const totals = `${attr('tests', suite.cases.length)}${attr('failures', failures)}${attr('errors', errors)}${attr('skipped', 0)}${attr('time', seconds(suite.durationMs))}`;
+  // Cases a suite limit kept from starting are <skipped> testcases: CI shows them, and the totals add up.
+  const totals = `${attr('tests', suite.cases.length + counts.notRun)}${attr('failures', failures)}${attr('errors', errors)}${attr('skipped', counts.notRun)}${attr('time', seconds(suite.durationMs))}`;
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   out.push(`<testsuites${attr('name', 'DeskPilot QA')}${totals}>`);
+  // A shard's suite says which shard it is in its name: CI systems list the uploaded JUnit files by suite name.
+  const name = suite.shard ? `${suite.title} [shard ${shardLabel(suite.shard)}]` : suite.title;
   out.push(
-    `  <testsuite${attr('name', suite.title)}${totals}${attr('timestamp', new Date(suite.startedAt).toISOString().replace(/\.\d+Z$/, ''))}${suite.file ? attr('file', suite.file) : ''}>`,
+    `  <testsuite${attr('name', name)}${totals}${attr('timestamp', new Date(suite.startedAt).toISOString().replace(/\.\d+Z$/, ''))}${suite.file ? attr('file', suite.file) : ''}>`,
   );
   out.push('    <properties>');
   out.push(`      <property${attr('name', 'qaSuite')}${attr('value', suite.suiteId)}/>`);
+  if (suite.shard) out.push(`      <property${attr('name', 'shard')}${attr('value', shardLabel(suite.shard))}/>`);
+  if (suite.plan) out.push(`      <property${attr('name', 'planFingerprint')}${attr('value', suite.plan.fingerprint)}/>`);
   out.push(`      <property${attr('name', 'flaky')}${attr('value', counts.flaky)}/>`);
+  out.push(`      <property${attr('name', 'healed')}${attr('value', counts.healed)}/>`);
+  if (counts.notRun) out.push(`      <property${attr('name', 'notRun')}${attr('value', counts.notRun)}/>`);
   out.push(`      <property${attr('name', 'inconclusiveChecks')}${attr('value', suite.cases.reduce((n, c) => n + describeCase(c).inconclusive.length, 0))}/>`);
   if (suite.setupError) out.push(`      <property${attr('name', 'setupError')}${attr('value', suite.setupError)}/>`);
   out.push('    </properties>');
   for (const c of suite.cases) out.push(...renderCase(suite, c));
+  for (const n of suite.notRun ?? []) {
+    out.push(`    <testcase${attr('name', n.name)}${attr('classname', suite.title)}${attr('time', seconds(0))}>`, `      <skipped${attr('message', `not run: ${n.reason}`)}/>`, '    </testcase>');
+  }
   if (suite.setupError) out.push(`    <system-err>${xmlEscape(`setup error: ${junitText(suite.setupError)}`)}</system-err>`);
   out.push('  </testsuite>');
   out.push('</testsuites>');
@@ -73,9 +84,11 @@ function renderCase(suite: SuiteResult, c: CaseResult): string[] {
     `    <testcase${attr('name', c.name)}${attr('classname', suite.title)}${attr('time', seconds(c.durationMs))}${suite.file ? attr('file', suite.file) : ''}${attr('line', c.line)}>`,
   ];
   const view = describeCase(c);
-  if (view.inconclusive.length) {
-    lines.push('      <properties>', `        <property${attr('name', 'inconclusiveChecks')}${attr('value', view.inconclusive.length)}/>`, '      </properties>');
-  }
+  const properties: string[] = [];
+  if (view.inconclusive.length) properties.push(`        <property${attr('name', 'inconclusiveChecks')}${attr('value', view.inconclusive.length)}/>`);
+  if (c.shard) properties.push(`        <property${attr('name', 'shard')}${attr('value', shardLabel(c.shard))}/>`);
+  if (c.worker !== undefined) properties.push(`        <property${attr('name', 'worker')}${attr('value', c.worker)}/>`);
+  if (properties.length) lines.push('      <properties>', ...properties, '      </properties>');
   if (c.status === 'failed') lines.push(`      <failure${attr('message', c.message)}${attr('type', 'fail')}>${xmlEscape(details(last))}</failure>`);
   if (c.status === 'blocked' || c.status === 'error') {
     lines.push(`      <error${attr('message', c.message)}${attr('type', c.status)}>${xmlEscape(details(last))}</error>`);

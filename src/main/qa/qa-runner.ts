@@ -16,6 +16,9 @@ import { decideOutcome } from './decide.js';
 import { createFindTextTool } from './find-text-tool.js';
 import type { TestCase, TestPlan } from './plan-types.js';
 import type { AttemptResult, CaseResult, SuiteResult } from './results.js';
+import type { RequestGate } from '../agent/providers/request-gate.js';
+import type { SuiteBudget } from './suite-budget.js';
+import { caseId, casesInShard, planFingerprint, shardLabel, type ShardSpec } from './shard.js';
 import { createVerdictTool } from './verdict-tool.js';
 import type { QaLabels } from '../../shared/qa-labels.js';
 
@@ -33,6 +36,18 @@ export interface QaRunOptions {
   retries?: number;
   /** Only the cases with these names. */
   cases?: string[];
+  /** Only this slice of the plan (shard.ts); combined with `cases`, the cases in both. */
+  shard?: ShardSpec;
+  /** The suite these runs belong to (a parallel worker is given its parent's); default a new id. */
+  suiteId?: string;
+  /** Where the cases come from instead of the selection: a parallel worker asks its scheduler. */
+  nextCase?: () => Promise<TestCase | undefined>;
+  /** The parallel worker (1-based) this runner is. */
+  worker?: number;
+  /** One model request budget shared with other runners (request-gate.ts). */
+  gate?: RequestGate;
+  /** One cost limit for the whole suite, shared with other runners (suite-budget.ts). */
+  budget?: SuiteBudget;
   /** Environment of the app (DISPLAY …); default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Where launch and setup commands run; default the plan file's folder. */
@@ -54,25 +69,74 @@ const STOP_GRACE_MS = 15_000;
  * with the qa skill, the verdict tool and find_text, then DeskPilot's own checks.
  * Runs are labelled {qaSuite, qaCase, qaAttempt, qaPlan} so the UI groups them.
  */
+/** The cases a run takes on: its shard of the plan, narrowed to `names` when given; names not in the plan are listed. */
+export function selectCases(plan: TestPlan, shard: ShardSpec | undefined, names: readonly string[] | undefined): { selected: TestCase[]; unknown: string[] } {
+  const inShard = casesInShard(plan, shard);
+  const selected = names?.length ? inShard.filter((c) => names.includes(c.name)) : inShard;
+  const unknown = (names ?? []).filter((name) => !plan.cases.some((c) => c.name === name));
+  return { selected, unknown };
+}
+
+export function newSuiteId(): string {
+  return `qa-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomUUID().slice(0, 6)}`;
+}
+
+/** The suite's record before any case ran: its plan, shard and filter. */
+export function emptySuite(plan: TestPlan, suiteId: string, options: Pick<QaRunOptions, 'shard' | 'cases'>): SuiteResult {
+  return {
+    suiteId,
+    title: plan.title,
+    ...(plan.file ? { file: plan.file } : {}),
+    startedAt: Date.now(),
+    durationMs: 0,
+    cases: [],
+    plan: { fingerprint: planFingerprint(plan), cases: plan.cases.map((c) => ({ id: caseId(plan, c), name: c.name, line: c.line })) },
+    ...(options.shard ? { shard: options.shard } : {}),
+    ...(options.cases?.length ? { caseFilter: [...options.cases] } : {}),
+  };
+}
+
+export function unknownCasesMessage(plan: TestPlan, unknown: readonly string[]): string {
+  return `no case named ${unknown.map((u) => `"${u}"`).join(', ')} in the plan (cases: ${plan.cases.map((c) => `"${c.name}"`).join(', ')})`;
+}
+
+/**
+ * Runs a parsed plan: for each case (and retry) a fresh or reset app, one agent run
+ * with the qa skill, the verdict tool and find_text, then DeskPilot's own checks.
+ * Runs are labelled {qaSuite, qaCase, qaAttempt, qaPlan, qaShard, qaWorker} so the UI groups them.
+ */
 export async function runQaPlan(plan: TestPlan, options: QaRunOptions): Promise<SuiteResult> {
-  const suiteId = `qa-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomUUID().slice(0, 6)}`;
+  const suiteId = options.suiteId ?? newSuiteId();
   const home = options.home ?? deskpilotHome();
   const outDir = options.outDir ?? path.join(home, 'qa', suiteId);
   const cwd = options.cwd ?? (plan.file ? path.dirname(path.resolve(plan.file)) : process.cwd());
-  const env = options.env ?? process.env;
-  const startedAt = Date.now();
-  const suite: SuiteResult = { suiteId, title: plan.title, ...(plan.file ? { file: plan.file } : {}), startedAt, durationMs: 0, cases: [] };
+  const baseEnv = options.env ?? process.env;
+  const suite = emptySuite(plan, suiteId, options);
+  const startedAt = suite.startedAt;
 
-  const selected = options.cases?.length ? plan.cases.filter((c) => options.cases!.includes(c.name)) : plan.cases;
-  const unknown = (options.cases ?? []).filter((name) => !plan.cases.some((c) => c.name === name));
+  const { selected, unknown } = selectCases(plan, options.shard, options.cases);
   if (unknown.length) {
-    suite.setupError = `no case named ${unknown.map((u) => `"${u}"`).join(', ')} in the plan (cases: ${plan.cases.map((c) => `"${c.name}"`).join(', ')})`;
+    suite.setupError = unknownCasesMessage(plan, unknown);
     return finish(suite);
   }
+  // The cases come from the list, or one at a time from a scheduler (a parallel worker).
+  const queue = [...selected];
+  const nextCase = options.nextCase ?? (async () => queue.shift());
+  const notRun = (reason: string) => {
+    suite.notRun = [...(suite.notRun ?? []), ...queue.splice(0).map((c) => ({ name: c.name, reason }))];
+  };
 
   let app: AppSession | undefined;
   try {
-    for (const testCase of selected) {
+    for (let testCase = await nextCase(); testCase; testCase = await nextCase()) {
+      const id = caseId(plan, testCase);
+      // Setup commands and the app learn which case and worker they serve (per-case files, logs).
+      const env = { ...baseEnv, DESKPILOT_QA_CASE_ID: id, ...(options.worker !== undefined ? { DESKPILOT_QA_WORKER: String(options.worker) } : {}) };
+      if (options.budget && options.budget.remaining() <= 0) {
+        suite.notRun = [...(suite.notRun ?? []), { name: testCase.name, reason: options.budget.exhaustedReason() }];
+        notRun(options.budget.exhaustedReason());
+        continue;
+      }
       const caseStarted = Date.now();
       const attempts: AttemptResult[] = [];
       const retries = options.retries ?? testCase.limits.retries;
@@ -100,21 +164,29 @@ export async function runQaPlan(plan: TestPlan, options: QaRunOptions): Promise<
         const result = await logOutcome(await runAttempt(plan, testCase, attempt, app, { ...options, home, suiteId, outDir }), options.apiKey);
         attempts.push(result);
         if (result.status === 'passed' || result.status === 'error') break;
+        if (options.budget && options.budget.remaining() <= 0) break;
       }
       const last = attempts[attempts.length - 1]!;
       const flaky = last.status === 'passed' && attempts.length > 1;
       const caseResult: CaseResult = {
+        id,
         name: testCase.name,
         line: testCase.line,
         status: last.status,
         flaky,
         message: flaky ? `${last.message} (flaky: passed on attempt ${attempts.length} of ${attempts.length})` : last.message,
         attempts,
+        startedAt: caseStarted,
         durationMs: Date.now() - caseStarted,
+        ...(options.worker !== undefined ? { worker: options.worker } : {}),
+        healed: false,
       };
       suite.cases.push(caseResult);
       options.onCaseEnd?.(caseResult);
-      if (suite.setupError) break;
+      if (suite.setupError) {
+        notRun("the plan's app could not be set up");
+        break;
+      }
     }
   } finally {
     await app?.stop();
@@ -146,6 +218,7 @@ async function runAttempt(
     ...extra,
   });
 
+  let spent = 0;
   let handle: RunHandle;
   try {
     handle = await options.startRun({
@@ -153,17 +226,29 @@ async function runAttempt(
       profile: options.profile,
       ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
       policy: options.policy ?? 'auto',
-      limits: { maxSteps: testCase.limits.maxSteps, maxWallMs: testCase.limits.timeoutMs, maxCostUsd: options.config.limits.maxCostUsd },
+      // A case may spend the per-run limit, but never more than the suite has left.
+      limits: { maxSteps: testCase.limits.maxSteps, maxWallMs: testCase.limits.timeoutMs, maxCostUsd: Math.min(options.config.limits.maxCostUsd, options.budget?.remaining() ?? Infinity) },
       config: options.config,
       computer: options.computer,
       skills: ['qa'],
       systemAddendum: QA_ADDENDUM,
       tools: [createVerdictTool(testCase, state), createFindTextTool(options.computer, state)],
-      labels: { qaSuite: options.suiteId, qaCase: testCase.name, qaAttempt: String(attempt), qaPlan: plan.title } satisfies QaLabels,
+      labels: {
+        qaSuite: options.suiteId,
+        qaCase: testCase.name,
+        qaAttempt: String(attempt),
+        qaPlan: plan.title,
+        ...(options.shard ? { qaShard: shardLabel(options.shard) } : {}),
+        ...(options.worker !== undefined ? { qaWorker: String(options.worker) } : {}),
+      } satisfies QaLabels,
       home: options.home,
-      ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
+      ...providerOptionsWith(options.providerOptions, options.gate),
       onEvent: (event) => {
         state.onEvent(event);
+        if (event.type === 'usage' && options.budget) {
+          options.budget.spend(Math.max(0, event.total.costUsd - spent));
+          spent = event.total.costUsd;
+        }
         options.onEvent?.(event);
       },
     });
@@ -176,6 +261,9 @@ async function runAttempt(
   const guard = setTimeout(() => handle.stop(`QA case time limit (${Math.round(testCase.limits.timeoutMs / 1000)} s)`), testCase.limits.timeoutMs + STOP_GRACE_MS);
   const onAbort = () => handle.stop('QA run aborted');
   options.signal?.addEventListener('abort', onAbort, { once: true });
+  const onBudget = () => handle.stop(options.budget!.exhaustedReason());
+  if (options.budget?.exhausted.aborted) onBudget();
+  else options.budget?.exhausted.addEventListener('abort', onBudget, { once: true });
   let run: RunResult;
   try {
     run = await handle.done;
@@ -184,6 +272,7 @@ async function runAttempt(
   } finally {
     clearTimeout(guard);
     options.signal?.removeEventListener('abort', onAbort);
+    options.budget?.exhausted.removeEventListener('abort', onBudget);
   }
 
   const base = { attempt, runId: run.runId, runDir: handle.dir, runStatus: run.status };
@@ -265,4 +354,9 @@ async function primaryDisplay(computer: Computer): Promise<DisplayInfo | undefin
 
 function safeName(text: string): string {
   return text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'case';
+}
+
+function providerOptionsWith(base: RunOptions['providerOptions'], gate: RequestGate | undefined): { providerOptions?: RunOptions['providerOptions'] } {
+  if (!gate) return base ? { providerOptions: base } : {};
+  return { providerOptions: { ...base, retry: { ...base?.retry, gate } } };
 }

@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { escapeHtml as esc, renderReportDocument, renderRunSectionFromDir } from '../sessions/export/html.js';
 import type { AttemptResult, CaseResult, SuiteResult } from './results.js';
 import { countCases } from './results.js';
 import { CHECK_LABEL, describeCase } from './decide.js';
+import { shardLabel } from './shard.js';
 
 /**
  * The QA suite report: one self-contained, offline HTML file (the sessions export's
@@ -18,23 +20,47 @@ const SUITE_CSS = `
 .qa-check img { max-width: 100%; border: 1px solid var(--line); border-radius: 6px; image-rendering: pixelated; }
 `;
 
-export async function renderSuiteReport(suite: SuiteResult): Promise<string> {
+/** A link from a case's row to a file next to the report (the merged report: each shard's report and session). */
+export interface CaseLink {
+  label: string;
+  /** Absolute path of the target; the report links to it relative to its own location. */
+  file: string;
+  fragment?: string;
+}
+
+export interface SuiteReportOptions {
+  /** Where the report is written (links are relative to it). */
+  reportFile?: string;
+  links?: (c: CaseResult) => CaseLink[];
+}
+
+export async function renderSuiteReport(suite: SuiteResult, options: SuiteReportOptions = {}): Promise<string> {
   const counts = countCases(suite);
   const parts: string[] = [`<style>${SUITE_CSS}</style>`];
   parts.push(`<h1>${esc(suite.title)}</h1>`);
   parts.push(
     `<div class="dp-meta"><div>Suite: <b>${esc(suite.suiteId)}</b></div>${suite.file ? `<div>Plan: <b>${esc(suite.file)}</b></div>` : ''}` +
+      (suite.shard ? `<div>Shard: <b>${esc(shardLabel(suite.shard))}</b></div>` : '') +
+      (suite.workers ? `<div>Workers: <b>${suite.workers}</b></div>` : '') +
       `<div>Started: <b>${esc(new Date(suite.startedAt).toISOString())}</b></div><div>Duration: <b>${(suite.durationMs / 1000).toFixed(1)} s</b></div>` +
       `<div>Result: <b><span class="qa-passed">${counts.passed} passed</span>, <span class="qa-failed">${counts.failed} failed</span>, ` +
       `<span class="qa-blocked">${counts.blocked} blocked</span>${counts.error ? `, <span class="qa-error">${counts.error} errors</span>` : ''}` +
-      `${counts.flaky ? `, <span class="qa-flaky">${counts.flaky} flaky</span>` : ''}</b></div></div>`,
+      `${counts.flaky ? `, <span class="qa-flaky">${counts.flaky} flaky</span>` : ''}` +
+      `${counts.healed ? `, <span class="qa-flaky">${counts.healed} healed</span>` : ''}` +
+      `${counts.notRun ? `, <span class="qa-blocked">${counts.notRun} not run</span>` : ''}</b></div></div>`,
   );
   if (suite.setupError) parts.push(`<div class="dp-note">Setup error: ${esc(suite.setupError)}</div>`);
-  parts.push('<table class="qa-summary"><thead><tr><th>Case</th><th>Status</th><th>Attempts</th><th>Reason</th></tr></thead><tbody>');
+  for (const n of suite.notRun ?? []) parts.push(`<div class="dp-note">Not run: ${esc(n.name)} — ${esc(n.reason)}</div>`);
+  const sharded = suite.cases.some((c) => c.shard);
+  const linked = options.links && options.reportFile ? { links: options.links, from: path.dirname(path.resolve(options.reportFile)) } : undefined;
+  parts.push(
+    `<table class="qa-summary"><thead><tr><th>Case</th><th>Status</th>${sharded ? '<th>Shard</th>' : ''}<th>Attempts</th><th>Reason</th>${linked ? '<th>Links</th>' : ''}</tr></thead><tbody>`,
+  );
   suite.cases.forEach((c, i) => {
+    const links = linked ? linked.links(c).map((l) => `<a href="${esc(relativeHref(linked.from, l))}">${esc(l.label)}</a>`).join('<br>') : '';
     parts.push(
-      `<tr><td><a href="#case-${i}">${esc(c.name)}</a></td><td class="qa-${c.status}"><b>${esc(c.status)}</b>${c.flaky ? ' <span class="qa-flaky">(flaky)</span>' : ''}${inconclusiveBadge(c)}</td>` +
-        `<td>${c.attempts.length}</td><td>${esc(c.message)}</td></tr>`,
+      `<tr><td><a href="#case-${i}">${esc(c.name)}</a></td><td class="qa-${c.status}"><b>${esc(c.status)}</b>${c.flaky ? ' <span class="qa-flaky">(flaky)</span>' : ''}${c.healed ? ' <span class="qa-flaky">(healed)</span>' : ''}${inconclusiveBadge(c)}</td>` +
+        `${sharded ? `<td>${c.shard ? esc(shardLabel(c.shard)) : ''}</td>` : ''}<td>${c.attempts.length}</td><td>${esc(c.message)}</td>${linked ? `<td>${links}</td>` : ''}</tr>`,
     );
   });
   parts.push('</tbody></table>');
@@ -85,4 +111,14 @@ async function dataUri(file: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A relative link that stays a path: every segment percent-encoded (a folder named
+ * "javascript:x" or "a#b" cannot become a scheme or a fragment) and a leading "./" so
+ * the first segment is never read as a scheme.
+ */
+function relativeHref(from: string, link: CaseLink): string {
+  const rel = path.relative(from, link.file).split(path.sep).map(encodeURIComponent).join('/');
+  return `${rel.startsWith('..') ? '' : './'}${rel}${link.fragment ? `#${encodeURIComponent(link.fragment)}` : ''}`;
 }

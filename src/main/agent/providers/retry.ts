@@ -1,4 +1,5 @@
 import { abortError, sleep } from '../../../shared/abort.js';
+import type { RequestGate } from './request-gate.js';
 import { ProviderRequestError, ProviderTimeoutError, ProviderUnavailableError, type TurnCallbacks } from './types.js';
 
 /**
@@ -24,9 +25,14 @@ export interface RetryOptions {
    * (the person's request timeout). Unbounded when absent.
    */
   totalMs?: number;
+  /**
+   * A request budget shared with other runs (request-gate.ts): every attempt waits for
+   * it, and a 429/529 or retry-after pauses everyone behind it for the wait asked.
+   */
+  gate?: RequestGate;
 }
 
-const DEFAULTS: Required<Omit<RetryOptions, 'totalMs'>> = { maxAttempts: 6, baseDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
+const DEFAULTS: Required<Omit<RetryOptions, 'totalMs' | 'gate'>> = { maxAttempts: 6, baseDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 120_000 };
 
 
 /** What kind of failure an SDK error is, read from its shape so both SDKs share one rule. */
@@ -108,7 +114,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 
-export function backoffDelay(attempt: number, opts: Required<Omit<RetryOptions, 'totalMs'>>, random = Math.random): number {
+export function backoffDelay(attempt: number, opts: Required<Omit<RetryOptions, 'totalMs' | 'gate'>>, random = Math.random): number {
   const cap = Math.min(opts.maxDelayMs, opts.baseDelayMs * 2 ** (attempt - 1));
   // Full jitter, but never less than half the step, so a burst of clients spreads out
   // without a retry landing immediately.
@@ -127,7 +133,7 @@ export async function withRetry<T>(
   callbacks: TurnCallbacks | undefined,
   options: RetryOptions = {},
 ): Promise<T> {
-  const { totalMs, ...rest } = options;
+  const { totalMs, gate, ...rest } = options;
   const opts = { ...DEFAULTS, ...rest };
   const budget = new AbortController();
   const onOuterAbort = () => budget.abort(signal.reason);
@@ -153,6 +159,7 @@ export async function withRetry<T>(
       if (signal.aborted) throw abortError(signal);
       if (timedOut) outOfTime();
       try {
+        if (gate) await gate.acquire(budget.signal);
         return await run(attempt, budget.signal);
       } catch (error) {
         if (timedOut) outOfTime();
@@ -168,6 +175,8 @@ export async function withRetry<T>(
           );
         }
         const delayMs = Math.max(c.retryAfterMs ?? 0, c.retryAfterMs !== undefined ? 0 : backoffDelay(attempt, opts));
+        // "Slow down" is about the account, not this request: everyone sharing the gate waits.
+        if (gate && (c.retryAfterMs !== undefined || c.status === 429 || c.status === 529)) gate.backoff(delayMs);
         // A wait that would outlast the request timeout is not worth starting.
         // A server that answered with errors is unavailable (the run pauses); one that never answered timed out.
         if (Date.now() + delayMs >= deadline) {

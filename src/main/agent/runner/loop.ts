@@ -52,8 +52,9 @@ export async function runLoop(ctx: RunContext): Promise<RunEnding> {
         await ctx.log.sync();
         return outcome.ending ?? ending!;
       }
-      seen = await lookAfter(ctx, outcome.results, outcome.acted);
-      if (verdict.kind === 'retry') tellModel(ctx, verdict.correction, seen, outcome.results.length > 0);
+      const correction = verdict.kind === 'retry' ? verdict.correction : undefined;
+      seen = await lookAfter(ctx, outcome.results, outcome.acted, correction);
+      if (correction !== undefined) tellModel(ctx, correction, seen, outcome.results.length > 0);
       synced = startSync(ctx);
     }
   } catch (error) {
@@ -174,7 +175,7 @@ function turnEnding(turn: ModelTurn): RunEnding | undefined {
 }
 
 /** After acting: let the screen settle, then the screenshot that answers the turn's calls. */
-async function lookAfter(ctx: RunContext, results: ToolResultItem[], acted: boolean): Promise<SeenObservation> {
+async function lookAfter(ctx: RunContext, results: ToolResultItem[], acted: boolean, correction?: string): Promise<SeenObservation> {
   let settleMs = 0;
   if (acted) {
     const settled = await ctx.computer.settle({ maxMs: SETTLE_MAX_MS, signal: ctx.control.signal, displayId: ctx.display.id });
@@ -188,7 +189,7 @@ async function lookAfter(ctx: RunContext, results: ToolResultItem[], acted: bool
     ...(r.acknowledgedSafetyChecks ? { acknowledgedSafetyChecks: r.acknowledgedSafetyChecks } : {}),
   }));
   const before = ctx.latest;
-  const seen = await observeScreen(ctx, { settleMs, toolResults: logged });
+  const seen = await observeScreen(ctx, { settleMs, toolResults: logged, ...(correction !== undefined ? { correction } : {}) });
   // The fresh screenshot answers the last call; an earlier zoom keeps its own image. The
   // same pixels as the screenshot the model already has (os-control's frame identity)
   // are not sent again: one line instead of ~800–2,800 tokens.

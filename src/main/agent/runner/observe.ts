@@ -33,7 +33,7 @@ export function captureSize(ctx: Pick<RunContext, 'display'>): { width: number; 
  */
 export async function observeScreen(
   ctx: RunContext,
-  extra: { settleMs?: number; toolResults?: RunEventOf<'observation'>['toolResults'] } = {},
+  extra: { settleMs?: number; toolResults?: RunEventOf<'observation'>['toolResults']; correction?: string } = {},
 ): Promise<SeenObservation> {
   const target = ctx.provider.imageTarget(captureSize(ctx));
   const shot = await ctx.computer.observe({ displayId: ctx.display.id, target, signal: ctx.control.signal });
@@ -51,6 +51,7 @@ export async function observeScreen(
     thumb: thumbPath,
     settleMs: extra.settleMs ?? 0,
     ...(extra.toolResults ? { toolResults: extra.toolResults } : {}),
+    ...(extra.correction !== undefined ? { correction: extra.correction } : {}),
   });
   const seen: SeenObservation = {
     record,

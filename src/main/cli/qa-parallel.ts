@@ -1,0 +1,110 @@
+import { spawn } from 'node:child_process';
+import { InvalidArgumentError, type Command } from 'commander';
+import type { TestPlan } from '../qa/plan-types.js';
+import type { CaseResult, SuiteResult } from '../qa/results.js';
+import type { PoolOptions } from '../qa/workers/pool.js';
+import { shownOneLine } from './terminal-text.js';
+
+/**
+ * The CLI side of `deskpilot qa --workers N`: parsing N, the fallback to one run on
+ * this display, starting the pool with `deskpilot qa-worker` children, and the hidden
+ * `qa-worker` command itself (qa/workers/ has the scheduler and the worker).
+ */
+
+/** 16 virtual desktops is more than one machine's CPU keeps busy with capture and OCR; a CI matrix scales further. */
+export const MAX_WORKERS = 16;
+
+export type WorkersFlag = number | 'auto';
+
+export function workersOption(value: string): WorkersFlag {
+  if (value === 'auto') return 'auto';
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_WORKERS) throw new InvalidArgumentError(`expected auto or a whole number from 1 to ${MAX_WORKERS}`);
+  return n;
+}
+
+export function usdOption(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected an amount in USD greater than 0, e.g. 2.50');
+  return n;
+}
+
+export function perMinuteOption(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 100_000) throw new InvalidArgumentError('expected requests per minute, a whole number from 1 to 100000');
+  return n;
+}
+
+export interface ParallelRun extends Pick<PoolOptions, 'profile' | 'config' | 'home' | 'checksDir' | 'cwd' | 'retries' | 'cases' | 'shard' | 'gate' | 'budget'> {
+  plan: TestPlan;
+  workers: WorkersFlag;
+  /** How many cases the run selects (for auto and the "at most one worker per case" rule). */
+  caseCount: number;
+  out: NodeJS.WritableStream;
+  err: NodeJS.WritableStream;
+  caseLine: (c: CaseResult) => string;
+}
+
+/**
+ * How many workers to run, or the reason to run on this display instead (no Xvfb, not
+ * Linux): said on stderr, never silently.
+ */
+export async function resolveWorkers(flag: WorkersFlag, caseCount: number): Promise<{ workers: number } | { fallback: string }> {
+  const { autoWorkers, workersUnavailable } = await import('../qa/workers/pool.js');
+  const unavailable = workersUnavailable();
+  if (unavailable) return { fallback: unavailable };
+  const n = flag === 'auto' ? autoWorkers(caseCount) : Math.min(flag, Math.max(1, caseCount));
+  return { workers: n };
+}
+
+export async function runParallel(run: ParallelRun, workers: number): Promise<SuiteResult> {
+  const { runQaPool } = await import('../qa/workers/pool.js');
+  run.out.write(`Running ${run.caseCount} case(s) on ${workers} virtual display(s), one worker each; this desktop is not touched.\n`);
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    return await runQaPool(run.plan, {
+      workers,
+      profile: run.profile,
+      config: run.config,
+      home: run.home,
+      checksDir: run.checksDir,
+      cwd: run.cwd,
+      ...(run.retries !== undefined ? { retries: run.retries } : {}),
+      ...(run.cases?.length ? { cases: run.cases } : {}),
+      ...(run.shard ? { shard: run.shard } : {}),
+      gate: run.gate,
+      budget: run.budget,
+      signal: controller.signal,
+      // This same program, as the hidden qa-worker command, on the worker's display.
+      spawnWorker: (env) => spawn(process.execPath, [...process.execArgv, process.argv[1] ?? 'deskpilot', 'qa-worker'], { env, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] }),
+      onWorkerReady: (n, display) => run.out.write(`  worker ${n}: ${display.description}\n`),
+      onCaseStart: (c, attempt, n) => run.out.write(`  [w${n}] … ${shownOneLine(c.name)}${attempt > 1 ? ` (attempt ${attempt})` : ''}\n`),
+      onCaseEnd: (c) => run.out.write(`  [w${c.worker ?? '?'}] ${run.caseLine(c)}\n`),
+    });
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+}
+
+/** `deskpilot qa-worker`: started by `deskpilot qa --workers`, talks to it over IPC only. */
+export function registerQaWorkerCommand(program: Command): void {
+  program
+    .command('qa-worker', { hidden: true })
+    .description('one worker of deskpilot qa --workers (started by it, not by hand)')
+    .action(async () => {
+      // nut.js binds to DISPLAY when first loaded: the parent set it to this worker's display.
+      const { runQaWorker } = await import('../qa/workers/worker.js');
+      const { createComputer } = await import('../../os-control/index.js');
+      const { startRun } = await import('../agent/runner.js');
+      let code: number;
+      try {
+        code = await runQaWorker({ startRun, createComputer: () => createComputer() });
+      } catch (error) {
+        process.stderr.write(`deskpilot qa-worker: ${error instanceof Error ? error.message : String(error)}\n`);
+        code = 2;
+      }
+      process.exit(code);
+    });
+}

@@ -1,0 +1,218 @@
+/**
+ * A private virtual desktop on Linux: an Xvfb server, a window manager on it (openbox,
+ * so windows are placed, framed and focused as on a real desktop) and, when dbus-daemon
+ * is installed, a private D-Bus session bus. Everything that talks to "the desktop" in a
+ * process started with `env` — nut.js capture and input, xdotool, xclip's clipboard,
+ * the X11 typist, AT-SPI (whose bus is found through the session bus and the display's
+ * root window) and the app under test — then talks to this desktop and no other.
+ *
+ * The private session bus matters for isolation: single-instance GTK apps (mousepad,
+ * gedit) register a name on the session bus, and a second copy started on another
+ * display would hand its file to the first one's window there instead of opening its own.
+ *
+ * The display number is chosen by Xvfb itself (`-displayfd`): it takes /tmp/.X<N>-lock
+ * atomically and tells us the number once it accepts connections.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { sleep } from '../shared/abort.js';
+
+export interface VirtualDisplayOptions {
+  width?: number;
+  height?: number;
+  /** Start openbox (default true when installed). */
+  windowManager?: boolean;
+  /** Start a private D-Bus session bus (default true when dbus-daemon is installed). */
+  sessionBus?: boolean;
+}
+
+export interface VirtualDisplay {
+  /** ":N" */
+  readonly display: string;
+  readonly width: number;
+  readonly height: number;
+  /** Environment for processes that should live on this desktop (DISPLAY, the bus; no WAYLAND_DISPLAY, no XAUTHORITY of the person's session). */
+  readonly env: NodeJS.ProcessEnv;
+  /** What runs on it, for messages: "Xvfb :12 1280x800, openbox, private session bus". */
+  readonly description: string;
+  stop(): Promise<void>;
+}
+
+/** Why virtual displays cannot be used here, or undefined when they can. */
+export function virtualDisplayUnavailable(platform: NodeJS.Platform = process.platform, has: (program: string) => boolean = installed): string | undefined {
+  if (platform !== 'linux') return `virtual displays need Linux with Xvfb (this is ${platform})`;
+  if (!has('Xvfb')) return 'Xvfb is not installed (Debian/Ubuntu: apt-get install xvfb)';
+  return undefined;
+}
+
+export function installed(program: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
+}
+
+/** The start-up limits, in one place. */
+const START = {
+  /** Xvfb reports its display within a second on an idle machine; 20 s at a load of 20 on 2 cores. */
+  serverMs: 20_000,
+  windowManagerMs: 15_000,
+  busMs: 10_000,
+  /** -displayfd races between servers started at the same moment are retried. */
+  attempts: 4,
+} as const;
+
+function kill(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.exitCode === null && child.signalCode === null) {
+    try {
+      child.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function exited(child: ChildProcess, ms: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      kill(child, 'SIGKILL');
+      resolve();
+    }, ms);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+function startServer(width: number, height: number): Promise<{ child: ChildProcess; number: number }> {
+  return new Promise((resolve, reject) => {
+    const args = ['-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-noreset', '+extension', 'XTEST', '+extension', 'RANDR', '-dpi', '96'];
+    const child = spawn('Xvfb', args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let out = '';
+    child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+    const timer = setTimeout(() => {
+      kill(child, 'SIGKILL');
+      reject(new Error(`Xvfb did not report a display within ${START.serverMs / 1000} s: ${stderr.trim().slice(-300)}`));
+    }, START.serverMs);
+    (child.stdio[3] as NodeJS.ReadableStream | null)?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /^(\d+)\n/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, number: Number(m[1]) });
+      }
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`Xvfb exited during start-up (code ${code}, signal ${signal}): ${stderr.trim().slice(-300)}`));
+    });
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}
+
+async function waitForWindowManager(env: NodeJS.ProcessEnv, wm: ChildProcess): Promise<void> {
+  const deadline = Date.now() + START.windowManagerMs;
+  while (Date.now() < deadline) {
+    if (wm.exitCode !== null) throw new Error('openbox exited during start-up');
+    const r = spawnSync('xprop', ['-root', '_NET_SUPPORTING_WM_CHECK'], { env, encoding: 'utf8' });
+    if (r.status === 0 && /window id #/.test(r.stdout)) return;
+    await sleep(50);
+  }
+  throw new Error(`openbox did not come up within ${START.windowManagerMs / 1000} s`);
+}
+
+/** dbus-daemon --session on a private address; resolves with its address once it listens. */
+function startSessionBus(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; address: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('dbus-daemon', ['--session', '--nofork', '--nopidfile', '--print-address=1'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => {
+      kill(child, 'SIGKILL');
+      reject(new Error(`dbus-daemon did not start within ${START.busMs / 1000} s`));
+    }, START.busMs);
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const line = out.split('\n')[0];
+      if (out.includes('\n') && line) {
+        clearTimeout(timer);
+        resolve({ child, address: line.trim() });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`dbus-daemon exited during start-up (code ${code})`));
+    });
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}
+
+export async function startVirtualDisplay(options: VirtualDisplayOptions = {}): Promise<VirtualDisplay> {
+  const unavailable = virtualDisplayUnavailable();
+  if (unavailable) throw new Error(unavailable);
+  const width = options.width ?? 1280;
+  const height = options.height ?? 800;
+  let server: { child: ChildProcess; number: number } | undefined;
+  let lastError: unknown;
+  for (let attempt = 0; attempt < START.attempts && !server; attempt++) {
+    try {
+      server = await startServer(width, height);
+    } catch (error) {
+      lastError = error;
+      await sleep(100 + attempt * 200);
+    }
+  }
+  if (!server) throw new Error(`could not start a virtual display: ${lastError instanceof Error ? lastError.message : String(lastError)}`);
+
+  const display = `:${server.number}`;
+  const env: NodeJS.ProcessEnv = { ...process.env, DISPLAY: display };
+  // Nothing of the person's own session: not their Wayland, X cookie, bus or a11y bus.
+  for (const name of ['WAYLAND_DISPLAY', 'XAUTHORITY', 'DBUS_SESSION_BUS_ADDRESS', 'AT_SPI_BUS_ADDRESS']) delete env[name];
+  const children: ChildProcess[] = [server.child];
+  const parts = [`Xvfb ${display} ${width}x${height}`];
+  const stopAll = async () => {
+    for (const child of [...children].reverse()) {
+      kill(child, 'SIGTERM');
+      await exited(child, 3_000);
+    }
+  };
+  // Whatever happens to this process, its displays go with it.
+  const onExit = () => children.forEach((c) => kill(c, 'SIGKILL'));
+  process.once('exit', onExit);
+  try {
+    if (options.sessionBus ?? installed('dbus-daemon')) {
+      const bus = await startSessionBus(env);
+      children.push(bus.child);
+      env.DBUS_SESSION_BUS_ADDRESS = bus.address;
+      parts.push('private session bus');
+    }
+    if (options.windowManager ?? installed('openbox')) {
+      const wm = spawn('openbox', ['--sm-disable'], { env, stdio: 'ignore' });
+      children.push(wm);
+      await waitForWindowManager(env, wm);
+      parts.push('openbox');
+    }
+  } catch (error) {
+    process.removeListener('exit', onExit);
+    await stopAll();
+    throw error;
+  }
+  let stopped = false;
+  return {
+    display,
+    width,
+    height,
+    env,
+    description: parts.join(', '),
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      process.removeListener('exit', onExit);
+      await stopAll();
+    },
+  };
+}
