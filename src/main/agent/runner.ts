@@ -59,7 +59,13 @@ export function startRun(options: RunOptions): Promise<RunHandle> {
 
 export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): Promise<RunHandle> {
   // A bad tool name is refused before the run folder exists.
-  const tools = runTools(options.tools ?? []);
+  let tools: ReturnType<typeof runTools>;
+  try {
+    tools = runTools([...(options.tools ?? []), ...(options.mcp?.tools ?? [])]);
+  } catch (error) {
+    await options.mcp?.close().catch(() => undefined);
+    throw error;
+  }
   const home = options.home ?? deskpilotHome();
   const resuming = options.resumeRunId !== undefined;
   // A key from the keychain is not in the environment the scrubber reads: name it.
@@ -117,6 +123,7 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     deps = await makeDeps(options, emit, log);
     display = await pickDisplay(options);
   } catch (error) {
+    await options.mcp?.close().catch(() => undefined);
     await log.close();
     throw error;
   }
@@ -137,6 +144,11 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     ...(projectInstructions && (projectInstructions.files.length || projectInstructions.errors.length) ? { projectInstructions } : {}),
   });
   for (const problem of projectInstructions?.errors ?? []) emit({ type: 'error', message: `AGENTS.md not used: ${problem}`, fatal: false });
+  // An MCP server that did not start, or stops mid-run: said in the log, the run goes on.
+  for (const problem of options.mcp?.problems ?? []) emit({ type: 'error', message: problem, fatal: false });
+  options.mcp?.onProblem((message) => {
+    if (!ended) emit({ type: 'error', message, fatal: false });
+  });
   const agentsMdBlock = projectInstructions ? agentsMdPrompt(projectInstructions) : '';
 
   const startedAt = Date.now() - activeBeforeMs;
@@ -195,6 +207,7 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     } finally {
       clearTimeout(wallTimer);
       deps.dispose?.();
+      await options.mcp?.close().catch((error: unknown) => emit({ type: 'error', message: `closing the MCP servers failed: ${errorText(error)}`, fatal: false }));
     }
     ended = true;
     // Whatever happened, leave no key or button held.
