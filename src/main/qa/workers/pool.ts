@@ -179,7 +179,10 @@ export async function runQaPool(plan: TestPlan, options: PoolOptions): Promise<S
             type: 'init',
             plan,
             profile: options.profile,
-            config: options.config,
+            // Nobody can touch a private virtual display, so input seen there is the agent's
+            // own: a takeover pause would wait for a person who cannot exist (at load 15 a
+            // worker read its own typing as a key press and paused until the case timed out).
+            config: { ...options.config, takeover: 'ignore' },
             suiteId,
             worker: n,
             home: options.home,
