@@ -18,6 +18,7 @@ import type { TranscriptImage, TranscriptItem } from '../src/main/agent/transcri
 import type { ObservationRecord } from '../src/shared/observation.js';
 import { startFakeModel, type FakeModelServer, type FakeToolCall } from '../test/harness/fake-model/index.js';
 import { median } from './lib/stats.js';
+import { BUILTIN_TOOL_SPECS } from '../src/main/agent/providers/builtin-tools.js';
 
 const TURNS = (() => {
   const i = process.argv.indexOf('--turns');
@@ -70,7 +71,7 @@ async function benchFamily(fake: FakeModelServer, family: 'anthropic' | 'openai'
   const items = transcript(jpeg, family);
   // The OpenAI provider chains: give the last turn a response id so it sends only the tail.
   if (family === 'openai') (items[items.length - 2] as { providerState?: unknown }).providerState = { responseId: 'resp_prev' };
-  const req = { system: 'You are DeskPilot.', transcript: items, observation, tools: ['finish', 'ask_user', 'shell'] as const };
+  const req = { system: 'You are DeskPilot.', transcript: items, observation, tools: BUILTIN_TOOL_SPECS };
   const ours: number[] = [];
   const raw: number[] = [];
   for (let i = 0; i < TURNS + 3; i++) {

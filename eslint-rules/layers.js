@@ -35,7 +35,9 @@ export const LAYERS = [
   { name: 'service', paths: ['src/main/service/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent', 'qa'] },
   { name: 'server', paths: ['src/main/server/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent', 'qa', 'service'] },
   { name: 'electron', paths: ['src/main/electron/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent', 'qa', 'service'] },
-  { name: 'cli', paths: ['src/main/cli/', 'src/main/cli.ts'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent', 'qa', 'doctor', 'service', 'server'] },
+  // `deskpilot mcp` / `deskpilot acp`: front ends for other agents' protocols; they host runs in the service and serve its page.
+  { name: 'protocols', paths: ['src/main/mcp-server/', 'src/main/acp/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent', 'qa', 'service', 'server'] },
+  { name: 'cli', paths: ['src/main/cli/', 'src/main/cli.ts'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent', 'qa', 'doctor', 'service', 'server', 'protocols'] },
   { name: 'preload', paths: ['src/preload/'], may: ['shared'] },
   { name: 'renderer', paths: ['src/renderer/'], may: ['shared'] },
 ];

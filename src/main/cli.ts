@@ -4,7 +4,8 @@ import { registerServeCommand } from './server/command.js';
 import { EXIT } from './cli/exit-codes.js';
 import { registerDisplaysCommand } from './cli/displays-command.js';
 import { registerDoctorCommand } from './cli/doctor-command.js';
-import { resumeRunInTerminal } from './cli/resume-run.js';
+import { registerAcpCommand } from './cli/acp-command.js';
+import { registerMcpCommand } from './cli/mcp-command.js';
 import { registerQaCommand } from './cli/qa-command.js';
 import { registerRunCommand } from './cli/run-command.js';
 import { registerSessionsCommand } from './cli/sessions-command.js';
@@ -28,6 +29,9 @@ export function buildProgram(): Command {
   registerRunCommand(program);
   registerSessionsCommand(program, {
     resume: async (runId, context) => {
+      // Loaded on use: the CLI starts without zod, the SDKs, sharp or the server
+      // (`deskpilot --help` in ~0.1 s of CPU; test/cli/startup-imports.test.ts).
+      const { resumeRunInTerminal } = await import('./cli/resume-run.js');
       const code = await resumeRunInTerminal(runId, context);
       // Native input/capture handles can keep Node alive after the run.
       await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
@@ -39,6 +43,8 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerDisplaysCommand(program);
   registerDoctorCommand(program);
+  registerMcpCommand(program);
+  registerAcpCommand(program);
   pointUsageErrorsAtHelp(program);
   return program;
 }

@@ -16,6 +16,7 @@ import { globalToCapture } from './coords.js';
 import { Devices } from './devices.js';
 import { listDisplays, pickDisplay } from './displays.js';
 import { encodeForModel, resizeRgb, targetSize, thumbnail } from './image.js';
+import { FrameCache } from './frame-cache.js';
 import { loadCharMap } from './keymap.js';
 import { resolveKey } from './keys.js';
 import { loadNut } from './native.js';
@@ -75,6 +76,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
   // reuse it instead of grabbing the same pixels again (one grab less per step).
   // Any input action forgets it.
   let settledFrame: { displayId: string; at: number; grab: NutFrame } | undefined;
+  const frames = new FrameCache<{ image: Buffer; thumb: Buffer; info: ObservationRecord['image'] }>();
 
   async function displays(): Promise<DisplayInfo[]> {
     if (displayCache && Date.now() - displayCache.at < cacheMs) return displayCache.displays;
@@ -175,15 +177,30 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
       settledFrame = undefined;
       const fresh =
         backend === 'nut' && !o.region && reusable?.displayId === display.id && performance.now() - reusable.at <= SETTLED_FRAME_REUSE_MS;
-      const [shot, cursor] = await Promise.all([
-        fresh ? capturedFromNutFrame(display, reusable.grab) : capture(display, o.region, backend),
+      const wholeNut = backend === 'nut' && !o.region;
+      const [grabbed, cursor] = await Promise.all([
+        wholeNut ? (fresh ? reusable.grab : grabDisplayNut(display)) : capture(display, o.region, backend),
         devices.position().catch(() => undefined),
       ]);
+      // The same pixels as the last whole-display grab: same frame id, encodings reused.
+      const encodingKey = JSON.stringify([o.target, o.thumbLongEdge ?? 320, o.target.drawCursor ? cursor : null]);
+      const frame = 'rgb' in grabbed ? undefined : frames.identify(display.id, grabbed.data, encodingKey);
+      const shot = 'rgb' in grabbed ? grabbed : capturedFromNutFrame(display, grabbed);
       const recordBase = {
         display,
         capture: { width: shot.rgb.width, height: shot.rgb.height },
         region: shot.region,
       };
+      const recordOf = (image: ObservationRecord['image']): ObservationRecord => ({
+        id: randomUUID(),
+        takenAt: Date.now(),
+        ...recordBase,
+        image,
+        ...(cursor ? { cursor } : {}),
+      });
+      if (frame?.cached) {
+        return { record: recordOf(frame.cached.info), image: frame.cached.image, thumb: frame.cached.thumb, frameId: frame.frameId };
+      }
       // One resize of the full-resolution grab; the model image and the thumbnail both start from it.
       const size = targetSize(shot.rgb.width, shot.rgb.height, o.target);
       const resized = await resizeRgb(shot.rgb, size);
@@ -195,14 +212,9 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
         encodeForModel(resized, { ...o.target, exact: size }, cursorPx ? { cursor: cursorPx } : {}),
         thumbnail(resized, o.thumbLongEdge ?? 320),
       ]);
-      const record: ObservationRecord = {
-        id: randomUUID(),
-        takenAt: Date.now(),
-        ...recordBase,
-        image: { width: image.width, height: image.height, format: image.format },
-        ...(cursor ? { cursor } : {}),
-      };
-      return { record, image: image.data, thumb };
+      const imageInfo = { width: image.width, height: image.height, format: image.format };
+      if (frame) frames.remember(frame.frameId, encodingKey, { image: image.data, thumb, info: imageInfo });
+      return { record: recordOf(imageInfo), image: image.data, thumb, ...(frame ? { frameId: frame.frameId } : {}) };
     },
 
     perform(action: CheckedAction, signal: AbortSignal): Promise<PerformResult> {

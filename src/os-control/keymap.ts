@@ -7,7 +7,7 @@
  * assumed. Characters without a stroke are pasted instead (see typing.ts).
  */
 import { run } from './exec.js';
-import { resolveKey, type KeySpec } from './keys.js';
+import { resolveKey, US_SHIFTED, type KeySpec } from './keys.js';
 
 export interface Stroke {
   key: KeySpec;
@@ -17,11 +17,6 @@ export interface Stroke {
 export interface CharMap {
   strokeFor(ch: string): Stroke | undefined;
 }
-
-const US_SHIFTED: Record<string, string> = {
-  '~': '`', '!': '1', '@': '2', '#': '3', $: '4', '%': '5', '^': '6', '&': '7', '*': '8', '(': '9', ')': '0',
-  _: '-', '+': '=', '{': '[', '}': ']', '|': '\\', ':': ';', '"': "'", '<': ',', '>': '.', '?': '/',
-};
 
 const RETURN = resolveKey('Return');
 const TAB = resolveKey('Tab');

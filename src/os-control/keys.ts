@@ -66,6 +66,26 @@ export interface ParseKeyOptions {
   vocabulary?: KeyVocabulary;
 }
 
+/**
+ * The US layout's shifted characters and the key that gives each with Shift ("!" is
+ * Shift+1). The one copy: the US char map (keymap.ts) types with it and the rules read
+ * "ctrl+exclam" as the ctrl+shift+1 that xdotool really presses with it (`shiftedBase`).
+ */
+export const US_SHIFTED: Readonly<Record<string, string>> = {
+  '~': '`', '!': '1', '@': '2', '#': '3', $: '4', '%': '5', '^': '6', '&': '7', '*': '8', '(': '9', ')': '0',
+  _: '-', '+': '=', '{': '[', '}': ']', '|': '\\', ':': ';', '"': "'", '<': ',', '>': '.', '?': '/',
+};
+
+/**
+ * A key that gives its character only with Shift held (on a US layout): the key pressed
+ * with Shift. xdotool presses `ctrl+exclam` as ctrl+shift+1, so the rules must judge it
+ * as that chord; undefined for every other key (letters are pressed as written: "Q" is q).
+ */
+export function shiftedBase(key: KeySpec): KeySpec | undefined {
+  const base = key.char === undefined ? undefined : US_SHIFTED[key.char];
+  return base === undefined ? undefined : resolveKey(base);
+}
+
 export class KeyNameError extends Error {
   constructor(
     message: string,

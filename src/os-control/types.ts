@@ -28,6 +28,12 @@ export interface Observation {
   image: Buffer;
   /** A small JPEG for the UI's thumbnail stream. */
   thumb: Buffer;
+  /**
+   * Equal ids mean equal pixels: the same display (or region) captured again without a
+   * single pixel changing gets the id of the earlier capture. The runner sends "the
+   * screen did not change" instead of an identical image. Absent when unknown.
+   */
+  frameId?: string;
 }
 
 export interface ObserveOptions {

@@ -8,7 +8,11 @@ export type PolicyMode = z.infer<typeof PolicyModeSchema>;
 export const GateDecisionSchema = z
   .object({
     verdict: z.enum(['allow', 'ask', 'deny']),
-    /** Stable id of the rule that decided, e.g. "mode:ask", "risk:terminal-enter", "user:deny:1", "provider-safety-check". */
+    /**
+     * Stable id of the rule that decided, e.g. "mode:ask", "risk:terminal-enter", "user:deny:1",
+     * "provider-safety-check": a `RuleId` (rule-ids.ts) when written; a plain string when read
+     * (an older log may name a rule that no longer exists).
+     */
     rule: z.string(),
     /** One sentence a person can read. */
     reason: z.string(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApprovalAnswerSchema, PolicyModeSchema } from './approvals.js';
 import { ConfigSchema, ProviderFamilySchema } from './config.js';
 import type { CommandName } from './bridge-names.js';
-import { LimitsSchema, QaCaseStatusSchema, RunEventSchema, RunStateSchema, RunStatusSchema } from './events.js';
+import { LimitsSchema, QaCaseStatusSchema, RunEventSchema, RunStateSchema, RunStatusSchema, UsageSchema } from './events.js';
 
 /**
  * The bridge: one contract between the UI and the main process, two transports
@@ -34,6 +34,8 @@ export const SessionSummarySchema = z
     endedAt: z.number().optional(),
     steps: z.number().int().nonnegative(),
     costUsd: z.number().nonnegative(),
+    /** The run's total tokens and cost as the API reported them (sessions/summary.ts); absent before the first model turn. */
+    usage: UsageSchema.optional(),
     provider: z.string(),
     model: z.string(),
     labels: z.record(z.string(), z.string()).default({}),

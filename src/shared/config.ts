@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { killHotkeyProblem } from './accelerator.js';
 import { PolicyModeSchema } from './approvals.js';
 import { LimitsSchema } from './events.js';
+import { ProviderFamilySchema } from './providers.js';
+
+export { ProviderFamilySchema };
 
 /**
  * The user's configuration: `$DESKPILOT_HOME/config.json` (default ~/.deskpilot).
@@ -10,14 +13,12 @@ import { LimitsSchema } from './events.js';
  * (Electron safeStorage).
  */
 
-export const ProviderFamilySchema = z.enum(['anthropic', 'openai', 'openai-compatible']);
-
 export const ProviderProfileSchema = z
   .object({
     provider: ProviderFamilySchema,
     model: z.string().min(1),
     baseUrl: z.string().url().optional(),
-    /** Name of the environment variable that holds the key (default: ANTHROPIC_API_KEY / OPENAI_API_KEY). */
+    /** Name of the environment variable that holds the key (default: the provider's, shared/providers.ts). */
     apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
     /** Force a tool version instead of choosing from the model id, e.g. "computer_20250124". */
     toolVersion: z.string().optional(),
@@ -26,6 +27,17 @@ export const ProviderProfileSchema = z
     /** Anthropic thinking budget / OpenAI reasoning effort, where the model supports it. */
     thinking: z.enum(['off', 'low', 'medium', 'high']).optional(),
     maxOutputTokens: z.number().int().positive().optional(),
+    /**
+     * Screenshot size caps instead of the ones chosen for the model (docs/CONFIG.md):
+     * long edge in pixels and/or width × height. The model's own hard limits still apply.
+     */
+    screenshot: z
+      .object({
+        maxLongEdge: z.number().int().min(64).max(8192).optional(),
+        maxPixels: z.number().int().min(4096).max(67_108_864).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type ProviderProfile = z.infer<typeof ProviderProfileSchema>;
@@ -76,13 +88,16 @@ export const ConfigSchema = z
     limits: LimitsSchema.default({ maxSteps: 50, maxWallMs: 30 * 60_000, maxCostUsd: 5 }),
     context: z
       .object({
-        /** Screenshots kept in the model's context. */
+        /** Screenshots kept in the model's context (unchanged screens are not sent, so these are different screens). */
         keepImages: z.number().int().min(1).max(50).default(3),
-        /** Older screenshots are removed this many at a time, so cached prefixes stay stable. */
-        pruneStep: z.number().int().min(1).max(50).default(3),
+        /**
+         * Older screenshots are removed this many at a time. 1 is cheapest with the
+         * Anthropic cache breakpoint at the compacted start (issue 19's bench).
+         */
+        pruneStep: z.number().int().min(1).max(50).default(1),
       })
       .strict()
-      .default({ keepImages: 3, pruneStep: 3 }),
+      .default({ keepImages: 3, pruneStep: 1 }),
     /** Global stop hotkey: an Electron accelerator with a modifier other than Shift (see accelerator.ts). */
     killHotkey: z
       .string()

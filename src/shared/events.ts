@@ -88,6 +88,34 @@ export const ToolResultLogSchema = z
   })
   .strict();
 
+/**
+ * The AGENTS.md files read into a run's system prompt (agent/agents-md.ts), as the model
+ * got them: hidden characters already made visible, capped. Untrusted project notes,
+ * shown to the person in the run details; they never change the policy or the rules.
+ */
+export const ProjectInstructionsSchema = z
+  .object({
+    files: z.array(
+      z
+        .object({
+          path: z.string(),
+          /** `user`: $DESKPILOT_HOME/AGENTS.md; `project`: the repository root down to the working directory. */
+          scope: z.enum(['user', 'project']),
+          /** The file's size on disk. */
+          bytes: z.number().int().nonnegative(),
+          truncated: z.boolean(),
+          text: z.string(),
+          /** Why it was not read (a symbolic link …). */
+          skipped: z.string().optional(),
+        })
+        .strict(),
+    ),
+    /** Files that could not be read; the run went on without them. */
+    errors: z.array(z.string()).default([]),
+  })
+  .strict();
+export type ProjectInstructions = z.infer<typeof ProjectInstructionsSchema>;
+
 /** A file in the run's folder, by path relative to it (screenshots live on disk, never in events). */
 const RunFileSchema = z.string().min(1);
 
@@ -110,6 +138,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
       display: DisplayInfoSchema.optional(),
       /** The model server's base URL when not the provider default (not a secret; resume reuses it). */
       baseUrl: z.string().optional(),
+      /** AGENTS.md read into the system prompt (absent: none, or --no-agents-md). */
+      projectInstructions: ProjectInstructionsSchema.optional(),
     })
     .strict(),
   z
@@ -128,6 +158,11 @@ export const RunEventSchema = z.discriminatedUnion('type', [
        * as sent to the model; resume rebuilds the transcript from them.
        */
       toolResults: z.array(ToolResultLogSchema).optional(),
+      /**
+       * What the model was told with this screenshot because its last reply could not be
+       * read (runner/unreadable.ts); resume rebuilds the same user message from it.
+       */
+      correction: z.string().max(2_000).optional(),
     })
     .strict(),
   z

@@ -1,4 +1,5 @@
 import type { ApprovedBy, PolicyMode } from './approvals.js';
+import { PROVIDER_SAFETY_RULE } from './rule-ids.js';
 
 /**
  * Words a person reads in place of internal ids (issue 13 item 9): the UI, the exports
@@ -36,7 +37,7 @@ export function ruleLabel(rule: string): string {
   if (risk) return `the risk rule "${risk[1]!.replace(/-/g, ' ')}"`;
   const user = /^user:(allow|deny|ask):(\d+)$/.exec(rule);
   if (user) return `your ${user[1]} rule no. ${Number(user[2]) + 1}`;
-  if (rule === 'provider-safety-check') return "the model provider's safety check";
+  if (rule === PROVIDER_SAFETY_RULE) return "the model provider's safety check";
   return `the rule "${rule}"`;
 }
 

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { Computer } from '../../src/os-control/types.js';
 import type { RunEvent } from '../../src/shared/events.js';
 import type { RunOptions } from '../../src/main/agent/run-api.js';
@@ -68,8 +69,12 @@ describe('runner tools', () => {
   it('answers zoom with a full-resolution image and cursor_position in screenshot pixels', async () => {
     spawnSync('xdotool', ['mousemove', '640', '400'], { env: xvfb.env });
     const results: Array<{ text: string; images: number }> = [];
+    let image = { width: 0, height: 0 };
     fake.script(
-      { toolCalls: [claude.raw({ action: 'zoom', region: [0, 0, 320, 200] })] },
+      (req) => {
+        image = req.images.at(-1)!;
+        return { toolCalls: [claude.raw({ action: 'zoom', region: [0, 0, 320, 200] })] };
+      },
       (req) => {
         results.push({ text: req.toolResults.at(-1)?.text ?? '', images: req.toolResults.at(-1)?.images.length ?? 0 });
         return { toolCalls: [claude.raw({ action: 'cursor_position' })] };
@@ -83,22 +88,29 @@ describe('runner tools', () => {
     expect(await handle.done).toMatchObject({ status: 'done' });
     expect(results[0]!.text).toMatch(/zoom/i);
     expect(results[0]!.images).toBeGreaterThanOrEqual(1);
-    // 1280×800 is sent unscaled to this model: screenshot pixels are screen pixels.
-    expect(results[1]!.text).toContain('(640, 400)');
+    // The pointer at screen (640, 400) of 1280×800, said in the pixels of the screenshot
+    // the model got (sized for grounding, issue 19: not necessarily the screen's size).
+    expect(image.width).toBeGreaterThan(0);
+    const [, x, y] = /\((\d+), (\d+)\) in screenshot pixels/.exec(results[1]!.text) ?? [];
+    expect(Math.abs(Number(x) - (640 * image.width) / 1280)).toBeLessThanOrEqual(1);
+    expect(Math.abs(Number(y) - (400 * image.height) / 800)).toBeLessThanOrEqual(1);
   });
 
   it('hands custom tool calls to the caller, who may end the run', async () => {
     const seen: unknown[] = [];
     fake.script({ toolCalls: [{ name: 'qa_verdict', input: { verdict: 'pass', reason: 'shows 5', evidence: ['latest'] } }] });
     const { handle } = await start({
-      customTools: {
-        qa_verdict: {
-          handle: async (call, context) => {
-            seen.push(call.input, context.latestObservationId !== undefined);
+      tools: [
+        {
+          name: 'qa_verdict',
+          description: 'Give the verdict.',
+          input: z.object({ verdict: z.string(), reason: z.string(), evidence: z.array(z.string()) }),
+          handle: async (input, context) => {
+            seen.push(input, context.latestObservationId !== undefined);
             return { ok: true, text: 'verdict recorded', endRun: { status: 'done', summary: 'pass: shows 5' } };
           },
         },
-      },
+      ],
     });
     expect(await handle.done).toMatchObject({ status: 'done', summary: 'pass: shows 5' });
     expect(seen).toEqual([{ verdict: 'pass', reason: 'shows 5', evidence: ['latest'] }, true]);

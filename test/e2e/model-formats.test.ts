@@ -4,7 +4,7 @@ import type { FakeModelServer, FakeRequest } from '../harness/fake-model/index.j
 import type { Probe } from '../harness/probe/probe.js';
 import type { Xvfb } from '../harness/xvfb.js';
 import { startDesktop, type Desktop } from '../harness/desktop.js';
-import { claude, finish, lastImage, runCli, tempHome, toImagePoint } from './support.js';
+import { claude, finish, lastImage, runCli, tempHome, toImagePoint, until } from './support.js';
 
 // Issue 14, one black-box run per class, as a person runs it: `deskpilot run` against
 // the fake model server, the probe page on Xvfb telling what the app received.
@@ -171,6 +171,37 @@ describe('issue 14 through deskpilot run', () => {
     expect(events.filter((e) => e.type === 'action_executed')).toEqual([]);
     expect(pointerDowns(since)).toEqual([]);
   }, 120_000);
+
+  it('class 6: a run resumed after an unreadable reply gets the same correction the live run sent, the turns still alternating', async () => {
+    await probe.reset();
+    const seen: FakeRequest[] = [];
+    fake.script(
+      (req) => (seen.push(req), { text: "Thought: Click the field.\nAction: clik(start_box='(10,10)')" }),
+      (req) => (seen.push(req), { fault: 'hang' }),
+    );
+    // The unreadable reply, its correction, then the process dies while the model thinks.
+    const run = runCli(['run', 'click the field', ...uiTarsArgs(), '--yes', '--json'], env());
+    await until(() => seen.length === 2, 60_000, 'the second model request');
+    run.child.kill('SIGKILL');
+    await run.exit;
+    const runId = String(run.events().find((e) => e.type === 'run_started')?.runId);
+    const roles = (req: FakeRequest) => (req.body.messages as Array<{ role: string }>).map((m) => m.role);
+    const texts = (req: FakeRequest) => JSON.stringify(req.body.messages);
+    // Live: task, unreadable reply, correction (with a screenshot), …
+    expect(roles(seen[1]!)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(texts(seen[1]!)).toContain('could not be read');
+
+    let resumed: FakeRequest | undefined;
+    fake.script((req) => ((resumed = req), { text: "Thought: Done.\nAction: finished(content='ok')" }));
+    const resume = runCli(['sessions', 'resume', runId, '--yes'], env());
+    expect((await resume.exit).code, resume.stderr()).toBe(0);
+    // Rebuilt from the log: the correction is there, where the live run had it.
+    const rebuilt = roles(resumed!);
+    expect(rebuilt.slice(0, 4)).toEqual(['system', 'user', 'assistant', 'user']);
+    for (let i = 1; i < rebuilt.length; i++) expect(rebuilt[i] === 'assistant' && rebuilt[i - 1] === 'assistant', `two assistant turns in a row at ${i}`).toBe(false);
+    expect(texts(resumed!)).toContain('could not be read');
+    expect(texts(resumed!)).toContain('unknown UI-TARS action');
+  }, 150_000);
 
   it('class 6: a UI-TARS reply without any action is not taken as done; once told, the model finishes properly', async () => {
     await probe.reset();

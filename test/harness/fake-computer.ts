@@ -24,17 +24,24 @@ export interface FakeComputer extends Computer {
   performDelayMs: number;
   /** Make releaseAll fail with this message (a stuck input device). */
   releaseAllFails: string | undefined;
+  /**
+   * Whether a performed action changes the screen (default: every one does). Each change
+   * makes the next screenshot different pixels with a new frameId, as the real capture reports.
+   */
+  changesScreen: (action: Action) => boolean;
 }
 
 const DISPLAY: DisplayInfo = { id: 'fake-0', name: 'fake', bounds: { x: 0, y: 0, width: 1280, height: 800 }, scaleFactor: 1, primary: true };
 
 const images = new Map<string, Promise<Buffer>>();
-/** A real JPEG of the given size (one grey frame), so providers and logs handle real bytes. */
-function jpeg(width: number, height: number): Promise<Buffer> {
-  const key = `${width}x${height}`;
+/** A real JPEG of the given size (one flat frame, its shade from `frame`), so providers and logs handle real bytes. */
+function jpeg(width: number, height: number, frame = 0): Promise<Buffer> {
+  const key = `${width}x${height}@${frame}`;
   let image = images.get(key);
   if (!image) {
-    image = sharp({ create: { width, height, channels: 3, background: { r: 200, g: 200, b: 200 } } }).jpeg({ quality: 60 }).toBuffer();
+    const shade = 200 - (frame % 150);
+    image = sharp({ create: { width, height, channels: 3, background: { r: shade, g: 200, b: 200 } } }).jpeg({ quality: 60 }).toBuffer();
+    if (images.size > 500) images.clear();
     images.set(key, image);
   }
   return image;
@@ -47,12 +54,14 @@ function pointerEnd(action: Action): Point | undefined {
 
 export function createFakeComputer(display: DisplayInfo = DISPLAY): FakeComputer {
   let pointer: Point = { x: 0, y: 0 };
+  let frame = 0;
   const fake: FakeComputer = {
     calls: [],
     performed: [],
     window: undefined,
     performDelayMs: 0,
     releaseAllFails: undefined,
+    changesScreen: () => true,
     listDisplays: async () => [display],
     async observe(options: ObserveOptions): Promise<Observation> {
       fake.calls.push('observe');
@@ -69,8 +78,9 @@ export function createFakeComputer(display: DisplayInfo = DISPLAY): FakeComputer
           image: { width: size.width, height: size.height, format: 'jpeg' },
           cursor: pointer,
         },
-        image: await jpeg(size.width, size.height),
+        image: await jpeg(size.width, size.height, options.region ? frame + 1000 : frame),
         thumb: await jpeg(160, 100),
+        frameId: `${options.region ? `zoom-${JSON.stringify(options.region)}-` : ''}${frame}`,
       };
     },
     async perform(action: Action, signal: AbortSignal) {
@@ -78,6 +88,7 @@ export function createFakeComputer(display: DisplayInfo = DISPLAY): FakeComputer
       if (signal.aborted) throw abortError(signal);
       if (fake.performDelayMs > 0) await sleep(fake.performDelayMs, signal);
       fake.performed.push(action);
+      if (fake.changesScreen(action)) frame += 1;
       pointer = pointerEnd(action) ?? pointer;
       return {};
     },

@@ -10,6 +10,7 @@ import { startXvfb, type Xvfb } from '../harness/xvfb.js';
 import { DOM_BUTTON, startProbe, type Probe, type ProbeEvent } from '../harness/probe/probe.js';
 import { heldState, pointerPosition } from '../harness/native-apps.js';
 import { checked } from '../harness/checked.js';
+import { comboToString, normaliseCombos } from '../../src/main/agent/supervision/key-combo.js';
 
 let xvfb: Xvfb;
 let probe: Probe;
@@ -237,6 +238,21 @@ describe('keys', () => {
     ]);
     const home = keys.find((e) => e.type === 'keydown' && e.code === 'Home') as ProbeEvent;
     expect([home.ctrl, home.shift]).toEqual([true, true]);
+    expectNothingHeld();
+  });
+
+  it.each([
+    ['ctrl+exclam', 'Digit1'],
+    ['ctrl+plus', 'Equal'],
+    ['ctrl+at', 'Digit2'],
+  ])('presses %s as the app sees it, with Shift — the chord the rules judge', async (keys, code) => {
+    const since = probe.nextSeq();
+    await perform({ type: 'key', keys, repeat: 1 });
+    await probe.waitFor((e) => e.type === 'keyup' && e.code === 'ControlLeft', { sinceSeq: since });
+    const down = probe.events().find((e) => e.seq >= since && e.type === 'keydown' && e.code === code) as ProbeEvent;
+    expect([down.ctrl, down.shift, down.alt]).toEqual([true, true, false]);
+    // The rules read the same chord: ctrl+shift and the key that was pressed.
+    expect(normaliseCombos(keys).map(comboToString)).toEqual([`ctrl+shift+${code === 'Equal' ? 'equal' : code.slice(-1)}`]);
     expectNothingHeld();
   });
 

@@ -76,6 +76,28 @@ describe('observe', () => {
     expect(Math.abs(ca.y - cb.y)).toBeLessThan(0.5);
   });
 
+  it('a still screen keeps its frame id (encodings reused); a change on screen gives a new id and new pixels', async () => {
+    const target = { format: 'jpeg' as const, maxLongEdge: 1024 };
+    const first = await computer.observe({ target });
+    const again = await computer.observe({ target });
+    expect(first.frameId).toBeDefined();
+    expect(again.frameId).toBe(first.frameId);
+    expect(again.image.equals(first.image)).toBe(true);
+    expect(again.record.id).not.toBe(first.record.id);
+    // Another target of the same pixels is encoded for itself, under the same frame id.
+    const png = await computer.observe({ target: { format: 'png', maxLongEdge: 640 } });
+    expect(png.frameId).toBe(first.frameId);
+    expect(png.record.image).toEqual({ width: 640, height: 360, format: 'png' });
+    await probe.focusField();
+    await computer.perform(checked({ type: 'type', text: 'frame' }), never);
+    await computer.settle({ maxMs: 2_000 });
+    const changed = await computer.observe({ target });
+    expect(changed.frameId).not.toBe(first.frameId);
+    expect(changed.image.equals(first.image)).toBe(false);
+    // A zoom is not a whole-screen frame: no identity to compare.
+    expect((await computer.observe({ target, region: { x: 0, y: 0, width: 200, height: 100 } })).frameId).toBeUndefined();
+  });
+
   it('zooms: a region at full resolution, mapped back exactly', async () => {
     const o = probe.contentOrigin;
     await probe.showMarkers([{ x: 600, y: 400, size: 3, color: 'rgb(255,0,0)' }]);

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createProvider } from '../../src/main/agent/providers/index.js';
 import type { TranscriptItem } from '../../src/main/agent/transcript.js';
 import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';
-import { FAST_RETRY, image, observation, signal } from './helpers.js';
+import { builtinTools, FAST_RETRY, image, observation, signal } from './helpers.js';
 
 let fake: FakeModelServer;
 beforeEach(async () => {
@@ -33,7 +33,7 @@ describe('Anthropic GA computer toolset (computer_toolset_20260801)', () => {
     }));
     const deltas: Array<[string, string]> = [];
     const turn = await claude('claude-sonnet-5-5').turn(
-      { system: 'You are DeskPilot.', transcript: [firstUser], observation: observation(1280, 800), tools: ['finish', 'ask_user'] },
+      { system: 'You are DeskPilot.', transcript: [firstUser], observation: observation(1280, 800), tools: builtinTools('finish', 'ask_user') },
       signal(),
       { onDelta: (t, k) => deltas.push([k, t]) },
     );
@@ -60,7 +60,7 @@ describe('Anthropic GA computer toolset (computer_toolset_20260801)', () => {
     expect(turn.usage).toEqual({ inputTokens: 1500, outputTokens: 80, cacheReadTokens: 1200, cacheWriteTokens: 300 });
   });
 
-  it('answers every call id on the next request, replays the signed thinking, prunes old images to a note', async () => {
+  it('answers every call id on the next request, replays the signed thinking, sends nothing for a pruned image', async () => {
     fake.script(
       { thinking: 'plan', signature: 'sig-B', toolCalls: [
         { id: 'toolu_a', name: 'left_click', toolsetName: 'computer', input: { coordinate: [5, 5] } },
@@ -71,11 +71,11 @@ describe('Anthropic GA computer toolset (computer_toolset_20260801)', () => {
     const p = claude('claude-opus-5-5');
     const obs = observation(1024, 640);
     const transcript: TranscriptItem[] = [{ role: 'user', text: 'go', image: image(1024, 640), imagePruned: true }];
-    const t1 = await p.turn({ system: 's', transcript, observation: obs, tools: ['finish'] }, signal());
+    const t1 = await p.turn({ system: 's', transcript, observation: obs, tools: builtinTools('finish') }, signal());
     transcript.push(t1.assistant);
     // The first call failed, so the runner stopped there and answered only it.
     transcript.push({ role: 'tool_result', callId: 'toolu_a', name: 'left_click', ok: false, text: 'the window moved', image: image(1024, 640) });
-    const t2 = await p.turn({ system: 's', transcript, observation: obs, tools: ['finish'] }, signal());
+    const t2 = await p.turn({ system: 's', transcript, observation: obs, tools: builtinTools('finish') }, signal());
 
     const req = fake.requests[1]!;
     expect(req.toolResults.map((r) => [r.callId, r.isError])).toEqual([['toolu_a', true], ['toolu_b', true]]);
@@ -83,7 +83,8 @@ describe('Anthropic GA computer toolset (computer_toolset_20260801)', () => {
     expect(req.toolResults[0]!.images[0]).toMatchObject({ width: 1024, height: 640 });
     expect(req.toolResults[1]!.text).toMatch(/Not executed/);
     const messages = req.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
-    expect(messages[0]!.content).toMatchObject([{ type: 'text', text: 'go' }, { type: 'text', text: expect.stringMatching(/screenshot removed/) }]);
+    // A pruned image leaves no note behind (issue 19: notes grew every request).
+    expect(messages[0]!.content).toEqual([{ type: 'text', text: 'go', cache_control: { type: 'ephemeral' } }]);
     expect(messages[1]!.content[0]).toEqual({ type: 'thinking', thinking: 'plan', signature: 'sig-B' });
     expect(messages[1]!.content[1]).toMatchObject({ type: 'tool_use', id: 'toolu_a', toolset_name: 'computer' });
     expect(messages[2]!.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_a', toolset_name: 'computer' });
@@ -123,19 +124,33 @@ describe('Anthropic dated beta tools', () => {
     expect(fake.requests[1]!.body.output_config).toEqual({ effort: 'low' });
   });
 
-  it('screenshot sizing per model, through os-control\'s sizing rule', async () => {
+  it('screenshot sizing per model by what grounding needs, through os-control\'s sizing rule', async () => {
     const { targetSize } = await import('../../src/os-control/image.js');
     const patches = (s: { width: number; height: number }) => Math.ceil(s.width / 28) * Math.ceil(s.height / 28);
-    const older = targetSize(2560, 1600, claude('claude-haiku-4-5').imageTarget({ width: 2560, height: 1600 }));
-    expect(Math.max(older.width, older.height)).toBeLessThanOrEqual(1568);
+    const area = (s: { width: number; height: number }) => s.width * s.height;
+    const screen = { width: 1920, height: 1080 };
+    // computer_20250124 cannot zoom: the XGA area (1024×768) the computer-use docs recommend.
+    const older = targetSize(screen.width, screen.height, claude('claude-haiku-4-5').imageTarget(screen));
+    expect(area(older)).toBeLessThanOrEqual(1024 * 768);
+    expect(area(older)).toBeGreaterThan(0.98 * 1024 * 768);
     expect(patches(older)).toBeLessThanOrEqual(1568);
-    expect(patches(older)).toBeGreaterThan(1400);
-    const newer = targetSize(2560, 1600, claude('claude-opus-5-5').imageTarget({ width: 2560, height: 1600 }));
-    expect(Math.max(newer.width, newer.height)).toBeLessThanOrEqual(2576);
-    expect(patches(newer)).toBeLessThanOrEqual(4784);
-    expect(newer.width).toBeGreaterThan(older.width);
+    // Models that zoom get a 1024×576 overview on 16:9 and ask for detail.
+    for (const model of ['claude-sonnet-4-6', 'claude-sonnet-5-5', 'claude-opus-5-5']) {
+      expect(targetSize(screen.width, screen.height, claude(model).imageTarget(screen))).toEqual({ width: 1024, height: 576 });
+    }
     // A small screen is never upscaled.
-    expect(targetSize(1024, 768, claude('claude-opus-5-5').imageTarget({ width: 1024, height: 768 }))).toEqual({ width: 1024, height: 768 });
+    expect(targetSize(800, 600, claude('claude-opus-5-5').imageTarget({ width: 800, height: 600 }))).toEqual({ width: 800, height: 600 });
+  });
+
+  it('a profile\'s screenshot caps replace the chosen size; the model\'s own long-edge limit still holds', async () => {
+    const { targetSize } = await import('../../src/os-control/image.js');
+    const screen = { width: 2560, height: 1440 };
+    const wide = claude('claude-sonnet-4-6', { screenshot: { maxLongEdge: 1400, maxPixels: 4_000_000 } }).imageTarget(screen);
+    expect(targetSize(screen.width, screen.height, wide)).toEqual({ width: 1400, height: 787 });
+    const tooWide = claude('claude-sonnet-4-6', { screenshot: { maxLongEdge: 4000, maxPixels: 60_000_000 } }).imageTarget(screen);
+    expect(Math.max(...Object.values(targetSize(screen.width, screen.height, tooWide)))).toBeLessThanOrEqual(1568);
+    const { ConfigSchema } = await import('../../src/shared/config.js');
+    expect(ConfigSchema.safeParse({ profiles: { c: { provider: 'anthropic', model: 'm', screenshot: { maxLongEdge: 10 } } } }).success).toBe(false);
   });
 });
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createProvider } from '../../src/main/agent/providers/index.js';
 import type { TranscriptItem } from '../../src/main/agent/transcript.js';
 import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';
-import { FAST_RETRY, image, observation, signal } from './helpers.js';
+import { builtinTools, FAST_RETRY, image, observation, signal } from './helpers.js';
 
 let fake: FakeModelServer;
 beforeEach(async () => {
@@ -18,7 +18,7 @@ const ask = (w: number, h: number, cursor?: { x: number; y: number }) => ({
   system: 'sys',
   transcript: [{ role: 'user', text: 'do it', image: image(w, h) }] as TranscriptItem[],
   observation: observation(w, h, cursor),
-  tools: ['finish'] as const,
+  tools: builtinTools('finish'),
 });
 
 describe('general function-calling models', () => {
@@ -34,7 +34,7 @@ describe('general function-calling models', () => {
       { text: 'ok' },
     );
     const p = local('llava:34b');
-    const req = { ...ask(1092, 700), tools: ['finish' as const] };
+    const req = { ...ask(1092, 700), tools: builtinTools('finish') };
     const t1 = await p.turn(req, signal());
     const r1 = fake.requests[0]!;
     expect(r1.toolNames).toEqual(['computer', 'finish']);

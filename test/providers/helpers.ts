@@ -1,6 +1,8 @@
 import sharp from 'sharp';
 import type { ObservationRecord } from '../../src/shared/observation.js';
 import type { TranscriptImage } from '../../src/main/agent/transcript.js';
+import { BUILTIN_TOOL_SPECS, type BuiltinToolName } from '../../src/main/agent/providers/builtin-tools.js';
+import type { ToolSpec } from '../../src/main/agent/providers/tool-spec.js';
 
 /** A screenshot record as the runner makes it: a 2560×1600 display sent at `width`×`height`. */
 export function observation(width: number, height: number, cursor?: { x: number; y: number }): ObservationRecord {
@@ -28,3 +30,8 @@ export function image(width: number, height: number, id = `img-${width}x${height
 
 export const FAST_RETRY = { maxAttempts: 4, baseDelayMs: 5, maxDelayMs: 20 };
 export const signal = () => new AbortController().signal;
+
+/** The wire specs of the named built-in tools, as the runner offers them. */
+export function builtinTools(...names: BuiltinToolName[]): ToolSpec[] {
+  return names.map((name) => BUILTIN_TOOL_SPECS.find((t) => t.name === name)!);
+}

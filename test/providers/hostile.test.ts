@@ -8,7 +8,7 @@ import { parseUiTars } from '../../src/main/agent/providers/parse/ui-tars.js';
 import type { ActionEntry } from '../../src/main/agent/providers/parse/validate.js';
 import type { ModelCall } from '../../src/main/agent/transcript.js';
 import { startFakeModel, type FakeModelServer, type FakeToolCall } from '../harness/fake-model/index.js';
-import { FAST_RETRY, image, observation, signal } from './helpers.js';
+import { builtinTools, FAST_RETRY, image, observation, signal } from './helpers.js';
 
 // 200 hostile tool calls in a row per format: random actions, coordinates like -5,
 // 1e9, NaN, strings, 1 MB text. Nothing may throw; every call must come out as a
@@ -132,7 +132,7 @@ describe('200 hostile calls through each provider and SDK', () => {
   afterEach(async () => {
     await fake.close();
   });
-  const req = { system: 's', transcript: [{ role: 'user' as const, text: 'x', image: image(W, H) }], observation: observation(W, H), tools: ['finish', 'shell', 'ask_user'] as const };
+  const req = { system: 's', transcript: [{ role: 'user' as const, text: 'x', image: image(W, H) }], observation: observation(W, H), tools: builtinTools('finish', 'shell', 'ask_user') };
   // Streamed in 64 KB deltas: the Anthropic SDK re-parses the partial tool JSON on every
   // delta, so a megabyte in 7-character deltas would test the SDK, not us.
   // JSON cannot carry NaN/Infinity/undefined (they arrive as null or vanish); 1 MB

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createProvider } from '../../src/main/agent/providers/index.js';
 import type { TranscriptItem } from '../../src/main/agent/transcript.js';
 import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';
-import { FAST_RETRY, image, observation, signal } from './helpers.js';
+import { builtinTools, FAST_RETRY, image, observation, signal } from './helpers.js';
 
 let fake: FakeModelServer;
 beforeEach(async () => {
@@ -45,7 +45,7 @@ describe('OpenAI GA computer tool', () => {
     const obs = observation(1280, 800);
     const transcript: TranscriptItem[] = [{ role: 'user', text: 'Fill the form', image: image(1280, 800) }];
     const deltas: string[] = [];
-    const t1 = await p.turn({ system: 'sys', transcript, observation: obs, tools: ['finish'] }, signal(), { onDelta: (t, k) => k === 'text' && deltas.push(t) });
+    const t1 = await p.turn({ system: 'sys', transcript, observation: obs, tools: builtinTools('finish') }, signal(), { onDelta: (t, k) => k === 'text' && deltas.push(t) });
     const r1 = fake.requests[0]!;
     expect(r1.stream).toBe(true);
     expect(r1.body.truncation).toBe('auto');
@@ -76,7 +76,7 @@ describe('OpenAI GA computer tool', () => {
       image: image(1280, 800),
       acknowledgedSafetyChecks: [{ id: 'sc_1', code: 'malicious_instructions', message: 'The page contains instructions.' }],
     });
-    const t2 = await p.turn({ system: 'sys', transcript, observation: obs, tools: ['finish'] }, signal());
+    const t2 = await p.turn({ system: 'sys', transcript, observation: obs, tools: builtinTools('finish') }, signal());
     const r2 = fake.requests[1]!;
     expect(r2.body.previous_response_id).toBe('resp_fake_0');
     expect(r2.toolResults).toHaveLength(1);
@@ -100,11 +100,11 @@ describe('OpenAI GA computer tool', () => {
     const p = gpt('gpt-5.4');
     const obs = observation(800, 600);
     const transcript: TranscriptItem[] = [{ role: 'user', text: 'x' }];
-    const t1 = await p.turn({ system: 's', transcript, observation: obs, tools: ['finish', 'ask_user'] }, signal());
+    const t1 = await p.turn({ system: 's', transcript, observation: obs, tools: builtinTools('finish', 'ask_user') }, signal());
     expect(t1.assistant.calls[0]!.actions).toEqual([{ ok: true, action: { type: 'finish', success: false, summary: 'cannot log in' } }]);
     expect(t1.assistant.calls[1]!.actions[0]).toEqual({ ok: false, error: expect.stringMatching(/ask_user: arguments are not valid JSON/) });
     transcript.push(t1.assistant, { role: 'tool_result', callId: 'c2', name: 'ask_user', ok: false, text: 'invalid arguments' });
-    await p.turn({ system: 's', transcript, observation: obs, tools: ['finish', 'ask_user'] }, signal());
+    await p.turn({ system: 's', transcript, observation: obs, tools: builtinTools('finish', 'ask_user') }, signal());
     const r2 = fake.requests[1]!;
     expect(r2.toolResults.map((r) => [r.callId, r.text])).toEqual([
       ['c2', 'Error: invalid arguments'],

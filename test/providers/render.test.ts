@@ -25,7 +25,7 @@ const turn: TranscriptItem[] = [
 
 describe('Anthropic messages', () => {
   it('tool results first, then the user text, in one user message; missing answers filled; strays dropped', async () => {
-    const m = await renderMessages(turn, 'computer_20250124');
+    const m = await renderMessages(turn, 'computer_20250124', []);
     expect(m.map((x) => x.role)).toEqual(['user', 'assistant', 'user']);
     const content = m[2]!.content as unknown as Array<Record<string, unknown>>;
     expect(content.map((b) => b.type)).toEqual(['tool_result', 'tool_result', 'text', 'image']);
@@ -35,7 +35,7 @@ describe('Anthropic messages', () => {
   });
 
   it('a transcript ending on an unanswered turn (resumed after a crash) answers every call', async () => {
-    const m = await renderMessages(turn.slice(0, 2), 'computer_20250124');
+    const m = await renderMessages(turn.slice(0, 2), 'computer_20250124', []);
     const content = m.at(-1)!.content as unknown as Array<Record<string, unknown>>;
     expect(m.at(-1)!.role).toBe('user');
     expect(content.map((b) => [b.tool_use_id, b.is_error])).toEqual([['a', true], ['b', true]]);
@@ -73,7 +73,7 @@ describe('Anthropic prompt caching', () => {
       items.push({ role: 'assistant', text: '', calls: [{ callId: `c${i}`, name: 'computer', input: {}, actions: [] }] });
       items.push({ role: 'tool_result', callId: `c${i}`, name: 'computer', ok: true, text: `step ${i}` });
     }
-    const m = await renderMessages(items, 'computer_20250124');
+    const m = await renderMessages(items, 'computer_20250124', []);
     const marked = m.flatMap((msg, i) =>
       (msg.content as unknown as Array<Record<string, unknown>>).filter((b) => b.cache_control).map(() => i),
     );
@@ -95,7 +95,7 @@ describe('Anthropic replay without provider state (a transcript rebuilt from an 
         ],
       },
     ];
-    const m = await renderMessages(items, 'computer_toolset_20260801');
+    const m = await renderMessages(items, 'computer_toolset_20260801', []);
     expect(m[1]!.content).toEqual([
       { type: 'text', text: 'ok' },
       { type: 'tool_use', id: 'm', name: 'left_click', input: { coordinate: [1, 2] }, toolset_name: 'computer' },

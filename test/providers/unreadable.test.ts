@@ -26,7 +26,7 @@ describe('unreadable OpenAI-compatible replies', () => {
     ['ui-tars', 'ui-tars-1.5-7b', 'Thought: I am not sure what to do.', 'the reply holds no action'],
     ['ui-tars', 'ui-tars-1.5-7b', "Action：clik(start_box='(1,2)')", 'unknown UI-TARS action'],
   ] as const)('%s %s: %j is unreadable, naming the problem and the expected format', (format, model, content, why) => {
-    const turn = toCompatTurn(reply(content), format, model, ctx, 0);
+    const turn = toCompatTurn(reply(content), format, model, ctx, 0, []);
     expect(turn.unreadable).toContain(why);
     expect(turn.unreadable).toContain('Expected:');
   });
@@ -37,11 +37,11 @@ describe('unreadable OpenAI-compatible replies', () => {
     ['qwen-vl', 'qwen2.5-vl-7b', '<tool_call>{"name": "computer_use", "arguments": {"action": "left_click", "coordinate": [1, 2]}}</tool_call>'],
     ['ui-tars', 'ui-tars-1.5-7b', "Thought: Done.\nAction: finished(content='ok')"],
   ] as const)('%s %s: %j is readable (an answer or an action)', (format, model, content) => {
-    expect(toCompatTurn(reply(content), format, model, ctx, 0).unreadable).toBeUndefined();
+    expect(toCompatTurn(reply(content), format, model, ctx, 0, []).unreadable).toBeUndefined();
   });
 
   it('a tool call the server parsed but that fails is a tool error, answered like any other, not an unreadable reply', () => {
-    const turn = toCompatTurn(reply('', [{ id: 'c1', name: 'computer', arguments: '{"action": "left_click", "coordinate": [99999, 1]}' }]), 'tools', 'llava-next', ctx, 0);
+    const turn = toCompatTurn(reply('', [{ id: 'c1', name: 'computer', arguments: '{"action": "left_click", "coordinate": [99999, 1]}' }]), 'tools', 'llava-next', ctx, 0, []);
     expect(turn.assistant.calls[0]!.actions[0]!.ok).toBe(false);
     expect(turn.unreadable).toBeUndefined();
   });

@@ -73,8 +73,7 @@ describe('find_text in a run', () => {
       config: ConfigSchema.parse({}),
       computer,
       home,
-      extraTools: ['find_text'],
-      customTools: { find_text: finder.tool },
+      tools: [finder.tool],
       onEvent: finder.onEvent,
     });
     const result = await handle.done;

@@ -135,3 +135,29 @@ describe('the plus key, the OS key and sequences', () => {
     expect(judge('Down Down q+ctrl', { deny: ['ctrl+q'] })).toBe('deny user:deny:0');
   });
 });
+
+describe('a shifted character is judged as the chord xdotool presses (Shift added)', () => {
+  // xdotool presses "ctrl+exclam" as ctrl+shift+1 (test/os-control/input.desktop.test.ts
+  // asserts what the app received); a rule written either way judges both spellings.
+  it.each([
+    ['ctrl+exclam', 'ctrl+shift+1'],
+    ['ctrl+!', 'ctrl+shift+1'],
+    ['ctrl+shift+1', 'ctrl+exclam'],
+    ['ctrl+plus', 'ctrl+shift+equal'],
+    ['ctrl+shift+equal', 'ctrl+plus'],
+    ['ctrl+bar', 'ctrl+shift+backslash'],
+    ['super+at', 'super+shift+2'],
+  ])('%j is denied by a rule for %j', (keys, rule) => {
+    expect(judge(keys, { deny: [rule] })).toBe('deny user:deny:0');
+  });
+
+  it('a rule for the unshifted chord still catches the shifted one (containment), not the reverse', () => {
+    expect(judge('ctrl+exclam', { deny: ['ctrl+1'] })).toBe('deny user:deny:0');
+    expect(judge('ctrl+1', { deny: ['ctrl+exclam'] })).not.toBe('deny user:deny:0');
+  });
+
+  it('letters are pressed as written: "ctrl+Q" is ctrl+q, not ctrl+shift+q', () => {
+    expect(judge('ctrl+Q', { deny: ['ctrl+q'] })).toBe('deny user:deny:0');
+    expect(judge('ctrl+Q', { deny: ['ctrl+shift+q'] })).not.toBe('deny user:deny:0');
+  });
+});

@@ -6,6 +6,7 @@ import { exportRun, EXPORT_FORMATS } from '../../src/main/sessions/export/index.
 import { createRunLog } from '../../src/main/sessions/run-log.js';
 import { readRunLog } from '../../src/main/sessions/reader.js';
 import { MASKED_SECRET, REDACTED } from '../../src/main/sessions/scrub.js';
+import { decide } from '../../src/main/agent/supervision/policy.js';
 import { tempHome, writeSampleRun } from './fixture.js';
 
 let home: string;
@@ -84,6 +85,29 @@ describe('secrets never reach the log or an export', () => {
     const line = await fsp.readFile(path.join(log2.dir, 'events.jsonl'), 'utf8');
     expect(line).toContain(`password=${MASKED_SECRET} please`);
     expect(line).not.toContain('Tr0ub4dor');
+  });
+
+  it("the policy's own secret decision (not a copied rule id) makes the scrubber mask the text; another rule does not", async () => {
+    const log = await createRunLog({ home, findSecretSpans: () => [] });
+    log.append({ type: 'run_started', task: 't', provider: 'p', model: 'm', policy: 'risky', limits: { maxSteps: 5, maxWallMs: 60_000, maxCostUsd: 1 }, skills: [], labels: {} });
+    // The text the policy holds as a secret; the log's own detector is off, so only the rule id can mask it.
+    const secret = { type: 'type' as const, text: 'sk-ant-api03-' + 'Q'.repeat(40) };
+    const decision = decide(secret, { step: 0, activeWindow: { title: 'Notes', app: 'mousepad' } }, { mode: 'risky', rules: [] });
+    expect(decision.verdict).toBe('ask');
+    log.append({ type: 'action_proposed', step: 0, proposalId: 'p0', action: secret, reasoning: '' });
+    log.append({ type: 'approval_requested', proposalId: 'p0', decision });
+    const masked = log.append({ type: 'action_executed', step: 0, proposalId: 'p0', action: secret, by: { kind: 'person', detail: 'cli' }, ok: true, durationMs: 1 });
+    // A typed line held by another risk rule stays readable: only the secret rule masks.
+    const plain = { type: 'type' as const, text: 'ls -la\n' };
+    const other = decide(plain, { step: 1, activeWindow: { title: 'xterm', app: 'xterm' } }, { mode: 'risky', rules: [] });
+    expect(other.verdict).toBe('ask');
+    expect(other.rule).not.toBe(decision.rule);
+    log.append({ type: 'action_proposed', step: 1, proposalId: 'p1', action: plain, reasoning: '' });
+    log.append({ type: 'approval_requested', proposalId: 'p1', decision: other });
+    const kept = log.append({ type: 'action_executed', step: 1, proposalId: 'p1', action: plain, by: { kind: 'person', detail: 'cli' }, ok: true, durationMs: 1 });
+    await log.close();
+    expect(masked).toMatchObject({ action: { type: 'type', text: MASKED_SECRET } });
+    expect(kept).toMatchObject({ action: { type: 'type', text: 'ls -la\n' } });
   });
 
   it('redacts a key handed to the log directly (keychain), not only from the environment', async () => {

@@ -73,6 +73,6 @@ describe('risk rules', () => {
 describe('key combo normalisation', () => {
   it.each([
     ['ctrl+q', 'ctrl+q'], ['Control+Q', 'ctrl+q'], ['CTRL q', 'ctrl+q'], ['ctrl-q', 'ctrl+q'], ['Alt_L+F4', 'alt+f4'],
-    ['shift+ctrl+Tab', 'ctrl+shift+tab'], ['cmd+w', 'super+w'], ['Return', 'return'], ['ctrl++', 'ctrl+plus'], ['-', 'minus'], ['q+ctrl', 'ctrl+q'],
+    ['shift+ctrl+Tab', 'ctrl+shift+tab'], ['cmd+w', 'super+w'], ['Return', 'return'], ['ctrl++', 'ctrl+shift+equal'], ['ctrl+exclam', 'ctrl+shift+1'], ['-', 'minus'], ['q+ctrl', 'ctrl+q'],
   ])('%s → %s', (input, out) => expect(comboToString(normaliseCombo(input))).toBe(out));
 });

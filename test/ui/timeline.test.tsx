@@ -77,11 +77,11 @@ describe('step timeline', () => {
       s.observation(0);
       s.proposed(0, { type: 'key', keys: 'ctrl+s' });
       s.add({ type: 'action_executed', step: 0, proposalId: 'p0', action: { type: 'key', keys: 'ctrl+s' }, by: { kind: 'person', detail: 'ws:1' }, ok: true, durationMs: 1234 });
-      s.add({ type: 'usage', step: 0, stepUsage: { inputTokens: 1500, outputTokens: 40, costUsd: 0.0123 }, total: { inputTokens: 1500, outputTokens: 40, costUsd: 0.0123 } });
+      s.add({ type: 'usage', step: 0, stepUsage: { inputTokens: 1500, outputTokens: 40, cacheReadTokens: 9000, cacheWriteTokens: 800, costUsd: 0.0123 }, total: { inputTokens: 1500, outputTokens: 40, costUsd: 0.0123 } });
     });
     const detail = screen.getByTestId('step-detail');
-    expect(detail.textContent).toContain('1.5k in / 40 out');
-    expect(detail.textContent).toContain('$0.01');
+    // Every input token the API reported: uncached, read from the cache and written to it.
+    expect(screen.getByTestId('step-usage').textContent).toBe('11.3k in (9.0k cached, 800 written) · 40 out · $0.0123');
     expect(detail.textContent).toContain('ran in 1.2 s');
     expect(screen.getAllByTestId('step-row')[0]!.textContent).toContain('done');
   });

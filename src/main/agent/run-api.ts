@@ -3,27 +3,12 @@ import type { Config, ProviderProfile } from '../../shared/config.js';
 import type { Limits, RunEvent, RunStatus } from '../../shared/events.js';
 import type { Computer } from '../../os-control/types.js';
 import type { RetryOptions } from './providers/retry.js';
-import type { AgentToolName } from './providers/types.js';
-import type { ModelCall } from './transcript.js';
+import type { AgentTool } from './tools/agent-tool.js';
 
 /**
  * The programmatic way to run the agent: the CLI, the bridge service (Electron and
  * `deskpilot serve`) and the QA runner all start runs through `startRun` (runner.ts).
  */
-
-/** A tool the caller adds to a run (QA's verdict tool, find_text …). */
-export interface CustomToolHandler {
-  /** Handle one call; `text` goes back to the model as the tool result. */
-  handle(
-    call: ModelCall,
-    context: { runId: string; step: number; signal: AbortSignal; latestObservationId?: string },
-  ): Promise<{
-    ok: boolean;
-    text: string;
-    /** End the run after answering (e.g. a QA verdict was given). */
-    endRun?: { status: RunStatus; summary: string; labels?: Record<string, string> };
-  }>;
-}
 
 export interface RunOptions {
   task: string;
@@ -38,9 +23,19 @@ export interface RunOptions {
   skills?: string[];
   /** Text appended to the system prompt (the QA instructions, …). */
   systemAddendum?: string;
-  extraTools?: AgentToolName[];
-  customTools?: Partial<Record<AgentToolName, CustomToolHandler>>;
+  /**
+   * The caller's own tools (QA's verdict and find_text, an MCP server's tools), offered
+   * beside the computer and the built-ins (shell, ask_user, finish). Checked at start:
+   * a bad or taken name is a ToolSetupError and no run folder is made.
+   */
+  tools?: readonly AgentTool[];
   labels?: Record<string, string>;
+  /**
+   * Read the AGENTS.md that apply to this folder (its repository's, down to it) and the
+   * person's $DESKPILOT_HOME/AGENTS.md into the system prompt, as untrusted notes
+   * (agent/agents-md.ts). Absent: none (`--no-agents-md`, QA, tests).
+   */
+  agentsMd?: { cwd: string };
   /** The data folder (DESKPILOT_HOME); default from the environment. */
   home?: string;
   /** Continue the run in this existing folder (resume). */

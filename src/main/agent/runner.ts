@@ -1,6 +1,6 @@
 import type { Point } from '../../shared/actions.js';
 import type { ApprovalAnswer } from '../../shared/approvals.js';
-import type { RunEvent, RunEventInput, Usage } from '../../shared/events.js';
+import type { ProjectInstructions, RunEvent, RunEventInput, Usage } from '../../shared/events.js';
 import type { DisplayInfo } from '../../shared/observation.js';
 import { pickDisplay as pickDisplayFrom } from '../../os-control/displays.js';
 import { errorText } from '../../shared/error-text.js';
@@ -11,13 +11,14 @@ import type { Gate } from './gate.js';
 import { priceFor, ZERO_USAGE } from './pricing.js';
 import type { Provider } from './providers/types.js';
 import type { RunHandle, RunOptions, RunResult } from './run-api.js';
+import { agentsMdPrompt, loadAgentsMd } from './agents-md.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import type { TranscriptItem } from './transcript.js';
 import type { LoopControl, RunContext, RunEnding } from './runner/context.js';
 import { createDefaultDeps } from './runner/deps.js';
 import { runLoop } from './runner/loop.js';
 import { PendingQuestions } from './runner/questions.js';
-import { offeredTools } from './runner/tools.js';
+import { runTools } from './tools/agent-tool.js';
 import { loadSkillsForPrompt } from './skills/index.js';
 import type { SkillForPrompt } from './system-prompt.js';
 import { rebuildTranscript } from './runner/resume.js';
@@ -57,6 +58,8 @@ export function startRun(options: RunOptions): Promise<RunHandle> {
 }
 
 export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): Promise<RunHandle> {
+  // A bad tool name is refused before the run folder exists.
+  const tools = runTools(options.tools ?? []);
   const home = options.home ?? deskpilotHome();
   const resuming = options.resumeRunId !== undefined;
   // A key from the keychain is not in the environment the scrubber reads: name it.
@@ -106,9 +109,11 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
   let deps: RunDeps;
   let display: DisplayInfo;
   let skillPrompts: SkillForPrompt[];
+  let projectInstructions: ProjectInstructions | undefined;
   try {
     // A requested skill that is missing is an error before anything runs.
     skillPrompts = await loadSkillsForPrompt(options.skills ?? []);
+    projectInstructions = options.agentsMd ? await loadAgentsMd({ cwd: options.agentsMd.cwd, home }) : undefined;
     deps = await makeDeps(options, emit, log);
     display = await pickDisplay(options);
   } catch (error) {
@@ -129,7 +134,10 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     display,
     ...(options.profile.baseUrl ? { baseUrl: options.profile.baseUrl } : {}),
     ...(resumedFromSeq !== undefined ? { resumedFromSeq } : {}),
+    ...(projectInstructions && (projectInstructions.files.length || projectInstructions.errors.length) ? { projectInstructions } : {}),
   });
+  for (const problem of projectInstructions?.errors ?? []) emit({ type: 'error', message: `AGENTS.md not used: ${problem}`, fatal: false });
+  const agentsMdBlock = projectInstructions ? agentsMdPrompt(projectInstructions) : '';
 
   const startedAt = Date.now() - activeBeforeMs;
   const ctx: RunContext = {
@@ -146,6 +154,7 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     humanActs: (work) => (deps.humanActs ? deps.humanActs(work) : work()),
     display,
     price: priceFor(options.profile.model, options.config.prices),
+    tools,
     system: (screen) =>
       buildSystemPrompt({
         family: options.profile.provider,
@@ -153,8 +162,9 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
         screen,
         date: new Date(),
         instructions: options.config.instructions,
+        ...(agentsMdBlock ? { projectInstructions: agentsMdBlock } : {}),
         skills: skillPrompts,
-        tools: offeredTools(options),
+        tools: tools.specs,
         ...(options.systemAddendum ? { addendum: options.systemAddendum } : {}),
       }),
     startedAt,

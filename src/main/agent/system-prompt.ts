@@ -1,4 +1,6 @@
-import type { ProviderFamily, AgentToolName } from './providers/types.js';
+import { isBuiltinTool, type BuiltinToolName } from './providers/builtin-tools.js';
+import type { ToolSpec } from './providers/tool-spec.js';
+import { PROVIDERS, type ProviderFamily } from '../../shared/providers.js';
 
 export interface SkillForPrompt {
   name: string;
@@ -14,8 +16,11 @@ export interface SystemPromptInput {
   date: Date;
   /** The user's own instructions from config. */
   instructions?: string;
+  /** AGENTS.md, already wrapped as untrusted notes (agents-md.ts agentsMdPrompt). */
+  projectInstructions?: string;
   skills?: readonly SkillForPrompt[];
-  tools?: readonly AgentToolName[];
+  /** The function tools offered: the built-ins get their usage line, any other tool its description. */
+  tools?: readonly Pick<ToolSpec, 'name' | 'description'>[];
   /** Extra text for this run (the QA instructions, …). */
   addendum?: string;
 }
@@ -26,16 +31,14 @@ const PLATFORM_NAMES: Partial<Record<NodeJS.Platform, string>> = {
   win32: 'Windows',
 };
 
-function toolLines(tools: readonly AgentToolName[], platform: NodeJS.Platform): string[] {
+function toolLines(tools: readonly Pick<ToolSpec, 'name' | 'description'>[], platform: NodeJS.Platform): string[] {
   const shellName = platform === 'win32' ? 'PowerShell' : 'bash';
-  const lines: Record<AgentToolName, string> = {
+  const lines: Record<BuiltinToolName, string> = {
     shell: `- shell: run a ${shellName} command. A person approves every command first; prefer the GUI unless the task is clearly faster in a shell.`,
     ask_user: '- ask_user: ask the person a question when the task is ambiguous or you need information only they have (a password, a choice). The run waits for the answer.',
     finish: '- finish: call it when the task is done (success: true) or cannot be done (success: false), with a short summary of what you did and saw.',
-    find_text: '- find_text: find a visible text label on the screen and get its coordinates, when you are unsure where a label is.',
-    qa_verdict: '- qa_verdict: give the test verdict (pass, fail or blocked) with the reason and the evidence screenshots.',
   };
-  return tools.map((tool) => lines[tool]);
+  return tools.map((tool) => (isBuiltinTool(tool.name) ? lines[tool.name] : `- ${tool.name}: ${tool.description}`));
 }
 
 /**
@@ -69,10 +72,10 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   for (const skill of input.skills ?? []) {
     parts.push(`<skill name="${skill.name}">\n${skill.description ? `${skill.description}\n\n` : ''}${skill.body.trim()}\n</skill>`);
   }
+  if (input.projectInstructions?.trim()) parts.push(input.projectInstructions.trim());
   if (input.instructions?.trim()) parts.push(`The person's standing instructions:\n${input.instructions.trim()}`);
   if (input.addendum?.trim()) parts.push(input.addendum.trim());
-  if (input.family === 'openai-compatible') {
-    parts.push('Answer with exactly the tool calls or actions you want performed, one step at a time.');
-  }
+  const note = PROVIDERS[input.family].promptNote;
+  if (note) parts.push(note);
   return parts.join('\n\n');
 }

@@ -12,6 +12,8 @@ export interface TranscriptImage {
   mediaType: 'image/jpeg' | 'image/png' | 'image/webp';
   width: number;
   height: number;
+  /** A zoom: part of the screen at full resolution, not a screenshot the model's coordinates refer to. */
+  zoom?: boolean;
   load(): Promise<Buffer>;
 }
 
@@ -33,8 +35,10 @@ export interface UserItem {
   role: 'user';
   text: string;
   image?: TranscriptImage;
-  /** Set by the context manager when it removed this item's image; providers say so in a short note. */
+  /** Set by the context manager when it removed this item's image. */
   imagePruned?: boolean;
+  /** Set by the context manager on every item of the frozen, compacted start of the conversation. */
+  compacted?: boolean;
 }
 
 export interface AssistantItem {
@@ -60,6 +64,13 @@ export interface ToolResultItem {
   /** The screenshot after the action, when there is one. */
   image?: TranscriptImage;
   imagePruned?: boolean;
+  /** See UserItem.compacted: a routine result's text is dropped there. */
+  compacted?: boolean;
+  /**
+   * Nothing in `text` matters once the step is past (a GUI action that ran, "the screen
+   * did not change"): compaction drops it. Errors, shell output and answers are never routine.
+   */
+  routine?: boolean;
   /** Acknowledged OpenAI safety checks, echoed back on the next request. */
   acknowledgedSafetyChecks?: Array<{ id: string; code: string; message: string }>;
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { formatReport, realProbes, runDoctor, type DoctorProbes } from '../doctor/index.js';
+// The doctor (and through it the provider SDKs) loads only when `doctor` runs.
+import type { DoctorProbes } from '../doctor/index.js';
 
 /** `deskpilot doctor [--json]`: one line per prerequisite with its fix; exit 1 when a required one is missing. */
 export function registerDoctorCommand(program: Command): void {
@@ -12,8 +13,9 @@ export function registerDoctorCommand(program: Command): void {
     });
 }
 
-export async function doctor(flags: { json?: boolean }, probes: DoctorProbes = realProbes(), out: NodeJS.WritableStream = process.stdout): Promise<number> {
-  const report = await runDoctor(probes);
+export async function doctor(flags: { json?: boolean }, probes?: DoctorProbes, out: NodeJS.WritableStream = process.stdout): Promise<number> {
+  const { formatReport, realProbes, runDoctor } = await import('../doctor/index.js');
+  const report = await runDoctor(probes ?? realProbes());
   out.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
   return report.ok ? 0 : 1;
 }

@@ -1,4 +1,5 @@
 import type { RunEvent } from '../../shared/events.js';
+import { formatCost, usageText } from '../../shared/usage-text.js';
 import { describeDisplay } from '../../os-control/displays.js';
 import { describeInFull, shown, shownOneLine } from './terminal-text.js';
 
@@ -32,12 +33,12 @@ export function formatEvent(event: RunEvent): string | undefined {
     case 'question_answered':
       return undefined;
     case 'usage':
-      return event.stepUsage.costUsd > 0 ? `  cost $${event.stepUsage.costUsd.toFixed(4)} (run $${event.total.costUsd.toFixed(4)})` : undefined;
+      return `  tokens ${usageText(event.stepUsage)} (run ${formatCost(event.total.costUsd)})`;
     case 'state':
       return event.state === 'paused' ? `paused: ${shown(event.reason, '    ')}` : undefined;
     case 'error':
       return event.retryInMs !== undefined ? `  ${shown(event.message, '    ')} in ${Math.round(event.retryInMs)} ms` : `error: ${shown(event.message, '    ')}`;
     case 'run_ended':
-      return `run ${event.status} after ${event.steps} step${event.steps === 1 ? '' : 's'}${event.summary ? `: ${shown(event.summary, '    ')}` : ''} ($${event.total.costUsd.toFixed(4)})`;
+      return `run ${event.status} after ${event.steps} step${event.steps === 1 ? '' : 's'}${event.summary ? `: ${shown(event.summary, '    ')}` : ''} (${usageText(event.total)})`;
   }
 }

@@ -8,6 +8,8 @@ interface RunFlags extends ChoiceFlags {
   maxCost?: number;
   skill?: string[];
   json?: boolean;
+  /** false with --no-agents-md. */
+  agentsMd: boolean;
 }
 
 /** `deskpilot run "<task>"`: one supervised run in the terminal. */
@@ -22,6 +24,7 @@ export function registerRunCommand(program: Command): void {
     .option('--max-cost <usd>', 'stop when the run has cost this much', positiveNumber)
     .option('--skill <name...>', 'skills to load into the system prompt')
     .option('--json', 'print one JSON event per line on stdout')
+    .option('--no-agents-md', "do not read AGENTS.md (this folder's repository, ~/.deskpilot) into the system prompt")
     .action(async (task: string, flags: RunFlags) => {
       const code = await runCommand(task, flags);
       // Native input/capture handles can keep Node alive after the run: leave explicitly
@@ -43,7 +46,7 @@ async function runCommand(task: string, flags: RunFlags): Promise<number> {
       policy: policyFromFlags(flags),
       limits: { maxSteps: flags.maxSteps, maxCostUsd: flags.maxCost },
     },
-    extras: { task, ...(flags.skill?.length ? { skills: flags.skill } : {}) },
+    extras: { task, ...(flags.skill?.length ? { skills: flags.skill } : {}), ...(flags.agentsMd ? { agentsMd: { cwd: process.cwd() } } : {}) },
     flags: { json: flags.json ?? false },
     overrides: { displayId: flags.display, requestTimeoutSeconds: flags.requestTimeout },
     keyHint: ' (or name another variable with --api-key-env)',

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { PolicyModeSchema, type PolicyMode } from '../../shared/approvals.js';
 import { ProviderFamilySchema, type ProviderProfile } from '../../shared/config.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../shared/providers.js';
 
 /**
  * The choice flags `run` and `sessions resume` share (and `qa` the provider part of),
@@ -46,7 +47,7 @@ export function addProviderOptions(command: Command): Command {
     .option('--api-key-env <name>', 'environment variable holding the API key')
     .option('--profile <name>', 'profile from config.json')
     .option('--display <id>', 'the display to watch and act on (deskpilot displays lists them; default: config displayId, else the primary)')
-    .option('--request-timeout <seconds>', 'end the run when one model request (retries included) takes longer (default: config requestTimeoutSeconds, else 300)', seconds);
+    .option('--request-timeout <seconds>', `end the run when one model request (retries included) takes longer (default: config requestTimeoutSeconds, else ${DEFAULT_REQUEST_TIMEOUT_MS / 1000})`, seconds);
 }
 
 /** --policy and --yes. */

@@ -9,6 +9,7 @@ import { RunLogReadError } from '../sessions/reader.js';
 import { addPolicyOptions, addProviderOptions, type ChoiceFlags } from './run-flags.js';
 import { resolveRunRef, RunRefError } from './run-ref.js';
 import { shownOneLine } from './terminal-text.js';
+import { readQaLabels } from '../../shared/qa-labels.js';
 
 /** Exit codes of `deskpilot sessions …`: 0 ok, 1 the operation failed, 2 bad input (unknown run, bad flag). */
 export const SESSIONS_EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -48,7 +49,7 @@ function listLine(s: ListedSession): string {
 
 /** What a run is, in a list row: a QA case by its plan and case name (its task is the long QA prompt), else the task. */
 function listTitle(s: ListedSession): string {
-  const { qaCase, qaPlan } = s.labels;
+  const { qaCase, qaPlan } = readQaLabels(s.labels);
   if (qaCase) return `QA ${qaPlan ? `${qaPlan} › ` : ''}${qaCase}`;
   return s.task.replace(/\s+/g, ' ');
 }

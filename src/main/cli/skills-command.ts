@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { listSkills, loadSkillsForPrompt, SkillError, UnknownSkillError } from '../agent/skills/index.js';
 
 /**
  * `deskpilot skills list` and `deskpilot skills show <name>`. A broken SKILL.md is
@@ -24,6 +23,8 @@ export function registerSkillsCommand(program: Command): void {
 }
 
 export async function skillsList(flags: { json?: boolean }, out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+  // Skills (and yaml) load when a skills command runs, not at CLI start-up.
+  const { listSkills } = await import('../agent/skills/index.js');
   const { skills, errors } = await listSkills();
   if (flags.json) {
     out.write(`${JSON.stringify({ skills, errors }, null, 2)}\n`);
@@ -38,6 +39,7 @@ export async function skillsList(flags: { json?: boolean }, out: NodeJS.Writable
 }
 
 export async function skillsShow(name: string, out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+  const { loadSkillsForPrompt, SkillError, UnknownSkillError } = await import('../agent/skills/index.js');
   try {
     const [skill] = await loadSkillsForPrompt([name]);
     if (skill) out.write(`# ${skill.name}\n${skill.description}\n\n${skill.body}\n`);

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigSchema, type Config, type ProviderProfile } from '../../shared/config.js';
+import { PROVIDERS } from '../../shared/providers.js';
 import { homePaths } from '../paths.js';
 import { mkdirPrivate, repairPrivateHome, writePrivateFile } from '../private-files.js';
 
@@ -18,10 +19,10 @@ export class ConfigError extends Error {
 
 /** Profiles every install has; the user's config adds to them or overrides them by name. */
 export const BUILT_IN_PROFILES: Readonly<Record<string, ProviderProfile>> = {
-  claude: { provider: 'anthropic', model: 'claude-sonnet-5-5' },
-  openai: { provider: 'openai', model: 'gpt-5.4' },
+  claude: { provider: 'anthropic', model: PROVIDERS.anthropic.defaultModel },
+  openai: { provider: 'openai', model: PROVIDERS.openai.defaultModel },
   'openai-preview': { provider: 'openai', model: 'computer-use-preview' },
-  ollama: { provider: 'openai-compatible', model: 'qwen3-vl', baseUrl: 'http://127.0.0.1:11434/v1', format: 'qwen-vl' },
+  ollama: { provider: 'openai-compatible', model: PROVIDERS['openai-compatible'].defaultModel, baseUrl: 'http://127.0.0.1:11434/v1', format: 'qwen-vl' },
   'lm-studio': { provider: 'openai-compatible', model: 'ui-tars-1.5-7b', baseUrl: 'http://127.0.0.1:1234/v1', format: 'ui-tars' },
 };
 

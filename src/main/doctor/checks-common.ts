@@ -1,5 +1,6 @@
 import { apiKeyEnvName } from '../agent/providers/index.js';
 import { BUILT_IN_PROFILES } from '../config/index.js';
+import { PROVIDERS } from '../../shared/providers.js';
 import { firstLine } from './checks-linux.js';
 import type { CheckOutcome, DoctorCheck } from './types.js';
 
@@ -121,7 +122,7 @@ export const providersCheck: DoctorCheck = {
       if (name !== selected && builtIn && JSON.stringify(builtIn) === JSON.stringify(profile)) continue;
       const id = `profile:${name}`;
       const mark = name === selected ? ' (default)' : '';
-      const baseUrl = profile.baseUrl ?? ((profile.provider === 'anthropic' ? p.env.ANTHROPIC_BASE_URL : p.env.OPENAI_BASE_URL) || undefined);
+      const baseUrl = profile.baseUrl ?? (p.env[PROVIDERS[profile.provider].baseUrlEnv] || undefined);
       const local = baseUrl ? isLoopbackUrl(baseUrl) : undefined;
       if (local) {
         const r = await p.tcpConnect(local.host, local.port, 1_500);

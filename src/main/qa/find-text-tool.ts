@@ -3,13 +3,13 @@ import type { Rect } from '../../shared/actions.js';
 import { globalToImage, imageToGlobal } from '../../os-control/coords.js';
 import { findText } from '../../os-control/ocr/index.js';
 import type { Computer } from '../../os-control/types.js';
-import type { CustomToolHandler } from '../agent/run-api.js';
+import type { AgentTool } from '../agent/tools/agent-tool.js';
 import type { RunEvent } from '../../shared/events.js';
 import { CaseState } from './case-state.js';
 
 const FindTextInputSchema = z
   .object({
-    text: z.string().trim().min(1).max(200),
+    text: z.string().trim().min(1).max(200).describe('The label to look for, as it is written on screen.'),
     /** Optional: only search this part of the latest screenshot (its pixels). */
     region: z.object({ x: z.number(), y: z.number(), width: z.number().positive(), height: z.number().positive() }).strict().optional(),
   })
@@ -23,11 +23,12 @@ const MAX_MATCHES = 5;
  * in the pixel space of the model's latest screenshot (mapped through both
  * observation records, so downscaling and HiDPI are accounted for).
  */
-export function createFindTextTool(computer: Computer, state: Pick<CaseState, 'observations'>): CustomToolHandler {
+export function createFindTextTool(computer: Computer, state: Pick<CaseState, 'observations'>): AgentTool<z.output<typeof FindTextInputSchema>> {
   return {
-    async handle(call, context) {
-      const parsed = FindTextInputSchema.safeParse(call.input);
-      if (!parsed.success) return { ok: false, text: `find_text: give {"text": "label as written on screen"} (${parsed.error.issues[0]?.message ?? 'invalid'})` };
+    name: 'find_text',
+    description: 'Find a visible text label on the screen (OCR) and get the pixel coordinates of its matches in the latest screenshot.',
+    input: FindTextInputSchema,
+    async handle(input, context) {
       const latest = context.latestObservationId ? state.observations.get(context.latestObservationId) : undefined;
       if (!latest) return { ok: false, text: 'find_text: no screenshot yet' };
       const model = latest.record;
@@ -35,14 +36,14 @@ export function createFindTextTool(computer: Computer, state: Pick<CaseState, 'o
       const shot = await computer.observe({ displayId: model.display.id, target: { format: 'png' }, signal: context.signal });
       const full = shot.record;
       let region: Rect | undefined;
-      if (parsed.data.region) {
+      if (input.region) {
         // Model-image region → global → pixels of the full-resolution capture.
-        const r = parsed.data.region;
+        const r = input.region;
         const a = toFullImage(imageToGlobalClamped({ x: r.x, y: r.y }, model), full);
         const b = toFullImage(imageToGlobalClamped({ x: r.x + r.width, y: r.y + r.height }, model), full);
         if (a && b) region = { x: a.x, y: a.y, width: Math.max(1, b.x - a.x), height: Math.max(1, b.y - a.y) };
       }
-      const matches = await findText(shot.image, parsed.data.text, {
+      const matches = await findText(shot.image, input.text, {
         ...(region ? { region } : {}),
         pixelRatio: model.display.scaleFactor,
         signal: context.signal,
@@ -53,10 +54,10 @@ export function createFindTextTool(computer: Computer, state: Pick<CaseState, 'o
         if (!p) continue;
         lines.push(`"${m.text}" at x=${Math.round(p.x)}, y=${Math.round(p.y)} (score ${m.score.toFixed(2)})`);
       }
-      if (!lines.length) return { ok: true, text: `find_text: "${parsed.data.text}" is not visible on the screen (OCR found no match).` };
+      if (!lines.length) return { ok: true, text: `find_text: "${input.text}" is not visible on the screen (OCR found no match).` };
       return {
         ok: true,
-        text: `find_text: ${lines.length} match(es) for "${parsed.data.text}" in the pixels of screenshot ${model.id}, best first:\n${lines.join('\n')}`,
+        text: `find_text: ${lines.length} match(es) for "${input.text}" in the pixels of screenshot ${model.id}, best first:\n${lines.join('\n')}`,
       };
     },
   };
@@ -64,10 +65,10 @@ export function createFindTextTool(computer: Computer, state: Pick<CaseState, 'o
 
 /**
  * find_text for any run (not only QA): the tool plus the event listener that lets it
- * know the run's screenshots. Pass `tool` as customTools.find_text and call `onEvent`
+ * know the run's screenshots. Pass `tool` in RunOptions.tools and call `onEvent`
  * from RunOptions.onEvent.
  */
-export function findTextForRun(computer: Computer): { tool: CustomToolHandler; onEvent: (event: RunEvent) => void } {
+export function findTextForRun(computer: Computer): { tool: AgentTool<z.output<typeof FindTextInputSchema>>; onEvent: (event: RunEvent) => void } {
   const state = new CaseState();
   return { tool: createFindTextTool(computer, state), onEvent: (event) => state.onEvent(event) };
 }

@@ -20,6 +20,7 @@ import type { RequestGate } from '../agent/providers/request-gate.js';
 import type { SuiteBudget } from './suite-budget.js';
 import { caseId, casesInShard, planFingerprint, shardLabel, type ShardSpec } from './shard.js';
 import { createVerdictTool } from './verdict-tool.js';
+import type { QaLabels } from '../../shared/qa-labels.js';
 
 export interface QaRunOptions {
   profile: ProviderProfile;
@@ -231,11 +232,7 @@ async function runAttempt(
       computer: options.computer,
       skills: ['qa'],
       systemAddendum: QA_ADDENDUM,
-      extraTools: ['qa_verdict', 'find_text'],
-      customTools: {
-        qa_verdict: createVerdictTool(testCase, state),
-        find_text: createFindTextTool(options.computer, state),
-      },
+      tools: [createVerdictTool(testCase, state), createFindTextTool(options.computer, state)],
       labels: {
         qaSuite: options.suiteId,
         qaCase: testCase.name,
@@ -243,7 +240,7 @@ async function runAttempt(
         qaPlan: plan.title,
         ...(options.shard ? { qaShard: shardLabel(options.shard) } : {}),
         ...(options.worker !== undefined ? { qaWorker: String(options.worker) } : {}),
-      },
+      } satisfies QaLabels,
       home: options.home,
       ...providerOptionsWith(options.providerOptions, options.gate),
       onEvent: (event) => {

@@ -1,15 +1,19 @@
 import { z } from 'zod';
 import { RectSchema } from '../../shared/actions.js';
-import type { CustomToolHandler } from '../agent/run-api.js';
+import { QaModelVerdictSchema, type QaLabels } from '../../shared/qa-labels.js';
+import type { AgentTool } from '../agent/tools/agent-tool.js';
 import type { CaseState } from './case-state.js';
 import type { TestCase } from './plan-types.js';
 
-/** The qa_verdict input (JSON schema for the model: providers/agent-tools.ts). */
+/** The qa_verdict input; the model's JSON Schema is generated from it (agent/tools/agent-tool.ts). */
 export const VerdictInputSchema = z
   .object({
-    verdict: z.enum(['pass', 'fail', 'blocked']),
+    verdict: QaModelVerdictSchema,
     reason: z.string().trim().min(1, 'give the reason: what you expected and what you saw'),
-    evidence: z.array(z.string()).default([]),
+    evidence: z
+      .array(z.string())
+      .default([])
+      .describe('Observation ids of the screenshots that show it ("latest" for the current one); the first and the final screenshot are attached automatically.'),
     checks: z
       .array(
         z
@@ -19,9 +23,11 @@ export const VerdictInputSchema = z
           })
           .strict(),
       )
-      .default([]),
+      .default([])
+      .describe('For expectations marked "Expect …": the expectation number and, for text on screen, the region of the latest screenshot (its pixels) where it is shown.'),
   })
   .strict();
+export type VerdictInput = z.output<typeof VerdictInputSchema>;
 
 /**
  * The tool that ends a QA case. It refuses (and the model must try again) when the
@@ -29,15 +35,12 @@ export const VerdictInputSchema = z
  * that is not there, or when the model's last action has not been seen in a
  * screenshot yet — a verdict needs evidence of the final state.
  */
-export function createVerdictTool(testCase: TestCase, state: CaseState): CustomToolHandler {
+export function createVerdictTool(testCase: TestCase, state: CaseState): AgentTool<VerdictInput> {
   return {
-    async handle(call) {
-      const parsed = VerdictInputSchema.safeParse(call.input);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        return { ok: false, text: `qa_verdict was not accepted: ${issue?.path.join('.') || 'input'}: ${issue?.message ?? 'invalid'}` };
-      }
-      const input = parsed.data;
+    name: 'qa_verdict',
+    description: 'Give the verdict of the test: pass, fail or blocked, with the reason and the evidence screenshots.',
+    input: VerdictInputSchema,
+    async handle(input) {
       const known = [...state.observations.keys()];
       const unknown = input.evidence.filter((id) => id !== 'latest' && !state.observations.has(id));
       if (unknown.length) {
@@ -72,7 +75,7 @@ export function createVerdictTool(testCase: TestCase, state: CaseState): CustomT
         endRun: {
           status: input.verdict === 'pass' ? 'done' : 'failed',
           summary: `QA verdict: ${input.verdict} — ${input.reason}`,
-          labels: { qaVerdict: input.verdict },
+          labels: { qaVerdict: input.verdict } satisfies QaLabels,
         },
       };
     },

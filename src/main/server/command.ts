@@ -4,7 +4,9 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { deskpilotHome } from '../paths.js';
 import type { BridgeService } from '../service/types.js';
 import { isLoopbackHost } from './auth.js';
-import { refuseUnsafeBind, ServeRefusedError, startServer, type RunningServer } from './server.js';
+// server.js (ws, zod, the bridge) loads only when serve really starts: `deskpilot --help`
+// and every other command stay free of it (the CLI's start-up budget, issue 13 item 10).
+import type { RunningServer } from './server.js';
 import { defaultWebRoot } from './web-root.js';
 
 /** `deskpilot serve` refused its flags (TLS files, an unsafe bind): the CLI's usage exit code. */
@@ -22,7 +24,8 @@ interface ServeFlags {
 }
 
 /** Reads the --tls-cert/--tls-key pair; both or neither, with a clear error. */
-function readTls(flags: ServeFlags): { cert: Buffer; key: Buffer } | undefined {
+async function readTls(flags: ServeFlags): Promise<{ cert: Buffer; key: Buffer } | undefined> {
+  const { ServeRefusedError } = await import('./server.js');
   if (!flags.tlsCert && !flags.tlsKey) return undefined;
   if (!flags.tlsCert || !flags.tlsKey) throw new ServeRefusedError('--tls-cert and --tls-key go together: give both PEM files');
   const read = (file: string, what: string) => {
@@ -58,7 +61,8 @@ export async function runServe(options: ServeRunOptions): Promise<{ server: Runn
   if (!existsSync(path.join(webRoot, 'index.html'))) {
     err(`deskpilot serve: no browser build in ${webRoot}; run \`npm run build:web\` first (npm run serve does both)`);
   }
-  const tls = readTls(options);
+  const { refuseUnsafeBind, startServer } = await import('./server.js');
+  const tls = await readTls(options);
   refuseUnsafeBind(options.host, Boolean(tls), Boolean(options.insecureRemote));
   let service = options.service;
   if (!service) {
@@ -112,6 +116,7 @@ export function registerServeCommand(program: Command): void {
       try {
         started = await runServe(flags);
       } catch (error) {
+        const { ServeRefusedError } = await import('./server.js');
         if (!(error instanceof ServeRefusedError)) throw error;
         process.stderr.write(`deskpilot serve: ${error.message}\n`);
         // A usage error: exit 2 (EXIT.usage in src/main/cli/exit-codes.ts; the server layer may not import the CLI's).

@@ -1,5 +1,6 @@
 import { Commands, PushMessageSchema, type CommandName, type CommandOutput, type PushMessage, type SettingsView } from '../../shared/bridge.js';
 import type { Config } from '../../shared/config.js';
+import { BASE_URL_ENVS, DEFAULT_KEY_ENVS } from '../../shared/providers.js';
 import type { PolicyMode } from '../../shared/approvals.js';
 import type { RunEvent, RunState } from '../../shared/events.js';
 import type { Computer } from '../../os-control/types.js';
@@ -14,7 +15,7 @@ import type { RunHandle, RunOptions } from '../agent/run-api.js';
 import { startRun } from '../agent/runner.js';
 import { listSkills, type SkillRoots } from '../agent/skills/index.js';
 import { FrameStream } from './frame-stream.js';
-import { BridgeError, type BridgeService, type ClientInfo, type SecretStore, type ServiceHost } from './types.js';
+import { BridgeError, type ClientInfo, type RunHostingService, type SecretStore, type ServiceHost } from './types.js';
 
 export interface BridgeServiceOptions {
   /** DESKPILOT_HOME. */
@@ -49,13 +50,14 @@ function issueText(issues: readonly { path: PropertyKey[]; message: string }[]):
 }
 
 /** The key variables the settings screen always shows, besides those profiles name. */
-const KNOWN_KEY_ENVS = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'];
 
 interface ActiveRun {
   handle: RunHandle;
   policy: PolicyMode;
   state: RunState;
   reason: string;
+  /** run_ended was seen (or `done` settled): never made active again. */
+  ended: boolean;
 }
 
 type Listener = (message: PushMessage) => void;
@@ -65,7 +67,7 @@ type Listener = (message: PushMessage) => void;
  * bridge contract, runs one agent run at a time, and pushes events, streaming text,
  * run state to every subscriber, and live frames to the clients that watch.
  */
-export function createBridgeService(options: BridgeServiceOptions): BridgeService {
+export function createBridgeService(options: BridgeServiceOptions): RunHostingService {
   const { home, computer, secrets, skillRoots, host } = options;
   const env = options.env ?? process.env;
   const start = options.startRun ?? startRun;
@@ -122,7 +124,7 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
   };
 
   const keyNames = (config: Config) => {
-    const names = new Set(KNOWN_KEY_ENVS);
+    const names = new Set(DEFAULT_KEY_ENVS);
     for (const profile of Object.values(config.profiles)) if (profile.apiKeyEnv) names.add(profile.apiKeyEnv);
     return [...names];
   };
@@ -149,6 +151,63 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
       if (error instanceof ConfigError) throw new BridgeError('invalid', error.message);
       throw error;
     }
+  };
+
+  /**
+   * Makes a run the active one: its events, streaming text and state go to every
+   * client, its approvals are answered through `approval.answer`. `start` receives the
+   * hooks to pass to startRun. `over`: the run is hosted above that active run until it
+   * ends, then that one is active again (a `run_task` inside an MCP session, which waits
+   * meanwhile); otherwise another active run is a conflict.
+   */
+  const hostRun = async (start: (hooks: Pick<RunOptions, 'onEvent' | 'onDelta'>) => Promise<RunHandle>, policy: PolicyMode, over?: string): Promise<RunHandle> => {
+    const below = over !== undefined ? activeRun(over) : undefined;
+    if (!below && active) throw new BridgeError('conflict', 'a run is already active; stop it first');
+    // Filled once startRun returns; events before that only go to the log and subscribers.
+    const run: { current?: ActiveRun } = {};
+    const leave = (current: ActiveRun) => {
+      if (active !== current) return;
+      active = below && !below.ended ? below : undefined;
+      push(runState());
+    };
+    const onEvent = (event: RunEvent) => {
+      const current = run.current;
+      if (event.type === 'state' && current) {
+        current.state = event.state;
+        current.reason = event.reason;
+      }
+      push({ kind: 'event', event });
+      // A client that saw run_ended may start the next run at once, before the old
+      // run's log has finished closing: the run is no longer active from here.
+      if (event.type === 'run_ended' && current) {
+        current.ended = true;
+        if (active === current) active = below && !below.ended ? below : undefined;
+      }
+      if ((event.type === 'state' || event.type === 'run_ended') && current) push(runState());
+    };
+    let handle: RunHandle;
+    try {
+      handle = await start({
+        onEvent,
+        onDelta: (text, textKind) => {
+          if (run.current) push({ kind: 'delta', runId: run.current.handle.runId, text, textKind });
+        },
+      });
+    } catch (error) {
+      if (error instanceof BridgeError) throw error;
+      throw new BridgeError('invalid', error instanceof Error ? error.message : String(error));
+    }
+    const current: ActiveRun = { handle, policy, state: 'running', reason: '', ended: false };
+    run.current = current;
+    active = current;
+    push(runState());
+    void handle.done
+      .catch(() => undefined)
+      .finally(() => {
+        current.ended = true;
+        leave(current);
+      });
+    return handle;
   };
 
   const handlers: { [N in CommandName]: (input: ReturnType<(typeof Commands)[N]['input']['parse']>, client: ClientInfo) => Promise<CommandOutput<N>> } = {
@@ -189,52 +248,24 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
         const stored = keyEnv && secrets ? await secrets.get(keyEnv) : undefined;
         const apiKey = stored || resolveApiKey(resolved.profile, env).apiKey;
         if (!apiKey) throw new BridgeError('invalid', `no API key: store one in settings or set ${keyEnv ?? 'the key variable'}`);
-        // Filled once startRun returns; events before that only go to the log and subscribers.
-        const run: { current?: ActiveRun } = {};
-        const onEvent = (event: RunEvent) => {
-          const current = run.current;
-          if (event.type === 'state' && current) {
-            current.state = event.state;
-            current.reason = event.reason;
-          }
-          push({ kind: 'event', event });
-          // A client that saw run_ended may start the next run at once, before the old
-          // run's log has finished closing: the run is no longer active from here.
-          if (event.type === 'run_ended' && current && active === current) active = undefined;
-          if ((event.type === 'state' || event.type === 'run_ended') && current) push(runState());
-        };
-        let handle: RunHandle;
-        try {
-          handle = await start({
-            task: input.task,
-            profile: resolved.profile,
-            ...(apiKey ? { apiKey } : {}),
-            policy: resolved.policy,
-            limits: resolved.limits,
-            config,
-            computer,
-            home,
-            ...(input.skills?.length ? { skills: input.skills } : {}),
-            onEvent,
-            onDelta: (text, textKind) => {
-              if (run.current) push({ kind: 'delta', runId: run.current.handle.runId, text, textKind });
-            },
-          });
-        } catch (error) {
-          if (error instanceof BridgeError) throw error;
-          throw new BridgeError('invalid', error instanceof Error ? error.message : String(error));
-        }
-        const current: ActiveRun = { handle, policy: resolved.policy, state: 'running', reason: '' };
-        run.current = current;
-        active = current;
-        push(runState());
-        void handle.done
-          .catch(() => undefined)
-          .finally(() => {
-            if (active !== current) return;
-            active = undefined;
-            push(runState());
-          });
+        const handle = await hostRun(
+          (hooks) =>
+            start({
+              task: input.task,
+              profile: resolved.profile,
+              ...(apiKey ? { apiKey } : {}),
+              policy: resolved.policy,
+              limits: resolved.limits,
+              config,
+              computer,
+              home,
+              ...(input.skills?.length ? { skills: input.skills } : {}),
+              // The project the app or `deskpilot serve` was started in.
+              agentsMd: { cwd: process.cwd() },
+              ...hooks,
+            }),
+          resolved.policy,
+        );
         return { runId: handle.runId };
       } finally {
         starting = false;
@@ -295,7 +326,7 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
         for (const [name, p] of Object.entries(input.config.profiles)) {
           const old = before.profiles[name];
           if (old && old.provider === p.provider && old.baseUrl === p.baseUrl && old.apiKeyEnv === p.apiKeyEnv) continue;
-          const decision = decideKeyDestination(p.baseUrl, { trusted: [old?.baseUrl, env.ANTHROPIC_BASE_URL, env.OPENAI_BASE_URL], allowLoopback: true });
+          const decision = decideKeyDestination(p.baseUrl, { trusted: [old?.baseUrl, ...BASE_URL_ENVS.map((name) => env[name])], allowLoopback: true });
           if (!decision.ok) throw new BridgeError('invalid', `profile ${name}: refused from a browser: ${decision.reason}. Edit config.json on this machine to use it.`);
         }
       }
@@ -350,6 +381,17 @@ export function createBridgeService(options: BridgeServiceOptions): BridgeServic
   };
 
   return {
+    async hostRun(startHosted, policy, options = {}) {
+      if (closed) throw new BridgeError('unavailable', 'the service is closed');
+      if (starting) throw new BridgeError('conflict', 'a run is starting; stop it first');
+      starting = true;
+      try {
+        return await hostRun(startHosted, policy, options.over);
+      } finally {
+        starting = false;
+      }
+    },
+
     async call(name, input, client) {
       if (closed) throw new BridgeError('unavailable', 'the service is closed');
       const command = Commands[name as CommandName] as (typeof Commands)[CommandName] | undefined;

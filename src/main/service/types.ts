@@ -1,5 +1,7 @@
+import type { PolicyMode } from '../../shared/approvals.js';
 import type { CommandName, CommandOutput, PushMessage } from '../../shared/bridge.js';
 import type { Config } from '../../shared/config.js';
+import type { RunHandle, RunOptions } from '../agent/run-api.js';
 
 /**
  * The one object behind both bridge transports (Electron IPC, WebSocket). The
@@ -35,6 +37,22 @@ export interface BridgeService {
   /** A file of a run's folder (screenshot, thumbnail); rejects paths that leave the folder. */
   readRunFile(runId: string, relativePath: string): Promise<{ data: Buffer; mediaType: string }>;
   close(): Promise<void>;
+}
+
+/** The real service, which can also host runs that other front ends start. */
+export interface RunHostingService extends BridgeService {
+  /**
+   * Hosts a run another front end starts (`deskpilot mcp`, `deskpilot acp`) as the
+   * active run: every client sees its events and state and answers its approvals, as
+   * for `run.start`. `start` gets the hooks to pass to startRun. With `over` (the id of
+   * the active run) it is hosted above that run until it ends; otherwise an active run
+   * is a conflict (BridgeError 'conflict').
+   */
+  hostRun(
+    start: (hooks: Pick<RunOptions, 'onEvent' | 'onDelta'>) => Promise<RunHandle>,
+    policy: PolicyMode,
+    options?: { over?: string },
+  ): Promise<RunHandle>;
 }
 
 /** Where API keys live: the OS keychain in the desktop app; none in `deskpilot serve` (env only). */

@@ -5,7 +5,7 @@ export { readRunLog, parseRunLog, RunLogReadError, EVENTS_FILE, type RunLogConte
 export { listSessions, openSession, deleteSession, sessionSummary, runDir, parseQuery, type ListedSession, type ListOptions } from './history.js';
 export { enforceHistoryCap, folderBytes, type CapResult } from './history-cap.js';
 export { summarize, toSessionSummary, SummaryBuilder, type StoredSummary } from './summary.js';
-export { Scrubber, REDACTED, MASKED_SECRET, SECRET_RULE_ID, credentialValuesFromEnv } from './scrub.js';
+export { Scrubber, REDACTED, MASKED_SECRET, credentialValuesFromEnv } from './scrub.js';
 export { newRunId, assertRunId } from './run-id.js';
 export { resolveInRun, mediaTypeOf, liveHolder } from './files.js';
 export { exportRun, EXPORT_FORMATS, type ExportFormat } from './export/index.js';

@@ -1,4 +1,5 @@
 import type { QaCaseStatus, RunEvent, RunStatus } from '../../shared/events.js';
+import { isQaRun, readQaLabels, type QaModelVerdict } from '../../shared/qa-labels.js';
 
 /**
  * A run's outcome, derived from its events by ONE fold — History, `sessions list` and
@@ -40,7 +41,7 @@ export interface RunOutcome {
 export interface OutcomeFacts {
   qa: boolean;
   paused: boolean;
-  ended?: { status: RunStatus; summary: string; modelVerdict?: string };
+  ended?: { status: RunStatus; summary: string; modelVerdict?: QaModelVerdict };
   qaOutcome?: { status: QaCaseStatus; message: string };
 }
 
@@ -51,12 +52,14 @@ export function foldOutcome(facts: OutcomeFacts, event: RunEvent): OutcomeFacts 
   switch (event.type) {
     case 'run_started':
       // A resumed run appends a second run_started: it is open again.
-      return { qa: facts.qa || 'qaSuite' in event.labels || 'qaCase' in event.labels, paused: false };
+      return { qa: facts.qa || isQaRun(event.labels), paused: false };
     case 'state':
       if (event.state === 'paused') return { ...facts, paused: true };
       return facts.paused && event.state !== 'ended' ? { ...facts, paused: false } : facts;
-    case 'run_ended':
-      return { ...facts, paused: false, ended: { status: event.status, summary: event.summary, ...(event.labels?.qaVerdict ? { modelVerdict: event.labels.qaVerdict } : {}) } };
+    case 'run_ended': {
+      const modelVerdict = readQaLabels(event.labels).qaVerdict;
+      return { ...facts, paused: false, ended: { status: event.status, summary: event.summary, ...(modelVerdict ? { modelVerdict } : {}) } };
+    }
     case 'qa_outcome':
       return { ...facts, qa: true, qaOutcome: { status: event.status, message: event.message } };
     case 'observation':
@@ -81,7 +84,7 @@ function assertNever(x: never): never {
   throw new Error(`unhandled run event ${JSON.stringify(x)}`);
 }
 
-const MODEL_VERDICT: Record<string, QaCaseStatus> = { pass: 'passed', fail: 'failed', blocked: 'blocked' };
+const MODEL_VERDICT: Record<QaModelVerdict, QaCaseStatus> = { pass: 'passed', fail: 'failed', blocked: 'blocked' };
 
 /** The status a QA verdict gives the run, keeping a more specific end (rule 2, last sentence). */
 function qaStatus(verdict: QaCaseStatus, ended: RunStatus): RunStatus {

@@ -1,16 +1,11 @@
 import type { RunEvent } from '../../shared/events.js';
+import { SECRET_TEXT_RULE } from '../../shared/rule-ids.js';
 import { findSecrets } from '../../shared/secrets.js';
 
 /** What an API key or token is replaced with, everywhere in the log. */
 export const REDACTED = '[redacted]';
 /** What typed text that the policy marks as a secret is stored as. */
 export const MASKED_SECRET = '[masked secret]';
-
-/**
- * The gate's rule id for "this typed text looks like a secret" (src/main/agent/supervision
- * names it 'risk:secret-text'); any rule under this prefix marks the proposal's text.
- */
-export const SECRET_RULE_ID = 'risk:secret';
 
 /** Values shorter than this are not treated as keys: replacing "1" or "yes" everywhere would wreck the log. */
 const MIN_KEY_LENGTH = 8;
@@ -77,7 +72,7 @@ export interface ScrubberOptions {
 /**
  * Applied by the run log to every event before it is written: credential values are
  * replaced wherever they occur in any string; typed text that looks like a secret (or
- * that the gate held under the `risk:secret` rule) is masked in this event and in every
+ * that the gate held under the secret rule, `SECRET_TEXT_RULE`) is masked in this event and in every
  * later one (the model's raw tool input, its provider replay state, its reasoning).
  * Exports are rendered from the log alone, so they inherit this.
  */
@@ -86,7 +81,7 @@ export class Scrubber {
   private readonly typed = new Set<string>();
   /** `typed`, longest first, so a secret that contains another is masked whole. */
   private typedByLength: string[] = [];
-  /** Typed text per proposal, so a later `risk:secret` decision can mask it from then on. */
+  /** Typed text per proposal, so a later secret-rule decision can mask it from then on. */
   private readonly proposalText = new Map<string, string>();
   private readonly findSecretSpans: (text: string) => Array<{ start: number; end: number }>;
 
@@ -144,7 +139,7 @@ export class Scrubber {
       case 'approval_requested':
       case 'action_denied': {
         const text = this.proposalText.get(event.proposalId);
-        if (event.decision.rule.startsWith(SECRET_RULE_ID) && text !== undefined) this.markSecret(text);
+        if (event.decision.rule === SECRET_TEXT_RULE && text !== undefined) this.markSecret(text);
         break;
       }
       case 'model_text':

@@ -69,12 +69,15 @@ export class SummaryBuilder {
         break;
       case 'usage':
         s.costUsd = event.total.costUsd;
+        s.usage = event.total;
         s.steps = Math.max(s.steps, event.step + 1);
         break;
       case 'run_ended':
         s.endedAt = event.at;
         s.steps = event.steps;
         s.costUsd = event.total.costUsd;
+        // A run that ended before its first model turn has no tokens to report.
+        if (s.usage || event.total.inputTokens + event.total.outputTokens > 0) s.usage = event.total;
         s.summary = event.summary;
         if (event.labels) s.labels = { ...s.labels, ...event.labels };
         break;

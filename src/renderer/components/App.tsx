@@ -6,6 +6,7 @@ import { Composer } from './Composer.js';
 import { Header } from './Header.js';
 import { History } from './History.js';
 import { LiveScreen } from './LiveScreen.js';
+import { ProjectInstructions } from './ProjectInstructions.js';
 import { QuestionBox } from './QuestionBox.js';
 import { Settings } from './Settings.js';
 import { Timeline } from './Timeline.js';
@@ -53,6 +54,7 @@ export function App() {
                 <section className="panel review">
                   <h2>Past run</h2>
                   <p className="task-text">{run?.task}</p>
+                  <ProjectInstructions instructions={run?.projectInstructions} />
                   <p className="muted">
                     {run?.ended ? `${run.ended.status}: ${run.ended.summary}` : 'not finished'} · {run?.provider}/{run?.model}
                   </p>
@@ -66,6 +68,7 @@ export function App() {
                     <section className="panel current-task">
                       <h2>Task</h2>
                       <p className="task-text" data-testid="current-task">{run.task}</p>
+                      <ProjectInstructions instructions={run.projectInstructions} />
                     </section>
                   ) : (
                     <Composer />

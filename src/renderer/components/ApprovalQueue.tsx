@@ -3,6 +3,7 @@ import { describeAction, type Action } from '../../shared/actions.js';
 import { ruleLabel } from '../../shared/labels.js';
 import { visibleText } from '../../shared/visible-text.js';
 import type { ApprovalAnswer } from '../../shared/approvals.js';
+import { isModeRule } from '../../shared/rule-ids.js';
 import { useApp, useClient } from '../bridge/context.js';
 import { clampToImage, hasTarget, moveTarget, nudgeFor, targetOf } from '../lib/geometry.js';
 import { notificationsSupported, requestApprovalNotifications } from '../lib/approval-alert.js';
@@ -152,7 +153,7 @@ export function ApprovalQueue() {
       {head.decision && (
         <p className="muted why">
           {head.decision.reason}
-          {!head.decision.rule.startsWith('mode:') && (
+          {!isModeRule(head.decision.rule) && (
             <span className="rule" title={head.decision.rule}>
               {' '}
               ({ruleLabel(head.decision.rule)})

@@ -1,6 +1,6 @@
 import { POLICY_TITLES } from '../../shared/labels.js';
 import { useApp, useClient } from '../bridge/context.js';
-import { formatTokens, formatUsd } from '../lib/format.js';
+import { formatTokens, formatUsd, inputTokensOf, usageText } from '../lib/format.js';
 import { useShortcuts } from '../lib/shortcuts.js';
 import { KillHotkeyBadge } from './KillHotkeyBadge.js';
 import type { Tab } from '../store/app-store.js';
@@ -58,8 +58,8 @@ export function Header() {
           {live ? state?.replace('_', ' ') : 'idle'}
         </span>
         {total && (
-          <span className="meter" data-testid="meter" title={`${total.inputTokens} input, ${total.outputTokens} output, ${total.cacheReadTokens} cache-read tokens`}>
-            {formatUsd(total.costUsd)} · {formatTokens(total.inputTokens + total.outputTokens)} tok
+          <span className="meter" data-testid="meter" title={usageText(total)}>
+            {formatUsd(total.costUsd)} · {formatTokens(inputTokensOf(total) + total.outputTokens)} tok
           </span>
         )}
         <KillHotkeyBadge />

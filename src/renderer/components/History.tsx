@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { SessionSummary } from '../../shared/bridge.js';
 import { useApp, useClient } from '../bridge/context.js';
-import { formatTime, formatUsd } from '../lib/format.js';
+import { formatTime, formatUsd, usageText } from '../lib/format.js';
 import { groupHistory, type CaseStatus, type QaSuiteView } from '../lib/qa-suites.js';
 
 const CASE_TAG: Record<CaseStatus, string> = { passed: 'ok', failed: 'bad', blocked: 'warn', error: 'bad', flaky: 'wait', running: 'muted' };
@@ -53,7 +53,7 @@ export function History() {
                 <button className="session-open" onClick={() => open(e.session.runId)}>
                   <span className="session-task">{e.session.task}</span>
                   <span className="muted">
-                    {formatTime(e.session.startedAt)} · {e.session.steps} {e.session.steps === 1 ? 'step' : 'steps'} · {formatUsd(e.session.costUsd)} · {e.session.provider}/{e.session.model}
+                    {formatTime(e.session.startedAt)} · {e.session.steps} {e.session.steps === 1 ? 'step' : 'steps'} · {e.session.usage ? usageText(e.session.usage) : formatUsd(e.session.costUsd)} · {e.session.provider}/{e.session.model}
                   </span>
                 </button>
                 <span className={`tag tag-${STATUS_TAG[e.session.status]}`} data-testid="session-status">

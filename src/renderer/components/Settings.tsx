@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { z } from 'zod';
 import { ConfigSchema, UserRuleSchema, type Config, type ProviderProfile } from '../../shared/config.js';
 import type { SettingsView } from '../../shared/bridge.js';
+import { DEFAULT_KEY_ENVS, PROVIDER_LIST } from '../../shared/providers.js';
 import { useApp, useClient } from '../bridge/context.js';
 
 /**
@@ -11,11 +12,10 @@ import { useApp, useClient } from '../bridge/context.js';
  * before anything is sent.
  */
 
-const DEFAULT_KEY_NAMES = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'];
 const RulesSchema = z.array(UserRuleSchema);
 
 function keyNames(view: SettingsView, draft: Config): string[] {
-  const names = new Set(DEFAULT_KEY_NAMES);
+  const names = new Set(DEFAULT_KEY_ENVS);
   for (const p of Object.values(draft.profiles)) if (p.apiKeyEnv) names.add(p.apiKeyEnv);
   for (const k of Object.keys(view.keys)) names.add(k);
   return [...names];
@@ -122,9 +122,11 @@ export function Settings() {
                 <td>{name}</td>
                 <td>
                   <select aria-label={`Provider of ${name}`} value={p.provider} onChange={(e) => patchProfile(name, (q) => void (q.provider = e.target.value as ProviderProfile['provider']))}>
-                    <option value="anthropic">Anthropic</option>
-                    <option value="openai">OpenAI</option>
-                    <option value="openai-compatible">OpenAI-compatible</option>
+                    {PROVIDER_LIST.map((d) => (
+                      <option key={d.family} value={d.family}>
+                        {d.label}
+                      </option>
+                    ))}
                   </select>
                 </td>
                 <td>

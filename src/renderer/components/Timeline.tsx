@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { describeAction, type Action } from '../../shared/actions.js';
 import { useApp, useClient } from '../bridge/context.js';
-import { formatMs, formatTokens, formatUsd } from '../lib/format.js';
+import { formatMs, usageText } from '../lib/format.js';
 import type { ProposalView, RunView, StepView } from '../store/run-view.js';
 import { ActionOverlay } from './ActionOverlay.js';
 import { Screenshot } from './Screenshot.js';
@@ -146,7 +146,7 @@ export function StepDetail({ run, step }: { run: RunView; step: StepView }) {
           {step.usage && (
             <>
               {' · '}
-              {formatTokens(step.usage.inputTokens)} in / {formatTokens(step.usage.outputTokens)} out · {formatUsd(step.usage.costUsd)}
+              <span data-testid="step-usage">{usageText(step.usage)}</span>
             </>
           )}
         </span>

@@ -1,4 +1,5 @@
 import type { SessionSummary } from '../../shared/bridge.js';
+import { readQaLabels, type QaLabels } from '../../shared/qa-labels.js';
 
 /**
  * Groups the runs of a QA suite (labels qaSuite, qaCase, qaAttempt, qaPlan, set by the
@@ -38,8 +39,10 @@ function runStatus(s: SessionSummary): Exclude<CaseStatus, 'flaky'> {
   return 'blocked';
 }
 
+const qaOf = (s: SessionSummary): QaLabels => readQaLabels(s.labels);
+
 const attemptOf = (s: SessionSummary) => {
-  const n = Number.parseInt(s.labels.qaAttempt ?? '', 10);
+  const n = Number.parseInt(qaOf(s).qaAttempt ?? '', 10);
   return Number.isFinite(n) ? n : 0;
 };
 
@@ -57,7 +60,7 @@ export function caseView(name: string, runs: SessionSummary[]): QaCaseView {
 export function suiteView(suiteId: string, runs: SessionSummary[]): QaSuiteView {
   const byCase = new Map<string, SessionSummary[]>();
   for (const r of runs) {
-    const name = r.labels.qaCase ?? r.task;
+    const name = qaOf(r).qaCase ?? r.task;
     byCase.set(name, [...(byCase.get(name) ?? []), r]);
   }
   const firstStart = (rs: SessionSummary[]) => Math.min(...rs.map((r) => r.startedAt));
@@ -65,22 +68,22 @@ export function suiteView(suiteId: string, runs: SessionSummary[]): QaSuiteView 
   const cases = [...byCase.entries()].sort((a, b) => firstStart(a[1]) - firstStart(b[1])).map(([name, rs]) => caseView(name, rs));
   const counts: Record<CaseStatus, number> = { passed: 0, failed: 0, blocked: 0, error: 0, flaky: 0, running: 0 };
   for (const c of cases) counts[c.status]++;
-  const named = runs.find((r) => r.labels.qaPlan);
+  const named = runs.find((r) => qaOf(r).qaPlan);
   const costUsd = runs.reduce((sum, r) => sum + r.costUsd, 0);
-  return { suiteId, name: named?.labels.qaPlan ?? suiteId, startedAt: firstStart(runs), costUsd, runs: runs.length, cases, counts };
+  return { suiteId, name: named ? (qaOf(named).qaPlan ?? suiteId) : suiteId, startedAt: firstStart(runs), costUsd, runs: runs.length, cases, counts };
 }
 
 /** History entries in the sessions' order; a suite sits where its first (newest-listed) run was. */
 export function groupHistory(sessions: readonly SessionSummary[]): HistoryEntry[] {
   const suites = new Map<string, SessionSummary[]>();
   for (const s of sessions) {
-    const id = s.labels.qaSuite;
+    const id = qaOf(s).qaSuite;
     if (id) suites.set(id, [...(suites.get(id) ?? []), s]);
   }
   const placed = new Set<string>();
   const out: HistoryEntry[] = [];
   for (const s of sessions) {
-    const id = s.labels.qaSuite;
+    const id = qaOf(s).qaSuite;
     if (!id) out.push({ kind: 'run', session: s });
     else if (!placed.has(id)) {
       placed.add(id);

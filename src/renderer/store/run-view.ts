@@ -1,6 +1,6 @@
 import type { Action, HeldInputs } from '../../shared/actions.js';
 import type { ApprovalAnswer, GateDecision, PolicyMode } from '../../shared/approvals.js';
-import type { RunEvent, RunState, RunStatus, Usage } from '../../shared/events.js';
+import type { ProjectInstructions, RunEvent, RunState, RunStatus, Usage } from '../../shared/events.js';
 import { approverLabel } from '../../shared/labels.js';
 
 /**
@@ -87,6 +87,8 @@ export interface RunView {
   waitingModelSince?: number;
   /** Keys and buttons the agent holds down now (key_down, mouse_down), from the last action_executed; none once the run ended. */
   held?: HeldInputs;
+  /** AGENTS.md read into the system prompt, as logged with run_started. */
+  projectInstructions?: ProjectInstructions;
 }
 
 const zeroUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 });
@@ -148,6 +150,7 @@ export function applyEvent(prev: RunView, ev: RunEvent): RunView {
       run.provider = ev.provider;
       run.model = ev.model;
       run.policy = ev.policy;
+      if (ev.projectInstructions) run.projectInstructions = ev.projectInstructions;
       run.state = 'running';
       run.ended = undefined;
       break;

@@ -1,8 +1,11 @@
+import { appendFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PROVIDERS, type ProviderDescriptor, type ProviderFamily } from '../../../src/shared/providers.js';
 import { inspectRequest } from './inspect.js';
 import { anthropicMessage, anthropicStream, chatBody, chatStream, responsesBody, responsesStream, type SseFrame } from './render.js';
 import type { FakeFault, FakeProtocol, FakeReply, FakeRequest, FakeResult, FakeTurn } from './types.js';
+import { anthropicBlocks, PromptCache } from '../../../src/main/agent/cost/token-estimate.js';
 
 /**
  * A loopback model server that speaks the real wire protocols (Anthropic Messages,
@@ -17,6 +20,8 @@ export interface FakeModelServer {
   readonly anthropicBaseUrl: string;
   /** baseURL for openai (it appends /responses, /chat/completions). */
   readonly openaiBaseUrl: string;
+  /** The baseURL a profile of this family uses to reach this server (by the API its descriptor names). */
+  baseUrlFor(family: ProviderFamily): string;
   /** Every request received, in order (faulted ones included). */
   readonly requests: FakeRequest[];
   /** Queue turns; each request consumes the next one. */
@@ -32,6 +37,13 @@ const ROUTES: Record<string, FakeProtocol> = {
   '/v1/messages': 'anthropic',
   '/v1/responses': 'responses',
   '/v1/chat/completions': 'chat',
+};
+
+/** The SDKs' baseURL per wire API: @anthropic-ai/sdk appends /v1/messages, openai appends /responses or /chat/completions. */
+const BASE_BY_API: Record<ProviderDescriptor['api'], (url: string) => string> = {
+  messages: (url) => url,
+  responses: (url) => `${url}/v1`,
+  chat: (url) => `${url}/v1`,
 };
 
 const isFault = (r: FakeResult): r is FakeFault => 'fault' in r;
@@ -52,7 +64,20 @@ function writeSse(res: http.ServerResponse, frames: SseFrame[]): void {
   res.end();
 }
 
-export async function startFakeModel(options: { model?: string } = {}): Promise<FakeModelServer> {
+export interface FakeModelOptions {
+  model?: string;
+  /** Append every request as one JSON line ({index, protocol, path, receivedAt, body}) to this file. */
+  logFile?: string;
+  /**
+   * Anthropic replies without a scripted `usage` report the estimated tokens of the
+   * request (src/main/agent/cost/token-estimate.ts: uncached input, cache reads and
+   * writes by where its breakpoints fall), as the real API reports its own count.
+   */
+  estimateUsage?: boolean;
+}
+
+export async function startFakeModel(options: FakeModelOptions = {}): Promise<FakeModelServer> {
+  const cache = new PromptCache();
   const queue: FakeTurn[] = [];
   const requests: FakeRequest[] = [];
   let fallback: FakeTurn | undefined;
@@ -93,6 +118,8 @@ export async function startFakeModel(options: { model?: string } = {}): Promise<
       ...facts,
     };
     requests.push(record);
+    if (options.logFile) appendFileSync(options.logFile, `${JSON.stringify({ index: record.index, protocol, path, receivedAt, body })}\n`);
+    const estimated = options.estimateUsage && protocol === 'anthropic' ? cache.request(anthropicBlocks(body)) : undefined;
     const turn = queue.shift() ?? fallback;
     let result: FakeResult;
     try {
@@ -100,6 +127,9 @@ export async function startFakeModel(options: { model?: string } = {}): Promise<
     } catch (err) {
       // A throwing turn is a test bug; answer 400 so the SDK fails fast and says why.
       result = { fault: 'status', status: 400, body: errorBody(protocol, 400, `fake model: turn threw: ${String(err)}`) };
+    }
+    if (estimated && !isFault(result) && !result.usage) {
+      result = { ...result, usage: { input: estimated.uncached, output: 40, cacheRead: estimated.cacheRead, cacheWrite: estimated.cacheWrite } };
     }
     respond(record, result, res, req);
   }
@@ -187,6 +217,7 @@ export async function startFakeModel(options: { model?: string } = {}): Promise<
     url,
     anthropicBaseUrl: url,
     openaiBaseUrl: `${url}/v1`,
+    baseUrlFor: (family) => BASE_BY_API[PROVIDERS[family].api](url),
     requests,
     script: (...turns) => void queue.push(...turns),
     setFallback: (turn) => void (fallback = turn),

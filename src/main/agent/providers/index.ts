@@ -1,13 +1,16 @@
 import type { ProviderProfile } from '../../../shared/config.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, PROVIDERS, type ProviderFamily } from '../../../shared/providers.js';
 import { createAnthropicProvider } from './anthropic/provider.js';
 import { createOpenAICompatibleProvider } from './openai-compatible/provider.js';
 import { createOpenAIProvider } from './openai/provider.js';
+import { applyScreenshotSize } from './screenshot-size.js';
 import type { RetryOptions } from './retry.js';
 import { ProviderRequestError, type Provider } from './types.js';
 
 export type { RetryOptions } from './retry.js';
 export { ProviderRequestError, ProviderTimeoutError, ProviderUnavailableError } from './types.js';
-export { AGENT_TOOLS } from './agent-tools.js';
+export { BUILTIN_TOOLS, BUILTIN_TOOL_SPECS, toolNameProblem } from './builtin-tools.js';
+export { toolSpec, type ToolDeclaration, type ToolSpec } from './tool-spec.js';
 
 export interface CreateProviderOptions {
   /** Resolved by the caller (resolveApiKey); when absent it is read from the environment here. */
@@ -23,27 +26,25 @@ export interface CreateProviderOptions {
   retry?: RetryOptions;
 }
 
-/**
- * The default request timeout, declared once (config.json `requestTimeoutSeconds`
- * overrides it). Five minutes: a computer-use turn usually answers in 2–30 s, a long
- * thinking turn in well under 3 min; a server that never answers ends the run after
- * this, instead of 6 attempts × 120 s (over 12 min) as before.
- */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 300_000;
+export { DEFAULT_REQUEST_TIMEOUT_MS } from '../../../shared/providers.js';
 
-/** The environment variable that holds the key for a profile. */
+/**
+ * The environment variable that holds the key for a profile: its own, else its
+ * provider's when that provider needs a key (shared/providers.ts); undefined for a
+ * keyless local server without one named.
+ */
 export function apiKeyEnvName(profile: Pick<ProviderProfile, 'provider' | 'apiKeyEnv'>): string | undefined {
   if (profile.apiKeyEnv) return profile.apiKeyEnv;
-  if (profile.provider === 'anthropic') return 'ANTHROPIC_API_KEY';
-  if (profile.provider === 'openai') return 'OPENAI_API_KEY';
-  return undefined;
+  const { key } = PROVIDERS[profile.provider];
+  return key.required ? key.env : undefined;
 }
 
 /**
  * The API key and base URL for a profile from the environment: profile.apiKeyEnv,
- * else ANTHROPIC_API_KEY / OPENAI_API_KEY; base URL from the profile, else
- * ANTHROPIC_BASE_URL / OPENAI_BASE_URL. Local OpenAI-compatible servers often need no
- * key: they get the placeholder "not-needed" (also OPENAI_API_KEY when set).
+ * else the provider's key variable; base URL from the profile, else the provider's
+ * base-URL variable (shared/providers.ts). A provider whose key is optional (local
+ * OpenAI-compatible servers) reads its variable when set, else gets the placeholder
+ * "not-needed".
  */
 export function resolveApiKey(
   profile: Pick<ProviderProfile, 'provider' | 'apiKeyEnv' | 'baseUrl'>,
@@ -51,14 +52,18 @@ export function resolveApiKey(
 ): { apiKey: string | undefined; baseUrl: string | undefined; envName: string | undefined } {
   const envName = apiKeyEnvName(profile);
   let apiKey = envName ? env[envName] : undefined;
-  if (!apiKey && profile.provider === 'openai-compatible') apiKey = env.OPENAI_API_KEY || 'not-needed';
-  const baseEnv = profile.provider === 'anthropic' ? env.ANTHROPIC_BASE_URL : env.OPENAI_BASE_URL;
-  const baseUrl = profile.baseUrl ?? (baseEnv || undefined);
+  const descriptor = PROVIDERS[profile.provider];
+  if (!apiKey && !descriptor.key.required) apiKey = env[descriptor.key.env] || 'not-needed';
+  const baseUrl = profile.baseUrl ?? (env[descriptor.baseUrlEnv] || undefined);
   return { apiKey: apiKey || undefined, baseUrl, envName };
 }
 
 /** The provider for a profile. Throws ProviderRequestError when no key can be found. */
 export function createProvider(profile: ProviderProfile, options: CreateProviderOptions = {}): Provider {
+  return applyScreenshotSize(createFamilyProvider(profile, options), profile.screenshot);
+}
+
+function createFamilyProvider(profile: ProviderProfile, options: CreateProviderOptions): Provider {
   const resolved = resolveApiKey(profile);
   const apiKey = options.apiKey ?? resolved.apiKey;
   if (!apiKey) {
@@ -71,13 +76,19 @@ export function createProvider(profile: ProviderProfile, options: CreateProvider
     ...(options.baseUrl ?? resolved.baseUrl ? { baseUrl: options.baseUrl ?? resolved.baseUrl } : {}),
     retry: { ...options.retry, totalMs: requestTimeoutMs },
   };
-  switch (profile.provider) {
-    case 'anthropic':
-      return createAnthropicProvider(profile, common);
-    case 'openai':
-      return createOpenAIProvider(profile, common);
-    case 'openai-compatible':
-      if (!common.baseUrl) throw new ProviderRequestError('an openai-compatible profile needs a base URL (baseUrl or OPENAI_BASE_URL)');
-      return createOpenAICompatibleProvider(profile, { ...common, baseUrl: common.baseUrl });
+  const descriptor = PROVIDERS[profile.provider];
+  if (descriptor.baseUrlRequired && !common.baseUrl) {
+    throw new ProviderRequestError(`an ${profile.provider} profile needs a base URL (baseUrl or ${descriptor.baseUrlEnv})`);
   }
+  return FACTORIES[profile.provider](profile, common);
 }
+
+type ProviderFactory = (profile: ProviderProfile, options: { apiKey: string; baseUrl?: string; timeoutMs: number; retry: RetryOptions }) => Provider;
+
+/** One factory per family (shared/providers.ts describes each); a new family fails tsc until it has one. */
+const FACTORIES: Record<ProviderFamily, ProviderFactory> = {
+  anthropic: createAnthropicProvider,
+  openai: createOpenAIProvider,
+  // baseUrlRequired: createProvider refused a profile without one above.
+  'openai-compatible': (profile, options) => createOpenAICompatibleProvider(profile, { ...options, baseUrl: options.baseUrl ?? '' }),
+};

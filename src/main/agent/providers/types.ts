@@ -1,8 +1,10 @@
 import type { ImageTarget } from '../../../os-control/types.js';
 import type { ObservationRecord } from '../../../shared/observation.js';
+import type { ProviderFamily } from '../../../shared/providers.js';
 import type { AssistantItem, TranscriptItem } from '../transcript.js';
+import type { ToolSpec } from './tool-spec.js';
 
-export type ProviderFamily = 'anthropic' | 'openai' | 'openai-compatible';
+export type { ProviderFamily } from '../../../shared/providers.js';
 
 /** Tokens as the provider reported them; the runner prices them with the model's price table. */
 export interface TokenUsage {
@@ -17,11 +19,13 @@ export interface TurnRequest {
   transcript: readonly TranscriptItem[];
   /** The screenshot the model will see last (its record decides the coordinate space). */
   observation: ObservationRecord;
-  /** Extra tools this run offers besides the computer (shell, ask_user, finish, find_text …). */
-  tools: readonly AgentToolName[];
+  /**
+   * The function tools this run offers besides the computer: the built-ins
+   * (builtin-tools.ts) and the run's own tools, as wire specs. A call of a name not
+   * here (nor a built-in, nor the computer) is an unknown tool.
+   */
+  tools: readonly ToolSpec[];
 }
-
-export type AgentToolName = 'shell' | 'ask_user' | 'finish' | 'find_text' | 'qa_verdict';
 
 export interface TurnCallbacks {
   /** Streaming text as it arrives (not logged; the final text arrives in the turn). */

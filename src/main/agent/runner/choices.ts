@@ -1,5 +1,6 @@
 import type { PolicyMode } from '../../../shared/approvals.js';
 import type { Config, ProviderProfile } from '../../../shared/config.js';
+import { PROVIDERS } from '../../../shared/providers.js';
 import { LimitsSchema, type Limits } from '../../../shared/events.js';
 import { ConfigError, resolveProfile } from '../../config/index.js';
 import { stricterPolicy } from '../supervision/stricter-policy.js';
@@ -32,12 +33,6 @@ export interface ResolvedChoices {
   policy: PolicyMode;
   limits: Limits;
 }
-
-const BASE_URL_ENV: Record<ProviderProfile['provider'], string | undefined> = {
-  anthropic: 'ANTHROPIC_BASE_URL',
-  openai: 'OPENAI_BASE_URL',
-  'openai-compatible': 'OPENAI_BASE_URL',
-};
 
 /**
  * The profile, policy and limits of a run: the named (or default) profile from the
@@ -85,13 +80,12 @@ export function resolveRunChoices(config: Config, choices: RunChoices, env: Node
     if (!decision.ok) throw new ConfigError(`${decision.reason}; pass --base-url to resume with it`, 'events.jsonl');
     profile.baseUrl = choices.loggedBaseUrl;
   } else if (!profile.baseUrl) {
-    const name = BASE_URL_ENV[profile.provider];
-    const fromEnv = name ? env[name]?.trim() : undefined;
+    const fromEnv = env[PROVIDERS[profile.provider].baseUrlEnv]?.trim();
     if (fromEnv) profile.baseUrl = fromEnv;
   }
   if (!profile.model) throw new ConfigError(`no model given for provider ${profile.provider}; pass --model`, 'config.json');
-  if (profile.provider === 'openai-compatible' && !profile.baseUrl) {
-    throw new ConfigError('an openai-compatible provider needs a base URL (--base-url or OPENAI_BASE_URL)', 'config.json');
+  if (PROVIDERS[profile.provider].baseUrlRequired && !profile.baseUrl) {
+    throw new ConfigError(`an ${profile.provider} provider needs a base URL (--base-url or ${PROVIDERS[profile.provider].baseUrlEnv})`, 'config.json');
   }
   const limits = LimitsSchema.parse({ ...config.limits, ...stripUndefined(choices.limits ?? {}) });
   const chosen = choices.policy ?? config.policy.mode;

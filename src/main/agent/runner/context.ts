@@ -9,6 +9,7 @@ import type { RunErrorCause, RunOptions } from '../run-api.js';
 import type { RunLog } from '../../sessions/types.js';
 import type { TranscriptImage, TranscriptItem } from '../transcript.js';
 import type { InputMemory } from '../supervision/input-memory.js';
+import type { RunTools } from '../tools/agent-tool.js';
 import type { PendingQuestions } from './questions.js';
 
 /**
@@ -36,6 +37,8 @@ export interface SeenObservation {
   /** Paths in the run folder. */
   imagePath: string;
   thumbPath: string;
+  /** os-control's frame identity: equal ids, equal pixels (Observation.frameId). */
+  frameId?: string;
 }
 
 /** How a run ends, decided inside the loop. */
@@ -66,6 +69,8 @@ export interface RunContext {
   readonly display: DisplayInfo;
   readonly price: Price | undefined;
   readonly system: (screen: { width: number; height: number }) => string;
+  /** The function tools offered to the model and the caller's handlers (checked at start). */
+  readonly tools: RunTools;
   readonly startedAt: number;
   emit(event: RunEventInput): RunEvent;
   transcript: TranscriptItem[];

@@ -1,6 +1,7 @@
 import type { RunEvent, RunEventInput } from '../../../shared/events.js';
 import type { FileRunLog } from '../../sessions/run-log.js';
 import { createProvider } from '../providers/index.js';
+import type { Provider } from '../providers/types.js';
 import type { RunOptions } from '../run-api.js';
 import { createRunSupervision } from '../supervision/run-supervision.js';
 import type { RunDeps } from '../runner.js';
@@ -18,6 +19,14 @@ export function createDefaultDeps(options: RunOptions, emit: (event: RunEventInp
     ...requestTimeout(options),
     ...(options.providerOptions?.retry ? { retry: options.providerOptions.retry } : {}),
   });
+  return createSupervisedDeps(options, emit, provider);
+}
+
+/**
+ * The same supervision around another provider: `deskpilot mcp` (an MCP client is the
+ * "model" of its session) gets exactly the gate, control and takeover watch of a run.
+ */
+export function createSupervisedDeps(options: RunOptions, emit: (event: RunEventInput) => RunEvent, provider: Provider): RunDeps {
   // One wiring of control, takeover watch and gate: answering with the mouse is not a
   // takeover, nothing but observing runs while paused (also mid-turn), and a person
   // moving the mouse or typing pauses the run (config.takeover).

@@ -3,6 +3,7 @@ import type { ApprovedBy } from '../../../shared/approvals.js';
 import { assertNever } from '../../../shared/assert-never.js';
 import { checkAction, type CheckedAction } from '../../../os-control/check-action.js';
 import { rememberAction } from '../supervision/input-memory.js';
+import { callTool } from '../tools/agent-tool.js';
 import { formatShellResult, runShell } from '../tools/shell.js';
 import type { AssistantItem, ModelCall, ToolResultItem, TranscriptImage } from '../transcript.js';
 import { isAbortError, throwIfAborted } from '../../../shared/abort.js';
@@ -24,6 +25,8 @@ interface ActionResult {
   text: string;
   image?: TranscriptImage;
   ending?: RunEnding;
+  /** The text says nothing the model needs once the step is past (ToolResultItem.routine). */
+  routine?: boolean;
 }
 
 const NOT_RUN = 'not run: an earlier action of this turn failed, was rejected, or ended the run';
@@ -53,6 +56,7 @@ export async function executeTurn(ctx: RunContext, assistant: AssistantItem, see
       ok: outcome.ok,
       text: outcome.text,
       ...(outcome.image ? { image: outcome.image } : {}),
+      ...(outcome.routine ? { routine: true } : {}),
       ...(outcome.acknowledgedSafetyChecks ? { acknowledgedSafetyChecks: outcome.acknowledgedSafetyChecks } : {}),
     });
     if (outcome.ending) ending = outcome.ending;
@@ -68,14 +72,9 @@ async function executeCall(
   seen: SeenObservation,
   reasoning: string,
 ): Promise<ActionResult & { acted: boolean; acknowledgedSafetyChecks?: ModelCall['safetyChecks'] }> {
-  const custom = ctx.options.customTools?.[call.name as keyof NonNullable<typeof ctx.options.customTools>];
-  if (custom) {
-    const answer = await custom.handle(call, {
-      runId: ctx.runId,
-      step: ctx.step,
-      signal: ctx.control.signal,
-      latestObservationId: seen.record.id,
-    });
+  const tool = ctx.tools.find(call.name);
+  if (tool) {
+    const answer = await callTool(tool, { runId: ctx.runId, step: ctx.step, signal: ctx.control.signal, latestObservationId: seen.record.id, call });
     return { ok: answer.ok, text: answer.text, acted: false, ...(answer.endRun ? { ending: answer.endRun } : {}) };
   }
   if (call.actions.length === 0) {
@@ -86,6 +85,7 @@ async function executeCall(
   const texts: string[] = [];
   let image: TranscriptImage | undefined;
   let acted = false;
+  let routine = true;
   for (const [actionIndex, entry] of call.actions.entries()) {
     const checked = entry.ok ? checkAction(entry.action, seen.record) : { ok: false as const, error: entry.error };
     if (!checked.ok) {
@@ -96,6 +96,7 @@ async function executeCall(
     const proposalId = `${ctx.step}.${callIndex}.${actionIndex}`;
     const result = await proposeAndRun(ctx, call, proposalId, checked.action, seen, reasoning);
     acted ||= result.acted;
+    routine &&= result.routine === true;
     texts.push(result.text);
     if (result.image) image = result.image;
     if (!result.ok || result.ending) {
@@ -107,6 +108,7 @@ async function executeCall(
     text: texts.join('\n'),
     acted,
     ...(image ? { image } : {}),
+    ...(routine ? { routine: true } : {}),
     // The gate only lets a call with safety checks through after a person acknowledged them.
     ...(call.safetyChecks?.length ? { acknowledgedSafetyChecks: call.safetyChecks } : {}),
   };
@@ -261,7 +263,11 @@ async function perform(ctx: RunContext, proposalId: string, action: CheckedActio
   });
   // A shell command that exits non-zero still ran: the model reads its output and decides.
   const text = error !== undefined && desktop.type !== 'shell' ? `error: ${describeAction(action)} failed: ${error}` : `${describeAction(action)}: done${output ? `\n${output}` : ''}`;
-  return { ok, text, ...(image ? { image } : {}) };
+  // A GUI action that ran says nothing its screenshot does not show; shell output, the
+  // cursor position and errors stay in the conversation.
+  const routine =
+    error === undefined && desktop.type !== 'shell' && desktop.type !== 'cursor_position' && (output === undefined || desktop.type === 'screenshot' || desktop.type === 'zoom');
+  return { ok, text, ...(image ? { image } : {}), ...(routine ? { routine: true } : {}) };
 }
 
 async function askUser(ctx: RunContext, proposalId: string, question: string): Promise<ActionResult> {

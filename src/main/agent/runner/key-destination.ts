@@ -1,4 +1,5 @@
 import type { Config } from '../../../shared/config.js';
+import { BASE_URL_ENVS } from '../../../shared/providers.js';
 
 /**
  * Which base URL may receive an API key. A key is a credential for one service: sent
@@ -58,7 +59,7 @@ export function decideKeyDestination(baseUrl: string | undefined, sources: KeyDe
   return {
     ok: false,
     rule: 'untrusted-url',
-    reason: `the API key is only sent to a base URL you configured (config.json, ANTHROPIC_BASE_URL/OPENAI_BASE_URL or --base-url); ${baseUrl.slice(0, 200)} is not one`,
+    reason: `the API key is only sent to a base URL you configured (config.json, ${BASE_URL_ENVS.join('/')} or --base-url); ${baseUrl.slice(0, 200)} is not one`,
   };
 }
 
@@ -66,7 +67,7 @@ export function decideKeyDestination(baseUrl: string | undefined, sources: KeyDe
 export function configuredBaseUrls(config: Config, env: NodeJS.ProcessEnv = process.env): string[] {
   const out: string[] = [];
   for (const p of Object.values(config.profiles)) if (p.baseUrl) out.push(p.baseUrl);
-  for (const name of ['ANTHROPIC_BASE_URL', 'OPENAI_BASE_URL']) {
+  for (const name of BASE_URL_ENVS) {
     const v = env[name]?.trim();
     if (v) out.push(v);
   }

@@ -13,7 +13,9 @@ import { executeTurn } from './execute.js';
 import { observeScreen } from './observe.js';
 import { attachFreshImage } from './resume.js';
 import { judgeReply, tellModel } from './unreadable.js';
-import { offeredTools } from './tools.js';
+
+/** What the model is told instead of being sent the same pixels again. */
+export const SCREEN_UNCHANGED = 'The screen did not change.';
 
 /** Longest the runner waits for the screen to settle after acting. */
 const SETTLE_MAX_MS = 3_000;
@@ -50,8 +52,9 @@ export async function runLoop(ctx: RunContext): Promise<RunEnding> {
         await ctx.log.sync();
         return outcome.ending ?? ending!;
       }
-      seen = await lookAfter(ctx, outcome.results, outcome.acted);
-      if (verdict.kind === 'retry') tellModel(ctx, verdict.correction, seen, outcome.results.length > 0);
+      const correction = verdict.kind === 'retry' ? verdict.correction : undefined;
+      seen = await lookAfter(ctx, outcome.results, outcome.acted, correction);
+      if (correction !== undefined) tellModel(ctx, correction, seen, outcome.results.length > 0);
       synced = startSync(ctx);
     }
   } catch (error) {
@@ -104,7 +107,7 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
         system: ctx.system({ width: record.image.width, height: record.image.height }),
         transcript: pruneImages(ctx.transcript, { keepImages: keep.keepImages, pruneStep: keep.pruneStep }),
         observation: record,
-        tools: offeredTools(ctx.options),
+        tools: ctx.tools.specs,
       },
       ctx.control.signal,
       {
@@ -172,7 +175,7 @@ function turnEnding(turn: ModelTurn): RunEnding | undefined {
 }
 
 /** After acting: let the screen settle, then the screenshot that answers the turn's calls. */
-async function lookAfter(ctx: RunContext, results: ToolResultItem[], acted: boolean): Promise<SeenObservation> {
+async function lookAfter(ctx: RunContext, results: ToolResultItem[], acted: boolean, correction?: string): Promise<SeenObservation> {
   let settleMs = 0;
   if (acted) {
     const settled = await ctx.computer.settle({ maxMs: SETTLE_MAX_MS, signal: ctx.control.signal, displayId: ctx.display.id });
@@ -185,10 +188,18 @@ async function lookAfter(ctx: RunContext, results: ToolResultItem[], acted: bool
     text: r.text,
     ...(r.acknowledgedSafetyChecks ? { acknowledgedSafetyChecks: r.acknowledgedSafetyChecks } : {}),
   }));
-  const seen = await observeScreen(ctx, { settleMs, toolResults: logged });
-  // The fresh screenshot answers the last call; an earlier zoom keeps its own image.
+  const before = ctx.latest;
+  const seen = await observeScreen(ctx, { settleMs, toolResults: logged, ...(correction !== undefined ? { correction } : {}) });
+  // The fresh screenshot answers the last call; an earlier zoom keeps its own image. The
+  // same pixels as the screenshot the model already has (os-control's frame identity)
+  // are not sent again: one line instead of ~800–2,800 tokens.
+  const unchanged = before?.frameId !== undefined && before.frameId === seen.frameId && before.record.image.width === seen.record.image.width;
   const last = results[results.length - 1];
-  if (last) last.image = seen.image;
+  if (last && unchanged) {
+    last.text = last.text ? `${last.text}\n${SCREEN_UNCHANGED}` : SCREEN_UNCHANGED;
+  } else if (last) {
+    last.image = seen.image;
+  }
   ctx.transcript.push(...results);
   return seen;
 }

@@ -9,12 +9,13 @@ const MEDIA_TYPES = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' }
 const EXTENSIONS = { jpeg: 'jpg', png: 'png', webp: 'webp' } as const;
 
 /** A transcript image that stays on disk until a request is built (no buffers held between steps). */
-export function imageOnDisk(log: RunLog, record: ObservationRecord, relativePath: string): TranscriptImage {
+export function imageOnDisk(log: RunLog, record: ObservationRecord, relativePath: string, zoom = false): TranscriptImage {
   return {
     observationId: record.id,
     mediaType: MEDIA_TYPES[record.image.format],
     width: record.image.width,
     height: record.image.height,
+    ...(zoom ? { zoom: true } : {}),
     load: () => log.readFile(relativePath),
   };
 }
@@ -32,7 +33,7 @@ export function captureSize(ctx: Pick<RunContext, 'display'>): { width: number; 
  */
 export async function observeScreen(
   ctx: RunContext,
-  extra: { settleMs?: number; toolResults?: RunEventOf<'observation'>['toolResults'] } = {},
+  extra: { settleMs?: number; toolResults?: RunEventOf<'observation'>['toolResults']; correction?: string } = {},
 ): Promise<SeenObservation> {
   const target = ctx.provider.imageTarget(captureSize(ctx));
   const shot = await ctx.computer.observe({ displayId: ctx.display.id, target, signal: ctx.control.signal });
@@ -50,8 +51,15 @@ export async function observeScreen(
     thumb: thumbPath,
     settleMs: extra.settleMs ?? 0,
     ...(extra.toolResults ? { toolResults: extra.toolResults } : {}),
+    ...(extra.correction !== undefined ? { correction: extra.correction } : {}),
   });
-  const seen: SeenObservation = { record, image: imageOnDisk(ctx.log, record, imagePath), imagePath, thumbPath };
+  const seen: SeenObservation = {
+    record,
+    image: imageOnDisk(ctx.log, record, imagePath),
+    imagePath,
+    thumbPath,
+    ...(shot.frameId !== undefined ? { frameId: shot.frameId } : {}),
+  };
   ctx.latest = seen;
   return seen;
 }
@@ -62,7 +70,9 @@ export async function observeScreen(
  * turn (that stays the last full screenshot).
  */
 export async function observeZoom(ctx: RunContext, region: Rect): Promise<TranscriptImage> {
-  const target = ctx.provider.imageTarget({
+  // The model's own caps (long edge, patches) hold; the overview's pixel budget does not:
+  // detail is what a zoom is for.
+  const { maxPixels: _overviewBudget, ...target } = ctx.provider.imageTarget({
     width: Math.max(1, Math.round(region.width * ctx.display.scaleFactor)),
     height: Math.max(1, Math.round(region.height * ctx.display.scaleFactor)),
   });
@@ -71,5 +81,5 @@ export async function observeZoom(ctx: RunContext, region: Rect): Promise<Transc
     `screens/${String(ctx.step).padStart(4, '0')}-zoom-${shot.record.id}.${EXTENSIONS[shot.record.image.format]}`,
     shot.image,
   );
-  return imageOnDisk(ctx.log, shot.record, path);
+  return imageOnDisk(ctx.log, shot.record, path, true);
 }

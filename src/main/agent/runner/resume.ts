@@ -85,6 +85,12 @@ export function rebuildTranscript(events: readonly RunEvent[], log: RunLog): Res
           if (last) last.image = image;
           answer(results);
         }
+        // An unreadable reply was answered with a correction: the same user message as
+        // the live run sent (runner/unreadable.ts tellModel), so the turns alternate.
+        if (event.correction !== undefined && transcript.at(-1)?.role !== 'user') {
+          const answered = transcript.at(-1)?.role === 'tool_result';
+          transcript.push({ role: 'user', text: event.correction, ...(answered ? {} : { image }) });
+        }
         break;
       }
       case 'model_text': {

@@ -1,4 +1,4 @@
-import { parseKeyCombo, resolveKey, type KeyChord, type ModifierClass } from '../../../os-control/keys.js';
+import { parseKeyCombo, resolveKey, shiftedBase, type KeyChord, type ModifierClass } from '../../../os-control/keys.js';
 
 /**
  * Key combos compared by meaning, not by spelling: "Control+Q", "ctrl+q", "CTRL q",
@@ -15,11 +15,23 @@ export interface NormalCombo {
   key: string;
 }
 
-/** One chord as the rules see it, with the modifiers already held (key_down) added. */
+/**
+ * One chord as the rules see it, with the modifiers already held (key_down) added. A
+ * shifted character is the chord that really goes out: "ctrl+plus" is ctrl+shift+equal
+ * (xdotool adds the Shift; on a US layout), so a rule for either spelling judges both.
+ * On layouts where the character is unshifted this over-matches, the safe direction
+ * for deny and risk rules.
+ */
 export function comboOfChord(chord: KeyChord, heldModifiers: readonly ModifierClass[] = []): NormalCombo {
   const modifiers = new Set<ModifierClass>(heldModifiers);
   for (const m of chord.modifiers) if (m.modifierClass) modifiers.add(m.modifierClass);
-  return { modifiers: [...modifiers].sort(), key: chord.key ? chord.key.name.toLowerCase() : '' };
+  let key = chord.key;
+  const base = key ? shiftedBase(key) : undefined;
+  if (base) {
+    modifiers.add('shift');
+    key = base;
+  }
+  return { modifiers: [...modifiers].sort(), key: key ? key.name.toLowerCase() : '' };
 }
 
 /** The modifier states given by held keys (canonical keysym names, as the held-input record keeps them). */

@@ -1,5 +1,6 @@
 import { actionCategory, describeAction, type Action } from '../../../shared/actions.js';
 import type { GateDecision, PolicyMode } from '../../../shared/approvals.js';
+import { PROVIDER_SAFETY_RULE, type RuleId } from '../../../shared/rule-ids.js';
 import type { ActionContext } from '../gate.js';
 import { findRisk } from './risk-rules.js';
 import { firstMatching, type CompiledUserRule } from './user-rules.js';
@@ -29,7 +30,7 @@ export interface PolicyInput {
   afterSafetyCheck?: boolean;
 }
 
-const decision = (verdict: GateDecision['verdict'], rule: string, reason: string, humanOnly = false): GateDecision => ({
+const decision = (verdict: GateDecision['verdict'], rule: RuleId, reason: string, humanOnly = false): GateDecision => ({
   verdict,
   rule,
   reason,
@@ -48,10 +49,10 @@ export function decide(action: Action, context: ActionContext, input: PolicyInpu
 
   if (context.safetyChecks?.length) {
     const what = context.safetyChecks.map((c) => c.message || c.code).join('; ');
-    return decision('ask', 'provider-safety-check', `the model provider flagged this action: ${what}`, true);
+    return decision('ask', PROVIDER_SAFETY_RULE, `the model provider flagged this action: ${what}`, true);
   }
   if (input.afterSafetyCheck && category !== 'observe') {
-    return decision('ask', 'provider-safety-check', 'follows an action the model provider flagged in this turn', true);
+    return decision('ask', PROVIDER_SAFETY_RULE, 'follows an action the model provider flagged in this turn', true);
   }
 
   if (category === 'observe') return decision('allow', 'observe', 'only looks at the screen');

@@ -5,6 +5,7 @@ import type { ActionContext } from '../gate.js';
 import { submitsLine } from './input-memory.js';
 import { comboContains, comboOfChord, comboToString, heldModifierClasses, normaliseCombo, type NormalCombo } from './key-combo.js';
 import { secretKind } from '../../../shared/secrets.js';
+import { SECRET_TEXT_RULE, type RiskRuleId } from '../../../shared/rule-ids.js';
 import { looksLikeShellCommand } from './shell-like.js';
 import { isTerminalWindow } from './terminal-apps.js';
 
@@ -32,7 +33,7 @@ import { isTerminalWindow } from './terminal-apps.js';
  */
 
 export interface RiskFinding {
-  rule: string;
+  rule: RiskRuleId;
   reason: string;
 }
 
@@ -204,7 +205,7 @@ export function findRisk(action: Action, context: ActionContext): RiskFinding | 
   if (action.type === 'type') {
     // 10.
     const kind = secretKind(action.text);
-    if (kind) return { rule: 'risk:secret-text', reason: `types text that looks like a secret or credential (${kind})` };
+    if (kind) return { rule: SECRET_TEXT_RULE, reason: `types text that looks like a secret or credential (${kind})` };
     // 11.
     if (inTerminal) return { rule: 'risk:terminal-type', reason: `types into the terminal window ${windowName(context)}` };
     // 9.

@@ -4,6 +4,7 @@ import { checkAction, type CheckedAction } from '../../../os-control/check-actio
 import type { ApprovedBy, GateDecision, PolicyMode } from '../../../shared/approvals.js';
 import type { UserRule } from '../../../shared/config.js';
 import type { RunEventInput } from '../../../shared/events.js';
+import { isModeRule } from '../../../shared/rule-ids.js';
 import type { ActionContext, Gate, GateOutcome, GateRequest } from '../gate.js';
 import { ApprovalQueue, type AnswerResult, type EditCheck, type QueueItem } from './approval-queue.js';
 import { decide } from './policy.js';
@@ -58,7 +59,7 @@ interface HeldItem extends QueueItem {
 }
 
 function byOf(decision: GateDecision, mode: PolicyMode): ApprovedBy {
-  return decision.rule.startsWith('mode:') ? { kind: 'mode', detail: mode } : { kind: 'rule', detail: decision.rule };
+  return isModeRule(decision.rule) ? { kind: 'mode', detail: mode } : { kind: 'rule', detail: decision.rule };
 }
 
 export function createSupervisedGate(options: SupervisedGateOptions): SupervisedGate {

@@ -26,9 +26,7 @@ export function actionsOnImage(step: StepView): Action[] {
     .map((a) => (a.answered?.answer.decision === 'edit' ? a.answered.answer.action : a.proposed.action));
 }
 
-export function formatUsd(v: number): string {
-  return `$${v < 0.01 && v > 0 ? v.toFixed(4) : v.toFixed(2)}`;
-}
+export { formatUsd } from '../../../shared/usage-text.js';
 
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;

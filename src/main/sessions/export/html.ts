@@ -1,6 +1,7 @@
 import { describeAction } from '../../../shared/actions.js';
 import { approverLabel, policyLabel, ruleLabel } from '../../../shared/labels.js';
 import type { RunEvent } from '../../../shared/events.js';
+import { usageText } from '../../../shared/usage-text.js';
 import { mediaTypeOf, readFileInRun } from '../files.js';
 import { readRunLog } from '../reader.js';
 import { actionsOnImage, cursorInImage, formatDuration, formatUsd, isoTime, saidInStep } from './common.js';
@@ -152,7 +153,7 @@ async function stepHtml(dir: string, step: StepView): Promise<string> {
   for (const n of step.notes) out.push(noteHtml(n));
   if (step.usage) {
     const u = step.usage.stepUsage;
-    out.push(`<div class="dp-muted">Tokens: ${u.inputTokens} in, ${u.outputTokens} out${u.cacheReadTokens ? `, ${u.cacheReadTokens} cached` : ''} · ${esc(formatUsd(u.costUsd))} (run total ${esc(formatUsd(step.usage.total.costUsd))})</div>`);
+    out.push(`<div class="dp-muted">Tokens: ${esc(usageText(u))} (run total ${esc(formatUsd(step.usage.total.costUsd))})</div>`);
   }
   out.push('</section>');
   return out.join('\n');
@@ -162,7 +163,6 @@ async function stepHtml(dir: string, step: StepView): Promise<string> {
 export async function renderRunSection(dir: string, view: RunView, options: { heading?: string } = {}): Promise<string> {
   const s = view.summary;
   const started = view.started;
-  const total = view.ended?.total;
   // The outcome (sessions/outcome.ts): a QA case shows its verdict after DeskPilot's checks.
   const shown = s.verdict ?? s.status;
   const meta: Array<[string, string]> = [
@@ -175,7 +175,7 @@ export async function renderRunSection(dir: string, view: RunView, options: { he
     ['Steps', String(s.steps)],
     ['Cost', esc(formatUsd(s.costUsd))],
   ];
-  if (total) meta.push(['Tokens', `${total.inputTokens} in · ${total.outputTokens} out`]);
+  if (s.usage) meta.push(['Tokens', esc(usageText(s.usage))]);
   for (const [k, v] of Object.entries(s.labels)) meta.push([esc(k), esc(v)]);
   const parts = [
     `<section class="dp-run" id="run-${esc(view.runId)}">`,

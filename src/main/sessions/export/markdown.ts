@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describeAction } from '../../../shared/actions.js';
 import { approverLabel, policyLabel, ruleLabel } from '../../../shared/labels.js';
+import { usageText } from '../../../shared/usage-text.js';
 import { formatDuration, formatUsd, isoTime, saidInStep } from './common.js';
 import { mdCode, mdFence, mdInline, mdQuote, mdUrl } from './markdown-escape.js';
 import type { RunView } from './timeline.js';
@@ -28,7 +29,7 @@ export function renderMarkdown(view: RunView, options: { imageBase: string }): s
     `| Steps | ${s.steps} |`,
     `| Cost | ${formatUsd(s.costUsd)} |`,
   ];
-  if (view.ended) lines.push(`| Tokens | ${view.ended.total.inputTokens} in · ${view.ended.total.outputTokens} out |`);
+  if (s.usage) lines.push(`| Tokens | ${usageText(s.usage)} |`);
   for (const [k, v] of Object.entries(s.labels)) lines.push(`| ${inline(k)} | ${inline(v)} |`);
   lines.push('');
   for (const r of view.resumes) lines.push(`_Resumed at ${isoTime(r.at)}._`, '');
@@ -65,7 +66,7 @@ export function renderMarkdown(view: RunView, options: { imageBase: string }): s
     }
     if (step.usage) {
       const u = step.usage.stepUsage;
-      lines.push(`- Tokens: ${u.inputTokens} in, ${u.outputTokens} out · ${formatUsd(u.costUsd)}`);
+      lines.push(`- Tokens: ${usageText(u)}`);
     }
     lines.push('');
   }

@@ -44,11 +44,25 @@ function readsLargeImages(model: string): boolean {
   return !OLD_2025_01.some((r) => r.test(m)) && !OLD_2025_11.some((r) => r.test(m));
 }
 
-export function claudeImageTarget(model: string): ImageTarget {
+/**
+ * Screenshot pixel budgets, chosen by what grounding needs rather than by the largest
+ * image a model reads (issue 19: a 1920×1080 screenshot is ~2,765 tokens, resent on
+ * every step). The computer-use docs recommend XGA-class screenshots (1024×768; the
+ * reference demo scales 16:9 screens to 1366×768) for clicking accuracy; finer detail
+ * (small text, icons) is what zoom is for.
+ * - Models with zoom (computer_20251124, the GA toolset): 1024×576 on a 16:9 screen
+ *   (786 tokens), and they ask for a region at full resolution when they need detail.
+ * - computer_20250124 models cannot zoom: the full XGA area, 1182×665 on 16:9 (1,048 tokens).
+ * Users override both caps per profile (`screenshot` in config.json, docs/CONFIG.md).
+ */
+export const GROUNDING_PIXELS = { withZoom: 1024 * 576, withoutZoom: 1024 * 768 } as const;
+
+export function claudeImageTarget(model: string, version: ClaudeToolVersion = chooseToolVersion({ model })): ImageTarget {
   // JPEG: encoding is 3–5× faster than PNG at these sizes and the model reads both alike.
   // maxPatches without multipleOf counts Claude's ceil(w/28)·ceil(h/28) patches (os-control/image).
-  if (readsLargeImages(model)) return { format: 'jpeg', quality: 85, maxLongEdge: 2576, maxPatches: 4784 };
-  return { format: 'jpeg', quality: 85, maxLongEdge: 1568, maxPatches: 1568 };
+  const maxPixels = version === 'computer_20250124' ? GROUNDING_PIXELS.withoutZoom : GROUNDING_PIXELS.withZoom;
+  if (readsLargeImages(model)) return { format: 'jpeg', quality: 85, maxLongEdge: 2576, maxPatches: 4784, maxPixels };
+  return { format: 'jpeg', quality: 85, maxLongEdge: 1568, maxPatches: 1568, maxPixels };
 }
 
 /** Adaptive thinking + effort (Opus 4.6 and later) or a fixed thinking budget (older). */

@@ -3,10 +3,11 @@ import { z } from 'zod';
 import type { ImageTarget } from '../../../../os-control/types.js';
 import type { ProviderProfile } from '../../../../shared/config.js';
 import type { ModelCall } from '../../transcript.js';
-import { agentToolDefs, isAgentTool, parseAgentToolCall } from '../agent-tools.js';
+import { parseToolCall } from '../builtin-tools.js';
 import { parseClaudeAction } from '../parse/claude-computer.js';
 import { contextOf, fail, show, type ParseContext } from '../parse/validate.js';
 import { withIdleTimeout, withRetry, type RetryOptions } from '../retry.js';
+import type { ToolSpec } from '../tool-spec.js';
 import type { ModelTurn, Provider, TurnCallbacks, TurnRequest } from '../types.js';
 import { BETA_HEADERS, THINKING_BUDGETS, chooseToolVersion, claudeImageTarget, usesAdaptiveThinking, type ClaudeToolVersion } from './models.js';
 import { renderMessages } from './render.js';
@@ -70,7 +71,7 @@ export function createAnthropicProvider(profile: ProviderProfile, options: Anthr
             display_height_px: height,
             ...(version === 'computer_20251124' ? { enable_zoom: true } : {}),
           };
-    return [computer, ...agentToolDefs(request.tools).map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }))];
+    return [computer, ...request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }))];
   }
 
   function thinkingParams(): { thinking?: Record<string, unknown>; output_config?: Record<string, unknown>; max_tokens: number } {
@@ -87,7 +88,7 @@ export function createAnthropicProvider(profile: ProviderProfile, options: Anthr
       model,
       // The API rejects an empty text block; the breakpoint here caches tools + system.
       ...(request.system ? { system: [{ type: 'text' as const, text: request.system, cache_control: { type: 'ephemeral' as const } }] } : {}),
-      messages: await renderMessages(request.transcript, version),
+      messages: await renderMessages(request.transcript, version, request.tools),
       tools: tools(request),
       ...thinkingParams(),
     };
@@ -114,22 +115,28 @@ export function createAnthropicProvider(profile: ProviderProfile, options: Anthr
     family: 'anthropic',
     model,
     imageTarget(): ImageTarget {
-      return claudeImageTarget(model);
+      return claudeImageTarget(model, version);
     },
     async turn(request, signal, callbacks): Promise<ModelTurn> {
       const message = await withRetry((_attempt, attemptSignal) => once(request, attemptSignal, callbacks), signal, callbacks, options.retry);
-      return toTurn(message, version, contextOf(request.observation));
+      return toTurn(message, version, contextOf(request.observation), request.tools);
     },
   };
 }
 
-function parseToolUse(block: { id: string; name: string; input: unknown; toolset_name?: string | null | undefined }, version: ClaudeToolVersion, ctx: ParseContext): ModelCall {
+function parseToolUse(
+  block: { id: string; name: string; input: unknown; toolset_name?: string | null | undefined },
+  version: ClaudeToolVersion,
+  ctx: ParseContext,
+  offered: readonly ToolSpec[],
+): ModelCall {
   const call: ModelCall = { callId: block.id, name: block.name, input: block.input, actions: [] };
   const input = block.input;
+  const asTool = block.toolset_name ? undefined : parseToolCall(block.name, input, ctx, offered);
   if (block.toolset_name === 'computer') {
     call.actions = [parseClaudeAction(block.name, input, ctx)];
-  } else if (!block.toolset_name && isAgentTool(block.name)) {
-    call.actions = parseAgentToolCall(block.name, input, ctx);
+  } else if (asTool) {
+    call.actions = asTool;
   } else if (block.name === 'computer' && version !== 'computer_toolset_20260801') {
     const action = typeof input === 'object' && input !== null ? (input as { action?: unknown }).action : undefined;
     call.actions = [parseClaudeAction(action, input, ctx)];
@@ -139,14 +146,14 @@ function parseToolUse(block: { id: string; name: string; input: unknown; toolset
   return call;
 }
 
-export function toTurn(message: ResponseMessage, version: ClaudeToolVersion, ctx: ParseContext): ModelTurn {
+export function toTurn(message: ResponseMessage, version: ClaudeToolVersion, ctx: ParseContext, offered: readonly ToolSpec[]): ModelTurn {
   const texts: string[] = [];
   const thinking: string[] = [];
   const calls: ModelCall[] = [];
   for (const b of message.content) {
     if (b.type === 'text' && typeof b.text === 'string') texts.push(b.text);
     else if (b.type === 'thinking' && typeof b.thinking === 'string') thinking.push(b.thinking);
-    else if (b.type === 'tool_use') calls.push(parseToolUse(b as { id: string; name: string; input: unknown; toolset_name?: string | null }, version, ctx));
+    else if (b.type === 'tool_use') calls.push(parseToolUse(b as { id: string; name: string; input: unknown; toolset_name?: string | null }, version, ctx, offered));
   }
   const sr = message.stop_reason;
   const stopReason = sr === 'tool_use' || sr === 'end_turn' || sr === 'max_tokens' || sr === 'refusal' ? sr : 'other';

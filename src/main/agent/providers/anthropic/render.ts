@@ -1,20 +1,25 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import type { AssistantItem, TranscriptImage, TranscriptItem } from '../../transcript.js';
+import { isBuiltinTool } from '../builtin-tools.js';
+import type { ToolSpec } from '../tool-spec.js';
 import type { ClaudeToolVersion } from './models.js';
 
 /**
  * The neutral transcript → Anthropic Messages `messages`. Every tool_use is answered
  * by a tool_result in the next user message (a call the runner did not run gets an
  * error result saying so); tool results come first in that message, then any user
- * text and images; pruned images become a short note; the last two user messages
- * carry prompt-caching breakpoints so the growing prefix is read from cache.
+ * text and images; a pruned image leaves nothing behind, and a result with nothing to
+ * say is sent without content. Prompt-caching breakpoints (the API allows 4; the
+ * provider puts the first on the system prompt, which caches tools + system): the last
+ * two user messages, so each request reads what the previous one wrote, and the end of
+ * the compacted start of the conversation (context.ts), so a request right after a
+ * prune still reads everything up to the previous compacted end.
  */
 
 type Block = Anthropic.ContentBlockParam;
 type ToolResultContent = Anthropic.ToolResultBlockParam['content'];
 
-export const PRUNED_NOTE = '[older screenshot removed to save context]';
 export const NOT_RUN_NOTE = 'Not executed: an earlier action of this turn failed or the turn was interrupted.';
 
 const ReplayBlock = z.discriminatedUnion('type', [
@@ -31,8 +36,12 @@ async function imageBlock(image: TranscriptImage): Promise<Anthropic.ImageBlockP
   return { type: 'image', source: { type: 'base64', media_type: image.mediaType, data } };
 }
 
-/** Replays the blocks the API returned (thinking signatures intact); synthesises them when the state is missing. */
-export function assistantBlocks(item: AssistantItem, version: ClaudeToolVersion): Block[] {
+/**
+ * Replays the blocks the API returned (thinking signatures intact); synthesises them
+ * when the state is missing — then a call that names no function tool of the run (a
+ * built-in or one of `tools`) was a member of the GA computer toolset.
+ */
+export function assistantBlocks(item: AssistantItem, version: ClaudeToolVersion, tools: readonly ToolSpec[]): Block[] {
   const state = AnthropicStateSchema.safeParse(item.providerState);
   const out: Block[] = [];
   if (state.success) {
@@ -50,17 +59,19 @@ export function assistantBlocks(item: AssistantItem, version: ClaudeToolVersion)
   }
   if (item.text) out.push({ type: 'text', text: item.text });
   for (const call of item.calls) {
-    const member = version === 'computer_toolset_20260801' && !['shell', 'ask_user', 'finish', 'find_text', 'qa_verdict'].includes(call.name);
+    const member = version === 'computer_toolset_20260801' && !isBuiltinTool(call.name) && !tools.some((t) => t.name === call.name);
     out.push({ type: 'tool_use', id: call.callId, name: call.name, input: call.input ?? {}, ...(member ? { toolset_name: 'computer' } : {}) });
   }
   return out;
 }
 
-export async function renderMessages(transcript: readonly TranscriptItem[], version: ClaudeToolVersion): Promise<Anthropic.MessageParam[]> {
+export async function renderMessages(transcript: readonly TranscriptItem[], version: ClaudeToolVersion, tools: readonly ToolSpec[]): Promise<Anthropic.MessageParam[]> {
   const messages: Anthropic.MessageParam[] = [];
   let results: Anthropic.ToolResultBlockParam[] = [];
   let extra: Block[] = [];
   let pending = new Map<string, string | undefined>(); // callId → toolset_name
+  // Index the user message holding the last compacted item will have once flushed.
+  let compactedEnd: number | undefined;
 
   const answerMissing = () => {
     for (const [id, toolset] of pending) {
@@ -79,7 +90,7 @@ export async function renderMessages(transcript: readonly TranscriptItem[], vers
     if (item.role === 'assistant') {
       answerMissing();
       flushUser();
-      const blocks = assistantBlocks(item, version);
+      const blocks = assistantBlocks(item, version, tools);
       if (blocks.length === 0) blocks.push({ type: 'text', text: '(no output)' });
       messages.push({ role: 'assistant', content: blocks });
       for (const b of blocks) if (b.type === 'tool_use') pending.set(b.id, b.toolset_name ?? undefined);
@@ -90,31 +101,43 @@ export async function renderMessages(transcript: readonly TranscriptItem[], vers
       const content: Exclude<ToolResultContent, string | undefined> = [];
       if (item.text) content.push({ type: 'text', text: item.text });
       if (item.image && !item.imagePruned) content.push(await imageBlock(item.image));
-      else if (item.imagePruned) content.push({ type: 'text', text: PRUNED_NOTE });
-      if (content.length === 0) content.push({ type: 'text', text: item.ok ? 'Done.' : 'Failed.' });
-      results.push({ type: 'tool_result', tool_use_id: item.callId, is_error: !item.ok, content, ...(toolset ? { toolset_name: toolset } : {}) });
+      results.push({
+        type: 'tool_result',
+        tool_use_id: item.callId,
+        is_error: !item.ok,
+        ...(content.length ? { content } : {}),
+        ...(toolset ? { toolset_name: toolset } : {}),
+      });
+      if (item.compacted) compactedEnd = messages.length;
     } else {
       if (item.text) extra.push({ type: 'text', text: item.text });
       if (item.image && !item.imagePruned) extra.push(await imageBlock(item.image));
-      else if (item.imagePruned) extra.push({ type: 'text', text: PRUNED_NOTE });
+      if (item.compacted) compactedEnd = messages.length;
     }
   }
   answerMissing();
   flushUser();
-  addCacheBreakpoints(messages, 2);
+  const marked = addCacheBreakpoints(messages, 2);
+  // The user message holding the last compacted item (flushed at index compactedEnd).
+  if (compactedEnd !== undefined && !marked.has(compactedEnd)) markLastBlock(messages[compactedEnd]);
   return messages;
 }
 
-/** cache_control on the last block of the last `count` user messages. */
-function addCacheBreakpoints(messages: Anthropic.MessageParam[], count: number): void {
-  let left = count;
-  for (let i = messages.length - 1; i >= 0 && left > 0; i--) {
-    const m = messages[i]!;
-    if (m.role !== 'user' || typeof m.content === 'string' || m.content.length === 0) continue;
-    const last = m.content[m.content.length - 1]! as Block & { cache_control?: Anthropic.CacheControlEphemeral | null };
-    if (last.type === 'text' || last.type === 'image' || last.type === 'tool_result') {
-      last.cache_control = { type: 'ephemeral' };
-      left--;
-    }
+type Cacheable = Block & { cache_control?: Anthropic.CacheControlEphemeral | null };
+
+function markLastBlock(message: Anthropic.MessageParam | undefined): boolean {
+  if (!message || message.role !== 'user' || typeof message.content === 'string' || message.content.length === 0) return false;
+  const last = message.content[message.content.length - 1]! as Cacheable;
+  if (last.type !== 'text' && last.type !== 'image' && last.type !== 'tool_result') return false;
+  last.cache_control = { type: 'ephemeral' };
+  return true;
+}
+
+/** cache_control on the last block of the last `count` user messages; returns their indices. */
+function addCacheBreakpoints(messages: Anthropic.MessageParam[], count: number): Set<number> {
+  const marked = new Set<number>();
+  for (let i = messages.length - 1; i >= 0 && marked.size < count; i--) {
+    if (markLastBlock(messages[i])) marked.add(i);
   }
+  return marked;
 }

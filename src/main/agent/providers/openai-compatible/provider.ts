@@ -2,13 +2,14 @@ import OpenAI from 'openai';
 import type { ImageTarget } from '../../../../os-control/types.js';
 import type { ProviderProfile } from '../../../../shared/config.js';
 import type { ModelCall } from '../../transcript.js';
-import { agentToolDefs, isAgentTool, parseAgentToolCall } from '../agent-tools.js';
+import { parseToolCall } from '../builtin-tools.js';
 import { parseClaudeAction } from '../parse/claude-computer.js';
 import { QWEN_TOOL_NAME, extractTextToolCalls, parseQwenAction, qwenCoordinates, qwenToolParameters } from '../parse/qwen-vl.js';
-import { parseUiTars, uiTarsCoordinates } from '../parse/ui-tars.js';
+import { UI_TARS_CALL_NAME, parseUiTars, uiTarsCoordinates } from '../parse/ui-tars.js';
 import { actionLook } from '../parse/unreadable.js';
 import { contextOf, fail, show, type ParseContext } from '../parse/validate.js';
 import { withIdleTimeout, withRetry, type RetryOptions } from '../retry.js';
+import type { ToolSpec } from '../tool-spec.js';
 import type { ModelTurn, Provider, TurnCallbacks, TurnRequest, TokenUsage } from '../types.js';
 import { chooseFormat, compatImageTarget, genericComputerParameters, uiTarsInstructions, type CompatFormat } from './formats.js';
 import { renderChat, type CompatState } from './render.js';
@@ -48,7 +49,7 @@ export function createOpenAICompatibleProvider(profile: ProviderProfile, options
       format === 'qwen-vl'
         ? { name: QWEN_TOOL_NAME, description: 'Use the mouse and keyboard to interact with the computer, looking at screenshots.', parameters: qwenToolParameters(image, qwenCoordinates(model)) }
         : { name: 'computer', description: 'Use the mouse and keyboard of the computer. Coordinates are pixels of the latest screenshot.', parameters: genericComputerParameters(image) };
-    return [computer, ...agentToolDefs(request.tools)].map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+    return [computer, ...request.tools].map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
   }
 
   async function once(request: TurnRequest, outerSignal: AbortSignal, callbacks?: TurnCallbacks): Promise<Accumulated> {
@@ -74,7 +75,7 @@ export function createOpenAICompatibleProvider(profile: ProviderProfile, options
     imageTarget: (): ImageTarget => compatImageTarget(format, model),
     async turn(request, signal, callbacks): Promise<ModelTurn> {
       const acc = await withRetry((_attempt, attemptSignal) => once(request, attemptSignal, callbacks), signal, callbacks, options.retry);
-      return toCompatTurn(acc, format, model, contextOf(request.observation), turnSeq++);
+      return toCompatTurn(acc, format, model, contextOf(request.observation), turnSeq++, request.tools);
     },
   };
 }
@@ -127,9 +128,10 @@ function parseArgs(raw: string): { ok: true; value: unknown } | { ok: false; err
   }
 }
 
-function callFromTool(name: string, input: unknown, callId: string, format: CompatFormat, model: string, ctx: ParseContext): ModelCall {
+function callFromTool(name: string, input: unknown, callId: string, format: CompatFormat, model: string, ctx: ParseContext, offered: readonly ToolSpec[]): ModelCall {
   const call: ModelCall = { callId, name, input, actions: [] };
-  if (isAgentTool(name)) call.actions = parseAgentToolCall(name, input, ctx);
+  const asTool = parseToolCall(name, input, ctx, offered);
+  if (asTool) call.actions = asTool;
   else if (format === 'qwen-vl' && name === QWEN_TOOL_NAME) call.actions = [parseQwenAction(input, qwenCoordinates(model), ctx)];
   else if (format !== 'qwen-vl' && name === 'computer') {
     const action = typeof input === 'object' && input !== null ? (input as { action?: unknown }).action : undefined;
@@ -138,7 +140,7 @@ function callFromTool(name: string, input: unknown, callId: string, format: Comp
   return call;
 }
 
-export function toCompatTurn(acc: Accumulated, format: CompatFormat, model: string, ctx: ParseContext, seq: number): ModelTurn {
+export function toCompatTurn(acc: Accumulated, format: CompatFormat, model: string, ctx: ParseContext, seq: number, offered: readonly ToolSpec[]): ModelTurn {
   const calls: ModelCall[] = [];
   let text = acc.content;
   let viaTools = false;
@@ -147,13 +149,13 @@ export function toCompatTurn(acc: Accumulated, format: CompatFormat, model: stri
     const reply = parseUiTars(acc.content, uiTarsCoordinates(model), ctx);
     text = reply.thought;
     unreadable = reply.unreadable;
-    reply.calls.forEach((c, i) => calls.push({ callId: `uitars_${seq}_${i}`, name: 'ui_tars', input: { action: c.raw }, actions: c.actions }));
+    reply.calls.forEach((c, i) => calls.push({ callId: `uitars_${seq}_${i}`, name: UI_TARS_CALL_NAME, input: { action: c.raw }, actions: c.actions }));
   } else if (acc.toolCalls.length) {
     viaTools = true;
     acc.toolCalls.forEach((tc, i) => {
       const callId = tc.id || `call_${seq}_${i}`;
       const args = parseArgs(tc.arguments);
-      calls.push(args.ok ? callFromTool(tc.name, args.value, callId, format, model, ctx) : { callId, name: tc.name, input: tc.arguments, actions: [fail(`${tc.name}: ${args.error}`)] });
+      calls.push(args.ok ? callFromTool(tc.name, args.value, callId, format, model, ctx, offered) : { callId, name: tc.name, input: tc.arguments, actions: [fail(`${tc.name}: ${args.error}`)] });
     });
   } else {
     // The server did not parse tool calls: they are still in the text.
@@ -161,7 +163,7 @@ export function toCompatTurn(acc: Accumulated, format: CompatFormat, model: stri
     text = extracted.rest;
     extracted.calls.forEach((c, i) => {
       const callId = `textcall_${seq}_${i}`;
-      calls.push(c.error ? { callId, name: c.name || 'unknown', input: c.raw, actions: [fail(c.error)] } : callFromTool(c.name, c.args, callId, format, model, ctx));
+      calls.push(c.error ? { callId, name: c.name || 'unknown', input: c.raw, actions: [fail(c.error)] } : callFromTool(c.name, c.args, callId, format, model, ctx, offered));
     });
   }
   if (format !== 'ui-tars' && !viaTools) unreadable = unreadableText(format, text, calls);

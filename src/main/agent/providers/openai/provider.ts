@@ -3,10 +3,11 @@ import { z } from 'zod';
 import type { ImageTarget } from '../../../../os-control/types.js';
 import type { ProviderProfile } from '../../../../shared/config.js';
 import type { ModelCall } from '../../transcript.js';
-import { agentToolDefs, isAgentTool, parseAgentToolCall } from '../agent-tools.js';
+import { parseToolCall } from '../builtin-tools.js';
 import { parseOpenAIAction } from '../parse/openai-computer.js';
 import { contextOf, fail, show, type ParseContext } from '../parse/validate.js';
 import { withIdleTimeout, withRetry, type RetryOptions } from '../retry.js';
+import type { ToolSpec } from '../tool-spec.js';
 import type { ModelTurn, Provider, TurnCallbacks, TurnRequest } from '../types.js';
 import { renderInput } from './render.js';
 
@@ -99,7 +100,7 @@ export function createOpenAIProvider(profile: ProviderProfile, options: OpenAIPr
       ...(rendered.previousResponseId ? { previous_response_id: rendered.previousResponseId } : {}),
       tools: [
         computer,
-        ...agentToolDefs(request.tools).map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false })),
+        ...request.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false })),
       ],
       truncation: 'auto',
       ...(level !== 'off' ? { reasoning: { effort: level, summary: 'auto' } } : {}),
@@ -128,7 +129,7 @@ export function createOpenAIProvider(profile: ProviderProfile, options: OpenAIPr
     imageTarget: () => openAIImageTarget(tool),
     async turn(request, signal, callbacks): Promise<ModelTurn> {
       const response = await withRetry((_attempt, attemptSignal) => once(request, attemptSignal, callbacks), signal, callbacks, options.retry);
-      return toTurn(response, contextOf(request.observation));
+      return toTurn(response, contextOf(request.observation), request.tools);
     },
   };
 }
@@ -141,7 +142,7 @@ function isLostChain(error: unknown): boolean {
   return (e?.status === 400 || e?.status === 404) && /previous[_ ]response/i.test(String(e.message ?? ''));
 }
 
-function parseFunctionCall(item: Record<string, unknown>, ctx: ParseContext): ModelCall {
+function parseFunctionCall(item: Record<string, unknown>, ctx: ParseContext, offered: readonly ToolSpec[]): ModelCall {
   const name = str(item.name);
   const callId = str(item.call_id);
   let input: unknown;
@@ -150,8 +151,7 @@ function parseFunctionCall(item: Record<string, unknown>, ctx: ParseContext): Mo
   } catch {
     return { callId, name, input: item.arguments, actions: [fail(`${name}: arguments are not valid JSON: ${show(item.arguments)}`)] };
   }
-  if (!isAgentTool(name)) return { callId, name, input, actions: [fail(`unknown tool ${show(name)}`)] };
-  return { callId, name, input, actions: parseAgentToolCall(name, input, ctx) };
+  return { callId, name, input, actions: parseToolCall(name, input, ctx, offered) ?? [fail(`unknown tool ${show(name)}`)] };
 }
 
 function parseComputerCall(item: Record<string, unknown>, ctx: ParseContext): ModelCall {
@@ -169,7 +169,7 @@ function parseComputerCall(item: Record<string, unknown>, ctx: ParseContext): Mo
   return { callId: str(item.call_id), name: 'computer', input, actions, ...(safetyChecks.length ? { safetyChecks } : {}) };
 }
 
-export function toTurn(response: Response, ctx: ParseContext): ModelTurn {
+export function toTurn(response: Response, ctx: ParseContext, offered: readonly ToolSpec[]): ModelTurn {
   const texts: string[] = [];
   const thinking: string[] = [];
   const calls: ModelCall[] = [];
@@ -188,7 +188,7 @@ export function toTurn(response: Response, ctx: ParseContext): ModelTurn {
     } else if (item.type === 'computer_call') {
       calls.push(parseComputerCall(item, ctx));
     } else if (item.type === 'function_call') {
-      calls.push(parseFunctionCall(item, ctx));
+      calls.push(parseFunctionCall(item, ctx, offered));
     }
   }
   const reason = response.status === 'incomplete' ? response.incomplete_details?.reason : undefined;

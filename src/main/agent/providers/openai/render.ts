@@ -60,7 +60,10 @@ export async function renderInput(
   const pending = new Set(turn.calls.map((c) => c.callId));
   // A computer_call_output must carry a screenshot; a call answered without one (not the
   // last of its turn) borrows the newest screenshot of this segment.
+  // When the screen did not change after the turn (the runner then sends no new image),
+  // the newest screenshot before it shows the same pixels.
   let fallback: TranscriptImage | undefined;
+  for (const item of transcript) if (item.role !== 'assistant' && item.image && !item.imagePruned && !item.image.zoom) fallback = item.image;
   for (const item of tail) if (item.role !== 'assistant' && item.image && !item.imagePruned) fallback = item.image;
 
   const input: InputItem[] = [];

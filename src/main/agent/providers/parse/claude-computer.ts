@@ -18,6 +18,27 @@ const CLICKS: Record<string, { button: 'left' | 'right' | 'middle'; clicks: 1 | 
   triple_click: { button: 'left', clicks: 3 },
 };
 
+/**
+ * Every action name Claude's computer tool uses (the GA toolset sends each as a bare
+ * tool name): a run's own tool may not take one of them. test/providers/tool-spec.test.ts
+ * checks each is one the parser below reads.
+ */
+export const CLAUDE_COMPUTER_ACTIONS: readonly string[] = [
+  ...Object.keys(CLICKS),
+  'key',
+  'hold_key',
+  'type',
+  'screenshot',
+  'cursor_position',
+  'mouse_move',
+  'left_mouse_down',
+  'left_mouse_up',
+  'left_click_drag',
+  'scroll',
+  'wait',
+  'zoom',
+];
+
 /** Where an action without a coordinate acts: at the pointer, when we know where it is. */
 function pointOrCursor(input: Record<string, unknown>, ctx: ParseContext): Point | string {
   if (input.coordinate === undefined || input.coordinate === null) {

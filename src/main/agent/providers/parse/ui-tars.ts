@@ -33,6 +33,9 @@ function holdsOnlyModifiers(keys: string): boolean {
  * that size).
  */
 
+/** The name of the ModelCall each UI-TARS action line becomes (it has no tool of its own). */
+export const UI_TARS_CALL_NAME = 'ui_tars';
+
 export type UiTarsCoordinates = 'relative1000' | 'absolute';
 
 export interface UiTarsCall {

@@ -1,0 +1,254 @@
+import * as acp from '@agentclientprotocol/sdk';
+import { randomUUID } from 'node:crypto';
+import { describeAction, actionCategory, type Action } from '../../shared/actions.js';
+import type { ApprovalAnswer, PolicyMode } from '../../shared/approvals.js';
+import type { RunEvent, RunStatus } from '../../shared/events.js';
+import { errorText } from '../../shared/error-text.js';
+import type { Computer } from '../../os-control/types.js';
+import { loadConfig } from '../config/index.js';
+import { readFileInRun } from '../sessions/files.js';
+import { resolveApiKey } from '../agent/providers/index.js';
+import { resolveRunChoices, type RunChoices } from '../agent/runner/choices.js';
+import { startRun, type RunHandle } from '../agent/runner.js';
+import type { RunHostingService } from '../service/types.js';
+import { deskpilotVersion } from '../version.js';
+
+/**
+ * `deskpilot acp`: DeskPilot as an Agent Client Protocol agent (`@agentclientprotocol/sdk`,
+ * ACP v1) so editors (Zed, …) start desktop tasks. Each prompt is one DeskPilot run
+ * (its own entry in the history) hosted by the bridge service. The mapping:
+ *  - what the gate holds → `session/request_permission` (Allow / Allow similar / Reject);
+ *    the answer goes into the same approval queue as any client's, so the policy, the
+ *    rules and "approve similar" work exactly as in a run;
+ *  - steps → `tool_call` (proposed) and `tool_call_update` (ran, failed, refused);
+ *    each screenshot → a completed `read` tool call carrying the image;
+ *  - the model's text → `agent_message_chunk` / `agent_thought_chunk`;
+ *  - `session/cancel` → the run's stop (everything held is released);
+ *  - how the run ended → the prompt's stop reason.
+ */
+
+export interface AcpAgentOptions {
+  service: RunHostingService;
+  computer: Computer;
+  home: string;
+  policy: PolicyMode | undefined;
+  choices: Omit<RunChoices, 'policy'>;
+  env: NodeJS.ProcessEnv;
+  /** false with --no-agents-md. */
+  agentsMd: boolean;
+}
+
+interface AcpSession {
+  cwd: string;
+  run?: RunHandle;
+}
+
+/** The permission options offered for a held action, and the queue answer each means. */
+const PERMISSION_OPTIONS: Array<acp.PermissionOption & { answer: ApprovalAnswer }> = [
+  { optionId: 'approve', name: 'Allow', kind: 'allow_once', answer: { decision: 'approve' } },
+  { optionId: 'approve_similar', name: 'Allow this kind of action for the rest of the run', kind: 'allow_always', answer: { decision: 'approve_similar' } },
+  { optionId: 'reject', name: 'Reject', kind: 'reject_once', answer: { decision: 'reject' } },
+];
+
+/** How a run's end reads as an ACP stop reason. */
+export function stopReasonOf(status: RunStatus): acp.StopReason {
+  switch (status) {
+    case 'done':
+    case 'failed':
+    case 'error':
+      return 'end_turn';
+    case 'stopped':
+      return 'cancelled';
+    case 'limit':
+      return 'max_turn_requests';
+  }
+}
+
+function toolKind(action: Action): acp.ToolKind {
+  switch (actionCategory(action)) {
+    case 'shell':
+      return 'execute';
+    case 'observe':
+      return 'read';
+    case 'input':
+    case 'ask_user':
+    case 'finish':
+      return 'other';
+  }
+}
+
+/** The task text of a prompt: its text blocks and the names of linked resources. */
+function promptText(blocks: readonly acp.ContentBlock[]): string {
+  return blocks
+    .map((b) => (b.type === 'text' ? b.text : b.type === 'resource_link' ? `${b.name}: ${b.uri}` : ''))
+    .filter(Boolean)
+    .join('\n')
+    .trim();
+}
+
+export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
+  const sessions = new Map<string, AcpSession>();
+  const app = acp.agent({ name: 'deskpilot' });
+
+  app.onRequest(acp.methods.agent.initialize, () => ({
+    protocolVersion: acp.PROTOCOL_VERSION,
+    agentCapabilities: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false } },
+    agentInfo: { name: 'deskpilot', title: 'DeskPilot', version: deskpilotVersion() },
+    authMethods: [],
+  }));
+
+  app.onRequest(acp.methods.agent.session.new, ({ params }) => {
+    const sessionId = randomUUID();
+    sessions.set(sessionId, { cwd: params.cwd });
+    return { sessionId };
+  });
+
+  app.onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+    sessions.get(params.sessionId)?.run?.stop('cancelled from the editor (ACP session/cancel)');
+  });
+
+  app.onRequest(acp.methods.agent.session.prompt, async ({ params, client, signal }) => {
+    const session = sessions.get(params.sessionId);
+    if (!session) throw acp.RequestError.invalidParams({ sessionId: params.sessionId }, 'no such session');
+    if (session.run) throw acp.RequestError.invalidRequest(undefined, 'a task is already running in this session; cancel it first');
+    const task = promptText(params.prompt);
+    if (!task) throw acp.RequestError.invalidParams(undefined, 'the prompt has no text: say what to do on the desktop');
+
+    const { service, computer, home, env } = options;
+    const config = await loadConfig(home);
+    const resolved = resolveRunChoices(config, { ...options.choices, ...(options.policy ? { policy: options.policy } : {}) }, env);
+    const { apiKey, envName } = resolveApiKey(resolved.profile, env);
+    if (!apiKey) throw acp.RequestError.authRequired(undefined, `no API key: set ${envName ?? 'the API key variable'} in the environment of deskpilot acp`);
+
+    const sessionId = params.sessionId;
+    // Updates leave in the order the run made them.
+    let updates: Promise<unknown> = Promise.resolve();
+    const send = (update: acp.SessionUpdate) => {
+      updates = updates.then(() => client.notify(acp.methods.client.session.update, { sessionId, update })).catch(() => undefined);
+    };
+    const handle: { run?: RunHandle } = {};
+    const proposals = new Map<string, Action>();
+    const onEvent = (event: RunEvent) => {
+      switch (event.type) {
+        case 'model_text':
+          if (event.text.trim()) send({ sessionUpdate: event.kind === 'thinking' ? 'agent_thought_chunk' : 'agent_message_chunk', content: { type: 'text', text: event.text } });
+          break;
+        case 'action_proposed':
+          proposals.set(event.proposalId, event.action);
+          send({ sessionUpdate: 'tool_call', toolCallId: event.proposalId, title: describeAction(event.action), kind: toolKind(event.action), status: 'pending', rawInput: event.action });
+          break;
+        case 'action_executed':
+          send({
+            sessionUpdate: 'tool_call_update',
+            toolCallId: event.proposalId,
+            status: event.ok ? 'completed' : 'failed',
+            ...(event.output || event.error ? { content: [{ type: 'content', content: { type: 'text', text: event.error ?? event.output ?? '' } }] } : {}),
+          });
+          break;
+        case 'action_denied':
+          send({ sessionUpdate: 'tool_call_update', toolCallId: event.proposalId, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: `refused by policy (${event.decision.rule}): ${event.decision.reason}` } }] });
+          break;
+        case 'approval_answered':
+          if (event.answer.decision === 'reject') send({ sessionUpdate: 'tool_call_update', toolCallId: event.proposalId, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'rejected' } }] });
+          else send({ sessionUpdate: 'tool_call_update', toolCallId: event.proposalId, status: 'in_progress' });
+          break;
+        case 'observation': {
+          const run = handle.run;
+          if (!run) break;
+          const image = event.observation.image;
+          const mimeType = image.format === 'jpeg' ? 'image/jpeg' : image.format === 'png' ? 'image/png' : 'image/webp';
+          updates = updates
+            .then(async () => {
+              const data = await readFileInRun(run.dir, event.image);
+              await client.notify(acp.methods.client.session.update, {
+                sessionId,
+                update: {
+                  sessionUpdate: 'tool_call',
+                  toolCallId: `screenshot-${event.observation.id}`,
+                  title: `screenshot ${image.width}×${image.height} (step ${event.step})`,
+                  kind: 'read',
+                  status: 'completed',
+                  content: [{ type: 'content', content: { type: 'image', data: data.toString('base64'), mimeType } }],
+                },
+              });
+            })
+            .catch(() => undefined);
+          break;
+        }
+        case 'approval_requested':
+          void askPermission(event);
+          break;
+        case 'error':
+          send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n[DeskPilot: ${event.message}]\n` } });
+          break;
+        default:
+          // The other events (usage, state, questions …) have no ACP update; the history keeps them.
+          break;
+      }
+    };
+    // A held action: the editor is asked; its choice is an answer in the one approval queue.
+    const askPermission = async (event: Extract<RunEvent, { type: 'approval_requested' }>) => {
+      const action = proposals.get(event.proposalId);
+      await updates;
+      let response: acp.RequestPermissionResponse;
+      try {
+        response = await client.request(acp.methods.client.session.requestPermission, {
+          sessionId,
+          toolCall: { toolCallId: event.proposalId, title: action ? describeAction(action) : event.decision.reason, status: 'pending', rawInput: { action, why: event.decision.reason, rule: event.decision.rule } },
+          options: PERMISSION_OPTIONS.map(({ answer: _answer, ...option }) => option),
+        });
+      } catch (error) {
+        // No answer can be had: the action must not run.
+        handle.run?.stop(`the editor could not be asked for permission: ${errorText(error)}`);
+        return;
+      }
+      const run = handle.run;
+      if (!run) return;
+      if (response.outcome.outcome === 'cancelled') {
+        run.stop('cancelled from the editor (permission request cancelled)');
+        return;
+      }
+      const chosen = response.outcome.optionId;
+      const option = PERMISSION_OPTIONS.find((o) => o.optionId === chosen);
+      // An option we did not offer is no approval.
+      run.answerApproval(event.proposalId, option?.answer ?? { decision: 'reject', feedback: `unknown permission option ${JSON.stringify(chosen)}` }, 'acp');
+    };
+
+    const run = await service.hostRun(
+      (hooks) =>
+        startRun({
+          task,
+          profile: resolved.profile,
+          apiKey,
+          policy: resolved.policy,
+          limits: resolved.limits,
+          config,
+          computer,
+          home,
+          labels: { source: 'acp' },
+          ...(options.agentsMd ? { agentsMd: { cwd: session.cwd } } : {}),
+          onEvent: (event) => {
+            onEvent(event);
+            hooks.onEvent?.(event);
+          },
+          ...(hooks.onDelta ? { onDelta: hooks.onDelta } : {}),
+        }),
+      resolved.policy,
+    );
+    handle.run = run;
+    session.run = run;
+    const onAbort = () => run.stop('cancelled from the editor');
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const result = await run.done;
+      send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n${result.status}: ${result.summary}\n(DeskPilot session ${result.runId})` } });
+      await updates;
+      return { stopReason: stopReasonOf(result.status) };
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      session.run = undefined;
+    }
+  });
+
+  return app;
+}

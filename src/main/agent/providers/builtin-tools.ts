@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { CLAUDE_COMPUTER_ACTIONS } from './parse/claude-computer.js';
+import { QWEN_TOOL_NAME } from './parse/qwen-vl.js';
+import { UI_TARS_CALL_NAME } from './parse/ui-tars.js';
+import { fail, finalize, show, type ActionEntry, type ParseContext } from './parse/validate.js';
+import { TOOL_NAME_PATTERN, toolSpec, type ToolDeclaration, type ToolSpec } from './tool-spec.js';
+
+/**
+ * The tools every run offers besides the computer: shell, ask_user and finish. Their
+ * calls parse into actions, so they pass the gate like any other action. Any other
+ * tool a run offers (QA's, an MCP server's: `agent/tools/agent-tool.ts`) is only a
+ * `ToolSpec` here: its call parses into a `ModelCall` with `actions: []` and the raw
+ * `input`, and the runner hands it to the tool's handler. This layer names no tool of
+ * its callers.
+ */
+export type BuiltinToolName = 'shell' | 'ask_user' | 'finish';
+
+const ShellInput = z.object({
+  command: z.string().describe('The command line to run.'),
+  timeout_seconds: z.number().int().min(1).max(600).optional().describe('Kill the command after this many seconds (default 60).'),
+});
+const AskInput = z.object({ question: z.string().describe('The question, in one or two sentences.') });
+const FinishInput = z.object({ success: z.boolean(), summary: z.string().optional() });
+
+interface BuiltinTool extends ToolDeclaration {
+  readonly name: BuiltinToolName;
+  /** The shape, for the error message when a call does not fit it. */
+  readonly shape: string;
+}
+
+export const BUILTIN_TOOLS: Readonly<Record<BuiltinToolName, BuiltinTool>> = {
+  shell: {
+    name: 'shell',
+    description:
+      'Run one shell command (bash on Linux/macOS, PowerShell on Windows) and get its output. A person approves every command first.',
+    input: ShellInput,
+    shape: '{command, timeout_seconds?}',
+  },
+  ask_user: {
+    name: 'ask_user',
+    description: 'Ask the person watching a question and wait for the answer (a missing detail, a choice, a password).',
+    input: AskInput,
+    shape: '{question}',
+  },
+  finish: {
+    name: 'finish',
+    description: 'End the task: success true when it is done, false when it cannot be done, with a short summary of what you did and saw.',
+    input: FinishInput,
+    shape: '{success, summary}',
+  },
+};
+
+export const isBuiltinTool = (name: string): name is BuiltinToolName => Object.hasOwn(BUILTIN_TOOLS, name);
+
+/** The built-ins' wire form, generated once from their zod schemas. */
+export const BUILTIN_TOOL_SPECS: readonly ToolSpec[] = Object.values(BUILTIN_TOOLS).map(toolSpec);
+
+/**
+ * Names a run's own tool may not take: the built-ins, and every name a provider uses
+ * for the computer (the `computer` function, Qwen's `computer_use`, the UI-TARS call
+ * name, and the members of Claude's computer toolset, which arrive as bare names).
+ */
+const RESERVED_TOOL_NAMES: ReadonlySet<string> = new Set<string>([
+  ...Object.keys(BUILTIN_TOOLS),
+  'computer',
+  QWEN_TOOL_NAME,
+  UI_TARS_CALL_NAME,
+  ...CLAUDE_COMPUTER_ACTIONS,
+]);
+
+/** Why `name` cannot be a run's own tool name, or undefined when it can. */
+export function toolNameProblem(name: string): string | undefined {
+  if (!TOOL_NAME_PATTERN.test(name)) {
+    return `tool name ${show(name)} must be 1–64 characters of letters, digits, _ and - (what every model API accepts)`;
+  }
+  if (RESERVED_TOOL_NAMES.has(name)) return `tool name ${show(name)} is taken by DeskPilot's own tools or the computer tool`;
+  return undefined;
+}
+
+/**
+ * Reads a function-tool call: a built-in's input becomes its actions, a call of one of
+ * the run's own `offered` tools gets no actions (the runner answers it); undefined
+ * when the name is neither (the provider then tries its computer tool, else reports
+ * an unknown tool).
+ */
+export function parseToolCall(name: string, input: unknown, ctx: ParseContext, offered: readonly ToolSpec[]): ActionEntry[] | undefined {
+  if (isBuiltinTool(name)) return [parseBuiltinCall(name, input, ctx)];
+  return offered.some((tool) => tool.name === name) ? [] : undefined;
+}
+
+function parseBuiltinCall(name: BuiltinToolName, input: unknown, ctx: ParseContext): ActionEntry {
+  const bad = (error: z.ZodError): ActionEntry => {
+    const i = error.issues[0];
+    return fail(`${name}: input must be ${BUILTIN_TOOLS[name].shape}${i ? ` (${i.path.join('.') || 'input'}: ${i.message})` : ''}, got ${show(input)}`);
+  };
+  switch (name) {
+    case 'shell': {
+      const r = ShellInput.safeParse(input);
+      if (!r.success) return bad(r.error);
+      return finalize({ type: 'shell', command: r.data.command, ...(r.data.timeout_seconds ? { timeoutMs: r.data.timeout_seconds * 1000 } : {}) }, ctx);
+    }
+    case 'ask_user': {
+      const r = AskInput.safeParse(input);
+      if (!r.success) return bad(r.error);
+      return finalize({ type: 'ask_user', question: r.data.question }, ctx);
+    }
+    case 'finish': {
+      const r = FinishInput.safeParse(input);
+      if (!r.success) return bad(r.error);
+      return finalize({ type: 'finish', success: r.data.success, summary: r.data.summary ?? '' }, ctx);
+    }
+  }
+}

@@ -1,0 +1,217 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApprovalAnswer } from '../../src/shared/approvals.js';
+import type { PushMessage } from '../../src/shared/bridge.js';
+import type { RunEvent } from '../../src/shared/events.js';
+import { startDesktop, type Desktop } from '../harness/desktop.js';
+import { heldState } from '../harness/native-apps.js';
+import { claude, finish, tempHome, toImagePoint, until } from '../e2e/support.js';
+import { connectPage, spawnMcp, textOf, type McpUnderTest } from './support.js';
+
+// `deskpilot mcp` as an MCP client starts it: the real bin spawned by the official SDK's
+// stdio client, on a private X display with the probe page (Chromium, records every
+// input event). What is asserted is what the probe received, the tool results the
+// client got, the supervision page's approvals and the session written to history.
+
+const SCREEN = { width: 1280, height: 800 };
+const TEXT = 'Grüße 👋 — Ωμέγα “quotes” 日本';
+let desktop: Desktop;
+const home = tempHome('deskpilot-mcp-');
+
+beforeAll(async () => {
+  desktop = await startDesktop(SCREEN);
+}, 60_000);
+
+afterAll(async () => {
+  await desktop?.stop();
+  home.cleanup();
+});
+
+const env = (): Record<string, string> => ({
+  ...(desktop.xvfb.env as Record<string, string>),
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? '',
+  DESKPILOT_HOME: home.home,
+  ANTHROPIC_API_KEY: 'sk-ant-test-key',
+  OPENAI_API_KEY: '',
+});
+
+const inputEvents = (since: number) => desktop.probe.events().filter((e) => e.seq >= since && /pointer(down|up)|key(down|up)|input|click/.test(String(e.type)));
+
+function sessionEvents(runId: string): RunEvent[] {
+  return readFileSync(path.join(home.home, 'sessions', runId, 'events.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as RunEvent);
+}
+
+function mcpSessions(): string[] {
+  return readdirSync(path.join(home.home, 'sessions')).filter((id) => {
+    const started = sessionEvents(id).find((e) => e.type === 'run_started');
+    return started?.type === 'run_started' && started.labels.source === 'mcp';
+  });
+}
+
+describe('deskpilot mcp (policy auto)', () => {
+  let mcp: McpUnderTest;
+  afterAll(async () => mcp?.close());
+
+  it('lists its tools with JSON Schemas, takes a screenshot, clicks and types exact Unicode into the probe', async () => {
+    const { probe } = desktop;
+    await probe.reset();
+    mcp = await spawnMcp(['--policy', 'auto'], env());
+    const { tools } = await mcp.client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      ['click', 'double_click', 'drag', 'find_text', 'key', 'move', 'run_task', 'screenshot', 'scroll', 'type', 'wait'].sort(),
+    );
+    const click = tools.find((t) => t.name === 'click')!;
+    expect(click.inputSchema).toMatchObject({ type: 'object', required: ['x', 'y'] });
+    expect(Object.keys(click.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['x', 'y', 'button', 'modifiers']));
+
+    const shot = (await mcp.client.callTool({ name: 'screenshot', arguments: {} })) as CallToolResult;
+    expect(shot.isError ?? false).toBe(false);
+    const image = shot.content.find((c) => c.type === 'image');
+    expect(image).toMatchObject({ type: 'image', mimeType: 'image/jpeg' });
+    const jpeg = Buffer.from((image as { data: string }).data, 'base64');
+    expect(jpeg.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    expect(textOf(shot)).toContain('1280×800');
+
+    const since = probe.nextSeq();
+    const field = probe.fieldCenter();
+    const clicked = (await mcp.client.callTool({ name: 'click', arguments: { x: field.x, y: field.y } })) as CallToolResult;
+    expect(clicked.isError ?? false, textOf(clicked)).toBe(false);
+    await probe.expectClickAt(field.x, field.y);
+    const typed = (await mcp.client.callTool({ name: 'type', arguments: { text: TEXT } })) as CallToolResult;
+    expect(typed.isError ?? false, textOf(typed)).toBe(false);
+    expect(await probe.textValue()).toBe(TEXT);
+    expect(inputEvents(since).length).toBeGreaterThan(0);
+    // Nothing but the protocol came on stdout: the client's transport parsed every line.
+    expect(mcp.transportErrors).toEqual([]);
+  }, 120_000);
+
+  it('answers a point outside the screenshot with a tool error that names the range, and clicks nothing', async () => {
+    const since = desktop.probe.nextSeq();
+    const result = (await mcp.client.callTool({ name: 'click', arguments: { x: 5000, y: 10 } })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/1280/);
+    expect(inputEvents(since)).toEqual([]);
+  }, 60_000);
+
+  it('runs a whole task with its own model (run_task) and returns the summary and the session id', async () => {
+    const { probe, fake } = desktop;
+    await probe.reset();
+    fake.script(
+      (req) => ({ text: 'Clicking the field.', toolCalls: [claude.click(...toImagePoint(req, SCREEN, probe.fieldCenter()))] }),
+      { text: 'Typing.', toolCalls: [claude.type('from run_task ✓')] },
+      { text: 'Done.', toolCalls: [finish(true, 'typed it')] },
+    );
+    await mcp.close();
+    mcp = await spawnMcp(['--policy', 'auto', '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl], env());
+    const result = (await mcp.client.callTool({ name: 'run_task', arguments: { task: 'type into the field' } })) as CallToolResult;
+    expect(result.isError ?? false, textOf(result)).toBe(false);
+    const text = textOf(result);
+    expect(text).toMatch(/^done: typed it/);
+    const runId = /session id: (\S+)/.exec(text)?.[1];
+    expect(runId).toBeTruthy();
+    expect(sessionEvents(runId!).find((e) => e.type === 'run_ended')).toMatchObject({ status: 'done', summary: 'typed it' });
+    expect(await probe.textValue()).toBe('from run_task ✓');
+  }, 120_000);
+
+  it('logs the MCP session in the history: its actions, and done when the client closes', async () => {
+    await mcp.close();
+    // The session of the first test: its click and typing, as a run's are.
+    const ids = await until(() => {
+      const found = mcpSessions().filter((id) => sessionEvents(id).some((e) => e.type === 'run_ended'));
+      return found.length ? found : undefined;
+    }, 30_000, 'an ended MCP session in the history');
+    const events = ids.flatMap((id) => sessionEvents(id));
+    const executed = events.filter((e): e is Extract<RunEvent, { type: 'action_executed' }> => e.type === 'action_executed');
+    expect(executed.map((e) => e.action.type)).toEqual(expect.arrayContaining(['click', 'type']));
+    expect(executed.find((e) => e.action.type === 'type')).toMatchObject({ ok: true, action: { text: TEXT }, by: { kind: 'mode', detail: 'auto' } });
+    expect(events.find((e) => e.type === 'run_ended')).toMatchObject({ status: 'done' });
+  }, 60_000);
+});
+
+describe('deskpilot mcp (policy ask): approvals on the supervision page', () => {
+  it('nothing reaches the probe until the page approves; a rejection is a tool error with the reason', async () => {
+    const { probe } = desktop;
+    await probe.reset();
+    const mcp = await spawnMcp(['--policy', 'ask'], env());
+    const page = await connectPage(await mcp.pageUrl());
+    try {
+      const requested = (after: number) =>
+        until(
+          () => page.pushes.slice(after).find((m): m is Extract<PushMessage, { kind: 'event' }> => m.kind === 'event' && m.event.type === 'approval_requested'),
+          60_000,
+          'an approval request on the page',
+        );
+      const answer = async (after: number, reply: ApprovalAnswer) => {
+        const push = await requested(after);
+        const event = push.event as Extract<RunEvent, { type: 'approval_requested' }>;
+        const result = await page.call('approval.answer', { runId: event.runId, proposalId: event.proposalId, answer: reply });
+        expect(result).toMatchObject({ ok: true, output: { accepted: true } });
+      };
+
+      const field = probe.fieldCenter();
+      const since = probe.nextSeq();
+      let mark = page.pushes.length;
+      const clicking = mcp.client.callTool({ name: 'click', arguments: { x: field.x, y: field.y } }) as Promise<CallToolResult>;
+      await requested(mark);
+      // Held: a second passes and the probe has seen nothing.
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(inputEvents(since)).toEqual([]);
+      await answer(mark, { decision: 'approve' });
+      const clicked = await clicking;
+      expect(clicked.isError ?? false, textOf(clicked)).toBe(false);
+      await probe.expectClickAt(field.x, field.y);
+
+      mark = page.pushes.length;
+      const typeSince = probe.nextSeq();
+      const typing = mcp.client.callTool({ name: 'type', arguments: { text: 'never typed' } }) as Promise<CallToolResult>;
+      await answer(mark, { decision: 'reject', feedback: 'not this text' });
+      const refused = await typing;
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toContain('rejected');
+      expect(textOf(refused)).toContain('not this text');
+      expect(inputEvents(typeSince)).toEqual([]);
+      expect(await probe.textValue()).toBe('');
+      expect(mcp.transportErrors).toEqual([]);
+    } finally {
+      page.close();
+      await mcp.close();
+    }
+  }, 150_000);
+});
+
+describe('deskpilot mcp: the kill switch', () => {
+  it('Stop on the page ends the call in flight (a run stop: everything held is released), and the next call starts a new session', async () => {
+    const { probe, xvfb } = desktop;
+    await probe.reset();
+    const mcp = await spawnMcp(['--policy', 'auto'], env());
+    const page = await connectPage(await mcp.pageUrl());
+    try {
+      // A call in flight for as long as the test needs (55 s unless stopped; the client's request timeout is 60 s).
+      const waiting = mcp.client.callTool({ name: 'wait', arguments: { ms: 55_000 } }) as Promise<CallToolResult>;
+      const executing = await until(
+        () => page.pushes.find((m): m is Extract<PushMessage, { kind: 'event' }> => m.kind === 'event' && m.event.type === 'action_proposed'),
+        60_000,
+        'the wait on the page',
+      );
+      expect(await page.call('run.stop', { runId: executing.event.runId })).toMatchObject({ ok: true });
+      const stopped = await waiting;
+      expect(stopped.isError).toBe(true);
+      expect(textOf(stopped)).toMatch(/stopped by the person/);
+      expect(heldState(xvfb)).toMatchObject({ keys: [], buttons: [] });
+      // The next call works, in a new DeskPilot session.
+      const shot = (await mcp.client.callTool({ name: 'screenshot', arguments: {} })) as CallToolResult;
+      expect(shot.isError ?? false, textOf(shot)).toBe(false);
+      const runIds = new Set(page.pushes.flatMap((m) => (m.kind === 'run_state' && m.runId ? [m.runId] : [])));
+      expect(runIds.size).toBe(2);
+    } finally {
+      page.close();
+      await mcp.close();
+    }
+  }, 150_000);
+});
