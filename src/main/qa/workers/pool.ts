@@ -29,6 +29,8 @@ import { FromWorkerSchema, type ToWorker } from './protocol.js';
 
 export interface PoolOptions {
   workers: number;
+  /** The suite id (default a new one): the CLI names the check-capture folder after it. */
+  suiteId?: string;
   profile: ProviderProfile;
   config: Config;
   home: string;
@@ -77,7 +79,7 @@ interface WorkerSlot {
 }
 
 export async function runQaPool(plan: TestPlan, options: PoolOptions): Promise<SuiteResult> {
-  const suiteId = newSuiteId();
+  const suiteId = options.suiteId ?? newSuiteId();
   const suite = emptySuite(plan, suiteId, options);
   suite.workers = options.workers;
   const { selected, unknown } = selectCases(plan, options.shard, options.cases);
