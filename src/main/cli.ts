@@ -6,6 +6,7 @@ import { registerDisplaysCommand } from './cli/displays-command.js';
 import { registerDoctorCommand } from './cli/doctor-command.js';
 import { registerAcpCommand } from './cli/acp-command.js';
 import { registerMcpCommand } from './cli/mcp-command.js';
+import { registerInspectCommand } from './cli/inspect-command.js';
 import { registerQaCommand } from './cli/qa-command.js';
 import { registerRunCommand } from './cli/run-command.js';
 import { registerSessionsCommand } from './cli/sessions-command.js';
@@ -14,7 +15,7 @@ import { deskpilotVersion } from './version.js';
 
 /**
  * The command line: plain Node, no Electron. `deskpilot run` is here; the other
- * areas register their commands (sessions, qa, skills, serve, displays).
+ * areas register their commands (sessions, qa, skills, serve, displays, inspect).
  */
 export function buildProgram(): Command {
   const program = new Command();
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
   registerSkillsCommand(program);
   registerServeCommand(program);
   registerDisplaysCommand(program);
+  registerInspectCommand(program);
   registerDoctorCommand(program);
   registerMcpCommand(program);
   registerAcpCommand(program);

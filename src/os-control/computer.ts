@@ -9,6 +9,7 @@ import type { CheckedAction } from './check-action.js';
 import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
 import { performAction } from './actions.js';
 import { getActiveWindow } from './active-window.js';
+import { findElementByPath, readElementTree } from './accessibility/index.js';
 import { capture, capturedFromNutFrame, grabDisplayNut, type CaptureBackend, type NutFrame } from './capture.js';
 import { pasteX11 } from './clipboard.js';
 import { run } from './exec.js';
@@ -254,6 +255,15 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
 
     activeWindow: () => getActiveWindow(),
     releaseAll: () => devices.releaseAll(),
+
+    async elementTree(options = {}) {
+      // The window system names the focused window; its pid picks the application on the bus.
+      const wantsFocus = (options.scope ?? 'focused') === 'focused' && options.windowPattern === undefined;
+      const active = wantsFocus ? await getActiveWindow() : undefined;
+      const focus = active ? { ...(active.pid !== undefined ? { pid: active.pid } : {}), title: active.title, app: active.app } : undefined;
+      return readElementTree(options, focus);
+    },
+    findElement: (path) => findElementByPath(path),
   };
   return computer;
 }

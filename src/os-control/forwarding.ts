@@ -14,5 +14,7 @@ export function forwardingComputer(inner: Computer): Computer {
     cursorPosition: () => inner.cursorPosition(),
     activeWindow: () => inner.activeWindow(),
     releaseAll: () => inner.releaseAll(),
+    elementTree: (options) => inner.elementTree(options),
+    findElement: (path) => inner.findElement(path),
   };
 }

@@ -2,6 +2,7 @@ import type { Point, Rect } from '../shared/actions.js';
 import type { CheckedAction } from './check-action.js';
 import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
 import type { ActiveWindow } from './active-window.js';
+import type { ElementLookup, ElementTreeOptions, ElementTreeResult } from '../shared/elements.js';
 
 /** How big, and in which format, the image for a model must be. */
 export interface ImageTarget {
@@ -92,4 +93,13 @@ export interface Computer {
   activeWindow(): Promise<ActiveWindow | undefined>;
   /** Release every key and mouse button this process may hold. Safe to call any time. */
   releaseAll(): Promise<void>;
+  /**
+   * The accessibility tree of the focused window (or of all windows): roles, names,
+   * values, states, actions and bounds in global desktop points (os-control/accessibility).
+   * An app that exposes nothing, or no accessibility bus, is `{ kind: 'none' }` with the
+   * reason, never an exception.
+   */
+  elementTree(options?: ElementTreeOptions): Promise<ElementTreeResult>;
+  /** The element a stable path (from an earlier tree) names, read again now. */
+  findElement(path: string): Promise<ElementLookup>;
 }

@@ -41,6 +41,14 @@ function machine(over: Partial<DoctorProbes> & { tools?: string[]; commands?: Re
     macPermissions: async () => ({ screen: 'granted', accessibility: 'granted' }),
     loadConfig: async () => defaultConfig(),
     home: '/home/u/.deskpilot',
+    accessibleWindows: async () => ({
+      kind: 'tree',
+      source: 'atspi',
+      scope: 'all',
+      nodeCount: 1,
+      truncated: false,
+      windows: [{ app: 'gnome-calculator', root: { path: 'application "gnome-calculator" > frame "Calculator"', role: 'frame', name: 'Calculator', states: [], actions: [], children: [] } }],
+    }),
     ...over,
   };
 }
@@ -58,7 +66,18 @@ describe('deskpilot doctor checks', () => {
     expect(get('display').status).toBe('ok');
     expect(get('keychain').status).toBe('ok');
     expect(get('accessibility-bus').detail).toContain('/run/user/1000/at-spi/bus');
+    expect(get('accessible-windows')).toMatchObject({ status: 'ok', detail: '1 window exposes a tree: gnome-calculator "Calculator"' });
     expect(get('macos-permissions').status).toBe('skip');
+  });
+
+  it('windows without a tree only warn, with the reason and what to do', async () => {
+    const { report, get } = await byId(
+      machine({ accessibleWindows: async () => ({ kind: 'none', source: 'atspi', reason: 'no-window', detail: 'no application on the accessibility bus has a window on screen' }) }),
+    );
+    expect(report.ok).toBe(true);
+    expect(get('accessible-windows').status).toBe('warn');
+    expect(get('accessible-windows').detail).toContain('no-window');
+    expect(get('accessible-windows').fix).toContain('--force-renderer-accessibility');
   });
 
   it('no DISPLAY fails and says how to get one', async () => {

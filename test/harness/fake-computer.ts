@@ -6,6 +6,30 @@ import type { Computer, Observation, ObserveOptions } from '../../src/os-control
 import { abortError, sleep } from '../../src/shared/abort.js';
 import { actionPoints, type Action, type Point } from '../../src/shared/actions.js';
 import type { DisplayInfo } from '../../src/shared/observation.js';
+import { ElementTreeOptionsSchema, walkElements, type ElementLookup, type ElementNode, type ElementTreeOptions, type ElementTreeResult, type ElementWindow } from '../../src/shared/elements.js';
+
+/** A copy of `node` cut at `depth` levels below it (the fake's maxDepth). */
+function cut(node: ElementNode, depth: number): ElementNode {
+  if (depth > 0) return { ...node, children: node.children.map((c) => cut(c, depth - 1)) };
+  const { children, ...rest } = node;
+  return children.length ? { ...rest, children: [], omittedChildren: children.length } : { ...rest, children: [] };
+}
+
+function fakeTree(windows: ElementWindow[] | undefined, options: ElementTreeOptions): ElementTreeResult {
+  const request = ElementTreeOptionsSchema.parse(options);
+  if (!windows?.length) return { kind: 'none', source: 'fake', reason: 'not-exposed', detail: 'the focused window exposes no accessibility tree (fake)' };
+  const pattern = request.windowPattern !== undefined ? new RegExp(request.windowPattern, 'i') : undefined;
+  const picked = pattern ? windows.filter((w) => pattern.test(w.root.name) || pattern.test(w.app)) : request.scope === 'all' ? windows : windows.slice(0, 1);
+  if (!picked.length) return { kind: 'none', source: 'fake', reason: 'no-window', detail: `no window matches /${request.windowPattern}/i (fake)` };
+  const out = picked.map((w) => ({ ...w, root: cut(w.root, request.maxDepth) }));
+  return { kind: 'tree', source: 'fake', scope: request.scope, windows: out, nodeCount: [...walkElements(out.map((w) => w.root))].length, truncated: false };
+}
+
+function fakeLookup(windows: ElementWindow[] | undefined, path: string): ElementLookup {
+  if (!windows?.length) return { kind: 'none', reason: 'not-exposed', detail: 'no tree (fake)' };
+  const element = [...walkElements(windows.map((w) => w.root))].find((n) => n.path === path);
+  return element ? { kind: 'found', element: cut(element, 0) } : { kind: 'missing', matched: '', detail: `no element at ${path} (fake)` };
+}
 
 /**
  * A Computer without a display: for the runner's own logic (ordering, limits, stop
@@ -29,6 +53,12 @@ export interface FakeComputer extends Computer {
    * makes the next screenshot different pixels with a new frameId, as the real capture reports.
    */
   changesScreen: (action: Action) => boolean;
+  /**
+   * The accessibility tree this fake publishes: windows as `elementTree({ scope: 'all' })`
+   * returns them (the first window is the focused one). Undefined: the focused app exposes
+   * nothing (like xcalc).
+   */
+  elements: ElementWindow[] | undefined;
 }
 
 const DISPLAY: DisplayInfo = { id: 'fake-0', name: 'fake', bounds: { x: 0, y: 0, width: 1280, height: 800 }, scaleFactor: 1, primary: true };
@@ -62,6 +92,7 @@ export function createFakeComputer(display: DisplayInfo = DISPLAY): FakeComputer
     performDelayMs: 0,
     releaseAllFails: undefined,
     changesScreen: () => true,
+    elements: undefined,
     listDisplays: async () => [display],
     async observe(options: ObserveOptions): Promise<Observation> {
       fake.calls.push('observe');
@@ -104,6 +135,14 @@ export function createFakeComputer(display: DisplayInfo = DISPLAY): FakeComputer
     async releaseAll() {
       fake.calls.push('releaseAll');
       if (fake.releaseAllFails) throw new Error(fake.releaseAllFails);
+    },
+    async elementTree(options = {}) {
+      fake.calls.push('elementTree');
+      return fakeTree(fake.elements, options);
+    },
+    async findElement(path: string) {
+      fake.calls.push('findElement');
+      return fakeLookup(fake.elements, path);
     },
   };
   return fake;

@@ -35,7 +35,8 @@ function run(env: NodeJS.ProcessEnv, cmd: string, args: string[], timeoutMs = 15
   return r.stdout.trim();
 }
 
-async function startApp(xvfb: Xvfb, cmd: string, args: string[], search: string[], env: NodeJS.ProcessEnv = {}): Promise<NativeApp> {
+/** Any X application: started with xvfb.env (+ env), resolved once a window matching `search` (xdotool search args) is visible. */
+export async function startApp(xvfb: Xvfb, cmd: string, args: string[], search: string[], env: NodeJS.ProcessEnv = {}): Promise<NativeApp> {
   const child: ChildProcess = spawn(cmd, args, { env: { ...xvfb.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
@@ -211,4 +212,18 @@ export function keymapText(xvfb: Xvfb): string {
 /** The window that has the X input focus (decimal id, as xdotool prints it). */
 export function focusedWindow(xvfb: Xvfb): string {
   return run(xvfb.env, 'xdotool', ['getwindowfocus']);
+}
+
+/**
+ * A GTK app for the accessibility tests, on the bus of `xvfb.env` (startAccessibilityBus).
+ * GSETTINGS_BACKEND=memory: defaults, nothing read from or written to the user's dconf.
+ */
+export function startGtkApp(xvfb: Xvfb, app: 'gtk3-widget-factory' | 'gnome-calculator' | 'mousepad', args: string[] = []): Promise<NativeApp> {
+  requirePrograms([app, 'xdotool'], xvfb.env);
+  const search: Record<typeof app, string[]> = {
+    'gtk3-widget-factory': ['--class', 'gtk3-widget-factory'],
+    'gnome-calculator': ['--name', '^Calculator$'],
+    mousepad: ['--class', 'mousepad'],
+  };
+  return startApp(xvfb, app, args, search[app], { GSETTINGS_BACKEND: 'memory', LC_ALL: 'C.UTF-8' });
 }

@@ -73,6 +73,8 @@ describe('windows hidden while the agent captures and acts (Linux)', () => {
       cursorPosition: async () => ({ x: 0, y: 0 }),
       activeWindow: async () => undefined,
       releaseAll: nothing,
+      elementTree: async () => ({ kind: 'none', source: 'fake', reason: 'unsupported', detail: 'test' }),
+      findElement: async () => ({ kind: 'none', reason: 'unsupported', detail: 'test' }),
     };
   }
 

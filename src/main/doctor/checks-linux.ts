@@ -149,6 +149,26 @@ export const accessibilityBusCheck: DoctorCheck = {
   },
 };
 
+/**
+ * 7. Which windows publish a tree (warn only, like the bus): an app started before the
+ * bus, or with NO_AT_BRIDGE=1 / GTK_A11Y=none, or a Chromium without
+ * --force-renderer-accessibility, is missing here while its window is on screen.
+ */
+export const accessibleWindowsCheck: DoctorCheck = {
+  id: 'accessible-windows',
+  required: false,
+  async run(p) {
+    const id = 'accessible-windows';
+    if (p.platform !== 'linux') return linuxOnly(id);
+    const r = await p.accessibleWindows();
+    const fix = 'start the apps after the accessibility bus runs; Chromium/Electron apps need --force-renderer-accessibility; Qt apps QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1';
+    if (r.kind === 'none') return { id, status: 'warn', detail: `no window exposes an accessibility tree (${r.reason}: ${r.detail})`, fix };
+    const names = r.windows.map((w) => `${w.app} ${JSON.stringify(w.root.name)}`);
+    const shown = names.slice(0, 8).join(', ') + (names.length > 8 ? `, … (${names.length - 8} more)` : '');
+    return { id, status: 'ok', detail: `${names.length === 1 ? '1 window exposes' : `${names.length} windows expose`} a tree: ${shown}` };
+  },
+};
+
 export function firstLine(text: string): string {
   return text.trim().split('\n')[0]?.trim() ?? '';
 }

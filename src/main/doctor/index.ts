@@ -1,4 +1,4 @@
-import { accessibilityBusCheck, clipboardCheck, displayCheck, fontsCheck, xdotoolCheck, xrandrCheck } from './checks-linux.js';
+import { accessibilityBusCheck, accessibleWindowsCheck, clipboardCheck, displayCheck, fontsCheck, xdotoolCheck, xrandrCheck } from './checks-linux.js';
 import { virtualDisplaysCheck } from './checks-qa.js';
 import { dataFolderCheck, keychainCheck, macPermissionsCheck, nodeCheck, providersCheck } from './checks-common.js';
 import type { CheckOutcome, CheckStatus, DoctorCheck, DoctorProbes } from './types.js';
@@ -19,6 +19,7 @@ export const DOCTOR_CHECKS: readonly DoctorCheck[] = [
   keychainCheck,
   providersCheck,
   accessibilityBusCheck,
+  accessibleWindowsCheck,
   virtualDisplaysCheck,
 ];
 

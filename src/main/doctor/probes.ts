@@ -5,6 +5,7 @@ import path from 'node:path';
 import { loadConfig } from '../config/index.js';
 import { deskpilotHome } from '../paths.js';
 import type { CommandResult, DoctorProbes, MacPermissionProbe } from './types.js';
+import type { ElementTreeResult } from '../../shared/elements.js';
 
 /** The doctor's questions, answered by this machine. The only file of the doctor that touches the OS. */
 export function realProbes(env: NodeJS.ProcessEnv = process.env): DoctorProbes {
@@ -50,6 +51,12 @@ export function realProbes(env: NodeJS.ProcessEnv = process.env): DoctorProbes {
     macPermissions: () => macPermissions(run),
     loadConfig: () => loadConfig(),
     home: deskpilotHome(env),
+    async accessibleWindows() {
+      const { readElementTree } = await import('../../os-control/accessibility/index.js');
+      return readElementTree({ scope: 'all', maxDepth: 0 }, undefined, { env }).catch(
+        (error: unknown): ElementTreeResult => ({ kind: 'none', source: 'atspi', reason: 'no-bus', detail: error instanceof Error ? error.message : String(error) }),
+      );
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Config } from '../../shared/config.js';
+import type { ElementTreeResult } from '../../shared/elements.js';
 
 /**
  * `deskpilot doctor`: what DeskPilot needs on this machine, one check per prerequisite.
@@ -60,6 +61,8 @@ export interface DoctorProbes {
   loadConfig(): Promise<Config>;
   /** The data folder (~/.deskpilot or $DESKPILOT_HOME). */
   home: string;
+  /** Every window on the accessibility bus, without its elements (depth 0); never throws. */
+  accessibleWindows(): Promise<ElementTreeResult>;
 }
 
 export interface DoctorCheck {

@@ -30,6 +30,9 @@ export interface ScreenRect {
 }
 
 export interface ProbeOptions {
+  /** More Chromium flags (e.g. --force-renderer-accessibility) and environment (the accessibility bus). */
+  extraArgs?: string[];
+  env?: NodeJS.ProcessEnv;
   /** Outer window geometry on the screen. Default: 40,40 and 1000×700 (capped to the screen). */
   x?: number;
   y?: number;
@@ -86,6 +89,8 @@ export interface Probe {
   showPattern(labels: ProbeLabel[]): Promise<(ScreenRect & { text: string })[]>;
   /** Back to the normal page: empty field (focused), pad not changed, no pattern. */
   reset(): Promise<void>;
+  /** Replaces the page by `count` named controls (buttons, check boxes, links, text, password, radio); ids c0…; screen rects. */
+  showControls(count: number, secret?: string): Promise<Array<ScreenRect & { id: string }>>;
   /** Gives the text field keyboard focus from inside the page. */
   focusField(): Promise<void>;
   /** Stops or resumes recording events (benches: the page's bookkeeping would slow the input under test). */
@@ -112,7 +117,7 @@ const LayoutSchema = z.object({
 });
 type Layout = z.infer<typeof LayoutSchema>;
 
-function chromiumArgs(url: string, userDataDir: string, g: Required<ProbeOptions>): string[] {
+function chromiumArgs(url: string, userDataDir: string, g: Required<Omit<ProbeOptions, 'extraArgs' | 'env'>>): string[] {
   return [
     '--no-sandbox',
     // --test-type hides the "unsupported command-line flag" infobar that would shift the page.
@@ -181,7 +186,7 @@ function xdotool(env: NodeJS.ProcessEnv, args: string[]): string {
 export async function startProbe(xvfb: Xvfb, options: ProbeOptions = {}): Promise<Probe> {
   requirePrograms(['chromium', 'xdotool'], xvfb.env);
   requireFonts(['DejaVu Sans', 'DejaVu Sans Mono'], xvfb.env); // the page's sans-serif and monospace
-  const g: Required<ProbeOptions> = {
+  const g: Required<Omit<ProbeOptions, 'extraArgs' | 'env'>> = {
     x: options.x ?? 40,
     y: options.y ?? 40,
     width: Math.min(options.width ?? 1000, xvfb.width - (options.x ?? 40)),
@@ -189,8 +194,8 @@ export async function startProbe(xvfb: Xvfb, options: ProbeOptions = {}): Promis
   };
   const server = await startProbeServer();
   const userDataDir = mkdtempSync(join(tmpdir(), 'deskpilot-probe-'));
-  const chrome: ChildProcess = spawn('/usr/bin/chromium', chromiumArgs(server.url, userDataDir, g), {
-    env: xvfb.env,
+  const chrome: ChildProcess = spawn('/usr/bin/chromium', [...chromiumArgs(server.url, userDataDir, g), ...(options.extraArgs ?? [])], {
+    env: { ...xvfb.env, ...options.env },
     stdio: 'ignore',
   });
   let chromeExited = false;
@@ -312,6 +317,12 @@ export async function startProbe(xvfb: Xvfb, options: ProbeOptions = {}): Promis
         .object({ labels: z.array(RectSchema.extend({ text: z.string() })) })
         .parse(await server.command({ kind: 'pattern', labels }));
       return r.labels.map((l) => ({ ...toScreen(l), text: l.text }));
+    },
+    async showControls(count, secret) {
+      const r = z
+        .object({ controls: z.array(RectSchema.extend({ id: z.string() })) })
+        .parse(await server.command({ kind: 'controls', count, ...(secret !== undefined ? { secret } : {}) }));
+      return r.controls.map((c) => ({ ...toScreen(c), id: c.id }));
     },
     async reset() {
       layout = LayoutSchema.parse(await server.command({ kind: 'reset' }));

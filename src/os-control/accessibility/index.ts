@@ -1,0 +1,75 @@
+/**
+ * The accessibility tree of the desktop, behind one interface for every OS (README
+ * here). Linux: AT-SPI over D-Bus (atspi/). Windows UI Automation and macOS AX: not
+ * read on those systems yet; a tree request there answers "unsupported".
+ */
+import { ElementTreeOptionsSchema, type ElementLookup, type ElementTreeOptions, type ElementTreeResult } from '../../shared/elements.js';
+import { AtspiBusUnavailable, dropSharedBus, sharedAccessibilityBus, type AtspiBus } from './atspi/bus.js';
+import { readTree, resolvePath, type FocusHint } from './atspi/reader.js';
+import { x11WindowOrigin } from './x11-origin.js';
+
+export type { FocusHint } from './atspi/reader.js';
+export { ElementPathError, formatPath, parsePath, siblingSteps, type PathStep } from './path.js';
+export { ACCESSIBILITY_LIMITS } from './limits.js';
+
+export interface AccessibilityOptions {
+  env?: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+}
+
+function unsupported(platform: NodeJS.Platform): ElementTreeResult {
+  const source = platform === 'win32' ? 'uia' : platform === 'darwin' ? 'ax' : 'atspi';
+  return { kind: 'none', source, reason: 'unsupported', detail: `reading the accessibility tree is not available on ${platform} yet (Linux AT-SPI only)` };
+}
+
+async function withBus<T>(env: NodeJS.ProcessEnv, use: (bus: AtspiBus) => Promise<T>, noBus: (detail: string) => T): Promise<T> {
+  let bus: AtspiBus;
+  try {
+    bus = await sharedAccessibilityBus(env);
+  } catch (err) {
+    if (err instanceof AtspiBusUnavailable) return noBus(err.message);
+    throw err;
+  }
+  try {
+    return await use(bus);
+  } catch (err) {
+    // The bus went away mid-walk (session ended): the same answer as no bus at all, and
+    // the next call connects afresh.
+    if (err instanceof AtspiBusUnavailable) {
+      dropSharedBus(bus);
+      return noBus(err.message);
+    }
+    throw err;
+  }
+}
+
+/**
+ * The element tree the options ask for. `focus` says which window the window system
+ * considers focused (its pid picks the application); without it the AT-SPI ACTIVE
+ * state decides. Never throws for a missing bus or an app that exposes nothing: those
+ * are `{ kind: 'none' }` with the reason. Throws for invalid options.
+ */
+export async function readElementTree(options: ElementTreeOptions, focus: FocusHint | undefined, o: AccessibilityOptions = {}): Promise<ElementTreeResult> {
+  const request = ElementTreeOptionsSchema.parse(options);
+  const platform = o.platform ?? process.platform;
+  if (platform !== 'linux') return unsupported(platform);
+  return withBus(
+    o.env ?? process.env,
+    (bus) => readTree(bus, request, focus, (app, title, frame) => x11WindowOrigin(app, title, frame, o.env ?? process.env)),
+    (detail) => ({ kind: 'none', source: 'atspi', reason: 'no-bus', detail }),
+  );
+}
+
+/** Finds the element a stable path names, now. Throws ElementPathError for a malformed path. */
+export async function findElementByPath(path: string, o: AccessibilityOptions = {}): Promise<ElementLookup> {
+  const platform = o.platform ?? process.platform;
+  if (platform !== 'linux') {
+    const none = unsupported(platform);
+    return { kind: 'none', reason: 'unsupported', detail: none.kind === 'none' ? none.detail : '' };
+  }
+  return withBus(
+    o.env ?? process.env,
+    (bus) => resolvePath(bus, path, (app, title, frame) => x11WindowOrigin(app, title, frame, o.env ?? process.env)),
+    (detail) => ({ kind: 'none', reason: 'no-bus', detail }),
+  );
+}
