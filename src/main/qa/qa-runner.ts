@@ -122,7 +122,8 @@ export async function runQaPlan(plan: TestPlan, options: QaRunOptions): Promise<
     return finish(suite);
   }
   // The cases come from the list, or one at a time from a scheduler (a parallel worker).
-  const queue = [...selected];
+  // A worker's cases are its scheduler's to list as not run: its own queue stays empty.
+  const queue = options.nextCase ? [] : [...selected];
   const nextCase = options.nextCase ?? (async () => queue.shift());
   const notRun = (reason: string) => {
     suite.notRun = [...(suite.notRun ?? []), ...queue.splice(0).map((c) => ({ name: c.name, reason }))];
