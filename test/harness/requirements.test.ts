@@ -40,7 +40,7 @@ describe('harness requirements', () => {
     // spawn/execFile with no requirement behind it works on the machine that happens to
     // have it and fails on a fresh one (openssl: the TLS test's beforeAll on a minimal
     // Debian 12 root). Each literal program name started anywhere must be known here.
-    const ESSENTIAL = new Set(['sh', '/bin/sh', 'bash', 'true', 'mkdir', 'nproc', 'script', 'pgrep', 'npm']);
+    const ESSENTIAL = new Set(['sh', '/bin/sh', 'bash', 'true', 'mkdir', 'nproc', 'script', 'npm']);
     /** Started only on their own platform (never by the Linux tests): the macOS keychain and AppleScript, Windows PowerShell. */
     const OTHER_PLATFORMS = new Set(['security', 'osascript', 'powershell.exe']);
     const started = new Map<string, string>();

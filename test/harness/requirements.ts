@@ -48,6 +48,9 @@ export const PROGRAM_PACKAGES = {
   '/usr/bin/chromium': 'chromium',
   // The TLS test makes its own certificate (c12-serve-remote); not in Debian's minbase.
   openssl: 'openssl',
+  // Process checks in tests (a child's children, a server killed mid-run): procps is not in minbase.
+  ps: 'procps',
+  pgrep: 'procps',
 } as const;
 export type Program = keyof typeof PROGRAM_PACKAGES;
 
