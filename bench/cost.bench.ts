@@ -13,7 +13,7 @@
  *   npm run bench -- cost
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,6 +60,9 @@ async function main() {
       const fake = await startFakeModel({ logFile, estimateUsage: true });
       for (let turn = 0; turn < TRAJECTORY_TURNS; turn++) fake.script((req) => trajectoryTurn(turn, shape, req));
       const home = mkdtempSync(path.join(scratch, 'home-'));
+      // Nobody else uses this display: on a busy machine the takeover watch can mistake the
+      // agent's own key press for a person's and pause the run (as bench/agent.bench.ts does).
+      writeFileSync(path.join(home, 'config.json'), JSON.stringify({ takeover: 'ignore' }));
       const run = await runCli(['run', 'Type the twenty commands into the terminal and check their output.', '--provider', 'anthropic', '--model', model, '--yes', '--json', '--max-steps', String(TRAJECTORY_TURNS + 5)], {
         ...xvfb.env,
         DESKPILOT_HOME: home,
@@ -73,7 +76,8 @@ async function main() {
       const keep3 = estimateAnthropicRun(referenceBodies(bodies, 'keep-3', SCREEN));
       const all = estimateAnthropicRun(referenceBodies(bodies, 'anthropic-path', SCREEN));
       const prefixes = new Set(bodies.map(anthropicPrefix)).size;
-      const unchanged = (JSON.stringify(bodies.at(-1)).match(/did not change/g) ?? []).length;
+      // Requests whose newest message answered "the screen did not change" (older ones are compacted away).
+      const unchanged = bodies.filter((b) => /did not change/.test(JSON.stringify((b as { messages?: unknown[] }).messages?.at(-1) ?? ''))).length;
       // What the API reported back (here: the fake model's own estimate), summed from the CLI's usage events.
       const usage = run.stdout
         .split('\n')

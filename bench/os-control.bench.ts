@@ -60,15 +60,69 @@ try {
   await computer.observe({ target: { format: 'jpeg', maxLongEdge: 1280 } });
   await computer.perform(checked({ type: 'move', x: 5, y: 5 }), never);
 
-  // 1. capture → model-ready JPEG
+  // 1. capture → model-ready JPEG. Each timed observe follows a change on screen (one
+  //    character typed into the probe's field, untimed), so the whole pipeline runs: a
+  //    still screen is only the grab and a compare (reported separately below).
   const target = { format: 'jpeg' as const, quality: 80, maxLongEdge: 1280 };
-  const ours = report(
-    'capture→1280x720 JPEG: computer.observe (nut.js + sharp)',
-    await measure(RUNS, async () => {
+  await probe.focusField();
+  const changeScreen = async () => {
+    await computer.perform(checked({ type: 'type', text: 'x' }), never);
+    await computer.settle({ maxMs: 1_000 });
+  };
+  const timedAfterChange = (work: () => Promise<void>) => async () => {
+    await changeScreen();
+    const t = performance.now();
+    await work();
+    return performance.now() - t;
+  };
+  // The pipeline before issue 19 (grab, BGRA→RGB in JavaScript, resize, encode). The
+  // three variants alternate within each round, so a busy machine slows them alike.
+  const { loadNut } = await import('../src/os-control/native.js');
+  const { toRgb, encodeForModel, thumbnail } = await import('../src/os-control/image.js');
+  const nut = await loadNut();
+  const previousPipeline = async () => {
+    const g = await nut.providerRegistry.getScreen().grabScreenRegion(new nut.Region(0, 0, 1920, 1080));
+    const rgb = toRgb({ data: g.data, width: g.width, height: g.height, channels: 4, order: 'bgr' }, g.byteWidth);
+    const small = await sharp(rgb.data, { raw: { width: rgb.width, height: rgb.height, channels: 3 } }).resize(1280, 720, { fit: 'fill', kernel: 'linear' }).raw().toBuffer();
+    const smallRgb = { data: small, width: 1280, height: 720, channels: 3 as const, order: 'rgb' as const };
+    await Promise.all([encodeForModel(smallRgb, { ...target, exact: { width: 1280, height: 720 } }), thumbnail(smallRgb)]);
+  };
+  const variants = {
+    ours: async () => {
       const o = await computer.observe({ target });
       if (o.record.image.width !== 1280 || o.record.image.height !== 720) throw new Error('wrong size');
+    },
+    claude: async () => {
+      await computer.observe({ target: { format: 'jpeg', quality: 85, maxLongEdge: 1024 } });
+    },
+    previous: previousPipeline,
+    grab: async () => {
+      await nut.providerRegistry.getScreen().grabScreenRegion(new nut.Region(0, 0, 1920, 1080));
+    },
+  };
+  const times: Record<keyof typeof variants, number[]> = { ours: [], claude: [], previous: [], grab: [] };
+  const pairRatios: number[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    for (const name of Object.keys(variants) as Array<keyof typeof variants>) times[name].push(await timedAfterChange(variants[name])());
+    pairRatios.push(times.ours.at(-1)! / times.previous.at(-1)!);
+  }
+  const p10 = (ms: number[]) => [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 10)]!;
+  const ours = report('capture→1280x720 JPEG: computer.observe (changed screen)', times.ours, `, p10 ${p10(times.ours).toFixed(1)}`);
+  report('capture→1024x576 JPEG (Claude\'s size now): observe, changed', times.claude, `, p10 ${p10(times.claude).toFixed(1)}`);
+  const before = report('capture→1280x720 JPEG: previous pipeline (JS BGRA→RGB loop)', times.previous, `, p10 ${p10(times.previous).toFixed(1)}`);
+  report('grab alone: libnut XGetImage 1920x1080 (the floor here)', times.grab, `, p10 ${p10(times.grab).toFixed(1)}`);
+  rows.push(`  per-round ratio observe / previous pipeline: median ${median(pairRatios).toFixed(3)}`);
+  // A still screen (the field blurred: no blinking caret): the grab, one compare, the encodings reused.
+  await probe.blurField();
+  await computer.settle({ maxMs: 1_000 });
+  await computer.observe({ target });
+  report(
+    'capture→1280x720 JPEG: observe, still screen (reused)',
+    await measure(RUNS, async () => {
+      await computer.observe({ target });
     }),
   );
+  rows.push(`  ratio observe / previous pipeline = ${(ours / before).toFixed(3)}; target ≤ 25 ms median on an idle machine: ${verdict(ours <= 25)} (load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
   const { default: screenshot } = await import('screenshot-desktop');
   const sd = report(
     'capture→1280x720 JPEG: screenshot-desktop + sharp',

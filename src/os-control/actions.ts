@@ -180,6 +180,7 @@ export async function performAction(ctx: ActionContext, action: CheckedAction, s
         // Observing is Computer.observe's job; as an action these change nothing.
         return {};
       case 'shell':
+      case 'mcp_call':
       case 'ask_user':
       case 'finish':
         throw new Error(`${action.type} is not an action for the computer`);

@@ -42,9 +42,14 @@ export async function grabDisplayNut(display: DisplayInfo): Promise<NutFrame> {
   return nut.providerRegistry.getScreen().grabScreenRegion(new nut.Region(x, y, width, height));
 }
 
-/** A whole-display grab, already taken, as a capture (settle's last frame reused). */
-export function capturedFromNutFrame(display: DisplayInfo, grab: NutFrame): Captured {
-  return { rgb: nutFrameToRgb(grab), region: pxToRegion({ x: 0, y: 0, width: grab.width, height: grab.height }, display) };
+/** The global logical region a whole-display grab covers. */
+export function nutFrameRegion(display: DisplayInfo, grab: NutFrame): Rect {
+  return pxToRegion({ x: 0, y: 0, width: grab.width, height: grab.height }, display);
+}
+
+/** A grab's pixels as they are (BGRA on X11), for image.ts encodeGrab: no conversion here. */
+export function nutFrameRaw(grab: NutFrame): RawImage {
+  return { data: grab.data, width: grab.width, height: grab.height, channels: grab.channels === 3 ? 3 : 4, order: grab.colorMode === 1 ? 'rgb' : 'bgr' };
 }
 
 async function captureNut(display: DisplayInfo, px: Rect): Promise<RawImage> {
@@ -59,14 +64,7 @@ async function captureNut(display: DisplayInfo, px: Rect): Promise<RawImage> {
 }
 
 function nutFrameToRgb(grab: NutFrame): RawImage {
-  const raw: RawImage = {
-    data: grab.data,
-    width: grab.width,
-    height: grab.height,
-    channels: grab.channels === 3 ? 3 : 4,
-    order: grab.colorMode === 1 ? 'rgb' : 'bgr',
-  };
-  return toRgb(raw, grab.byteWidth);
+  return toRgb(nutFrameRaw(grab), grab.byteWidth);
 }
 
 async function captureScreenshotDesktop(display: DisplayInfo, px: Rect): Promise<RawImage> {

@@ -101,6 +101,7 @@ function checkKeys(action: Action): string | undefined {
     case 'cursor_position':
     case 'zoom':
     case 'shell':
+    case 'mcp_call':
     case 'ask_user':
     case 'finish':
       return undefined;

@@ -10,13 +10,13 @@ import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
 import { performAction } from './actions.js';
 import { getActiveWindow } from './active-window.js';
 import { findElementByPath, readElementTree } from './accessibility/index.js';
-import { capture, capturedFromNutFrame, grabDisplayNut, type CaptureBackend, type NutFrame } from './capture.js';
+import { capture, grabDisplayNut, nutFrameRaw, nutFrameRegion, type CaptureBackend, type NutFrame } from './capture.js';
 import { pasteX11 } from './clipboard.js';
 import { run } from './exec.js';
 import { globalToCapture } from './coords.js';
 import { Devices } from './devices.js';
 import { listDisplays, pickDisplay } from './displays.js';
-import { encodeForModel, resizeRgb, targetSize, thumbnail } from './image.js';
+import { encodeGrab, targetSize } from './image.js';
 import { FrameCache } from './frame-cache.js';
 import { loadCharMap } from './keymap.js';
 import { resolveKey } from './keys.js';
@@ -186,11 +186,11 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
       // The same pixels as the last whole-display grab: same frame id, encodings reused.
       const encodingKey = JSON.stringify([o.target, o.thumbLongEdge ?? 320, o.target.drawCursor ? cursor : null]);
       const frame = 'rgb' in grabbed ? undefined : frames.identify(display.id, grabbed.data, encodingKey);
-      const shot = 'rgb' in grabbed ? grabbed : capturedFromNutFrame(display, grabbed);
+      const raw = 'rgb' in grabbed ? grabbed.rgb : nutFrameRaw(grabbed);
       const recordBase = {
         display,
-        capture: { width: shot.rgb.width, height: shot.rgb.height },
-        region: shot.region,
+        capture: { width: raw.width, height: raw.height },
+        region: 'rgb' in grabbed ? grabbed.region : nutFrameRegion(display, grabbed),
       };
       const recordOf = (image: ObservationRecord['image']): ObservationRecord => ({
         id: randomUUID(),
@@ -202,17 +202,14 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
       if (frame?.cached) {
         return { record: recordOf(frame.cached.info), image: frame.cached.image, thumb: frame.cached.thumb, frameId: frame.frameId };
       }
-      // One resize of the full-resolution grab; the model image and the thumbnail both start from it.
-      const size = targetSize(shot.rgb.width, shot.rgb.height, o.target);
-      const resized = await resizeRgb(shot.rgb, size);
+      const size = targetSize(raw.width, raw.height, o.target);
       const c = cursor ? globalToCapture(cursor, recordBase) : undefined;
-      const cursorPx = c
-        ? { x: ((c.x + 0.5) * size.width) / shot.rgb.width - 0.5, y: ((c.y + 0.5) * size.height) / shot.rgb.height - 0.5 }
-        : undefined;
-      const [image, thumb] = await Promise.all([
-        encodeForModel(resized, { ...o.target, exact: size }, cursorPx ? { cursor: cursorPx } : {}),
-        thumbnail(resized, o.thumbLongEdge ?? 320),
-      ]);
+      const cursorPx = c ? { x: ((c.x + 0.5) * size.width) / raw.width - 0.5, y: ((c.y + 0.5) * size.height) / raw.height - 0.5 } : undefined;
+      // One resize of the full-resolution grab; the model image and the thumbnail both start from it.
+      const { image, thumb } = await encodeGrab(raw, 'rgb' in grabbed ? undefined : grabbed.byteWidth, o.target, {
+        ...(cursorPx ? { cursor: cursorPx } : {}),
+        thumbLongEdge: o.thumbLongEdge ?? 320,
+      });
       const imageInfo = { width: image.width, height: image.height, format: image.format };
       if (frame) frames.remember(frame.frameId, encodingKey, { image: image.data, thumb, info: imageInfo });
       return { record: recordOf(imageInfo), image: image.data, thumb, ...(frame ? { frameId: frame.frameId } : {}) };

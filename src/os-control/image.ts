@@ -188,11 +188,41 @@ export async function encodeForModel(rgb: RawImage, target: ImageTarget, options
   return { data, width: size.width, height: size.height, format: target.format };
 }
 
-/** Resized RGB pixels (one full-resolution resize shared by the model image and the thumbnail). */
-export async function resizeRgb(rgb: RawImage, size: Size): Promise<RawImage> {
-  if (size.width === rgb.width && size.height === rgb.height) return rgb;
-  const data = await pipeline(rgb).resize(size.width, size.height, { fit: 'fill', kernel: 'linear' }).raw().toBuffer();
-  return { data, width: size.width, height: size.height, channels: 3, order: 'rgb' };
+/** B and R swapped: applied by libvips to the small image, never by a JavaScript loop over the grab. */
+const SWAP_RED_BLUE: [[number, number, number], [number, number, number], [number, number, number]] = [
+  [0, 0, 1],
+  [0, 1, 0],
+  [1, 0, 0],
+];
+
+/**
+ * A grab as it comes (BGRA with alpha 0 on X11, tightly packed) → the model image and
+ * the UI thumbnail, without touching the full-resolution pixels in JavaScript (issue
+ * 19). Two libvips passes: drop alpha (a band copy; resizing a 4-band image would
+ * premultiply by alpha 0 and turn it black), then resize with red and blue swapped by
+ * a 3×3 recombination; both encodings start from that small image. A grab that is not
+ * tightly packed (row padding) goes through toRgb first.
+ */
+export async function encodeGrab(
+  raw: RawImage,
+  byteWidth: number | undefined,
+  target: ImageTarget,
+  options: EncodeOptions & { thumbLongEdge?: number } = {},
+): Promise<{ image: EncodedImage; thumb: Buffer; rgb: RawImage }> {
+  const tight = !byteWidth || byteWidth === raw.width * raw.channels;
+  const src = tight ? raw : toRgb(raw, byteWidth);
+  const { width, height } = src;
+  const size = targetSize(width, height, target);
+  const three = src.channels === 4 ? await sharp(src.data, { raw: { width, height, channels: 4 } }).removeAlpha().raw().toBuffer() : src.data;
+  let img = sharp(three, { raw: { width, height, channels: 3 } });
+  if (size.width !== width || size.height !== height) img = img.resize(size.width, size.height, { fit: 'fill', kernel: 'linear' });
+  if (src.order === 'bgr') img = img.recomb(SWAP_RED_BLUE);
+  const rgb: RawImage = { data: await img.raw().toBuffer(), width: size.width, height: size.height, channels: 3, order: 'rgb' };
+  const [image, thumb] = await Promise.all([
+    encodeForModel(rgb, { ...target, exact: size }, options.cursor ? { cursor: options.cursor } : {}),
+    thumbnail(rgb, options.thumbLongEdge ?? 320),
+  ]);
+  return { image, thumb, rgb };
 }
 
 /** A small JPEG for the UI (long edge `longEdge`, default 320). */

@@ -122,6 +122,20 @@ export const ShellActionSchema = z
   .object({ type: z.literal('shell'), command: z.string().min(1).max(20_000), timeoutMs: z.number().int().min(1).max(600_000).optional() })
   .strict();
 
+/**
+ * A call of a tool of a configured MCP server (config.json `mcpServers`), offered to the
+ * model as `<server>__<tool>`. It acts outside this desktop (files, the network, other
+ * programs): it passes the gate under its server's `approval` and the `risk:mcp-tool` rule.
+ */
+export const McpCallActionSchema = z
+  .object({
+    type: z.literal('mcp_call'),
+    server: z.string().min(1).max(64),
+    tool: z.string().min(1).max(128),
+    arguments: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+
 /** The model asks the person a question and waits for the answer. */
 export const AskUserActionSchema = z.object({ type: z.literal('ask_user'), question: z.string().min(1).max(4_000) }).strict();
 
@@ -147,6 +161,7 @@ export const ActionSchema = z.discriminatedUnion('type', [
   CursorPositionActionSchema,
   ZoomActionSchema,
   ShellActionSchema,
+  McpCallActionSchema,
   AskUserActionSchema,
   FinishActionSchema,
 ]);
@@ -166,9 +181,10 @@ export type KeyAction = ActionOf<'key'>;
  * - input: moves the mouse or presses keys (policy + approval queue)
  * - observe: only looks (screenshot, zoom, cursor position, wait) — never needs approval
  * - shell: runs a command — always risky
+ * - tool: calls a tool of an MCP server — its server's approval mode, and risky
  * - ask_user / finish: talk to the person / end the run
  */
-export type ActionCategory = 'input' | 'observe' | 'shell' | 'ask_user' | 'finish';
+export type ActionCategory = 'input' | 'observe' | 'shell' | 'tool' | 'ask_user' | 'finish';
 
 export function actionCategory(action: Action): ActionCategory {
   switch (action.type) {
@@ -191,6 +207,8 @@ export function actionCategory(action: Action): ActionCategory {
       return 'observe';
     case 'shell':
       return 'shell';
+    case 'mcp_call':
+      return 'tool';
     case 'ask_user':
       return 'ask_user';
     case 'finish':
@@ -224,6 +242,7 @@ export function actionPoints(action: Action): Point[] {
     case 'screenshot':
     case 'cursor_position':
     case 'shell':
+    case 'mcp_call':
     case 'ask_user':
     case 'finish':
       return [];
@@ -263,6 +282,7 @@ export function mapActionPoints<A extends Action>(action: A, map: (p: Point) => 
     case 'screenshot':
     case 'cursor_position':
     case 'shell':
+    case 'mcp_call':
     case 'ask_user':
     case 'finish':
       return action;
@@ -312,6 +332,10 @@ export function describeAction(action: Action): string {
       return `zoom into (${r(action.region.x)}, ${r(action.region.y)}) ${r(action.region.width)}×${r(action.region.height)}`;
     case 'shell':
       return `run shell: ${action.command.length > 120 ? `${action.command.slice(0, 117)}...` : action.command}`;
+    case 'mcp_call': {
+      const args = JSON.stringify(action.arguments);
+      return `call ${action.server} tool ${action.tool} ${args.length > 120 ? `${args.slice(0, 117)}...` : args}`;
+    }
     case 'ask_user':
       return `ask: ${action.question}`;
     case 'finish':

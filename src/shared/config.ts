@@ -71,6 +71,52 @@ export const PriceSchema = z
   .strict();
 export type Price = z.infer<typeof PriceSchema>;
 
+/** How calls of an MCP server's tools pass the gate: a person approves each (ask), the policy decides (auto), or never offered (deny). */
+export const McpApprovalSchema = z.enum(['ask', 'auto', 'deny']);
+export type McpApproval = z.infer<typeof McpApprovalSchema>;
+
+/** An MCP server's name: the prefix of its tools' names (`<name>__<tool>`), so short and wire-safe. */
+export const McpServerNameSchema = z.string().regex(/^[A-Za-z0-9-]{1,24}$/, 'letters, digits and "-", at most 24 (tools are offered as <server>__<tool>)');
+
+const McpServerCommon = {
+  /** Default ask: a person approves every call. */
+  approval: McpApprovalSchema.default('ask'),
+  /** Offer only these tools (names as the server gives them); all when absent. */
+  allowTools: z.array(z.string().min(1)).optional(),
+  /** Never offer these tools. Wins over allowTools. */
+  denyTools: z.array(z.string().min(1)).default([]),
+};
+
+/** An MCP server the agent may use (docs/CONFIG.md): started over stdio, or reached over streamable HTTP. */
+export const McpServerConfigSchema = z.union([
+  z
+    .object({
+      command: z.string().min(1),
+      args: z.array(z.string()).default([]),
+      /** Added to a small inherited environment (PATH, HOME …), never the whole one: keys stay out of servers unless named. */
+      env: z.record(z.string(), z.string()).default({}),
+      cwd: z.string().optional(),
+      ...McpServerCommon,
+    })
+    .strict(),
+  z
+    .object({
+      url: z.string().url(),
+      headers: z.record(z.string(), z.string()).default({}),
+      ...McpServerCommon,
+    })
+    .strict(),
+]);
+export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
+/** What the policy needs of a server: its approval and tool lists. */
+export type McpServerPolicy = Pick<McpServerConfig, 'approval' | 'allowTools' | 'denyTools'>;
+
+/** Whether a tool of a server may be offered and called, by its allow and deny lists. */
+export function mcpToolAllowed(server: McpServerPolicy, tool: string): boolean {
+  if (server.denyTools.includes(tool)) return false;
+  return server.allowTools === undefined || server.allowTools.includes(tool);
+}
+
 export const ConfigSchema = z
   .object({
     /** Name of the profile used when none is given. */
@@ -121,6 +167,8 @@ export const ConfigSchema = z
      * with "the model server gave no answer" (default 300 s; DEFAULT_REQUEST_TIMEOUT_MS).
      */
     requestTimeoutSeconds: z.number().int().min(1).max(3600).optional(),
+    /** MCP servers whose tools the agent is offered (docs/CONFIG.md). */
+    mcpServers: z.record(McpServerNameSchema, McpServerConfigSchema).default({}),
   })
   .strict();
 

@@ -11,6 +11,7 @@ import type { PolicyMode } from './approvals.js';
 
 export const RISK_RULE_IDS = [
   'risk:shell',
+  'risk:mcp-tool',
   'risk:destructive-combo',
   'risk:launcher-key',
   'risk:command-enter',
@@ -28,8 +29,10 @@ export type ModeRuleId = `mode:${PolicyMode}`;
 /** A rule of the person's settings, by its index in policy.rules. */
 export type UserRuleId = `user:${'allow' | 'deny'}:${number}`;
 export type FixedRuleId = 'finish' | 'observe' | 'ask_user' | 'provider-safety-check';
+/** An MCP server's `approval` in config.json decided (`mcp:ask:<server>`, `mcp:deny:<server>`). */
+export type McpRuleId = `mcp:${'ask' | 'deny'}:${string}`;
 
-export type RuleId = RiskRuleId | ModeRuleId | UserRuleId | FixedRuleId;
+export type RuleId = RiskRuleId | ModeRuleId | UserRuleId | FixedRuleId | McpRuleId;
 
 /** Typed text that looks like a secret: the scrubber masks the text of every proposal this rule held. */
 export const SECRET_TEXT_RULE: RiskRuleId = 'risk:secret-text';

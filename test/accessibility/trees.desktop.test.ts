@@ -19,6 +19,11 @@ import { checked } from '../harness/checked.js';
 import { startGtkApp, startXcalc, type NativeApp } from '../harness/native-apps.js';
 import { startProbe } from '../harness/probe/probe.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
+import { parsePlan } from '../../src/main/qa/parse-plan.js';
+import { ocrSource, runChecks, type RegionTextSource } from '../../src/main/qa/checks.js';
+import { treeSource } from '../../src/main/qa/element-check.js';
+import { CaseState } from '../../src/main/qa/case-state.js';
+import type { AppSession } from '../../src/main/qa/app-session.js';
 
 let xvfb: Xvfb;
 let bus: AccessibilityBus;
@@ -231,6 +236,47 @@ describe('gnome-calculator (GTK 4, its own AT-SPI implementation)', () => {
       // The display is read from the tree: exact, no OCR.
       await waitForElement(display!.path, (n) => (n.value ?? '').replace(/\s/g, '') === typed.replace(/^0+(?=\d)/, ''), `after click ${i}`);
     }
+  });
+  it('a QA plan reads the display from the tree: 12345679 × 9 = 111111111 exactly, OCR never asked', async () => {
+    const tree = await treeOf({}, (t) => nodesOf(t).some((n) => n.name === '= ='));
+    const nodes = nodesOf(tree);
+    const button = (label: string) => nodes.find((n) => n.role === 'push button' && n.name.split(' ')[0] === label)!;
+    // Escape clears what the previous test typed.
+    await computer.perform(checked({ type: 'key', keys: 'Escape' }), never);
+    const display = nodes.find((n) => n.role === 'text' && n.states.includes('editable'))!;
+    await waitForElement(display.path, (n) => (n.value ?? '') === '', 'cleared');
+    let typed = '';
+    for (const key of ['1', '2', '3', '4', '5', '6', '7', '9', '×', '9']) {
+      await clickCentre(button(key));
+      typed += key;
+      await waitForElement(display.path, (n) => (n.value ?? '').replace(/\s/g, '') === typed, `typing ${typed}`);
+    }
+    await clickCentre(button('='));
+    await waitForElement(display.path, (n) => (n.value ?? '').replace(/\s/g, '') === '111111111', 'the result');
+    const g = app.geometry();
+    const b = display.bounds!;
+    const plan = parsePlan(
+      `# Calculator\n\n## App\n- Launch: \`gnome-calculator\`\n- Region display: ${b.x - g.x}, ${b.y - g.y}, ${b.width}, ${b.height}\n\n` +
+        '## Case: multiplies\nSteps:\n1. 12345679 × 9 =\nExpected:\n- Expect display: 111111111\n- Expect element text value: 111111111\n- Expect element push button "= =" state: enabled\n- Expect display: 111111112\n',
+    );
+    const session: AppSession = {
+      windowId: app.windowId,
+      pid: app.pid,
+      clientRect: async () => app.geometry(),
+      title: async () => 'Calculator',
+      activate: async () => activate(app),
+      alive: () => true,
+      stop: () => app.stop(),
+    };
+    let ocrAsked = 0;
+    const ocr: RegionTextSource = { name: 'ocr', check: async (q) => (ocrAsked++, ocrSource.check(q)) };
+    const [screen] = await computer.listDisplays();
+    const results = await runChecks(plan.cases[0]!, { computer, app: session, state: new CaseState(), display: screen!, regions: plan.app.regions, sources: [treeSource(computer), ocr] });
+    expect(results.map((r) => r.status)).toEqual(['pass', 'pass', 'pass', 'fail']);
+    expect(results[0]!.detail).toContain('accessibility tree shows "111111111"');
+    // The wrong expectation fails on the tree's exact text, not on a reading.
+    expect(results[3]!.detail).toContain('expected "111111112"');
+    expect(ocrAsked).toBe(0);
   });
 });
 

@@ -221,4 +221,13 @@ describe('deskpilot doctor checks', () => {
     expect(parsed.ok).toBe(true);
     expect(parsed.checks.find((c) => c.id === 'xdotool')).toMatchObject({ status: 'ok', required: true });
   });
+
+  it('qa --workers: warns (never fails) when Xvfb, openbox or dbus-daemon are missing, naming the packages', async () => {
+    const { report, get } = await byId(machine({ tools: ['xset', 'xrandr', 'xdotool', 'xclip', 'fc-list', 'xlsfonts', 'dbus-send', 'openbox', 'xprop'] }));
+    expect(get('qa-workers')).toMatchObject({ status: 'warn', required: false, fix: 'sudo apt-get install xvfb dbus-x11' });
+    expect(get('qa-workers').detail).toMatch(/falls back to one worker on this display: Xvfb not found \(the virtual displays\), dbus-daemon not found/);
+    expect(report.ok).toBe(true);
+    const full = await byId(machine({ tools: ['xset', 'xrandr', 'xdotool', 'xclip', 'fc-list', 'xlsfonts', 'dbus-send', 'Xvfb', 'openbox', 'dbus-daemon', 'xprop'] }));
+    expect(full.get('qa-workers').status).toBe('ok');
+  });
 });

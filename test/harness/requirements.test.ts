@@ -4,7 +4,7 @@
  * an Xvfb started with `-fp built-ins` (what a machine without xfonts-base has).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,6 +33,30 @@ describe('harness requirements', () => {
     expect(list.length).toBeGreaterThan(10);
     const needed = new Set<string>([...Object.values(PROGRAM_PACKAGES), ...Object.values(FONT_PACKAGES)]);
     expect([...needed].filter((p) => !list.includes(p))).toEqual([]);
+  });
+
+  it('every program the code and the tests start is in the table above, or part of every Debian system', () => {
+    // The class of the xfonts-base and openssl misses: a program used straight through
+    // spawn/execFile with no requirement behind it works on the machine that happens to
+    // have it and fails on a fresh one (openssl: the TLS test's beforeAll on a minimal
+    // Debian 12 root). Each literal program name started anywhere must be known here.
+    const ESSENTIAL = new Set(['sh', '/bin/sh', 'bash', 'true', 'mkdir', 'nproc', 'script', 'npm']);
+    /** Started only on their own platform (never by the Linux tests): the macOS keychain and AppleScript, Windows PowerShell. */
+    const OTHER_PLATFORMS = new Set(['security', 'osascript', 'powershell.exe']);
+    const started = new Map<string, string>();
+    const call = /(?:(?:spawnSync|execFileSync|execFile|spawn)\(\s*'([\w./-]+)'|\brun\((?:[\w.]+, )?'([\w./-]+)', \[)/g;
+    const walk = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? (e.name === 'node_modules' ? [] : walk(path.join(dir, e.name))) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : [],
+      );
+    for (const top of ['src', 'test', 'bench', 'scripts']) {
+      for (const file of walk(path.join(root, top))) {
+        for (const m of readFileSync(file, 'utf8').matchAll(call)) started.set(m[1] ?? m[2]!, path.relative(root, file));
+      }
+    }
+    expect(started.size).toBeGreaterThan(20);
+    const unknown = [...started].filter(([program]) => !(program in PROGRAM_PACKAGES) && !ESSENTIAL.has(program) && !OTHER_PLATFORMS.has(program));
+    expect(unknown.map(([program, file]) => `${program} (${file})`)).toEqual([]);
   });
 
   it('xcalc on an X server with only the built-in font: refused with "missing package xfonts-base", and no xcalc is started', async () => {

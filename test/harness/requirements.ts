@@ -38,6 +38,19 @@ export const PROGRAM_PACKAGES = {
   'gtk3-widget-factory': 'gtk-3-examples',
   'dbus-launch': 'dbus-x11',
   '/usr/libexec/at-spi-bus-launcher': 'at-spi2-core',
+  'dbus-send': 'dbus-x11',
+  'dbus-daemon': 'dbus-x11',
+  xwininfo: 'x11-utils',
+  xev: 'x11-utils',
+  xrdb: 'x11-xserver-utils',
+  import: 'imagemagick',
+  setxkbmap: 'x11-xkb-utils',
+  '/usr/bin/chromium': 'chromium',
+  // The TLS test makes its own certificate (c12-serve-remote); not in Debian's minbase.
+  openssl: 'openssl',
+  // Process checks in tests (a child's children, a server killed mid-run): procps is not in minbase.
+  ps: 'procps',
+  pgrep: 'procps',
 } as const;
 export type Program = keyof typeof PROGRAM_PACKAGES;
 

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { encodeForModel, targetSize, thumbnail, toRgb, type RawImage } from '../../src/os-control/image.js';
+import { encodeForModel, encodeGrab, targetSize, thumbnail, toRgb, type RawImage } from '../../src/os-control/image.js';
 
 describe('targetSize', () => {
   it('caps the long edge and keeps the aspect ratio', () => {
@@ -94,5 +94,32 @@ describe('encode', () => {
     const t = await thumbnail(toRgb(bgraSolid(1920, 1080, [0, 0, 0])));
     const meta = await sharp(t).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 320, 180]);
+  });
+
+  it('encodes a BGRA grab with alpha 0 straight from libvips: the same pixels as converting in JavaScript first', async () => {
+    const w = 1920;
+    const h = 1080;
+    const data = Buffer.alloc(w * h * 4);
+    // Every channel different and varying, alpha 0 as X11 gives it.
+    for (let p = 0; p < w * h; p++) {
+      data[p * 4] = (p * 7) & 255;
+      data[p * 4 + 1] = (p >> 3) & 255;
+      data[p * 4 + 2] = ((p * 13) >> 5) & 255;
+      data[p * 4 + 3] = 0;
+    }
+    const raw: RawImage = { data, width: w, height: h, channels: 4, order: 'bgr' };
+    const target = { format: 'png' as const, maxLongEdge: 1024 };
+    const fast = await encodeGrab(raw, w * 4, target);
+    const slow = await encodeForModel(toRgb(raw, w * 4), target);
+    const pixels = async (png: Buffer) => sharp(png).raw().toBuffer();
+    expect([fast.image.width, fast.image.height]).toEqual([1024, 576]);
+    expect((await pixels(fast.image.data)).equals(await pixels(slow.data))).toBe(true);
+    const meta = await sharp(fast.thumb).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 320, 180]);
+    // A padded grab (row stride larger than width × 4) takes the JavaScript path and lands the same.
+    const padded = Buffer.alloc((w * 4 + 64) * h);
+    for (let y = 0; y < h; y++) data.copy(padded, y * (w * 4 + 64), y * w * 4, (y + 1) * w * 4);
+    const viaStride = await encodeGrab({ ...raw, data: padded }, w * 4 + 64, target);
+    expect((await pixels(viaStride.image.data)).equals(await pixels(slow.data))).toBe(true);
   });
 });

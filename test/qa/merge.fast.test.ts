@@ -203,4 +203,16 @@ describe('qa merge', () => {
       expect(r.stderr.split('\n').length, 'one line').toBeLessThanOrEqual(2);
     }
   });
+
+  it('links from the merged report stay relative paths, whatever the folders are called', async () => {
+    const plan = makePlan(['alpha']);
+    const dir = path.join(tmp, 'javascript:alert(1)#x');
+    mkdirSync(dir, { recursive: true });
+    await writeOutDir(suiteOf(plan, undefined), dir);
+    const report = path.join(tmp, 'links.html');
+    const r = await merge([dir], { report });
+    expect(r.code, r.stderr).toBe(0);
+    const hrefs = [...readFileSync(report, 'utf8').matchAll(/href="([^"]*)"/g)].map((m) => m[1]!).filter((h) => !h.startsWith('#'));
+    expect(hrefs).toEqual(['./javascript%3Aalert(1)%23x/report.html#case-0']);
+  });
 });

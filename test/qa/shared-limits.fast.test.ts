@@ -4,6 +4,7 @@ import { createRequestGate } from '../../src/main/agent/providers/request-gate.j
 import { withRetry } from '../../src/main/agent/providers/retry.js';
 import { createSuiteBudget } from '../../src/main/qa/suite-budget.js';
 import { autoWorkers } from '../../src/main/qa/workers/pool.js';
+import { virtualDisplayUnavailable } from '../../src/os-control/virtual-display.js';
 import { startFakeModel } from '../harness/fake-model/index.js';
 
 /**
@@ -77,5 +78,11 @@ describe('suite cost budget', () => {
     expect(autoWorkers(12, 8, 1_500)).toBe(2);
     expect(autoWorkers(1, 8, 64_000)).toBe(1);
     expect(autoWorkers(12, 8, 100)).toBe(1);
+  });
+
+  it('says why there are no virtual displays: not Linux, or no Xvfb (then qa runs one worker on this display)', () => {
+    expect(virtualDisplayUnavailable('darwin', () => true)).toMatch(/need Linux with Xvfb \(this is darwin\)/);
+    expect(virtualDisplayUnavailable('linux', (p) => p !== 'Xvfb')).toMatch(/Xvfb is not installed \(Debian\/Ubuntu: apt-get install xvfb\)/);
+    expect(virtualDisplayUnavailable('linux', () => true)).toBeUndefined();
   });
 });

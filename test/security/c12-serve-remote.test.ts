@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import { startServer } from '../../src/main/server/server.js';
 import { FakeService } from '../server/fake-service.js';
 import { getRequest, sendRaw, startServeChild, TOKEN, upgradeRequest, type ServeChild } from './serve-harness.js';
+import { requirePrograms } from '../harness/requirements.js';
 
 // Class 12: off loopback `deskpilot serve` needs TLS or an explicit --insecure-remote,
 // and wrong tokens are limited per peer address.
@@ -29,6 +30,7 @@ describe('listening beyond loopback', () => {
       const dir = mkdtempSync(path.join(tmpdir(), 'dp-sec-tls-'));
       const cert = path.join(dir, 'cert.pem');
       const key = path.join(dir, 'key.pem');
+      requirePrograms(['openssl']);
       execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
       serve = await startServeChild({ host: '0.0.0.0', tlsCert: cert, tlsKey: key });
     }, 60_000);

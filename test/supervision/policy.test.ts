@@ -127,3 +127,35 @@ describe('user rules', () => {
     expect(decide(a({ type: 'type', text: 'DROP TABLE x' }), editor, { mode: 'auto', rules: r }).verdict).toBe('deny');
   });
 });
+
+describe('MCP tool calls (check 4b): the server’s approval, its tool lists, then the mode and risk:mcp-tool', () => {
+  const call = a({ type: 'mcp_call', server: 'fs', tool: 'write_file', arguments: { path: '/tmp/x', content: 'y' } });
+  const servers = (approval: 'ask' | 'auto' | 'deny', lists: { allowTools?: string[]; denyTools?: string[] } = {}) => ({
+    fs: { approval, denyTools: lists.denyTools ?? [], ...(lists.allowTools ? { allowTools: lists.allowTools } : {}) },
+  });
+  const verdict = (mode: PolicyMode, mcpServers: ReturnType<typeof servers> | Record<string, never>, rules = noRules) => {
+    const d = decide(call, editor, { mode, rules, mcpServers });
+    return [d.verdict, d.rule];
+  };
+
+  it('approval ask holds every call, in every mode (auto too)', () => {
+    for (const mode of ['ask', 'risky', 'auto'] as const) expect(verdict(mode, servers('ask'))).toEqual(['ask', 'mcp:ask:fs']);
+  });
+  it('approval deny, an unconfigured server, or a tool outside the lists is refused in every mode', () => {
+    for (const mode of ['ask', 'risky', 'auto'] as const) {
+      expect(verdict(mode, servers('deny'))).toEqual(['deny', 'mcp:deny:fs']);
+      expect(verdict(mode, {})).toEqual(['deny', 'mcp:deny:fs']);
+      expect(verdict(mode, servers('auto', { allowTools: ['read_file'] }))).toEqual(['deny', 'mcp:deny:fs']);
+      expect(verdict(mode, servers('auto', { denyTools: ['write_file'] }))).toEqual(['deny', 'mcp:deny:fs']);
+    }
+  });
+  it('approval auto follows the mode: its risk rule asks in ask and risky, auto lets it run', () => {
+    expect(verdict('ask', servers('auto'))).toEqual(['ask', 'risk:mcp-tool']);
+    expect(verdict('risky', servers('auto'))).toEqual(['ask', 'risk:mcp-tool']);
+    expect(verdict('auto', servers('auto'))).toEqual(['allow', 'mode:auto']);
+  });
+  it('a user deny rule matches its server, tool and arguments as text', () => {
+    const rules = compileUserRules([{ effect: 'deny', textPattern: 'fs write_file .*/tmp/' }]);
+    expect(verdict('auto', servers('auto'), rules)).toEqual(['deny', 'user:deny:0']);
+  });
+});

@@ -9,6 +9,7 @@ import { loadConfig } from '../config/index.js';
 import { readFileInRun } from '../sessions/files.js';
 import { resolveApiKey } from '../agent/providers/index.js';
 import { resolveRunChoices, type RunChoices } from '../agent/runner/choices.js';
+import { mcpToolboxFor } from '../agent/mcp/mcp-servers.js';
 import { startRun, type RunHandle } from '../agent/runner.js';
 import type { RunHostingService } from '../service/types.js';
 import { deskpilotVersion } from '../version.js';
@@ -68,6 +69,8 @@ function toolKind(action: Action): acp.ToolKind {
   switch (actionCategory(action)) {
     case 'shell':
       return 'execute';
+    case 'tool':
+      return 'fetch';
     case 'observe':
       return 'read';
     case 'input':
@@ -214,9 +217,11 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
       run.answerApproval(event.proposalId, option?.answer ?? { decision: 'reject', feedback: `unknown permission option ${JSON.stringify(chosen)}` }, 'acp');
     };
 
+    const mcp = await mcpToolboxFor(config);
     const run = await service.hostRun(
       (hooks) =>
         startRun({
+          ...(mcp ? { mcp } : {}),
           task,
           profile: resolved.profile,
           apiKey,

@@ -3,6 +3,7 @@ import type { Config, ProviderProfile } from '../../shared/config.js';
 import type { Limits, RunEvent, RunStatus } from '../../shared/events.js';
 import type { Computer } from '../../os-control/types.js';
 import type { RetryOptions } from './providers/retry.js';
+import type { McpToolbox } from './mcp/mcp-servers.js';
 import type { AgentTool } from './tools/agent-tool.js';
 
 /**
@@ -36,6 +37,13 @@ export interface RunOptions {
    * (agent/agents-md.ts). Absent: none (`--no-agents-md`, QA, tests).
    */
   agentsMd?: { cwd: string };
+  /**
+   * The configured MCP servers' tools (agent/mcp/mcp-servers.ts connectMcpServers),
+   * offered beside `tools`; their calls pass the gate as `mcp_call` actions. The run owns
+   * it: its start-up problems and a server stopping mid-run are logged as error events,
+   * and it is closed when the run ends.
+   */
+  mcp?: McpToolbox;
   /** The data folder (DESKPILOT_HOME); default from the environment. */
   home?: string;
   /** Continue the run in this existing folder (resume). */

@@ -75,6 +75,8 @@ export function editQuestion(action: Action, image?: { width: number; height: nu
       return 'New text to type (one line): ';
     case 'shell':
       return 'New command: ';
+    case 'mcp_call':
+      return 'New arguments as one JSON object: ';
     case 'key':
     case 'hold_key':
     case 'key_down':
@@ -124,6 +126,16 @@ export function editedAction(action: Action, line: string): { action: Action } |
       return line.length ? { action: { ...action, text: line } } : { error: 'the text is empty' };
     case 'shell':
       return line.trim() ? { action: { ...action, command: line } } : { error: 'the command is empty' };
+    case 'mcp_call': {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(line);
+      } catch {
+        return { error: 'not JSON: give the arguments as one JSON object' };
+      }
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { error: 'the arguments must be one JSON object' };
+      return { action: { ...action, arguments: parsed as Record<string, unknown> } };
+    }
     case 'key':
     case 'hold_key':
     case 'key_down':

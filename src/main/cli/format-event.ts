@@ -1,5 +1,5 @@
 import type { RunEvent } from '../../shared/events.js';
-import { formatCost, usageText } from '../../shared/usage-text.js';
+import { formatCost, inputTokensOf, usageText } from '../../shared/usage-text.js';
 import { describeDisplay } from '../../os-control/displays.js';
 import { describeInFull, shown, shownOneLine } from './terminal-text.js';
 
@@ -39,6 +39,6 @@ export function formatEvent(event: RunEvent): string | undefined {
     case 'error':
       return event.retryInMs !== undefined ? `  ${shown(event.message, '    ')} in ${Math.round(event.retryInMs)} ms` : `error: ${shown(event.message, '    ')}`;
     case 'run_ended':
-      return `run ${event.status} after ${event.steps} step${event.steps === 1 ? '' : 's'}${event.summary ? `: ${shown(event.summary, '    ')}` : ''} (${usageText(event.total)})`;
+      return `run ${event.status} after ${event.steps} step${event.steps === 1 ? '' : 's'}${event.summary ? `: ${shown(event.summary, '    ')}` : ''} (${inputTokensOf(event.total) + event.total.outputTokens > 0 ? usageText(event.total) : formatCost(event.total.costUsd)})`;
   }
 }

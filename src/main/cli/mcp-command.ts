@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
+import { visibleText } from '../../shared/visible-text.js';
+import { mcpToolName } from '../agent/tools/mcp-tool-name.js';
 import { portFlag } from '../server/port-flag.js';
 import { deskpilotHome } from '../paths.js';
+import { EXIT } from './exit-codes.js';
 import { addPolicyOptions, addProviderOptions, policyFromFlags, type ChoiceFlags } from './run-flags.js';
 
 interface McpFlags extends ChoiceFlags {
@@ -71,5 +74,53 @@ export function registerMcpCommand(program: Command): Command {
       await service.close().catch(() => {});
       process.exit(0);
     });
+  mcp
+    .command('list')
+    .description("the MCP servers of config.json: each one's approval, whether it starts, and the tools the agent is offered")
+    .option('--json', 'one JSON object on stdout')
+    .action(async (flags: { json?: boolean }) => {
+      const code = await listMcpServers(flags.json ?? false);
+      await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+      process.exit(code);
+    });
   return mcp;
+}
+
+/** `deskpilot mcp list`: starts every server that is not denied, lists its offered tools, stops it. */
+async function listMcpServers(json: boolean): Promise<number> {
+  const { loadConfig, ConfigError } = await import('../config/index.js');
+  let config;
+  try {
+    config = await loadConfig(deskpilotHome());
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`deskpilot: ${error.message}\n`);
+    return EXIT.usage;
+  }
+  const { connectMcpServers } = await import('../agent/mcp/mcp-servers.js');
+  const toolbox = await connectMcpServers(config.mcpServers);
+  const status = new Map(toolbox.status().map((s) => [s.server, s]));
+  const rows = Object.entries(config.mcpServers).map(([name, server]) => {
+    const s = status.get(name);
+    return {
+      server: name,
+      transport: 'command' in server ? `stdio: ${[server.command, ...server.args].join(' ')}` : `http: ${server.url}`,
+      approval: server.approval,
+      status: server.approval === 'deny' ? 'not started (approval deny)' : s?.running ? 'running' : `failed: ${s?.error ?? 'did not start'}`,
+      tools: s?.tools ?? [],
+    };
+  });
+  await toolbox.close();
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ servers: rows, problems: toolbox.problems })}\n`);
+  } else if (!rows.length) {
+    process.stdout.write('No MCP servers in config.json (mcpServers); see docs/CONFIG.md.\n');
+  } else {
+    for (const row of rows) {
+      process.stdout.write(`${visibleText(row.server)}  [${row.approval}]  ${visibleText(row.status)}\n    ${visibleText(row.transport)}\n`);
+      process.stdout.write(row.tools.length ? `    tools: ${row.tools.map((t) => visibleText(mcpToolName(row.server, t) ?? t)).join(', ')}\n` : '    tools: none offered\n');
+    }
+    for (const problem of toolbox.problems) process.stderr.write(`deskpilot: ${visibleText(problem)}\n`);
+  }
+  return rows.some((r) => r.status.startsWith('failed')) ? EXIT.environment : EXIT.done;
 }

@@ -163,7 +163,8 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
     suite = await runParallel(
       {
         plan,
-        workers: workers,
+        suiteId,
+        workers,
         caseCount,
         profile: resolved.profile,
         config,

@@ -35,7 +35,7 @@ export function perMinuteOption(value: string): number {
   return n;
 }
 
-export interface ParallelRun extends Pick<PoolOptions, 'profile' | 'config' | 'home' | 'checksDir' | 'cwd' | 'retries' | 'cases' | 'shard' | 'gate' | 'budget'> {
+export interface ParallelRun extends Pick<PoolOptions, 'suiteId' | 'profile' | 'config' | 'home' | 'checksDir' | 'cwd' | 'retries' | 'cases' | 'shard' | 'gate' | 'budget'> {
   plan: TestPlan;
   workers: WorkersFlag;
   /** How many cases the run selects (for auto and the "at most one worker per case" rule). */
@@ -66,6 +66,7 @@ export async function runParallel(run: ParallelRun, workers: number): Promise<Su
   try {
     return await runQaPool(run.plan, {
       workers,
+      ...(run.suiteId ? { suiteId: run.suiteId } : {}),
       profile: run.profile,
       config: run.config,
       home: run.home,

@@ -72,9 +72,11 @@ export async function launchInTerminal(request: LaunchRequest): Promise<number> 
   if (!apiKey) return closeAnd(prompter, fail(`no API key: set ${envName ?? 'the API key variable'}${keyHint}`, EXIT.usage));
   await warming;
   if (asks && prompter.exhausted) return closeAnd(prompter, fail(`${NO_TERMINAL} (stdin ended before the run started)`, EXIT.usage));
+  // The configured MCP servers start now (a slow one delays the start, never the run's end).
+  const mcp = Object.keys(config.mcpServers).length ? await (await import('../agent/mcp/mcp-servers.js')).connectMcpServers(config.mcpServers) : undefined;
   const providerHint = `check ${envName ?? 'the API key'}${envName ? ' (or --api-key-env)' : ''} or --base-url (now ${resolved.profile.baseUrl ?? 'the provider default'})`;
   return runInTerminal(
-    { ...extras, profile: resolved.profile, apiKey, policy: resolved.policy, limits: resolved.limits, config, computer, home },
+    { ...extras, profile: resolved.profile, apiKey, policy: resolved.policy, limits: resolved.limits, config, computer, home, ...(mcp ? { mcp } : {}) },
     { ...flags, prompter, providerHint },
   );
 }

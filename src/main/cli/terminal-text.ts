@@ -31,6 +31,8 @@ export function describeInFull(action: Action): string {
       return `type "${visibleText(action.text)}" (${[...action.text].length} characters)`;
     case 'shell':
       return `run shell: ${visibleText(action.command)}`;
+    case 'mcp_call':
+      return `call ${visibleText(action.server)} tool ${visibleText(action.tool)} with ${visibleText(JSON.stringify(action.arguments))}`;
     case 'ask_user':
       return `ask: ${visibleText(action.question)}`;
     case 'finish':

@@ -1,4 +1,5 @@
 import { accessibilityBusCheck, accessibleWindowsCheck, clipboardCheck, displayCheck, fontsCheck, xdotoolCheck, xrandrCheck } from './checks-linux.js';
+import { virtualDisplaysCheck } from './checks-qa.js';
 import { dataFolderCheck, keychainCheck, macPermissionsCheck, nodeCheck, providersCheck } from './checks-common.js';
 import type { CheckOutcome, CheckStatus, DoctorCheck, DoctorProbes } from './types.js';
 
@@ -19,6 +20,7 @@ export const DOCTOR_CHECKS: readonly DoctorCheck[] = [
   providersCheck,
   accessibilityBusCheck,
   accessibleWindowsCheck,
+  virtualDisplaysCheck,
 ];
 
 export interface DoctorReport {

@@ -10,28 +10,10 @@ import type { Computer } from '../../os-control/types.js';
 import type { AppSession } from './app-session.js';
 import type { CaseState } from './case-state.js';
 import type { Expectation, TestCase } from './plan-types.js';
+import { checkElement } from './element-check.js';
 
-/**
- * pass / fail / inconclusive. Inconclusive: DeskPilot could not read the thing well
- * enough to overrule anyone (low OCR confidence, readings that disagree or change
- * between two captures, characters the expected text could not contain). It never
- * fails a case; the model's verdict stands (decide.ts).
- */
-export type CheckStatus = 'pass' | 'fail' | 'inconclusive';
-
-/** The outcome of one exact expectation, checked by DeskPilot itself. */
-export interface CheckResult {
-  /** 1-based number of the expectation in the case's Expected list. */
-  expectation: number;
-  source: string;
-  status: CheckStatus;
-  /** What was found: the OCR text or the window title. */
-  actual: string;
-  /** One sentence for the report. */
-  detail: string;
-  /** The captured region, when one was read (absolute path). */
-  image?: string;
-}
+export type { CheckResult, CheckStatus, RegionQuery, RegionTextSource } from './check-types.js';
+import type { CheckResult, RegionQuery, RegionTextSource } from './check-types.js';
 
 export interface CheckContext {
   computer: Computer;
@@ -49,25 +31,6 @@ export interface CheckContext {
    */
   sources?: readonly RegionTextSource[];
   signal?: AbortSignal;
-}
-
-/** What a region-text check gives a source: the expectation, where, and two captures of it. */
-export interface RegionQuery {
-  expectation: Extract<Expectation, { kind: 'region_text' | 'screen_text' }>;
-  /** Desktop coordinates of the region. */
-  region: Rect;
-  /** Two captures of the region, taken CAPTURE_GAP_MS apart (PNG). */
-  captures: [Buffer, Buffer];
-  /** Words used in the detail: `region "display"`, `the screen`, … */
-  where: string;
-  pixelRatio: number;
-  signal?: AbortSignal;
-}
-
-export interface RegionTextSource {
-  readonly name: 'tree' | 'ocr';
-  /** The check's status and detail, or undefined when this source cannot read that region. */
-  check(query: RegionQuery): Promise<Omit<CheckResult, 'expectation' | 'source' | 'image'> | undefined>;
 }
 
 /** Collapse whitespace; OCR puts no meaning in runs of spaces. */
@@ -159,6 +122,7 @@ async function runCheck(e: Expectation, number: number, ctx: CheckContext): Prom
     const passed = e.match === 'equals' ? title === e.text : title.includes(e.text);
     return { ...base, status: passed ? 'pass' : 'fail', actual: title, detail: `window title is "${title}"` };
   }
+  if (e.kind === 'element') return { ...base, ...(await checkElement(e, ctx.computer)) };
 
   const pointed = pointedRegion(number, ctx);
   const region = e.kind === 'region_text' ? await namedRegion(e.region, ctx) : pointed ?? displayRect(ctx.display);

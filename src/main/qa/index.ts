@@ -8,5 +8,7 @@ export { decideOutcome, describeCase, CHECK_LABEL, type CaseDecision, type CaseV
 export { ocrSource, type CheckResult, type CheckStatus, type RegionTextSource, type RegionQuery } from './checks.js';
 export { createVerdictTool, VerdictInputSchema } from './verdict-tool.js';
 export { createFindTextTool, findTextForRun } from './find-text-tool.js';
+export { createFindElementTool, findElementForRun } from './find-element-tool.js';
+export { checkElement, judgeElement, treeSource } from './element-check.js';
 export { launchApp, runSetupCommands, SetupError, type AppSession } from './app-session.js';
 export { exitCodeFor, countCases, EXIT_OK, EXIT_FAILED, EXIT_INVALID, type SuiteResult, type CaseResult, type AttemptResult, type CaseStatus } from './results.js';

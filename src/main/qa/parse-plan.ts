@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { MAX_TIMER_MESSAGE, MAX_TIMER_MS } from '../../shared/timers.js';
 import type { Rect } from '../../shared/actions.js';
+import { ELEMENT_STATES } from '../../shared/elements.js';
 import {
   DEFAULT_CASE_LIMITS,
   DEFAULT_START_TIMEOUT_MS,
@@ -304,6 +305,7 @@ function applyLimit(
  * Returns undefined for a plain-language expectation, a string for an error.
  */
 export function parseExpectation(text: string, line: number, regions: Record<string, Rect>): Expectation | string | undefined {
+  if (/^expect\s+element\b/i.test(text.trim())) return parseElementExpectation(text.trim(), line);
   const m = /^expect\s+([A-Za-z][\w-]*)(\s+(?:contains|shows|is))?\s*:\s*(.+)$/i.exec(text.trim());
   if (!m) {
     if (/^expect\b/i.test(text.trim())) {
@@ -323,6 +325,51 @@ export function parseExpectation(text: string, line: number, regions: Record<str
     return `unknown region "${subject}" (declare it in App as "- Region ${subject}: x, y, width, height"${known.length ? `; declared: ${known.join(', ')}` : ''})`;
   }
   return { kind: 'region_text', region: subject, match: verb === 'contains' ? 'contains' : 'equals', text: value, line, source };
+}
+
+/** States an element expectation may name: DeskPilot's states, "disabled", and either negated with "not". */
+const ELEMENT_STATE_WORDS: readonly string[] = [...ELEMENT_STATES, 'disabled'];
+
+/**
+ * "Expect element <role>[ "name"] <value|name|state|exists>[ contains]: <text>":
+ *   Expect element text value: 5
+ *   Expect element push button "Save" state: disabled
+ *   Expect element check box "Wrap lines" state: not checked
+ *   Expect element label "Result" name contains: Res
+ *   Expect element push button "Delete" exists: no
+ */
+export function parseElementExpectation(text: string, line: number): Expectation | string {
+  const usage = 'an element expectation looks like \'Expect element push button "Save" state: disabled\' (value, name, state or exists)';
+  const m = /^expect\s+element\s+(.+?)\s+(value|name|state|exists)(\s+contains)?\s*:\s*(.+)$/i.exec(text);
+  if (!m) return usage;
+  const selector = /^([a-z][a-z ]*?)(?:\s+"((?:[^"\\]|\\.)*)")?$/i.exec(m[1]!.trim());
+  if (!selector) return `${usage}; the element is a role, then optionally its name in double quotes`;
+  const property = m[2]!.toLowerCase() as 'value' | 'name' | 'state' | 'exists';
+  const value = unquote(m[4]!);
+  if (!value) return 'the expected text is empty';
+  if (property === 'state') {
+    const word = value.toLowerCase().replace(/^not\s+/, '');
+    if (!ELEMENT_STATE_WORDS.includes(word)) return `unknown state "${value}" (one of: ${ELEMENT_STATE_WORDS.join(', ')}; "not <state>" negates)`;
+  }
+  if (property === 'exists' && !/^(yes|no)$/i.test(value)) return 'exists: takes yes or no';
+  let name: string | undefined;
+  if (selector[2] !== undefined) {
+    try {
+      name = JSON.parse(`"${selector[2]}"`) as string;
+    } catch {
+      return `the element name ${selector[2]} is not a valid quoted string`;
+    }
+  }
+  return {
+    kind: 'element',
+    role: selector[1]!.toLowerCase(),
+    ...(name !== undefined ? { name } : {}),
+    property,
+    match: m[3] ? 'contains' : 'equals',
+    text: property === 'state' || property === 'exists' ? value.toLowerCase() : value,
+    line,
+    source: text,
+  };
 }
 
 function keyValue(line: string): { key: string; value: string } | undefined {

@@ -9,7 +9,7 @@ import { MAX_TIMER_MESSAGE, MAX_TIMER_MS } from '../../shared/timers.js';
  */
 
 /** Names an expectation cannot use as a region: they mean something else. */
-export const RESERVED_REGION_NAMES = ['title', 'screen', 'text'] as const;
+export const RESERVED_REGION_NAMES = ['title', 'screen', 'text', 'element'] as const;
 
 const TextMatchSchema = z.enum(['equals', 'contains']);
 /** What every expectation has: the text, and the plan line it was written on (`source` as written). */
@@ -20,6 +20,21 @@ export const ExpectationSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('region_text'), region: z.string().min(1), match: TextMatchSchema, ...expectedText }).strict(),
   /** The text appears on screen: in the region the agent points at, else anywhere on the screen. */
   z.object({ kind: z.literal('screen_text'), ...expectedText }).strict(),
+  /**
+   * An element of the app's accessibility tree (element-check.ts): the first element on
+   * screen with that role (and name, when given) has that value / name / state, or
+   * exists (`text` "yes") or not ("no").
+   */
+  z
+    .object({
+      kind: z.literal('element'),
+      role: z.string().min(1).max(64),
+      name: z.string().optional(),
+      property: z.enum(['value', 'name', 'state', 'exists']),
+      match: TextMatchSchema,
+      ...expectedText,
+    })
+    .strict(),
   /** The app's window title equals / contains `text`. */
   z.object({ kind: z.literal('title'), match: TextMatchSchema, ...expectedText }).strict(),
 ]);

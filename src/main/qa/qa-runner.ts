@@ -11,9 +11,11 @@ import type { RunHandle, RunOptions, RunResult } from '../agent/run-api.js';
 import { launchApp, runSetupCommands, SetupError, type AppSession } from './app-session.js';
 import { caseTask, QA_ADDENDUM } from './case-task.js';
 import { CaseState } from './case-state.js';
-import { runChecks } from './checks.js';
+import { ocrSource, runChecks } from './checks.js';
+import { treeSource } from './element-check.js';
 import { decideOutcome } from './decide.js';
 import { createFindTextTool } from './find-text-tool.js';
+import { createFindElementTool } from './find-element-tool.js';
 import type { TestCase, TestPlan } from './plan-types.js';
 import type { AttemptResult, CaseResult, SuiteResult } from './results.js';
 import type { RequestGate } from '../agent/providers/request-gate.js';
@@ -120,7 +122,8 @@ export async function runQaPlan(plan: TestPlan, options: QaRunOptions): Promise<
     return finish(suite);
   }
   // The cases come from the list, or one at a time from a scheduler (a parallel worker).
-  const queue = [...selected];
+  // A worker's cases are its scheduler's to list as not run: its own queue stays empty.
+  const queue = options.nextCase ? [] : [...selected];
   const nextCase = options.nextCase ?? (async () => queue.shift());
   const notRun = (reason: string) => {
     suite.notRun = [...(suite.notRun ?? []), ...queue.splice(0).map((c) => ({ name: c.name, reason }))];
@@ -232,7 +235,7 @@ async function runAttempt(
       computer: options.computer,
       skills: ['qa'],
       systemAddendum: QA_ADDENDUM,
-      tools: [createVerdictTool(testCase, state), createFindTextTool(options.computer, state)],
+      tools: [createVerdictTool(testCase, state), createFindTextTool(options.computer, state), createFindElementTool(options.computer, state)],
       labels: {
         qaSuite: options.suiteId,
         qaCase: testCase.name,
@@ -299,6 +302,8 @@ async function runAttempt(
           display,
           regions: plan.app.regions,
           outDir: path.join(options.outDir, safeName(`${testCase.name}-${attempt}`)),
+          // The tree's exact text first; OCR only where the app exposes none.
+          sources: [treeSource(options.computer), ocrSource],
         });
   const outcome = decideOutcome(verdict, checks, testCase.expected.length);
   return {

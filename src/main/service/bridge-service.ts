@@ -12,6 +12,7 @@ import { pingProvider } from '../agent/providers/ping.js';
 import { resolveRunChoices } from '../agent/runner/choices.js';
 import { decideKeyDestination } from '../agent/runner/key-destination.js';
 import type { RunHandle, RunOptions } from '../agent/run-api.js';
+import { mcpToolboxFor } from '../agent/mcp/mcp-servers.js';
 import { startRun } from '../agent/runner.js';
 import { listSkills, type SkillRoots } from '../agent/skills/index.js';
 import { FrameStream } from './frame-stream.js';
@@ -248,9 +249,11 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
         const stored = keyEnv && secrets ? await secrets.get(keyEnv) : undefined;
         const apiKey = stored || resolveApiKey(resolved.profile, env).apiKey;
         if (!apiKey) throw new BridgeError('invalid', `no API key: store one in settings or set ${keyEnv ?? 'the key variable'}`);
+        const mcp = await mcpToolboxFor(config);
         const handle = await hostRun(
           (hooks) =>
             start({
+              ...(mcp ? { mcp } : {}),
               task: input.task,
               profile: resolved.profile,
               ...(apiKey ? { apiKey } : {}),

@@ -101,6 +101,7 @@ export function ActionOverlay({ action, size }: { action: Action; size: ImageSiz
     case 'screenshot':
     case 'cursor_position':
     case 'shell':
+    case 'mcp_call':
     case 'ask_user':
     case 'finish':
       return null;

@@ -291,6 +291,8 @@ function headline(action: Action): string {
       return `type ${[...action.text].length} characters:`;
     case 'shell':
       return 'run this shell command:';
+    case 'mcp_call':
+      return visibleText(`call ${action.server} tool ${action.tool} with:`);
     case 'key':
       return `press keys${action.repeat > 1 ? ` ×${action.repeat}` : ''}:`;
     case 'hold_key':
@@ -324,6 +326,8 @@ function carriedText(action: Action): string | undefined {
       return action.text;
     case 'shell':
       return action.command;
+    case 'mcp_call':
+      return JSON.stringify(action.arguments, null, 2);
     case 'key':
     case 'hold_key':
     case 'key_down':

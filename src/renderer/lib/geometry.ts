@@ -51,6 +51,7 @@ export function moveTarget(action: Action, p: Point): Action | null {
     case 'cursor_position':
     case 'zoom':
     case 'shell':
+    case 'mcp_call':
     case 'ask_user':
     case 'finish':
       return null;

@@ -1,4 +1,5 @@
-import { actionCategory, actionPoints, describeAction, type Action, type Point } from '../../../shared/actions.js';
+import { actionCategory, actionPoints, describeAction, type Action, type ActionOf, type Point } from '../../../shared/actions.js';
+import { mcpToolName } from '../tools/mcp-tool-name.js';
 import type { ApprovedBy } from '../../../shared/approvals.js';
 import { assertNever } from '../../../shared/assert-never.js';
 import { checkAction, type CheckedAction } from '../../../os-control/check-action.js';
@@ -73,7 +74,15 @@ async function executeCall(
   reasoning: string,
 ): Promise<ActionResult & { acted: boolean; acknowledgedSafetyChecks?: ModelCall['safetyChecks'] }> {
   const tool = ctx.tools.find(call.name);
-  if (tool) {
+  if (tool?.asAction) {
+    // A tool call that is an action: it takes the action path below (checked, gated, performed).
+    const parsed = tool.input.safeParse(call.input);
+    const issue = parsed.success ? undefined : parsed.error.issues[0];
+    call = {
+      ...call,
+      actions: [parsed.success ? { ok: true, action: tool.asAction(parsed.data) } : { ok: false, error: `${tool.name} was not accepted: ${issue?.path.join('.') || 'input'}: ${issue?.message ?? 'invalid'}` }],
+    };
+  } else if (tool) {
     const answer = await callTool(tool, { runId: ctx.runId, step: ctx.step, signal: ctx.control.signal, latestObservationId: seen.record.id, call });
     return { ok: answer.ok, text: answer.text, acted: false, ...(answer.endRun ? { ending: answer.endRun } : {}) };
   }
@@ -226,6 +235,13 @@ async function perform(ctx: RunContext, proposalId: string, action: CheckedActio
         output = result.output;
         break;
       }
+      case 'mcp_call': {
+        const answer = await performToolAction(ctx, desktop);
+        // The tool's own words go back either way: its result, or its error.
+        if (answer.ok) output = answer.text;
+        else error = answer.text;
+        break;
+      }
       case 'ask_user':
       case 'finish':
         throw new Error(`${desktop.type} is handled before the gate, not performed`);
@@ -268,6 +284,18 @@ async function perform(ctx: RunContext, proposalId: string, action: CheckedActio
   const routine =
     error === undefined && desktop.type !== 'shell' && desktop.type !== 'cursor_position' && (output === undefined || desktop.type === 'screenshot' || desktop.type === 'zoom');
   return { ok, text, ...(image ? { image } : {}), ...(routine ? { routine: true } : {}) };
+}
+
+/** Runs a gated tool action through the run's tool that offers it (an MCP server's tool), with the arguments let through. */
+async function performToolAction(ctx: RunContext, action: ActionOf<'mcp_call'>): Promise<{ ok: boolean; text: string }> {
+  const name = mcpToolName(action.server, action.tool);
+  const tool = name === undefined ? undefined : ctx.tools.find(name);
+  const offered = tool?.asAction?.(action.arguments);
+  if (!tool || offered?.type !== 'mcp_call' || offered.server !== action.server || offered.tool !== action.tool) {
+    throw new Error(`no tool ${action.tool} of the MCP server ${action.server} is offered in this run`);
+  }
+  const call: ModelCall = { callId: `${action.server}.${action.tool}`, name: tool.name, input: action.arguments, actions: [] };
+  return callTool(tool, { runId: ctx.runId, step: ctx.step, signal: ctx.control.signal, call });
 }
 
 async function askUser(ctx: RunContext, proposalId: string, question: string): Promise<ActionResult> {

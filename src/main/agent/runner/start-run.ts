@@ -34,12 +34,25 @@ import { rebuildTranscript } from './resume.js';
  * error, the folder holds no half-started run.
  */
 export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): Promise<RunHandle> {
-  const tools = runTools(options.tools ?? []);
+  let tools: RunTools;
+  try {
+    tools = runTools([...(options.tools ?? []), ...(options.mcp?.tools ?? [])]);
+  } catch (error) {
+    await options.mcp?.close().catch(() => undefined);
+    throw error;
+  }
   const home = options.home ?? deskpilotHome();
   const log = await openLog(options, home);
   const point = await closingOnError(log, () => restorePoint(options, log));
   const { emit } = createEmitter(log, options);
-  const { skillPrompts, projectInstructions, deps, display } = await closingOnError(log, () => prepare(options, home, emit, log, makeDeps));
+  const { skillPrompts, projectInstructions, deps, display } = await closingOnError(log, async () => {
+    try {
+      return await prepare(options, home, emit, log, makeDeps);
+    } catch (error) {
+      await options.mcp?.close().catch(() => undefined);
+      throw error;
+    }
+  });
 
   emit({
     type: 'run_started',
@@ -56,12 +69,17 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     ...(projectInstructions && (projectInstructions.files.length || projectInstructions.errors.length) ? { projectInstructions } : {}),
   });
   for (const problem of projectInstructions?.errors ?? []) emit({ type: 'error', message: `AGENTS.md not used: ${problem}`, fatal: false });
+  const ended = { value: false };
+  // An MCP server that did not start, or stops mid-run: said in the log, the run goes on.
+  for (const problem of options.mcp?.problems ?? []) emit({ type: 'error', message: problem, fatal: false });
+  options.mcp?.onProblem((message) => {
+    if (!ended.value) emit({ type: 'error', message, fatal: false });
+  });
   const agentsMdBlock = projectInstructions ? agentsMdPrompt(projectInstructions) : '';
 
   const questions = new PendingQuestions();
   const ctx = buildContext({ options, log, deps, emit, tools, point, skillPrompts, agentsMdBlock, display, questions });
   const wallTimer = armWallTimer(ctx, deps, options.limits.maxWallMs - point.activeBeforeMs);
-  const ended = { value: false };
   const done = runToEnd(ctx, deps, log, wallTimer, ended);
   return handleFor(log, done, deps, questions, ended);
 }
@@ -226,6 +244,7 @@ async function runToEnd(ctx: RunContext, deps: RunDeps, log: FileRunLog, wallTim
   } finally {
     clearTimeout(wallTimer);
     deps.dispose?.();
+    await ctx.options.mcp?.close().catch((error: unknown) => emit({ type: 'error', message: `closing the MCP servers failed: ${errorText(error)}`, fatal: false }));
   }
   // From here the handle's stop/pause/resume do nothing: the loop is over.
   ended.value = true;

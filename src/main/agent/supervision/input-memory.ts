@@ -84,6 +84,7 @@ export function rememberAction(memory: InputMemory, action: Action, ok: boolean)
     case 'cursor_position':
     case 'zoom':
     case 'shell':
+    case 'mcp_call':
     case 'ask_user':
     case 'finish':
       return memory;

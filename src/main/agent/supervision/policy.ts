@@ -1,5 +1,6 @@
 import { actionCategory, describeAction, type Action } from '../../../shared/actions.js';
 import type { GateDecision, PolicyMode } from '../../../shared/approvals.js';
+import { mcpToolAllowed, type McpServerPolicy } from '../../../shared/config.js';
 import { PROVIDER_SAFETY_RULE, type RuleId } from '../../../shared/rule-ids.js';
 import type { ActionContext } from '../gate.js';
 import { findRisk } from './risk-rules.js';
@@ -12,6 +13,10 @@ import { firstMatching, type CompiledUserRule } from './user-rules.js';
  *   2. a user deny rule             → deny   ("user:deny:<i>")   — in every mode, incl. auto
  *   3. a provider safety check      → ask, humanOnly ("provider-safety-check")
  *   4. observe actions              → allow  ("observe")          — screenshot, zoom, cursor, wait
+ *  4b. an MCP tool call whose server's approval (config.json mcpServers) is
+ *      deny, or whose server is not configured → deny ("mcp:deny:<server>")
+ *      ask                                      → ask  ("mcp:ask:<server>")  — in every mode, incl. auto
+ *      auto                                     → on to 6 and 7 (its risk rule "risk:mcp-tool" asks in risky)
  *   5. ask_user                     → allow  ("ask_user")         — the question itself waits for the person
  *   6. a user allow rule            → allow  ("user:allow:<i>")
  *   7. the mode: ask   → ask with the risk rule that fired, else "mode:ask"
@@ -28,6 +33,8 @@ export interface PolicyInput {
    * it in the same turn also needs a person.
    */
   afterSafetyCheck?: boolean;
+  /** Each configured MCP server's approval and tool lists (config.json mcpServers); a server not here is denied. */
+  mcpServers?: Readonly<Record<string, McpServerPolicy>>;
 }
 
 const decision = (verdict: GateDecision['verdict'], rule: RuleId, reason: string, humanOnly = false): GateDecision => ({
@@ -56,6 +63,20 @@ export function decide(action: Action, context: ActionContext, input: PolicyInpu
   }
 
   if (category === 'observe') return decision('allow', 'observe', 'only looks at the screen');
+  if (action.type === 'mcp_call') {
+    const server = Object.hasOwn(input.mcpServers ?? {}, action.server) ? input.mcpServers![action.server]! : undefined;
+    if (server && !mcpToolAllowed(server, action.tool)) {
+      return decision('deny', `mcp:deny:${action.server}`, `the tool ${action.tool} of ${action.server} is not allowed (mcpServers.${action.server} allowTools/denyTools)`);
+    }
+    switch (server?.approval ?? 'deny') {
+      case 'deny':
+        return decision('deny', `mcp:deny:${action.server}`, `the MCP server ${action.server} is not allowed (config.json mcpServers.${action.server}.approval is "deny", or no such server)`);
+      case 'ask':
+        return decision('ask', `mcp:ask:${action.server}`, `a call of ${action.server}'s tool ${action.tool}: its server's approval is "ask"`);
+      case 'auto':
+        break;
+    }
+  }
   if (category === 'ask_user') return decision('allow', 'ask_user', 'the question waits for your answer');
 
   const allow = firstMatching(input.rules, 'allow', action, context);

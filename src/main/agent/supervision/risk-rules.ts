@@ -15,6 +15,8 @@ import { isTerminalWindow } from './terminal-apps.js';
  * focused window — never from what the model says about it. Keys are read by the one
  * parser the executor presses from. Order, first match wins:
  *   1. a shell command                                  → "risk:shell"
+ *   1b. a call of an MCP server's tool: it acts outside
+ *      this desktop (files, network, other programs)    → "risk:mcp-tool"
  *   2. a destructive chord (alt+F4, ctrl+q, …), held
  *      modifiers included (ctrl held + q = ctrl+q)       → "risk:destructive-combo"
  *   3. the OS key alone (super / Win / Cmd tapped or
@@ -123,6 +125,7 @@ function pressedChords(action: Action, context: ActionContext): Pressed[] {
     case 'cursor_position':
     case 'zoom':
     case 'shell':
+    case 'mcp_call':
     case 'ask_user':
     case 'finish':
       return [];
@@ -152,6 +155,8 @@ function completedLines(typedBefore: string, text: string): string[] {
 export function findRisk(action: Action, context: ActionContext): RiskFinding | undefined {
   // 1.
   if (action.type === 'shell') return { rule: 'risk:shell', reason: 'runs a shell command on this machine' };
+  // 1b.
+  if (action.type === 'mcp_call') return { rule: 'risk:mcp-tool', reason: `calls the tool ${action.tool} of the MCP server ${action.server}, which acts outside this desktop` };
 
   const inTerminal = isTerminalWindow(context.activeWindow);
   const pressed = pressedChords(action, context);

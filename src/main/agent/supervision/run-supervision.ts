@@ -19,7 +19,7 @@ import type { InputActivitySource } from './x11-input-activity.js';
 
 export interface RunSupervisionOptions {
   mode: PolicyMode;
-  config: Pick<Config, 'policy' | 'takeover'>;
+  config: Pick<Config, 'policy' | 'takeover'> & Partial<Pick<Config, 'mcpServers'>>;
   emit: (event: RunEventInput) => void;
   /** The pointer in global desktop coordinates (computer.cursorPosition). */
   readPointer: () => Promise<Point>;
@@ -56,6 +56,7 @@ export function createRunSupervision(options: RunSupervisionOptions): RunSupervi
     emit: options.emit,
     aroundHold: (wait) => takeover.whileHumanActs(wait),
     beforeRun: (signal) => control.waitWhilePaused(signal),
+    ...(options.config.mcpServers ? { mcpServers: options.config.mcpServers } : {}),
   });
   return { gate, control, takeover };
 }

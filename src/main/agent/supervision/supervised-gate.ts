@@ -2,7 +2,7 @@ import { abortError } from '../../../shared/abort.js';
 import { actionCategory, type Action } from '../../../shared/actions.js';
 import { checkAction, type CheckedAction } from '../../../os-control/check-action.js';
 import type { ApprovedBy, GateDecision, PolicyMode } from '../../../shared/approvals.js';
-import type { UserRule } from '../../../shared/config.js';
+import type { McpServerPolicy, UserRule } from '../../../shared/config.js';
 import type { RunEventInput } from '../../../shared/events.js';
 import { isModeRule } from '../../../shared/rule-ids.js';
 import type { ActionContext, Gate, GateOutcome, GateRequest } from '../gate.js';
@@ -35,6 +35,8 @@ export interface SupervisedGateOptions {
    * action of a turn after a human takeover paused the run mid-turn.
    */
   beforeRun?: (signal: AbortSignal) => Promise<void>;
+  /** config.mcpServers: each server's approval and tool lists (policy check 4b). */
+  mcpServers?: Readonly<Record<string, McpServerPolicy>>;
 }
 
 export interface SupervisedGate extends Gate {
@@ -72,7 +74,8 @@ export function createSupervisedGate(options: SupervisedGateOptions): Supervised
   let safetyCheckStep: number | undefined;
 
   const similarKey = (action: Action, decision: GateDecision) => `${action.type}|${decision.rule}`;
-  const policyInput = (context: ActionContext) => ({ mode, rules, afterSafetyCheck: safetyCheckStep === context.step });
+  const mcpServers = options.mcpServers ?? {};
+  const policyInput = (context: ActionContext) => ({ mode, rules, mcpServers, afterSafetyCheck: safetyCheckStep === context.step });
 
   const queue = new ApprovalQueue({
     emit: options.emit,
@@ -85,7 +88,7 @@ export function createSupervisedGate(options: SupervisedGateOptions): Supervised
         return { ok: false, error: `an edit must stay a ${actionCategory(request.action)} action (got ${check.action.type})` };
       }
       // A person's edit cannot get past a deny rule either.
-      const again = decide(check.action, request.context, { mode, rules });
+      const again = decide(check.action, request.context, { mode, rules, mcpServers });
       if (again.verdict === 'deny') return { ok: false, error: again.reason };
       return check;
     },

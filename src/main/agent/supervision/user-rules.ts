@@ -79,6 +79,9 @@ function textOf(action: Action): string | undefined {
       return action.text;
     case 'shell':
       return action.command;
+    case 'mcp_call':
+      // A textPattern rule reads an MCP call as server, tool and arguments.
+      return `${action.server} ${action.tool} ${JSON.stringify(action.arguments)}`;
     case 'ask_user':
       return action.question;
     case 'click':
@@ -143,6 +146,7 @@ function combosOf(action: Action, context: ActionContext): NormalCombo[] {
     case 'cursor_position':
     case 'zoom':
     case 'shell':
+    case 'mcp_call':
     case 'ask_user':
     case 'finish':
       return [];

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Action } from '../../../shared/actions.js';
 import type { RunStatus } from '../../../shared/events.js';
 import { BUILTIN_TOOL_SPECS, toolNameProblem } from '../providers/builtin-tools.js';
 import { toolSpec, type ToolSpec } from '../providers/tool-spec.js';
@@ -22,6 +23,13 @@ export interface AgentTool<Input = unknown> {
   readonly input: z.ZodType<Input>;
   /** Answers one call whose input passed `input`; `text` goes back to the model as the tool result. */
   handle(input: Input, context: ToolCallContext): Promise<ToolAnswer>;
+  /**
+   * For a tool whose call acts outside the run (an MCP server's tool): the action the call
+   * is. It is proposed, checked and gated like a model's action (policy, approval queue,
+   * user rules, the audit log); `handle` runs only when the gate lets it through, with the
+   * arguments of the action that was let through (a person may have edited them).
+   */
+  asAction?(input: Input): Action;
 }
 
 export interface ToolCallContext {

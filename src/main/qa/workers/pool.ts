@@ -29,6 +29,8 @@ import { FromWorkerSchema, type ToWorker } from './protocol.js';
 
 export interface PoolOptions {
   workers: number;
+  /** The suite id (default a new one): the CLI names the check-capture folder after it. */
+  suiteId?: string;
   profile: ProviderProfile;
   config: Config;
   home: string;
@@ -77,7 +79,7 @@ interface WorkerSlot {
 }
 
 export async function runQaPool(plan: TestPlan, options: PoolOptions): Promise<SuiteResult> {
-  const suiteId = newSuiteId();
+  const suiteId = options.suiteId ?? newSuiteId();
   const suite = emptySuite(plan, suiteId, options);
   suite.workers = options.workers;
   const { selected, unknown } = selectCases(plan, options.shard, options.cases);
@@ -179,7 +181,10 @@ export async function runQaPool(plan: TestPlan, options: PoolOptions): Promise<S
             type: 'init',
             plan,
             profile: options.profile,
-            config: options.config,
+            // Nobody can touch a private virtual display, so input seen there is the agent's
+            // own: a takeover pause would wait for a person who cannot exist (at load 15 a
+            // worker read its own typing as a key press and paused until the case timed out).
+            config: { ...options.config, takeover: 'ignore' },
             suiteId,
             worker: n,
             home: options.home,

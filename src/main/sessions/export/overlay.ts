@@ -137,6 +137,7 @@ export function overlayElements(action: Action, size: ImageSize, options: Overla
     case 'screenshot':
     case 'cursor_position':
     case 'shell':
+    case 'mcp_call':
     case 'ask_user':
     case 'finish':
       return label(describeAction(action), near, size);

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { globalToImage } from '../../os-control/coords.js';
+import type { Computer } from '../../os-control/types.js';
+import { walkElements, type ElementNode } from '../../shared/elements.js';
+import type { RunEvent } from '../../shared/events.js';
+import type { AgentTool } from '../agent/tools/agent-tool.js';
+import { CaseState } from './case-state.js';
+
+const FindElementInputSchema = z
+  .object({
+    name: z.string().trim().max(200).optional().describe('Part of the element\'s accessible name (its label), case-insensitive.'),
+    role: z.string().trim().max(64).optional().describe('The element\'s role, e.g. "push button", "check box", "text", "menu item", "link".'),
+  })
+  .strip()
+  .refine((v) => Boolean(v.name || v.role), { message: 'give a name, a role, or both' });
+
+const MAX_MATCHES = 8;
+
+function line(n: ElementNode, p: { x: number; y: number }): string {
+  const extra = [
+    n.value !== undefined ? `value=${JSON.stringify(n.value.length > 80 ? `${n.value.slice(0, 80)}…` : n.value)}` : '',
+    n.states.filter((s) => s !== 'visible' && s !== 'enabled' && s !== 'focusable').join(','),
+    n.states.includes('enabled') ? '' : 'disabled',
+  ].filter(Boolean);
+  return `${n.role} ${JSON.stringify(n.name)} at x=${Math.round(p.x)}, y=${Math.round(p.y)}${extra.length ? ` (${extra.join('; ')})` : ''}`;
+}
+
+/**
+ * find_element beside find_text: the focused window's accessibility tree searched by
+ * name and role, each match's centre given in the pixels of the model's latest
+ * screenshot (mapped through that screenshot's record, like find_text). Exact names,
+ * no OCR; an app that exposes no tree says so, and find_text is the way there.
+ */
+export function createFindElementTool(computer: Computer, state: Pick<CaseState, 'observations'>): AgentTool<z.output<typeof FindElementInputSchema>> {
+  return {
+    name: 'find_element',
+    description:
+      'Find a control in the focused window by its accessible name and/or role (from the accessibility tree, exact, no OCR) and get the pixel coordinates of its centre in the latest screenshot, with its value and states.',
+    input: FindElementInputSchema,
+    async handle(input, context) {
+      const latest = context.latestObservationId ? state.observations.get(context.latestObservationId) : undefined;
+      if (!latest) return { ok: false, text: 'find_element: no screenshot yet' };
+      const tree = await computer.elementTree({ scope: 'focused' });
+      if (tree.kind === 'none') return { ok: true, text: `find_element: the focused window has no accessibility tree (${tree.detail}); use find_text instead.` };
+      const name = input.name?.toLowerCase();
+      const role = input.role?.toLowerCase();
+      const hits = [...walkElements(tree.windows.map((w) => w.root))].filter(
+        (n) => n.bounds && n.states.includes('visible') && (!role || n.role === role) && (!name || n.name.toLowerCase().includes(name)),
+      );
+      const lines: string[] = [];
+      for (const n of hits) {
+        const b = n.bounds!;
+        const p = globalToImage({ x: b.x + b.width / 2, y: b.y + b.height / 2 }, latest.record);
+        if (!p) continue;
+        lines.push(line(n, p));
+        if (lines.length >= MAX_MATCHES) break;
+      }
+      const what = [input.role, input.name !== undefined ? JSON.stringify(input.name) : ''].filter(Boolean).join(' ');
+      if (!lines.length) return { ok: true, text: `find_element: no ${what} on screen in the focused window.` };
+      return { ok: true, text: `find_element: ${lines.length} match(es) for ${what} in the pixels of screenshot ${latest.record.id}:\n${lines.join('\n')}` };
+    },
+  };
+}
+
+/** find_element for any run: the tool plus the event listener that lets it know the run's screenshots (as findTextForRun). */
+export function findElementForRun(computer: Computer): { tool: AgentTool<z.output<typeof FindElementInputSchema>>; onEvent: (event: RunEvent) => void } {
+  const state = new CaseState();
+  return { tool: createFindElementTool(computer, state), onEvent: (event) => state.onEvent(event) };
+}
