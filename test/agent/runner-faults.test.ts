@@ -111,10 +111,11 @@ describe('runner robustness', () => {
     expect(reqs.length).toBeGreaterThanOrEqual(50);
     const images = reqs.map((r) => r.images.length);
     expect(images[9]).toBeGreaterThan(0);
-    expect(images[49]).toBeLessThanOrEqual(images[9]!);
-    // Flat all along: never fewer than kept, never more than kept + one prune step.
-    for (const n of images.slice(9)) {
-      expect(n).toBeGreaterThanOrEqual(3);
+    // Bounded all along: never more than kept + one prune step − 1, however long the run.
+    // (Fewer is right when screens repeat: an unchanged screen is said in words and sends
+    // no image, issue 19; the prune rules themselves are in test/core/context.test.ts.)
+    for (const n of images) {
+      expect(n).toBeGreaterThanOrEqual(1);
       expect(n).toBeLessThanOrEqual(3 + 4 - 1);
     }
   }, 240_000);
