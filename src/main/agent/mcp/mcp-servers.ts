@@ -37,6 +37,7 @@ export interface McpToolbox {
   onProblem(listener: (message: string) => void): void;
   /** Server name → its offered tool names, and whether it is running (deskpilot mcp list). */
   status(): Array<{ server: string; running: boolean; tools: string[]; error?: string }>;
+  /** Stops every server; never rejects (a server that fails to close is already gone for the run). */
   close(): Promise<void>;
 }
 

@@ -34,25 +34,14 @@ import { rebuildTranscript } from './resume.js';
  * error, the folder holds no half-started run.
  */
 export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): Promise<RunHandle> {
-  let tools: RunTools;
-  try {
-    tools = runTools([...(options.tools ?? []), ...(options.mcp?.tools ?? [])]);
-  } catch (error) {
-    await options.mcp?.close().catch(() => undefined);
-    throw error;
-  }
+  const tools = await closingMcpOnError(options, () => runTools([...(options.tools ?? []), ...(options.mcp?.tools ?? [])]));
   const home = options.home ?? deskpilotHome();
   const log = await openLog(options, home);
   const point = await closingOnError(log, () => restorePoint(options, log));
   const { emit } = createEmitter(log, options);
-  const { skillPrompts, projectInstructions, deps, display } = await closingOnError(log, async () => {
-    try {
-      return await prepare(options, home, emit, log, makeDeps);
-    } catch (error) {
-      await options.mcp?.close().catch(() => undefined);
-      throw error;
-    }
-  });
+  const { skillPrompts, projectInstructions, deps, display } = await closingOnError(log, () =>
+    closingMcpOnError(options, () => prepare(options, home, emit, log, makeDeps)),
+  );
 
   emit({
     type: 'run_started',
@@ -94,6 +83,16 @@ interface RestorePoint {
   activeBeforeMs: number;
   labels: Record<string, string>;
   resumedFromSeq?: number;
+}
+
+/** The run's MCP servers stop when a start-up step before run_started fails (McpServers.close never rejects). */
+async function closingMcpOnError<T>(options: RunOptions, work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    await options.mcp?.close();
+    throw error;
+  }
 }
 
 async function closingOnError<T>(log: FileRunLog, work: () => Promise<T>): Promise<T> {
