@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ActionSchema, HeldInputsSchema } from './actions.js';
+import { ActionSchema, HeldInputsSchema, PointSchema, RectSchema } from './actions.js';
 import { ApprovalAnswerSchema, ApprovedBySchema, GateDecisionSchema, PolicyModeSchema } from './approvals.js';
 import { DisplayInfoSchema, ObservationRecordSchema } from './observation.js';
 import { MAX_TIMER_MESSAGE, MAX_TIMER_MS } from './timers.js';
@@ -118,6 +118,26 @@ export const ProjectInstructionsSchema = z
   })
   .strict();
 export type ProjectInstructions = z.infer<typeof ProjectInstructionsSchema>;
+
+/**
+ * What a pointer action landed on, read just before it ran (agent/runner/target.ts): the
+ * accessibility element under the point and its window, in global desktop points. A
+ * replay finds the target again from it (agent/replay). Absent when the OS published
+ * nothing there (xcalc, no accessibility bus) or the read took too long.
+ */
+export const ActionTargetSchema = z
+  .object({
+    /** The point acted on, global desktop coordinates. */
+    point: PointSchema,
+    element: z
+      .object({ path: z.string().min(1), role: z.string(), name: z.string(), bounds: RectSchema.optional() })
+      .strict()
+      .optional(),
+    /** The window the element is in (its accessible frame), with its place on screen. */
+    window: z.object({ title: z.string(), app: z.string(), bounds: RectSchema.optional() }).strict().optional(),
+  })
+  .strict();
+export type ActionTarget = z.infer<typeof ActionTargetSchema>;
 
 /** A file in the run's folder, by path relative to it (screenshots live on disk, never in events). */
 const RunFileSchema = z.string().min(1);
@@ -254,6 +274,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
       durationMs: z.number().nonnegative(),
       /** Keys and buttons held down after this action (key_down, mouse_down); absent in older logs. */
       held: HeldInputsSchema.optional(),
+      /** What a pointer action landed on (element path, window), for replays; absent when unknown. */
+      target: ActionTargetSchema.optional(),
     })
     .strict(),
   z

@@ -132,8 +132,23 @@ describe('deskpilot sessions', () => {
     expect(await fsp.readFile(md, 'utf8')).toContain('# ');
     const unknown = await cli(['export', log.runId, '--out', path.join(home, 'report.pdf')]);
     expect(unknown.code).toBe(2);
-    expect(unknown.err).toContain('give --format (md, html, json, webp, gif) or an --out file ending in one of them');
+    expect(unknown.err).toContain('give --format (md, html, json, webp, gif, animation, trajectory) or an --out file ending in one of them');
     expect((await cli(['export', log.runId])).code).toBe(2);
+  });
+
+  it('export --format animation writes the animated WebP; the old name "replay" still does, and says it is deprecated', async () => {
+    const { log } = await writeSampleRun({ home, steps: 2 });
+    const current = path.join(home, 'a.webp');
+    const r = await cli(['export', log.runId, '--format', 'animation', '--out', current]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toBe('');
+    const old = path.join(home, 'b.webp');
+    const deprecated = await cli(['export', log.runId, '--format', 'replay', '--out', old]);
+    expect(deprecated.code, deprecated.err).toBe(0);
+    expect(deprecated.err).toContain('--format replay is deprecated: it is now --format animation');
+    const [a, b] = await Promise.all([fsp.readFile(current), fsp.readFile(old)]);
+    expect(a.subarray(8, 12).toString('latin1')).toBe('WEBP');
+    expect(b.equals(a)).toBe(true);
   });
 
   it('lists a QA case by its plan and case name, not its long QA prompt', async () => {

@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { describeAction } from '../../shared/actions.js';
 import type { RunEvent } from '../../shared/events.js';
 import { deskpilotHome } from '../paths.js';
-import { EXPORT_FORMATS, type ExportFormat } from '../sessions/export/formats.js';
+import { CLI_EXPORT_FORMATS, REPLAY_FORMAT_DEPRECATED, type CliExportFormat, type ExportFormat } from '../sessions/export/formats.js';
 import { deleteSession, listSessions, openSession, runDir, sessionSummary, type ListedSession } from '../sessions/history.js';
 import { RunLogReadError } from '../sessions/reader.js';
 import { addPolicyOptions, addProviderOptions, type ChoiceFlags } from './run-flags.js';
@@ -166,20 +166,36 @@ export function registerSessionsCommand(program: Command, options: SessionsComma
 
   sessions
     .command('export')
-    .description('export a run as Markdown, a self-contained HTML report, JSON, or an animated replay')
+    .description('export a run as Markdown, a self-contained HTML report, JSON, an animation, or a replayable trajectory')
     .argument('<id>', RUN_REF)
-    .addOption(new Option('--format <format>', 'output format (default: from the --out file name)').choices([...EXPORT_FORMATS]))
-    .option('--out <file>', 'output file (default: <id>.<format> in the current folder)')
-    .action((ref: string, flags: { format?: ExportFormat; out?: string }) =>
+    .addOption(new Option('--format <format>', 'output format (default: from the --out file name); trajectory writes a folder').choices([...CLI_EXPORT_FORMATS]))
+    .option('--out <file>', 'output file, or folder for a trajectory (default: <id>.<format> in the current folder)')
+    .action((ref: string, flags: { format?: CliExportFormat; out?: string }) =>
       guard(async () => {
-        const format = flags.format ?? (flags.out ? formatFromFileName(flags.out) : undefined);
+        let format = flags.format ?? (flags.out ? formatFromFileName(flags.out) : undefined);
         if (!format) {
-          err(`deskpilot: give --format (${EXPORT_FORMATS.join(', ')}) or an --out file ending in one of them\nsee deskpilot sessions export --help`);
+          err(`deskpilot: give --format (${CLI_EXPORT_FORMATS.filter((f) => f !== 'replay').join(', ')}) or an --out file ending in one of them\nsee deskpilot sessions export --help`);
           return SESSIONS_EXIT.usage;
         }
+        if (format === 'replay') {
+          err(`warning: ${REPLAY_FORMAT_DEPRECATED}`);
+          format = 'animation';
+        }
         const id = await resolveRunRef(home(), ref);
-        const file = path.resolve(flags.out ?? `${id}.${format}`);
-        // The renderers (sharp for replays) load only for an export.
+        if (format === 'trajectory') {
+          // OCR reads the text under each point: loaded only for this export.
+          const [{ exportTrajectory }, { terminateOcr }] = await Promise.all([import('../agent/replay/index.js'), import('../../os-control/ocr/index.js')]);
+          try {
+            const result = await exportTrajectory(runDir(home(), id), path.resolve(flags.out ?? `${id}.trajectory`));
+            out(result.file);
+          } finally {
+            // The OCR worker would keep the process alive after the export.
+            await terminateOcr();
+          }
+          return SESSIONS_EXIT.ok;
+        }
+        const file = path.resolve(flags.out ?? `${id}.${format === 'animation' ? 'webp' : format}`);
+        // The renderers (sharp for animations) load only for an export.
         const { exportRun } = await import('../sessions/export/index.js');
         const result = await exportRun(runDir(home(), id), format, file);
         for (const w of result.warnings) err(`warning: ${w}`);

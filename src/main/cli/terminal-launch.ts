@@ -27,6 +27,8 @@ export interface LaunchRequest {
   overrides?: ConfigOverrides;
   /** Added to "no API key: set X" (e.g. " (or name another variable with --api-key-env)"). */
   keyHint?: string;
+  /** The run never asks the model (a strict replay): it starts without an API key. */
+  keyless?: boolean;
 }
 
 /** Said when an asking policy has nobody to ask (exit 2). */
@@ -40,7 +42,7 @@ export const NO_TERMINAL = 'no terminal to ask; use --yes, --policy auto or desk
  * the model SDKs and the runner load; they load only now, so `deskpilot --help` stays quick.
  */
 export async function launchInTerminal(request: LaunchRequest): Promise<number> {
-  const { home, choices, extras, flags, overrides = {}, keyHint = '' } = request;
+  const { home, choices, extras, flags, overrides = {}, keyHint = '', keyless = false } = request;
   let config: Config;
   let resolved;
   try {
@@ -69,14 +71,14 @@ export async function launchInTerminal(request: LaunchRequest): Promise<number> 
     import('../agent/runner.js'), // loaded here so the run starts at once
   ]);
   const { apiKey, envName } = resolveApiKey(resolved.profile);
-  if (!apiKey) return closeAnd(prompter, fail(`no API key: set ${envName ?? 'the API key variable'}${keyHint}`, EXIT.usage));
+  if (!apiKey && !keyless) return closeAnd(prompter, fail(`no API key: set ${envName ?? 'the API key variable'}${keyHint}`, EXIT.usage));
   await warming;
   if (asks && prompter.exhausted) return closeAnd(prompter, fail(`${NO_TERMINAL} (stdin ended before the run started)`, EXIT.usage));
   // The configured MCP servers start now (a slow one delays the start, never the run's end).
   const mcp = Object.keys(config.mcpServers).length ? await (await import('../agent/mcp/mcp-servers.js')).connectMcpServers(config.mcpServers) : undefined;
   const providerHint = `check ${envName ?? 'the API key'}${envName ? ' (or --api-key-env)' : ''} or --base-url (now ${resolved.profile.baseUrl ?? 'the provider default'})`;
   return runInTerminal(
-    { ...extras, profile: resolved.profile, apiKey, policy: resolved.policy, limits: resolved.limits, config, computer, home, ...(mcp ? { mcp } : {}) },
+    { ...extras, profile: resolved.profile, ...(apiKey !== undefined ? { apiKey } : {}), policy: resolved.policy, limits: resolved.limits, config, computer, home, ...(mcp ? { mcp } : {}) },
     { ...flags, prompter, providerHint },
   );
 }

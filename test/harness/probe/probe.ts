@@ -90,7 +90,9 @@ export interface Probe {
   /** Back to the normal page: empty field (focused), pad not changed, no pattern. */
   reset(): Promise<void>;
   /** Replaces the page by `count` named controls (buttons, check boxes, links, text, password, radio); ids c0…; screen rects. */
-  showControls(count: number, secret?: string): Promise<Array<ScreenRect & { id: string }>>;
+  showControls(count: number, secret?: string, rename?: Record<string, string>): Promise<Array<ScreenRect & { id: string }>>;
+  /** The controls' state now: check boxes and radios checked, text fields' values (null where it does not apply). */
+  controlValues(): Promise<Array<{ id: string; checked: boolean | null; value: string | null }>>;
   /** Gives the text field keyboard focus from inside the page. */
   focusField(): Promise<void>;
   /** Stops or resumes recording events (benches: the page's bookkeeping would slow the input under test). */
@@ -318,11 +320,17 @@ export async function startProbe(xvfb: Xvfb, options: ProbeOptions = {}): Promis
         .parse(await server.command({ kind: 'pattern', labels }));
       return r.labels.map((l) => ({ ...toScreen(l), text: l.text }));
     },
-    async showControls(count, secret) {
+    async showControls(count, secret, rename) {
       const r = z
         .object({ controls: z.array(RectSchema.extend({ id: z.string() })) })
-        .parse(await server.command({ kind: 'controls', count, ...(secret !== undefined ? { secret } : {}) }));
+        .parse(await server.command({ kind: 'controls', count, ...(secret !== undefined ? { secret } : {}), ...(rename ? { rename } : {}) }));
       return r.controls.map((c) => ({ ...toScreen(c), id: c.id }));
+    },
+    async controlValues() {
+      const r = z
+        .object({ values: z.array(z.object({ id: z.string(), checked: z.boolean().nullable(), value: z.string().nullable() })) })
+        .parse(await server.command({ kind: 'controlValues' }));
+      return r.values;
     },
     async reset() {
       layout = LayoutSchema.parse(await server.command({ kind: 'reset' }));

@@ -12,14 +12,18 @@ import type { RunDeps } from './context.js';
  * rules, and the run's stop/pause control.
  */
 export function createDefaultDeps(options: RunOptions, emit: (event: RunEventInput) => RunEvent, _log: FileRunLog): RunDeps {
-  const provider = createProvider(options.profile, {
+  return createSupervisedDeps(options, emit, createRunProvider(options));
+}
+
+/** The provider a run's profile names, with its key, base URL, timeouts and retries (a replay's healer is one too). */
+export function createRunProvider(options: RunOptions): Provider {
+  return createProvider(options.profile, {
     ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
     ...(options.profile.baseUrl ? { baseUrl: options.profile.baseUrl } : {}),
     // The request timeout (retries included): the caller's, else the config's, else the provider default.
     ...requestTimeout(options),
     ...(options.providerOptions?.retry ? { retry: options.providerOptions.retry } : {}),
   });
-  return createSupervisedDeps(options, emit, provider);
 }
 
 /**

@@ -11,6 +11,8 @@ import { isAbortError, throwIfAborted } from '../../../shared/abort.js';
 import type { RunContext, RunEnding, SeenObservation } from './context.js';
 import { actionToGlobal, globalToImage } from '../../../os-control/coords.js';
 import { observeZoom } from './observe.js';
+import { pointerTargetPoint, readActionTarget } from './target.js';
+import type { ActionTarget } from '../../../shared/events.js';
 
 /** What one model turn's calls came to: one result per call id, in order, and maybe the end of the run. */
 export interface TurnOutcome {
@@ -140,6 +142,11 @@ async function proposeAndRun(
     reasoning,
     callId: call.callId,
   });
+  // What a pointer action lands on is read while the gate decides (runner/target.ts).
+  const targetPoint = pointerTargetPoint(proposed);
+  const globalPoint = targetPoint ? pointerTargetPoint(actionToGlobal(proposed, seen.record)) : undefined;
+  // Never rejects (a failed read is no target), so an action the gate refuses leaves nothing unhandled.
+  const target = globalPoint ? readActionTarget(ctx.computer, globalPoint) : undefined;
   // A pause (the person, a takeover) holds the next action even within one turn.
   if (ctx.control.paused) await ctx.control.waitWhilePaused(ctx.control.signal);
   const category = actionCategory(proposed);
@@ -188,10 +195,13 @@ async function proposeAndRun(
     return { ok: false, acted: false, text: `Refused by policy (${outcome.decision.rule}): ${outcome.decision.reason}. The action was not run.` };
   }
   // The gate hands out only checked actions: a person's edit passed the same checkAction as model output.
-  return { ...(await perform(ctx, proposalId, outcome.action, outcome.by, seen)), acted: actionCategory(outcome.action) !== 'observe' };
+  // An edit that moved the point acts elsewhere: the target read for the proposal is not its target.
+  const samePoint = JSON.stringify(pointerTargetPoint(outcome.action)) === JSON.stringify(targetPoint);
+  const landed = target && samePoint ? await target : undefined;
+  return { ...(await perform(ctx, proposalId, outcome.action, outcome.by, seen, landed)), acted: actionCategory(outcome.action) !== 'observe' };
 }
 
-async function perform(ctx: RunContext, proposalId: string, action: CheckedAction, by: ApprovedBy, seen: SeenObservation): Promise<ActionResult> {
+async function perform(ctx: RunContext, proposalId: string, action: CheckedAction, by: ApprovedBy, seen: SeenObservation, target?: ActionTarget): Promise<ActionResult> {
   const started = Date.now();
   const desktop = actionToGlobal(action, seen.record);
   let output: string | undefined;
@@ -276,6 +286,7 @@ async function perform(ctx: RunContext, proposalId: string, action: CheckedActio
     ...(output !== undefined ? { output } : {}),
     durationMs: Date.now() - started,
     held: ctx.input.held,
+    ...(target ? { target } : {}),
   });
   // A shell command that exits non-zero still ran: the model reads its output and decides.
   const text = error !== undefined && desktop.type !== 'shell' ? `error: ${describeAction(action)} failed: ${error}` : `${describeAction(action)}: done${output ? `\n${output}` : ''}`;

@@ -5,14 +5,14 @@ import { readFileInRun } from '../files.js';
 import { readRunLog } from '../reader.js';
 import { renderHtmlReportFor } from './html.js';
 import { renderMarkdown } from './markdown.js';
-import { renderReplay } from './replay.js';
+import { renderAnimation } from './animation.js';
 import { buildRunView, type RunView } from './timeline.js';
 import type { ExportFormat } from './formats.js';
 
 export { OVERLAY_COLOR, OVERLAY_RGB, overlayElements, overlaySvg } from './overlay.js';
 export { REPORT_CSS, REPORT_CSP, escapeHtml, renderHtmlReport, renderHtmlReportFor, renderReportDocument, renderRunSection, renderRunSectionFromDir } from './html.js';
 export { renderMarkdown } from './markdown.js';
-export { renderReplay } from './replay.js';
+export { renderAnimation } from './animation.js';
 export { buildRunView, type RunView, type StepView, type ActionView } from './timeline.js';
 export { EXPORT_FORMATS, type ExportFormat } from './formats.js';
 
@@ -60,7 +60,10 @@ export async function exportRun(dir: string, format: ExportFormat, outFile: stri
       break;
     case 'webp':
     case 'gif':
-      data = await renderReplay(dir, view, { format });
+      data = await renderAnimation(dir, view, { format });
+      break;
+    case 'animation':
+      data = await renderAnimation(dir, view, { format: 'webp' });
       break;
   }
   // An export holds the run's screenshots and text: private like the run it came from.

@@ -19,7 +19,7 @@ async function pixel(file: string, page: number, x: number, y: number): Promise<
 const near = (p: [number, number, number], q: { r: number; g: number; b: number }, tol: number) =>
   Math.abs(p[0] - q.r) <= tol && Math.abs(p[1] - q.g) <= tol && Math.abs(p[2] - q.b) <= tol;
 
-describe.each(['gif', 'webp'] as const)('animated %s replay', (format) => {
+describe.each(['gif', 'webp'] as const)('animated %s export (format animation, once called replay)', (format) => {
   it('has one frame per step with the action overlay drawn at the action point', async () => {
     const steps = 5;
     const { log, actions } = await writeSampleRun({ home, steps });

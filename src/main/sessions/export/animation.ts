@@ -5,9 +5,9 @@ import { overlaySvg } from './overlay.js';
 import type { RunView } from './timeline.js';
 
 /** Decoded pixels of all frames together (about 190 MB as RGB). */
-export const REPLAY_PIXEL_BUDGET = 64_000_000;
+export const ANIMATION_PIXEL_BUDGET = 64_000_000;
 
-export interface ReplayOptions {
+export interface AnimationOptions {
   format: 'webp' | 'gif';
   /** Frame width in pixels; the height follows the first screenshot's aspect. Default: the first screenshot's width, at most 960, less for long runs (pixel budget). */
   width?: number;
@@ -16,17 +16,17 @@ export interface ReplayOptions {
 }
 
 /**
- * An animated replay: one frame per step that has a screenshot, the step's actions
+ * An animation of the run (the export once called "replay"; `deskpilot replay` now re-runs a run): one frame per step that has a screenshot, the step's actions
  * drawn on it (same overlay as the HTML report). Frames are made one at a time from the
- * files on disk (raw RGB, within REPLAY_PIXEL_BUDGET) and stacked into one animation.
+ * files on disk (raw RGB, within ANIMATION_PIXEL_BUDGET) and stacked into one animation.
  */
-export async function renderReplay(dir: string, view: RunView, options: ReplayOptions): Promise<Buffer> {
+export async function renderAnimation(dir: string, view: RunView, options: AnimationOptions): Promise<Buffer> {
   const steps = view.steps.filter((s) => s.observation);
-  if (steps.length === 0) throw new Error(`run ${view.runId} has no screenshots to replay`);
+  if (steps.length === 0) throw new Error(`run ${view.runId} has no screenshots to animate`);
   const first = steps[0]!.observation!.observation.image;
   // sharp holds every decoded frame while it joins them: long runs get smaller frames
-  // so the whole animation stays within REPLAY_PIXEL_BUDGET.
-  const budgetWidth = Math.floor(Math.sqrt((REPLAY_PIXEL_BUDGET * first.width) / (first.height * steps.length)));
+  // so the whole animation stays within ANIMATION_PIXEL_BUDGET.
+  const budgetWidth = Math.floor(Math.sqrt((ANIMATION_PIXEL_BUDGET * first.width) / (first.height * steps.length)));
   const width = Math.max(16, Math.round(options.width ?? Math.min(first.width, 960, budgetWidth)));
   const height = Math.max(1, Math.round((width * first.height) / first.width));
   const frames: Buffer[] = [];

@@ -1,0 +1,139 @@
+import type { Point, Rect } from '../../../shared/actions.js';
+import type { ObservationRecord } from '../../../shared/observation.js';
+import type { TrajectoryTarget } from '../../../shared/trajectory.js';
+import { imageToGlobal } from '../../../os-control/coords.js';
+import { findText, normalizeText } from '../../../os-control/ocr/index.js';
+import { decodePatch, findPatch, type GreyImage } from '../../../os-control/screen-match.js';
+import type { Computer } from '../../../os-control/types.js';
+
+/**
+ * Finding a recorded target on the screen now, without a model. The forms are tried in
+ * this order, and the first that finds it decides (the rule that fired is reported):
+ *   1. element — the accessibility path resolves to a visible element with bounds; the
+ *      point keeps its relative place inside the element (a moved window, a wider button).
+ *   2. text    — OCR finds the recorded words (exactly, after normalising case and
+ *      spacing); the point keeps its offset from the words' centre. Nearest to where
+ *      the point was when the words appear more than once.
+ *   3. patch   — the recorded pixels around the point are on screen (mean difference
+ *      ≤ PATCH_MATCH and at most PATCH_STRONG of its pixels strongly different: a
+ *      relabelled button is not its old self) and no second place matches nearly as
+ *      well (PATCH_MARGIN). A plain
+ *      patch (contrast < PLAIN_CONTRAST: an empty field) matches anywhere and is skipped.
+ *   4. window  — the point relative to its window, with the window found again by title
+ *      and app; used ONLY when the step recorded nothing of rules 1–3 to check it with
+ *      (a click on a blank canvas). When it did record them and none holds, the target
+ *      is missing: a point whose target was not found is never clicked.
+ *   5. point   — nothing but the point was recorded (no tree, plain pixels, no words):
+ *      the recorded point, on a screen the caller has checked resembles the recording.
+ */
+
+/** Mean grey difference (0–1) under which a patch is the same pixels: JPEG vs PNG of one button measured 0.01–0.03. */
+export const PATCH_MATCH = 0.06;
+/** Share of strongly different pixels allowed (os-control strongDifferenceAt): re-encoding measured under 1%, "c6" → "Send" 6%. */
+export const PATCH_STRONG = 0.02;
+/** The runner-up must be this much worse, or the patch is ambiguous (two identical buttons). */
+export const PATCH_MARGIN = 0.02;
+/** Grey-level standard deviation below which a patch is a plain area. */
+export const PLAIN_CONTRAST = 12;
+
+/** The screen as the replay sees it now. `grey` is at the record's logical region size. */
+export interface ScreenNow {
+  record: ObservationRecord;
+  /** The encoded screenshot (what OCR reads). */
+  image: Buffer;
+  grey: GreyImage;
+}
+
+export type TargetRule = 'element' | 'text' | 'patch' | 'window' | 'point';
+
+export type TargetLookup =
+  | { kind: 'found'; point: Point; rule: TargetRule; detail: string }
+  | { kind: 'missing'; /** Each form tried and why it did not find the target. */ tried: string[] };
+
+export interface FindDeps {
+  computer: Pick<Computer, 'findElement' | 'elementTree'>;
+  /** Reads a file the trajectory names (a patch), relative to the trajectory file. */
+  readFile(relativePath: string): Promise<Buffer>;
+}
+
+const centre = (r: Rect): Point => ({ x: r.x + r.width / 2, y: r.y + r.height / 2 });
+
+export async function findTarget(target: TrajectoryTarget, screen: ScreenNow, deps: FindDeps): Promise<TargetLookup> {
+  const tried: string[] = [];
+  // 1. element
+  if (target.element) {
+    const lookup = await deps.computer.findElement(target.element.path);
+    if (lookup.kind === 'found' && lookup.element.bounds && lookup.element.states.includes('visible')) {
+      const now = lookup.element.bounds;
+      const then = target.element.bounds;
+      const fx = then ? clamp01((target.point.x - then.x) / then.width) : 0.5;
+      const fy = then ? clamp01((target.point.y - then.y) / then.height) : 0.5;
+      return { kind: 'found', rule: 'element', point: { x: now.x + fx * now.width, y: now.y + fy * now.height }, detail: `element ${target.element.path}` };
+    }
+    tried.push(lookup.kind === 'found' ? `element ${target.element.path}: found but not visible on screen` : `element: ${lookup.detail}`);
+  }
+  // 2. text
+  if (target.text) {
+    const found = await findWords(target.text, target.point, screen);
+    if (found) return { kind: 'found', rule: 'text', point: found, detail: `text ${JSON.stringify(target.text.text)}` };
+    tried.push(`text ${JSON.stringify(target.text.text)}: not on the screen`);
+  }
+  // 3. patch
+  if (target.patch && target.patch.contrast >= PLAIN_CONTRAST) {
+    const patch = await decodePatch(await deps.readFile(target.patch.image));
+    const match = findPatch(screen.grey, patch);
+    const ambiguous = match?.runnerUp !== undefined && match.runnerUp - match.difference < PATCH_MARGIN;
+    if (match && match.difference <= PATCH_MATCH && match.strong <= PATCH_STRONG && !ambiguous) {
+      const offset = { x: target.point.x - centre(target.patch.bounds).x, y: target.point.y - centre(target.patch.bounds).y };
+      const at = { x: screen.record.region.x + match.center.x + offset.x, y: screen.record.region.y + match.center.y + offset.y };
+      return { kind: 'found', rule: 'patch', point: at, detail: `image patch (difference ${match.difference.toFixed(3)}, ${pct(match.strong)} strongly)` };
+    }
+    tried.push(
+      `image patch: ${!match ? 'no place to compare' : ambiguous ? `matches in two places (${match.difference.toFixed(3)} and ${match.runnerUp!.toFixed(3)})` : `the closest place differs (mean ${match.difference.toFixed(3)}, ${pct(match.strong)} of its pixels strongly; allowed ${PATCH_MATCH}, ${pct(PATCH_STRONG)})`}`,
+    );
+  }
+  const checkable = target.element !== undefined || target.text !== undefined || (target.patch !== undefined && target.patch.contrast >= PLAIN_CONTRAST);
+  if (checkable) return { kind: 'missing', tried };
+  // 4. window
+  if (target.window) {
+    const bounds = await windowNow(deps, target.window.title, target.window.app);
+    if (bounds) {
+      return {
+        kind: 'found',
+        rule: 'window',
+        point: { x: bounds.x + target.window.offset.x, y: bounds.y + target.window.offset.y },
+        detail: `window-relative point in ${JSON.stringify(target.window.title)}`,
+      };
+    }
+    tried.push(`window ${JSON.stringify(target.window.title)} (${target.window.app}): not found`);
+    return { kind: 'missing', tried };
+  }
+  // 5. point
+  return { kind: 'found', rule: 'point', point: target.point, detail: 'the recorded point (nothing else was recorded)' };
+}
+
+function pct(share: number): string {
+  return `${(share * 100).toFixed(1)}%`;
+}
+
+function clamp01(v: number): number {
+  return Math.min(1, Math.max(0, v));
+}
+
+/** Where the recorded words are now (global), keeping the point's offset from them; nearest to the old point when repeated. */
+async function findWords(text: NonNullable<TrajectoryTarget['text']>, point: Point, screen: ScreenNow): Promise<Point | undefined> {
+  const wanted = normalizeText(text.text);
+  const matches = (await findText(screen.image, text.text)).filter((m) => normalizeText(m.text) === wanted);
+  if (matches.length === 0) return undefined;
+  const then = centre(text.bbox);
+  const placed = matches.map((m) => imageToGlobal(m.center, screen.record)).sort((a, b) => Math.hypot(a.x - then.x, a.y - then.y) - Math.hypot(b.x - then.x, b.y - then.y));
+  const best = placed[0]!;
+  return { x: best.x + (point.x - then.x), y: best.y + (point.y - then.y) };
+}
+
+/** The window's bounds now, from the accessibility tree of every window (title and app must both match). */
+async function windowNow(deps: FindDeps, title: string, app: string): Promise<Rect | undefined> {
+  const tree = await deps.computer.elementTree({ scope: 'all', maxDepth: 0 });
+  if (tree.kind !== 'tree') return undefined;
+  return tree.windows.find((w) => w.root.name === title && w.app === app)?.root.bounds;
+}

@@ -1,0 +1,117 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { TRAJECTORY_FILE, TrajectorySchema, type Trajectory } from '../../../shared/trajectory.js';
+import { writePrivateFile } from '../../private-files.js';
+import { readFileInRun } from '../../sessions/files.js';
+import type { RunHandle, RunOptions, RunResult } from '../run-api.js';
+import { createRunProvider, createSupervisedDeps } from '../runner/deps.js';
+import { startRunWith } from '../runner/start-run.js';
+import { deriveTrajectory, trajectoryOfRun } from './derive.js';
+import { REPLAY_LABELS } from './labels.js';
+import { writeDivergenceReport, type DivergenceReport } from './report.js';
+import { ReplayProvider, type ReplayMode, type ReplayStats } from './replay-provider.js';
+
+export { deriveTrajectory, trajectoryOfRun, textUnder, PATCH_SIZE } from './derive.js';
+export { exportTrajectory } from './export.js';
+export { ReplayProvider, SCREEN_MATCH, type Divergence, type ReplayMode, type ReplayStats } from './replay-provider.js';
+export { findTarget, type TargetLookup, type TargetRule } from './find-target.js';
+export { DIVERGENCE_FILES, divergenceMarkdown, type DivergenceReport } from './report.js';
+export { REPLAY_LABELS, REPLAY_CALL_PREFIX } from './labels.js';
+
+/** A trajectory and the folder its relative file names (screens, patches) resolve in. */
+export interface LoadedTrajectory {
+  trajectory: Trajectory;
+  /** The folder of the trajectory file (a run folder, or an export). */
+  dir: string;
+}
+
+/** The trajectory of a run folder (derived from its events when not cached). */
+export async function trajectoryOfRunDir(dir: string): Promise<LoadedTrajectory> {
+  return { trajectory: await trajectoryOfRun(dir), dir };
+}
+
+/** A trajectory file (`deskpilot sessions export --format trajectory`, or a run folder's trajectory.json), checked with its schema. */
+export async function loadTrajectoryFile(file: string): Promise<LoadedTrajectory> {
+  const full = path.resolve(file);
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(full, 'utf8'));
+  } catch (error) {
+    throw new Error(`${file} is not a trajectory file: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  const parsed = TrajectorySchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${file} is not a valid trajectory: ${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'}`);
+  }
+  return { trajectory: parsed.data, dir: path.dirname(full) };
+}
+
+export interface ReplayOptions {
+  source: LoadedTrajectory;
+  mode: ReplayMode;
+}
+
+export interface ReplayHandle extends RunHandle {
+  readonly provider: ReplayProvider;
+  /** The run's result once the healed trajectory (when the model healed a step) is written. */
+  readonly replayed: Promise<ReplayOutcome>;
+}
+
+export interface ReplayOutcome {
+  result: RunResult;
+  stats: ReplayStats;
+  /** Set when a strict replay diverged. */
+  divergence?: DivergenceReport;
+  /** Set when the model healed a step and the run succeeded: the new trajectory's file and revision. */
+  healed?: { file: string; revision: number };
+}
+
+/**
+ * Replays a trajectory as a run (replay-provider.ts): started like any run through
+ * startRunWith with the supervised gate, control and takeover watch of createSupervisedDeps,
+ * so the policy and the approval queue decide every replayed action. `options.task` and
+ * the labels are the trajectory's; the profile is the healing model's (unused in strict mode).
+ */
+export async function startReplay(options: RunOptions, replay: ReplayOptions): Promise<ReplayHandle> {
+  const { trajectory, dir } = replay.source;
+  const readTrajectoryFile = (relativePath: string) => readFileInRun(dir, relativePath);
+  let provider: ReplayProvider | undefined;
+  let divergence: DivergenceReport | undefined;
+  const handle = await startRunWith(
+    {
+      ...options,
+      task: trajectory.task,
+      labels: {
+        ...options.labels,
+        [REPLAY_LABELS.of]: trajectory.runId,
+        [REPLAY_LABELS.revision]: String(trajectory.revision),
+        [REPLAY_LABELS.mode]: replay.mode,
+      },
+    },
+    (runOptions, emit, log) => {
+      provider = new ReplayProvider({
+        trajectory,
+        mode: replay.mode,
+        computer: runOptions.computer,
+        readFile: readTrajectoryFile,
+        ...(replay.mode === 'heal' ? { healer: createRunProvider(runOptions) } : {}),
+        onDivergence: async (d) => {
+          divergence = await writeDivergenceReport(log, trajectory, d, readTrajectoryFile);
+        },
+      });
+      return createSupervisedDeps(runOptions, emit, provider);
+    },
+  );
+  const made = provider!;
+  const replayed = handle.done.then(async (result): Promise<ReplayOutcome> => {
+    const outcome: ReplayOutcome = { result, stats: made.stats, ...(divergence ? { divergence } : {}) };
+    if (result.status !== 'done' || made.stats.healed.length === 0) return outcome;
+    // The healed run's own trajectory is the new version (its steps: replayed, then healed by the model).
+    const healed = await deriveTrajectory(handle.dir);
+    const file = path.join(handle.dir, TRAJECTORY_FILE);
+    await writePrivateFile(file, `${JSON.stringify(healed, null, 2)}\n`);
+    return { ...outcome, healed: { file, revision: healed.revision } };
+  });
+  return Object.assign(handle, { provider: made, replayed });
+}

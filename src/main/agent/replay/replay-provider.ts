@@ -1,0 +1,268 @@
+import { describeAction, mapActionPoints, type Action, type Point } from '../../../shared/actions.js';
+import type { Trajectory, TrajectoryStep } from '../../../shared/trajectory.js';
+import { globalToImage } from '../../../os-control/coords.js';
+import { changedPixels, decodeGrey, fingerprintDistance, screenFingerprint, type GreyImage } from '../../../os-control/screen-match.js';
+import type { Computer, ImageTarget } from '../../../os-control/types.js';
+import type { ModelTurn, Provider, TurnRequest } from '../providers/types.js';
+import type { ModelCall, TranscriptImage } from '../transcript.js';
+import { pointerTargetPoint } from '../runner/target.js';
+import { findTarget, type ScreenNow, type TargetLookup } from './find-target.js';
+import { REPLAY_CALL_PREFIX } from './labels.js';
+
+/**
+ * A replay is a run whose "model" is the trajectory (like `deskpilot mcp`, whose model is
+ * the MCP client): each turn hands the runner the next recorded step's actions, moved to
+ * where their targets are now, and the runner checks, gates (the policy and the one
+ * approval queue decide), executes and logs them exactly as it does a model's. There is
+ * no second path to the desktop.
+ *
+ * Before a step: the screen must resemble the recorded one (SCREEN_MATCH) and every
+ * pointer target must be found again (find-target.ts). After it (on the next turn's
+ * screenshot): the screen must resemble the recorded "after", and a step that changed
+ * the screen must change it again. Any of these failing is a divergence: `strict` ends
+ * the run there (nothing of the step is acted), `heal` hands the step to the model with
+ * its recorded intent and goes on with the next step once the model has acted.
+ */
+
+/**
+ * Share of fingerprint cells allowed to differ for "the same screen": a caret, a clock
+ * or a hover highlight move under 1%; a 1000×700 window moved by 60 px changes ~25%;
+ * a dialog on top, 10% or more.
+ */
+export const SCREEN_MATCH = 0.06;
+/**
+ * The recording "changed the screen" when a fingerprint cell moved (a typed word in a
+ * 14 px font: 1–2 cells of 2,560; a caret blink moves none). The replay's own two
+ * screenshots are compared pixel by pixel (same encoder, so an unchanged screen is
+ * identical): CHANGED_PIXELS pixels by more than 32 levels is a change.
+ */
+const CHANGED_PIXELS = 4;
+
+export type ReplayMode = 'strict' | 'heal';
+
+export type DivergenceKind = 'screen' | 'target' | 'effect' | 'final';
+
+/** Why a replay stopped following the recording at one step. */
+export interface Divergence {
+  kind: DivergenceKind;
+  /** Index into trajectory.steps (steps.length for the final state). */
+  index: number;
+  /** One sentence: what was expected and what was seen. */
+  message: string;
+  /** The recorded screenshot (relative to the trajectory) and the one seen now (the run's). */
+  expectedImage?: string;
+  seen: Buffer;
+  distance?: number;
+  /** Target forms tried. */
+  tried?: string[];
+}
+
+export interface ReplayStats {
+  /** Steps replayed without the model. */
+  replayed: number;
+  /** Turns the model was asked for (healing). */
+  modelCalls: number;
+  /** Steps the model healed (their indexes). */
+  healed: number[];
+  divergences: Divergence[];
+  /** How each target was found: rule → count. */
+  rules: Record<string, number>;
+}
+
+export interface ReplayProviderOptions {
+  trajectory: Trajectory;
+  mode: ReplayMode;
+  computer: Pick<Computer, 'findElement' | 'elementTree'>;
+  /** Reads a file the trajectory names, relative to it. */
+  readFile(relativePath: string): Promise<Buffer>;
+  /** The model for healing (required in heal mode). */
+  healer?: Provider;
+  /** Called on a divergence in strict mode, before the run ends (the report is written there). */
+  onDivergence?(divergence: Divergence): Promise<void>;
+}
+
+const ZERO_TOKENS = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+
+/** The replay's screenshot for itself: PNG at capture size (patches compare pixels, not JPEG blocks). */
+const REPLAY_IMAGE_TARGET: ImageTarget = { format: 'png' };
+
+export class ReplayProvider implements Provider {
+  readonly family: Provider['family'];
+  readonly model = 'replay';
+  readonly stats: ReplayStats = { replayed: 0, modelCalls: 0, healed: [], divergences: [], rules: {} };
+  /** Next step to replay. */
+  private index = 0;
+  /** The step the last turn handed to the runner, and how (its effect is checked on the next turn). */
+  private last: { index: number; by: 'replay' | 'model'; before?: GreyImage } | undefined;
+  private calls = 0;
+
+  constructor(private readonly options: ReplayProviderOptions) {
+    if (options.mode === 'heal' && !options.healer) throw new Error('a healing replay needs a model');
+    this.family = options.healer?.family ?? 'anthropic';
+  }
+
+  imageTarget(capture: { width: number; height: number }): ImageTarget {
+    // Healing shows the model the same screenshot the replay looked at: it must be one the model takes.
+    return this.options.healer ? this.options.healer.imageTarget(capture) : REPLAY_IMAGE_TARGET;
+  }
+
+  async turn(request: TurnRequest, signal: AbortSignal): Promise<ModelTurn> {
+    const image = latestImage(request);
+    const data = await image.load();
+    const fingerprint = await screenFingerprint(data);
+    const grey = await decodeGrey(data, request.observation.region);
+    const { steps } = this.options.trajectory;
+
+    // After a replayed step: did it do what it did when recorded?
+    const previous = this.last;
+    this.last = undefined;
+    if (previous?.by === 'replay') {
+      const step = steps[previous.index]!;
+      const diverged = this.effectDiverges(step, previous.before, grey, fingerprint);
+      if (diverged) return this.diverge({ kind: 'effect', index: previous.index, message: diverged, seen: data, ...(step.after ? { expectedImage: step.after.image } : {}) }, request, image, signal);
+    }
+    if (this.index >= steps.length) {
+      const final = this.options.trajectory.final;
+      const distance = final ? fingerprintDistance(fingerprint, final.fingerprint) : 0;
+      if (final && previous?.by === 'replay' && distance > SCREEN_MATCH) {
+        return this.diverge(
+          { kind: 'final', index: steps.length, message: `the final screen differs from the recorded one (${pct(distance)} of it)`, expectedImage: final.image, seen: data, distance },
+          request,
+          image,
+          signal,
+        );
+      }
+      return this.finish(`replayed ${this.stats.replayed} of ${steps.length} steps${this.stats.healed.length ? `, ${this.stats.healed.length} healed by the model` : ''}`);
+    }
+
+    const step = steps[this.index]!;
+    const distance = fingerprintDistance(fingerprint, step.before.fingerprint);
+    if (distance > SCREEN_MATCH) {
+      return this.diverge(
+        { kind: 'screen', index: this.index, message: `the screen before the step differs from the recorded one (${pct(distance)} of it changed)`, expectedImage: step.before.image, seen: data, distance },
+        request,
+        image,
+        signal,
+      );
+    }
+    const screen: ScreenNow = { record: request.observation, image: data, grey };
+    const actions: Action[] = [];
+    const found: string[] = [];
+    for (const recorded of step.actions) {
+      const placed = await this.place(recorded.action, recorded.target, screen);
+      if (placed.kind === 'missing') {
+        return this.diverge(
+          { kind: 'target', index: this.index, message: `the target of "${describeAction(recorded.action)}" was not found (${placed.tried.join('; ')})`, expectedImage: step.before.image, seen: data, tried: placed.tried },
+          request,
+          image,
+          signal,
+        );
+      }
+      actions.push(placed.action);
+      if (placed.found) found.push(placed.found);
+    }
+    this.last = { index: this.index, by: 'replay', before: grey };
+    this.index += 1;
+    this.stats.replayed += 1;
+    const call: ModelCall = {
+      callId: `${REPLAY_CALL_PREFIX}${this.index}-${++this.calls}`,
+      name: 'replay',
+      // Logged with the turn: how each target was found again (the audit trail of a replay).
+      input: { step: this.index, of: steps.length, found },
+      actions: actions.map((action) => ({ ok: true as const, action })),
+    };
+    // The recorded intent is logged as this step's reasoning: a healed trajectory keeps it.
+    return { assistant: { role: 'assistant', text: step.intent || `step ${this.index} of ${steps.length}`, calls: [call] }, usage: ZERO_TOKENS, stopReason: 'tool_use' };
+  }
+
+  /** The recorded action moved to its target now, in the pixels of this screenshot; or why it cannot be. */
+  private async place(
+    action: Action,
+    target: TrajectoryStep['actions'][number]['target'],
+    screen: ScreenNow,
+  ): Promise<{ kind: 'placed'; action: Action; found?: string } | Extract<TargetLookup, { kind: 'missing' }>> {
+    const recordedPoint = pointerTargetPoint(action);
+    let shift: Point = { x: 0, y: 0 };
+    let how: string | undefined;
+    if (recordedPoint && target) {
+      const found = await findTarget(target, screen, { computer: this.options.computer, readFile: (p) => this.options.readFile(p) });
+      if (found.kind === 'missing') return found;
+      this.stats.rules[found.rule] = (this.stats.rules[found.rule] ?? 0) + 1;
+      shift = { x: found.point.x - target.point.x, y: found.point.y - target.point.y };
+      how = `${found.rule}: ${found.detail}`;
+    }
+    let outside = false;
+    const placed = mapActionPoints(action, (p) => {
+      const image = globalToImage({ x: p.x + shift.x, y: p.y + shift.y }, screen.record);
+      if (!image) outside = true;
+      return image ?? p;
+    });
+    if (outside) return { kind: 'missing', tried: ['the target is found, but off the screen the replay watches'] };
+    return { kind: 'placed', action: placed, ...(how ? { found: how } : {}) };
+  }
+
+  private effectDiverges(step: TrajectoryStep, before: GreyImage | undefined, now: GreyImage, fingerprint: string): string | undefined {
+    if (!step.after) return undefined;
+    const distance = fingerprintDistance(fingerprint, step.after.fingerprint);
+    if (distance > SCREEN_MATCH) return `after the step the screen differs from the recorded one (${pct(distance)} of it)`;
+    const changedThen = fingerprintDistance(step.before.fingerprint, step.after.fingerprint) > 0;
+    const changedNow = before === undefined || changedPixels(before, now) >= CHANGED_PIXELS;
+    if (changedThen && !changedNow) return 'the step changed the screen when recorded, and nothing changed now';
+    return undefined;
+  }
+
+  private async diverge(divergence: Divergence, request: TurnRequest, image: TranscriptImage, signal: AbortSignal): Promise<ModelTurn> {
+    this.stats.divergences.push(divergence);
+    const { steps } = this.options.trajectory;
+    const where = divergence.index < steps.length ? `step ${divergence.index + 1} of ${steps.length}` : 'the end';
+    if (this.options.mode === 'strict' || !this.options.healer) {
+      await this.options.onDivergence?.(divergence);
+      return this.finish(`replay diverged at ${where}: ${divergence.message}; nothing of the step was done`, false);
+    }
+    // Heal: the model does this step (or the end of the task) from the screen as it is now.
+    const step = steps[divergence.index];
+    const intent = step ? step.intent || step.actions.map((a) => describeAction(a.action)).join(', ') : 'finish the task';
+    const text = [
+      `Task: ${this.options.trajectory.task}`,
+      '',
+      `A recorded run of this task is being replayed, and at ${where} the screen no longer matches the recording: ${divergence.message}.`,
+      step ? `What that step did when recorded: ${intent} (${step.actions.map((a) => describeAction(a.action)).join(', ')}).` : 'Every recorded step was replayed.',
+      step ? 'Do that step on the screen as it is now. The replay continues with the next recorded step after your actions.' : 'Finish the task from here, then call finish.',
+    ].join('\n');
+    this.stats.modelCalls += 1;
+    const turn = await this.options.healer.turn({ ...request, transcript: [{ role: 'user', text, image }] }, signal);
+    if (step) {
+      this.stats.healed.push(divergence.index);
+      this.index = divergence.index + 1;
+    }
+    this.last = { index: divergence.index, by: 'model' };
+    return turn;
+  }
+
+  private finish(summary: string, success = true): ModelTurn {
+    const call: ModelCall = {
+      callId: `${REPLAY_CALL_PREFIX}end-${++this.calls}`,
+      name: 'replay',
+      input: { finish: success },
+      actions: [{ ok: true, action: { type: 'finish', success, summary } }],
+    };
+    return { assistant: { role: 'assistant', text: summary, calls: [call] }, usage: ZERO_TOKENS, stopReason: 'tool_use' };
+  }
+}
+
+function pct(share: number): string {
+  return `${(share * 100).toFixed(1)}%`;
+}
+
+/**
+ * The screenshot of the request: the newest transcript image that is not a zoom. When
+ * the screen did not change the runner sends no new image (its pixels are the newest one's).
+ */
+function latestImage(request: TurnRequest): TranscriptImage {
+  for (let i = request.transcript.length - 1; i >= 0; i--) {
+    const item = request.transcript[i]!;
+    const image = item.role === 'assistant' ? undefined : item.image;
+    if (image && !image.zoom) return image;
+  }
+  throw new Error('the replay got no screenshot to compare with the recording');
+}

@@ -1,0 +1,101 @@
+import type { Action, Point, Rect } from '../../../shared/actions.js';
+import { assertNever } from '../../../shared/assert-never.js';
+import { isInteractive, walkElements, type ElementNode, type ElementTreeResult } from '../../../shared/elements.js';
+import type { ActionTarget } from '../../../shared/events.js';
+import type { Computer } from '../../../os-control/types.js';
+
+/**
+ * What a pointer action lands on, read from the accessibility tree just before it runs
+ * and logged with `action_executed` (its `target`): the element path and the window, so
+ * a replay can find the same element again after the window moved (agent/replay).
+ *
+ * The read starts when the action is proposed and runs while the gate decides; it is
+ * bounded by TARGET_READ_MS and never fails the action: a slow or absent tree only
+ * means the replay falls back on the text, the patch or the point.
+ */
+
+/**
+ * A tree read of the focused window costs 76–200 ms (bench/accessibility: gnome-calculator,
+ * gtk3-widget-factory at load 18); past 1.5 s the action goes ahead without a target.
+ */
+export const TARGET_READ_MS = 1_500;
+
+/** The point a pointer action acts on (global coordinates), or undefined for keyboard and other actions. */
+export function pointerTargetPoint(action: Action): Point | undefined {
+  switch (action.type) {
+    case 'click':
+    case 'scroll':
+    case 'move':
+      return { x: action.x, y: action.y };
+    case 'mouse_down':
+    case 'mouse_up':
+      return action.x !== undefined && action.y !== undefined ? { x: action.x, y: action.y } : undefined;
+    case 'drag':
+      return action.path[0];
+    case 'type':
+    case 'key':
+    case 'hold_key':
+    case 'key_down':
+    case 'key_up':
+    case 'wait':
+    case 'screenshot':
+    case 'cursor_position':
+    case 'zoom':
+    case 'shell':
+    case 'mcp_call':
+    case 'ask_user':
+    case 'finish':
+      return undefined;
+    default:
+      return assertNever(action, 'action kind');
+  }
+}
+
+function contains(b: Rect | undefined, p: Point): b is Rect {
+  return b !== undefined && p.x >= b.x && p.y >= b.y && p.x < b.x + b.width && p.y < b.y + b.height;
+}
+
+const area = (b: Rect) => b.width * b.height;
+
+/** The element a point lands on (pure): the smallest operable element containing it, else the smallest element. */
+export function targetInTree(tree: ElementTreeResult, point: Point): Omit<ActionTarget, 'point'> | undefined {
+  if (tree.kind !== 'tree') return undefined;
+  for (const window of tree.windows) {
+    if (!contains(window.root.bounds, point)) continue;
+    let best: ElementNode | undefined;
+    let bestOperable: ElementNode | undefined;
+    for (const node of walkElements(window.root.children)) {
+      if (!contains(node.bounds, point) || !node.states.includes('visible')) continue;
+      if (!best || area(node.bounds!) < area(best.bounds!)) best = node;
+      if (isInteractive(node) && (!bestOperable || area(node.bounds!) < area(bestOperable.bounds!))) bestOperable = node;
+    }
+    const element = bestOperable ?? best;
+    return {
+      window: { title: window.root.name, app: window.app, bounds: window.root.bounds },
+      ...(element ? { element: { path: element.path, role: element.role, name: element.name, ...(element.bounds ? { bounds: element.bounds } : {}) } } : {}),
+    };
+  }
+  return undefined;
+}
+
+/**
+ * Reads what `point` lands on now. Resolves undefined when the tree is absent, does not
+ * cover the point, fails or takes longer than TARGET_READ_MS: the target is an aid for
+ * replays, never a reason to hold or fail the action.
+ */
+export async function readActionTarget(computer: Computer, point: Point): Promise<ActionTarget | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), TARGET_READ_MS);
+  });
+  try {
+    const tree = await Promise.race([computer.elementTree({ scope: 'focused' }), late]);
+    const found = tree ? targetInTree(tree, point) : undefined;
+    return found ? { point, ...found } : { point };
+  } catch {
+    // An accessibility bus that fails mid-read: the action still runs, the replay uses the other forms.
+    return { point };
+  } finally {
+    clearTimeout(timer);
+  }
+}

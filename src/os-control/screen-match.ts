@@ -1,0 +1,241 @@
+/**
+ * Comparing screens and finding a small picture on a screen, for replaying a recorded
+ * run without a model (agent/replay): "does the screen look like the recorded one?",
+ * "did this step change the screen?", "where is the patch that was under the point?".
+ *
+ * Everything works in global logical points: a screenshot is first resized to its
+ * record's region size (a model image may be downscaled, a HiDPI capture upscaled), so
+ * a patch cut from one run's screenshot is found in another's whatever the image size.
+ */
+import sharp from 'sharp';
+import type { Point, Rect } from '../shared/actions.js';
+
+/** Greyscale pixels, one byte each, row by row. */
+export interface GreyImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/**
+ * A screen fingerprint is a 64×40 greyscale thumbnail (20×20 logical px per cell on a
+ * 1280×800 screen): five typed letters in a 13 px font change two or three cells by
+ * 30+ levels, a blinking caret (2 px wide) changes a cell by under 8, so both
+ * "nothing changed" and "something changed" can be told from it.
+ */
+export const FINGERPRINT_SIZE = { width: 64, height: 40 } as const;
+/** A cell counts as changed when its grey level moved by more than this (of 255). */
+const CELL_LEVELS = 16;
+
+/** An encoded screenshot (PNG/JPEG/WebP) as greyscale at its logical size. */
+export async function decodeGrey(image: Buffer, size: { width: number; height: number }): Promise<GreyImage> {
+  const width = Math.max(1, Math.round(size.width));
+  const height = Math.max(1, Math.round(size.height));
+  const data = await sharp(image).resize(width, height, { fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer();
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width, height };
+}
+
+/** The fingerprint of an encoded screenshot, as base64 (one line in a trajectory file). */
+export async function screenFingerprint(image: Buffer): Promise<string> {
+  const { width, height } = FINGERPRINT_SIZE;
+  const data = await sharp(image).resize(width, height, { fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer();
+  return data.toString('base64');
+}
+
+/** The share of fingerprint cells (0–1) that differ by more than CELL_LEVELS; 1 when the two cannot be compared. */
+export function fingerprintDistance(a: string, b: string): number {
+  const x = Buffer.from(a, 'base64');
+  const y = Buffer.from(b, 'base64');
+  if (x.length !== y.length || x.length === 0) return 1;
+  let changed = 0;
+  for (let i = 0; i < x.length; i++) if (Math.abs(x[i]! - y[i]!) > CELL_LEVELS) changed++;
+  return changed / x.length;
+}
+
+/** The bounding box (in logical px of a `screen`-sized image) of the fingerprint cells that differ, for a report. */
+export function changedArea(a: string, b: string, screen: { width: number; height: number }): Rect | undefined {
+  const x = Buffer.from(a, 'base64');
+  const y = Buffer.from(b, 'base64');
+  const { width, height } = FINGERPRINT_SIZE;
+  if (x.length !== width * height || y.length !== x.length) return undefined;
+  let minX: number = width;
+  let minY: number = height;
+  let maxX = -1;
+  let maxY = -1;
+  for (let i = 0; i < x.length; i++) {
+    if (Math.abs(x[i]! - y[i]!) <= CELL_LEVELS) continue;
+    const cx = i % width;
+    const cy = Math.floor(i / width);
+    minX = Math.min(minX, cx);
+    minY = Math.min(minY, cy);
+    maxX = Math.max(maxX, cx);
+    maxY = Math.max(maxY, cy);
+  }
+  if (maxX < 0) return undefined;
+  const sx = screen.width / width;
+  const sy = screen.height / height;
+  return { x: minX * sx, y: minY * sy, width: (maxX - minX + 1) * sx, height: (maxY - minY + 1) * sy };
+}
+
+/** Pixels (count) that differ by more than `levels` between two images of one size; Infinity when the sizes differ. */
+export function changedPixels(a: GreyImage, b: GreyImage, levels = 32): number {
+  if (a.width !== b.width || a.height !== b.height) return Infinity;
+  let n = 0;
+  for (let i = 0; i < a.data.length; i++) if (Math.abs(a.data[i]! - b.data[i]!) > levels) n++;
+  return n;
+}
+
+/** The part of `image` inside `rect` (clipped to the image), as a new GreyImage. */
+export function cropGrey(image: GreyImage, rect: Rect): GreyImage {
+  const x0 = Math.max(0, Math.round(rect.x));
+  const y0 = Math.max(0, Math.round(rect.y));
+  const x1 = Math.min(image.width, Math.round(rect.x + rect.width));
+  const y1 = Math.min(image.height, Math.round(rect.y + rect.height));
+  const width = Math.max(0, x1 - x0);
+  const height = Math.max(0, y1 - y0);
+  const data = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) data.set(image.data.subarray((y0 + y) * image.width + x0, (y0 + y) * image.width + x0 + width), y * width);
+  return { data, width, height };
+}
+
+/** Greyscale pixels of an encoded patch (PNG), at its own size. */
+export async function decodePatch(png: Buffer): Promise<GreyImage> {
+  const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+}
+
+/** Standard deviation of a patch's grey levels: under ~12 it is a plain area (an empty field), which matches anywhere. */
+export function patchContrast(patch: GreyImage): number {
+  const n = patch.data.length;
+  if (n === 0) return 0;
+  let sum = 0;
+  let sq = 0;
+  for (const v of patch.data) {
+    sum += v;
+    sq += v * v;
+  }
+  const mean = sum / n;
+  return Math.sqrt(Math.max(0, sq / n - mean * mean));
+}
+
+/** Mean absolute difference (0–1) between `patch` and the screen area whose top-left is (x, y); 1 when it does not fit. */
+export function patchDifferenceAt(screen: GreyImage, patch: GreyImage, x: number, y: number): number {
+  if (x < 0 || y < 0 || x + patch.width > screen.width || y + patch.height > screen.height || patch.data.length === 0) return 1;
+  let total = 0;
+  for (let py = 0; py < patch.height; py++) {
+    const s = (y + py) * screen.width + x;
+    const p = py * patch.width;
+    for (let px = 0; px < patch.width; px++) total += Math.abs(screen.data[s + px]! - patch.data[p + px]!);
+  }
+  return total / (patch.data.length * 255);
+}
+
+/**
+ * Share of pixels (0–1) that differ by more than STRONG_LEVELS between `patch` and the
+ * screen area at (x, y): JPEG at quality 85 moves a pixel of UI text by at most ~40
+ * levels, a different letter moves its strokes by 100+; so a relabelled button ("c6" →
+ * "Send": 6% of a 72×40 patch) is told from the same button re-encoded (under 1%).
+ */
+export function strongDifferenceAt(screen: GreyImage, patch: GreyImage, x: number, y: number): number {
+  if (x < 0 || y < 0 || x + patch.width > screen.width || y + patch.height > screen.height || patch.data.length === 0) return 1;
+  let strong = 0;
+  for (let py = 0; py < patch.height; py++) {
+    const s = (y + py) * screen.width + x;
+    const p = py * patch.width;
+    for (let px = 0; px < patch.width; px++) if (Math.abs(screen.data[s + px]! - patch.data[p + px]!) > STRONG_LEVELS) strong++;
+  }
+  return strong / patch.data.length;
+}
+const STRONG_LEVELS = 64;
+
+export interface PatchMatch {
+  /** Centre of the best match, in the screen image's pixels. */
+  center: Point;
+  /** Its mean absolute difference, 0–1. */
+  difference: number;
+  /** Its share of strongly different pixels (strongDifferenceAt), 0–1. */
+  strong: number;
+  /** The best match at least a patch away from it, when one exists (an identical second button). */
+  runnerUp?: number;
+}
+
+/** Box-average downscale by an integer factor. */
+function shrink(image: GreyImage, factor: number): GreyImage {
+  const width = Math.floor(image.width / factor);
+  const height = Math.floor(image.height / factor);
+  const data = new Uint8Array(width * height);
+  const area = factor * factor;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let sum = 0;
+      for (let dy = 0; dy < factor; dy++) {
+        const row = (y * factor + dy) * image.width + x * factor;
+        for (let dx = 0; dx < factor; dx++) sum += image.data[row + dx]!;
+      }
+      data[y * width + x] = Math.round(sum / area);
+    }
+  }
+  return { data, width, height };
+}
+
+/**
+ * Where is `patch` on `screen`? Coarse to fine: every position at a quarter of the size
+ * (a 72×40 patch on 1280×800: 58 000 positions × 180 pixels, ~20 ms), the five best
+ * refined at full size within ±5 px. Returns the best match and the best one at least a
+ * patch's width away (so a caller can refuse an ambiguous target).
+ */
+export function findPatch(screen: GreyImage, patch: GreyImage): PatchMatch | undefined {
+  const factor = 4;
+  if (patch.width < factor * 3 || patch.height < factor * 3 || patch.width > screen.width || patch.height > screen.height) return undefined;
+  const small = shrink(screen, factor);
+  const smallPatch = shrink(patch, factor);
+  const coarse: Array<{ x: number; y: number; d: number }> = [];
+  for (let y = 0; y + smallPatch.height <= small.height; y++) {
+    for (let x = 0; x + smallPatch.width <= small.width; x++) {
+      const d = patchDifferenceAt(small, smallPatch, x, y);
+      if (coarse.length < 5 || d < coarse[coarse.length - 1]!.d) {
+        coarse.push({ x, y, d });
+        coarse.sort((a, b) => a.d - b.d);
+        // Keep candidates apart: a near neighbour of a better one adds nothing.
+        for (let i = coarse.length - 1; i > 0; i--) {
+          const c = coarse[i]!;
+          if (coarse.slice(0, i).some((b) => Math.abs(b.x - c.x) < 2 && Math.abs(b.y - c.y) < 2)) coarse.splice(i, 1);
+        }
+        if (coarse.length > 5) coarse.length = 5;
+      }
+    }
+  }
+  const refined = coarse.map((c) => {
+    let best = { x: c.x * factor, y: c.y * factor, d: 1 };
+    for (let y = c.y * factor - 5; y <= c.y * factor + 5; y++) {
+      for (let x = c.x * factor - 5; x <= c.x * factor + 5; x++) {
+        const d = patchDifferenceAt(screen, patch, x, y);
+        if (d < best.d) best = { x, y, d };
+      }
+    }
+    return best;
+  });
+  refined.sort((a, b) => a.d - b.d);
+  const best = refined[0];
+  if (!best) return undefined;
+  const apart = refined.find((r) => Math.abs(r.x - best.x) >= patch.width || Math.abs(r.y - best.y) >= patch.height);
+  return {
+    center: { x: best.x + patch.width / 2, y: best.y + patch.height / 2 },
+    difference: best.d,
+    strong: strongDifferenceAt(screen, patch, best.x, best.y),
+    ...(apart ? { runnerUp: apart.d } : {}),
+  };
+}
+
+/** Two encoded screenshots side by side (expected left, seen right) with a gap, as PNG: the divergence report's picture. */
+export async function sideBySide(left: Buffer, right: Buffer, height = 500): Promise<Buffer> {
+  const [a, b] = await Promise.all([left, right].map((img) => sharp(img).resize({ height, fit: 'inside' }).png().toBuffer({ resolveWithObject: true })));
+  const gap = 16;
+  return sharp({ create: { width: a!.info.width + b!.info.width + gap, height, channels: 3, background: { r: 255, g: 255, b: 255 } } })
+    .composite([
+      { input: a!.data, left: 0, top: 0 },
+      { input: b!.data, left: a!.info.width + gap, top: 0 },
+    ])
+    .png()
+    .toBuffer();
+}

@@ -1,0 +1,216 @@
+/**
+ * Record, replay, heal — end to end as a user runs them (bin/deskpilot.js), on Xvfb with
+ * a private accessibility bus and the probe page in Chromium (named controls whose state
+ * the page reports). A scripted model does a 5-step task; `deskpilot replay` repeats it
+ * with no model server running and must leave the controls exactly as the model did;
+ * a renamed button is refused by --strict at that step (the earlier steps act, it does
+ * not); a moved window is refused before anything acts; --heal completes the moved and
+ * renamed page with the fake model and writes the healed trajectory.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TrajectorySchema } from '../../src/shared/trajectory.js';
+import { startAccessibilityBus, type AccessibilityBus } from '../harness/a11y-bus.js';
+import { startFakeModel, type FakeModelServer, type FakeRequest } from '../harness/fake-model/index.js';
+import { startProbe, type Probe, type ScreenRect } from '../harness/probe/probe.js';
+import { startXvfb, type Xvfb } from '../harness/xvfb.js';
+import { claude, finish, runCli, tempHome, toImagePoint } from '../e2e/support.js';
+
+const SCREEN = { width: 1280, height: 800 };
+const TASK = 'tick c1, write alpha into c3, tick c7, press c6';
+let xvfb: Xvfb;
+let bus: AccessibilityBus;
+let probe: Probe;
+const home = tempHome();
+
+beforeAll(async () => {
+  xvfb = await startXvfb(SCREEN);
+  bus = await startAccessibilityBus(xvfb);
+  probe = await startProbe(bus.xvfb, { x: 20, y: 20, width: 1000, height: 640, extraArgs: ['--force-renderer-accessibility'], env: bus.env });
+}, 90_000);
+
+afterAll(async () => {
+  await probe?.close();
+  await bus?.stop();
+  home.cleanup();
+});
+
+const env = (fake?: FakeModelServer) => ({
+  ...bus.env,
+  DESKPILOT_HOME: home.home,
+  ANTHROPIC_API_KEY: fake ? 'sk-ant-test-key' : '',
+  // Nothing listens there: a replay that asked a model would fail.
+  ANTHROPIC_BASE_URL: fake ? fake.anthropicBaseUrl : 'http://127.0.0.1:9/',
+  OPENAI_API_KEY: '',
+});
+
+const centre = (r: ScreenRect) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2 });
+type Controls = Array<ScreenRect & { id: string }>;
+const byId = (controls: Controls, id: string) => centre(controls.find((c) => c.id === id)!);
+
+/** The model's (and the healer's) action for step n (1-based) on this layout. */
+function stepAction(n: number, controls: Controls, req: FakeRequest) {
+  const at = (id: string) => toImagePoint(req, SCREEN, byId(controls, id));
+  switch (n) {
+    case 1:
+      return claude.click(...at('c1'));
+    case 2:
+      return claude.click(...at('c3'));
+    case 3:
+      return claude.type('alpha');
+    case 4:
+      return claude.click(...at('c7'));
+    default:
+      return claude.click(...at('c6'));
+  }
+}
+
+const INTENTS = ['Tick the c1 box.', 'Click into the c3 field.', 'Write alpha.', 'Tick the c7 box.', 'Press the c6 button.'];
+const runIdOf = (events: Array<Record<string, unknown>>) => String(events.find((e) => e.type === 'run_started')!.runId);
+const pointerEventsSince = (seq: number) => probe.events().filter((e) => e.seq >= seq && /pointerdown|pointerup|keydown|input/.test(String(e.type)));
+
+let recordedRunId = '';
+let recordedState: Awaited<ReturnType<Probe['controlValues']>> = [];
+
+function windowPosition(): { x: number; y: number } {
+  const out = spawnSync('xdotool', ['getwindowgeometry', probe.windowId], { env: bus.env, encoding: 'utf8' }).stdout;
+  const m = /Position: (-?\d+),(-?\d+)/.exec(out)!;
+  return { x: Number(m[1]), y: Number(m[2]) };
+}
+
+function moveWindow(to: { x: number; y: number }): { dx: number; dy: number } {
+  const before = windowPosition();
+  spawnSync('xdotool', ['windowmove', '--sync', probe.windowId, String(to.x), String(to.y)], { env: bus.env, timeout: 10_000 });
+  const after = windowPosition();
+  return { dx: after.x - before.x, dy: after.y - before.y };
+}
+
+describe('deskpilot replay', () => {
+  it('a scripted model run replays with no model server running, to the same control state, with no model call', async () => {
+    const fake = await startFakeModel();
+    try {
+      const controls = await probe.showControls(10);
+      await new Promise((r) => setTimeout(r, 500));
+      fake.script(
+        ...[1, 2, 3, 4, 5].map((n) => (req: FakeRequest) => ({ text: INTENTS[n - 1]!, toolCalls: [stepAction(n, controls, req)] })),
+        { text: 'Done.', toolCalls: [finish(true, 'all set')] },
+      );
+      const run = runCli(['run', TASK, '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl, '--yes', '--json', '--no-agents-md'], env(fake));
+      const { code } = await run.exit;
+      expect(code, run.stderr()).toBe(0);
+      recordedRunId = runIdOf(run.events());
+      recordedState = await probe.controlValues();
+      expect(recordedState.filter((c) => c.checked || (c.value && c.value !== '0'))).toEqual([
+        { id: 'c1', checked: true, value: null },
+        { id: 'c3', checked: null, value: 'alpha' },
+        { id: 'c6', checked: null, value: '1' },
+        { id: 'c7', checked: true, value: null },
+      ]);
+      // The element under each click was logged with the action.
+      const clicks = run.events().filter((e) => e.type === 'action_executed' && (e.action as { type: string }).type === 'click');
+      expect(clicks.map((e) => (e.target as { element?: { name: string } } | undefined)?.element?.name)).toEqual(['c1', 'c3', 'c7', 'c6']);
+    } finally {
+      await fake.close();
+    }
+
+    // The trajectory export: plain files, the schema, every step's forms.
+    const out = path.join(home.home, 'export');
+    const exported = runCli(['sessions', 'export', recordedRunId, '--format', 'trajectory', '--out', out], env());
+    expect((await exported.exit).code, exported.stderr()).toBe(0);
+    const trajectory = TrajectorySchema.parse(JSON.parse(readFileSync(path.join(out, 'trajectory.json'), 'utf8')));
+    expect(trajectory.steps.map((s) => s.intent)).toEqual(INTENTS);
+    const first = trajectory.steps[0]!.actions[0]!.target!;
+    expect(first.element?.path).toMatch(/check box "c1"$/);
+    expect(first.window?.title).toBeTruthy();
+    expect(existsSync(path.join(out, first.patch!.image))).toBe(true);
+    const press = trajectory.steps[4]!.actions[0]!.target!;
+    // The words OCR read under the point (the probe's 14 px "c6" reads as "c6" or "cb" from the JPEG the model got).
+    expect(press.text?.text).toMatch(/^c[6b]$/);
+    expect(press.element?.name).toBe('c6');
+
+    // Replay on a fresh page: no model server, no key.
+    await probe.showControls(10);
+    await new Promise((r) => setTimeout(r, 500));
+    const replay = runCli(['replay', recordedRunId, '--yes', '--json'], env());
+    const { code } = await replay.exit;
+    expect(code, replay.stderr()).toBe(0);
+    expect(await probe.controlValues()).toEqual(recordedState);
+    expect(replay.stderr()).toContain('5 of 5 steps replayed, 0 healed, 0 model calls');
+    const executed = replay.events().filter((e) => e.type === 'action_executed');
+    // Each replayed action passed the gate: the policy (auto) let it through, like a model's.
+    expect(executed.map((e) => [e.ok, (e.by as { kind: string }).kind])).toEqual(Array(5).fill([true, 'mode']));
+    expect(replay.events().filter((e) => e.type === 'approval_requested' || e.type === 'action_proposed')).toHaveLength(6);
+  }, 240_000);
+
+  it('--strict refuses a renamed button at its step: the steps before act, that one does not; the report shows expected vs seen', async () => {
+    await probe.showControls(10, undefined, { c6: 'Send' });
+    await new Promise((r) => setTimeout(r, 500));
+    const since = probe.nextSeq();
+    const replay = runCli(['replay', recordedRunId, '--strict', '--yes', '--json'], env());
+    const { code } = await replay.exit;
+    expect(code, replay.stderr()).toBe(1);
+    expect(replay.stderr()).toContain('diverged at step 5 of 5');
+    const state = await probe.controlValues();
+    // Steps 1–4 ran; the renamed button was never pressed.
+    expect(state.find((c) => c.id === 'c7')!.checked).toBe(true);
+    expect(state.find((c) => c.id === 'c6')!.value).toBe('0');
+    const downs = probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown');
+    expect(downs.map((e) => e.target)).toEqual(['c1', 'c3', 'c7']);
+    const dir = path.join(home.home, 'sessions', runIdOf(replay.events()));
+    const report = JSON.parse(readFileSync(path.join(dir, 'divergence.json'), 'utf8')) as { step: number; kind: string; tried: string[] };
+    expect(report).toMatchObject({ step: 5, kind: 'target' });
+    expect(report.tried.join('\n')).toMatch(/no push button "c6"/);
+    expect(report.tried.join('\n')).toMatch(/image patch: the closest place differs/);
+    expect(existsSync(path.join(dir, 'divergence/expected-vs-seen.png'))).toBe(true);
+  }, 120_000);
+
+  it('--strict refuses a moved window before acting at all', async () => {
+    const moved = moveWindow({ x: 200, y: 120 });
+    try {
+      expect(moved.dx).toBeGreaterThan(100);
+      await probe.showControls(10);
+      await new Promise((r) => setTimeout(r, 500));
+      const since = probe.nextSeq();
+      const replay = runCli(['replay', recordedRunId, '--strict', '--yes', '--json'], env());
+      const { code } = await replay.exit;
+      expect(code, replay.stderr()).toBe(1);
+      expect(replay.stderr()).toContain('diverged at step 1 of 5');
+      expect(replay.events().filter((e) => e.type === 'action_executed')).toEqual([]);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(pointerEventsSince(since)).toEqual([]);
+      expect((await probe.controlValues()).every((c) => !c.checked && (c.value === null || c.value === '' || c.value === '0'))).toBe(true);
+    } finally {
+      moveWindow({ x: 20, y: 20 });
+    }
+  }, 120_000);
+
+  it('--heal completes the moved and renamed page with the fake model and writes the healed trajectory (revision 2)', async () => {
+    const moved = moveWindow({ x: 200, y: 120 });
+    const fake = await startFakeModel();
+    try {
+      const shown = await probe.showControls(10, undefined, { c6: 'Send' });
+      // The probe measured its content origin where the window started: shift by the move.
+      const controls = shown.map((c) => ({ ...c, x: c.x + moved.dx, y: c.y + moved.dy }));
+      await new Promise((r) => setTimeout(r, 500));
+      const stepOf = (req: FakeRequest) => Number(/at step (\d+) of 5/.exec(req.lastUserText)?.[1] ?? 0);
+      const heal = (req: FakeRequest) => ({ text: `Healing step ${stepOf(req)}.`, toolCalls: [stepAction(stepOf(req), controls, req)] });
+      fake.script(heal, heal, heal, heal, heal);
+      const replay = runCli(['replay', recordedRunId, '--heal', '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl, '--yes', '--json'], env(fake));
+      const { code } = await replay.exit;
+      expect(code, replay.stderr()).toBe(0);
+      expect(await probe.controlValues()).toEqual(recordedState);
+      expect(fake.requests.map((r) => /at step (\d+) of 5/.exec(r.lastUserText)?.[1])).toEqual(['1', '2', '3', '4', '5']);
+      expect(fake.requests[0]!.lastUserText).toContain(INTENTS[0]);
+      const healedFile = /healed trajectory \(revision 2\): (.+)/.exec(replay.stderr())?.[1];
+      expect(healedFile, replay.stderr()).toBeDefined();
+      const healed = TrajectorySchema.parse(JSON.parse(readFileSync(healedFile!.trim(), 'utf8')));
+      expect(healed).toMatchObject({ revision: 2, healedFrom: { runId: recordedRunId, revision: 1 } });
+      expect(healed.steps.map((s) => s.origin)).toEqual(['healed', 'healed', 'healed', 'healed', 'healed']);
+    } finally {
+      await fake.close();
+      moveWindow({ x: 20, y: 20 });
+    }
+  }, 180_000);
+});
