@@ -27,12 +27,52 @@ export const FINGERPRINT_SIZE = { width: 64, height: 40 } as const;
 /** A cell counts as changed when its grey level moved by more than this (of 255). */
 const CELL_LEVELS = 16;
 
-/** An encoded screenshot (PNG/JPEG/WebP) as greyscale at its logical size. */
-export async function decodeGrey(image: Buffer, size: { width: number; height: number }): Promise<GreyImage> {
+/**
+ * An encoded screenshot (PNG/JPEG/WebP) as greyscale at its logical size. With `via`, it
+ * first goes through that pixel size, as a recording made at it did: patches cut from a
+ * model's 1024×640 screenshot are soft, and a sharp 1280×800 capture of the same button
+ * differs from them by 4.7% of strongly changed pixels (the probe's "c6" button) — as
+ * much as a relabelled one — while through the same size it differs by JPEG noise only.
+ */
+export async function decodeGrey(image: Buffer, size: { width: number; height: number }, via?: { width: number; height: number }): Promise<GreyImage> {
   const width = Math.max(1, Math.round(size.width));
   const height = Math.max(1, Math.round(size.height));
-  const data = await sharp(image).resize(width, height, { fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer();
+  let source = image;
+  const meta = via ? await sharp(image).metadata() : undefined;
+  if (via && meta && (meta.width !== via.width || meta.height !== via.height)) {
+    source = await sharp(image).resize(via.width, via.height, { fit: 'fill', kernel: 'linear' }).greyscale().png({ compressionLevel: 0 }).toBuffer();
+  }
+  const data = await sharp(source).resize(width, height, { fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer();
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width, height };
+}
+
+/** A screenshot decoded once: its fingerprint and its greyscale pixels at logical size (optionally through a recording's size too). */
+export interface DecodedScreen {
+  fingerprint: string;
+  grey: GreyImage;
+  /** `grey` as seen through `via` (decodeGrey), or `grey` itself when no `via` was given or the sizes agree. */
+  greyVia: GreyImage;
+}
+
+/**
+ * One decode of an encoded screenshot for everything a replay step compares (decoding a
+ * 1280×800 PNG costs ~15–25 ms; the step used to do it four times).
+ */
+export async function decodeScreen(image: Buffer, size: { width: number; height: number }, via?: { width: number; height: number }): Promise<DecodedScreen> {
+  const { data, info } = await sharp(image).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const raw = { raw: { width: info.width, height: info.height, channels: 1 as const } };
+  const width = Math.max(1, Math.round(size.width));
+  const height = Math.max(1, Math.round(size.height));
+  const resize = async (input: Buffer, from: { raw: { width: number; height: number; channels: 1 } }, w: number, h: number) =>
+    sharp(input, from).resize(w, h, { fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer();
+  const grey = (buf: Buffer): GreyImage => ({ data: new Uint8Array(buf.buffer, buf.byteOffset, buf.length), width, height });
+  const [fp, logical] = await Promise.all([resize(data, raw, FINGERPRINT_SIZE.width, FINGERPRINT_SIZE.height), resize(data, raw, width, height)]);
+  let viaGrey = grey(logical);
+  if (via && (via.width !== info.width || via.height !== info.height)) {
+    const small = await resize(data, raw, via.width, via.height);
+    viaGrey = grey(await resize(small, { raw: { width: via.width, height: via.height, channels: 1 } }, width, height));
+  }
+  return { fingerprint: fp.toString('base64'), grey: grey(logical), greyVia: viaGrey };
 }
 
 /** The fingerprint of an encoded screenshot, as base64 (one line in a trajectory file). */

@@ -22,6 +22,8 @@ export const TrajectoryShotSchema = z
     image: z.string().min(1),
     /** 64×40 greyscale thumbnail, base64. */
     fingerprint: z.string().min(1),
+    /** The image's pixel size (a model's screenshot is often downscaled: 1024×640 of a 1280×800 screen). */
+    size: z.object({ width: z.number().int().positive(), height: z.number().int().positive() }).strict().optional(),
   })
   .strict();
 export type TrajectoryShot = z.infer<typeof TrajectoryShotSchema>;

@@ -46,6 +46,12 @@ export interface RunOptions {
   mcp?: McpToolbox;
   /** The data folder (DESKPILOT_HOME); default from the environment. */
   home?: string;
+  /**
+   * Read what each pointer action lands on (runner/target.ts) and log it with the action,
+   * for replays (default true). A strict replay turns it off: its source trajectory has
+   * the targets already, and the read costs ~100 ms per click (bench/replay.bench.ts).
+   */
+  readTargets?: boolean;
   /** Continue the run in this existing folder (resume). */
   resumeRunId?: string;
   /**

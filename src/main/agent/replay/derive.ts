@@ -141,7 +141,8 @@ export async function deriveTrajectory(dir: string): Promise<Trajectory> {
 }
 
 async function shotOf(s: Shot): Promise<TrajectoryShot> {
-  return { image: s.event.image, fingerprint: await screenFingerprint(s.data) };
+  const { width, height } = s.event.observation.image;
+  return { image: s.event.image, fingerprint: await screenFingerprint(s.data), size: { width, height } };
 }
 
 /** A pointer action's target in its four forms; undefined for actions that point at nothing. */

@@ -3,12 +3,17 @@ import type { ObservationRecord } from '../../../shared/observation.js';
 import type { TrajectoryTarget } from '../../../shared/trajectory.js';
 import { imageToGlobal } from '../../../os-control/coords.js';
 import { findText, normalizeText } from '../../../os-control/ocr/index.js';
-import { decodePatch, findPatch, type GreyImage } from '../../../os-control/screen-match.js';
+import { decodePatch, findPatch, patchDifferenceAt, strongDifferenceAt, type GreyImage } from '../../../os-control/screen-match.js';
 import type { Computer } from '../../../os-control/types.js';
 
 /**
  * Finding a recorded target on the screen now, without a model. The forms are tried in
  * this order, and the first that finds it decides (the rule that fired is reported):
+ *   0. in place — the recorded pixels around the point are still exactly there (same
+ *      limits as rule 3, on a screen the caller has checked resembles the recording):
+ *      nothing moved. A 1 ms comparison instead of an accessibility lookup (~70–120 ms
+ *      in Chromium under load: bench/replay.bench.ts); a plain patch proves nothing and
+ *      goes on to rule 1.
  *   1. element — the accessibility path resolves to a visible element with bounds; the
  *      point keeps its relative place inside the element (a moved window, a wider button).
  *   2. text    — OCR finds the recorded words (exactly, after normalising case and
@@ -27,10 +32,14 @@ import type { Computer } from '../../../os-control/types.js';
  *      the recorded point, on a screen the caller has checked resembles the recording.
  */
 
-/** Mean grey difference (0–1) under which a patch is the same pixels: JPEG vs PNG of one button measured 0.01–0.03. */
-export const PATCH_MATCH = 0.06;
-/** Share of strongly different pixels allowed (os-control strongDifferenceAt): re-encoding measured under 1%, "c6" → "Send" 6%. */
-export const PATCH_STRONG = 0.02;
+/**
+ * Mean grey difference (0–1) under which a patch is the same pixels. Compared at the
+ * recording's resolution, the probe's unchanged buttons measured 0.0008–0.0019 (JPEG q85
+ * recording vs PNG replay); "c6" relabelled "Send" measured 0.014 (0.040 compared sharp).
+ */
+export const PATCH_MATCH = 0.008;
+/** Share of strongly different pixels allowed (os-control strongDifferenceAt): unchanged buttons measured 0, "c6" → "Send" 4.6%. */
+export const PATCH_STRONG = 0.005;
 /** The runner-up must be this much worse, or the patch is ambiguous (two identical buttons). */
 export const PATCH_MARGIN = 0.02;
 /** Grey-level standard deviation below which a patch is a plain area. */
@@ -44,7 +53,7 @@ export interface ScreenNow {
   grey: GreyImage;
 }
 
-export type TargetRule = 'element' | 'text' | 'patch' | 'window' | 'point';
+export type TargetRule = 'in-place' | 'element' | 'text' | 'patch' | 'window' | 'point';
 
 export type TargetLookup =
   | { kind: 'found'; point: Point; rule: TargetRule; detail: string }
@@ -60,6 +69,17 @@ const centre = (r: Rect): Point => ({ x: r.x + r.width / 2, y: r.y + r.height / 
 
 export async function findTarget(target: TrajectoryTarget, screen: ScreenNow, deps: FindDeps): Promise<TargetLookup> {
   const tried: string[] = [];
+  // 0. in place
+  const patch = target.patch && target.patch.contrast >= PLAIN_CONTRAST ? await decodePatch(await deps.readFile(target.patch.image)) : undefined;
+  if (patch && target.patch) {
+    const x = Math.round(target.patch.bounds.x - screen.record.region.x);
+    const y = Math.round(target.patch.bounds.y - screen.record.region.y);
+    const mean = patchDifferenceAt(screen.grey, patch, x, y);
+    const strong = strongDifferenceAt(screen.grey, patch, x, y);
+    if (mean <= PATCH_MATCH && strong <= PATCH_STRONG) {
+      return { kind: 'found', rule: 'in-place', point: target.point, detail: `the recorded pixels, in place (difference ${mean.toFixed(3)}, ${pct(strong)} strongly)` };
+    }
+  }
   // 1. element
   if (target.element) {
     const lookup = await deps.computer.findElement(target.element.path);
@@ -79,11 +99,11 @@ export async function findTarget(target: TrajectoryTarget, screen: ScreenNow, de
     tried.push(`text ${JSON.stringify(target.text.text)}: not on the screen`);
   }
   // 3. patch
-  if (target.patch && target.patch.contrast >= PLAIN_CONTRAST) {
-    const patch = await decodePatch(await deps.readFile(target.patch.image));
+  if (patch && target.patch) {
     const match = findPatch(screen.grey, patch);
-    const ambiguous = match?.runnerUp !== undefined && match.runnerUp - match.difference < PATCH_MARGIN;
-    if (match && match.difference <= PATCH_MATCH && match.strong <= PATCH_STRONG && !ambiguous) {
+    const close = match !== undefined && match.difference <= PATCH_MATCH && match.strong <= PATCH_STRONG;
+    const ambiguous = close && match.runnerUp !== undefined && match.runnerUp - match.difference < PATCH_MARGIN;
+    if (close && !ambiguous) {
       const offset = { x: target.point.x - centre(target.patch.bounds).x, y: target.point.y - centre(target.patch.bounds).y };
       const at = { x: screen.record.region.x + match.center.x + offset.x, y: screen.record.region.y + match.center.y + offset.y };
       return { kind: 'found', rule: 'patch', point: at, detail: `image patch (difference ${match.difference.toFixed(3)}, ${pct(match.strong)} strongly)` };

@@ -82,6 +82,8 @@ export async function startReplay(options: RunOptions, replay: ReplayOptions): P
     {
       ...options,
       task: trajectory.task,
+      // A strict replay's own trajectory would be its source's: no targets to read. A healing one is the next revision.
+      readTargets: replay.mode === 'heal',
       labels: {
         ...options.labels,
         [REPLAY_LABELS.of]: trajectory.runId,

@@ -143,7 +143,7 @@ async function proposeAndRun(
     callId: call.callId,
   });
   // What a pointer action lands on is read while the gate decides (runner/target.ts).
-  const targetPoint = pointerTargetPoint(proposed);
+  const targetPoint = ctx.options.readTargets === false ? undefined : pointerTargetPoint(proposed);
   const globalPoint = targetPoint ? pointerTargetPoint(actionToGlobal(proposed, seen.record)) : undefined;
   // Never rejects (a failed read is no target), so an action the gate refuses leaves nothing unhandled.
   const target = globalPoint ? readActionTarget(ctx.computer, globalPoint) : undefined;
