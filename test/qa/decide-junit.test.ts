@@ -138,7 +138,11 @@ describe('an inconclusive check in every view', () => {
     expect(doc.testsuites['@_failures']).toBe('0');
     const tc = doc.testsuites.testsuite.testcase;
     expect(tc).not.toHaveProperty('failure');
-    expect((tc.properties as { property: Record<string, string> }).property).toEqual({ '@_name': 'inconclusiveChecks', '@_value': '1' });
+    // Every case also says where its actions came from (qa --replay): here the model.
+    expect((tc.properties as { property: Array<Record<string, string>> }).property).toEqual([
+      { '@_name': 'source', '@_value': 'model' },
+      { '@_name': 'inconclusiveChecks', '@_value': '1' },
+    ]);
     expect(String(tc['system-out'])).toMatch(/^INCONCLUSIVE: 1 check\(s\) could not judge; the model's verdict stands$/m);
     expect(String(tc['system-out'])).toMatch(/check INCONCLUSIVE: Expect display: 5 — OCR of region "display" is inconclusive/);
     expect(doc.testsuites.testsuite.properties.property).toContainEqual({ '@_name': 'inconclusiveChecks', '@_value': '1' });
@@ -146,7 +150,7 @@ describe('an inconclusive check in every view', () => {
 
   it('HTML report: the summary row and the check are marked inconclusive', async () => {
     const html = await renderSuiteReport(suite);
-    expect(html).toContain('<b>passed</b> <span class="qa-inconclusive">(1 check inconclusive)</span>');
+    expect(html).toContain('<b>passed</b> <span class="qa-source qa-source-model">(ran with the model)</span> <span class="qa-inconclusive">(1 check inconclusive)</span>');
     expect(html).toContain('<div class="qa-inconclusive">Check inconclusive: <code>Expect display: 5</code>');
   });
 

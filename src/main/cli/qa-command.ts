@@ -29,6 +29,7 @@ interface QaFlags {
   workers?: WorkersFlag;
   maxCost?: number;
   maxRpm?: number;
+  replay?: boolean;
 }
 
 function shardOption(value: string): ShardSpec {
@@ -76,6 +77,7 @@ export function registerQaCommand(program: Command): void {
     .option('--display <id>', 'the display to test on (deskpilot displays lists them; default: config displayId, else the primary)')
     .option('--workers <n>', 'Linux: run cases in parallel on n virtual displays (Xvfb + openbox each), or auto (from cores and memory); without Xvfb: one run on this display', workersOption)
     .option('--max-cost <usd>', 'one cost limit for the whole suite, all workers together (each case also keeps the per-run limit)', usdOption)
+    .option('--replay', "replay each case's last passing trajectory (keyed by the case's text and app) without the model; a step that differs is healed by the model; a changed case runs with the model")
     .option('--max-rpm <n>', 'at most n model requests per minute for the whole suite, all workers together', perMinuteOption)
     .action(async (planFile: string, flags: QaFlags) => {
       const code = await qaCommand(planFile, flags);
@@ -159,6 +161,10 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
   const suiteId = newSuiteId();
   const checksDir = outDir ? path.join(outDir, outDirFiles.OUT_FILES.checks) : path.join(home, 'qa', suiteId);
   let suite: SuiteResult;
+  if (workers !== undefined && flags.replay) {
+    err.write('deskpilot qa: --replay runs the cases on this display; it does not combine with --workers yet\n');
+    return EXIT_INVALID;
+  }
   if (workers !== undefined) {
     suite = await runParallel(
       {
@@ -202,6 +208,7 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
       ...(flags.retries !== undefined ? { retries: flags.retries } : {}),
       ...(flags.case?.length ? { cases: flags.case } : {}),
       ...(flags.shard ? { shard: flags.shard } : {}),
+      ...(flags.replay ? { replay: true } : {}),
       onCaseStart: (c, attempt) => out.write(`  … ${c.name}${attempt > 1 ? ` (attempt ${attempt})` : ''}\n`),
       onCaseEnd: (c) => out.write(`  ${caseLine(c)}\n`),
     });
@@ -221,8 +228,8 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
 }
 
 function caseLine(c: CaseResult): string {
-  const { mark, note } = describeCase(c);
+  const { mark, note, source, sourceLabel } = describeCase(c);
   // The case name and the verdict's reason come from the plan and the model: shown, never interpreted.
-  return `${mark.padEnd(7)} ${shownOneLine(c.name)}${note ? ` (${shownOneLine(note)})` : ''} — ${shownOneLine(c.message)}`;
+  return `${mark.padEnd(7)} ${shownOneLine(c.name)}${note ? ` (${shownOneLine(note)})` : ''}${source === 'model' ? '' : ` [${sourceLabel}]`} — ${shownOneLine(c.message)}`;
 }
 

@@ -1,6 +1,6 @@
 import { assertNever } from '../../shared/assert-never.js';
 import type { CheckResult, CheckStatus } from './checks.js';
-import type { AttemptResult, CaseResult, CaseStatus } from './results.js';
+import type { AttemptResult, CaseResult, CaseSource, CaseStatus } from './results.js';
 
 /**
  * The case's outcome from the model's verdict and DeskPilot's own checks — the one
@@ -62,15 +62,22 @@ export interface CaseView {
   inconclusive: CheckResult[];
   /** "1 check inconclusive", or undefined. */
   note?: string;
+  /** Where the case's actions came from, and its words (SOURCE_LABEL). */
+  source: CaseSource;
+  sourceLabel: string;
 }
 
 /** What a view shows for a case: its mark and whether checks could not judge it. */
 export function describeCase(c: CaseResult): CaseView {
   const mark = c.status === 'passed' ? (c.flaky ? 'FLAKY' : 'PASS') : c.status === 'failed' ? 'FAIL' : c.status === 'blocked' ? 'BLOCKED' : 'ERROR';
   const inconclusive = inconclusiveChecks(c.attempts[c.attempts.length - 1]);
+  const source = c.source ?? 'model';
   const note = inconclusive.length ? `${inconclusive.length} check${inconclusive.length > 1 ? 's' : ''} inconclusive` : undefined;
-  return { mark, inconclusive, ...(note ? { note } : {}) };
+  return { mark, inconclusive, source, sourceLabel: SOURCE_LABEL[source], ...(note ? { note } : {}) };
 }
+
+/** How each view names where a case's actions came from (`qa --replay`). */
+export const SOURCE_LABEL: Record<CaseSource, string> = { model: 'ran with the model', cache: 'replayed from cache', healed: 'replayed, healed by the model' };
 
 export function inconclusiveChecks(a: AttemptResult | undefined): CheckResult[] {
   return a ? a.checks.filter((c) => c.status === 'inconclusive') : [];

@@ -64,6 +64,7 @@ export function renderJUnit(suite: SuiteResult): string {
   if (suite.plan) out.push(`      <property${attr('name', 'planFingerprint')}${attr('value', suite.plan.fingerprint)}/>`);
   out.push(`      <property${attr('name', 'flaky')}${attr('value', counts.flaky)}/>`);
   out.push(`      <property${attr('name', 'healed')}${attr('value', counts.healed)}/>`);
+  out.push(`      <property${attr('name', 'cached')}${attr('value', suite.cases.filter((c) => describeCase(c).source === 'cache').length)}/>`);
   if (counts.notRun) out.push(`      <property${attr('name', 'notRun')}${attr('value', counts.notRun)}/>`);
   out.push(`      <property${attr('name', 'inconclusiveChecks')}${attr('value', suite.cases.reduce((n, c) => n + describeCase(c).inconclusive.length, 0))}/>`);
   if (suite.setupError) out.push(`      <property${attr('name', 'setupError')}${attr('value', suite.setupError)}/>`);
@@ -84,11 +85,12 @@ function renderCase(suite: SuiteResult, c: CaseResult): string[] {
     `    <testcase${attr('name', c.name)}${attr('classname', suite.title)}${attr('time', seconds(c.durationMs))}${suite.file ? attr('file', suite.file) : ''}${attr('line', c.line)}>`,
   ];
   const view = describeCase(c);
-  const properties: string[] = [];
+  // Where the actions came from (qa --replay): model, cache or healed, on every case.
+  const properties: string[] = [`        <property${attr('name', 'source')}${attr('value', view.source)}/>`];
   if (view.inconclusive.length) properties.push(`        <property${attr('name', 'inconclusiveChecks')}${attr('value', view.inconclusive.length)}/>`);
   if (c.shard) properties.push(`        <property${attr('name', 'shard')}${attr('value', shardLabel(c.shard))}/>`);
   if (c.worker !== undefined) properties.push(`        <property${attr('name', 'worker')}${attr('value', c.worker)}/>`);
-  if (properties.length) lines.push('      <properties>', ...properties, '      </properties>');
+  lines.push('      <properties>', ...properties, '      </properties>');
   if (c.status === 'failed') lines.push(`      <failure${attr('message', c.message)}${attr('type', 'fail')}>${xmlEscape(details(last))}</failure>`);
   if (c.status === 'blocked' || c.status === 'error') {
     lines.push(`      <error${attr('message', c.message)}${attr('type', c.status)}>${xmlEscape(details(last))}</error>`);
@@ -117,6 +119,7 @@ function systemOut(c: CaseResult): string {
   const lines: string[] = [];
   // Attachment markers only for files the runner wrote (screenshots, check images), never from text.
   if (c.flaky) lines.push(`FLAKY: passed on attempt ${c.attempts.length} after ${c.attempts.length - 1} failed attempt(s)`);
+  lines.push(`SOURCE: ${describeCase(c).sourceLabel}`);
   const unsure = inconclusiveChecks(c.attempts[c.attempts.length - 1]);
   if (unsure.length) lines.push(`INCONCLUSIVE: ${unsure.length} check(s) could not judge; the model's verdict stands`);
   for (const a of c.attempts) {

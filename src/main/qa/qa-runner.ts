@@ -17,11 +17,14 @@ import { decideOutcome } from './decide.js';
 import { createFindTextTool } from './find-text-tool.js';
 import { createFindElementTool } from './find-element-tool.js';
 import type { TestCase, TestPlan } from './plan-types.js';
-import type { AttemptResult, CaseResult, SuiteResult } from './results.js';
+import type { AttemptResult, CaseResult, CaseSource, SuiteResult } from './results.js';
 import type { RequestGate } from '../agent/providers/request-gate.js';
 import type { SuiteBudget } from './suite-budget.js';
 import { caseId, casesInShard, planFingerprint, shardLabel, type ShardSpec } from './shard.js';
 import { createVerdictTool } from './verdict-tool.js';
+import { readReplayCache, writeReplayCache, type ReplayCacheEntry } from './replay-cache.js';
+import { REPLAY_CALL_PREFIX, startReplay, trajectoryOfRunDir, type LoadedTrajectory, type ReplayHandle } from '../agent/replay/index.js';
+import type { ModelCall } from '../agent/transcript.js';
 import type { QaLabels } from '../../shared/qa-labels.js';
 
 export interface QaRunOptions {
@@ -50,6 +53,12 @@ export interface QaRunOptions {
   gate?: RequestGate;
   /** One cost limit for the whole suite, shared with other runners (suite-budget.ts). */
   budget?: SuiteBudget;
+  /**
+   * `--replay`: a case with a last passing trajectory (replay-cache.ts) is replayed from it
+   * without the model; a step that differs is healed by the model; a case without one
+   * (or whose text changed) runs with the model.
+   */
+  replay?: boolean;
   /** Environment of the app (DISPLAY …); default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Where launch and setup commands run; default the plan file's folder. */
@@ -164,8 +173,12 @@ export async function runQaPlan(plan: TestPlan, options: QaRunOptions): Promise<
           suite.setupError = message;
           break;
         }
-        const result = await logOutcome(await runAttempt(plan, testCase, attempt, app, { ...options, home, suiteId, outDir }), options.apiKey);
+        const result = await logOutcome(await runAttempt(plan, testCase, attempt, app, { ...options, home, suiteId, outDir }, id), options.apiKey);
         attempts.push(result);
+        // Every pass is the case's last passing trajectory (a clean replay's is its source's already).
+        if (result.status === 'passed' && result.source !== 'cache' && result.runDir && result.runId) {
+          await writeReplayCache(home, { caseId: id, caseName: testCase.name, runDir: result.runDir, runId: result.runId, at: Date.now() });
+        }
         if (result.status === 'passed' || result.status === 'error') break;
         if (options.budget && options.budget.remaining() <= 0) break;
       }
@@ -182,7 +195,8 @@ export async function runQaPlan(plan: TestPlan, options: QaRunOptions): Promise<
         startedAt: caseStarted,
         durationMs: Date.now() - caseStarted,
         ...(options.worker !== undefined ? { worker: options.worker } : {}),
-        healed: false,
+        source: last.source ?? 'model',
+        healed: last.source === 'healed',
       };
       suite.cases.push(caseResult);
       options.onCaseEnd?.(caseResult);
@@ -208,6 +222,7 @@ async function runAttempt(
   attempt: number,
   app: AppSession,
   options: QaRunOptions & { home: string; suiteId: string; outDir: string },
+  id: string,
 ): Promise<AttemptResult> {
   const started = Date.now();
   const state = new CaseState();
@@ -223,8 +238,9 @@ async function runAttempt(
 
   let spent = 0;
   let handle: RunHandle;
+  let replay: ReplayHandle | undefined;
   try {
-    handle = await options.startRun({
+    const runOptions: RunOptions = {
       task: caseTask(plan, testCase),
       profile: options.profile,
       ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
@@ -254,7 +270,12 @@ async function runAttempt(
         }
         options.onEvent?.(event);
       },
-    });
+    };
+    const cached = options.replay ? await cachedTrajectory(options.home, id) : undefined;
+    // From the cache: replayed, healed where it differs, and ended with a pass verdict once the recorded final screen is reached — the checks then decide.
+    handle = cached
+      ? (replay = await startReplay(runOptions, { source: cached.source, mode: 'heal', endCalls: () => [replayVerdictCall(cached.entry.runId)] }))
+      : await options.startRun(runOptions);
   } catch (error) {
     // The run could not start at all (no key, unknown skill, no display): the setup is invalid.
     return fail(`the agent run could not start: ${error instanceof Error ? error.message : String(error)}`);
@@ -268,8 +289,15 @@ async function runAttempt(
   if (options.budget?.exhausted.aborted) onBudget();
   else options.budget?.exhausted.addEventListener('abort', onBudget, { once: true });
   let run: RunResult;
+  let source: CaseSource = 'model';
   try {
-    run = await handle.done;
+    if (replay) {
+      const outcome = await replay.replayed;
+      run = outcome.result;
+      source = outcome.stats.healed.length > 0 ? 'healed' : 'cache';
+    } else {
+      run = await handle.done;
+    }
   } catch (error) {
     return fail(`the agent run crashed: ${error instanceof Error ? error.message : String(error)}`, { runId: handle.runId, runDir: handle.dir });
   } finally {
@@ -278,7 +306,7 @@ async function runAttempt(
     options.budget?.exhausted.removeEventListener('abort', onBudget);
   }
 
-  const base = { attempt, runId: run.runId, runDir: handle.dir, runStatus: run.status };
+  const base = { attempt, runId: run.runId, runDir: handle.dir, runStatus: run.status, source };
   const verdict = state.verdict;
   if (!verdict) {
     return {
@@ -315,6 +343,25 @@ async function runAttempt(
     evidence: evidencePaths(state, verdict.evidence),
     durationMs: Date.now() - started,
   };
+}
+
+/** The case's last passing trajectory, when `--replay` has one that still loads. */
+async function cachedTrajectory(home: string, id: string): Promise<{ entry: ReplayCacheEntry; source: LoadedTrajectory } | undefined> {
+  const entry = await readReplayCache(home, id);
+  if (!entry) return undefined;
+  try {
+    const source = await trajectoryOfRunDir(entry.runDir);
+    return source.trajectory.steps.length ? { entry, source } : undefined;
+  } catch {
+    // The run folder was deleted or is unreadable: the model runs the case (and a pass caches it again).
+    return undefined;
+  }
+}
+
+/** How a replay from the cache ends: the verdict the passing run gave, on the same final screen; DeskPilot's checks then decide. */
+function replayVerdictCall(runId: string): ModelCall {
+  const input = { verdict: 'pass', reason: `replayed the trajectory of run ${runId}, which passed; the final screen matches the one it ended on`, evidence: [], checks: [] };
+  return { callId: `${REPLAY_CALL_PREFIX}verdict`, name: 'qa_verdict', input, actions: [] };
 }
 
 /**

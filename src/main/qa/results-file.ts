@@ -88,6 +88,8 @@ const CaseSchema = z
     blocked: z.boolean(),
     /** Ran from a replay that the model repaired (results.ts CaseResult.healed). */
     healed: z.boolean(),
+    /** Where its actions came from (qa --replay): model, cache or healed; absent in older files. */
+    source: z.enum(['model', 'cache', 'healed']).optional(),
     message: Text,
     startedAt: Millis,
     durationMs: Millis,
@@ -173,6 +175,7 @@ export function toResultsFile(suite: SuiteResult, dir: string, outputs: ResultsF
       flaky: c.flaky,
       blocked: c.status === 'blocked',
       healed: c.healed ?? false,
+      ...(c.source ? { source: c.source } : {}),
       message: c.message,
       startedAt: c.startedAt ?? suite.startedAt,
       durationMs: c.durationMs,
@@ -287,6 +290,7 @@ export async function readResultsDir(dir: string): Promise<{ suite: SuiteResult;
       status: c.status,
       flaky: c.flaky,
       healed: c.healed,
+      ...(c.source ? { source: c.source } : {}),
       message: c.message,
       attempts,
       startedAt: c.startedAt,

@@ -5,8 +5,16 @@ import type { ShardSpec } from './shard.js';
 /** One definition with the logged qa_outcome event (shared/events.ts). */
 export type CaseStatus = QaCaseStatus;
 
+/**
+ * Where a case's actions came from (`deskpilot qa --replay`): the model; the cache (its
+ * last passing trajectory replayed without the model); or the cache healed by the model.
+ */
+export type CaseSource = 'model' | 'cache' | 'healed';
+
 export interface AttemptResult {
   attempt: number;
+  /** Absent: the model (older results). */
+  source?: CaseSource;
   status: CaseStatus;
   /** Why, in one or two sentences (the JUnit failure message). */
   message: string;
@@ -37,12 +45,10 @@ export interface CaseResult {
   worker?: number;
   /** The shard that ran it (set on merged suites). */
   shard?: ShardSpec;
-  /**
-   * Ran from a recorded trajectory that the model had to repair (issue 17's replay
-   * with --heal). No case is replayed yet, so the QA runner writes false; the field is
-   * in results.json and the merged counts so the format does not change when it is.
-   */
+  /** Ran from its last passing trajectory that the model had to repair (`qa --replay`; source 'healed'). */
   healed?: boolean;
+  /** The last attempt's source (model, cache, healed). */
+  source?: CaseSource;
 }
 
 /** A case of the plan, run or not: what `qa merge` checks coverage against. */

@@ -59,7 +59,7 @@ export async function renderSuiteReport(suite: SuiteResult, options: SuiteReport
   suite.cases.forEach((c, i) => {
     const links = linked ? linked.links(c).map((l) => `<a href="${esc(relativeHref(linked.from, l))}">${esc(l.label)}</a>`).join('<br>') : '';
     parts.push(
-      `<tr><td><a href="#case-${i}">${esc(c.name)}</a></td><td class="qa-${c.status}"><b>${esc(c.status)}</b>${c.flaky ? ' <span class="qa-flaky">(flaky)</span>' : ''}${c.healed ? ' <span class="qa-flaky">(healed)</span>' : ''}${inconclusiveBadge(c)}</td>` +
+      `<tr><td><a href="#case-${i}">${esc(c.name)}</a></td><td class="qa-${c.status}"><b>${esc(c.status)}</b>${c.flaky ? ' <span class="qa-flaky">(flaky)</span>' : ''}${sourceBadge(c)}${inconclusiveBadge(c)}</td>` +
         `${sharded ? `<td>${c.shard ? esc(shardLabel(c.shard)) : ''}</td>` : ''}<td>${c.attempts.length}</td><td>${esc(c.message)}</td>${linked ? `<td>${links}</td>` : ''}</tr>`,
     );
   });
@@ -70,7 +70,7 @@ export async function renderSuiteReport(suite: SuiteResult, options: SuiteReport
 
 async function caseHtml(c: CaseResult, index: number): Promise<string> {
   const parts = [
-    `<h2 class="qa-case" id="case-${index}">${esc(c.name)} — <span class="qa-${c.status}">${esc(c.status)}</span>${c.flaky ? ' <span class="qa-flaky">(flaky)</span>' : ''}${inconclusiveBadge(c)}</h2>`,
+    `<h2 class="qa-case" id="case-${index}">${esc(c.name)} — <span class="qa-${c.status}">${esc(c.status)}</span>${c.flaky ? ' <span class="qa-flaky">(flaky)</span>' : ''}${sourceBadge(c)}${inconclusiveBadge(c)}</h2>`,
     `<div class="dp-text">${esc(c.message)}</div>`,
   ];
   for (const a of c.attempts) parts.push(await attemptHtml(a, c.attempts.length > 1));
@@ -99,6 +99,12 @@ async function attemptHtml(a: AttemptResult, several: boolean): Promise<string> 
 }
 
 const CHECK_CLASS = { pass: 'dp-ok', fail: 'dp-bad', inconclusive: 'qa-inconclusive' } as const;
+
+/** Every case says where its actions came from (qa --replay): the model, the cache, or the cache healed by the model. */
+function sourceBadge(c: CaseResult): string {
+  const { source, sourceLabel } = describeCase(c);
+  return ` <span class="qa-source qa-source-${source}">(${esc(sourceLabel)})</span>`;
+}
 
 function inconclusiveBadge(c: CaseResult): string {
   const { note } = describeCase(c);

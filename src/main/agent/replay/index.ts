@@ -4,6 +4,7 @@ import { TRAJECTORY_FILE, TrajectorySchema, type Trajectory } from '../../../sha
 import { writePrivateFile } from '../../private-files.js';
 import { readFileInRun } from '../../sessions/files.js';
 import type { RunHandle, RunOptions, RunResult } from '../run-api.js';
+import type { ModelCall } from '../transcript.js';
 import { createRunProvider, createSupervisedDeps } from '../runner/deps.js';
 import { startRunWith } from '../runner/start-run.js';
 import { deriveTrajectory, trajectoryOfRun } from './derive.js';
@@ -50,6 +51,8 @@ export async function loadTrajectoryFile(file: string): Promise<LoadedTrajectory
 export interface ReplayOptions {
   source: LoadedTrajectory;
   mode: ReplayMode;
+  /** The calls that end a replay that reached the recorded final screen (replay-provider.ts endCalls). */
+  endCalls?: () => ModelCall[];
 }
 
 export interface ReplayHandle extends RunHandle {
@@ -98,6 +101,7 @@ export async function startReplay(options: RunOptions, replay: ReplayOptions): P
         computer: runOptions.computer,
         readFile: readTrajectoryFile,
         ...(replay.mode === 'heal' ? { healer: createRunProvider(runOptions) } : {}),
+        ...(replay.endCalls ? { endCalls: replay.endCalls } : {}),
         onDivergence: async (d) => {
           divergence = await writeDivergenceReport(log, trajectory, d, readTrajectoryFile);
         },

@@ -79,6 +79,11 @@ export interface ReplayProviderOptions {
   healer?: Provider;
   /** Called on a divergence in strict mode, before the run ends (the report is written there). */
   onDivergence?(divergence: Divergence): Promise<void>;
+  /**
+   * The calls that end a replay that reached the recorded final screen, instead of
+   * `finish` (QA: its verdict tool, so DeskPilot's own checks then decide the case).
+   */
+  endCalls?(): ModelCall[];
 }
 
 const ZERO_TOKENS = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
@@ -99,6 +104,7 @@ export class ReplayProvider implements Provider {
   /** The step the last turn handed to the runner, and how (its effect is checked on the next turn). */
   private last: { index: number; by: 'replay' | 'model'; before?: GreyImage } | undefined;
   private calls = 0;
+  private ended = false;
 
   constructor(private readonly options: ReplayProviderOptions) {
     if (options.mode === 'heal' && !options.healer) throw new Error('a healing replay needs a model');
@@ -136,7 +142,11 @@ export class ReplayProvider implements Provider {
           signal,
         );
       }
-      return this.finish(`replayed ${this.stats.replayed} of ${steps.length} steps${this.stats.healed.length ? `, ${this.stats.healed.length} healed by the model` : ''}`);
+      const summary = `replayed ${this.stats.replayed} of ${steps.length} steps${this.stats.healed.length ? `, ${this.stats.healed.length} healed by the model` : ''}`;
+      const end = this.ended ? undefined : this.options.endCalls?.();
+      this.ended = true;
+      if (end?.length) return { assistant: { role: 'assistant', text: summary, calls: end }, usage: ZERO_TOKENS, stopReason: 'tool_use' };
+      return this.finish(summary);
     }
 
     const step = steps[this.index]!;
