@@ -24,6 +24,8 @@ export const FOCUS_WAIT_MS = 1_000;
 /** Between two looks at the focus while waiting. */
 const POLL_MS = 10;
 
+/** GetInputFocus's answer when the focus follows the pointer. */
+const POINTER_ROOT = 1;
 /** The X protocol error code of a request on a window that no longer exists. */
 const BAD_WINDOW = 3;
 
@@ -44,7 +46,8 @@ export class ClickFocus {
     this.pending = undefined;
     const topLevel = await this.topLevelUnderPointer();
     if (topLevel === undefined || (await this.overrideRedirect(topLevel))) return;
-    if ((await this.focusTopLevel()) === topLevel) return;
+    const focus = await this.focusTopLevel();
+    if (focus === topLevel || focus === 'pointer-root') return;
     this.pending = { topLevel, until: performance.now() + FOCUS_WAIT_MS };
   }
 
@@ -54,7 +57,8 @@ export class ClickFocus {
     this.pending = undefined;
     if (!pending) return true;
     for (;;) {
-      if ((await this.focusTopLevel()) === pending.topLevel) return true;
+      const focus = await this.focusTopLevel();
+      if (focus === pending.topLevel || focus === 'pointer-root') return true;
       if (performance.now() >= pending.until) return false;
       await sleep(POLL_MS, signal);
     }
@@ -74,12 +78,15 @@ export class ClickFocus {
   }
 
   /**
-   * The child of the root window that holds the focus window (None / PointerRoot:
-   * undefined). A window destroyed while we walk up (BadWindow) holds no focus either.
+   * The child of the root window that holds the focus window (None: undefined). A
+   * window destroyed while we walk up (BadWindow) holds no focus either.
    */
-  private async focusTopLevel(): Promise<number | undefined> {
+  private async focusTopLevel(): Promise<number | 'pointer-root' | undefined> {
     try {
-      return await this.walkToTopLevel(await getInputFocus(this.conn));
+      const focus = await getInputFocus(this.conn);
+      // PointerRoot: keys go to the window under the pointer, which is where the click went.
+      if (focus === POINTER_ROOT) return 'pointer-root';
+      return await this.walkToTopLevel(focus);
     } catch (error) {
       if (error instanceof X11Error && error.code === BAD_WINDOW) return undefined;
       throw error;
@@ -88,7 +95,7 @@ export class ClickFocus {
 
   private async walkToTopLevel(focus: number): Promise<number | undefined> {
     let window = focus;
-    if (window === 0 || window === 1) return undefined;
+    if (window === 0) return undefined;
     const root = this.conn.setup.root;
     if (window === root) return undefined;
     for (let depth = 0; depth < 32; depth++) {
