@@ -133,7 +133,7 @@ describe('Ctrl-C during deskpilot qa --workers 2', () => {
       counts: Record<string, number>;
     };
     expect(results.setupError, output()).toBeUndefined();
-    expect(results.cases).toEqual([]);
+    expect(results.cases, `${JSON.stringify(results.cases)}\n${output()}`).toEqual([]);
     expect(results.notRun.map((n) => n.name).sort()).toEqual(NAMES);
     const inFlight = results.notRun.filter((n) => /interrupted \(Ctrl-C\) while it ran/.test(n.reason)).map((n) => n.name);
     expect(inFlight.sort(), JSON.stringify(results.notRun)).toEqual([...held].sort());
