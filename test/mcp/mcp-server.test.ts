@@ -204,6 +204,40 @@ describe('deskpilot mcp (policy ask): approvals on the supervision page', () => 
   }, 150_000);
 });
 
+describe('deskpilot mcp (policy ask): run_task', () => {
+  it("tells the client while the task's own action waits for approval on the page", async () => {
+    const { probe, fake } = desktop;
+    await probe.reset();
+    fake.script(
+      (req) => ({ text: 'Clicking the field.', toolCalls: [claude.click(...toImagePoint(req, SCREEN, probe.fieldCenter()))] }),
+      { text: 'Done.', toolCalls: [finish(true, 'clicked it')] },
+    );
+    const mcp = await spawnMcp(['--policy', 'ask', '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl], env());
+    const page = await connectPage(await mcp.pageUrl());
+    try {
+      const notes: Progress[] = [];
+      const running = mcp.client.callTool({ name: 'run_task', arguments: { task: 'click the field' } }, undefined, { onprogress: (p) => notes.push(p), resetTimeoutOnProgress: true }) as Promise<CallToolResult>;
+      const push = await until(
+        () => page.pushes.find((m): m is Extract<PushMessage, { kind: 'event' }> => m.kind === 'event' && m.event.type === 'approval_requested'),
+        60_000,
+        'the task\'s approval request on the page',
+      );
+      await until(() => (notes.length >= 1 ? true : undefined), 30_000, 'a progress note');
+      expect(notes[0]!.message).toMatch(/^waiting for a person to approve click/);
+      const event = push.event as Extract<RunEvent, { type: 'approval_requested' }>;
+      expect(await page.call('approval.answer', { runId: event.runId, proposalId: event.proposalId, answer: { decision: 'approve' } })).toMatchObject({ ok: true });
+      const result = await running;
+      expect(result.isError ?? false, textOf(result)).toBe(false);
+      expect(textOf(result)).toMatch(/^done: clicked it/);
+      expect(notes.at(-1)!.message).toBe('approved: running it');
+      await probe.expectClickAt(probe.fieldCenter().x, probe.fieldCenter().y);
+    } finally {
+      page.close();
+      await mcp.close();
+    }
+  }, 150_000);
+});
+
 describe('deskpilot mcp: the kill switch', () => {
   it('Stop on the page ends the call in flight (a run stop: everything held is released), and the next call starts a new session', async () => {
     const { probe, xvfb } = desktop;

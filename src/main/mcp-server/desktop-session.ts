@@ -107,7 +107,7 @@ export class DesktopSession {
   }
 
   /** A whole DeskPilot run with its own model, hosted above the session (which waits meanwhile). */
-  runTask(task: string, maxSteps: number | undefined, signal: AbortSignal): Promise<ToolAnswer & { result?: RunResult }> {
+  runTask(task: string, maxSteps: number | undefined, signal: AbortSignal, progress?: (message: string) => void): Promise<ToolAnswer & { result?: RunResult }> {
     return this.serial(async () => {
       const { service, computer, home, env } = this.options;
       const config = await loadConfig(home);
@@ -119,8 +119,26 @@ export class DesktopSession {
       const { apiKey } = resolveApiKey(resolved.profile, env);
       if (!apiKey) return { ok: false, text: `run_task needs a model: no API key for ${resolved.profile.provider} in the environment of deskpilot mcp` };
       const below = this.live && !this.live.ended ? this.live.handle.runId : undefined;
+      const notes = progress ? approvalProgress(progress) : undefined;
       const handle = await service.hostRun(
-        (hooks) => startRun({ task, profile: resolved.profile, apiKey, policy: resolved.policy, limits: resolved.limits, config, computer, home, agentsMd: { cwd: process.cwd() }, ...hooks }),
+        (hooks) =>
+          startRun({
+            task,
+            profile: resolved.profile,
+            apiKey,
+            policy: resolved.policy,
+            limits: resolved.limits,
+            config,
+            computer,
+            home,
+            agentsMd: { cwd: process.cwd() },
+            ...hooks,
+            // Its held actions wait for a person like the session's: the client hears so (approval-progress.ts).
+            onEvent: (event) => {
+              notes?.onEvent(event);
+              hooks.onEvent?.(event);
+            },
+          }),
         resolved.policy,
         below ? { over: below } : {},
       );
@@ -132,6 +150,7 @@ export class DesktopSession {
         const text = `${result.status}: ${result.summary || '(no summary)'}\nsession id: ${result.runId} (deskpilot sessions show ${result.runId}); ${result.steps} steps, $${result.costUsd.toFixed(4)}`;
         return { ok: result.status === 'done', text, result };
       } finally {
+        notes?.stop();
         signal.removeEventListener('abort', onCancel);
       }
     });

@@ -79,7 +79,7 @@ export function createDeskPilotMcpServer(session: DesktopSession, log: (line: st
       inputSchema: RunTaskInputSchema,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
-    async (args, extra) => toResult(await session.runTask(args.task, args.max_steps, extra.signal)),
+    async (args, extra: RequestExtra) => toResult(await session.runTask(args.task, args.max_steps, extra.signal, progressOf(extra, log))),
   );
   return server;
 }
