@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,7 +7,7 @@ import { startDesktop, type Desktop } from '../harness/desktop.js';
 import type { FakeRequest } from '../harness/fake-model/index.js';
 import { requirePrograms } from '../harness/requirements.js';
 import { xServerAnswers } from '../harness/xvfb.js';
-import { claude, finish, runCli, tempHome, toImagePoint } from './support.js';
+import { BIN, claude, finish, REPO_ROOT, runCli, tempHome, toImagePoint, until } from './support.js';
 
 /**
  * Issue 20: `deskpilot run --virtual-display` runs on a private desktop of its own.
@@ -117,6 +117,39 @@ describe('deskpilot run --virtual-display', () => {
     // The run's desktop went with it.
     expect(xServerAnswers(virtualDisplay)).toBe(false);
   }, 150_000);
+
+  it('Ctrl-C (SIGINT to the whole process group, as a terminal sends it) stops the run: exit 130, its desktop gone', async () => {
+    const { xvfb, fake } = desktop;
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = false;
+    fake.script(async () => {
+      asked = true;
+      await held;
+      return { text: 'too late', toolCalls: [finish(true, 'never')] };
+    });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'run', 'wait for the model', '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl, '--yes', '--virtual-display'],
+      { cwd: REPO_ROOT, env: { ...xvfb.env, DESKPILOT_HOME: home.home, ANTHROPIC_API_KEY: 'sk-ant-test-key', ANTHROPIC_BASE_URL: '', OPENAI_API_KEY: '' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    );
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout.resume();
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await until(() => asked, 60_000, 'the run to ask the model');
+      const display = /its own desktop \(Xvfb (:\d+)/.exec(stderr)?.[1];
+      expect(display, stderr).toBeDefined();
+      process.kill(-child.pid!, 'SIGINT');
+      expect(await exited, stderr).toBe(130);
+      // Its X server was in a process group of its own: the run stopped it, Ctrl-C did not kill it under the run.
+      expect(stderr).not.toMatch(/XIO/);
+      expect(xServerAnswers(display!)).toBe(false);
+    } finally {
+      release();
+    }
+  }, 120_000);
 
   it('says so and exits 6 when it cannot have a virtual display, and 2 with --display', async () => {
     const { xvfb, fake } = desktop;
