@@ -108,6 +108,8 @@ describe('deskpilot run --virtual-display', () => {
     expect(images.length).toBeGreaterThan(0);
     for (const image of images) expect(image.width / image.height).toBeCloseTo(VIRTUAL.width / VIRTUAL.height, 2);
     expect(run.events().filter((e) => e.type === 'action_executed').map((e) => e.ok)).toEqual([true, true, true, true]);
+    // The session says it ran there.
+    expect(run.events().find((e) => e.type === 'run_started')).toMatchObject({ labels: { virtualDisplay: virtualDisplay } });
 
     // Nothing reached the person's display: no event on the probe, the pointer where it was.
     await new Promise((r) => setTimeout(r, 300));

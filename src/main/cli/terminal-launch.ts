@@ -60,7 +60,9 @@ export async function launchInTerminal(request: LaunchRequest): Promise<number> 
   // touch it, so input seen there is the agent's own and a takeover pause would wait for
   // a person who cannot exist (as for a QA worker, pool.ts).
   const { displayId: _personsScreen, ...onVirtual } = config;
-  return launchOnDisplay(request, { ...onVirtual, takeover: 'ignore' }, resolved);
+  // The session says where it ran (History, exports): its screenshots are not of the person's screen.
+  const labelled = { ...request, extras: { ...request.extras, labels: { ...request.extras.labels, virtualDisplay: process.env.DISPLAY ?? '' } } };
+  return launchOnDisplay(labelled, { ...onVirtual, takeover: 'ignore' }, resolved);
 }
 
 async function launchOnDisplay(request: LaunchRequest, config: Config, resolved: ReturnType<typeof resolveRunChoices>): Promise<number> {
