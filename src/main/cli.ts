@@ -8,6 +8,7 @@ import { registerAcpCommand } from './cli/acp-command.js';
 import { registerMcpCommand } from './cli/mcp-command.js';
 import { registerInspectCommand } from './cli/inspect-command.js';
 import { registerQaCommand } from './cli/qa-command.js';
+import { registerRecordCommand } from './cli/record-command.js';
 import { registerReplayCommand } from './cli/replay-command.js';
 import { registerRunCommand } from './cli/run-command.js';
 import { registerSessionsCommand } from './cli/sessions-command.js';
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
   });
   registerQaCommand(program);
   registerReplayCommand(program);
+  registerRecordCommand(program);
   registerSkillsCommand(program);
   registerServeCommand(program);
   registerDisplaysCommand(program);

@@ -214,4 +214,45 @@ describe('deskpilot replay', () => {
       moveWindow({ x: 20, y: 20 });
     }
   }, 180_000);
+
+  it("deskpilot record: a person's demonstration (xdotool as the person) is saved with a draft SKILL.md and replays exactly", async () => {
+    const controls = await probe.showControls(10);
+    await new Promise((r) => setTimeout(r, 500));
+    const record = runCli(['record', 'tick c1, write beta into c3, tick c7'], env());
+    const deadline = Date.now() + 60_000;
+    while (!record.stderr().includes('do the task now')) {
+      if (Date.now() > deadline) throw new Error(`record did not start: ${record.stderr()}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const person = (...args: string[]) => spawnSync('xdotool', args, { env: bus.env, timeout: 10_000 });
+    const clickOn = async (id: string) => {
+      const p = byId(controls, id);
+      person('mousemove', '--sync', String(Math.round(p.x)), String(Math.round(p.y)));
+      person('click', '1');
+      await new Promise((r) => setTimeout(r, 800));
+    };
+    await clickOn('c1');
+    await clickOn('c3');
+    person('type', '--delay', '40', 'beta');
+    await new Promise((r) => setTimeout(r, 1_500));
+    await clickOn('c7');
+    person('key', 'Pause');
+    const { code } = await record.exit;
+    expect(code, record.stderr()).toBe(0);
+    const runId = record.stdout().trim();
+    const recorded = await probe.controlValues();
+    expect(recorded.filter((c) => c.checked || c.value === 'beta').map((c) => c.id)).toEqual(['c1', 'c3', 'c7']);
+    const skill = readFileSync(path.join(home.home, 'sessions', runId, 'SKILL.md'), 'utf8');
+    expect(skill).toContain('1. Click the check box "c1"');
+    expect(skill).toContain('3. Type "beta".');
+    expect(skill).toContain(`deskpilot replay ${runId}`);
+
+    await probe.showControls(10);
+    await new Promise((r) => setTimeout(r, 500));
+    const replay = runCli(['replay', runId, '--yes', '--json'], env());
+    const replayed = await replay.exit;
+    expect(replayed.code, replay.stderr()).toBe(0);
+    expect(await probe.controlValues()).toEqual(recorded);
+    expect(replay.stderr()).toContain('4 of 4 steps replayed, 0 healed, 0 model calls');
+  }, 180_000);
 });
