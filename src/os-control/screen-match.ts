@@ -267,14 +267,22 @@ export function findPatch(screen: GreyImage, patch: GreyImage): PatchMatch | und
   };
 }
 
-/** Two encoded screenshots side by side (expected left, seen right) with a gap, as PNG: the divergence report's picture. */
-export async function sideBySide(left: Buffer, right: Buffer, height = 500): Promise<Buffer> {
+/** Two encoded screenshots side by side (expected left, seen right) under a caption each, as PNG: the divergence report's picture. */
+export async function sideBySide(left: Buffer, right: Buffer, height = 500, captions: [string, string] = ['expected (recorded)', 'seen now']): Promise<Buffer> {
   const [a, b] = await Promise.all([left, right].map((img) => sharp(img).resize({ height, fit: 'inside' }).png().toBuffer({ resolveWithObject: true })));
   const gap = 16;
-  return sharp({ create: { width: a!.info.width + b!.info.width + gap, height, channels: 3, background: { r: 255, g: 255, b: 255 } } })
+  const head = 28;
+  const width = a!.info.width + b!.info.width + gap;
+  const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const caption = Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${head}"><g font-family="DejaVu Sans, sans-serif" font-size="16" fill="#222">` +
+      `<text x="4" y="20">${esc(captions[0])}</text><text x="${a!.info.width + gap + 4}" y="20">${esc(captions[1])}</text></g></svg>`,
+  );
+  return sharp({ create: { width, height: height + head, channels: 3, background: { r: 255, g: 255, b: 255 } } })
     .composite([
-      { input: a!.data, left: 0, top: 0 },
-      { input: b!.data, left: a!.info.width + gap, top: 0 },
+      { input: caption, left: 0, top: 0 },
+      { input: a!.data, left: 0, top: head },
+      { input: b!.data, left: a!.info.width + gap, top: head },
     ])
     .png()
     .toBuffer();
