@@ -138,6 +138,23 @@ export function cropGrey(image: GreyImage, rect: Rect): GreyImage {
   return { data, width, height };
 }
 
+/**
+ * fingerprintDistance for two regions of the same size in two images (a window that
+ * moved: where it was then, where it is now): both cut out and shrunk to fingerprint
+ * cells; 1 when a region leaves its image or the sizes differ.
+ */
+export async function regionDistance(a: GreyImage, ra: Rect, b: GreyImage, rb: Rect): Promise<number> {
+  const x = cropGrey(a, ra);
+  const y = cropGrey(b, rb);
+  if (x.width < 8 || x.height < 8 || x.width !== y.width || x.height !== y.height) return 1;
+  const cells = async (g: GreyImage) =>
+    (await sharp(Buffer.from(g.data.buffer, g.data.byteOffset, g.data.length), { raw: { width: g.width, height: g.height, channels: 1 } })
+      .resize(FINGERPRINT_SIZE.width, FINGERPRINT_SIZE.height, { fit: 'fill', kernel: 'linear' })
+      .raw()
+      .toBuffer()).toString('base64');
+  return fingerprintDistance(await cells(x), await cells(y));
+}
+
 /** Greyscale pixels of an encoded patch (PNG), at its own size. */
 export async function decodePatch(png: Buffer): Promise<GreyImage> {
   const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });

@@ -89,11 +89,22 @@ describe('findTarget', () => {
     expect(Math.abs(found.point.y - 235)).toBeLessThanOrEqual(1);
   });
 
-  it('a relabelled button is missing — its old pixels do not match, and the recorded point is not used', async () => {
+  it('a relabelled button is missing — the tree says it is gone, and no pixels or recorded point overrule that', async () => {
+    const before = await screen([['c6', 100, 100], ['c0', 300, 100]]);
+    const { target, files } = await recorded(before, 160, 115, {
+      element: { path: 'app > push button "c6"', role: 'push button', name: 'c6' },
+      window: { title: 'Probe', app: 'chromium', bounds: { x: 0, y: 0, width: W, height: H }, offset: { x: 160, y: 115 } },
+    });
+    const after = await screen([['Send', 100, 100], ['c0', 300, 100]]);
+    const found = await findTarget(target, await now(after), deps(files, { kind: 'missing', matched: 'app', detail: 'no push button "c6" under app' }));
+    expect(found).toEqual({ kind: 'missing', tried: ['element: no push button "c6" under app'] });
+  });
+
+  it('without a tree, a relabelled button is missing too: its old pixels do not match', async () => {
     const before = await screen([['c6', 100, 100]]);
     const { target, files } = await recorded(before, 160, 115, { window: { title: 'Probe', app: 'chromium', bounds: { x: 0, y: 0, width: W, height: H }, offset: { x: 160, y: 115 } } });
     const after = await screen([['Send', 100, 100]]);
-    const found = await findTarget(target, await now(after), deps(files, { kind: 'missing', matched: 'app', detail: 'no push button "c6" under app' }));
+    const found = await findTarget(target, await now(after), deps(files));
     expect(found.kind).toBe('missing');
     if (found.kind !== 'missing') return;
     expect(found.tried.join('\n')).toMatch(/image patch: the closest place differs/);

@@ -69,7 +69,6 @@ function stepAction(n: number, controls: Controls, req: FakeRequest) {
 
 const INTENTS = ['Tick the c1 box.', 'Click into the c3 field.', 'Write alpha.', 'Tick the c7 box.', 'Press the c6 button.'];
 const runIdOf = (events: Array<Record<string, unknown>>) => String(events.find((e) => e.type === 'run_started')!.runId);
-const pointerEventsSince = (seq: number) => probe.events().filter((e) => e.seq >= seq && /pointerdown|pointerup|keydown|input/.test(String(e.type)));
 
 let recordedRunId = '';
 let recordedState: Awaited<ReturnType<Probe['controlValues']>> = [];
@@ -162,30 +161,36 @@ describe('deskpilot replay', () => {
     const dir = path.join(home.home, 'sessions', runIdOf(replay.events()));
     const report = JSON.parse(readFileSync(path.join(dir, 'divergence.json'), 'utf8')) as { step: number; kind: string; tried: string[] };
     expect(report).toMatchObject({ step: 5, kind: 'target' });
-    expect(report.tried.join('\n')).toMatch(/no push button "c6"/);
-    expect(report.tried.join('\n')).toMatch(/image patch: the closest place differs/);
+    // The tree answers and the button is not in it: no pixel match may overrule that.
+    expect(report.tried).toEqual([expect.stringMatching(/^element: no push button "c6"/)]);
     expect(existsSync(path.join(dir, 'divergence/expected-vs-seen.png'))).toBe(true);
   }, 120_000);
 
-  it('--strict refuses a moved window before acting at all', async () => {
+  it('a moved window replays without the model (targets by element path, screens compared inside the window); moved and renamed, --strict refuses that step without acting', async () => {
     const moved = moveWindow({ x: 200, y: 120 });
     try {
       expect(moved.dx).toBeGreaterThan(100);
       await probe.showControls(10);
       await new Promise((r) => setTimeout(r, 500));
+      const clean = runCli(['replay', recordedRunId, '--strict', '--yes', '--json'], env());
+      expect((await clean.exit).code, clean.stderr()).toBe(0);
+      expect(clean.stderr()).toContain('5 of 5 steps replayed, 0 healed, 0 model calls');
+      expect(await probe.controlValues()).toEqual(recordedState);
+
+      await probe.showControls(10, undefined, { c6: 'Send' });
+      await new Promise((r) => setTimeout(r, 500));
       const since = probe.nextSeq();
       const replay = runCli(['replay', recordedRunId, '--strict', '--yes', '--json'], env());
       const { code } = await replay.exit;
       expect(code, replay.stderr()).toBe(1);
-      expect(replay.stderr()).toContain('diverged at step 1 of 5');
-      expect(replay.events().filter((e) => e.type === 'action_executed')).toEqual([]);
+      expect(replay.stderr()).toContain('diverged at step 5 of 5');
       await new Promise((r) => setTimeout(r, 300));
-      expect(pointerEventsSince(since)).toEqual([]);
-      expect((await probe.controlValues()).every((c) => !c.checked && (c.value === null || c.value === '' || c.value === '0'))).toBe(true);
+      expect(probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown').map((e) => e.target)).toEqual(['c1', 'c3', 'c7']);
+      expect((await probe.controlValues()).find((c) => c.id === 'c6')!.value).toBe('0');
     } finally {
       moveWindow({ x: 20, y: 20 });
     }
-  }, 120_000);
+  }, 180_000);
 
   it('--heal completes the moved and renamed page with the fake model and writes the healed trajectory (revision 2)', async () => {
     const moved = moveWindow({ x: 200, y: 120 });
@@ -197,18 +202,19 @@ describe('deskpilot replay', () => {
       await new Promise((r) => setTimeout(r, 500));
       const stepOf = (req: FakeRequest) => Number(/at step (\d+) of 5/.exec(req.lastUserText)?.[1] ?? 0);
       const heal = (req: FakeRequest) => ({ text: `Healing step ${stepOf(req)}.`, toolCalls: [stepAction(stepOf(req), controls, req)] });
-      fake.script(heal, heal, heal, heal, heal);
+      fake.script(heal);
       const replay = runCli(['replay', recordedRunId, '--heal', '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl, '--yes', '--json'], env(fake));
       const { code } = await replay.exit;
       expect(code, replay.stderr()).toBe(0);
       expect(await probe.controlValues()).toEqual(recordedState);
-      expect(fake.requests.map((r) => /at step (\d+) of 5/.exec(r.lastUserText)?.[1])).toEqual(['1', '2', '3', '4', '5']);
-      expect(fake.requests[0]!.lastUserText).toContain(INTENTS[0]);
+      // Steps 1–4 are found again inside the moved window; only the renamed button needs the model.
+      expect(fake.requests.map((r) => /at step (\d+) of 5/.exec(r.lastUserText)?.[1])).toEqual(['5']);
+      expect(fake.requests[0]!.lastUserText).toContain(INTENTS[4]);
       const healedFile = /healed trajectory \(revision 2\): (.+)/.exec(replay.stderr())?.[1];
       expect(healedFile, replay.stderr()).toBeDefined();
       const healed = TrajectorySchema.parse(JSON.parse(readFileSync(healedFile!.trim(), 'utf8')));
       expect(healed).toMatchObject({ revision: 2, healedFrom: { runId: recordedRunId, revision: 1 } });
-      expect(healed.steps.map((s) => s.origin)).toEqual(['healed', 'healed', 'healed', 'healed', 'healed']);
+      expect(healed.steps.map((s) => s.origin)).toEqual(['replay', 'replay', 'replay', 'replay', 'healed']);
     } finally {
       await fake.close();
       moveWindow({ x: 20, y: 20 });

@@ -16,6 +16,9 @@ import type { Computer } from '../../../os-control/types.js';
  *      goes on to rule 1.
  *   1. element — the accessibility path resolves to a visible element with bounds; the
  *      point keeps its relative place inside the element (a moved window, a wider button).
+ *      When the tree is there but the element is not (renamed, removed), the target is
+ *      MISSING: pixels do not overrule the tree — a relabelled "c6" button once matched
+ *      its neighbour "c0" by its pixels. Rules 2–3 run only when no tree answers now.
  *   2. text    — OCR finds the recorded words (exactly, after normalising case and
  *      spacing); the point keeps its offset from the words' centre. Nearest to where
  *      the point was when the words appear more than once.
@@ -91,6 +94,7 @@ export async function findTarget(target: TrajectoryTarget, screen: ScreenNow, de
       return { kind: 'found', rule: 'element', point: { x: now.x + fx * now.width, y: now.y + fy * now.height }, detail: `element ${target.element.path}` };
     }
     tried.push(lookup.kind === 'found' ? `element ${target.element.path}: found but not visible on screen` : `element: ${lookup.detail}`);
+    if (lookup.kind !== 'none') return { kind: 'missing', tried };
   }
   // 2. text
   if (target.text) {

@@ -1,7 +1,7 @@
-import { describeAction, mapActionPoints, type Action, type Point } from '../../../shared/actions.js';
-import type { Trajectory, TrajectoryStep } from '../../../shared/trajectory.js';
+import { describeAction, mapActionPoints, type Action, type Point, type Rect } from '../../../shared/actions.js';
+import type { Trajectory, TrajectoryShot, TrajectoryStep } from '../../../shared/trajectory.js';
 import { globalToImage } from '../../../os-control/coords.js';
-import { changedPixels, decodeScreen, fingerprintDistance, type GreyImage } from '../../../os-control/screen-match.js';
+import { changedPixels, decodeGrey, decodeScreen, fingerprintDistance, regionDistance, type GreyImage } from '../../../os-control/screen-match.js';
 import type { Computer, ImageTarget } from '../../../os-control/types.js';
 import type { ModelTurn, Provider, TurnRequest } from '../providers/types.js';
 import type { ModelCall, TranscriptImage } from '../transcript.js';
@@ -105,6 +105,13 @@ export class ReplayProvider implements Provider {
   private last: { index: number; by: 'replay' | 'model'; before?: GreyImage } | undefined;
   private calls = 0;
   private ended = false;
+  /**
+   * The window the steps act in moved since the recording: where it was (global) and by
+   * how much. Screens are then compared inside the window (its content moved with it,
+   * what was behind it did not), found from the first target of a step that was found
+   * again (by its element path, words or pixels) somewhere else.
+   */
+  private moved: { window: Rect; shift: Point } | undefined;
 
   constructor(private readonly options: ReplayProviderOptions) {
     if (options.mode === 'heal' && !options.healer) throw new Error('a healing replay needs a model');
@@ -128,12 +135,12 @@ export class ReplayProvider implements Provider {
     this.last = undefined;
     if (previous?.by === 'replay') {
       const step = steps[previous.index]!;
-      const diverged = this.effectDiverges(step, previous.before, grey, fingerprint);
+      const diverged = await this.effectDiverges(step, previous.before, grey, fingerprint, greyVia, request.observation.region);
       if (diverged) return this.diverge({ kind: 'effect', index: previous.index, message: diverged, seen: data, ...(step.after ? { expectedImage: step.after.image } : {}) }, request, image, signal);
     }
     if (this.index >= steps.length) {
       const final = this.options.trajectory.final;
-      const distance = final ? fingerprintDistance(fingerprint, final.fingerprint) : 0;
+      const distance = final ? await this.resembles(final, fingerprint, greyVia, request.observation.region) : 0;
       if (final && previous?.by === 'replay' && distance > SCREEN_MATCH) {
         return this.diverge(
           { kind: 'final', index: steps.length, message: `the final screen differs from the recorded one (${pct(distance)} of it)`, expectedImage: final.image, seen: data, distance },
@@ -150,7 +157,13 @@ export class ReplayProvider implements Provider {
     }
 
     const step = steps[this.index]!;
-    const distance = fingerprintDistance(fingerprint, step.before.fingerprint);
+    // Patches are compared at the recording's resolution (screen-match.ts decodeGrey).
+    const screen: ScreenNow = { record: request.observation, image: data, grey: greyVia };
+    let distance = await this.resembles(step.before, fingerprint, greyVia, request.observation.region);
+    if (distance > SCREEN_MATCH && !this.moved) {
+      this.moved = await this.windowMove(step, screen);
+      if (this.moved) distance = await this.resembles(step.before, fingerprint, greyVia, request.observation.region);
+    }
     if (distance > SCREEN_MATCH) {
       return this.diverge(
         { kind: 'screen', index: this.index, message: `the screen before the step differs from the recorded one (${pct(distance)} of it changed)`, expectedImage: step.before.image, seen: data, distance },
@@ -159,8 +172,6 @@ export class ReplayProvider implements Provider {
         signal,
       );
     }
-    // Patches are compared at the recording's resolution (screen-match.ts decodeGrey).
-    const screen: ScreenNow = { record: request.observation, image: data, grey: greyVia };
     const actions: Action[] = [];
     const found: string[] = [];
     for (const recorded of step.actions) {
@@ -216,9 +227,33 @@ export class ReplayProvider implements Provider {
     return { kind: 'placed', action: placed, ...(how ? { found: how } : {}) };
   }
 
-  private effectDiverges(step: TrajectoryStep, before: GreyImage | undefined, now: GreyImage, fingerprint: string): string | undefined {
+  /**
+   * How far the screen now is from a recorded one (share of fingerprint cells): the whole
+   * screen, or, once the window is known to have moved, inside the window where it is now.
+   */
+  private async resembles(shot: TrajectoryShot, fingerprint: string, nowVia: GreyImage, region: Rect): Promise<number> {
+    const whole = fingerprintDistance(fingerprint, shot.fingerprint);
+    if (whole <= SCREEN_MATCH || !this.moved) return whole;
+    const then = await decodeGrey(await this.options.readFile(shot.image), region);
+    const { window, shift } = this.moved;
+    const was = { x: window.x - region.x, y: window.y - region.y, width: window.width, height: window.height };
+    return regionDistance(then, was, nowVia, { ...was, x: was.x + shift.x, y: was.y + shift.y });
+  }
+
+  /** Did the step's window move? Its first pointer target, found again somewhere else, says by how much. */
+  private async windowMove(step: TrajectoryStep, screen: ScreenNow): Promise<{ window: Rect; shift: Point } | undefined> {
+    const first = step.actions.find((a) => a.target?.window && pointerTargetPoint(a.action));
+    const target = first?.target;
+    if (!target?.window) return undefined;
+    const found = await findTarget(target, screen, { computer: this.options.computer, readFile: (p) => this.options.readFile(p) });
+    if (found.kind !== 'found' || found.rule === 'in-place' || found.rule === 'point') return undefined;
+    const shift = { x: Math.round(found.point.x - target.point.x), y: Math.round(found.point.y - target.point.y) };
+    return shift.x === 0 && shift.y === 0 ? undefined : { window: target.window.bounds, shift };
+  }
+
+  private async effectDiverges(step: TrajectoryStep, before: GreyImage | undefined, now: GreyImage, fingerprint: string, nowVia: GreyImage, region: Rect): Promise<string | undefined> {
     if (!step.after) return undefined;
-    const distance = fingerprintDistance(fingerprint, step.after.fingerprint);
+    const distance = await this.resembles(step.after, fingerprint, nowVia, region);
     if (distance > SCREEN_MATCH) return `after the step the screen differs from the recorded one (${pct(distance)} of it)`;
     const changedThen = fingerprintDistance(step.before.fingerprint, step.after.fingerprint) > 0;
     const changedNow = before === undefined || changedPixels(before, now) >= CHANGED_PIXELS;
