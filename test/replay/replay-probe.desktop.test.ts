@@ -144,6 +144,23 @@ describe('deskpilot replay', () => {
     expect(replay.events().filter((e) => e.type === 'approval_requested' || e.type === 'action_proposed')).toHaveLength(6);
   }, 240_000);
 
+  it('a replayed action waits in the same approval queue as a model\'s: under --policy ask, "n" keeps it from running and the replay stops', async () => {
+    await probe.showControls(10);
+    await new Promise((r) => setTimeout(r, 500));
+    const since = probe.nextSeq();
+    const replay = runCli(['replay', recordedRunId, '--policy', 'ask', '--json'], env(), { stdin: 'n\n\n' });
+    const { code } = await replay.exit;
+    expect(code, replay.stderr()).toBe(1);
+    expect(replay.stderr()).toContain('Allow: click left at');
+    expect(replay.stderr()).toMatch(/diverged at step 1 of 5: the replayed action was not run: The person rejected this action/);
+    const events = replay.events();
+    expect(events.filter((e) => e.type === 'approval_requested')).toHaveLength(1);
+    expect(events.find((e) => e.type === 'approval_answered')).toMatchObject({ answer: { decision: 'reject' } });
+    expect(events.filter((e) => e.type === 'action_executed')).toEqual([]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown')).toEqual([]);
+  }, 120_000);
+
   it('--strict refuses a renamed button at its step: the steps before act, that one does not; the report shows expected vs seen', async () => {
     await probe.showControls(10, undefined, { c6: 'Send' });
     await new Promise((r) => setTimeout(r, 500));

@@ -40,7 +40,8 @@ const CHANGED_PIXELS = 4;
 
 export type ReplayMode = 'strict' | 'heal';
 
-export type DivergenceKind = 'screen' | 'target' | 'effect' | 'final';
+/** `refused`: the gate (a person, a policy rule) did not let a replayed action run. */
+export type DivergenceKind = 'screen' | 'target' | 'effect' | 'final' | 'refused';
 
 /** Why a replay stopped following the recording at one step. */
 export interface Divergence {
@@ -133,6 +134,11 @@ export class ReplayProvider implements Provider {
     // After a replayed step: did it do what it did when recorded?
     const previous = this.last;
     this.last = undefined;
+    const refusal = previous?.by === 'replay' ? refusedResult(request) : undefined;
+    if (previous && refusal !== undefined) {
+      const step = steps[previous.index]!;
+      return this.diverge({ kind: 'refused', index: previous.index, message: `the replayed action was not run: ${refusal}`, seen: data, expectedImage: step.before.image }, request, image, signal);
+    }
     if (previous?.by === 'replay') {
       const step = steps[previous.index]!;
       const diverged = await this.effectDiverges(step, previous.before, grey, fingerprint, greyVia, request.observation.region);
@@ -302,6 +308,12 @@ export class ReplayProvider implements Provider {
 
 function pct(share: number): string {
   return `${(share * 100).toFixed(1)}%`;
+}
+
+/** The text of the last tool result when it answers a replay call that did not run (rejected, denied, failed). */
+function refusedResult(request: TurnRequest): string | undefined {
+  const last = request.transcript[request.transcript.length - 1];
+  return last?.role === 'tool_result' && last.callId.startsWith(REPLAY_CALL_PREFIX) && !last.ok ? last.text.split('\n')[0] : undefined;
 }
 
 /**
