@@ -9,7 +9,7 @@ import type { CheckedAction } from './check-action.js';
 import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
 import { performAction } from './actions.js';
 import { getActiveWindow } from './active-window.js';
-import { findElementByPath, readElementTree } from './accessibility/index.js';
+import { actOnElementByPath, findElementByPath, readElementTree } from './accessibility/index.js';
 import { capture, grabDisplayNut, nutFrameRaw, nutFrameRegion, type CaptureBackend, type NutFrame } from './capture.js';
 import { pasteX11 } from './clipboard.js';
 import { run } from './exec.js';
@@ -219,7 +219,16 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
       settledFrame = undefined;
       // One action at a time: two callers must never interleave their key presses.
       const turn = queue.then(() =>
-        performAction({ devices, typeText: type, pointerLeftAt: (p: Point) => takeover.agentLeftPointerAt(p) }, action, signal),
+        performAction(
+          {
+            devices,
+            typeText: type,
+            pointerLeftAt: (p: Point) => takeover.agentLeftPointerAt(p),
+            elements: { find: (path) => findElementByPath(path), act: (path, op, value) => actOnElementByPath(path, op, value) },
+          },
+          action,
+          signal,
+        ),
       );
       queue = turn.then(
         () => undefined,

@@ -141,6 +141,9 @@ export function editedAction(action: Action, line: string): { action: Action } |
     case 'key_down':
     case 'key_up':
       return line.trim() ? { action: { ...action, keys: line.trim() } } : { error: 'no keys given' };
+    case 'element':
+      if (action.op !== 'set_value') return { error: 'an element action has nothing to edit but a set_value\'s value' };
+      return { action: { ...action, value: line } };
     case 'wait':
     case 'screenshot':
     case 'cursor_position':

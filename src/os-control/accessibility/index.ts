@@ -5,10 +5,12 @@
  */
 import { ElementTreeOptionsSchema, type ElementLookup, type ElementTreeOptions, type ElementTreeResult } from '../../shared/elements.js';
 import { AtspiBusUnavailable, dropSharedBus, sharedAccessibilityBus, type AtspiBus } from './atspi/bus.js';
-import { readTree, resolvePath, type FocusHint } from './atspi/reader.js';
+import { locatePath, readTree, resolvePath, type FocusHint } from './atspi/reader.js';
+import { actOnElement, type ElementCallOp } from './atspi/act.js';
 import { x11WindowOrigin } from './x11-origin.js';
 
 export type { FocusHint } from './atspi/reader.js';
+export type { ElementCallOp } from './atspi/act.js';
 export { ElementPathError, formatPath, parsePath, siblingSteps, type PathStep } from './path.js';
 export { ACCESSIBILITY_LIMITS } from './limits.js';
 
@@ -20,6 +22,11 @@ export interface AccessibilityOptions {
 function unsupported(platform: NodeJS.Platform): ElementTreeResult {
   const source = platform === 'win32' ? 'uia' : platform === 'darwin' ? 'ax' : 'atspi';
   return { kind: 'none', source, reason: 'unsupported', detail: `reading the accessibility tree is not available on ${platform} yet (Linux AT-SPI only)` };
+}
+
+function unsupportedLookup(platform: NodeJS.Platform): ElementLookup {
+  const none = unsupported(platform);
+  return { kind: 'none', reason: 'unsupported', detail: none.kind === 'none' ? none.detail : '' };
 }
 
 async function withBus<T>(env: NodeJS.ProcessEnv, use: (bus: AtspiBus) => Promise<T>, noBus: (detail: string) => T): Promise<T> {
@@ -63,13 +70,31 @@ export async function readElementTree(options: ElementTreeOptions, focus: FocusH
 /** Finds the element a stable path names, now. Throws ElementPathError for a malformed path. */
 export async function findElementByPath(path: string, o: AccessibilityOptions = {}): Promise<ElementLookup> {
   const platform = o.platform ?? process.platform;
-  if (platform !== 'linux') {
-    const none = unsupported(platform);
-    return { kind: 'none', reason: 'unsupported', detail: none.kind === 'none' ? none.detail : '' };
-  }
+  if (platform !== 'linux') return unsupportedLookup(platform);
   return withBus(
     o.env ?? process.env,
     (bus) => resolvePath(bus, path, (app, title, frame) => x11WindowOrigin(app, title, frame, o.env ?? process.env)),
+    (detail) => ({ kind: 'none', reason: 'no-bus', detail }),
+  );
+}
+
+/**
+ * Finds the element a path names now and acts on it without the pointer (focus,
+ * set_value, invoke: atspi/act.ts). `found` means it was found and the application did
+ * it; `missing` and `none` mean nothing was done. Throws when the application refused.
+ */
+export async function actOnElementByPath(path: string, op: ElementCallOp, value: string | undefined, o: AccessibilityOptions = {}): Promise<ElementLookup> {
+  const platform = o.platform ?? process.platform;
+  if (platform !== 'linux') return unsupportedLookup(platform);
+  const env = o.env ?? process.env;
+  return withBus(
+    env,
+    async (bus): Promise<ElementLookup> => {
+      const located = await locatePath(bus, path, (app, title, frame) => x11WindowOrigin(app, title, frame, env));
+      if (located.kind !== 'found') return located;
+      await actOnElement(bus, located.ref, located.element, op, value);
+      return { kind: 'found', element: located.element };
+    },
     (detail) => ({ kind: 'none', reason: 'no-bus', detail }),
   );
 }

@@ -311,6 +311,7 @@ function headline(action: Action): string {
     case 'screenshot':
     case 'cursor_position':
     case 'zoom':
+    case 'element':
     case 'ask_user':
     case 'finish':
       return visibleText(describeAction(action));
@@ -333,6 +334,9 @@ function carriedText(action: Action): string | undefined {
     case 'key_down':
     case 'key_up':
       return action.keys;
+    case 'element':
+      // The whole value to be set (describeAction shortens it and hides a password's).
+      return action.op === 'set_value' ? action.value : undefined;
     case 'click':
     case 'move':
     case 'mouse_down':

@@ -5,7 +5,7 @@ import { ToolMissingError } from '../../../os-control/exec.js';
 import { pruneImages } from '../context.js';
 import { addUsage, costOf } from '../pricing.js';
 import { ProviderRequestError, ProviderTimeoutError, ProviderUnavailableError, type ModelTurn } from '../providers/types.js';
-import { callRecord, type ToolResultItem } from '../transcript.js';
+import { callRecord, type ToolResultItem, type TranscriptItem } from '../transcript.js';
 import { isAbortError, throwIfAborted } from '../../../shared/abort.js';
 import type { RunErrorCause } from '../run-api.js';
 import type { RunContext, RunEnding, SeenObservation } from './context.js';
@@ -105,7 +105,7 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
     turn = await ctx.provider.turn(
       {
         system: ctx.system({ width: record.image.width, height: record.image.height }),
-        transcript: pruneImages(ctx.transcript, { keepImages: keep.keepImages, pruneStep: keep.pruneStep }),
+        transcript: withElementList(pruneImages(ctx.transcript, { keepImages: keep.keepImages, pruneStep: keep.pruneStep }), seen),
         observation: record,
         tools: ctx.tools.specs,
       },
@@ -152,6 +152,16 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
     },
   });
   return turn;
+}
+
+/**
+ * The element list of the screenshot the model is about to act on, after everything
+ * else and for this request only (issue 16: with the latest screenshot only; an older
+ * list would name ids that no longer resolve).
+ */
+function withElementList(transcript: TranscriptItem[], seen: SeenObservation): TranscriptItem[] {
+  const text = seen.grounding?.list?.text;
+  return text ? [...transcript, { role: 'user', text, transient: true }] : transcript;
 }
 
 /** A turn without tool calls ends the run: the model says it is done, refused, or ran out of tokens. */

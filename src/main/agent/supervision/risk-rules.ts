@@ -126,6 +126,7 @@ function pressedChords(action: Action, context: ActionContext): Pressed[] {
     case 'zoom':
     case 'shell':
     case 'mcp_call':
+    case 'element':
     case 'ask_user':
     case 'finish':
       return [];

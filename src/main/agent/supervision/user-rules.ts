@@ -84,6 +84,9 @@ function textOf(action: Action): string | undefined {
       return `${action.server} ${action.tool} ${JSON.stringify(action.arguments)}`;
     case 'ask_user':
       return action.question;
+    case 'element':
+      // A textPattern rule reads the value an element is set to, like typed text.
+      return action.op === 'set_value' ? action.value : undefined;
     case 'click':
     case 'move':
     case 'mouse_down':
@@ -147,6 +150,7 @@ function combosOf(action: Action, context: ActionContext): NormalCombo[] {
     case 'zoom':
     case 'shell':
     case 'mcp_call':
+    case 'element':
     case 'ask_user':
     case 'finish':
       return [];
