@@ -69,6 +69,12 @@ export const UserRuleSchema = z
     textPattern: z.string().optional(),
     /** A regular expression matched against the active window's title or app name. */
     windowPattern: z.string().optional(),
+    /**
+     * A regular expression matched against the element the action lands on — its name, or
+     * `role "name"` (`push button "Delete account"`) — from the accessibility tree read
+     * with the screenshot. Without a tree there is no element and the rule does not match.
+     */
+    elementPattern: z.string().optional(),
     /** Shown to the person and sent to the model when the rule denies. */
     reason: z.string().optional(),
   })

@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/main/config/index.js';
@@ -8,7 +9,9 @@ import type { Grounding } from '../../src/shared/config.js';
 import type { ElementNode, ElementTree, ElementWindow } from '../../src/shared/elements.js';
 import type { ObservationRecord } from '../../src/shared/observation.js';
 import type { RunEvent } from '../../src/shared/events.js';
-import { tempHome, testRunOptions } from '../e2e/support.js';
+import { claude, tempHome, testRunOptions, toImagePoint, until } from '../e2e/support.js';
+import type { RunOptions } from '../../src/main/agent/run-api.js';
+import { runDir } from '../../src/main/sessions/history.js';
 import { createFakeComputer, type FakeComputer } from '../harness/fake-computer.js';
 import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';
 
@@ -96,7 +99,7 @@ afterEach(async () => {
 });
 afterAll(() => home.cleanup());
 
-async function run(computer: FakeComputer, grounding?: Grounding) {
+async function begin(computer: FakeComputer, grounding?: Grounding, extra: Partial<RunOptions> = {}) {
   const events: RunEvent[] = [];
   const handle = await startRun(
     testRunOptions({
@@ -106,14 +109,27 @@ async function run(computer: FakeComputer, grounding?: Grounding) {
       home: home.home,
       config: { ...defaultConfig(), takeover: 'ignore' },
       onEvent: (e) => events.push(e),
+      ...extra,
     }),
   );
+  return { handle, events };
+}
+
+async function run(computer: FakeComputer, grounding?: Grounding, extra: Partial<RunOptions> = {}) {
+  const { handle, events } = await begin(computer, grounding, extra);
   return { result: await handle.done, events };
 }
 
 function demoComputer(): FakeComputer {
   const computer = createFakeComputer();
-  computer.elements = [window([button('Open', 100, 100), button('Save', 400, 100), button('Delete account', 700, 100)])];
+  computer.elements = [
+    window([
+      button('Open', 100, 100),
+      button('Save', 400, 100),
+      button('Delete account', 700, 100),
+      { path: `${FRAME} > password text "Password"`, role: 'password text', name: 'Password', states: ['focusable', 'focused', 'enabled', 'visible', 'editable', 'password'], actions: [], bounds: { x: 100, y: 300, width: 200, height: 30 }, children: [] },
+    ]),
+  ];
   return computer;
 }
 
@@ -153,7 +169,7 @@ describe('grounding in a run (fake computer, fake model)', () => {
     fake.script({ toolCalls: [{ name: 'element', input: { id: 77, action: 'invoke' } }] }, { text: 'Done.' });
     await run(computer);
     expect(computer.performed.filter((a) => a.type === 'element')).toEqual([]);
-    expect(fake.requests[1]!.toolResults[0]!.text).toMatch(/element #77 is not in the element list of the latest screenshot \(ids 1–3\)/);
+    expect(fake.requests[1]!.toolResults[0]!.text).toMatch(/element #77 is not in the element list of the latest screenshot \(ids 1–4\)/);
   }, 60_000);
 
   it('elements: the marked copy replaces the screenshot (ids drawn), pixels: no list and no element tool', async () => {
@@ -187,3 +203,45 @@ describe('grounding in a run (fake computer, fake model)', () => {
     expect(JSON.stringify(fake.requests[0]!.body)).not.toMatch(/Elements on screen/);
   }, 60_000);
 });
+
+const SCREEN = { width: 1280, height: 800 };
+
+describe('elements at the gate (fake computer, fake model)', () => {
+  it('the approval card names the element under an ordinary click (role + name)', async () => {
+    const computer = demoComputer();
+    fake.script((req) => ({ toolCalls: [claude.click(...toImagePoint(req, SCREEN, { x: 440, y: 115 }))] }));
+    const { handle, events } = await begin(computer, 'pixels', { policy: 'ask' });
+    const requested = await until(() => events.find((e) => e.type === 'approval_requested'), 10_000, 'the approval request');
+    expect(requested).toMatchObject({ element: { role: 'push button', name: 'Save' } });
+    handle.stop('enough');
+    await handle.done;
+  }, 60_000);
+
+  it('a deny rule on "Delete account" refuses a click on it by coordinates; nothing is performed', async () => {
+    const computer = demoComputer();
+    fake.script((req) => ({ toolCalls: [claude.click(...toImagePoint(req, SCREEN, { x: 740, y: 115 }))] }), { text: 'Done.' });
+    const config = { ...defaultConfig(), takeover: 'ignore' as const };
+    config.policy = { ...config.policy, rules: [{ effect: 'deny', actions: ['click', 'element'], elementPattern: '^Delete account$' }] };
+    await run(computer, undefined, { config, policy: 'auto' });
+    expect(computer.performed).toEqual([]);
+    expect(fake.requests[1]!.toolResults[0]!.text).toMatch(/Refused by policy \(user:deny:0\)/);
+  }, 60_000);
+
+  it('text typed into the focused password field, and a set_value on it, never reach the log', async () => {
+    const computer = demoComputer();
+    fake.script(
+      (req) => ({ toolCalls: [claude.type('tr0ub4dor'), { name: 'element', input: { id: idIn(req.lastUserText, 'password "Password"'), action: 'set_value', value: 'c0rrecthorse' } }] }),
+      { text: 'Done.' },
+    );
+    const { result } = await run(computer);
+    const log = readFileSync(path.join(runDir(home.home, result.runId), 'events.jsonl'), 'utf8');
+    expect(log).not.toContain('tr0ub4dor');
+    expect(log).not.toContain('c0rrecthorse');
+    // They were typed and set all the same.
+    expect(computer.performed.map((a) => a.type)).toEqual(['type', 'element']);
+  }, 60_000);
+});
+
+function idIn(list: string, part: string): number {
+  return Number(list.split('\n').find((l) => l.includes(part))!.split(' ')[0]);
+}

@@ -148,6 +148,12 @@ export function ApprovalQueue() {
       </h2>
       <p className="proposal-line" data-testid="proposal-description">
         <strong>{headline(shown)}</strong>
+        {head.element && shown.type !== 'element' && (
+          <span className="proposal-element" data-testid="proposal-element">
+            {' '}
+            on {visibleText(head.element.role)} “{visibleText(head.element.name)}”
+          </span>
+        )}
       </p>
       {carriedText(shown) !== undefined && <FullText text={carriedText(shown)!} label={headline(shown)} testId="proposal-text" />}
       {head.decision && (

@@ -20,7 +20,7 @@
  * were sent with: the runner resolves an id against that screenshot's list.
  */
 import type { Point, Rect } from '../../../shared/actions.js';
-import { isInteractive, walkElements, type ElementNode, type ElementState, type ElementTree } from '../../../shared/elements.js';
+import { INTERACTIVE_ROLES, isInteractive, walkElements, type ElementNode, type ElementState, type ElementTree } from '../../../shared/elements.js';
 import type { ObservationRecord } from '../../../shared/observation.js';
 import { globalToImage } from '../../../os-control/coords.js';
 
@@ -150,14 +150,20 @@ export function buildElementList(tree: ElementTree, record: ObservationRecord): 
   return { elements, candidates: onScreen.length, text };
 }
 
-/** The smallest element of the tree whose box holds `p` (global points): what a click there lands on. */
+/**
+ * What a click at `p` (global points) lands on: the smallest interactive element whose
+ * box holds it (a button, not the label inside it), else the smallest element at all.
+ */
 export function elementAt(tree: ElementTree, p: Point): ElementNode | undefined {
   let best: ElementNode | undefined;
+  let bestInteractive: ElementNode | undefined;
+  const area = (n: ElementNode | undefined) => (n?.bounds ? n.bounds.width * n.bounds.height : Infinity);
   for (const node of walkElements(tree.windows.map((w) => w.root))) {
     const b = node.bounds;
     if (!b || !node.states.includes('visible')) continue;
     if (p.x < b.x || p.y < b.y || p.x >= b.x + b.width || p.y >= b.y + b.height) continue;
-    if (!best?.bounds || b.width * b.height <= best.bounds.width * best.bounds.height) best = node;
+    if (b.width * b.height <= area(best)) best = node;
+    if (INTERACTIVE_ROLES.has(node.role) && b.width * b.height <= area(bestInteractive)) bestInteractive = node;
   }
-  return best;
+  return bestInteractive ?? best;
 }

@@ -12,6 +12,7 @@ import type { RunContext, RunEnding, SeenObservation } from './context.js';
 import { actionToGlobal, globalToImage } from '../../../os-control/coords.js';
 import { observeZoom } from './observe.js';
 import { resolveElementIds } from '../grounding/resolve-id.js';
+import { elementContext } from '../grounding/element-context.js';
 
 /** What one model turn's calls came to: one result per call id, in order, and maybe the end of the run. */
 export interface TurnOutcome {
@@ -174,6 +175,7 @@ async function proposeAndRun(
         held: ctx.input.held,
         typedLine: ctx.input.line,
         ...(focused ? { activeWindow: { title: focused.title, app: focused.instance ? `${focused.app} ${focused.instance}` : focused.app } } : {}),
+        ...elementContext(proposed, await treeForGate(ctx, proposed, seen), seen.record),
         ...(call.safetyChecks?.length ? { safetyChecks: call.safetyChecks } : {}),
       },
     },
@@ -310,6 +312,25 @@ async function askUser(ctx: RunContext, proposalId: string, question: string): P
   ctx.emit({ type: 'question_answered', questionId, answer: answer.text, by: answer.by });
   ctx.emit({ type: 'state', state: 'running', reason: '' });
   return { ok: true, text: `The person answered: ${answer.text}` };
+}
+
+/**
+ * The tree the gate names elements from: the step's (read with the screenshot), or —
+ * with grounding `pixels`, where no tree is read for the model — read once for the
+ * step's first input action, so element rules, the password rule and the approval card
+ * still see elements. A read that fails leaves the gate without elements: a rule naming
+ * an element then does not match (user-rules.ts), as without a tree.
+ */
+async function treeForGate(ctx: RunContext, action: Action, seen: SeenObservation): Promise<SeenObservation['grounding']> {
+  if (seen.grounding || ctx.grounding !== 'pixels' || actionCategory(action) !== 'input') return seen.grounding;
+  try {
+    const tree = await ctx.computer.elementTree({ scope: 'focused' });
+    seen.grounding = tree.kind === 'tree' ? { tree } : {};
+  } catch (error) {
+    ctx.emit({ type: 'error', message: `the gate could not read the accessibility tree: ${error instanceof Error ? error.message : String(error)}`, fatal: false });
+    seen.grounding = {};
+  }
+  return seen.grounding;
 }
 
 /** Keyboard input (terminal rules) or any input when a user rule matches on the window. */

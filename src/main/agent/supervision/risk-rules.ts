@@ -32,6 +32,9 @@ import { isTerminalWindow } from './terminal-apps.js';
  *   9. Enter or a typed line break, window unknown      → "risk:enter-unknown-window"
  *  10. typed text that looks like a secret              → "risk:secret-text"
  *  11. typing into a terminal                           → "risk:terminal-type"
+ *  12. text into a password field (typing while one has
+ *      the focus, or an element's set_value on one; the
+ *      accessibility tree says which field is a password) → "risk:password-field"
  */
 
 export interface RiskFinding {
@@ -218,6 +221,11 @@ export function findRisk(action: Action, context: ActionContext): RiskFinding | 
     if (!context.activeWindow && /[\r\n]/.test(action.text)) {
       return { rule: 'risk:enter-unknown-window', reason: 'types a line break while the focused window is unknown (it may be a terminal)' };
     }
+  }
+  // 12.
+  const field = context.element;
+  if (field?.password && (action.type === 'type' || (action.type === 'element' && action.op === 'set_value'))) {
+    return { rule: 'risk:password-field', reason: `puts text into the password field ${JSON.stringify(field.name)}` };
   }
   return undefined;
 }

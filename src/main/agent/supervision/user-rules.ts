@@ -24,6 +24,7 @@ export interface CompiledUserRule {
   /** Matched with a time bound off the main thread (bounded-regex.ts): a runaway pattern cannot freeze the run. */
   text?: UserPattern;
   window?: UserPattern;
+  element?: UserPattern;
   reason?: string;
 }
 
@@ -67,6 +68,7 @@ export function compileUserRules(rules: readonly UserRule[]): CompiledUserRule[]
       keys: rule.keys?.map((k, i) => compileKeys(k, `${where}.keys[${i}]`)),
       text: rule.textPattern !== undefined ? compilePattern(rule.textPattern, `${where}.textPattern`) : undefined,
       window: rule.windowPattern !== undefined ? compilePattern(rule.windowPattern, `${where}.windowPattern`) : undefined,
+      element: rule.elementPattern !== undefined ? compilePattern(rule.elementPattern, `${where}.elementPattern`) : undefined,
       reason: rule.reason,
     };
   });
@@ -181,6 +183,16 @@ export function ruleMatches(rule: CompiledUserRule, action: Action, context: Act
     if (!w) return rule.effect === 'deny';
     const deny = rule.effect === 'deny';
     if (!rule.window.matches(w.title, deny) && !rule.window.matches(w.app, deny)) return false;
+  }
+  if (rule.element) {
+    // No tree, no element: the rule does not match, deny rules included. Failing closed
+    // here (as for an unknown window) would refuse every click in every app that exposes
+    // no tree (xcalc, Xaw, Tk) whenever one element rule exists; the rule protects where
+    // the element can be seen. docs/CONFIG.md says so.
+    const e = context.element;
+    if (!e) return false;
+    const deny = rule.effect === 'deny';
+    if (!rule.element.matches(e.name, deny) && !rule.element.matches(`${e.role} ${JSON.stringify(e.name)}`, deny)) return false;
   }
   return true;
 }
