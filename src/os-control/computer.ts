@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sleep, throwIfAborted } from '../shared/abort.js';
+import { assertNever } from '../shared/assert-never.js';
 import type { Point } from '../shared/actions.js';
 import type { CheckedAction } from './check-action.js';
 import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
@@ -24,6 +25,7 @@ import { loadNut } from './native.js';
 import { SETTLE_DEFAULTS, waitForSettle } from './settle.js';
 import { TakeoverDetector } from './takeover.js';
 import { typeText } from './typing.js';
+import { ClickFocus } from './x11/click-focus.js';
 import { NoSpareKeycodeError, X11Typist } from './x11/typist.js';
 import type { Computer, Observation, ObserveOptions, PerformResult, SettleOptions, SettleResult } from './types.js';
 
@@ -135,6 +137,15 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     return typist;
   }
 
+  // X11: keys after a click wait until the window manager has given the clicked window
+  // the focus (x11/click-focus.ts). Without an X connection keys go out at once, as before.
+  let clickFocus: Promise<ClickFocus | undefined> | undefined;
+  function x11ClickFocus(): Promise<ClickFocus | undefined> {
+    if (process.platform !== 'linux') return Promise.resolve(undefined);
+    clickFocus ??= ClickFocus.open().catch(() => undefined);
+    return clickFocus;
+  }
+
   async function type(text: string, signal: AbortSignal): Promise<void> {
     const x11 = await x11Typist();
     if (x11) {
@@ -154,7 +165,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     held: () => devices.held(),
 
     async warmUp() {
-      await Promise.all([devices.position(), loadCharMap(), displays(), x11Typist()]);
+      await Promise.all([devices.position(), loadCharMap(), displays(), x11Typist(), x11ClickFocus()]);
     },
 
     listDisplays: () => displays(),
@@ -218,8 +229,11 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     perform(action: CheckedAction, signal: AbortSignal): Promise<PerformResult> {
       settledFrame = undefined;
       // One action at a time: two callers must never interleave their key presses.
-      const turn = queue.then(() =>
-        performAction(
+      const turn = queue.then(async () => {
+        const role = focusRole(action);
+        const focus = role === 'none' ? undefined : await x11ClickFocus();
+        if (focus && role === 'keys') await focus.beforeKeys(signal);
+        const result = await performAction(
           {
             devices,
             typeText: type,
@@ -228,8 +242,10 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
           },
           action,
           signal,
-        ),
-      );
+        );
+        if (focus && role === 'click') await focus.afterClick();
+        return result;
+      });
       queue = turn.then(
         () => undefined,
         () => undefined,
@@ -272,4 +288,40 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     findElement: (path) => findElementByPath(path),
   };
   return computer;
+}
+
+/**
+ * What an action means for the keyboard focus: a button press may move it (the window
+ * manager focuses the clicked window), key events must wait for that move.
+ */
+function focusRole(action: CheckedAction): 'click' | 'keys' | 'none' {
+  switch (action.type) {
+    case 'click':
+    case 'mouse_down':
+    case 'drag':
+      return 'click';
+    case 'type':
+    case 'key':
+    case 'hold_key':
+    case 'key_down':
+      return 'keys';
+    case 'element':
+      // focus, set_value and invoke go through the accessibility layer, not the pointer.
+      return action.op === 'click' ? 'click' : 'none';
+    case 'move':
+    case 'mouse_up':
+    case 'scroll':
+    case 'key_up':
+    case 'wait':
+    case 'cursor_position':
+    case 'screenshot':
+    case 'zoom':
+    case 'shell':
+    case 'mcp_call':
+    case 'ask_user':
+    case 'finish':
+      return 'none';
+    default:
+      return assertNever(action, 'action kind');
+  }
 }

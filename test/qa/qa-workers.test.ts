@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,7 +81,9 @@ describe('deskpilot qa --workers 2', () => {
       const scale = shot ? shot.width / 1280 : 1;
       switch (turn) {
         case 0:
-          return { text: 'xcalc first.', toolCalls: [call.type(`${k}*${k}=`)] };
+          // xcalc's title bar first, as a model does before typing into a window: another
+          // app of the case (mousepad, started just before) may hold the focus.
+          return { text: 'xcalc first.', toolCalls: [call.click(Math.round(150 * scale), Math.round(30 * scale)), call.type(`${k}*${k}=`)] };
         case 1:
           // The middle of mousepad's text area (window placed at 400,100, 700x500).
           return { text: 'Now mousepad.', toolCalls: [call.click(Math.round(750 * scale), Math.round(350 * scale)), call.type(lineOf(name)), key('ctrl+s')] };
@@ -96,7 +98,10 @@ describe('deskpilot qa --workers 2', () => {
       { ...process.env, DISPLAY: '', DESKPILOT_HOME: path.join(tmp, 'home'), ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: '' },
       tmp,
     );
-    const log = `${result.stdout}\n${result.stderr}`;
+    // Every case's file in the log, so a failure shows where each case's keys went.
+    const fileDir = path.join(tmp, 'files');
+    const files = readdirSync(fileDir).map((f) => `${f}: ${JSON.stringify(readFileSync(path.join(fileDir, f), 'utf8'))}`);
+    const log = `${result.stdout}\n${result.stderr}\nfiles:\n${files.join('\n')}`;
     expect(result.code, log).toBe(0);
     expect(result.stdout).toMatch(/worker 1: Xvfb :\d+ 1280x800, private session bus, openbox/);
     expect(result.stdout).toMatch(/worker 2: Xvfb :\d+ 1280x800/);
@@ -104,7 +109,7 @@ describe('deskpilot qa --workers 2', () => {
     const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as {
       workers: number;
       counts: Record<string, number>;
-      cases: Array<{ id: string; name: string; status: string; worker: number; startedAt: number; durationMs: number; attempts: Array<{ checks: Array<{ status: string; actual: string }> }> }>;
+      cases: Array<{ id: string; name: string; status: string; worker: number; startedAt: number; durationMs: number; attempts: Array<{ checks: Array<{ status: string; actual: string; detail: string }> }> }>;
     };
     expect(results.workers).toBe(2);
     expect(results.counts).toMatchObject({ passed: 6, failed: 0, blocked: 0, error: 0 });
@@ -117,7 +122,8 @@ describe('deskpilot qa --workers 2', () => {
     for (const c of results.cases) {
       const k = SQUARES[c.name]!;
       // xcalc: DeskPilot's own OCR of the display read exactly this case's square.
-      expect(c.attempts.at(-1)!.checks.map((x) => [x.status, x.actual])).toEqual([['pass', String(k * k)]]);
+      const checks = c.attempts.at(-1)!.checks;
+      expect(checks.map((x) => [x.status, x.actual]), `${c.name}: ${JSON.stringify(checks)}`).toEqual([['pass', String(k * k)]]);
       // mousepad: the case's file holds its own line and nothing typed by any other case.
       expect(readFileSync(path.join(tmp, 'files', `${c.id}.txt`), 'utf8').trim(), c.name).toBe(lineOf(c.name));
     }

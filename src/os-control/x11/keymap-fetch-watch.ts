@@ -166,16 +166,17 @@ export class KeymapFetchWatch {
     );
   }
 
-  private caughtUp(client: number, sentinel: number): boolean {
-    return (this.fetches.get(client) ?? []).some((f) => f.at > this.ownChangeAt && f.covers(sentinel));
+  private caughtUp(clients: ReadonlySet<number>, sentinel: number): boolean {
+    return [...clients].some((client) => (this.fetches.get(client) ?? []).some((f) => f.at > this.ownChangeAt && f.covers(sentinel)));
   }
 
   /**
    * Resolves true once `changes` of our changes have been recorded (the latest being the
-   * sentinel change of keycode `sentinel`) and `client` has made a fetch covering that
-   * keycode after it; false after `timeoutMs`. Rejects on abort.
+   * sentinel change of keycode `sentinel`) and one of `clients` (the connections of the
+   * focused window's process, client-pids.ts) has made a fetch covering that keycode
+   * after it; false after `timeoutMs`. Rejects on abort.
    */
-  waitCaughtUp(client: number, changes: number, sentinel: number, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+  waitCaughtUp(clients: ReadonlySet<number>, changes: number, sentinel: number, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
     return new Promise((resolve, reject) => {
       const finish = (fn: () => void) => {
         clearTimeout(timer);
@@ -184,7 +185,7 @@ export class KeymapFetchWatch {
         fn();
       };
       const check = () => {
-        if (this.ownChangesSeen >= changes && this.caughtUp(client, sentinel)) finish(() => resolve(true));
+        if (this.ownChangesSeen >= changes && this.caughtUp(clients, sentinel)) finish(() => resolve(true));
       };
       const onAbort = () => finish(() => reject(signal?.reason instanceof Error ? signal.reason : new Error('aborted')));
       const timer = setTimeout(() => finish(() => resolve(false)), timeoutMs);

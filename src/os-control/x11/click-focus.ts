@@ -1,0 +1,118 @@
+/**
+ * Keys after a click go where the click went.
+ *
+ * A click on a window that does not have the input focus asks the window manager to
+ * focus it, and the window manager does so when it gets to the click: under load, later
+ * than our next key events, which then reach the window focused before. Measured with
+ * `deskpilot qa --workers 2` (openbox, a click into mousepad then its text typed in the
+ * same model turn): the text went to xcalc instead, which quits on "q", in 2 of 3 runs
+ * of the 6-case plan.
+ *
+ * So after a click we remember the top-level window under the pointer, and before the
+ * next key event we wait until the input focus is inside it — at most FOCUS_WAIT_MS after
+ * the click: a click on something that never takes the focus (the root window, a dock, a
+ * window without the input hint) costs that wait once, a click on the focused window
+ * costs one round trip. Override-redirect windows (menus, tooltips, popups) are not
+ * focused by the window manager: not waited for.
+ */
+import { sleep } from '../../shared/abort.js';
+import { X11Connection, X11Error } from './connection.js';
+import { getInputFocus } from './keyboard.js';
+
+/** How long after a click keys wait for the focus to follow it (openbox at load 20 took up to ~400 ms). */
+export const FOCUS_WAIT_MS = 1_000;
+/** Between two looks at the focus while waiting. */
+const POLL_MS = 10;
+
+/** GetInputFocus's answer when the focus follows the pointer. */
+const POINTER_ROOT = 1;
+/** The X protocol error code of a request on a window that no longer exists. */
+const BAD_WINDOW = 3;
+
+const OP = { GetWindowAttributes: 3, QueryTree: 15, QueryPointer: 38 } as const;
+
+export class ClickFocus {
+  /** The top-level the last click landed in, while the focus has not reached it yet. */
+  private pending: { topLevel: number; until: number } | undefined;
+
+  private constructor(private readonly conn: X11Connection) {}
+
+  static async open(display?: string): Promise<ClickFocus> {
+    return new ClickFocus(await X11Connection.open(display));
+  }
+
+  /** Right after a button press: notes where the click went when the focus is elsewhere. */
+  async afterClick(): Promise<void> {
+    this.pending = undefined;
+    const topLevel = await this.topLevelUnderPointer();
+    if (topLevel === undefined || (await this.overrideRedirect(topLevel))) return;
+    const focus = await this.focusTopLevel();
+    if (focus === topLevel || focus === 'pointer-root') return;
+    this.pending = { topLevel, until: performance.now() + FOCUS_WAIT_MS };
+  }
+
+  /** Before key events: waits (bounded) until the focus is in the window last clicked. True when it is, or nothing was pending. */
+  async beforeKeys(signal?: AbortSignal): Promise<boolean> {
+    const pending = this.pending;
+    this.pending = undefined;
+    if (!pending) return true;
+    for (;;) {
+      const focus = await this.focusTopLevel();
+      if (focus === pending.topLevel || focus === 'pointer-root') return true;
+      if (performance.now() >= pending.until) return false;
+      await sleep(POLL_MS, signal);
+    }
+  }
+
+  close(): void {
+    this.conn.close();
+  }
+
+  /** The child of the root window under the pointer (a frame or an unmanaged window), if any. */
+  private async topLevelUnderPointer(): Promise<number | undefined> {
+    const body = Buffer.alloc(4);
+    body.writeUInt32LE(this.conn.setup.root, 0);
+    const r = await this.conn.request(OP.QueryPointer, 0, body);
+    const child = r.readUInt32LE(12);
+    return child === 0 ? undefined : child;
+  }
+
+  /**
+   * The child of the root window that holds the focus window (None: undefined). A
+   * window destroyed while we walk up (BadWindow) holds no focus either.
+   */
+  private async focusTopLevel(): Promise<number | 'pointer-root' | undefined> {
+    try {
+      const focus = await getInputFocus(this.conn);
+      // PointerRoot: keys go to the window under the pointer, which is where the click went.
+      if (focus === POINTER_ROOT) return 'pointer-root';
+      return await this.walkToTopLevel(focus);
+    } catch (error) {
+      if (error instanceof X11Error && error.code === BAD_WINDOW) return undefined;
+      throw error;
+    }
+  }
+
+  private async walkToTopLevel(focus: number): Promise<number | undefined> {
+    let window = focus;
+    if (window === 0) return undefined;
+    const root = this.conn.setup.root;
+    if (window === root) return undefined;
+    for (let depth = 0; depth < 32; depth++) {
+      const body = Buffer.alloc(4);
+      body.writeUInt32LE(window, 0);
+      const r = await this.conn.request(OP.QueryTree, 0, body);
+      const parent = r.readUInt32LE(12);
+      if (parent === root || parent === 0) return window;
+      window = parent;
+    }
+    return undefined;
+  }
+
+  private async overrideRedirect(window: number): Promise<boolean> {
+    const body = Buffer.alloc(4);
+    body.writeUInt32LE(window, 0);
+    const r = await this.conn.request(OP.GetWindowAttributes, 0, body);
+    return r[27] === 1;
+  }
+}
