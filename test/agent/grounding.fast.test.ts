@@ -164,6 +164,19 @@ describe('grounding in a run (fake computer, fake model)', () => {
     expect(acted).toMatchObject({ type: 'element', op: 'click', target: { path: `${FRAME} > push button "Save"`, role: 'push button', name: 'Save', x: 440, y: 115 } });
   }, 60_000);
 
+  it('a chat-completions model (the whole conversation re-sent every request) also gets one list, the latest, and acts by id', async () => {
+    const computer = demoComputer();
+    fake.script(
+      (req) => ({ toolCalls: [{ name: 'element', input: { id: idIn(req.lastUserText, 'button "Open"'), action: 'click' } }] }),
+      { text: 'Done.' },
+    );
+    const { handle } = await begin(computer, undefined, { profile: { provider: 'openai-compatible', model: 'my-vl-model', baseUrl: fake.openaiBaseUrl, format: 'tools' } });
+    const result = await handle.done;
+    expect(result.status, result.summary).toBe('done');
+    for (const r of fake.requests) expect(JSON.stringify(r.body).match(/Elements on screen/g)).toHaveLength(1);
+    expect(computer.performed.find((a) => a.type === 'element')).toMatchObject({ op: 'click', target: { name: 'Open' } });
+  }, 60_000);
+
   it('an id that is not in the list is refused and nothing is performed', async () => {
     const computer = demoComputer();
     fake.script({ toolCalls: [{ name: 'element', input: { id: 77, action: 'invoke' } }] }, { text: 'Done.' });
