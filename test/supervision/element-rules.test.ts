@@ -44,3 +44,14 @@ describe('risk rule 12: a password field is sensitive', () => {
     expect(decide(a({ type: 'type', text: 'hunter2' }), on('text', 'Name'), { mode: 'risky', rules: noRules }).rule).toBe('mode:risky');
   });
 });
+
+describe('set_value is judged like typed text where it puts text in', () => {
+  const noRules = compileUserRules([]);
+  const setValue = (value: string) => a({ type: 'element', op: 'set_value', id: 1, value, target: target('Field') });
+  it('a secret-looking value asks (risk:secret-text); into a terminal asks (risk:terminal-type); plain text in an editor does not', () => {
+    expect(decide(setValue('sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789'), on('text', 'Field'), { mode: 'risky', rules: noRules }).rule).toBe('risk:secret-text');
+    const term: ActionContext = { step: 1, activeWindow: { title: 'user@box: ~', app: 'xterm' } };
+    expect(decide(setValue('ls'), term, { mode: 'risky', rules: noRules }).rule).toBe('risk:terminal-type');
+    expect(decide(setValue('hello'), on('text', 'Field'), { mode: 'risky', rules: noRules }).rule).toBe('mode:risky');
+  });
+});
