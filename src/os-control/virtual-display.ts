@@ -58,6 +58,15 @@ const START = {
   attempts: 4,
 } as const;
 
+/**
+ * The desktop's processes run in a process group of their own: a terminal's Ctrl-C goes
+ * to the whole foreground group, and an Xvfb killed by it under a live nut.js ends that
+ * process with Xlib's "XIO: fatal IO error" — a QA case in flight became an error, a
+ * `run --virtual-display` exited 1 instead of 130. Whoever started the desktop stops it
+ * (stop(), or SIGKILL when this process exits).
+ */
+const GROUP_OF_ITS_OWN = true;
+
 function kill(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.exitCode === null && child.signalCode === null) {
     try {
@@ -85,7 +94,7 @@ function exited(child: ChildProcess, ms: number): Promise<void> {
 function startServer(width: number, height: number): Promise<{ child: ChildProcess; number: number }> {
   return new Promise((resolve, reject) => {
     const args = ['-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-noreset', '+extension', 'XTEST', '+extension', 'RANDR', '-dpi', '96'];
-    const child = spawn('Xvfb', args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+    const child = spawn('Xvfb', args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], detached: GROUP_OF_ITS_OWN });
     let stderr = '';
     let out = '';
     child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
@@ -126,7 +135,7 @@ async function waitForWindowManager(env: NodeJS.ProcessEnv, wm: ChildProcess): P
 /** dbus-daemon --session on a private address; resolves with its address once it listens. */
 function startSessionBus(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; address: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('dbus-daemon', ['--session', '--nofork', '--nopidfile', '--print-address=1'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('dbus-daemon', ['--session', '--nofork', '--nopidfile', '--print-address=1'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: GROUP_OF_ITS_OWN });
     let out = '';
     const timer = setTimeout(() => {
       kill(child, 'SIGKILL');
@@ -191,7 +200,7 @@ export async function startVirtualDisplay(options: VirtualDisplayOptions = {}): 
       parts.push('private session bus');
     }
     if (options.windowManager ?? installed('openbox')) {
-      const wm = spawn('openbox', ['--sm-disable'], { env, stdio: 'ignore' });
+      const wm = spawn('openbox', ['--sm-disable'], { env, stdio: 'ignore', detached: GROUP_OF_ITS_OWN });
       children.push(wm);
       await waitForWindowManager(env, wm);
       parts.push('openbox');

@@ -104,8 +104,19 @@ describe('runner robustness', () => {
     fake.script({ toolCalls: [finish(true, 'looked enough')] });
     // Screenshots leave the context in steps of 4 (so cached prefixes stay stable between prunes).
     const config = { ...defaultConfig(), context: { keepImages: 3, pruneStep: 4 } };
-    const { handle, requests } = await start({ config, limits: { maxSteps: 60, maxWallMs: 300_000, maxCostUsd: 5 } });
-    const result = await handle.done;
+    const { handle, requests, events } = await start({ config, limits: { maxSteps: 60, maxWallMs: 300_000, maxCostUsd: 5 } });
+    // Once seen stalled for the whole test timeout inside a full-suite run (never alone,
+    // also not under four busy loops): if it happens again, say where the run stood.
+    let stalled: NodeJS.Timeout | undefined;
+    const result = await Promise.race([
+      handle.done,
+      new Promise<never>((_, reject) => {
+        stalled = setTimeout(() => {
+          const last = events.slice(-8).map((e) => ('state' in e ? `${e.type}:${String(e.state)}` : e.type));
+          reject(new Error(`the run did not end within 200 s: ${requests().length} requests, last events ${last.join(', ')}`));
+        }, 200_000);
+      }),
+    ]).finally(() => clearTimeout(stalled));
     expect(result.status).toBe('done');
     const reqs = requests();
     expect(reqs.length).toBeGreaterThanOrEqual(50);

@@ -55,8 +55,8 @@ export interface CliRun {
 }
 
 /** Runs bin/deskpilot.js as a user would, with the given environment. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv, options: { stdin?: string; keepStdinOpen?: boolean } = {}): CliRun {
-  const child = spawn(process.execPath, [BIN, ...args], { env, cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+export function runCli(args: string[], env: NodeJS.ProcessEnv, options: { stdin?: string; keepStdinOpen?: boolean; cwd?: string } = {}): CliRun {
+  const child = spawn(process.execPath, [BIN, ...args], { env, cwd: options.cwd ?? REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));

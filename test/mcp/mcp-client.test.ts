@@ -1,4 +1,6 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,6 +48,18 @@ const run = (stdin: string) =>
 
 type Event = Record<string, unknown> & { type: string };
 
+/** A port nothing listens on now (the kernel picks it; closed again for the server to take). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 describe('MCP servers as the agent’s tools (deskpilot run)', () => {
   it('offers allowed tools by server, never a denied server’s; an approved call returns its result to the model', async () => {
     const note = path.join(files, 'note.txt');
@@ -91,6 +105,56 @@ describe('MCP servers as the agent’s tools (deskpilot run)', () => {
       expect.objectContaining({ ok: true, action: expect.objectContaining({ server: 'ev', tool: 'echo' }), by: { kind: 'mode', detail: 'auto' } }),
     ]);
     expect(String(executed[0]!.output)).toContain('contents of the note');
+  }, 120_000);
+
+  it('reaches a server over streamable HTTP (url and headers): its tool is offered and a call returns its result to the model', async () => {
+    // The everything server in its streamable HTTP mode, on a free port of this machine.
+    const port = await freePort();
+    const server = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let serverLog = '';
+    let closeFront = () => undefined as unknown;
+    server.stderr.setEncoding('utf8').on('data', (d: string) => (serverLog += d));
+    try {
+      await until(() => serverLog.includes(`listening on port ${port}`), 30_000, `the everything server on port ${port} (${serverLog})`);
+      // In front of it, a pass-through that notes the headers each request came with.
+      const headersSeen: string[] = [];
+      const front = createHttpServer((req, res) => {
+        headersSeen.push(String(req.headers['x-deskpilot-test']));
+        const upstream = httpRequest({ host: '127.0.0.1', port, path: req.url, method: req.method, headers: req.headers }, (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        });
+        req.pipe(upstream);
+      });
+      await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+      closeFront = () => front.close();
+      const frontPort = (front.address() as { port: number }).port;
+      configure({ web: { url: `http://127.0.0.1:${frontPort}/mcp`, headers: { 'X-DeskPilot-Test': 'streamable' }, approval: 'auto', allowTools: ['echo'] } });
+      const seen: FakeRequest[] = [];
+      fake.script(
+        (req) => {
+          seen.push(req);
+          return { text: 'Echo over HTTP.', toolCalls: [{ name: 'web__echo', input: { message: 'über HTTP ✓' } }] };
+        },
+        (req) => {
+          seen.push(req);
+          return { text: 'Done.', toolCalls: [finish(true, 'echoed')] };
+        },
+      );
+      const cli = run('');
+      const { code } = await cli.exit;
+      expect(code, `${cli.stderr()}\n${serverLog}`).toBe(0);
+      expect(seen[0]!.toolNames.filter((n) => n.startsWith('web__'))).toEqual(['web__echo']);
+      expect(seen[1]!.toolResults.at(-1)?.text).toContain('über HTTP ✓');
+      const executed = (cli.events() as Event[]).filter((e) => e.type === 'action_executed');
+      expect(executed).toEqual([expect.objectContaining({ ok: true, action: expect.objectContaining({ type: 'mcp_call', server: 'web', tool: 'echo' }) })]);
+      // Every request (initialize, tools/list, tools/call …) carried the configured header.
+      expect(headersSeen.length).toBeGreaterThanOrEqual(3);
+      expect(new Set(headersSeen)).toEqual(new Set(['streamable']));
+    } finally {
+      closeFront();
+      server.kill('SIGTERM');
+    }
   }, 120_000);
 
   it('deskpilot mcp list shows each server’s approval, status and offered tools', async () => {

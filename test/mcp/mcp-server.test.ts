@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalAnswer } from '../../src/shared/approvals.js';
 import type { PushMessage } from '../../src/shared/bridge.js';
@@ -64,7 +64,7 @@ describe('deskpilot mcp (policy auto)', () => {
     mcp = await spawnMcp(['--policy', 'auto'], env());
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['click', 'double_click', 'drag', 'find_text', 'key', 'move', 'run_task', 'screenshot', 'scroll', 'type', 'wait'].sort(),
+      ['click', 'double_click', 'drag', 'element_tree', 'find_element', 'find_text', 'key', 'move', 'run_task', 'screenshot', 'scroll', 'type', 'wait'].sort(),
     );
     const click = tools.find((t) => t.name === 'click')!;
     expect(click.inputSchema).toMatchObject({ type: 'object', required: ['x', 'y'] });
@@ -83,6 +83,11 @@ describe('deskpilot mcp (policy auto)', () => {
     const clicked = (await mcp.client.callTool({ name: 'click', arguments: { x: field.x, y: field.y } })) as CallToolResult;
     expect(clicked.isError ?? false, textOf(clicked)).toBe(false);
     await probe.expectClickAt(field.x, field.y);
+    // An action answers with the screenshot after it, as image content, and says its size.
+    const after = clicked.content.find((c) => c.type === 'image') as { data: string; mimeType: string } | undefined;
+    expect(after?.mimeType).toBe('image/jpeg');
+    expect(Buffer.from(after!.data, 'base64').subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    expect(textOf(clicked)).toMatch(/The screenshot after it, 1280×800 pixels/);
     const typed = (await mcp.client.callTool({ name: 'type', arguments: { text: TEXT } })) as CallToolResult;
     expect(typed.isError ?? false, textOf(typed)).toBe(false);
     expect(await probe.textValue()).toBe(TEXT);
@@ -157,21 +162,35 @@ describe('deskpilot mcp (policy ask): approvals on the supervision page', () => 
       const field = probe.fieldCenter();
       const since = probe.nextSeq();
       let mark = page.pushes.length;
-      const clicking = mcp.client.callTool({ name: 'click', arguments: { x: field.x, y: field.y } }) as Promise<CallToolResult>;
+      // The client asks for progress (the SDK sends a progressToken and resets its 60 s timeout on each note).
+      const notes: Progress[] = [];
+      const clicking = mcp.client.callTool({ name: 'click', arguments: { x: field.x, y: field.y } }, undefined, {
+        onprogress: (p) => notes.push(p),
+        resetTimeoutOnProgress: true,
+      }) as Promise<CallToolResult>;
       await requested(mark);
-      // Held: a second passes and the probe has seen nothing.
-      await new Promise((r) => setTimeout(r, 1_000));
+      // Held: the client hears why at once, and again while it waits (every 10 s); the probe has seen nothing.
+      await until(() => (notes.length >= 2 ? true : undefined), 30_000, `two progress notes (${JSON.stringify(notes)})`);
+      expect(notes[0]!.message).toMatch(/^waiting for a person to approve click .* in DeskPilot/);
+      expect(notes[1]!.message).toMatch(/^still waiting for approval \(\d+ s\)/);
       expect(inputEvents(since)).toEqual([]);
       await answer(mark, { decision: 'approve' });
       const clicked = await clicking;
       expect(clicked.isError ?? false, textOf(clicked)).toBe(false);
       await probe.expectClickAt(field.x, field.y);
+      expect(notes.at(-1)!.message).toBe('approved: running it');
+      // Progress only rises, and no note carries the page's token (it answers approvals).
+      expect(notes.map((n) => n.progress)).toEqual(notes.map((_, i) => i + 1));
+      const token = new URL(await mcp.pageUrl()).searchParams.get('token')!;
+      for (const n of notes) expect(n.message).not.toContain(token);
 
       mark = page.pushes.length;
       const typeSince = probe.nextSeq();
-      const typing = mcp.client.callTool({ name: 'type', arguments: { text: 'never typed' } }) as Promise<CallToolResult>;
+      const rejectedNotes: Progress[] = [];
+      const typing = mcp.client.callTool({ name: 'type', arguments: { text: 'never typed' } }, undefined, { onprogress: (p) => rejectedNotes.push(p) }) as Promise<CallToolResult>;
       await answer(mark, { decision: 'reject', feedback: 'not this text' });
       const refused = await typing;
+      expect(rejectedNotes.map((n) => n.message)).toEqual([expect.stringMatching(/^waiting for a person to approve type/), 'rejected']);
       expect(refused.isError).toBe(true);
       expect(textOf(refused)).toContain('rejected');
       expect(textOf(refused)).toContain('not this text');

@@ -5,6 +5,7 @@ import { ProviderFamilySchema, type ProviderProfile } from '../../shared/config.
 import { ConfigError, loadConfig } from '../config/index.js';
 import { deskpilotHome } from '../paths.js';
 import { resolveRunChoices } from '../agent/runner/choices.js';
+import { EXIT } from './exit-codes.js';
 import { shownOneLine } from './terminal-text.js';
 import { exitCodeFor, EXIT_INVALID, type CaseResult, type SuiteResult } from '../qa/results.js';
 import { describeCase } from '../qa/decide.js';
@@ -48,7 +49,8 @@ function wholeNumber(value: string): number {
 
 /**
  * `deskpilot qa plan.md`: run a test plan headless, write JUnit XML and an HTML report.
- * Exit codes: 0 every case passed, 1 a case failed or was blocked, 2 the plan or setup was invalid.
+ * Exit codes: 0 every case passed, 1 a case failed or was blocked, 2 the plan or setup was invalid,
+ * 130 interrupted with Ctrl-C (`--workers`: the results so far are still written).
  */
 export function registerQaCommand(program: Command): void {
   // `qa merge` has its own --junit/--report: qa's options are read only before the subcommand's name.
@@ -159,8 +161,9 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
   const suiteId = newSuiteId();
   const checksDir = outDir ? path.join(outDir, outDirFiles.OUT_FILES.checks) : path.join(home, 'qa', suiteId);
   let suite: SuiteResult;
+  let interrupted = false;
   if (workers !== undefined) {
-    suite = await runParallel(
+    ({ suite, interrupted } = await runParallel(
       {
         plan,
         suiteId,
@@ -181,7 +184,7 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
         caseLine,
       },
       workers,
-    );
+    ));
   } else {
     // nut.js binds to the X display when first loaded, so os-control and the runner load only now.
     const { createComputer } = await import('../../os-control/index.js');
@@ -213,7 +216,8 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
   }
   if (flags.junit) await writeOutputFile(flags.junit, renderJUnit(suite));
   if (flags.report) await writeOutputFile(flags.report, await renderSuiteReport(suite));
-  const code = exitCodeFor(suite);
+  // Interrupted: the results so far are written above, and the exit says it was stopped.
+  const code = interrupted ? EXIT.stopped : exitCodeFor(suite);
   if (suite.setupError) err.write(`deskpilot qa: setup failed: ${suite.setupError}\n`);
   const passed = suite.cases.filter((c) => c.status === 'passed').length;
   out.write(`${passed}/${suite.cases.length} passed${flags.junit ? ` · JUnit: ${flags.junit}` : ''}${flags.report ? ` · report: ${flags.report}` : ''}${flags.outDir ? ` · results: ${flags.outDir}` : ''}\n`);

@@ -3,6 +3,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { TestPlan } from '../qa/plan-types.js';
 import type { CaseResult, SuiteResult } from '../qa/results.js';
 import type { PoolOptions } from '../qa/workers/pool.js';
+import { EXIT } from './exit-codes.js';
 import { shownOneLine } from './terminal-text.js';
 
 /**
@@ -57,14 +58,33 @@ export async function resolveWorkers(flag: WorkersFlag, caseCount: number): Prom
   return { workers: n };
 }
 
-export async function runParallel(run: ParallelRun, workers: number): Promise<SuiteResult> {
+/**
+ * Runs the suite on `workers` virtual desktops. Ctrl-C (or SIGTERM) interrupts it: every
+ * worker is told to stop, the cases in flight and those not started are reported as not
+ * run with the interruption as the reason, every worker, app and virtual desktop is
+ * stopped, and the caller still writes the results (then exits 130). A second Ctrl-C
+ * quits at once (the displays are killed on the way out, virtual-display.ts).
+ *
+ * The workers and their desktops run in process groups of their own, so a terminal's
+ * Ctrl-C — sent to the whole foreground group — reaches only this scheduler: a worker
+ * or an Xvfb killed by it directly would turn the cases in flight into errors.
+ */
+export async function runParallel(run: ParallelRun, workers: number): Promise<{ suite: SuiteResult; interrupted: boolean }> {
   const { runQaPool } = await import('../qa/workers/pool.js');
   run.out.write(`Running ${run.caseCount} case(s) on ${workers} virtual display(s), one worker each; this desktop is not touched.\n`);
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) {
+      run.err.write('deskpilot qa: quitting at once\n');
+      process.exit(EXIT.stopped);
+    }
+    run.err.write(`\ndeskpilot qa: stopping every worker; the cases in flight and the rest are reported as not run (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to quit at once)\n`);
+    controller.abort(new Error(`interrupted (${signal === 'SIGINT' ? 'Ctrl-C' : signal})`));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
-    return await runQaPool(run.plan, {
+    const suite = await runQaPool(run.plan, {
       workers,
       ...(run.suiteId ? { suiteId: run.suiteId } : {}),
       profile: run.profile,
@@ -78,14 +98,17 @@ export async function runParallel(run: ParallelRun, workers: number): Promise<Su
       gate: run.gate,
       budget: run.budget,
       signal: controller.signal,
-      // This same program, as the hidden qa-worker command, on the worker's display.
-      spawnWorker: (env) => spawn(process.execPath, [...process.execArgv, process.argv[1] ?? 'deskpilot', 'qa-worker'], { env, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] }),
+      // This same program, as the hidden qa-worker command, on the worker's display, in a process group of its own.
+      spawnWorker: (env) => spawn(process.execPath, [...process.execArgv, process.argv[1] ?? 'deskpilot', 'qa-worker'], { env, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true }),
       onWorkerReady: (n, display) => run.out.write(`  worker ${n}: ${display.description}\n`),
       onCaseStart: (c, attempt, n) => run.out.write(`  [w${n}] … ${shownOneLine(c.name)}${attempt > 1 ? ` (attempt ${attempt})` : ''}\n`),
       onCaseEnd: (c) => run.out.write(`  [w${c.worker ?? '?'}] ${run.caseLine(c)}\n`),
+      onCaseInterrupted: (c, n) => run.out.write(`  [w${n}] NOT RUN ${shownOneLine(c.name)} — interrupted while it ran\n`),
     });
+    return { suite, interrupted: controller.signal.aborted };
   } finally {
-    process.removeListener('SIGINT', onSigint);
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
   }
 }
 

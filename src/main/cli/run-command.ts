@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { deskpilotHome } from '../paths.js';
 import { addPolicyOptions, addProviderOptions, policyFromFlags, positiveInt, positiveNumber, type ChoiceFlags } from './run-flags.js';
+import { EXIT } from './exit-codes.js';
 import { launchInTerminal } from './terminal-launch.js';
+import { DEFAULT_VIRTUAL_SCREEN, virtualScreenOption, type ScreenSize } from './virtual-display-run.js';
 
 interface RunFlags extends ChoiceFlags {
   maxSteps?: number;
@@ -10,6 +12,8 @@ interface RunFlags extends ChoiceFlags {
   json?: boolean;
   /** false with --no-agents-md. */
   agentsMd: boolean;
+  virtualDisplay?: boolean;
+  screenSize?: ScreenSize;
 }
 
 /** `deskpilot run "<task>"`: one supervised run in the terminal. */
@@ -25,6 +29,8 @@ export function registerRunCommand(program: Command): void {
     .option('--skill <name...>', 'skills to load into the system prompt')
     .option('--json', 'print one JSON event per line on stdout')
     .option('--no-agents-md', "do not read AGENTS.md (this folder's repository, ~/.deskpilot) into the system prompt")
+    .option('--virtual-display', 'Linux: run on a private virtual desktop of its own (Xvfb + openbox + a private session bus), off your screen; start apps there with the shell tool')
+    .option('--screen-size <WxH>', `the virtual desktop's size (default ${DEFAULT_VIRTUAL_SCREEN.width}x${DEFAULT_VIRTUAL_SCREEN.height}; with --virtual-display)`, virtualScreenOption)
     .action(async (task: string, flags: RunFlags) => {
       const code = await runCommand(task, flags);
       // Native input/capture handles can keep Node alive after the run: leave explicitly
@@ -35,6 +41,10 @@ export function registerRunCommand(program: Command): void {
 }
 
 async function runCommand(task: string, flags: RunFlags): Promise<number> {
+  if (flags.screenSize && !flags.virtualDisplay) {
+    process.stderr.write('deskpilot: --screen-size is the size of a --virtual-display: give both\n');
+    return EXIT.usage;
+  }
   return launchInTerminal({
     home: deskpilotHome(),
     choices: {
@@ -50,5 +60,6 @@ async function runCommand(task: string, flags: RunFlags): Promise<number> {
     flags: { json: flags.json ?? false },
     overrides: { displayId: flags.display, requestTimeoutSeconds: flags.requestTimeout },
     keyHint: ' (or name another variable with --api-key-env)',
+    ...(flags.virtualDisplay ? { virtualScreen: flags.screenSize ?? DEFAULT_VIRTUAL_SCREEN } : {}),
   });
 }

@@ -7,6 +7,7 @@ import { EXIT } from './exit-codes.js';
 import { LinePrompter } from './line-prompter.js';
 import { whyNoOneCanAnswer } from './stdin-state.js';
 import type { TerminalRunFlags } from './terminal-run.js';
+import { onVirtualDisplay, runOnVirtualDisplay, type ScreenSize } from './virtual-display-run.js';
 
 /** What `run` and `sessions resume` add to the resolved choices. */
 export type LaunchExtras = Omit<RunOptions, 'profile' | 'apiKey' | 'policy' | 'limits' | 'config' | 'computer' | 'home' | 'onEvent' | 'onDelta'>;
@@ -27,6 +28,8 @@ export interface LaunchRequest {
   overrides?: ConfigOverrides;
   /** Added to "no API key: set X" (e.g. " (or name another variable with --api-key-env)"). */
   keyHint?: string;
+  /** `--virtual-display`: the run gets a private desktop of this size (virtual-display-run.ts). */
+  virtualScreen?: ScreenSize;
 }
 
 /** Said when an asking policy has nobody to ask (exit 2). */
@@ -40,7 +43,7 @@ export const NO_TERMINAL = 'no terminal to ask; use --yes, --policy auto or desk
  * the model SDKs and the runner load; they load only now, so `deskpilot --help` stays quick.
  */
 export async function launchInTerminal(request: LaunchRequest): Promise<number> {
-  const { home, choices, extras, flags, overrides = {}, keyHint = '' } = request;
+  const { home, choices, flags, overrides = {}, virtualScreen } = request;
   let config: Config;
   let resolved;
   try {
@@ -50,6 +53,18 @@ export async function launchInTerminal(request: LaunchRequest): Promise<number> 
     if (error instanceof ConfigError) return fail(error.message, EXIT.usage);
     throw error;
   }
+  if (!virtualScreen) return launchOnDisplay(request, config, resolved);
+  if (overrides.displayId !== undefined) return fail('--display and --virtual-display name two different screens: give one', EXIT.usage);
+  if (!onVirtualDisplay()) return runOnVirtualDisplay(virtualScreen, flags.stderr);
+  // The run on its own virtual desktop: that desktop is its only screen, and nobody can
+  // touch it, so input seen there is the agent's own and a takeover pause would wait for
+  // a person who cannot exist (as for a QA worker, pool.ts).
+  const { displayId: _personsScreen, ...onVirtual } = config;
+  return launchOnDisplay(request, { ...onVirtual, takeover: 'ignore' }, resolved);
+}
+
+async function launchOnDisplay(request: LaunchRequest, config: Config, resolved: ReturnType<typeof resolveRunChoices>): Promise<number> {
+  const { home, extras, flags, keyHint = '' } = request;
   // Reading starts now, so a pipe that is already at its end is known before the run starts.
   const stdin = flags.stdin ?? process.stdin;
   const stderr = flags.stderr ?? process.stderr;

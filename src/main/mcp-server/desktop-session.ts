@@ -1,6 +1,6 @@
 import type { PolicyMode } from '../../shared/approvals.js';
 import type { Config } from '../../shared/config.js';
-import type { Limits } from '../../shared/events.js';
+import type { Limits, RunEvent } from '../../shared/events.js';
 import { errorText } from '../../shared/error-text.js';
 import { MAX_TIMER_MS } from '../../shared/timers.js';
 import type { Computer } from '../../os-control/types.js';
@@ -10,10 +10,13 @@ import { resolveApiKey } from '../agent/providers/index.js';
 import { resolveRunChoices, type RunChoices } from '../agent/runner/choices.js';
 import { createSupervisedDeps } from '../agent/runner/deps.js';
 import { startRun, startRunWith, type RunHandle, type RunResult } from '../agent/runner.js';
+import { elementTreeForRun } from '../qa/element-tree-tool.js';
+import { findElementForRun } from '../qa/find-element-tool.js';
 import { findTextForRun } from '../qa/find-text-tool.js';
 import type { RunHostingService } from '../service/types.js';
 import { ClientAsModel, type CallResult } from './client-as-model.js';
-import { toModelCall, type DesktopToolName } from './desktop-tools.js';
+import { approvalProgress } from './approval-progress.js';
+import { answersWithScreenshot, toModelCall, type DesktopToolName } from './desktop-tools.js';
 
 /**
  * The desktop behind `deskpilot mcp`: one DeskPilot session (a run hosted by the
@@ -51,6 +54,8 @@ export type ToolAnswer =
 interface Live {
   handle: RunHandle;
   bridge: ClientAsModel;
+  /** Hears the session run's events until the returned function is called. */
+  listen(listener: (event: RunEvent) => void): () => void;
   /** run_ended was logged (or the run failed): the next call starts a new session. */
   readonly ended: boolean;
 }
@@ -62,12 +67,18 @@ export class DesktopSession {
 
   constructor(private readonly options: DesktopSessionOptions) {}
 
-  /** A desktop tool call: the action passes the session run's gate like a model's. */
-  call(name: DesktopToolName, input: Record<string, unknown>, signal: AbortSignal): Promise<ToolAnswer> {
+  /**
+   * A desktop tool call: the action passes the session run's gate like a model's. While
+   * it waits for a person's approval, `progress` (when the client asked for progress)
+   * hears so at once and every PROGRESS_EVERY_MS after, then the answer.
+   */
+  call(name: DesktopToolName, input: Record<string, unknown>, signal: AbortSignal, progress?: (message: string) => void): Promise<ToolAnswer> {
     return this.serial(async () => {
       const live = await this.ensureLive();
       const onCancel = () => live.handle.stop('the MCP client cancelled the call');
       signal.addEventListener('abort', onCancel, { once: true });
+      const notes = progress ? approvalProgress(progress) : undefined;
+      const unlisten = notes ? live.listen((event) => notes.onEvent(event)) : () => undefined;
       try {
         if (signal.aborted) onCancel();
         const { callId: _unused, ...call } = toModelCall('', name, input);
@@ -78,15 +89,18 @@ export class DesktopSession {
           return { ok: false, text: errorText(error) };
         }
         if (!result.ok) return { ok: false, text: result.text };
-        if (name !== 'screenshot' || !result.image) return { ok: true, text: result.text };
+        if (!answersWithScreenshot(name) || !result.image) return { ok: true, text: result.text };
         const data = await readFileInRun(live.handle.dir, result.image.path);
         const { width, height, mediaType } = result.image;
+        const size = `${width}×${height} pixels: give x/y to click, move, drag and scroll in these pixels (0 ≤ x < ${width}, 0 ≤ y < ${height}).`;
         return {
           ok: true,
-          text: `Screenshot ${width}×${height} pixels: give x/y to click, move, drag and scroll in these pixels (0 ≤ x < ${width}, 0 ≤ y < ${height}).`,
+          text: name === 'screenshot' ? `Screenshot ${size}` : `${result.text}\nThe screenshot after it, ${size}`,
           image: { data, mediaType, width, height },
         };
       } finally {
+        unlisten();
+        notes?.stop();
         signal.removeEventListener('abort', onCancel);
       }
     });
@@ -149,8 +163,11 @@ export class DesktopSession {
     const policy = this.options.policy ?? config.policy.mode;
     const bridge = new ClientAsModel(this.options.clientName);
     const findText = findTextForRun(computer);
+    const findElement = findElementForRun(computer);
+    const elementTree = elementTreeForRun(computer);
     const client = this.options.clientName();
     const state = { ended: false };
+    const listeners = new Set<(event: RunEvent) => void>();
     const handle = await service.hostRun(
       (hooks) =>
         startRunWith(
@@ -163,11 +180,14 @@ export class DesktopSession {
             config,
             computer,
             home,
-            tools: [findText.tool],
+            tools: [findText.tool, findElement.tool, elementTree.tool],
             labels: { source: 'mcp', mcpClient: client },
             onEvent: (event) => {
               findText.onEvent(event);
+              findElement.onEvent(event);
+              elementTree.onEvent(event);
               bridge.onEvent(event);
+              for (const listener of listeners) listener(event);
               if (event.type === 'run_ended') state.ended = true;
               hooks.onEvent?.(event);
             },
@@ -180,6 +200,10 @@ export class DesktopSession {
     const live: Live = {
       handle,
       bridge,
+      listen(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
       get ended() {
         return state.ended;
       },

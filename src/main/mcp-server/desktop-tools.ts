@@ -81,6 +81,22 @@ export const DESKTOP_TOOLS = {
       })
       .strict(),
   },
+  find_element: {
+    description:
+      'Find a control in the focused window by its accessible name and/or role (the accessibility tree: exact names, no OCR) and get its centre in the pixels of the latest screenshot, with its value and states.',
+    input: z
+      .object({
+        name: z.string().trim().max(200).optional().describe("part of the element's accessible name (its label), case-insensitive"),
+        role: z.string().trim().max(64).optional().describe('the role, e.g. "push button", "check box", "text", "menu item", "link"'),
+      })
+      .strict()
+      .refine((v) => Boolean(v.name || v.role), { message: 'give a name, a role, or both' }),
+  },
+  element_tree: {
+    description:
+      "Read the focused window's accessibility tree: each visible control's role, accessible name, value, states and centre in the pixels of the latest screenshot, indented by nesting.",
+    input: z.object({ max_depth: z.number().int().min(1).max(40).optional().describe('levels below the window to read (default: all)') }).strict(),
+  },
 } as const;
 
 export type DesktopToolName = keyof typeof DESKTOP_TOOLS;
@@ -88,7 +104,39 @@ export type DesktopToolInput<N extends DesktopToolName> = z.infer<(typeof DESKTO
 
 export const DESKTOP_TOOL_NAMES = Object.keys(DESKTOP_TOOLS) as DesktopToolName[];
 
-/** The raw action a tool call asks for (before ActionSchema's defaults); find_text is not an action. */
+/**
+ * Which tools answer with the screenshot taken after the call, as image content: every
+ * one that acts or waits (the client sees what its action did, and the image is the one
+ * its next x/y refer to, as with a model's computer tool). The lookups answer in text:
+ * their points are in the screenshot the client already has.
+ */
+export function answersWithScreenshot(name: DesktopToolName): boolean {
+  switch (name) {
+    case 'screenshot':
+    case 'click':
+    case 'double_click':
+    case 'move':
+    case 'drag':
+    case 'scroll':
+    case 'type':
+    case 'key':
+    case 'wait':
+      return true;
+    case 'find_text':
+    case 'find_element':
+    case 'element_tree':
+      return false;
+    default:
+      return assertNever(name, 'MCP desktop tool');
+  }
+}
+
+/** Read-only tools: nothing on the desktop changes (MCP's readOnlyHint). */
+export function readsOnly(name: DesktopToolName): boolean {
+  return name === 'screenshot' || name === 'wait' || !answersWithScreenshot(name);
+}
+
+/** The raw action a tool call asks for (before ActionSchema's defaults); the lookups (find_text, find_element, element_tree) are not actions. */
 function rawAction(name: DesktopToolName, input: Record<string, unknown>): unknown {
   switch (name) {
     case 'screenshot':
@@ -110,6 +158,8 @@ function rawAction(name: DesktopToolName, input: Record<string, unknown>): unkno
     case 'wait':
       return { type: 'wait', durationMs: input.ms };
     case 'find_text':
+    case 'find_element':
+    case 'element_tree':
       return undefined;
     default:
       return assertNever(name, 'MCP desktop tool');
@@ -119,7 +169,7 @@ function rawAction(name: DesktopToolName, input: Record<string, unknown>): unkno
 /**
  * One MCP tool call as the model call the runner executes: its action (parsed by the
  * one ActionSchema; an input that does not make an action is an entry with the error,
- * never run), or no action for find_text (a custom tool of the session).
+ * never run), or no action for a lookup (a custom tool of the session).
  */
 export function toModelCall(callId: string, name: DesktopToolName, input: Record<string, unknown>): ModelCall {
   const raw = rawAction(name, input);

@@ -1,9 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { deskpilotVersion } from '../version.js';
 import type { DesktopSession, ToolAnswer } from './desktop-session.js';
-import { DESKTOP_TOOL_NAMES, DESKTOP_TOOLS } from './desktop-tools.js';
+import { DESKTOP_TOOL_NAMES, DESKTOP_TOOLS, readsOnly } from './desktop-tools.js';
 
 /**
  * The MCP server of `deskpilot mcp`: the desktop tools (each one action through the
@@ -30,7 +30,34 @@ function toResult(answer: ToolAnswer): CallToolResult {
   return { content };
 }
 
-export function createDeskPilotMcpServer(session: DesktopSession): McpServer {
+/** What a tool handler gets from the SDK that progress needs. */
+interface RequestExtra {
+  signal: AbortSignal;
+  _meta?: { progressToken?: string | number };
+  sendNotification(notification: ServerNotification): Promise<void>;
+}
+
+/**
+ * MCP progress (spec: basic/utilities/progress): when the request carries a
+ * `progressToken`, each note goes out as `notifications/progress` with that token and a
+ * progress count that rises by one per note (no total: how long a person takes to
+ * answer is unknown). Without a token, nothing is sent. The notes stop when the call
+ * returns (the session stops calling this): a token is referenced only while its
+ * request is in progress.
+ */
+function progressOf(extra: RequestExtra, log: (line: string) => void): ((message: string) => void) | undefined {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return undefined;
+  let progress = 0;
+  return (message) => {
+    progress += 1;
+    extra
+      .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } })
+      .catch((error: unknown) => log(`a progress notification could not be sent: ${String(error)}`));
+  };
+}
+
+export function createDeskPilotMcpServer(session: DesktopSession, log: (line: string) => void = () => undefined): McpServer {
   const server = new McpServer({ name: 'deskpilot', version: deskpilotVersion() }, { instructions: INSTRUCTIONS });
   for (const name of DESKTOP_TOOL_NAMES) {
     const tool = DESKTOP_TOOLS[name];
@@ -39,9 +66,9 @@ export function createDeskPilotMcpServer(session: DesktopSession): McpServer {
       {
         description: tool.description,
         inputSchema: tool.input,
-        annotations: { readOnlyHint: name === 'screenshot' || name === 'find_text' || name === 'wait', openWorldHint: false },
+        annotations: { readOnlyHint: readsOnly(name), openWorldHint: false },
       },
-      async (args: Record<string, unknown>, extra: { signal: AbortSignal }) => toResult(await session.call(name, args, extra.signal)),
+      async (args: Record<string, unknown>, extra: RequestExtra) => toResult(await session.call(name, args, extra.signal, progressOf(extra, log))),
     );
   }
   server.registerTool(

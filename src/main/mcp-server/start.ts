@@ -58,7 +58,7 @@ export async function startMcp(options: McpServeOptions): Promise<RunningMcp> {
     env: options.env,
     clientName: () => clientName,
   });
-  const server = createDeskPilotMcpServer(session);
+  const server = createDeskPilotMcpServer(session, options.log);
   server.server.oninitialized = () => {
     const info = server.server.getClientVersion();
     if (info) clientName = `${info.name} ${info.version}`.slice(0, 120);

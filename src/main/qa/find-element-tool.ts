@@ -16,7 +16,8 @@ const FindElementInputSchema = z
 
 const MAX_MATCHES = 8;
 
-function line(n: ElementNode, p: { x: number; y: number }): string {
+/** One element as a model reads it: role, name, centre in screenshot pixels, value and notable states. */
+export function elementLine(n: ElementNode, p: { x: number; y: number }): string {
   const extra = [
     n.value !== undefined ? `value=${JSON.stringify(n.value.length > 80 ? `${n.value.slice(0, 80)}…` : n.value)}` : '',
     n.states.filter((s) => s !== 'visible' && s !== 'enabled' && s !== 'focusable').join(','),
@@ -52,7 +53,7 @@ export function createFindElementTool(computer: Computer, state: Pick<CaseState,
         const b = n.bounds!;
         const p = globalToImage({ x: b.x + b.width / 2, y: b.y + b.height / 2 }, latest.record);
         if (!p) continue;
-        lines.push(line(n, p));
+        lines.push(elementLine(n, p));
         if (lines.length >= MAX_MATCHES) break;
       }
       const what = [input.role, input.name !== undefined ? JSON.stringify(input.name) : ''].filter(Boolean).join(' ');

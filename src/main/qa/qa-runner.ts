@@ -144,7 +144,8 @@ export async function runQaPlan(plan: TestPlan, options: QaRunOptions): Promise<
       const attempts: AttemptResult[] = [];
       const retries = options.retries ?? testCase.limits.retries;
       for (let attempt = 1; attempt <= 1 + retries; attempt++) {
-        options.signal?.throwIfAborted();
+        // Stopped (a worker told to stop): no new attempt; the scheduler reports the case.
+        if (options.signal?.aborted) break;
         options.onCaseStart?.(testCase, attempt);
         const attemptStarted = Date.now();
         try {
@@ -169,7 +170,15 @@ export async function runQaPlan(plan: TestPlan, options: QaRunOptions): Promise<
         if (result.status === 'passed' || result.status === 'error') break;
         if (options.budget && options.budget.remaining() <= 0) break;
       }
-      const last = attempts[attempts.length - 1]!;
+      const last = attempts[attempts.length - 1];
+      if (!last) {
+        // Stopped before its first attempt: not run. A worker's scheduler lists its cases itself.
+        if (!options.nextCase) {
+          suite.notRun = [...(suite.notRun ?? []), { name: testCase.name, reason: 'the QA run was stopped' }];
+          notRun('the QA run was stopped');
+        }
+        break;
+      }
       const flaky = last.status === 'passed' && attempts.length > 1;
       const caseResult: CaseResult = {
         id,

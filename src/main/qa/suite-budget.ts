@@ -19,7 +19,7 @@ export interface SuiteBudget {
 export function createSuiteBudget(limitUsd: number | undefined, onSpend?: (totalUsd: number) => void): SuiteBudget & { spent(): number } {
   const ctl = new AbortController();
   let total = 0;
-  const reason = () => `the suite cost limit ($${limitUsd?.toFixed(2)}) was reached: $${total.toFixed(4)} spent`;
+  const reason = () => `the suite cost limit ($${limitUsd === undefined ? 'none' : usdAmount(limitUsd)}) was reached: $${total.toFixed(4)} spent`;
   return {
     remaining: () => (limitUsd === undefined ? Infinity : Math.max(0, limitUsd - total)),
     spend(usd: number) {
@@ -32,4 +32,13 @@ export function createSuiteBudget(limitUsd: number | undefined, onSpend?: (total
     exhaustedReason: reason,
     spent: () => total,
   };
+}
+
+/**
+ * A limit as the person typed it: cents always, more digits only when it has them
+ * ($2.50, $0.045 — toFixed(2) showed --max-cost 0.045 as "$0.04", below what was spent).
+ */
+export function usdAmount(usd: number): string {
+  for (const digits of [2, 3, 4]) if (Math.abs(Number(usd.toFixed(digits)) - usd) < 1e-9) return usd.toFixed(digits);
+  return usd.toFixed(4);
 }

@@ -49,7 +49,15 @@ export interface PoolOptions {
   onWorkerReady?: (worker: number, display: VirtualDisplay) => void;
   onCaseStart?: (testCase: TestCase, attempt: number, worker: number) => void;
   onCaseEnd?: (result: CaseResult) => void;
+  /** A case in flight when `signal` fired ended half-way: it is listed as not run. */
+  onCaseInterrupted?: (result: CaseResult, worker: number) => void;
+  /** Interrupts the suite (Ctrl-C): its reason (an Error's message) is the not-run reason. */
   signal?: AbortSignal;
+}
+
+function abortReason(signal: AbortSignal | undefined): string {
+  const reason: unknown = signal?.reason;
+  return reason instanceof Error && reason.name !== 'AbortError' ? reason.message : 'the QA run was interrupted';
 }
 
 /** What one worker needs: a ~250 MB Node with the runner, Xvfb and openbox (~40 MB), the app and OCR (~300 MB). */
@@ -94,11 +102,22 @@ export async function runQaPool(plan: TestPlan, options: PoolOptions): Promise<S
 
   const displays: VirtualDisplay[] = [];
   const slots: WorkerSlot[] = [];
+  /**
+   * Cases a worker was running when the run was interrupted (Ctrl-C): their runs are
+   * stopped half-way, so what they end with (blocked: no verdict; an error) says nothing
+   * about the app. They are reported as not run, with the interruption as the reason.
+   */
+  const interruptedCases = new Set<string>();
+  let interruptReason: string | undefined;
   const stopAll = (reason: string) => {
     stopReason ??= reason;
     for (const s of slots) send(s, { type: 'stop', reason });
   };
-  const onAbort = () => stopAll('the QA run was stopped');
+  const onAbort = () => {
+    interruptReason = abortReason(options.signal);
+    for (const s of slots) if (s.current) interruptedCases.add(caseId(plan, s.current));
+    stopAll(interruptReason);
+  };
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const onBudget = () => stopAll(options.budget.exhaustedReason());
   options.budget.exhausted.addEventListener('abort', onBudget, { once: true });
@@ -126,7 +145,11 @@ export async function runQaPool(plan: TestPlan, options: PoolOptions): Promise<S
     suite.cases = selected.flatMap((c) => results.get(caseId(plan, c)) ?? []);
     const ranOrListed = new Set([...suite.cases.map((c) => c.name), ...notRun.map((n) => n.name)]);
     // A case a worker took but never reported (it was stopped mid-case) is not lost silently.
-    for (const c of selected) if (!ranOrListed.has(c.name)) notRun.push({ name: c.name, reason: stopReason ?? 'its worker stopped before it ended' });
+    for (const c of selected) {
+      if (ranOrListed.has(c.name)) continue;
+      const reason = interruptedCases.has(caseId(plan, c)) ? `${interruptReason ?? 'interrupted'} while it ran` : (stopReason ?? 'its worker stopped before it ended');
+      notRun.push({ name: c.name, reason });
+    }
     if (notRun.length) suite.notRun = notRun;
     suite.durationMs = Date.now() - suite.startedAt;
     return suite;
@@ -148,7 +171,9 @@ export async function runQaPool(plan: TestPlan, options: PoolOptions): Promise<S
     slot.finished = new Promise<void>((resolve) => {
       child.once('exit', (code, signal) => {
         const lost = slot.current;
-        if (lost && !results.has(caseId(plan, lost))) {
+        if (lost && interruptedCases.has(caseId(plan, lost))) {
+          // Listed as not run by finish(): the interruption ended it, not the app.
+        } else if (lost && !results.has(caseId(plan, lost))) {
           const message = `worker ${n} (${display.display}) ended during this case (exit ${code ?? signal})${slot.stderr.trim() ? `: ${slot.stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`;
           results.set(caseId(plan, lost), {
             id: caseId(plan, lost),
@@ -208,8 +233,13 @@ export async function runQaPool(plan: TestPlan, options: PoolOptions): Promise<S
         }
         case 'case-end': {
           const result: CaseResult = { ...message.result, worker: n };
-          if (result.id) results.set(result.id, result);
           slot.current = undefined;
+          if (result.id && interruptedCases.has(result.id) && result.status !== 'passed' && result.status !== 'failed') {
+            notRun.push({ name: result.name, reason: `${interruptReason ?? 'interrupted'} while it ran on worker ${n}` });
+            options.onCaseInterrupted?.(result, n);
+            return;
+          }
+          if (result.id) results.set(result.id, result);
           options.onCaseEnd?.(result);
           return;
         }
@@ -238,7 +268,8 @@ export async function runQaPool(plan: TestPlan, options: PoolOptions): Promise<S
           return;
         case 'fatal':
           slot.stderr += `\n${message.message}`;
-          suite.setupError ??= `worker ${n}: ${message.message}`;
+          // A worker torn down by an interruption is not a broken setup.
+          if (!interruptReason) suite.setupError ??= `worker ${n}: ${message.message}`;
           return;
         default:
           return assertNever(message, 'worker message');

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { globalToImage } from '../../os-control/coords.js';
+import type { Computer } from '../../os-control/types.js';
+import type { ElementNode } from '../../shared/elements.js';
+import type { RunEvent } from '../../shared/events.js';
+import type { AgentTool } from '../agent/tools/agent-tool.js';
+import { CaseState } from './case-state.js';
+import { elementLine } from './find-element-tool.js';
+
+const ElementTreeInputSchema = z
+  .object({
+    max_depth: z.number().int().min(1).max(40).optional().describe('levels below the window to read (default 40, the whole window)'),
+  })
+  .strip();
+
+/**
+ * A line is about 15 tokens ('push button "Save" at x=612, y=40'), so 200 lines are
+ * about 3,000 tokens — twice a 1280×800 screenshot's ~1,400 for Claude (pixels / 750).
+ * A bigger window is cut, and says so: find_element reaches the rest.
+ */
+const MAX_LINES = 200;
+
+/**
+ * element_tree beside find_element: the focused window's accessibility tree as an
+ * indented outline, one visible element a line with its centre in the pixels of the
+ * latest screenshot (mapped through that screenshot's record, like find_text). Elements
+ * with neither a name nor a place on screen (layout fillers) are skipped, their children
+ * kept one level up.
+ */
+export function createElementTreeTool(computer: Computer, state: Pick<CaseState, 'observations'>): AgentTool<z.output<typeof ElementTreeInputSchema>> {
+  return {
+    name: 'element_tree',
+    description:
+      'Read the focused window\'s accessibility tree: every visible control with its role, accessible name, value, states and centre in the pixels of the latest screenshot, indented by nesting.',
+    input: ElementTreeInputSchema,
+    async handle(input, context) {
+      const latest = context.latestObservationId ? state.observations.get(context.latestObservationId) : undefined;
+      if (!latest) return { ok: false, text: 'element_tree: no screenshot yet' };
+      const tree = await computer.elementTree({ scope: 'focused', ...(input.max_depth ? { maxDepth: input.max_depth } : {}) });
+      if (tree.kind === 'none') return { ok: true, text: `element_tree: the focused window has no accessibility tree (${tree.detail}); use find_text instead.` };
+      const lines: string[] = [];
+      let cut = 0;
+      const visit = (node: ElementNode, indent: number) => {
+        const centre = node.bounds && node.states.includes('visible') ? globalToImage({ x: node.bounds.x + node.bounds.width / 2, y: node.bounds.y + node.bounds.height / 2 }, latest.record) : undefined;
+        const shown = centre !== undefined && (node.name !== '' || node.value !== undefined || node.children.length === 0);
+        if (shown) {
+          if (lines.length < MAX_LINES) lines.push(`${'  '.repeat(indent)}${elementLine(node, centre)}`);
+          else cut += 1;
+        }
+        for (const child of node.children) visit(child, shown ? indent + 1 : indent);
+      };
+      for (const w of tree.windows) visit(w.root, 0);
+      if (!lines.length) return { ok: true, text: 'element_tree: nothing of the focused window is on screen.' };
+      return {
+        ok: true,
+        text: `element_tree: the focused window, in the pixels of screenshot ${latest.record.id}:\n${lines.join('\n')}${cut ? `\n… ${cut} more element(s) not shown: use find_element with a name or role` : ''}`,
+      };
+    },
+  };
+}
+
+/** element_tree for any run: the tool plus the listener that lets it know the run's screenshots (as findElementForRun). */
+export function elementTreeForRun(computer: Computer): { tool: AgentTool<z.output<typeof ElementTreeInputSchema>>; onEvent: (event: RunEvent) => void } {
+  const state = new CaseState();
+  return { tool: createElementTreeTool(computer, state), onEvent: (event) => state.onEvent(event) };
+}
