@@ -6,7 +6,8 @@
  * display, read back from its accessibility tree in this process — says what happened.
  */
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import sharp from 'sharp';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { findElementByPath, readElementTree } from '../../src/os-control/accessibility/index.js';
@@ -16,7 +17,9 @@ import type { FakeToolCall } from '../harness/fake-model/types.js';
 import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';
 import { startGtkApp, type NativeApp } from '../harness/native-apps.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
-import { claude, finish, runCli, tempHome } from './support.js';
+import { REPO_ROOT, claude, finish, runCli, tempHome } from './support.js';
+
+const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts', 'e2e');
 
 let xvfb: Xvfb;
 let bus: AccessibilityBus;
@@ -78,8 +81,8 @@ function idOf(list: string, re: RegExp): number {
 
 const element = (id: number, action: string, value?: string): FakeToolCall => ({ name: 'element', input: { id, action, ...(value !== undefined ? { value } : {}) } });
 
-function deskpilotRun(task: string) {
-  return runCli(['run', task, '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl, '--yes', '--json'], {
+function deskpilotRun(task: string, extra: string[] = []) {
+  return runCli(['run', task, '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl, '--yes', '--json', ...extra], {
     ...bus.env,
     DESKPILOT_HOME: home.home,
     ANTHROPIC_API_KEY: 'sk-ant-test',
@@ -125,6 +128,35 @@ it('5 × 6 by element ids (click, invoke), then set_value on the display: the ca
   expect((await second.exit).code, second.stderr()).toBe(0);
   expect(await displayReads('42')).toBe('42');
 }, 180_000);
+
+it('--grounding elements: the model gets the screenshot with the ids drawn on the real controls, instead of the plain one', async () => {
+  fake.script({ text: 'Looked.', toolCalls: [finish(true, 'seen')] });
+  const run = deskpilotRun('look at the calculator', ['--grounding', 'elements']);
+  expect((await run.exit).code, run.stderr()).toBe(0);
+  const body = fake.requests.at(-1)!.body as { messages: Array<{ content: Array<{ type: string; text?: string; source?: { data: string } }> }> };
+  const blocks = body.messages.flatMap((m) => m.content);
+  const images = blocks.filter((b) => b.type === 'image');
+  expect(images).toHaveLength(1);
+  const list = blocks.find((b) => b.type === 'text' && b.text?.startsWith('Elements on screen'))!.text!;
+  const png = Buffer.from(images[0]!.source!.data, 'base64');
+  mkdirSync(ARTIFACTS, { recursive: true });
+  writeFileSync(path.join(ARTIFACTS, 'grounding-marks-calculator.img'), png);
+  // The "6" button's box, from the tree, mapped into the image the model got: its outline is the marks' colour.
+  const tree = await readElementTree({ scope: 'all', windowPattern: '^Calculator$' }, undefined, { env: bus.env });
+  const six = tree.kind === 'tree' ? [...walkElements(tree.windows.map((w) => w.root))].find((n) => n.role === 'push button' && /^6( 6)?$/.test(n.name)) : undefined;
+  expect(six?.bounds, list).toBeDefined();
+  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+  const scale = info.width / 1280;
+  const pixel = (x: number, y: number) => {
+    const i = (Math.round(y * scale) * info.width + Math.round(x * scale)) * info.channels;
+    return [data[i]!, data[i + 1]!, data[i + 2]!] as const;
+  };
+  const b = six!.bounds!;
+  // Across the left edge at mid-height: the most magenta pixel (the outline is 2 px, the image downscaled and JPEG).
+  const edge = [-2, -1, 0, 1, 2].map((d) => pixel(b.x + d, b.y + b.height / 2)).sort((p, q) => q[0] - q[1] - (p[0] - p[1]))[0]!;
+  expect(edge[0] - edge[1], `outline at the 6 button's left edge: ${edge.join(',')}`).toBeGreaterThan(60);
+  expect(list).toMatch(/^\d+ button "6( 6)?"$/m);
+}, 120_000);
 
 it('an element that is gone when its action runs is refused: nothing is clicked at the point it had', async () => {
   fake.script(
