@@ -10,7 +10,7 @@ import type { CheckedAction } from './check-action.js';
 import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
 import { performAction } from './actions.js';
 import { getActiveWindow } from './active-window.js';
-import { findElementByPath, readElementTree } from './accessibility/index.js';
+import { actOnElementByPath, findElementByPath, readElementTree } from './accessibility/index.js';
 import { capture, grabDisplayNut, nutFrameRaw, nutFrameRegion, type CaptureBackend, type NutFrame } from './capture.js';
 import { pasteX11 } from './clipboard.js';
 import { run } from './exec.js';
@@ -233,7 +233,16 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
         const role = focusRole(action);
         const focus = role === 'none' ? undefined : await x11ClickFocus();
         if (focus && role === 'keys') await focus.beforeKeys(signal);
-        const result = await performAction({ devices, typeText: type, pointerLeftAt: (p: Point) => takeover.agentLeftPointerAt(p) }, action, signal);
+        const result = await performAction(
+          {
+            devices,
+            typeText: type,
+            pointerLeftAt: (p: Point) => takeover.agentLeftPointerAt(p),
+            elements: { find: (path) => findElementByPath(path), act: (path, op, value) => actOnElementByPath(path, op, value) },
+          },
+          action,
+          signal,
+        );
         if (focus && role === 'click') await focus.afterClick();
         return result;
       });
@@ -296,6 +305,9 @@ function focusRole(action: CheckedAction): 'click' | 'keys' | 'none' {
     case 'hold_key':
     case 'key_down':
       return 'keys';
+    case 'element':
+      // focus, set_value and invoke go through the accessibility layer, not the pointer.
+      return action.op === 'click' ? 'click' : 'none';
     case 'move':
     case 'mouse_up':
     case 'scroll':
