@@ -68,6 +68,13 @@ function hasTool(name: string): Promise<boolean> {
   return check;
 }
 
+/**
+ * The longest wait for the screen to show an accessibility action before the next action
+ * (a settle ends after 75 ms without a change; an app that repaints for longer is not
+ * waited for beyond this).
+ */
+const ACCESSIBILITY_SETTLE_MAX_MS = 1_500;
+
 export function createComputer(options: ComputerOptions = {}): DesktopComputer {
   const devices = new Devices();
   const backend = options.capture ?? 'nut';
@@ -140,6 +147,8 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
   // X11: keys after a click wait until the window manager has given the clicked window
   // the focus (x11/click-focus.ts). Without an X connection keys go out at once, as before.
   let clickFocus: Promise<ClickFocus | undefined> | undefined;
+  /** The last action went through the accessibility bus (an element's focus, set_value, invoke). */
+  let accessibilityActed = false;
   function x11ClickFocus(): Promise<ClickFocus | undefined> {
     if (process.platform !== 'linux') return Promise.resolve(undefined);
     clickFocus ??= ClickFocus.open().catch(() => undefined);
@@ -230,6 +239,14 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
       settledFrame = undefined;
       // One action at a time: two callers must never interleave their key presses.
       const turn = queue.then(async () => {
+        if (accessibilityActed) {
+          // The last action went to an app over the accessibility bus (D-Bus), this one may
+          // go through X: two channels the app reads in no fixed order. gnome-calculator
+          // (GTK 4) ran an invoke of "×" after the click on "6" that followed it ("56×").
+          // What a person would do: wait until the screen shows the first one took effect.
+          accessibilityActed = false;
+          await computer.settle({ maxMs: ACCESSIBILITY_SETTLE_MAX_MS, signal });
+        }
         const role = focusRole(action);
         const focus = role === 'none' ? undefined : await x11ClickFocus();
         if (focus && role === 'keys') await focus.beforeKeys(signal);
@@ -244,6 +261,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
           signal,
         );
         if (focus && role === 'click') await focus.afterClick();
+        accessibilityActed = action.type === 'element' && action.op !== 'click';
         return result;
       });
       queue = turn.then(
