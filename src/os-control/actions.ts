@@ -10,6 +10,7 @@ import type { CheckedAction } from './check-action.js';
 import type { Devices } from './devices.js';
 import { parseKeyCombo, parseModifiers, type KeySpec } from './keys.js';
 import type { PerformResult } from './types.js';
+import { performElementAction, type ElementActor } from './element-action.js';
 
 export interface ActionContext {
   devices: Devices;
@@ -17,6 +18,8 @@ export interface ActionContext {
   typeText: (text: string, signal: AbortSignal) => Promise<void>;
   /** Told where the pointer was left after a pointer action (takeover detection). */
   pointerLeftAt?: (p: Point) => void;
+  /** Finds and acts on accessibility elements (element actions); absent: they are refused. */
+  elements?: ElementActor;
 }
 
 /** Pixels between interpolated drag positions: apps start a drag only after motion past a threshold. */
@@ -195,6 +198,13 @@ export async function performAction(ctx: ActionContext, action: CheckedAction, s
       case 'zoom':
         // Observing is Computer.observe's job; as an action these change nothing.
         return {};
+      case 'element': {
+        if (!ctx.elements) throw new Error('this computer cannot read accessibility elements; nothing was done');
+        return await performElementAction(ctx.elements, action, async (p) => {
+          await clickAt(ctx, p, 'left', 1, signal);
+          ctx.pointerLeftAt?.(p);
+        });
+      }
       case 'shell':
       case 'mcp_call':
       case 'ask_user':

@@ -14,7 +14,7 @@
  *      saw, by the coordinate pipeline's own rule (coords.checkImagePoint).
  */
 import { z } from 'zod';
-import { ActionSchema, actionPoints, type Action } from '../shared/actions.js';
+import { ActionSchema, actionPoints, type Action, type ActionOf } from '../shared/actions.js';
 import { assertNever } from '../shared/assert-never.js';
 import { checkImagePoint, CoordinateRangeError } from './coords.js';
 import { parseKeyCombo, parseModifiers } from './keys.js';
@@ -105,6 +105,8 @@ function checkKeys(action: Action): string | undefined {
     case 'ask_user':
     case 'finish':
       return undefined;
+    case 'element':
+      return elementError(action);
     default:
       return assertNever(action, 'action kind');
   }
@@ -132,4 +134,11 @@ function describeZodError(error: z.ZodError): string {
     .slice(0, 5)
     .map((issue) => `${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`.slice(0, 300))
     .join('; ');
+}
+
+/** `set_value` carries the text and nothing else does (a value on a click would be silently dropped). */
+function elementError(action: ActionOf<'element'>): string | undefined {
+  if (action.op === 'set_value' && action.value === undefined) return `element #${action.id}: set_value needs the value to set`;
+  if (action.op !== 'set_value' && action.value !== undefined) return `element #${action.id}: only set_value takes a value (got one for ${action.op})`;
+  return undefined;
 }

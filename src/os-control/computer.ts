@@ -10,7 +10,7 @@ import type { CheckedAction } from './check-action.js';
 import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
 import { performAction } from './actions.js';
 import { getActiveWindow } from './active-window.js';
-import { findElementByPath, readElementTree } from './accessibility/index.js';
+import { actOnElementByPath, findElementByPath, readElementTree } from './accessibility/index.js';
 import { capture, grabDisplayNut, nutFrameRaw, nutFrameRegion, type CaptureBackend, type NutFrame } from './capture.js';
 import { pasteX11 } from './clipboard.js';
 import { run } from './exec.js';
@@ -67,6 +67,13 @@ function hasTool(name: string): Promise<boolean> {
   }
   return check;
 }
+
+/**
+ * The longest wait for the screen to show an accessibility action before the next action
+ * (a settle ends after 75 ms without a change; an app that repaints for longer is not
+ * waited for beyond this).
+ */
+const ACCESSIBILITY_SETTLE_MAX_MS = 1_500;
 
 export function createComputer(options: ComputerOptions = {}): DesktopComputer {
   const devices = new Devices();
@@ -140,6 +147,8 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
   // X11: keys after a click wait until the window manager has given the clicked window
   // the focus (x11/click-focus.ts). Without an X connection keys go out at once, as before.
   let clickFocus: Promise<ClickFocus | undefined> | undefined;
+  /** The last action went through the accessibility bus (an element's focus, set_value, invoke). */
+  let accessibilityActed = false;
   function x11ClickFocus(): Promise<ClickFocus | undefined> {
     if (process.platform !== 'linux') return Promise.resolve(undefined);
     clickFocus ??= ClickFocus.open().catch(() => undefined);
@@ -230,11 +239,29 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
       settledFrame = undefined;
       // One action at a time: two callers must never interleave their key presses.
       const turn = queue.then(async () => {
+        if (accessibilityActed) {
+          // The last action went to an app over the accessibility bus (D-Bus), this one may
+          // go through X: two channels the app reads in no fixed order. gnome-calculator
+          // (GTK 4) ran an invoke of "×" after the click on "6" that followed it ("56×").
+          // What a person would do: wait until the screen shows the first one took effect.
+          accessibilityActed = false;
+          await computer.settle({ maxMs: ACCESSIBILITY_SETTLE_MAX_MS, signal });
+        }
         const role = focusRole(action);
         const focus = role === 'none' ? undefined : await x11ClickFocus();
         if (focus && role === 'keys') await focus.beforeKeys(signal);
-        const result = await performAction({ devices, typeText: type, pointerLeftAt: (p: Point) => takeover.agentLeftPointerAt(p) }, action, signal);
+        const result = await performAction(
+          {
+            devices,
+            typeText: type,
+            pointerLeftAt: (p: Point) => takeover.agentLeftPointerAt(p),
+            elements: { find: (path) => findElementByPath(path), act: (path, op, value) => actOnElementByPath(path, op, value) },
+          },
+          action,
+          signal,
+        );
         if (focus && role === 'click') await focus.afterClick();
+        accessibilityActed = action.type === 'element' && action.op !== 'click';
         return result;
       });
       queue = turn.then(
@@ -296,6 +323,9 @@ function focusRole(action: CheckedAction): 'click' | 'keys' | 'none' {
     case 'hold_key':
     case 'key_down':
       return 'keys';
+    case 'element':
+      // focus, set_value and invoke go through the accessibility layer, not the pointer.
+      return action.op === 'click' ? 'click' : 'none';
     case 'move':
     case 'mouse_up':
     case 'scroll':

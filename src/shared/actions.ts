@@ -136,6 +136,53 @@ export const McpCallActionSchema = z
   })
   .strict();
 
+/**
+ * What an element action does: `click` the element's centre with the pointer, give it
+ * keyboard `focus`, `set_value` its text (an editable field), `invoke` its default
+ * action (press a button without the pointer). The accessibility layer does the last three.
+ */
+export const ELEMENT_OPS = ['click', 'focus', 'set_value', 'invoke'] as const;
+export const ElementOpSchema = z.enum(ELEMENT_OPS);
+export type ElementOp = z.infer<typeof ElementOpSchema>;
+
+/**
+ * The element an id named in the list sent with the screenshot the model saw, filled in
+ * by the runner from that list (never taken from the model). `x`, `y` is the element's
+ * centre when the list was made, in the same space as every other point of the action
+ * (the screenshot's pixels before mapping, global desktop points after): the approval
+ * card and overlays show it. The executor finds the element again by `path` and acts
+ * on where it is then; a path that finds nothing is refused, the old point never clicked.
+ */
+export const ElementTargetSchema = z
+  .object({
+    /** The stable path (os-control/accessibility/path.ts). */
+    path: z.string().min(1).max(20_000),
+    role: z.string().min(1).max(64),
+    name: z.string().max(2_001),
+    /** A password field: what is set is a secret (the risk rules and the log treat it so). */
+    password: z.boolean().optional(),
+    x: coord,
+    y: coord,
+  })
+  .strict();
+export type ElementTarget = z.infer<typeof ElementTargetSchema>;
+
+/** Longest id of the element list: the list is capped far below (agent/grounding). */
+export const MAX_ELEMENT_ID = 9_999;
+
+/** Act on an element of the element list by its short id (grounding: `elements` or `both`). */
+export const ElementActionSchema = z
+  .object({
+    type: z.literal('element'),
+    op: ElementOpSchema,
+    /** The id in the element list sent with the screenshot the model saw. */
+    id: z.number().int().min(1).max(MAX_ELEMENT_ID),
+    /** The text for `set_value`; absent for every other op. */
+    value: z.string().max(MAX_TYPE_TEXT).optional(),
+    target: ElementTargetSchema.optional(),
+  })
+  .strict();
+
 /** The model asks the person a question and waits for the answer. */
 export const AskUserActionSchema = z.object({ type: z.literal('ask_user'), question: z.string().min(1).max(4_000) }).strict();
 
@@ -162,6 +209,7 @@ export const ActionSchema = z.discriminatedUnion('type', [
   ZoomActionSchema,
   ShellActionSchema,
   McpCallActionSchema,
+  ElementActionSchema,
   AskUserActionSchema,
   FinishActionSchema,
 ]);
@@ -175,6 +223,7 @@ export type DragAction = ActionOf<'drag'>;
 export type ScrollAction = ActionOf<'scroll'>;
 export type TypeAction = ActionOf<'type'>;
 export type KeyAction = ActionOf<'key'>;
+export type ElementAction = ActionOf<'element'>;
 
 /**
  * What an action does to the world, which decides how the gate treats it:
@@ -199,6 +248,7 @@ export function actionCategory(action: Action): ActionCategory {
     case 'hold_key':
     case 'key_down':
     case 'key_up':
+    case 'element':
       return 'input';
     case 'wait':
     case 'screenshot':
@@ -228,6 +278,8 @@ export function actionPoints(action: Action): Point[] {
       return action.x !== undefined && action.y !== undefined ? [{ x: action.x, y: action.y }] : [];
     case 'drag':
       return action.path;
+    case 'element':
+      return action.target ? [{ x: action.target.x, y: action.target.y }] : [];
     case 'zoom':
       return [
         { x: action.region.x, y: action.region.y },
@@ -268,6 +320,11 @@ export function mapActionPoints<A extends Action>(action: A, map: (p: Point) => 
     }
     case 'drag':
       return { ...action, path: action.path.map(map) };
+    case 'element': {
+      if (!action.target) return action;
+      const p = map({ x: action.target.x, y: action.target.y });
+      return { ...action, target: { ...action.target, x: p.x, y: p.y } };
+    }
     case 'zoom': {
       const a = map({ x: action.region.x, y: action.region.y });
       const b = map({ x: action.region.x + action.region.width, y: action.region.y + action.region.height });
@@ -336,9 +393,30 @@ export function describeAction(action: Action): string {
       const args = JSON.stringify(action.arguments);
       return `call ${action.server} tool ${action.tool} ${args.length > 120 ? `${args.slice(0, 117)}...` : args}`;
     }
+    case 'element':
+      return describeElementAction(action);
     case 'ask_user':
       return `ask: ${action.question}`;
     case 'finish':
       return `${action.success ? 'done' : 'give up'}: ${action.summary}`;
   }
+}
+
+/** "click push button \"Save\" (#12) at (412, 300)": the op, the element (role + name) and its point, without a value. */
+export function describeElementTarget(action: ElementAction): string {
+  const op = action.op === 'set_value' ? 'set the value of' : action.op;
+  const t = action.target;
+  const what = t ? `${t.role} ${JSON.stringify(t.name.length > 60 ? `${t.name.slice(0, 57)}...` : t.name)} (#${action.id})` : `element #${action.id}`;
+  const at = t ? ` at (${Math.round(t.x)}, ${Math.round(t.y)})` : '';
+  return `${op} ${what}${at}`;
+}
+
+/** describeElementTarget with a set_value's value, shortened; a password field's value is never written out. */
+export function describeElementAction(action: ElementAction): string {
+  const t = action.target;
+  if (action.op !== 'set_value') return describeElementTarget(action);
+  const op = describeElementTarget(action);
+  const value = action.value ?? '';
+  const shown = t?.password ? `${'•'.repeat(Math.min(8, value.length))} (a password)` : JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
+  return `${op} to ${shown}`;
 }

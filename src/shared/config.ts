@@ -13,6 +13,20 @@ export { ProviderFamilySchema };
  * (Electron safeStorage).
  */
 
+/**
+ * How a model finds its targets (issue 16; docs/CONFIG.md):
+ * - `pixels`: the screenshot only; the model gives coordinates.
+ * - `both`: the screenshot, plus a short list of the visible interactive elements with
+ *   ids (agent/grounding) sent with the latest screenshot only; the `element` tool acts
+ *   on an id. The default.
+ * - `elements`: the list, and the screenshot with the ids drawn on it (set-of-marks)
+ *   instead of the plain one, for models that read coordinates badly.
+ * A step whose window exposes no accessibility tree is a `pixels` step whatever is set.
+ */
+export const GroundingSchema = z.enum(['pixels', 'elements', 'both']);
+export type Grounding = z.infer<typeof GroundingSchema>;
+export const DEFAULT_GROUNDING: Grounding = 'both';
+
 export const ProviderProfileSchema = z
   .object({
     provider: ProviderFamilySchema,
@@ -27,6 +41,7 @@ export const ProviderProfileSchema = z
     /** Anthropic thinking budget / OpenAI reasoning effort, where the model supports it. */
     thinking: z.enum(['off', 'low', 'medium', 'high']).optional(),
     maxOutputTokens: z.number().int().positive().optional(),
+    grounding: GroundingSchema.optional(),
     /**
      * Screenshot size caps instead of the ones chosen for the model (docs/CONFIG.md):
      * long edge in pixels and/or width × height. The model's own hard limits still apply.
@@ -54,6 +69,12 @@ export const UserRuleSchema = z
     textPattern: z.string().optional(),
     /** A regular expression matched against the active window's title or app name. */
     windowPattern: z.string().optional(),
+    /**
+     * A regular expression matched against the element the action lands on — its name, or
+     * `role "name"` (`push button "Delete account"`) — from the accessibility tree read
+     * with the screenshot. Without a tree there is no element and the rule does not match.
+     */
+    elementPattern: z.string().optional(),
     /** Shown to the person and sent to the model when the rule denies. */
     reason: z.string().optional(),
   })

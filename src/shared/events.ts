@@ -142,6 +142,10 @@ export type ActionTarget = z.infer<typeof ActionTargetSchema>;
 /** A file in the run's folder, by path relative to it (screenshots live on disk, never in events). */
 const RunFileSchema = z.string().min(1);
 
+/** An element named to the person approving (issue 16): the role and name the tree gave. */
+export const ApprovalElementSchema = z.object({ role: z.string().max(64), name: z.string().max(2_001), password: z.boolean().optional() }).strict();
+export type ApprovalElement = z.infer<typeof ApprovalElementSchema>;
+
 export const RunEventSchema = z.discriminatedUnion('type', [
   z
     .object({
@@ -239,6 +243,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
       countdownMs: z.number().int().positive().optional(),
       /** The focused window when the action was proposed, when the OS told (for "in 'Calculator'"). */
       window: z.object({ title: z.string(), app: z.string() }).strict().optional(),
+      /** The element the action lands on (role + name), from the accessibility tree read with the screenshot; absent without one. */
+      element: ApprovalElementSchema.optional(),
     })
     .strict(),
   z

@@ -22,6 +22,7 @@ export const RISK_RULE_IDS = [
   'risk:enter-unknown-window',
   'risk:secret-text',
   'risk:terminal-type',
+  'risk:password-field',
 ] as const;
 export type RiskRuleId = (typeof RISK_RULE_IDS)[number];
 

@@ -202,6 +202,26 @@ describe('gtk3-widget-factory (GTK 3, at-spi2-atk)', () => {
     }
     expect(reached).toHaveLength(20);
   });
+
+  it('element actions (issue 16) through Computer.perform: invoke toggles a check box, focus and set_value reach a text field, a stale path is refused', async () => {
+    const nodes = nodesOf(await treeOf());
+    const box = nodes.find((n) => n.role === 'check box' && isInteractive(n) && n.bounds)!;
+    const field = nodes.find((n) => n.role === 'text' && n.states.includes('editable') && isInteractive(n) && n.bounds)!;
+    const act = (op: string, node: ElementNode, value?: string) =>
+      computer.perform(
+        checked({ type: 'element', op, id: 1, ...(value !== undefined ? { value } : {}), target: { path: node.path, role: node.role, name: node.name, x: node.bounds!.x + 1, y: node.bounds!.y + 1 } }),
+        never,
+      );
+    const wasChecked = box.states.includes('checked');
+    await act('invoke', box);
+    await waitForElement(box.path, (n) => n.states.includes('checked') !== wasChecked, 'invoke did not toggle');
+    await act('focus', field);
+    await waitForElement(field.path, (n) => n.states.includes('focused'), 'focus did not reach the field');
+    await act('set_value', field, 'set by DeskPilot');
+    await waitForElement(field.path, (n) => n.value === 'set by DeskPilot', 'set_value did not reach the field');
+    // A path that finds nothing: refused, naming what it looked for.
+    await expect(act('click', { ...box, path: `${box.path.split(' > ').slice(0, 2).join(' > ')} > push button "no such button"` })).rejects.toThrow(/is not there any more .*nothing was done/);
+  });
 });
 
 describe('gnome-calculator (GTK 4, its own AT-SPI implementation)', () => {

@@ -44,6 +44,12 @@ describe('resolveRunChoices', () => {
     expect(resolveRunChoices(custom, { profile: 'mine' }, {}).profile.format).toBe('ui-tars');
   });
 
+  it('--grounding overrides the profile\'s grounding for one run; without it the profile\'s stays', () => {
+    const custom = { ...config, profiles: { ...config.profiles, marks: { provider: 'anthropic' as const, model: 'claude-sonnet-4-6', grounding: 'elements' as const } } };
+    expect(resolveRunChoices(custom, { profile: 'marks' }, {}).profile.grounding).toBe('elements');
+    expect(resolveRunChoices(custom, { profile: 'marks', grounding: 'pixels' }, {}).profile.grounding).toBe('pixels');
+  });
+
   it('gives clear errors for an unknown profile or a local server without a URL', () => {
     expect(() => resolveRunChoices(config, { profile: 'nope' }, {})).toThrow(ConfigError);
     expect(() => resolveRunChoices(config, { profile: 'nope' }, {})).toThrow(/unknown profile "nope"/);

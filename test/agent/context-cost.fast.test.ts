@@ -5,6 +5,7 @@ import { anthropicPrefix, estimateAnthropicRun, MAX_CACHE_BREAKPOINTS } from '..
 import { referenceBodies } from '../../src/main/agent/cost/reference-policies.js';
 import { tempHome, testRunOptions } from '../e2e/support.js';
 import { createFakeComputer } from '../harness/fake-computer.js';
+import type { ElementNode, ElementWindow } from '../../src/shared/elements.js';
 import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';
 import { TRAJECTORY_TURNS, trajectoryTurn, type ToolShape } from '../harness/cost-trajectory.js';
 
@@ -28,9 +29,32 @@ afterAll(() => home.cleanup());
 
 const SCREEN = { width: 1920, height: 1080 };
 
+function groundingWindow(): ElementWindow {
+  const frame = 'application "term" > frame "Terminal"';
+  const children: ElementNode[] = Array.from({ length: 60 }, (_, i) => ({
+    path: `${frame} > push button "Action ${i}"`,
+    role: 'push button',
+    name: `Action ${i} of the toolbar`,
+    states: i === 30 ? ['focusable', 'focused', 'enabled', 'visible'] : ['focusable', 'enabled', 'visible'],
+    actions: ['click'],
+    bounds: { x: (i % 12) * 150 + 10, y: Math.floor(i / 12) * 40 + 10, width: 140, height: 32 },
+    children: [],
+  }));
+  return { app: 'term', root: { path: frame, role: 'frame', name: 'Terminal', states: ['enabled', 'visible'], actions: [], bounds: { x: 0, y: 0, ...SCREEN }, children } };
+}
+
+/** Estimated tokens of the element list in one request (text chars / 4, like the estimator). */
+function listTokens(body: unknown): number {
+  const last = (body as { messages: Array<{ content: Array<{ type: string; text?: string }> }> }).messages.at(-1)!.content.at(-1)!;
+  return last.type === 'text' && last.text?.startsWith('Elements on screen') ? last.text.length / 4 : 0;
+}
+
 async function runTrajectory(model: string, shape: ToolShape) {
   const computer = createFakeComputer({ id: 'fake-0', name: 'fake', bounds: { x: 0, y: 0, ...SCREEN }, scaleFactor: 1, primary: true });
   computer.changesScreen = (action) => action.type === 'type' || action.type === 'key';
+  // Grounding on (the default `both`) with a full list: a window of 60 controls, of which
+  // the 40 nearest the focus are listed with every request (issue 16).
+  computer.elements = [groundingWindow()];
   for (let turn = 0; turn < TRAJECTORY_TURNS; turn++) fake.script((req) => trajectoryTurn(turn, shape, req));
   const handle = await startRun(
     testRunOptions({
@@ -68,7 +92,10 @@ describe('context cost on the issue-19 trajectory (estimated tokens)', () => {
         rawRatio: ours.raw / keep3.raw,
         weightedRatio: ours.weighted / anthropicPath.weighted,
       };
-      console.log(model, JSON.stringify(summary));
+      const perStep = bodies.map(listTokens);
+      console.log(model, JSON.stringify(summary), `element list: ${Math.round(perStep.reduce((a, b) => a + b, 0) / perStep.length)} tokens per request`);
+      // The list came with every request, and stayed small: 40 lines of ~9 tokens.
+      expect(perStep.every((t) => t > 0 && t <= 500)).toBe(true);
       // The prefix (tools, system) is the same bytes in every request.
       expect(new Set(bodies.map(anthropicPrefix)).size).toBe(1);
       expect(ours.maxBreakpoints).toBeLessThanOrEqual(MAX_CACHE_BREAKPOINTS);

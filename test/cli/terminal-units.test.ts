@@ -89,6 +89,17 @@ describe('answers and edits', () => {
     expect(approvalQuestion({ action: click, reason: 'r', window: { title: '', app: 'xterm' } })).toContain("Allow: click left at (10, 20) in 'xterm'?");
     expect(approvalQuestion({ action: click, reason: 'r', window: { title: 'evil\u001b]0;x\u0007', app: 'a' } })).toContain("in 'evil␛]0;x␇'?");
   });
+
+  it('names the element under a click and the element of an element action (role + name) beside the point', () => {
+    expect(approvalQuestion({ action: click, reason: 'r', element: { role: 'push button', name: 'Save' }, window: { title: 'Editor', app: 'e' } })).toContain(
+      "Allow: click left at (10, 20) on push button 'Save' in 'Editor'?",
+    );
+    const byId: Action = { type: 'element', op: 'set_value', id: 4, value: 'hunter2', target: { path: 'application "a" > frame "F" > password text "Password"', role: 'password text', name: 'Password', password: true, x: 5, y: 6 } };
+    // The element action names its element once; the person approving sees the whole value.
+    expect(approvalQuestion({ action: byId, reason: 'r', element: { role: 'password text', name: 'Password' } })).toContain(
+      'Allow: set the value of password text "Password" (#4) at (5, 6) to "hunter2"?',
+    );
+  });
 });
 
 describe('exit codes', () => {

@@ -8,6 +8,14 @@ import type { CheckedAction, PointSpace } from '../../os-control/check-action.js
  * an allowed countdown) answers. There is no second path.
  */
 
+/** An element as the rules and the approval card see it (agent/grounding/element-context.ts). */
+export interface ElementFact {
+  role: string;
+  name: string;
+  /** A password field: what goes into it is a secret. */
+  password: boolean;
+}
+
 /** What the risk rules may look at besides the action itself. */
 export interface ActionContext {
   step: number;
@@ -24,6 +32,14 @@ export interface ActionContext {
   held?: HeldInputs;
   /** Text typed since the last Enter: an Enter now submits it (a shell command?). */
   typedLine?: string;
+  /**
+   * The element the action lands on (an element action's target, the element under a
+   * pointer action's point, else the focused element for keys), from the tree read with
+   * the screenshot; absent without a tree.
+   */
+  element?: ElementFact;
+  /** The element with the keyboard focus in that tree. */
+  focusedElement?: ElementFact;
 }
 
 export interface GateRequest {

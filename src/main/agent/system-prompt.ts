@@ -36,6 +36,8 @@ function toolLines(tools: readonly Pick<ToolSpec, 'name' | 'description'>[], pla
   const lines: Record<BuiltinToolName, string> = {
     shell: `- shell: run a ${shellName} command. A person approves every command first; prefer the GUI unless the task is clearly faster in a shell.`,
     ask_user: '- ask_user: ask the person a question when the task is ambiguous or you need information only they have (a password, a choice). The run waits for the answer.',
+    element:
+      '- element: act on an element of the element list sent with the latest screenshot, by its id; prefer it to coordinates when the target is listed.',
     finish: '- finish: call it when the task is done (success: true) or cannot be done (success: false), with a short summary of what you did and saw.',
   };
   return tools.map((tool) => (isBuiltinTool(tool.name) ? lines[tool.name] : `- ${tool.name}: ${tool.description}`));

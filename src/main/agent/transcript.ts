@@ -48,6 +48,13 @@ export interface UserItem {
   imagePruned?: boolean;
   /** Set by the context manager on every item of the frozen, compacted start of the conversation. */
   compacted?: boolean;
+  /**
+   * Sent with this one request and never kept (the element list of the newest
+   * screenshot, agent/grounding): the runner adds it after pruning, and providers put
+   * no prompt-cache breakpoint on it, so the next request's prefix — without it — still
+   * reads from the cache.
+   */
+  transient?: boolean;
 }
 
 export interface AssistantItem {

@@ -36,6 +36,8 @@ export interface ProposalView {
   reason: string;
   /** The focused window when it was proposed. */
   window?: { title: string; app: string };
+  /** The element the action lands on, when the accessibility tree told. */
+  element?: { role: string; name: string };
   /** The screenshot the model answered on: its coordinates (and an edited point's) are in its pixels. */
   image?: { width: number; height: number };
 }
@@ -46,10 +48,19 @@ export function whereText(window: ProposalView['window']): string {
   return name ? ` in '${visibleText(name)}'` : '';
 }
 
+/**
+ * " on push button 'Save'" for a pointer or key action the tree could name; empty for an
+ * element action (its description names the element already) and without a tree.
+ */
+export function onText(view: Pick<ProposalView, 'action' | 'element'>): string {
+  if (!view.element || view.action.type === 'element') return '';
+  return ` on ${visibleText(view.element.role)} '${visibleText(view.element.name)}'`;
+}
+
 /** The prompt for one held action. */
 export function approvalQuestion(view: ProposalView): string {
   const options = CHOICES.map((c) => `${c.key} ${c.word}`).join(' · ');
-  return `\n${view.step !== undefined ? `[${view.step}] ` : ''}Allow: ${describeInFull(view.action)}${whereText(view.window)}?\n  why it asks: ${visibleText(view.reason)}\n  ${options}\n> `;
+  return `\n${view.step !== undefined ? `[${view.step}] ` : ''}Allow: ${describeInFull(view.action)}${onText(view)}${whereText(view.window)}?\n  why it asks: ${visibleText(view.reason)}\n  ${options}\n> `;
 }
 
 export function approvalHelp(view: ProposalView): string {
@@ -141,6 +152,9 @@ export function editedAction(action: Action, line: string): { action: Action } |
     case 'key_down':
     case 'key_up':
       return line.trim() ? { action: { ...action, keys: line.trim() } } : { error: 'no keys given' };
+    case 'element':
+      if (action.op !== 'set_value') return { error: 'an element action has nothing to edit but a set_value\'s value' };
+      return { action: { ...action, value: line } };
     case 'wait':
     case 'screenshot':
     case 'cursor_position':

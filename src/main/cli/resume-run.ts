@@ -42,6 +42,7 @@ export async function resumeRunInTerminal(
       // The base URL the run used is not a secret: a run against a local model server resumes against it.
       ...(sameProvider && started.baseUrl ? { loggedBaseUrl: started.baseUrl } : {}),
       apiKeyEnv: flags.apiKeyEnv,
+      ...(flags.grounding !== undefined ? { grounding: flags.grounding } : {}),
       policy: policyFromFlags(flags),
       // The log is a file: its policy can only tighten what the flags or the config say.
       loggedPolicy: started.policy,

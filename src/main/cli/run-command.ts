@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { deskpilotHome } from '../paths.js';
-import { addPolicyOptions, addProviderOptions, policyFromFlags, positiveInt, positiveNumber, type ChoiceFlags } from './run-flags.js';
+import { addGroundingOption, addPolicyOptions, addProviderOptions, policyFromFlags, positiveInt, positiveNumber, type ChoiceFlags } from './run-flags.js';
 import { EXIT } from './exit-codes.js';
 import { launchInTerminal } from './terminal-launch.js';
 import { DEFAULT_VIRTUAL_SCREEN, virtualScreenOption, type ScreenSize } from './virtual-display-run.js';
@@ -23,6 +23,7 @@ export function registerRunCommand(program: Command): void {
     .description('run a task on this desktop; every held action is asked on the terminal')
     .argument('<task>', 'what to do, in plain language');
   addProviderOptions(run);
+  addGroundingOption(run);
   addPolicyOptions(run)
     .option('--max-steps <n>', 'stop after this many model turns', positiveInt)
     .option('--max-cost <usd>', 'stop when the run has cost this much', positiveNumber)
@@ -53,6 +54,7 @@ async function runCommand(task: string, flags: RunFlags): Promise<number> {
       model: flags.model,
       baseUrl: flags.baseUrl,
       apiKeyEnv: flags.apiKeyEnv,
+      ...(flags.grounding !== undefined ? { grounding: flags.grounding } : {}),
       policy: policyFromFlags(flags),
       limits: { maxSteps: flags.maxSteps, maxCostUsd: flags.maxCost },
     },

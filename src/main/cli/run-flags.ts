@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { PolicyModeSchema, type PolicyMode } from '../../shared/approvals.js';
-import { ProviderFamilySchema, type ProviderProfile } from '../../shared/config.js';
+import { GroundingSchema, ProviderFamilySchema, type Grounding, type ProviderProfile } from '../../shared/config.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../shared/providers.js';
 
 /**
@@ -18,6 +18,7 @@ export interface ChoiceFlags {
   yes?: boolean;
   display?: string;
   requestTimeout?: number;
+  grounding?: Grounding;
 }
 
 export function positiveInt(value: string): number {
@@ -48,6 +49,13 @@ export function addProviderOptions(command: Command): Command {
     .option('--profile <name>', 'profile from config.json')
     .option('--display <id>', 'the display to watch and act on (deskpilot displays lists them; default: config displayId, else the primary)')
     .option('--request-timeout <seconds>', `end the run when one model request (retries included) takes longer (default: config requestTimeoutSeconds, else ${DEFAULT_REQUEST_TIMEOUT_MS / 1000})`, seconds);
+}
+
+/** --grounding (run and resume): the profile's `grounding` for this run. */
+export function addGroundingOption(command: Command): Command {
+  return command.addOption(
+    new Option('--grounding <how>', 'how the model finds targets: pixels, both (+ a list of controls with ids; default) or elements (+ the ids drawn on the screenshot)').choices(GroundingSchema.options),
+  );
 }
 
 /** --policy and --yes. */

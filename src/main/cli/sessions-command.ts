@@ -6,7 +6,7 @@ import { deskpilotHome } from '../paths.js';
 import { CLI_EXPORT_FORMATS, REPLAY_FORMAT_DEPRECATED, type CliExportFormat, type ExportFormat } from '../sessions/export/formats.js';
 import { deleteSession, listSessions, openSession, runDir, sessionSummary, type ListedSession } from '../sessions/history.js';
 import { RunLogReadError } from '../sessions/reader.js';
-import { addPolicyOptions, addProviderOptions, type ChoiceFlags } from './run-flags.js';
+import { addGroundingOption, addPolicyOptions, addProviderOptions, type ChoiceFlags } from './run-flags.js';
 import { resolveRunRef, RunRefError } from './run-ref.js';
 import { shownOneLine } from './terminal-text.js';
 import { readQaLabels } from '../../shared/qa-labels.js';
@@ -209,6 +209,7 @@ export function registerSessionsCommand(program: Command, options: SessionsComma
     .description('continue a paused or interrupted run in its folder (with the provider, model and base URL it used, unless flags say otherwise)')
     .argument('<id>', RUN_REF);
   addProviderOptions(resume);
+  addGroundingOption(resume);
   addPolicyOptions(resume).action((ref: string, flags: ChoiceFlags) =>
       guard(async () => {
         const id = await resolveRunRef(home(), ref);

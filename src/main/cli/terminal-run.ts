@@ -145,6 +145,7 @@ export async function runInTerminal(options: Omit<RunOptions, 'onEvent' | 'onDel
       action: proposed.action,
       reason: requested.decision.reason,
       ...(requested.window ? { window: requested.window } : {}),
+      ...(requested.element ? { element: requested.element } : {}),
       ...(image ? { image } : {}),
     };
     for (;;) {

@@ -1,4 +1,4 @@
-import { describeAction, type Action } from '../../shared/actions.js';
+import { describeAction, describeElementTarget, type Action } from '../../shared/actions.js';
 import { visibleText } from '../../shared/visible-text.js';
 
 /**
@@ -37,6 +37,11 @@ export function describeInFull(action: Action): string {
       return `ask: ${visibleText(action.question)}`;
     case 'finish':
       return `${action.success ? 'done' : 'give up'}: ${visibleText(action.summary)}`;
+    case 'element':
+      // The whole value to be set, even a password's: the person approving must see what goes in.
+      return action.op === 'set_value' && action.value !== undefined
+        ? `${visibleText(describeElementTarget(action))} to "${visibleText(action.value)}"`
+        : visibleText(describeAction(action));
     case 'key':
     case 'hold_key':
     case 'key_down':

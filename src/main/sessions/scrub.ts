@@ -125,6 +125,11 @@ export class Scrubber {
           maybePassword(event.action.text, event.reasoning);
           consider(event.action.text, event.proposalId);
         }
+        // A value set on an element is text put in like typing; on a password field it is a secret whatever it looks like.
+        if (event.action.type === 'element' && event.action.value !== undefined) {
+          if (event.action.target?.password) this.markSecret(event.action.value);
+          else consider(event.action.value, event.proposalId);
+        }
         break;
       case 'action_executed':
         if (event.action.type === 'type') {

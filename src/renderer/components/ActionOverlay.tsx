@@ -1,4 +1,4 @@
-import type { Action } from '../../shared/actions.js';
+import { describeAction, type Action } from '../../shared/actions.js';
 import { visibleSegments } from '../../shared/visible-text.js';
 
 /** visibleText with controls as ‹CR›, ‹ESC› (fonts here lack the ␍ ␛ pictures; the card below boxes them). */
@@ -75,6 +75,18 @@ export function ActionOverlay({ action, size }: { action: Action; size: ImageSiz
             <span className="overlay-label">drop</span>
           </div>
         </>
+      );
+    }
+    case 'element': {
+      if (!action.target) return <TextBadge text={describeAction(action)} kind="element" />;
+      const { left, top } = toPercent({ x: action.target.x, y: action.target.y }, size);
+      return (
+        <div className="overlay-point overlay-click" data-testid="action-overlay" data-kind="element" data-x={action.target.x} data-y={action.target.y} style={{ left: `${left}%`, top: `${top}%` }}>
+          <span className="crosshair" aria-hidden="true" />
+          <span className="overlay-label">
+            {action.op} {action.target.role} {JSON.stringify(action.target.name.slice(0, 40))}
+          </span>
+        </div>
       );
     }
     case 'type':

@@ -148,6 +148,12 @@ export function ApprovalQueue() {
       </h2>
       <p className="proposal-line" data-testid="proposal-description">
         <strong>{headline(shown)}</strong>
+        {head.element && shown.type !== 'element' && (
+          <span className="proposal-element" data-testid="proposal-element">
+            {' '}
+            on {visibleText(head.element.role)} “{visibleText(head.element.name)}”
+          </span>
+        )}
       </p>
       {carriedText(shown) !== undefined && <FullText text={carriedText(shown)!} label={headline(shown)} testId="proposal-text" />}
       {head.decision && (
@@ -311,6 +317,7 @@ function headline(action: Action): string {
     case 'screenshot':
     case 'cursor_position':
     case 'zoom':
+    case 'element':
     case 'ask_user':
     case 'finish':
       return visibleText(describeAction(action));
@@ -333,6 +340,9 @@ function carriedText(action: Action): string | undefined {
     case 'key_down':
     case 'key_up':
       return action.keys;
+    case 'element':
+      // The whole value to be set (describeAction shortens it and hides a password's).
+      return action.op === 'set_value' ? action.value : undefined;
     case 'click':
     case 'move':
     case 'mouse_down':

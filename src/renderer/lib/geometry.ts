@@ -55,6 +55,9 @@ export function moveTarget(action: Action, p: Point): Action | null {
     case 'ask_user':
     case 'finish':
       return null;
+    case 'element':
+      // The executor finds the element again by its path: a moved point would not be where it clicks.
+      return null;
     default:
       return assertNever(action, 'action kind');
   }

@@ -32,6 +32,8 @@ export interface ProposalView {
   decision?: GateDecision;
   /** Auto-approval countdown the gate started, if any. */
   countdownMs?: number;
+  /** The element the action lands on (role + name), when the tree told. */
+  element?: { role: string; name: string };
   /** When the gate started it (the approval_requested event's time, the service's clock). */
   countdownAt?: number;
   answer?: ApprovalAnswer;
@@ -186,7 +188,7 @@ export function applyEvent(prev: RunView, ev: RunEvent): RunView {
       updateStep(run, ev.step, ev.at, (s) => ({ invalid: [...s.invalid, ev.error].slice(-5) }));
       break;
     case 'approval_requested':
-      updateProposal(run, ev.proposalId, () => ({ decision: ev.decision, countdownMs: ev.countdownMs, countdownAt: ev.countdownMs ? ev.at : undefined }));
+      updateProposal(run, ev.proposalId, () => ({ decision: ev.decision, countdownMs: ev.countdownMs, countdownAt: ev.countdownMs ? ev.at : undefined, element: ev.element }));
       if (!run.pending.includes(ev.proposalId)) run.pending = [...run.pending, ev.proposalId];
       break;
     case 'approval_answered':

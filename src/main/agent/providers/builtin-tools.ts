@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ElementOpSchema, MAX_ELEMENT_ID } from '../../../shared/actions.js';
 import { CLAUDE_COMPUTER_ACTIONS } from './parse/claude-computer.js';
 import { QWEN_TOOL_NAME } from './parse/qwen-vl.js';
 import { UI_TARS_CALL_NAME } from './parse/ui-tars.js';
@@ -6,14 +7,15 @@ import { fail, finalize, show, type ActionEntry, type ParseContext } from './par
 import { TOOL_NAME_PATTERN, toolSpec, type ToolDeclaration, type ToolSpec } from './tool-spec.js';
 
 /**
- * The tools every run offers besides the computer: shell, ask_user and finish. Their
+ * The tools every run offers besides the computer: shell, ask_user, finish and (when the
+ * run grounds on elements) element. Their
  * calls parse into actions, so they pass the gate like any other action. Any other
  * tool a run offers (QA's, an MCP server's: `agent/tools/agent-tool.ts`) is only a
  * `ToolSpec` here: its call parses into a `ModelCall` with `actions: []` and the raw
  * `input`, and the runner hands it to the tool's handler. This layer names no tool of
  * its callers.
  */
-export type BuiltinToolName = 'shell' | 'ask_user' | 'finish';
+export type BuiltinToolName = 'shell' | 'ask_user' | 'finish' | 'element';
 
 const ShellInput = z.object({
   command: z.string().describe('The command line to run.'),
@@ -21,6 +23,11 @@ const ShellInput = z.object({
 });
 const AskInput = z.object({ question: z.string().describe('The question, in one or two sentences.') });
 const FinishInput = z.object({ success: z.boolean(), summary: z.string().optional() });
+const ElementInput = z.object({
+  id: z.number().int().min(1).max(MAX_ELEMENT_ID).describe('Id in the latest element list.'),
+  action: ElementOpSchema.describe('invoke runs its default action without the pointer.'),
+  value: z.string().optional().describe('Text, for set_value only.'),
+});
 
 interface BuiltinTool extends ToolDeclaration {
   readonly name: BuiltinToolName;
@@ -42,6 +49,13 @@ export const BUILTIN_TOOLS: Readonly<Record<BuiltinToolName, BuiltinTool>> = {
     input: AskInput,
     shape: '{question}',
   },
+  element: {
+    name: 'element',
+    description:
+      'Act on an element of the latest element list by its id.',
+    input: ElementInput,
+    shape: '{id, action, value?}',
+  },
   finish: {
     name: 'finish',
     description: 'End the task: success true when it is done, false when it cannot be done, with a short summary of what you did and saw.',
@@ -54,6 +68,11 @@ export const isBuiltinTool = (name: string): name is BuiltinToolName => Object.h
 
 /** The built-ins' wire form, generated once from their zod schemas. */
 export const BUILTIN_TOOL_SPECS: readonly ToolSpec[] = Object.values(BUILTIN_TOOLS).map(toolSpec);
+
+/** The built-ins a run offers: `element` only when the run grounds on elements (profile `grounding` not `pixels`). */
+export function builtinToolSpecs(options: { elements: boolean }): readonly ToolSpec[] {
+  return options.elements ? BUILTIN_TOOL_SPECS : BUILTIN_TOOL_SPECS.filter((t) => t.name !== 'element');
+}
 
 /**
  * Names a run's own tool may not take: the built-ins, and every name a provider uses
@@ -103,6 +122,11 @@ function parseBuiltinCall(name: BuiltinToolName, input: unknown, ctx: ParseConte
       const r = AskInput.safeParse(input);
       if (!r.success) return bad(r.error);
       return finalize({ type: 'ask_user', question: r.data.question }, ctx);
+    }
+    case 'element': {
+      const r = ElementInput.safeParse(input);
+      if (!r.success) return bad(r.error);
+      return finalize({ type: 'element', op: r.data.action, id: r.data.id, ...(r.data.value !== undefined ? { value: r.data.value } : {}) }, ctx);
     }
     case 'finish': {
       const r = FinishInput.safeParse(input);

@@ -38,6 +38,8 @@ function inWords(action: Action, target: ActionTarget | undefined): string {
       return `Press ${action.keys}.`;
     case 'scroll':
       return `Scroll ${action.direction}${what ? ` over ${what}` : ''}.`;
+    case 'element':
+      return `${action.op === 'set_value' ? 'Set the value of' : action.op[0]!.toUpperCase() + action.op.slice(1)} ${action.target ? `the ${action.target.role} ${JSON.stringify(action.target.name)}` : `element #${action.id}`}${action.op === 'set_value' && action.value !== undefined && !action.target?.password ? ` to ${JSON.stringify(action.value)}` : ''}.`;
     case 'move':
     case 'mouse_down':
     case 'mouse_up':

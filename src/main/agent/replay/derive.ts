@@ -56,6 +56,7 @@ function replays(action: Action): boolean {
     case 'wait':
     case 'shell':
     case 'mcp_call':
+    case 'element':
       return true;
     case 'screenshot':
     case 'cursor_position':
@@ -154,9 +155,12 @@ async function targetOf(dir: string, action: Action, logged: ActionTarget | unde
   const window = logged?.window?.bounds
     ? { title: logged.window.title, app: logged.window.app, bounds: logged.window.bounds, offset: { x: point.x - logged.window.bounds.x, y: point.y - logged.window.bounds.y } }
     : undefined;
+  // An element action names its element itself (the path from the list the model was sent).
+  const named = action.type === 'element' && action.target ? { path: action.target.path, role: action.target.role, name: action.target.name } : undefined;
+  const element = logged?.element ?? named;
   return {
     point,
-    ...(logged?.element ? { element: logged.element } : {}),
+    ...(element ? { element } : {}),
     ...(text ? { text } : {}),
     ...(patch ? { patch } : {}),
     ...(window ? { window } : {}),

@@ -213,6 +213,13 @@ export class ReplayProvider implements Provider {
     target: TrajectoryStep['actions'][number]['target'],
     screen: ScreenNow,
   ): Promise<{ kind: 'placed'; action: Action; found?: string } | Extract<TargetLookup, { kind: 'missing' }>> {
+    // An element action's id named an entry of the list the model was sent; a replay has no
+    // such list. A click is replayed as a click on the element found again; focus,
+    // set_value and invoke are not replayed yet (the step diverges: --heal asks the model).
+    if (action.type === 'element') {
+      if (action.op !== 'click' || !action.target) return { kind: 'missing', tried: [`${action.op} of an element by its id is not replayed yet`] };
+      action = { type: 'click', x: action.target.x, y: action.target.y, button: 'left', clicks: 1, modifiers: [] };
+    }
     const recordedPoint = pointerTargetPoint(action);
     let shift: Point = { x: 0, y: 0 };
     let how: string | undefined;

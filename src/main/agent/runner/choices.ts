@@ -1,5 +1,5 @@
 import type { PolicyMode } from '../../../shared/approvals.js';
-import type { Config, ProviderProfile } from '../../../shared/config.js';
+import type { Config, Grounding, ProviderProfile } from '../../../shared/config.js';
 import { PROVIDERS } from '../../../shared/providers.js';
 import { LimitsSchema, type Limits } from '../../../shared/events.js';
 import { ConfigError, resolveProfile } from '../../config/index.js';
@@ -13,6 +13,8 @@ export interface RunChoices {
   model?: string;
   baseUrl?: string;
   apiKeyEnv?: string;
+  /** The profile's `grounding` for this run (--grounding). */
+  grounding?: Grounding;
   policy?: PolicyMode;
   limits?: Partial<Limits>;
   /**
@@ -74,6 +76,7 @@ export function resolveRunChoices(config: Config, choices: RunChoices, env: Node
     delete profile.toolVersion;
   }
   if (choices.apiKeyEnv !== undefined) profile.apiKeyEnv = choices.apiKeyEnv;
+  if (choices.grounding !== undefined) profile.grounding = choices.grounding;
   if (choices.baseUrl !== undefined) profile.baseUrl = choices.baseUrl;
   else if (choices.loggedBaseUrl !== undefined) {
     const decision = decideKeyDestination(choices.loggedBaseUrl, { trusted: configuredBaseUrls(config, env), allowLoopback: true });

@@ -13,6 +13,8 @@ import type { TranscriptImage, TranscriptItem } from '../transcript.js';
 import type { InputMemory } from '../supervision/input-memory.js';
 import type { RunTools } from '../tools/agent-tool.js';
 import type { PendingQuestions } from './questions.js';
+import type { StepGrounding } from '../grounding/ground-step.js';
+import type { Grounding } from '../../../shared/config.js';
 
 /**
  * What the loop needs to steer one run: stop (abort every await), pause at the next
@@ -64,6 +66,8 @@ export interface SeenObservation {
   thumbPath: string;
   /** os-control's frame identity: equal ids, equal pixels (Observation.frameId). */
   frameId?: string;
+  /** The element list sent with this screenshot and the tree it came from (agent/grounding); absent: a pixels step. */
+  grounding?: StepGrounding;
 }
 
 /** How a run ends, decided inside the loop. */
@@ -96,6 +100,8 @@ export interface RunContext {
   readonly system: (screen: { width: number; height: number }) => string;
   /** The function tools offered to the model and the caller's handlers (checked at start). */
   readonly tools: RunTools;
+  /** How the model finds targets (profile `grounding`, agent/grounding). */
+  readonly grounding: Grounding;
   readonly startedAt: number;
   emit(event: RunEventInput): RunEvent;
   transcript: TranscriptItem[];

@@ -13,6 +13,8 @@ import { actionToGlobal, globalToImage } from '../../../os-control/coords.js';
 import { observeZoom } from './observe.js';
 import { pointerTargetPoint, readActionTarget } from './target.js';
 import type { ActionTarget } from '../../../shared/events.js';
+import { resolveElementIds } from '../grounding/resolve-id.js';
+import { elementContext } from '../grounding/element-context.js';
 
 /** What one model turn's calls came to: one result per call id, in order, and maybe the end of the run. */
 export interface TurnOutcome {
@@ -98,7 +100,9 @@ async function executeCall(
   let acted = false;
   let routine = true;
   for (const [actionIndex, entry] of call.actions.entries()) {
-    const checked = entry.ok ? checkAction(entry.action, seen.record) : { ok: false as const, error: entry.error };
+    // An element id becomes the element it named in the list the model was sent (before the check: the point is checked too).
+    const resolved = entry.ok ? resolveElementIds(entry.action, seen.grounding) : { ok: false as const, error: entry.error };
+    const checked = resolved.ok ? checkAction(resolved.action, seen.record) : resolved;
     if (!checked.ok) {
       ctx.emit({ type: 'action_invalid', step: ctx.step, callId: call.callId, raw: rawText(entry.ok ? entry.action : call.input), error: checked.error });
       texts.push(`error: ${checked.error}`);
@@ -178,6 +182,7 @@ async function proposeAndRun(
         held: ctx.input.held,
         typedLine: ctx.input.line,
         ...(focused ? { activeWindow: { title: focused.title, app: focused.instance ? `${focused.app} ${focused.instance}` : focused.app } } : {}),
+        ...elementContext(proposed, await treeForGate(ctx, proposed, seen), seen.record),
         ...(call.safetyChecks?.length ? { safetyChecks: call.safetyChecks } : {}),
       },
     },
@@ -240,6 +245,7 @@ async function perform(ctx: RunContext, proposalId: string, action: CheckedActio
       case 'hold_key':
       case 'key_down':
       case 'key_up':
+      case 'element':
       case 'wait': {
         const result = await ctx.acting(() => ctx.computer.perform(desktop, ctx.control.signal), pointerAfter(desktop));
         output = result.output;
@@ -319,10 +325,31 @@ async function askUser(ctx: RunContext, proposalId: string, question: string): P
   return { ok: true, text: `The person answered: ${answer.text}` };
 }
 
+/**
+ * The tree the gate names elements from: the step's (read with the screenshot), or —
+ * with grounding `pixels`, where no tree is read for the model — read once for the
+ * step's first input action, so element rules, the password rule and the approval card
+ * still see elements. A read that fails leaves the gate without elements: a rule naming
+ * an element then does not match (user-rules.ts), as without a tree.
+ */
+async function treeForGate(ctx: RunContext, action: Action, seen: SeenObservation): Promise<SeenObservation['grounding']> {
+  if (seen.grounding || ctx.grounding !== 'pixels' || actionCategory(action) !== 'input') return seen.grounding;
+  try {
+    const tree = await ctx.computer.elementTree({ scope: 'focused' });
+    seen.grounding = tree.kind === 'tree' ? { tree } : {};
+  } catch (error) {
+    ctx.emit({ type: 'error', message: `the gate could not read the accessibility tree: ${error instanceof Error ? error.message : String(error)}`, fatal: false });
+    seen.grounding = {};
+  }
+  return seen.grounding;
+}
+
 /** Keyboard input (terminal rules) or any input when a user rule matches on the window. */
 function needsActiveWindow(ctx: RunContext, action: Action): boolean {
   if (actionCategory(action) !== 'input') return false;
   if (action.type === 'type' || action.type === 'key' || action.type === 'hold_key' || action.type === 'key_down') return true;
+  // Setting a value is typing without the keyboard: the same terminal and window rules apply.
+  if (action.type === 'element' && action.op === 'set_value') return true;
   // In `ask` every input action is shown to a person, who is told which window it lands in.
   if (ctx.options.policy === 'ask') return true;
   return ctx.options.config.policy.rules.some((rule) => rule.windowPattern !== undefined);
@@ -331,6 +358,8 @@ function needsActiveWindow(ctx: RunContext, action: Action): boolean {
 /** Where an input action leaves the pointer (global coordinates); undefined for keyboard actions. */
 function pointerAfter(action: Action): Point | undefined {
   const points = actionPoints(action);
+  // Focus, set_value and invoke act through the accessibility layer: the pointer stays where it was.
+  if (action.type === 'element' && action.op !== 'click') return undefined;
   return action.type === 'zoom' ? undefined : points[points.length - 1];
 }
 

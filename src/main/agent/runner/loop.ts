@@ -5,7 +5,7 @@ import { ToolMissingError } from '../../../os-control/exec.js';
 import { pruneImages } from '../context.js';
 import { addUsage, costOf } from '../pricing.js';
 import { ProviderRequestError, ProviderTimeoutError, ProviderUnavailableError, type ModelTurn } from '../providers/types.js';
-import { callRecord, type ToolResultItem } from '../transcript.js';
+import { callRecord, type ToolResultItem, type TranscriptItem } from '../transcript.js';
 import { isAbortError, throwIfAborted } from '../../../shared/abort.js';
 import type { RunErrorCause } from '../run-api.js';
 import type { RunContext, RunEnding, SeenObservation } from './context.js';
@@ -13,6 +13,8 @@ import { executeTurn } from './execute.js';
 import { observeScreen } from './observe.js';
 import { attachFreshImage } from './resume.js';
 import { judgeReply, tellModel } from './unreadable.js';
+import { focusedElementOf } from '../grounding/element-context.js';
+import { resolveElementIds } from '../grounding/resolve-id.js';
 
 /** What the model is told instead of being sent the same pixels again. */
 export const SCREEN_UNCHANGED = 'The screen did not change.';
@@ -105,7 +107,7 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
     turn = await ctx.provider.turn(
       {
         system: ctx.system({ width: record.image.width, height: record.image.height }),
-        transcript: pruneImages(ctx.transcript, { keepImages: keep.keepImages, pruneStep: keep.pruneStep }),
+        transcript: withElementList(pruneImages(ctx.transcript, { keepImages: keep.keepImages, pruneStep: keep.pruneStep }), seen),
         observation: record,
         tools: ctx.tools.specs,
       },
@@ -137,7 +139,7 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
   ctx.total = usage.total;
   ctx.emit({ type: 'usage', step: ctx.step, stepUsage: usage.step, total: usage.total });
   const { assistant } = turn;
-  await maskTypedPasswords(ctx, assistant);
+  await maskTypedPasswords(ctx, assistant, seen);
   if (assistant.thinking) ctx.emit({ type: 'model_text', step: ctx.step, text: assistant.thinking, kind: 'thinking' });
   ctx.emit({
     type: 'model_text',
@@ -152,6 +154,16 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
     },
   });
   return turn;
+}
+
+/**
+ * The element list of the screenshot the model is about to act on, after everything
+ * else and for this request only (issue 16: with the latest screenshot only; an older
+ * list would name ids that no longer resolve).
+ */
+function withElementList(transcript: TranscriptItem[], seen: SeenObservation): TranscriptItem[] {
+  const text = seen.grounding?.list?.text;
+  return text ? [...transcript, { role: 'user', text, transient: true }] : transcript;
 }
 
 /** A turn without tool calls ends the run: the model says it is done, refused, or ran out of tokens. */
@@ -200,12 +212,24 @@ async function lookAfter(ctx: RunContext, results: ToolResultItem[], acted: bool
 
 /**
  * Text about to be typed into a window whose title says password (a login dialog, a
- * browser's password field, a keyring prompt) is a password even when it looks like
- * a word: masked before the turn is first logged. Asks the OS only for turns that type.
+ * browser's password field, a keyring prompt), or into the password field the tree says
+ * has the focus, and the value an element action sets on a password field, is a password
+ * even when it looks like a word: masked before the turn is first logged. Asks the OS
+ * only for turns that type.
  */
-async function maskTypedPasswords(ctx: RunContext, assistant: ModelTurn['assistant']): Promise<void> {
-  const typed = assistant.calls.flatMap((c) => c.actions.flatMap((a) => (a.ok && a.action.type === 'type' ? [a.action.text] : [])));
+async function maskTypedPasswords(ctx: RunContext, assistant: ModelTurn['assistant'], seen: SeenObservation): Promise<void> {
+  const actions = assistant.calls.flatMap((c) => c.actions.flatMap((a) => (a.ok ? [a.action] : [])));
+  for (const action of actions) {
+    if (action.type !== 'element' || action.op !== 'set_value' || !action.value) continue;
+    const resolved = resolveElementIds(action, seen.grounding);
+    if (resolved.ok && resolved.action.type === 'element' && resolved.action.target?.password) ctx.log.markSecret(action.value);
+  }
+  const typed = actions.flatMap((a) => (a.type === 'type' ? [a.text] : []));
   if (typed.length === 0) return;
+  if (focusedElementOf(seen.grounding)?.password) {
+    for (const text of typed) ctx.log.markSecret(text);
+    return;
+  }
   const focused = await ctx.computer.activeWindow();
   if (!looksLikePasswordContext(focused?.title)) return;
   for (const text of typed) {

@@ -4,6 +4,7 @@ import type { ObservationRecord } from '../../../shared/observation.js';
 import type { RunLog } from '../../sessions/types.js';
 import type { TranscriptImage } from '../transcript.js';
 import type { RunContext, SeenObservation } from './context.js';
+import { groundStep, type StepGrounding } from '../grounding/ground-step.js';
 
 const MEDIA_TYPES = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' } as const;
 const EXTENSIONS = { jpeg: 'jpg', png: 'png', webp: 'webp' } as const;
@@ -39,10 +40,17 @@ export async function observeScreen(
   const shot = await ctx.computer.observe({ displayId: ctx.display.id, target, signal: ctx.control.signal });
   const { record } = shot;
   const base = `screens/${String(ctx.step).padStart(4, '0')}-${record.id}`;
-  const [imagePath, thumbPath] = await Promise.all([
+  const [imagePath, thumbPath, grounding] = await Promise.all([
     ctx.log.writeFile(`${base}.${EXTENSIONS[record.image.format]}`, shot.image),
     ctx.log.writeFile(`${base}.thumb.jpg`, shot.thumb),
+    // Grounding is a help, not a safety path: a tree that cannot be read makes a pixels step, said in the log.
+    groundStep(ctx.computer, ctx.grounding, record, shot.image, target.quality).catch((error: unknown): StepGrounding => {
+      ctx.emit({ type: 'error', message: `no element list this step: ${error instanceof Error ? error.message : String(error)}`, fatal: false });
+      return {};
+    }),
   ]);
+  // The marked copy is what the model sees (never the plain one as well); the log keeps both.
+  const modelImagePath = grounding.marked ? await ctx.log.writeFile(`${base}.marks.${EXTENSIONS[record.image.format]}`, grounding.marked) : imagePath;
   ctx.emit({
     type: 'observation',
     step: ctx.step,
@@ -55,10 +63,11 @@ export async function observeScreen(
   });
   const seen: SeenObservation = {
     record,
-    image: imageOnDisk(ctx.log, record, imagePath),
+    image: imageOnDisk(ctx.log, record, modelImagePath),
     imagePath,
     thumbPath,
     ...(shot.frameId !== undefined ? { frameId: shot.frameId } : {}),
+    ...(grounding.tree ? { grounding } : {}),
   };
   ctx.latest = seen;
   return seen;

@@ -11,6 +11,7 @@ import type { RunHandle, RunOptions, RunResult } from '../run-api.js';
 import { loadSkillsForPrompt } from '../skills/index.js';
 import { FRESH_INPUT } from '../supervision/input-memory.js';
 import { buildSystemPrompt, type SkillForPrompt } from '../system-prompt.js';
+import { groundingOf } from '../grounding/ground-step.js';
 import { runTools, type RunTools } from '../tools/agent-tool.js';
 import type { TranscriptItem } from '../transcript.js';
 import type { DepsFactory, RunContext, RunDeps, RunEnding } from './context.js';
@@ -34,7 +35,7 @@ import { rebuildTranscript } from './resume.js';
  * error, the folder holds no half-started run.
  */
 export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): Promise<RunHandle> {
-  const tools = await closingMcpOnError(options, () => runTools([...(options.tools ?? []), ...(options.mcp?.tools ?? [])]));
+  const tools = await closingMcpOnError(options, () => runTools([...(options.tools ?? []), ...(options.mcp?.tools ?? [])], { elements: groundingOf(options.profile) !== 'pixels' }));
   const home = options.home ?? deskpilotHome();
   const log = await openLog(options, home);
   const point = await closingOnError(log, () => restorePoint(options, log));
@@ -198,6 +199,7 @@ function buildContext(parts: {
     display,
     price: priceFor(options.profile.model, options.config.prices),
     tools,
+    grounding: groundingOf(options.profile),
     system: (screen) =>
       buildSystemPrompt({
         family: options.profile.provider,

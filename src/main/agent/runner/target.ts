@@ -32,6 +32,9 @@ export function pointerTargetPoint(action: Action): Point | undefined {
       return action.x !== undefined && action.y !== undefined ? { x: action.x, y: action.y } : undefined;
     case 'drag':
       return action.path[0];
+    case 'element':
+      // Only a click goes through the pointer; focus, set_value and invoke act over the accessibility bus.
+      return action.op === 'click' && action.target ? { x: action.target.x, y: action.target.y } : undefined;
     case 'type':
     case 'key':
     case 'hold_key':

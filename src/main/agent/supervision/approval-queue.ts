@@ -1,3 +1,4 @@
+import type { ApprovalElement } from '../../../shared/events.js';
 import { abortError } from '../../../shared/abort.js';
 import type { Action } from '../../../shared/actions.js';
 import type { CheckedAction } from '../../../os-control/check-action.js';
@@ -21,6 +22,8 @@ export interface QueueItem {
   readonly countdownMs?: number;
   /** The focused window when it was proposed, shown to the person. */
   readonly window?: { title: string; app: string };
+  /** The element the action lands on, shown to the person. */
+  readonly element?: ApprovalElement;
 }
 
 export interface Resolution {
@@ -96,6 +99,7 @@ export class ApprovalQueue {
         decision: held.decision,
         ...(countdownMs ? { countdownMs } : {}),
         ...(held.window ? { window: held.window } : {}),
+        ...(held.element ? { element: held.element } : {}),
       });
       if (this.entries[0] === entry) this.armHead();
     });
@@ -133,7 +137,13 @@ export class ApprovalQueue {
     if (entry.timer) clearTimeout(entry.timer);
     entry.timer = undefined;
     entry.item = { ...entry.item, countdownMs: undefined };
-    this.options.emit?.({ type: 'approval_requested', proposalId, decision: entry.item.decision, ...(entry.item.window ? { window: entry.item.window } : {}) });
+    this.options.emit?.({
+      type: 'approval_requested',
+      proposalId,
+      decision: entry.item.decision,
+      ...(entry.item.window ? { window: entry.item.window } : {}),
+      ...(entry.item.element ? { element: entry.item.element } : {}),
+    });
     return true;
   }
 

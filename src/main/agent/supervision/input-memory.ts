@@ -85,6 +85,7 @@ export function rememberAction(memory: InputMemory, action: Action, ok: boolean)
     case 'zoom':
     case 'shell':
     case 'mcp_call':
+    case 'element':
     case 'ask_user':
     case 'finish':
       return memory;

@@ -30,8 +30,12 @@ import { isTerminalWindow } from './terminal-apps.js';
  *   7. paste into a terminal (keys or middle click)     → "risk:terminal-paste"
  *   8. ctrl+c / ctrl+d / ctrl+z / ctrl+\ in a terminal  → "risk:terminal-control"
  *   9. Enter or a typed line break, window unknown      → "risk:enter-unknown-window"
- *  10. typed text that looks like a secret              → "risk:secret-text"
- *  11. typing into a terminal                           → "risk:terminal-type"
+ *  10. typed text (or an element's set_value) that looks
+ *      like a secret                                    → "risk:secret-text"
+ *  11. typing (or set_value) into a terminal            → "risk:terminal-type"
+ *  12. text into a password field (typing while one has
+ *      the focus, or an element's set_value on one; the
+ *      accessibility tree says which field is a password) → "risk:password-field"
  */
 
 export interface RiskFinding {
@@ -126,6 +130,7 @@ function pressedChords(action: Action, context: ActionContext): Pressed[] {
     case 'zoom':
     case 'shell':
     case 'mcp_call':
+    case 'element':
     case 'ask_user':
     case 'finish':
       return [];
@@ -207,6 +212,14 @@ export function findRisk(action: Action, context: ActionContext): RiskFinding | 
   if (inTerminal && (action.type === 'click' || action.type === 'mouse_down' || action.type === 'mouse_up') && action.button === 'middle') {
     return { rule: 'risk:terminal-paste', reason: `middle-clicks into the terminal window ${windowName(context)}, which pastes the selection` };
   }
+  // An element's set_value puts text in like typing, but replaces the field's text and
+  // presses no key: rules 10, 11 and 12 judge it; 5 and 9 (line breaks that submit) do not.
+  const setValue = action.type === 'element' && action.op === 'set_value' ? action.value : undefined;
+  if (setValue !== undefined) {
+    const kind = secretKind(setValue);
+    if (kind) return { rule: SECRET_TEXT_RULE, reason: `sets a field to text that looks like a secret or credential (${kind})` };
+    if (inTerminal) return { rule: 'risk:terminal-type', reason: `sets text in the terminal window ${windowName(context)}` };
+  }
   if (action.type === 'type') {
     // 10.
     const kind = secretKind(action.text);
@@ -217,6 +230,11 @@ export function findRisk(action: Action, context: ActionContext): RiskFinding | 
     if (!context.activeWindow && /[\r\n]/.test(action.text)) {
       return { rule: 'risk:enter-unknown-window', reason: 'types a line break while the focused window is unknown (it may be a terminal)' };
     }
+  }
+  // 12.
+  const field = context.element;
+  if (field?.password && (action.type === 'type' || (action.type === 'element' && action.op === 'set_value'))) {
+    return { rule: 'risk:password-field', reason: `puts text into the password field ${JSON.stringify(field.name)}` };
   }
   return undefined;
 }

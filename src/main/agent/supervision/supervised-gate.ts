@@ -134,7 +134,9 @@ export function createSupervisedGate(options: SupervisedGateOptions): Supervised
       if (granted !== undefined) return run(request.action, { kind: 'similar', detail: granted });
 
       const window = request.context.activeWindow;
-      const held: HeldItem = { proposalId: request.proposalId, action: request.action, decision, countdownMs, request, ...(window ? { window } : {}) };
+      const el = request.context.element;
+      const element = el ? { role: el.role, name: el.name, ...(el.password ? { password: true } : {}) } : undefined;
+      const held: HeldItem = { proposalId: request.proposalId, action: request.action, decision, countdownMs, request, ...(window ? { window } : {}), ...(element ? { element } : {}) };
       const wait = () => queue.hold(held, signal);
       const { answer, by } = await (options.aroundHold ? options.aroundHold(wait) : wait());
       switch (answer.decision) {

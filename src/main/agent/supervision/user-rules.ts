@@ -24,6 +24,7 @@ export interface CompiledUserRule {
   /** Matched with a time bound off the main thread (bounded-regex.ts): a runaway pattern cannot freeze the run. */
   text?: UserPattern;
   window?: UserPattern;
+  element?: UserPattern;
   reason?: string;
 }
 
@@ -67,6 +68,7 @@ export function compileUserRules(rules: readonly UserRule[]): CompiledUserRule[]
       keys: rule.keys?.map((k, i) => compileKeys(k, `${where}.keys[${i}]`)),
       text: rule.textPattern !== undefined ? compilePattern(rule.textPattern, `${where}.textPattern`) : undefined,
       window: rule.windowPattern !== undefined ? compilePattern(rule.windowPattern, `${where}.windowPattern`) : undefined,
+      element: rule.elementPattern !== undefined ? compilePattern(rule.elementPattern, `${where}.elementPattern`) : undefined,
       reason: rule.reason,
     };
   });
@@ -84,6 +86,9 @@ function textOf(action: Action): string | undefined {
       return `${action.server} ${action.tool} ${JSON.stringify(action.arguments)}`;
     case 'ask_user':
       return action.question;
+    case 'element':
+      // A textPattern rule reads the value an element is set to, like typed text.
+      return action.op === 'set_value' ? action.value : undefined;
     case 'click':
     case 'move':
     case 'mouse_down':
@@ -147,6 +152,7 @@ function combosOf(action: Action, context: ActionContext): NormalCombo[] {
     case 'zoom':
     case 'shell':
     case 'mcp_call':
+    case 'element':
     case 'ask_user':
     case 'finish':
       return [];
@@ -177,6 +183,16 @@ export function ruleMatches(rule: CompiledUserRule, action: Action, context: Act
     if (!w) return rule.effect === 'deny';
     const deny = rule.effect === 'deny';
     if (!rule.window.matches(w.title, deny) && !rule.window.matches(w.app, deny)) return false;
+  }
+  if (rule.element) {
+    // No tree, no element: the rule does not match, deny rules included. Failing closed
+    // here (as for an unknown window) would refuse every click in every app that exposes
+    // no tree (xcalc, Xaw, Tk) whenever one element rule exists; the rule protects where
+    // the element can be seen. docs/CONFIG.md says so.
+    const e = context.element;
+    if (!e) return false;
+    const deny = rule.effect === 'deny';
+    if (!rule.element.matches(e.name, deny) && !rule.element.matches(`${e.role} ${JSON.stringify(e.name)}`, deny)) return false;
   }
   return true;
 }

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Action } from '../../../shared/actions.js';
 import type { RunStatus } from '../../../shared/events.js';
-import { BUILTIN_TOOL_SPECS, toolNameProblem } from '../providers/builtin-tools.js';
+import { builtinToolSpecs, toolNameProblem } from '../providers/builtin-tools.js';
 import { toolSpec, type ToolSpec } from '../providers/tool-spec.js';
 import type { ModelCall } from '../transcript.js';
 
@@ -71,7 +71,7 @@ export interface RunTools {
  * taken by a built-in or the computer tool, none twice. Throws ToolSetupError naming
  * every problem, before anything of the run exists.
  */
-export function runTools(tools: readonly AgentTool[]): RunTools {
+export function runTools(tools: readonly AgentTool[], options: { elements: boolean } = { elements: false }): RunTools {
   const problems: string[] = [];
   const byName = new Map<string, AgentTool>();
   for (const tool of tools) {
@@ -81,7 +81,7 @@ export function runTools(tools: readonly AgentTool[]): RunTools {
     else byName.set(tool.name, tool);
   }
   if (problems.length) throw new ToolSetupError(`the run's tools cannot be offered: ${problems.join('; ')}`);
-  const specs = [...BUILTIN_TOOL_SPECS, ...[...byName.values()].map(toolSpec)];
+  const specs = [...builtinToolSpecs(options), ...[...byName.values()].map(toolSpec)];
   return { specs, find: (name) => byName.get(name) };
 }
 

@@ -129,6 +129,8 @@ export function overlayElements(action: Action, size: ImageSize, options: Overla
     case 'key':
     case 'hold_key':
       return label(`⌨ ${action.keys}`, near, size);
+    case 'element':
+      return action.target ? crosshair({ x: action.target.x, y: action.target.y }, size, `${badge ? `${badge} ` : ''}#${action.id} ${action.op}`) : label(describeAction(action), near, size);
     case 'zoom':
       return `<rect class="dp-zoom" x="${n(action.region.x)}" y="${n(action.region.y)}" width="${n(action.region.width)}" height="${n(action.region.height)}" fill="none" stroke="${OVERLAY_COLOR}" stroke-width="${n(metrics(size).stroke)}" stroke-dasharray="6 4"/>`;
     case 'key_down':

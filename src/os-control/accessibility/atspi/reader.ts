@@ -390,6 +390,14 @@ export async function readTree(bus: AtspiBus, request: ElementTreeRequest, focus
  * children's role and name only), then reads that one element in full.
  */
 export async function resolvePath(bus: AtspiBus, pathText: string, origin?: WindowOrigin): Promise<ElementLookup> {
+  const located = await locatePath(bus, pathText, origin);
+  return located.kind === 'found' ? { kind: 'found', element: located.element } : located;
+}
+
+/** resolvePath, with the element's bus reference (to act on it: atspi/act.ts). */
+export type Located = { kind: 'found'; element: ElementNode; ref: ObjectRef } | Extract<ElementLookup, { kind: 'missing' }>;
+
+export async function locatePath(bus: AtspiBus, pathText: string, origin?: WindowOrigin): Promise<Located> {
   const steps = parsePath(pathText);
   const walk = new Walk(bus, { maxDepth: 0, includeHidden: true });
   const [appRefs] = await bus.call({ destination: REGISTRY[0], path: REGISTRY[1], iface: IFACE.accessible, member: 'GetChildren' }, RefsReply);
@@ -419,7 +427,7 @@ export async function resolvePath(bus: AtspiBus, pathText: string, origin?: Wind
     matched = [...matched, step];
     if (i === steps.length - 1) {
       const element = await walk.expand(i === 0 ? { ...raw, role: 'application' } : raw, formatPath(matched), 0, ctx);
-      return { kind: 'found', element };
+      return { kind: 'found', element, ref: raw.ref };
     }
     level = raw.childRefs;
   }

@@ -11,6 +11,8 @@ export type ObjectRef = z.infer<typeof ObjectRef>;
 
 const Variant = z.object({ signature: z.string(), value: z.unknown() });
 
+/** b */
+export const BoolReply = z.tuple([z.boolean()]);
 /** s */
 export const StringReply = z.tuple([z.string()]);
 /** u / i */
@@ -45,6 +47,7 @@ export const IFACE = {
   text: 'org.a11y.atspi.Text',
   value: 'org.a11y.atspi.Value',
   action: 'org.a11y.atspi.Action',
+  editableText: 'org.a11y.atspi.EditableText',
   properties: 'org.freedesktop.DBus.Properties',
 } as const;
 

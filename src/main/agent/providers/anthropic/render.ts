@@ -14,7 +14,8 @@ import type { ClaudeToolVersion } from './models.js';
  * provider puts the first on the system prompt, which caches tools + system): the last
  * two user messages, so each request reads what the previous one wrote, and the end of
  * the compacted start of the conversation (context.ts), so a request right after a
- * prune still reads everything up to the previous compacted end.
+ * prune still reads everything up to the previous compacted end. A transient item (the
+ * element list) goes last in its message and never carries a breakpoint.
  */
 
 type Block = Anthropic.ContentBlockParam;
@@ -69,6 +70,9 @@ export async function renderMessages(transcript: readonly TranscriptItem[], vers
   const messages: Anthropic.MessageParam[] = [];
   let results: Anthropic.ToolResultBlockParam[] = [];
   let extra: Block[] = [];
+  // Blocks of transient items (the element list): last in their message, never a cache breakpoint.
+  let transient: Block[] = [];
+  const transientBlocks = new Set<Block>();
   let pending = new Map<string, string | undefined>(); // callId → toolset_name
   // Index the user message holding the last compacted item will have once flushed.
   let compactedEnd: number | undefined;
@@ -80,10 +84,11 @@ export async function renderMessages(transcript: readonly TranscriptItem[], vers
     pending = new Map();
   };
   const flushUser = () => {
-    const content: Block[] = [...results, ...extra];
+    const content: Block[] = [...results, ...extra, ...transient];
     if (content.length) messages.push({ role: 'user', content });
     results = [];
     extra = [];
+    transient = [];
   };
 
   for (const item of transcript) {
@@ -109,6 +114,10 @@ export async function renderMessages(transcript: readonly TranscriptItem[], vers
         ...(toolset ? { toolset_name: toolset } : {}),
       });
       if (item.compacted) compactedEnd = messages.length;
+    } else if (item.transient) {
+      const block: Block = { type: 'text', text: item.text };
+      transient.push(block);
+      transientBlocks.add(block);
     } else {
       if (item.text) extra.push({ type: 'text', text: item.text });
       if (item.image && !item.imagePruned) extra.push(await imageBlock(item.image));
@@ -117,27 +126,30 @@ export async function renderMessages(transcript: readonly TranscriptItem[], vers
   }
   answerMissing();
   flushUser();
-  const marked = addCacheBreakpoints(messages, 2);
+  const marked = addCacheBreakpoints(messages, 2, transientBlocks);
   // The user message holding the last compacted item (flushed at index compactedEnd).
-  if (compactedEnd !== undefined && !marked.has(compactedEnd)) markLastBlock(messages[compactedEnd]);
+  if (compactedEnd !== undefined && !marked.has(compactedEnd)) markLastBlock(messages[compactedEnd], transientBlocks);
   return messages;
 }
 
 type Cacheable = Block & { cache_control?: Anthropic.CacheControlEphemeral | null };
 
-function markLastBlock(message: Anthropic.MessageParam | undefined): boolean {
-  if (!message || message.role !== 'user' || typeof message.content === 'string' || message.content.length === 0) return false;
-  const last = message.content[message.content.length - 1]! as Cacheable;
+/** cache_control on the last block of a user message that is not transient (a transient block changes every request). */
+function markLastBlock(message: Anthropic.MessageParam | undefined, transient: ReadonlySet<Block>): boolean {
+  if (!message || message.role !== 'user' || typeof message.content === 'string') return false;
+  const kept = message.content.filter((b) => !transient.has(b));
+  if (kept.length === 0) return false;
+  const last = kept[kept.length - 1]! as Cacheable;
   if (last.type !== 'text' && last.type !== 'image' && last.type !== 'tool_result') return false;
   last.cache_control = { type: 'ephemeral' };
   return true;
 }
 
 /** cache_control on the last block of the last `count` user messages; returns their indices. */
-function addCacheBreakpoints(messages: Anthropic.MessageParam[], count: number): Set<number> {
+function addCacheBreakpoints(messages: Anthropic.MessageParam[], count: number, transient: ReadonlySet<Block>): Set<number> {
   const marked = new Set<number>();
   for (let i = messages.length - 1; i >= 0 && marked.size < count; i--) {
-    if (markLastBlock(messages[i])) marked.add(i);
+    if (markLastBlock(messages[i], transient)) marked.add(i);
   }
   return marked;
 }
