@@ -319,8 +319,13 @@ function pct(share: number): string {
 
 /** The text of the last tool result when it answers a replay call that did not run (rejected, denied, failed). */
 function refusedResult(request: TurnRequest): string | undefined {
-  const last = request.transcript[request.transcript.length - 1];
-  return last?.role === 'tool_result' && last.callId.startsWith(REPLAY_CALL_PREFIX) && !last.ok ? last.text.split('\n')[0] : undefined;
+  // The results of the last turn come after its assistant item (a user note may follow them).
+  for (let i = request.transcript.length - 1; i >= 0; i--) {
+    const item = request.transcript[i]!;
+    if (item.role === 'assistant') return undefined;
+    if (item.role === 'tool_result' && item.callId.startsWith(REPLAY_CALL_PREFIX) && !item.ok) return item.text.split('\n')[0];
+  }
+  return undefined;
 }
 
 /**
