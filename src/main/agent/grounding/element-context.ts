@@ -9,13 +9,13 @@
  * focused element. No tree (pixels, an app that exposes nothing): nothing is said, and
  * a rule that names an element does not match (user-rules.ts says why).
  */
-import { actionPoints, type Action } from '../../../shared/actions.js';
-import { assertNever } from '../../../shared/assert-never.js';
+import type { Action } from '../../../shared/actions.js';
 import { walkElements, type ElementNode } from '../../../shared/elements.js';
 import type { ObservationRecord } from '../../../shared/observation.js';
 import { imageToGlobal } from '../../../os-control/coords.js';
 import type { ElementFact } from '../gate.js';
 import { elementAt } from './element-list.js';
+import { pointerTargetPoint } from '../runner/target.js';
 import type { StepGrounding } from './ground-step.js';
 
 /** Actions whose keys land on the focused element. */
@@ -23,35 +23,13 @@ const KEYBOARD: ReadonlySet<Action['type']> = new Set(['type', 'key', 'hold_key'
 
 const factOf = (n: Pick<ElementNode, 'role' | 'name' | 'states'>): ElementFact => ({ role: n.role, name: n.name, password: n.states.includes('password') });
 
-/** The pointer action's point the element is looked up at (image pixels), or undefined for actions that do not point. */
+/**
+ * The pointer action's point the element is looked up at (image pixels), or undefined for
+ * actions that do not point. One answer with the runner's target read (runner/target.ts);
+ * an element action names its element itself (elementContext), so it has no point here.
+ */
 function pointOf(action: Action): { x: number; y: number } | undefined {
-  switch (action.type) {
-    case 'click':
-    case 'scroll':
-    case 'mouse_down':
-    case 'mouse_up':
-    case 'move':
-      return actionPoints(action)[0];
-    case 'drag':
-      return action.path[0];
-    case 'element':
-    case 'type':
-    case 'key':
-    case 'hold_key':
-    case 'key_down':
-    case 'key_up':
-    case 'wait':
-    case 'screenshot':
-    case 'cursor_position':
-    case 'zoom':
-    case 'shell':
-    case 'mcp_call':
-    case 'ask_user':
-    case 'finish':
-      return undefined;
-    default:
-      return assertNever(action, 'action kind');
-  }
+  return action.type === 'element' ? undefined : pointerTargetPoint(action);
 }
 
 /** The element with the keyboard focus in the step's tree, when there is a tree and it says. */
