@@ -109,7 +109,10 @@ describe('encode', () => {
     }
     const raw: RawImage = { data, width: w, height: h, channels: 4, order: 'bgr' };
     const target = { format: 'png' as const, maxLongEdge: 1024 };
+    const before = Buffer.from(data);
     const fast = await encodeGrab(raw, w * 4, target);
+    // The grab is left as it came: the frame cache compares the next grab with it.
+    expect(data.equals(before)).toBe(true);
     const slow = await encodeForModel(toRgb(raw, w * 4), target);
     const pixels = async (png: Buffer) => sharp(png).raw().toBuffer();
     expect([fast.image.width, fast.image.height]).toEqual([1024, 576]);
