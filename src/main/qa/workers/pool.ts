@@ -155,6 +155,22 @@ export async function runQaPool(plan: TestPlan, options: PoolOptions): Promise<S
     return suite;
   }
 
+  /** A case its worker could not report (it ended, or its report was unreadable): an error saying why. */
+  function errorResult(testCase: TestCase, worker: number, message: string): CaseResult {
+    return {
+      id: caseId(plan, testCase),
+      name: testCase.name,
+      line: testCase.line,
+      status: 'error',
+      flaky: false,
+      message,
+      attempts: [{ attempt: 1, status: 'error', message, checks: [], evidence: [], durationMs: 0 }],
+      durationMs: 0,
+      worker,
+      healed: false,
+    };
+  }
+
   function send(slot: WorkerSlot, message: ToWorker): void {
     if (slot.child.connected) slot.child.send(message);
   }
@@ -175,18 +191,7 @@ export async function runQaPool(plan: TestPlan, options: PoolOptions): Promise<S
           // Listed as not run by finish(): the interruption ended it, not the app.
         } else if (lost && !results.has(caseId(plan, lost))) {
           const message = `worker ${n} (${display.display}) ended during this case (exit ${code ?? signal})${slot.stderr.trim() ? `: ${slot.stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`;
-          results.set(caseId(plan, lost), {
-            id: caseId(plan, lost),
-            name: lost.name,
-            line: lost.line,
-            status: 'error',
-            flaky: false,
-            message,
-            attempts: [{ attempt: 1, status: 'error', message, checks: [], evidence: [], durationMs: 0 }],
-            durationMs: 0,
-            worker: n,
-            healed: false,
-          });
+          results.set(caseId(plan, lost), errorResult(lost, n, message));
         }
         resolve();
       });
@@ -195,7 +200,18 @@ export async function runQaPool(plan: TestPlan, options: PoolOptions): Promise<S
     child.on('message', (raw: unknown) => {
       const parsed = FromWorkerSchema.safeParse(raw);
       if (!parsed.success) {
-        slot.stderr += `\nunreadable message from worker ${n}: ${parsed.error.issues[0]?.message ?? ''}`;
+        // Loud, never dropped: a result the parent cannot read is a lost result. (A field
+        // added to CaseResult but not to the strict wire schema once made every case-end
+        // unreadable, and a --workers suite ended "0/0 passed" with six results dropped.)
+        const issue = parsed.error.issues[0];
+        const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
+        const kind = typeof raw === 'object' && raw !== null && 'type' in raw ? String((raw as { type: unknown }).type) : 'unknown';
+        const reason = `worker ${n} sent a '${kind}' message the parent cannot read (${issue?.message ?? 'invalid'}${where}); the suite stops so no result is lost silently`;
+        slot.stderr += `\n${reason}`;
+        suite.setupError ??= reason;
+        const lost = slot.current;
+        if (lost && !results.has(caseId(plan, lost))) results.set(caseId(plan, lost), errorResult(lost, n, reason));
+        stopAll(reason);
         return;
       }
       const message = parsed.data;
