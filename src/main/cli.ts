@@ -11,6 +11,7 @@ import { registerQaCommand } from './cli/qa-command.js';
 import { registerRecordCommand } from './cli/record-command.js';
 import { registerReplayCommand } from './cli/replay-command.js';
 import { registerRunCommand } from './cli/run-command.js';
+import { DEFAULT_VIRTUAL_SCREEN, onVirtualDisplay, runOnVirtualDisplay, virtualScreenOption } from './cli/virtual-display-run.js';
 import { registerSessionsCommand } from './cli/sessions-command.js';
 import { registerSkillsCommand } from './cli/skills-command.js';
 import { deskpilotVersion } from './version.js';
@@ -45,7 +46,12 @@ export function buildProgram(): Command {
   registerReplayCommand(program);
   registerRecordCommand(program);
   registerSkillsCommand(program);
-  registerServeCommand(program);
+  registerServeCommand(program, {
+    defaultSize: DEFAULT_VIRTUAL_SCREEN,
+    parseSize: virtualScreenOption,
+    isOnVirtualDisplay: () => onVirtualDisplay(),
+    run: runOnVirtualDisplay,
+  });
   registerDisplaysCommand(program);
   registerInspectCommand(program);
   registerDoctorCommand(program);

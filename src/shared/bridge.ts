@@ -141,7 +141,17 @@ export const PushMessageSchema = z.discriminatedUnion('kind', [
   /** Streaming model text; not logged (the final text arrives as a model_text event). */
   z.object({ kind: z.literal('delta'), runId: z.string(), text: z.string(), textKind: z.enum(['text', 'thinking']) }).strict(),
   /** A live screen thumbnail (JPEG, base64), only while the client watches. */
-  z.object({ kind: z.literal('frame'), at: z.number(), width: z.number(), height: z.number(), jpegBase64: z.string() }).strict(),
+  z
+    .object({
+      kind: z.literal('frame'),
+      at: z.number(),
+      width: z.number(),
+      height: z.number(),
+      jpegBase64: z.string(),
+      /** Set when the frames are not of the person's own screen (`serve --virtual-display`): which desktop they show. */
+      desktop: z.string().max(200).optional(),
+    })
+    .strict(),
   /** The state of the active run (or none), sent on connect and on every change. */
   z
     .object({

@@ -35,4 +35,21 @@ describe('live screen', () => {
     view.unmount();
     expect(client.callsOf('screen.watch')).toEqual([{ on: true }, { on: false }, { on: true }, { on: false }]);
   });
+
+  it("names the desktop the frames show when it is not the person's screen (serve --virtual-display), and only then", () => {
+    setVisibility('visible');
+    const client = new TestClient();
+    const store = createAppStore(client);
+    render(
+      <Providers client={client} store={store}>
+        <LiveScreen />
+      </Providers>,
+    );
+    act(() => store.getState().handlePush({ kind: 'frame', at: 1, width: 320, height: 200, jpegBase64: 'AAAA' }));
+    expect(screen.queryByTestId('live-desktop')).toBeNull();
+    expect(screen.getByTestId('live-frame').getAttribute('alt')).toBe('Live view of the screen the agent controls');
+    act(() => store.getState().handlePush({ kind: 'frame', at: 2, width: 320, height: 200, jpegBase64: 'BBBB', desktop: 'virtual desktop Xvfb :7 1280x800' }));
+    expect(screen.getByTestId('live-desktop').textContent).toBe('Runs act on a private virtual desktop Xvfb :7 1280x800, not on your screen.');
+    expect(screen.getByTestId('live-frame').getAttribute('alt')).toBe('Live view of the virtual desktop Xvfb :7 1280x800 the agent controls');
+  });
 });

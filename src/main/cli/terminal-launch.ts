@@ -1,7 +1,7 @@
 import type { Config } from '../../shared/config.js';
 import type { RunOptions } from '../agent/run-api.js';
 import { resolveRunChoices, type RunChoices } from '../agent/runner/choices.js';
-import { ConfigError, loadConfig } from '../config/index.js';
+import { ConfigError, configOnVirtualDesktop, loadConfig, VIRTUAL_DISPLAY_LABEL } from '../config/index.js';
 import { missingDisplay } from '../../os-control/display-env.js';
 import { EXIT } from './exit-codes.js';
 import { LinePrompter } from './line-prompter.js';
@@ -58,13 +58,9 @@ export async function launchInTerminal(request: LaunchRequest): Promise<number> 
   if (!virtualScreen) return launchOnDisplay(request, config, resolved);
   if (overrides.displayId !== undefined) return fail('--display and --virtual-display name two different screens: give one', EXIT.usage);
   if (!onVirtualDisplay()) return runOnVirtualDisplay(virtualScreen, flags.stderr);
-  // The run on its own virtual desktop: that desktop is its only screen, and nobody can
-  // touch it, so input seen there is the agent's own and a takeover pause would wait for
-  // a person who cannot exist (as for a QA worker, pool.ts).
-  const { displayId: _personsScreen, ...onVirtual } = config;
   // The session says where it ran (History, exports): its screenshots are not of the person's screen.
-  const labelled = { ...request, extras: { ...request.extras, labels: { ...request.extras.labels, virtualDisplay: process.env.DISPLAY ?? '' } } };
-  return launchOnDisplay(labelled, { ...onVirtual, takeover: 'ignore' }, resolved);
+  const labelled = { ...request, extras: { ...request.extras, labels: { ...request.extras.labels, [VIRTUAL_DISPLAY_LABEL]: process.env.DISPLAY ?? '' } } };
+  return launchOnDisplay(labelled, configOnVirtualDesktop(config), resolved);
 }
 
 async function launchOnDisplay(request: LaunchRequest, config: Config, resolved: ReturnType<typeof resolveRunChoices>): Promise<number> {

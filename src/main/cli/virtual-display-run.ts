@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { InvalidArgumentError } from 'commander';
+import type { ScreenSize } from '../server/command.js';
 import { EXIT } from './exit-codes.js';
 
 /**
@@ -31,10 +32,8 @@ export function onVirtualDisplay(env: NodeJS.ProcessEnv = process.env): boolean 
   return !!env[ON_VIRTUAL_DISPLAY] && env[ON_VIRTUAL_DISPLAY] === env.DISPLAY;
 }
 
-export interface ScreenSize {
-  width: number;
-  height: number;
-}
+/** One definition with `serve --virtual-display` (the server layer sits below the CLI). */
+export type { ScreenSize } from '../server/command.js';
 
 /** The size a bare `--virtual-display` gets: the computer-use size models are tuned for (WXGA). */
 export const DEFAULT_VIRTUAL_SCREEN: ScreenSize = { width: 1280, height: 800 };
@@ -59,7 +58,7 @@ export function virtualScreenOption(value: string): ScreenSize {
  * the child's exit code (128 + the signal's number when a signal ended it) once the
  * desktop is stopped. Exit 6 when no virtual desktop can be had here.
  */
-export async function runOnVirtualDisplay(size: ScreenSize, stderr: NodeJS.WritableStream = process.stderr): Promise<number> {
+export async function runOnVirtualDisplay(size: ScreenSize, stderr: NodeJS.WritableStream = process.stderr, who = 'this run has its own desktop'): Promise<number> {
   const { startVirtualDisplay, virtualDisplayUnavailable } = await import('../../os-control/virtual-display.js');
   const unavailable = virtualDisplayUnavailable();
   if (unavailable) {
@@ -73,7 +72,7 @@ export async function runOnVirtualDisplay(size: ScreenSize, stderr: NodeJS.Writa
     stderr.write(`deskpilot: --virtual-display: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.environment;
   }
-  stderr.write(`deskpilot: this run has its own desktop (${display.description}); your screen, mouse, keyboard and clipboard are not touched\n`);
+  stderr.write(`deskpilot: ${who} (${display.description}); your screen, mouse, keyboard and clipboard are not touched\n`);
   const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
     env: { ...display.env, [ON_VIRTUAL_DISPLAY]: display.display },
     stdio: 'inherit',

@@ -22,6 +22,29 @@ interface ServeFlags {
   tlsKey?: string;
   /** Plain HTTP off loopback, knowingly. */
   insecureRemote?: boolean;
+  /** Runs act on a private virtual desktop of this process's own (Linux). */
+  virtualDisplay?: boolean;
+  screenSize?: ScreenSize;
+}
+
+export interface ScreenSize {
+  width: number;
+  height: number;
+}
+
+/**
+ * How `serve --virtual-display` gets its private desktop: the CLI's launcher
+ * (cli/virtual-display-run.ts), handed in because the server layer sits below the CLI.
+ * The parent starts the desktop and runs the same command line again as a child whose
+ * whole environment is that desktop's; the child is the server.
+ */
+export interface VirtualDesktopLauncher {
+  defaultSize: ScreenSize;
+  parseSize(value: string): ScreenSize;
+  /** True in the child (its DISPLAY is the desktop the parent made). */
+  isOnVirtualDisplay(): boolean;
+  /** Starts the desktop, runs this command line on it, stops it; the child's exit code. */
+  run(size: ScreenSize, stderr: NodeJS.WritableStream, who: string): Promise<number>;
 }
 
 /** Reads the --tls-cert/--tls-key pair; both or neither, with a clear error. */
@@ -46,6 +69,8 @@ export interface ServeRunOptions extends ServeFlags {
   err?: (line: string) => void;
   /** The service; by default the real one on this desktop (keys from the environment only). */
   service?: BridgeService;
+  /** This process runs on a private virtual desktop (`--virtual-display`, in the child): its display and size. */
+  virtualDesktop?: { display: string; description: string };
 }
 
 /** Starts `deskpilot serve` and prints how to connect. */
@@ -64,7 +89,11 @@ export async function runServe(options: ServeRunOptions): Promise<{ server: Runn
     // nut.js binds to the display when first loaded: load os-control only now.
     const { createComputer } = await import('../../os-control/index.js');
     const { createBridgeService } = await import('../service/index.js');
-    service = createBridgeService({ home: options.home ?? deskpilotHome(), computer: await createComputer() });
+    service = createBridgeService({
+      home: options.home ?? deskpilotHome(),
+      computer: await createComputer(),
+      ...(options.virtualDesktop ? { virtualDesktop: options.virtualDesktop } : {}),
+    });
   }
   let server: RunningServer;
   try {
@@ -91,12 +120,13 @@ export async function runServe(options: ServeRunOptions): Promise<{ server: Runn
   }
   out(`DeskPilot is serving the supervision UI. Open this URL (it carries the access token):`);
   out(`  ${server.url}`);
+  if (options.virtualDesktop) out(`Runs started here act on a private virtual desktop (${options.virtualDesktop.description}), not on your screen; watch it live in the UI.`);
   out(`Press Ctrl-C to stop.`);
   return { server, service };
 }
 
 /** `deskpilot serve [--port N] [--host 127.0.0.1]` — for the CLI to register. */
-export function registerServeCommand(program: Command): void {
+export function registerServeCommand(program: Command, virtualDesktop: VirtualDesktopLauncher): void {
   program
     .command('serve')
     .description('serve the supervision UI to a browser over an authenticated HTTP + WebSocket connection')
@@ -106,10 +136,21 @@ export function registerServeCommand(program: Command): void {
     .option('--tls-cert <file>', 'PEM certificate: serve HTTPS/WSS (required with --tls-key off loopback)')
     .option('--tls-key <file>', 'PEM private key for --tls-cert')
     .option('--insecure-remote', 'listen off loopback over plain HTTP anyway (token and screen travel in clear text)')
+    .option('--virtual-display', 'Linux: runs act on a private virtual desktop (Xvfb + openbox + a private session bus), off your screen; watch it live in the UI')
+    .option('--screen-size <WxH>', `the virtual desktop's size (default ${virtualDesktop.defaultSize.width}x${virtualDesktop.defaultSize.height}; with --virtual-display)`, (v: string) => virtualDesktop.parseSize(v))
     .action(async (flags: ServeFlags) => {
+      if (flags.screenSize && !flags.virtualDisplay) {
+        process.stderr.write('deskpilot serve: --screen-size is the size of a --virtual-display: give both\n');
+        process.exit(SERVE_USAGE_EXIT);
+      }
+      const size = flags.screenSize ?? virtualDesktop.defaultSize;
+      if (flags.virtualDisplay && !virtualDesktop.isOnVirtualDisplay()) {
+        process.exit(await virtualDesktop.run(size, process.stderr, 'runs started from this server act on a desktop of their own'));
+      }
+      const onVirtual = flags.virtualDisplay ? { virtualDesktop: { display: process.env.DISPLAY ?? '', description: `Xvfb ${process.env.DISPLAY ?? ''} ${size.width}x${size.height}` } } : {};
       let started: Awaited<ReturnType<typeof runServe>>;
       try {
-        started = await runServe(flags);
+        started = await runServe({ ...flags, ...onVirtual });
       } catch (error) {
         const { ServeRefusedError } = await import('./server.js');
         if (!(error instanceof ServeRefusedError)) throw error;

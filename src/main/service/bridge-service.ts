@@ -4,7 +4,7 @@ import { BASE_URL_ENVS, DEFAULT_KEY_ENVS } from '../../shared/providers.js';
 import type { PolicyMode } from '../../shared/approvals.js';
 import type { RunEvent, RunState } from '../../shared/events.js';
 import type { Computer } from '../../os-control/types.js';
-import { ConfigError, loadConfig, saveConfig } from '../config/index.js';
+import { ConfigError, configOnVirtualDesktop, loadConfig, saveConfig, VIRTUAL_DISPLAY_LABEL } from '../config/index.js';
 import { deleteSession, listSessions, openSession, runDir } from '../sessions/history.js';
 import { mediaTypeOf, readFileInRun, resolveInRun } from '../sessions/files.js';
 import { apiKeyEnvName, resolveApiKey } from '../agent/providers/index.js';
@@ -40,6 +40,13 @@ export interface BridgeServiceOptions {
   fps?: number;
   /** Where skills are looked for (the project folder is the working directory by default). */
   skillRoots?: SkillRoots;
+  /**
+   * `deskpilot serve --virtual-display`: this process runs on a private virtual desktop
+   * (its DISPLAY), and so does every run it starts. Runs get that desktop's config
+   * (config/virtual-desktop.ts) and a label saying where they ran; live frames say which
+   * desktop they show, so nobody mistakes them for their own screen.
+   */
+  virtualDesktop?: { display: string; description: string };
 }
 
 /** The first contract issue of a message, for an error a person can act on. */
@@ -69,7 +76,7 @@ type Listener = (message: PushMessage) => void;
  * run state to every subscriber, and live frames to the clients that watch.
  */
 export function createBridgeService(options: BridgeServiceOptions): RunHostingService {
-  const { home, computer, secrets, skillRoots, host } = options;
+  const { home, computer, secrets, skillRoots, host, virtualDesktop } = options;
   const env = options.env ?? process.env;
   const start = options.startRun ?? startRun;
   const listeners = new Map<Listener, ClientInfo>();
@@ -110,6 +117,7 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
     computer: options.liveViewComputer ?? computer,
     fps: options.fps ?? 3,
     displayId: () => displayId,
+    ...(virtualDesktop ? { desktop: `virtual desktop ${virtualDesktop.description}` } : {}),
     // Frames cost bandwidth: only the clients that asked for them get them.
     onFrame: (frame) => push(frame, (client) => frames.isWatching(client.id)),
   });
@@ -216,7 +224,8 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
       if (active || starting) throw new BridgeError('conflict', 'a run is already active; stop it first');
       starting = true;
       try {
-        const config = await withConfigErrors(() => loadConfig(home));
+        const loaded = await withConfigErrors(() => loadConfig(home));
+        const config = virtualDesktop ? configOnVirtualDesktop(loaded) : loaded;
         const resolved = await withConfigErrors(async () =>
           resolveRunChoices(
             config,
@@ -263,6 +272,7 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
               computer,
               home,
               ...(input.skills?.length ? { skills: input.skills } : {}),
+              ...(virtualDesktop ? { labels: { [VIRTUAL_DISPLAY_LABEL]: virtualDesktop.display } } : {}),
               // The project the app or `deskpilot serve` was started in.
               agentsMd: { cwd: process.cwd() },
               ...hooks,

@@ -10,6 +10,8 @@ export interface FrameStreamOptions {
   /** Long edge of a frame in pixels. */
   longEdge?: number;
   displayId?: () => string | undefined;
+  /** Which desktop the frames show when it is not the person's own (e.g. "virtual desktop Xvfb :5 1280x800"). */
+  desktop?: string;
   onFrame(frame: FrameMessage): void;
   onError?(error: unknown): void;
 }
@@ -70,7 +72,7 @@ export class FrameStream {
       });
       if (this.watchers.size === 0) return;
       const { width, height } = shot.record.image;
-      this.options.onFrame({ kind: 'frame', at: shot.record.takenAt, width, height, jpegBase64: shot.image.toString('base64') });
+      this.options.onFrame({ kind: 'frame', at: shot.record.takenAt, width, height, jpegBase64: shot.image.toString('base64'), ...(this.options.desktop ? { desktop: this.options.desktop } : {}) });
     } catch (error) {
       this.options.onError?.(error);
     } finally {

@@ -34,8 +34,13 @@ export function LiveScreen() {
         Live screen {frame && <span className="muted live-dot" title={new Date(frame.at).toLocaleTimeString()}>●</span>}
         <HeldBadge held={held} />
       </h2>
+      {frame?.desktop && (
+        <p className="live-desktop" data-testid="live-desktop">
+          Runs act on a private {frame.desktop}, not on your screen.
+        </p>
+      )}
       {frame ? (
-        <img className="live-img" data-testid="live-frame" src={frame.url} alt="Live view of the screen the agent controls" width={frame.width} height={frame.height} />
+        <img className="live-img" data-testid="live-frame" src={frame.url} alt={frame.desktop ? `Live view of the ${frame.desktop} the agent controls` : 'Live view of the screen the agent controls'} width={frame.width} height={frame.height} />
       ) : (
         <div className="live-empty muted">Waiting for the screen…</div>
       )}

@@ -25,7 +25,8 @@ export interface AppState {
   run: RunView | null;
   /** True when `run` is a reopened past session, not the live one. */
   reviewing: boolean;
-  frame: { url: string; width: number; height: number; at: number } | null;
+  /** The live screen; `desktop` names it when it is not the person's own screen (a virtual desktop). */
+  frame: { url: string; width: number; height: number; at: number; desktop?: string } | null;
   streaming: string;
   settings: SettingsView | null;
   connected: boolean;
@@ -94,7 +95,7 @@ export function createAppStore(client: BridgeClient, options: { canStoreKeys?: b
       handlePush: (m) => {
         switch (m.kind) {
           case 'frame':
-            set({ frame: { url: `data:image/jpeg;base64,${m.jpegBase64}`, width: m.width, height: m.height, at: m.at } });
+            set({ frame: { url: `data:image/jpeg;base64,${m.jpegBase64}`, width: m.width, height: m.height, at: m.at, ...(m.desktop ? { desktop: m.desktop } : {}) } });
             return;
           case 'delta': {
             if (m.runId !== get().run?.runId) return;

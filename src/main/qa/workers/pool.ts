@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { assertNever } from '../../../shared/assert-never.js';
 import type { Config, ProviderProfile } from '../../../shared/config.js';
+import { configOnVirtualDesktop } from '../../config/virtual-desktop.js';
 import { startVirtualDisplay, virtualDisplayUnavailable, type VirtualDisplay } from '../../../os-control/virtual-display.js';
 import type { RequestGate } from '../../agent/providers/request-gate.js';
 import type { TestCase, TestPlan } from '../plan-types.js';
@@ -222,10 +223,7 @@ export async function runQaPool(plan: TestPlan, options: PoolOptions): Promise<S
             type: 'init',
             plan,
             profile: options.profile,
-            // Nobody can touch a private virtual display, so input seen there is the agent's
-            // own: a takeover pause would wait for a person who cannot exist (at load 15 a
-            // worker read its own typing as a key press and paused until the case timed out).
-            config: { ...options.config, takeover: 'ignore' },
+            config: configOnVirtualDesktop(options.config),
             suiteId,
             worker: n,
             home: options.home,
