@@ -3,10 +3,10 @@
  *
  * Chromium's dumps walk UIA's raw view and mark what is not a control element
  * (`IsControlElement=false`); UIA_DUMP walks the ControlViewWalker, which skips such an
- * element and shows its children in its place — so does this. Chromium prints a property
- * only when it is not the default for the page's elements, so an absent one is taken at
- * UIA's default: IsEnabled true, IsOffscreen false, HasKeyboardFocus and
- * IsKeyboardFocusable false, no rectangle. Patterns are those whose properties the line
+ * element and shows its children in its place — so does this. Chromium's filters print
+ * few properties (none of the stored files prints IsEnabled, IsOffscreen, focus or a
+ * rectangle), so one a line does not print is taken as: IsEnabled true, IsOffscreen
+ * false, HasKeyboardFocus and IsKeyboardFocusable false, no rectangle. Patterns are those whose properties the line
  * prints (`Toggle.ToggleState` → Toggle), named as UIA_DUMP names them.
  *
  * A password field's recorded value is KEPT here although UIA_DUMP never prints it: the
