@@ -10,6 +10,7 @@ import { ElementTreeOptionsSchema, ElementTreeResultSchema, walkElements, type E
 // REAL HARDWARE: the sample dumps in fixtures/ are written in the shape the dump scripts
 // (uia/read.ts UIA_DUMP, ax/read.ts AX_DUMP) print, for the same small sign-in window,
 // not recorded on Windows or macOS. What is tested is everything after the dump.
+// recorded-trees.test.ts runs the same mapping on trees recorded on real machines.
 
 const fixture = (name: string) => readFileSync(path.join(import.meta.dirname, 'fixtures', name), 'utf8');
 const request = ElementTreeOptionsSchema.parse({});

@@ -1,9 +1,11 @@
 /**
  * macOS Accessibility (AX) → DeskPilot elements. The input is what ax/read.ts's JXA
  * dump (osascript, System Events) prints, parsed with zod. NOT YET RUN ON macOS: the dump
- * script and this mapping are written from Apple's AX role constants and unit-tested
- * with sample dumps in that shape (test/accessibility/fixtures/ax-*.json), not with trees
- * recorded on real hardware.
+ * script is written from Apple's AX documentation and has never run. This mapping is
+ * unit-tested with a sample dump (test/accessibility/fixtures/ax-login.json) and with trees
+ * other projects recorded on real Macs (Chromium's Mac test expectations, macapptree's
+ * TextEdit example; see test/accessibility/fixtures/recorded/sources.json), turned into
+ * the dump's shape.
  *
  * Roles: AX roles (and the subroles that change the meaning: a secure text field, a
  * dialog) in AT-SPI's words. Bounds: AXPosition/AXSize are in points from the top-left of
@@ -131,9 +133,14 @@ function valueText(n: AxNode): string | undefined {
   return String(n.value);
 }
 
+/** A static text's text is its AXValue (Chromium's recordings: `AXStaticText AXValue='l1'`, no AXTitle): that is its name, as an AT-SPI label's. */
+const TEXT_IS_VALUE = 'AXStaticText';
+
 export function axToPlatform(node: AxNode): PlatformNode {
-  const name = node.title || node.description || '';
-  const value = valueText(node);
+  const shown = valueText(node);
+  const textIsValue = node.role === TEXT_IS_VALUE && !node.title && !node.description;
+  const name = node.title || node.description || (textIsValue ? (shown ?? '') : '');
+  const value = textIsValue ? undefined : shown;
   const description = node.title && node.description ? node.description : node.help;
   return {
     role: axRole(node),

@@ -1,9 +1,11 @@
 /**
  * Windows UI Automation → DeskPilot elements. The input is what uia/read.ts's PowerShell
  * dump prints (one JSON object per window, schema below, parsed with zod: the dump is
- * another process's output). NOT YET RUN ON WINDOWS: the dump script and this mapping are
- * written from the UIA documentation and unit-tested with sample dumps in that shape
- * (test/accessibility/fixtures/uia-*.json), not with trees recorded on real hardware.
+ * another process's output). NOT YET RUN ON WINDOWS: the dump script is written from the
+ * UIA documentation and has never run. This mapping is unit-tested with a sample dump
+ * (test/accessibility/fixtures/uia-login.json) and with trees other projects recorded on
+ * real Windows machines (Chromium's UIA test expectations, a UFO log; see
+ * test/accessibility/fixtures/recorded/sources.json), turned into the dump's shape.
  *
  * Roles: UIA control types in AT-SPI's words (the vocabulary the list, the rules and
  * `inspect` use). Bounds: UIA's BoundingRectangle is in screen pixels; divided by the
@@ -123,10 +125,16 @@ function states(n: UiaNode): ElementState[] {
   if (n.enabled) s.push('enabled');
   if (n.toggle === 'On') s.push('checked');
   if (n.toggle === 'Indeterminate') s.push('mixed');
-  if (n.selected) s.push('selected');
+  // A radio button says it is chosen through SelectionItem, not Toggle (Chromium's recorded
+  // radios: `RadioButton SelectionItem.IsSelected=true`, no Toggle state): AT-SPI's word is checked.
+  if (n.selected) s.push(n.controlType === 'RadioButton' ? 'checked' : 'selected');
   if (n.expand === 'Expanded' || n.expand === 'PartiallyExpanded') s.push('expanded');
   if (n.expand === 'Collapsed') s.push('collapsed');
-  if (n.controlType === 'Edit' || n.controlType === 'Document') s.push(n.readOnly ? 'readonly' : 'editable');
+  // An Edit is a text input unless its Value pattern says read-only. A Document is editable
+  // only when a Value pattern says so: a web page's Document (Chromium's recordings) has none
+  // and is not something to type into.
+  if (n.controlType === 'Edit') s.push(n.readOnly ? 'readonly' : 'editable');
+  if (n.controlType === 'Document' && n.readOnly !== undefined) s.push(n.readOnly ? 'readonly' : 'editable');
   if (n.password) s.push('password');
   if (n.modal) s.push('modal');
   if (!n.offscreen) s.push('visible');
