@@ -127,6 +127,12 @@ describe('deskpilot qa --shard + qa merge', () => {
     }
     const names = shardDirs.flatMap((d) => results(d).cases.map((c) => c.name));
     expect(names.sort()).toEqual(['Adds', 'Divides', 'Multiplies', 'Needs a printer', 'Ones', 'Subtracts']);
+    // The replay cache (qa --replay) says which shard's run each passing trajectory is from.
+    const cacheDir = path.join(tmp, 'home', 'qa', 'replay-cache');
+    const cached = readdirSync(cacheDir).map((f) => JSON.parse(readFileSync(path.join(cacheDir, f), 'utf8')) as { caseName: string; shard?: { index: number; total: number } });
+    const shardOf = (name: string) => shardDirs.findIndex((d) => results(d).cases.some((c) => c.name === name)) + 1;
+    expect(cached.map((c) => c.caseName).sort()).toEqual(['Adds', 'Divides', 'Multiplies', 'Ones']);
+    for (const c of cached) expect(c.shard, c.caseName).toEqual({ index: shardOf(c.caseName), total: 3 });
 
     const all = path.join(tmp, 'merged', 'all.xml');
     const report = path.join(tmp, 'merged', 'all.html');

@@ -128,4 +128,36 @@ describe('deskpilot qa --workers 2', () => {
       expect(readFileSync(path.join(tmp, 'files', `${c.id}.txt`), 'utf8').trim(), c.name).toBe(lineOf(c.name));
     }
   }, 480_000);
+
+  it('--replay --workers 2: every case from its cached trajectory on its own desktop, without the model, with the same end state', async () => {
+    // Uses the cache the run above wrote (its six passing trajectories). The model is not
+    // there for this run (a request would get a 400 and the case would not pass); the
+    // files are emptied first, so the lines must be typed anew.
+    fake.setFallback(undefined);
+    const asked = fake.requests.length;
+    const fileDir = path.join(tmp, 'files');
+    for (const f of readdirSync(fileDir)) writeFileSync(path.join(fileDir, f), '');
+    const out = path.join(tmp, 'out-replay');
+    const result = await runQaCli(
+      ['qa', path.join(tmp, 'two.plan.md'), '--workers', '2', '--replay', '--out-dir', out, '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl],
+      { ...process.env, DISPLAY: '', DESKPILOT_HOME: path.join(tmp, 'home'), ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: '' },
+      tmp,
+    );
+    const files = readdirSync(fileDir).map((f) => `${f}: ${JSON.stringify(readFileSync(path.join(fileDir, f), 'utf8'))}`);
+    expect(result.code, `${result.stdout}\n${result.stderr}\nfiles:\n${files.join('\n')}`).toBe(0);
+    expect(fake.requests.length).toBe(asked);
+    const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as {
+      workers: number;
+      counts: Record<string, number>;
+      cases: Array<{ id: string; name: string; status: string; source?: string; worker: number; attempts: Array<{ checks: Array<{ status: string; actual: string }> }> }>;
+    };
+    expect(results.workers).toBe(2);
+    expect(results.counts).toMatchObject({ passed: 6, failed: 0, blocked: 0, error: 0 });
+    expect(results.cases.map((c) => [c.name, c.source])).toEqual(NAMES.map((n) => [n, 'cache']));
+    for (const c of results.cases) {
+      const k = SQUARES[c.name]!;
+      expect(c.attempts.at(-1)!.checks.map((x) => [x.status, x.actual]), c.name).toEqual([['pass', String(k * k)]]);
+      expect(readFileSync(path.join(fileDir, `${c.id}.txt`), 'utf8').trim(), c.name).toBe(lineOf(c.name));
+    }
+  }, 480_000);
 });

@@ -163,10 +163,6 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
   const suiteId = newSuiteId();
   const checksDir = outDir ? path.join(outDir, outDirFiles.OUT_FILES.checks) : path.join(home, 'qa', suiteId);
   let suite: SuiteResult;
-  if (workers !== undefined && flags.replay) {
-    err.write('deskpilot qa: --replay runs the cases on this display; it does not combine with --workers yet\n');
-    return EXIT_INVALID;
-  }
   let interrupted = false;
   if (workers !== undefined) {
     ({ suite, interrupted } = await runParallel(
@@ -181,6 +177,7 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
         checksDir,
         cwd: path.dirname(path.resolve(planFile)),
         ...(flags.retries !== undefined ? { retries: flags.retries } : {}),
+        ...(flags.replay ? { replay: true } : {}),
         ...(flags.case?.length ? { cases: flags.case } : {}),
         ...(flags.shard ? { shard: flags.shard } : {}),
         gate,

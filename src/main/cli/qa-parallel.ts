@@ -36,7 +36,7 @@ export function perMinuteOption(value: string): number {
   return n;
 }
 
-export interface ParallelRun extends Pick<PoolOptions, 'suiteId' | 'profile' | 'config' | 'home' | 'checksDir' | 'cwd' | 'retries' | 'cases' | 'shard' | 'gate' | 'budget'> {
+export interface ParallelRun extends Pick<PoolOptions, 'suiteId' | 'profile' | 'config' | 'home' | 'checksDir' | 'cwd' | 'retries' | 'replay' | 'cases' | 'shard' | 'gate' | 'budget'> {
   plan: TestPlan;
   workers: WorkersFlag;
   /** How many cases the run selects (for auto and the "at most one worker per case" rule). */
@@ -93,6 +93,7 @@ export async function runParallel(run: ParallelRun, workers: number): Promise<{ 
       checksDir: run.checksDir,
       cwd: run.cwd,
       ...(run.retries !== undefined ? { retries: run.retries } : {}),
+      ...(run.replay ? { replay: true } : {}),
       ...(run.cases?.length ? { cases: run.cases } : {}),
       ...(run.shard ? { shard: run.shard } : {}),
       gate: run.gate,

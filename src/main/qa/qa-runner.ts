@@ -178,7 +178,7 @@ export async function runQaPlan(plan: TestPlan, options: QaRunOptions): Promise<
         attempts.push(result);
         // Every pass is the case's last passing trajectory (a clean replay's is its source's already).
         if (result.status === 'passed' && result.source !== 'cache' && result.runDir && result.runId) {
-          await writeReplayCache(home, { caseId: id, caseName: testCase.name, runDir: result.runDir, runId: result.runId, at: Date.now() });
+          await writeReplayCache(home, { caseId: id, caseName: testCase.name, runDir: result.runDir, runId: result.runId, at: Date.now(), ...(options.shard ? { shard: options.shard } : {}) });
         }
         if (result.status === 'passed' || result.status === 'error') break;
         if (options.budget && options.budget.remaining() <= 0) break;

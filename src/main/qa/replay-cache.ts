@@ -19,6 +19,8 @@ export const ReplayCacheEntrySchema = z
     runId: z.string().min(1),
     /** Epoch ms of the passing run. */
     at: z.number(),
+    /** The shard (`--shard i/n`) whose run passed, as every output of a sharded run says it; absent: the whole plan. */
+    shard: z.object({ index: z.number().int().positive(), total: z.number().int().positive() }).strict().optional(),
   })
   .strict();
 export type ReplayCacheEntry = z.infer<typeof ReplayCacheEntrySchema>;

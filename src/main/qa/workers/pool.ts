@@ -39,6 +39,8 @@ export interface PoolOptions {
   checksDir: string;
   cwd: string;
   retries?: number;
+  /** `--replay`: workers replay each case's last passing trajectory (one cache file per case: workers never write the same one). */
+  replay?: boolean;
   cases?: string[];
   shard?: ShardSpec;
   gate: RequestGate;
@@ -230,6 +232,7 @@ export async function runQaPool(plan: TestPlan, options: PoolOptions): Promise<S
             checksDir: options.checksDir,
             cwd: options.cwd,
             ...(options.retries !== undefined ? { retries: options.retries } : {}),
+            ...(options.replay ? { replay: true as const } : {}),
             ...(options.shard ? { shard: options.shard } : {}),
             costLeftUsd: costLeft(),
           });

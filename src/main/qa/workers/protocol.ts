@@ -27,6 +27,8 @@ export const ToWorkerSchema = z.discriminatedUnion('type', [
       checksDir: z.string().min(1),
       cwd: z.string().min(1),
       retries: z.number().int().min(0).max(5).optional(),
+      /** `qa --replay`: each case from its last passing trajectory (the replay cache in \`home\`, one file per case). */
+      replay: z.literal(true).optional(),
       shard: z.object({ index: z.number().int().positive(), total: z.number().int().positive() }).strict().optional(),
       costLeftUsd: Cost,
     })

@@ -134,6 +134,7 @@ export async function runQaWorker(deps: WorkerDeps): Promise<number> {
       worker: options.worker,
       ...(options.retries !== undefined ? { retries: options.retries } : {}),
       ...(options.shard ? { shard: options.shard } : {}),
+      ...(options.replay ? { replay: true } : {}),
       gate,
       budget,
       signal: stop.signal,
