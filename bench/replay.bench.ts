@@ -121,7 +121,7 @@ async function main() {
     console.log(`replay bench: a ${STEPS.length}-step case on the probe page (Chromium, accessibility on), ${SCREEN.width}×${SCREEN.height}, fake model answering in ${MODEL_LATENCY_MS} ms`);
     console.log(`  with the model: ${(modelMs / 1000).toFixed(2)} s wall, ${modelCalls} model calls`);
     console.log(`  replayed:       ${(replayMs / 1000).toFixed(2)} s wall, ${fake.requests.length - before} model calls, ${outcome.stats.replayed} steps (targets found by ${JSON.stringify(outcome.stats.rules)})`);
-    console.log(`    per step (median): ${median(step).toFixed(0)} ms — find + propose ${gap('observation', 'action_proposed')} ms, target read + gate + act ${gap('action_proposed', 'action_executed')} ms, settle + capture ${gap('action_executed', 'observation')} ms`);
+    console.log(`    per step (median): ${median(step).toFixed(0)} ms — find + propose ${gap('observation', 'action_proposed')} ms, target read + gate + act ${gap('action_proposed', 'action_executed')} ms, settle + capture ${gap('action_executed', 'observation')} ms (of it settling ${median(shots.slice(1).map((e) => (e.type === 'observation' ? e.settleMs : 0)))} ms)`);
     console.log(`  ratio: ${ratio.toFixed(3)}× (target ≤ 0.1×: ${ratio <= 0.1 ? 'met' : 'NOT met'}); same final control state: ${same ? 'yes' : 'NO'}`);
     console.log(`  deriving the trajectory (once per run, then cached): ${(deriveMs / 1000).toFixed(2)} s`);
     if (!same) process.exitCode = 1;

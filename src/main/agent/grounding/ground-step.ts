@@ -5,7 +5,7 @@
  * no list, the plain screenshot — never an error of the run.
  */
 import { DEFAULT_GROUNDING, type Grounding, type ProviderProfile } from '../../../shared/config.js';
-import type { ElementTree } from '../../../shared/elements.js';
+import type { ElementTree, ElementTreeResult } from '../../../shared/elements.js';
 import type { ObservationRecord } from '../../../shared/observation.js';
 import type { Computer } from '../../../os-control/types.js';
 import { buildElementList, type ElementList } from './element-list.js';
@@ -23,15 +23,32 @@ export interface StepGrounding {
   marked?: Buffer;
 }
 
+/**
+ * Starts reading the focused window's tree for a step (undefined for a pixels run). The
+ * runner starts it together with the screenshot, after the screen has settled: the two
+ * overlap (the read is mostly waiting on the app's answers over D-Bus, ~100–190 ms for a
+ * GTK window here; the capture is our own CPU work). Its failure is kept, not thrown,
+ * until groundStep looks at it: nothing is left unhandled if the capture fails first.
+ */
+export function readStepTree(computer: Pick<Computer, 'elementTree'>, grounding: Grounding): Promise<PromiseSettledResult<ElementTreeResult>> | undefined {
+  if (grounding === 'pixels') return undefined;
+  return computer.elementTree({ scope: 'focused' }).then(
+    (value): PromiseFulfilledResult<ElementTreeResult> => ({ status: 'fulfilled', value }),
+    (reason: unknown): PromiseRejectedResult => ({ status: 'rejected', reason }),
+  );
+}
+
 export async function groundStep(
-  computer: Computer,
+  treeRead: ReturnType<typeof readStepTree>,
   grounding: Grounding,
   record: ObservationRecord,
   image: Buffer,
   quality: number | undefined,
 ): Promise<StepGrounding> {
-  if (grounding === 'pixels') return {};
-  const result = await computer.elementTree({ scope: 'focused' });
+  if (grounding === 'pixels' || !treeRead) return {};
+  const read = await treeRead;
+  if (read.status === 'rejected') throw read.reason;
+  const result = read.value;
   if (result.kind !== 'tree') return {};
   const list = buildElementList(result, record);
   if (list.elements.length === 0) return { tree: result };

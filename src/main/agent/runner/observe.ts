@@ -4,7 +4,7 @@ import type { ObservationRecord } from '../../../shared/observation.js';
 import type { RunLog } from '../../sessions/types.js';
 import type { TranscriptImage } from '../transcript.js';
 import type { RunContext, SeenObservation } from './context.js';
-import { groundStep, type StepGrounding } from '../grounding/ground-step.js';
+import { groundStep, readStepTree, type StepGrounding } from '../grounding/ground-step.js';
 
 const MEDIA_TYPES = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' } as const;
 const EXTENSIONS = { jpeg: 'jpg', png: 'png', webp: 'webp' } as const;
@@ -37,6 +37,7 @@ export async function observeScreen(
   extra: { settleMs?: number; toolResults?: RunEventOf<'observation'>['toolResults']; correction?: string } = {},
 ): Promise<SeenObservation> {
   const target = ctx.provider.imageTarget(captureSize(ctx));
+  const treeRead = readStepTree(ctx.computer, ctx.grounding);
   const shot = await ctx.computer.observe({ displayId: ctx.display.id, target, signal: ctx.control.signal });
   const { record } = shot;
   const base = `screens/${String(ctx.step).padStart(4, '0')}-${record.id}`;
@@ -44,7 +45,7 @@ export async function observeScreen(
     ctx.log.writeFile(`${base}.${EXTENSIONS[record.image.format]}`, shot.image),
     ctx.log.writeFile(`${base}.thumb.jpg`, shot.thumb),
     // Grounding is a help, not a safety path: a tree that cannot be read makes a pixels step, said in the log.
-    groundStep(ctx.computer, ctx.grounding, record, shot.image, target.quality).catch((error: unknown): StepGrounding => {
+    groundStep(treeRead, ctx.grounding, record, shot.image, target.quality).catch((error: unknown): StepGrounding => {
       ctx.emit({ type: 'error', message: `no element list this step: ${error instanceof Error ? error.message : String(error)}`, fatal: false });
       return {};
     }),
