@@ -24,6 +24,7 @@ export interface NormalCombo {
  */
 export function comboOfChord(chord: KeyChord, heldModifiers: readonly ModifierClass[] = []): NormalCombo {
   const modifiers = new Set<ModifierClass>(heldModifiers);
+  // Stryker disable next-line ConditionalExpression: equivalent — parseKeyCombo puts only keys with a modifier class among a chord's modifiers (Caps_Lock+a is refused).
   for (const m of chord.modifiers) if (m.modifierClass) modifiers.add(m.modifierClass);
   let key = chord.key;
   const base = key ? shiftedBase(key) : undefined;
