@@ -6,7 +6,7 @@ import process from 'node:process';
 // real-desktop tests are too slow to run once per mutant.
 /** Module → the test files that must kill its mutants. */
 export const MODULES = {
-  'src/main/agent/supervision/policy.ts': ['test/supervision/policy.test.ts', 'test/supervision/gate.test.ts'],
+  'src/main/agent/supervision/policy.ts': ['test/supervision/policy.test.ts', 'test/supervision/policy-reasons.test.ts', 'test/supervision/gate.test.ts'],
   'src/main/agent/supervision/risk-rules.ts': ['test/supervision/risk-rules.test.ts', 'test/supervision/policy.test.ts'],
   'src/main/agent/supervision/user-rules.ts': ['test/supervision/policy.test.ts', 'test/supervision/gate.test.ts'],
   'src/main/agent/supervision/key-combo.ts': ['test/supervision/key-combo.test.ts', 'test/supervision/risk-rules.test.ts', 'test/supervision/policy.test.ts'],
@@ -16,6 +16,11 @@ export const MODULES = {
   'src/main/sessions/scrub.ts': ['test/sessions/secrets.test.ts', 'test/sessions/scrub-unit.test.ts'],
   'src/main/agent/providers/retry.ts': ['test/providers/factory.test.ts'],
   'src/shared/abort.ts': ['test/core/abort.test.ts'],
+  'src/os-control/typing.ts': ['test/os-control/keymap.test.ts'],
+  'src/main/sessions/run-log.ts': ['test/sessions/run-log.test.ts', 'test/sessions/crash.test.ts'],
+  'src/main/server/auth.ts': ['test/server/serve-security.test.ts', 'test/server/ws-client.test.ts'],
+  'src/main/qa/checks.ts': ['test/qa/element-checks.fast.test.ts', 'test/qa/decide-junit.test.ts'],
+  'src/main/qa/decide.ts': ['test/qa/decide-junit.test.ts'],
 };
 
 const only = process.env.MUTATE_MODULE;
