@@ -8,6 +8,7 @@ import { History } from './History.js';
 import { LiveScreen } from './LiveScreen.js';
 import { ProjectInstructions } from './ProjectInstructions.js';
 import { QuestionBox } from './QuestionBox.js';
+import { RecordPanel } from './RecordPanel.js';
 import { Settings } from './Settings.js';
 import { Timeline } from './Timeline.js';
 import { useApprovalAlert } from '../lib/approval-alert.js';
@@ -71,7 +72,10 @@ export function App() {
                       <ProjectInstructions instructions={run.projectInstructions} />
                     </section>
                   ) : (
-                    <Composer />
+                    <>
+                      <Composer />
+                      <RecordPanel />
+                    </>
                   )}
                   {run?.ended && (
                     <section className="panel ended" data-testid="run-ended">
