@@ -24,6 +24,7 @@ export function App() {
   const run = useApp((s) => s.run);
   const reviewing = useApp((s) => s.reviewing);
   const backToLive = useApp((s) => s.backToLive);
+  const recordingNow = useApp((s) => s.recording.state === 'starting' || s.recording.state === 'recording');
 
   useEffect(() => client.subscribe(handlePush), [client, handlePush]);
   useApprovalAlert(reviewing ? 0 : (run?.pending.length ?? 0));
@@ -73,7 +74,8 @@ export function App() {
                     </section>
                   ) : (
                     <>
-                      <Composer />
+                      {/* While a person is recorded the task box waits (a run would act on the recorded desktop): the recording comes first. */}
+                      {!recordingNow && <Composer />}
                       <RecordPanel />
                     </>
                   )}

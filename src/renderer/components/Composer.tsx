@@ -20,8 +20,6 @@ export function Composer() {
   const [skills, setSkills] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const running = !!active && activeState !== 'ended';
-  // The person is being recorded: a run would act on the desktop being recorded (main refuses it too).
-  const recording = useApp((s) => s.recording.state === 'starting' || s.recording.state === 'recording');
   const canStoreKeys = useApp((s) => s.canStoreKeys);
   const setTab = useApp((s) => s.setTab);
   const [ping, setPing] = useState<{ busy: boolean; ok?: boolean; message?: string }>({ busy: false });
@@ -41,7 +39,7 @@ export function Composer() {
   };
 
   const start = async () => {
-    if (!task.trim() || busy || running || recording || noKey) return;
+    if (!task.trim() || busy || running || noKey) return;
     setBusy(true);
     try {
       await client.call('run.start', {
@@ -121,7 +119,7 @@ export function Composer() {
           <button type="button" onClick={() => void testConnection()} disabled={ping.busy || noKey} data-testid="test-connection">
             {ping.busy ? 'Testing…' : 'Test connection'}
           </button>
-          <button type="submit" className="primary" disabled={!task.trim() || busy || running || recording || noKey} data-testid="start-run">
+          <button type="submit" className="primary" disabled={!task.trim() || busy || running || noKey} data-testid="start-run">
             Start <kbd>Ctrl+Enter</kbd>
           </button>
         </div>
@@ -151,7 +149,6 @@ export function Composer() {
         </p>
       )}
       {running && <p className="muted">A run is in progress; stop it to start another.</p>}
-      {recording && <p className="muted">You are being recorded; stop the recording to start a run.</p>}
     </form>
   );
 }
