@@ -55,6 +55,8 @@ async function expectUnclipped(page: Page, width: number): Promise<void> {
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
+  // The recording dot pulses; still (as with prefers-reduced-motion) the captures are the same on every run.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
   await panel(page).scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(artifactsDir(), name) });
   shots.push(name);
@@ -115,6 +117,11 @@ describe('the Record button (desktop app)', () => {
       await record(page, { state: 'unavailable', reason: 'Recording is only available in the DeskPilot desktop app: it reads every key and click on this machine, which a browser may not start. On the machine itself, run: deskpilot record "<task>"' });
       await expect.poll(() => page.locator('[data-testid="record-unavailable"]').textContent()).toContain('only available in the DeskPilot desktop app');
       expect(await page.locator('[data-testid="record-start"]').count()).toBe(0);
+      // Folded to one line for the people supervising from a browser; Enter on the focused summary unfolds the reason.
+      expect((await panel(page).boundingBox())!.height).toBeLessThan(48);
+      await page.locator('[data-testid="record-panel"] summary').focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.locator('[data-testid="record-unavailable"]').isVisible()).toBe(true);
       await expectUnclipped(page, 1440);
       await shoot(page, `record-unavailable-${scheme}-1440.png`);
       await page.context().close();

@@ -8,7 +8,7 @@ import { useApp, useClient } from '../bridge/context.js';
  * key or Stop. Main records with the same recorder as `deskpilot record` and pushes the
  * state (record_state); this shows it and where the session and its draft SKILL.md were
  * saved. There is no replay command on the bridge: the saved view gives the command line.
- * In `deskpilot serve` main says recording is unavailable, and why.
+ * In `deskpilot serve` main says recording is unavailable, and why: one folded line there.
  */
 export function RecordPanel() {
   const recording = useApp((s) => s.recording);
@@ -30,13 +30,14 @@ export function RecordPanel() {
     case 'recording':
       return <Recording recording={recording} />;
     case 'unavailable':
+      // One line for the people supervising from a browser: they cannot use it, and may ask why.
       return (
-        <section className="panel record" aria-labelledby="record-title" data-testid="record-panel">
-          <h2 id="record-title">Record a demonstration</h2>
+        <details className="panel record record-off" data-testid="record-panel">
+          <summary>Record a demonstration: desktop app only</summary>
           <p className="muted" data-testid="record-unavailable">
             {recording.reason}
           </p>
-        </section>
+        </details>
       );
     default:
       return assertNever(recording, 'recording state');
