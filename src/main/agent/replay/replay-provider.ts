@@ -21,7 +21,8 @@ import { REPLAY_CALL_PREFIX } from './labels.js';
  * pointer target must be found again (find-target.ts). After it (on the next turn's
  * screenshot): the screen must resemble the recorded "after", a step that changed
  * the screen must change it again, and an element op's effect must show in the tree
- * (element-ops.ts: the value set, the focus taken, the check box toggled). Any of these failing is a divergence: `strict` ends
+ * (element-ops.ts: the value set, the focus taken, the check box toggled). Any of
+ * these failing is a divergence: `strict` ends
  * the run there (nothing of the step is acted), `heal` hands the step to the model with
  * its recorded intent and goes on with the next step once the model has acted.
  */
@@ -240,13 +241,8 @@ export class ReplayProvider implements Provider {
       shift = { x: found.point.x - target.point.x, y: found.point.y - target.point.y };
       how = `${found.rule}: ${found.detail}`;
     }
-    let outside = false;
-    const placed = mapActionPoints(action, (p) => {
-      const image = globalToImage({ x: p.x + shift.x, y: p.y + shift.y }, screen.record);
-      if (!image) outside = true;
-      return image ?? p;
-    });
-    if (outside) return { kind: 'missing', tried: ['the target is found, but off the screen the replay watches'] };
+    const placed = inScreenshot(action, shift, screen);
+    if (!placed) return { kind: 'missing', tried: ['the target is found, but off the screen the replay watches'] };
     return { kind: 'placed', action: placed, ...(how ? { found: how } : {}) };
   }
 
@@ -254,8 +250,10 @@ export class ReplayProvider implements Provider {
     const placed = await placeElementOp(action, this.options.computer);
     if (placed.kind === 'missing') return placed;
     this.stats.rules['element-path'] = (this.stats.rules['element-path'] ?? 0) + 1;
-    // Its target point is only what the approval card and the overlays show: off screen is no reason to refuse a bus call.
-    const inImage = mapActionPoints(placed.action, (p) => globalToImage(p, screen.record) ?? p);
+    // Its point is what the approval card and the overlays show, in this screenshot's pixels;
+    // the runner's check refuses a point outside it, so an element off this screen is missing here.
+    const inImage = inScreenshot(placed.action, { x: 0, y: 0 }, screen);
+    if (!inImage) return { kind: 'missing', tried: [`${placed.found}: found, but off the screen the replay watches`] };
     return { kind: 'placed', action: inImage, found: placed.found, element: placed.expect };
   }
 
@@ -330,6 +328,17 @@ export class ReplayProvider implements Provider {
     };
     return { assistant: { role: 'assistant', text: summary, calls: [call] }, usage: ZERO_TOKENS, stopReason: 'tool_use' };
   }
+}
+
+/** The action's global points, shifted, in the pixels of the screenshot the replay looked at; undefined when one is off it. */
+function inScreenshot(action: Action, shift: Point, screen: ScreenNow): Action | undefined {
+  let outside = false;
+  const placed = mapActionPoints(action, (p) => {
+    const image = globalToImage({ x: p.x + shift.x, y: p.y + shift.y }, screen.record);
+    if (!image) outside = true;
+    return image ?? p;
+  });
+  return outside ? undefined : placed;
 }
 
 function pct(share: number): string {
