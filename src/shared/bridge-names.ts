@@ -25,6 +25,8 @@ export const COMMAND_NAMES = [
   'skills.list',
   'screen.watch',
   'connection.test',
+  'record.start',
+  'record.stop',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

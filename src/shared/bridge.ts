@@ -66,6 +66,48 @@ export const SettingsViewSchema = z
   .strict();
 export type SettingsView = z.infer<typeof SettingsViewSchema>;
 
+/** Where a recording (a person doing a task: `deskpilot record`, the Record button) was saved. */
+export const RecordingSavedSchema = z
+  .object({
+    /** The session: `deskpilot replay <runId>` runs it again. */
+    runId: z.string(),
+    /** The session folder (events.jsonl, screens/). */
+    dir: z.string(),
+    /** The draft SKILL.md written beside it. */
+    skillFile: z.string(),
+    /** Actions recorded. */
+    steps: z.number().int().nonnegative(),
+  })
+  .strict();
+export type RecordingSaved = z.infer<typeof RecordingSavedSchema>;
+
+/**
+ * The recording as a client sees it. `unavailable`: this client may not record (a
+ * browser of `deskpilot serve`: a recording reads every key typed on the host's desktop),
+ * with the reason to show.
+ */
+export const RecordingStateSchema = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('idle') }).strict(),
+  /** Until the first screenshot is taken: the person should not start yet. */
+  z.object({ state: z.literal('starting'), task: z.string() }).strict(),
+  z
+    .object({
+      state: z.literal('recording'),
+      task: z.string(),
+      runId: z.string(),
+      /** The X keysym that ends the recording (not recorded itself). */
+      stopKey: z.string(),
+      steps: z.number().int().nonnegative(),
+      /** The last recorded action in words ("click check box \"c1\""). */
+      last: z.string().optional(),
+    })
+    .strict(),
+  z.object({ state: z.literal('saved'), task: z.string(), saved: RecordingSavedSchema }).strict(),
+  z.object({ state: z.literal('failed'), task: z.string(), message: z.string() }).strict(),
+  z.object({ state: z.literal('unavailable'), reason: z.string() }).strict(),
+]);
+export type RecordingState = z.infer<typeof RecordingStateSchema>;
+
 /** Request/response commands: name → input and output schemas. */
 export const Commands = {
   'run.start': { input: StartRunInputSchema, output: z.object({ runId: z.string() }).strict() },
@@ -129,6 +171,17 @@ export const Commands = {
     input: z.object({ on: z.boolean() }).strict(),
     output: z.object({}).strict(),
   },
+  /**
+   * Desktop app only: record the person doing a task (the recorder `deskpilot record`
+   * uses). Answers once the first screenshot is taken and the person may start; the
+   * stop key or `record.stop` ends it. Refused while a run is active, and from a browser.
+   */
+  'record.start': {
+    input: z.object({ taskName: z.string().trim().min(1).max(500) }).strict(),
+    output: z.object({ runId: z.string(), stopKey: z.string() }).strict(),
+  },
+  /** Ends the recording and answers where it was saved (the last one's, when the stop key ended it already). */
+  'record.stop': { input: z.object({}).strict(), output: RecordingSavedSchema },
 } as const satisfies Record<CommandName, { input: z.ZodType; output: z.ZodType }>;
 
 export type { CommandName } from './bridge-names.js';
@@ -167,6 +220,8 @@ export const PushMessageSchema = z.discriminatedUnion('kind', [
    * configured one is taken or refused); problem says why, or why another one is live.
    */
   z.object({ kind: z.literal('kill_hotkey'), accelerator: z.string(), live: z.boolean(), problem: z.string() }).strict(),
+  /** The recording (or none), sent on connect and on every change (each recorded action too). */
+  z.object({ kind: z.literal('record_state'), recording: RecordingStateSchema }).strict(),
 ]);
 export type PushMessage = z.infer<typeof PushMessageSchema>;
 

@@ -3,7 +3,7 @@ import type { PushMessage } from '../../src/shared/bridge.js';
 import type { RunEvent } from '../../src/shared/events.js';
 import type { Computer } from '../../src/os-control/types.js';
 import type { RunHandle, RunOptions } from '../../src/main/agent/run-api.js';
-import { createBridgeService } from '../../src/main/service/index.js';
+import { createBridgeService, RECORDING_REFUSED } from '../../src/main/service/index.js';
 import { BridgeError, type ClientInfo, type KillHotkeyPush } from '../../src/main/service/types.js';
 import { tempHome } from '../e2e/support.js';
 
@@ -60,16 +60,18 @@ describe('bridge service: validation in one place', () => {
       killHotkey: () => hotkey,
       onKillHotkeyChange: (listener) => (hotkeyChanged = listener),
       prepareSettings: async () => () => {},
+      ownsInput: () => false,
     },
   });
   const client: ClientInfo = { id: 'ws:1', kind: 'ws' };
   const got: PushMessage[] = [];
   service.subscribe(client, (m) => got.push(m));
 
-  it('greets a client with the run state and the host state', () => {
+  it('greets a client with the run state, the host state and (to a browser) why it may not record', () => {
     expect(got).toEqual([
       { kind: 'run_state', runId: null, state: null, reason: '' },
       { kind: 'kill_hotkey', accelerator: 'Ctrl+Alt+K', live: true, problem: '' },
+      { kind: 'record_state', recording: { state: 'unavailable', reason: RECORDING_REFUSED } },
     ]);
   });
 

@@ -51,6 +51,8 @@ export class StubBrowserWindow extends EventEmitter {
   destroyed = false;
   contentProtection = false;
   alwaysOnTop: [boolean, string | undefined] = [false, undefined];
+  focused = false;
+  bounds = { x: 0, y: 0, width: 800, height: 600 };
 
   constructor(readonly options: Record<string, unknown>) {
     super();
@@ -75,7 +77,15 @@ export class StubBrowserWindow extends EventEmitter {
     this.visible = false;
     stub.log.push(`window:hide:${String(this.options.title)}`);
   }
-  focus(): void {}
+  focus(): void {
+    this.focused = true;
+  }
+  isFocused(): boolean {
+    return this.focused;
+  }
+  getBounds(): { x: number; y: number; width: number; height: number } {
+    return { ...this.bounds };
+  }
   isVisible(): boolean {
     return this.visible;
   }

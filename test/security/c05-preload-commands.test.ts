@@ -88,6 +88,7 @@ describe('class 5: the preload passes every bridge command and push', () => {
       frame: { kind: 'frame', at: 1, width: 480, height: 300, jpegBase64: '/9j/4AAQ' },
       run_state: { kind: 'run_state', runId: 'r', state: 'running', reason: '' },
       kill_hotkey: { kind: 'kill_hotkey', accelerator: 'CommandOrControl+Shift+Escape', live: true, problem: '' },
+      record_state: { kind: 'record_state', recording: { state: 'recording', task: 'rename the file', runId: 'r', stopKey: 'Pause', steps: 2, last: 'click push button "OK"' } },
     };
     // Every kind of the contract has a sample, and each sample is a valid push.
     expect(PushMessageSchema.options.map((o) => o.shape.kind.value).sort()).toEqual(Object.keys(samples).sort());

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -5,7 +6,7 @@ import { Commands, type SettingsView } from '../../src/shared/bridge.js';
 import { IPC_COMMAND_CHANNEL_PREFIX, RUN_FILE_PROTOCOL } from '../../src/shared/bridge-wire.js';
 import { RENDERER_CSP } from '../../src/main/electron/csp.js';
 import { stub, StubBrowserWindow } from '../harness/electron-stub.js';
-import { bootShell, quitShell, type BootedShell } from '../harness/electron-shell.js';
+import { bootShell, quitShell, until, type BootedShell } from '../harness/electron-shell.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
 
 vi.mock('electron', async () => (await import('../harness/electron-stub.js')).electronModule);
@@ -134,4 +135,37 @@ describe('Electron shell smoke test (stub electron, real main and preload)', () 
       });
     }
   });
+
+  it('Record: the real preload passes record.start/record.stop to main, which records with the service and leaves input to its own window out', async () => {
+    for (const name of ['record.start', 'record.stop']) expect(stub.ipcHandlers.has(`${IPC_COMMAND_CHANNEL_PREFIX}${name}`)).toBe(true);
+    // The contract refuses a blank name: the call reached the service (the preload did not refuse it as unknown).
+    await expect(shell.api.call('record.start', { taskName: ' ' })).rejects.toMatchObject({ code: 'invalid', message: /taskName/ });
+    await expect(shell.api.call('record.stop', {})).rejects.toMatchObject({ code: 'not_found', message: 'no recording is running' });
+
+    const win = shell.mainWindow;
+    win.visible = true;
+    win.bounds = { x: 0, y: 0, width: 400, height: 300 };
+    win.focused = true;
+    const hidesBefore = stub.log.filter((l) => l === 'window:hide:DeskPilot').length;
+    const started = (await shell.api.call('record.start', { taskName: 'smoke recording' })) as { runId: string; stopKey: string };
+    expect(started.stopKey).toBe('Pause');
+    // Its screenshots are what a replay compares with: the app hid its windows for the first one.
+    expect(stub.log.filter((l) => l === 'window:hide:DeskPilot').length).toBeGreaterThan(hidesBefore);
+    await until(() => win.visible, 'the window to come back after the first screenshot', 10_000);
+    const person = (...args: string[]) => spawnSync('xdotool', args, { env: { ...process.env, DISPLAY: xvfb.display }, timeout: 10_000 });
+    person('mousemove', '--sync', '100', '100');
+    person('click', '1'); // on the app's own window: not a step
+    person('type', 'x'); // while the app has the focus: not a step
+    await new Promise((r) => setTimeout(r, 800));
+    win.focused = false;
+    person('mousemove', '--sync', '700', '500');
+    person('click', '1');
+    await until(() => shell.pushesTo(win).some((m) => m.kind === 'record_state' && m.recording.state === 'recording' && m.recording.steps === 1), 'the outside click to be recorded', 20_000);
+    const saved = (await shell.api.call('record.stop', {})) as { runId: string; steps: number; skillFile: string };
+    expect(saved).toMatchObject({ runId: started.runId, steps: 1 });
+    const states = shell.pushesTo(win).flatMap((m) => (m.kind === 'record_state' ? [m.recording.state] : []));
+    expect(states.filter((s, i) => s !== states[i - 1])).toEqual(['idle', 'starting', 'recording', 'saved']);
+    // The HUD shows runs, not recordings.
+    expect(shell.pushesTo(shell.hud).some((m) => m.kind === 'record_state')).toBe(false);
+  }, 60_000);
 });

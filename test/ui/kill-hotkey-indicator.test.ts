@@ -1,18 +1,15 @@
-import { copyFileSync, readFileSync } from 'node:fs';
-import http from 'node:http';
+import { copyFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PushMessage } from '../../src/shared/bridge.js';
-import { ConfigSchema } from '../../src/shared/config.js';
 import { REPO_ROOT } from '../e2e/support.js';
-import { artifactsDir, buildWebInto, launchBrowser, tempDir } from './serve-harness.js';
+import { artifactsDir } from './serve-harness.js';
+import { pushTo, startShellPages, type ShellPages } from './shell-page.js';
 
 // The stop-hotkey indicator of the desktop app, in the real renderer (built with
-// vite) in Chromium. The page gets a `window.deskpilot` standing in for the preload:
-// it answers the few commands the first screen asks (with values the contract
-// allows: the renderer validates them) and lets the test push `kill_hotkey` states
-// as main does after registering, failing, or changing the key.
+// vite) in Chromium, with a stand-in preload (shell-page.ts): the test pushes
+// `kill_hotkey` states as main does after registering, failing, or changing the key.
 
 type HotkeyState = Extract<PushMessage, { kind: 'kill_hotkey' }>;
 const LIVE: HotkeyState = { kind: 'kill_hotkey', accelerator: 'CommandOrControl+Shift+Escape', live: true, problem: '' };
@@ -24,67 +21,19 @@ const FALLBACK: HotkeyState = {
   problem: 'Ctrl+Alt+K could not be used (Ctrl+Alt+K is taken by another app); CommandOrControl+Shift+Escape stops runs instead',
 };
 
-let browser: Browser;
-let server: http.Server;
-let base = '';
+let pages: ShellPages;
 
 beforeAll(async () => {
-  const dir = tempDir('dp-web-');
-  buildWebInto(dir);
-  server = http.createServer((req, res) => {
-    const rel = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname).replace(/^\/+/, '') || 'index.html';
-    const file = path.join(dir, path.normalize(rel));
-    if (!file.startsWith(dir)) return void res.writeHead(403).end();
-    try {
-      const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : file.endsWith('.html') ? 'text/html' : 'application/octet-stream';
-      res.writeHead(200, { 'Content-Type': type }).end(readFileSync(file));
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}/index.html`;
-  browser = await launchBrowser();
+  pages = await startShellPages();
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise((r) => server?.close(r));
+  await pages?.close();
 });
 
-async function openShellPage(hash: '' | '#hud', viewport: { width: number; height: number }, colorScheme: 'light' | 'dark'): Promise<Page> {
-  const context = await browser.newContext({ viewport, colorScheme });
-  const page = await context.newPage();
-  page.on('pageerror', (e) => console.error('[page error]', e.message));
-  await page.addInitScript((config) => {
-    const listeners = new Set<(m: unknown) => void>();
-    const answers: Record<string, unknown> = {
-      'settings.get': { config, keys: { ANTHROPIC_API_KEY: { stored: true, fromEnv: false } } },
-      'sessions.list': { sessions: [] },
-      'skills.list': { skills: [], errors: [] },
-      'screen.watch': {},
-    };
-    const w = window as unknown as Record<string, unknown>;
-    w.deskpilot = {
-      call: async (name: string) => {
-        if (name in answers) return answers[name];
-        throw Object.assign(new Error(`not answered in this test: ${name}`), { code: 'unavailable' });
-      },
-      subscribe(listener: (m: unknown) => void) {
-        listeners.add(listener);
-        listener({ kind: 'run_state', runId: null, state: null, reason: '' });
-        return () => listeners.delete(listener);
-      },
-      fileUrl: () => 'data:,',
-    };
-    w.__push = (m: unknown) => listeners.forEach((l) => l(m));
-  }, ConfigSchema.parse({}));
-  await page.goto(`${base}${hash}`);
-  await page.waitForSelector(hash ? '.hud' : '.app-header');
-  return page;
-}
+const openShellPage = (hash: '' | '#hud', viewport: { width: number; height: number }, colorScheme: 'light' | 'dark'): Promise<Page> => pages.open({ hash, viewport, colorScheme });
 
-const push = (page: Page, m: HotkeyState) => page.evaluate((msg) => (window as unknown as { __push(m: unknown): void }).__push(msg), m);
+const push = (page: Page, m: HotkeyState) => pushTo(page, m);
 const badge = (page: Page) => page.locator('[data-testid="kill-hotkey"]');
 const colorOf = (page: Page) => badge(page).evaluate((el) => getComputedStyle(el).color);
 

@@ -29,6 +29,13 @@ export interface ModelCall {
   actions: Array<{ ok: true; action: Action } | { ok: false; error: string }>;
   /** OpenAI pending safety checks on this call: only a person may acknowledge them. */
   safetyChecks?: Array<{ id: string; code: string; message: string }>;
+  /**
+   * Set only by agent/replay's provider: its element actions carry the element found
+   * again by the recorded path (a replay has no element list to resolve ids in), and the
+   * runner keeps those targets. No provider's parser sets it: a model's element action
+   * names an id only, and its target always comes from the list the model was sent.
+   */
+  foundElements?: true;
 }
 
 /**

@@ -3,6 +3,8 @@ import { missingDisplay } from '../../os-control/display-env.js';
 import { deskpilotHome } from '../paths.js';
 import { EXIT } from './exit-codes.js';
 import { shownOneLine } from './terminal-text.js';
+// The constant only: the recorder itself (sharp, the accessibility reader) loads inside the action.
+import { DEFAULT_STOP_KEY } from '../agent/record/stop-key.js';
 
 /**
  * `deskpilot record "<task>"`: records a person doing the task (agent/record) into a
@@ -14,7 +16,7 @@ export function registerRecordCommand(program: Command): void {
     .command('record')
     .description('record yourself doing a task: a replayable session and a draft SKILL.md (stop with the Pause key)')
     .argument('<task>', 'what the demonstration does, in plain language')
-    .option('--stop-key <keysym>', 'the key that ends the recording (an X keysym name)', 'Pause')
+    .option('--stop-key <keysym>', 'the key that ends the recording (an X keysym name)', DEFAULT_STOP_KEY)
     .option('--display <id>', 'the display to record (default: config displayId, else the primary)')
     .action(async (task: string, flags: { stopKey: string; display?: string }) => {
       const code = await recordCommand(task, flags);

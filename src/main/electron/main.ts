@@ -8,6 +8,7 @@ import type { RunState } from '../../shared/events.js';
 import { homePaths, deskpilotHome } from '../paths.js';
 import { BridgeError, type BridgeService, type ClientInfo } from '../service/types.js';
 import { hidingComputer } from './hide-while-acting.js';
+import { ownsInput } from './own-input.js';
 import { isTrustedSender, makeCommandHandler, parseRunFileUrl } from './ipc-handlers.js';
 import { DEFAULT_KILL_HOTKEY, KillHotkey } from './kill-hotkey.js';
 import { permissionAdvice } from './mac-permissions.js';
@@ -33,6 +34,8 @@ let tray: Tray | null = null;
 let service: BridgeService | null = null;
 let activeRunId: string | null = null;
 let activeState: RunState | null = null;
+/** A person is being recorded, or is about to be (record_state): its screenshots must not show our windows either. */
+let recording = false;
 /** True while our windows are hidden so the agent can capture/act (Linux). */
 let hiddenForAgent = false;
 
@@ -113,7 +116,8 @@ async function start(): Promise<void> {
   // plain Computer, so watching a run never hides or blinks the window (Linux).
   const agentComputer = needsHiding
     ? hidingComputer(screen, {
-        active: () => activeState === 'running' || activeState === 'starting',
+        // A recording's screenshots are what its replay compares the screen with: our windows must not be in them.
+        active: () => activeState === 'running' || activeState === 'starting' || recording,
         hide: async () => {
           hiddenForAgent = true;
           hiddenByUs = windows().filter((w) => w.isVisible());
@@ -150,11 +154,13 @@ async function start(): Promise<void> {
           if (before?.live && !unchanged) killHotkey.change(before.accelerator);
         };
       },
+      ownsInput: (input) => ownsInput(windows(), input),
     },
   });
   const svc = service;
 
   svc.subscribe({ id: 'electron-shell', kind: 'electron' }, (m: PushMessage) => {
+    if (m.kind === 'record_state') recording = m.recording.state === 'starting' || m.recording.state === 'recording';
     if (m.kind !== 'run_state') return;
     activeRunId = m.runId;
     activeState = m.state;

@@ -16,6 +16,7 @@ import { mcpToolboxFor } from '../agent/mcp/mcp-servers.js';
 import { startRun } from '../agent/runner.js';
 import { listSkills, type SkillRoots } from '../agent/skills/index.js';
 import { FrameStream } from './frame-stream.js';
+import { Recording, type Recorder } from './recording.js';
 import { BridgeError, type ClientInfo, type RunHostingService, type SecretStore, type ServiceHost } from './types.js';
 
 export interface BridgeServiceOptions {
@@ -47,7 +48,17 @@ export interface BridgeServiceOptions {
    * desktop they show, so nobody mistakes them for their own screen.
    */
   virtualDesktop?: { display: string; description: string };
+  /** Records a person (`record.start`); recordDemonstration unless a test brings another. */
+  record?: Recorder;
 }
+
+/**
+ * Why a browser of `deskpilot serve` may not record: a recording reads every key typed
+ * and every click on the host's desktop (passwords included) into a session file, and
+ * the person at that desktop would not know a remote page had started it.
+ */
+export const RECORDING_REFUSED =
+  'Recording is only available in the DeskPilot desktop app: it reads every key and click on this machine, which a browser may not start. On the machine itself, run: deskpilot record "<task>"';
 
 /** The first contract issue of a message, for an error a person can act on. */
 function issueText(issues: readonly { path: PropertyKey[]; message: string }[]): string {
@@ -122,6 +133,18 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
     onFrame: (frame) => push(frame, (client) => frames.isWatching(client.id)),
   });
 
+  // A recording's state goes only to the clients that may record (the desktop app's windows).
+  const mayRecord = (client: ClientInfo) => client.kind === 'electron';
+  const recording = new Recording({
+    home,
+    computer,
+    displayId: async () => (await withConfigErrors(() => loadConfig(home))).displayId,
+    ...(host ? { ignore: (input) => host.ownsInput(input) } : {}),
+    onChange: (state) => push({ kind: 'record_state', recording: state }, mayRecord),
+    ...(options.record ? { record: options.record } : {}),
+  });
+  const recordingState = (client: ClientInfo): PushMessage => ({ kind: 'record_state', recording: mayRecord(client) ? recording.now() : { state: 'unavailable', reason: RECORDING_REFUSED } });
+
   host?.onKillHotkeyChange(() => {
     const state = host.killHotkey();
     if (state) push(state);
@@ -172,6 +195,7 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
   const hostRun = async (start: (hooks: Pick<RunOptions, 'onEvent' | 'onDelta'>) => Promise<RunHandle>, policy: PolicyMode, over?: string): Promise<RunHandle> => {
     const below = over !== undefined ? activeRun(over) : undefined;
     if (!below && active) throw new BridgeError('conflict', 'a run is already active; stop it first');
+    if (recording.busy()) throw new BridgeError('conflict', 'a recording is running; stop it first');
     // Filled once startRun returns; events before that only go to the log and subscribers.
     const run: { current?: ActiveRun } = {};
     const leave = (current: ActiveRun) => {
@@ -222,6 +246,7 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
   const handlers: { [N in CommandName]: (input: ReturnType<(typeof Commands)[N]['input']['parse']>, client: ClientInfo) => Promise<CommandOutput<N>> } = {
     'run.start': async (input) => {
       if (active || starting) throw new BridgeError('conflict', 'a run is already active; stop it first');
+      if (recording.busy()) throw new BridgeError('conflict', 'a recording is running; stop it first');
       starting = true;
       try {
         const loaded = await withConfigErrors(() => loadConfig(home));
@@ -391,6 +416,16 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
       frames.watch(client.id, input.on);
       return {};
     },
+    'record.start': async (input, client) => {
+      if (!mayRecord(client)) throw new BridgeError('unavailable', RECORDING_REFUSED);
+      // A run acts on the same desktop: its actions would be recorded as the person's.
+      if (active || starting) throw new BridgeError('conflict', 'a run is active; stop it before recording');
+      return recording.start(input.taskName);
+    },
+    'record.stop': async (_input, client) => {
+      if (!mayRecord(client)) throw new BridgeError('unavailable', RECORDING_REFUSED);
+      return recording.stop();
+    },
   };
 
   return {
@@ -429,7 +464,7 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
     subscribe(client, listener) {
       listeners.set(listener, client);
       const hotkey = host?.killHotkey();
-      const greeting = [valid(runState()), hotkey ? valid(hotkey) : null];
+      const greeting = [valid(runState()), hotkey ? valid(hotkey) : null, valid(recordingState(client))];
       for (const message of greeting) {
         try {
           if (message) listener(message);
@@ -461,6 +496,7 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
     async close() {
       closed = true;
       frames.close();
+      await recording.close();
       const running = active;
       if (running) {
         running.handle.stop('the app is closing');

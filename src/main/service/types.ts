@@ -1,6 +1,7 @@
 import type { PolicyMode } from '../../shared/approvals.js';
 import type { CommandName, CommandOutput, PushMessage } from '../../shared/bridge.js';
 import type { Config } from '../../shared/config.js';
+import type { PersonInput } from '../agent/record/record.js';
 import type { RunHandle, RunOptions } from '../agent/run-api.js';
 
 /**
@@ -83,4 +84,10 @@ export interface ServiceHost {
    * refuses the save; the returned function undoes it when the write then fails.
    */
   prepareSettings(next: Config): Promise<() => void>;
+  /**
+   * Whether a person's input went to the shell's own windows (a press inside one of
+   * them, a key while one has the focus): a recording leaves it out, so pressing Stop
+   * in the app is not a step of the task.
+   */
+  ownsInput(input: PersonInput): boolean;
 }

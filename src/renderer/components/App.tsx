@@ -8,6 +8,7 @@ import { History } from './History.js';
 import { LiveScreen } from './LiveScreen.js';
 import { ProjectInstructions } from './ProjectInstructions.js';
 import { QuestionBox } from './QuestionBox.js';
+import { RecordPanel } from './RecordPanel.js';
 import { Settings } from './Settings.js';
 import { Timeline } from './Timeline.js';
 import { useApprovalAlert } from '../lib/approval-alert.js';
@@ -23,6 +24,7 @@ export function App() {
   const run = useApp((s) => s.run);
   const reviewing = useApp((s) => s.reviewing);
   const backToLive = useApp((s) => s.backToLive);
+  const recordingNow = useApp((s) => s.recording.state === 'starting' || s.recording.state === 'recording');
 
   useEffect(() => client.subscribe(handlePush), [client, handlePush]);
   useApprovalAlert(reviewing ? 0 : (run?.pending.length ?? 0));
@@ -71,7 +73,11 @@ export function App() {
                       <ProjectInstructions instructions={run.projectInstructions} />
                     </section>
                   ) : (
-                    <Composer />
+                    <>
+                      {/* While a person is recorded the task box waits (a run would act on the recorded desktop): the recording comes first. */}
+                      {!recordingNow && <Composer />}
+                      <RecordPanel />
+                    </>
                   )}
                   {run?.ended && (
                     <section className="panel ended" data-testid="run-ended">

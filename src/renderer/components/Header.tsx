@@ -18,6 +18,7 @@ export function Header() {
   const run = useApp((s) => s.run);
   const connected = useApp((s) => s.connected);
   const reportError = useApp((s) => s.reportError);
+  const recording = useApp((s) => s.recording.state === 'recording');
   const live = !!active && state !== 'ended';
   const total = run?.total;
 
@@ -60,6 +61,11 @@ export function Header() {
         {total && (
           <span className="meter" data-testid="meter" title={usageText(total)}>
             {formatUsd(total.costUsd)} · {formatTokens(inputTokensOf(total) + total.outputTokens)} tok
+          </span>
+        )}
+        {recording && (
+          <span className="state state-recording" data-testid="recording-badge" title="A demonstration is being recorded">
+            <span className="rec-dot" aria-hidden="true" /> recording
           </span>
         )}
         <KillHotkeyBadge />

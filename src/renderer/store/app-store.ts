@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { BridgeClient, PushMessage, SettingsView } from '../../shared/bridge.js';
+import type { BridgeClient, PushMessage, RecordingState, SettingsView } from '../../shared/bridge.js';
 import type { PolicyMode } from '../../shared/approvals.js';
 import type { RunState } from '../../shared/events.js';
 import { applyEvent, emptyRun, replay, type RunView } from './run-view.js';
@@ -36,6 +36,8 @@ export interface AppState {
   selectedStep: number | null;
   /** Desktop app only: the global stop hotkey and whether it is registered; null in `deskpilot serve`. */
   killHotkey: Extract<PushMessage, { kind: 'kill_hotkey' }> | null;
+  /** The recording of a person (Record), as main pushes it; `unavailable` in `deskpilot serve`. */
+  recording: RecordingState;
 }
 
 export interface AppActions {
@@ -85,6 +87,7 @@ export function createAppStore(client: BridgeClient, options: { canStoreKeys?: b
       lastError: null,
       selectedStep: null,
       killHotkey: null,
+      recording: { state: 'idle' },
 
       setTab: (tab) => set({ tab }),
       setConnected: (connected) => set({ connected }),
@@ -120,6 +123,9 @@ export function createAppStore(client: BridgeClient, options: { canStoreKeys?: b
           }
           case 'kill_hotkey':
             set({ killHotkey: m });
+            return;
+          case 'record_state':
+            set({ recording: m.recording });
             return;
           case 'event': {
             const ev = m.event;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { describeAction, mapActionPoints, type Action, type ScrollDirection } from '../../../shared/actions.js';
+import { describeAction, mapActionPoints, type Action, type Point, type ScrollDirection } from '../../../shared/actions.js';
 import type { ActionTarget, RunEventInput } from '../../../shared/events.js';
 import type { DisplayInfo } from '../../../shared/observation.js';
 import { globalToImage } from '../../../os-control/coords.js';
@@ -11,6 +11,7 @@ import { createRunLog, type FileRunLog } from '../../sessions/run-log.js';
 import { ZERO_USAGE } from '../pricing.js';
 import { readActionTarget } from '../runner/target.js';
 import { skillDraft } from './skill-draft.js';
+import { DEFAULT_STOP_KEY } from './stop-key.js';
 
 /**
  * `deskpilot record "<task>"`: a person does the task; their clicks, scrolls, keys and
@@ -28,6 +29,9 @@ const MODIFIERS: Record<string, string> = { Control_L: 'ctrl', Control_R: 'ctrl'
 const SCROLL: Record<number, ScrollDirection> = { 4: 'up', 5: 'down', 6: 'left', 7: 'right' };
 const BUTTONS = { 1: 'left', 2: 'middle', 3: 'right', 8: 'back', 9: 'forward' } as const;
 
+/** A person's input before it becomes an action: a key press, or a button press where the pointer is. */
+export type PersonInput = { kind: 'key' } | { kind: 'button'; point: Point };
+
 export interface RecordOptions {
   task: string;
   computer: Computer;
@@ -38,6 +42,11 @@ export interface RecordOptions {
   /** Told once the first screenshot is taken: the person may start. */
   onReady?(runId: string): void;
   onAction?(description: string): void;
+  /**
+   * Input that went to the recorder's own front end, not to the task (the desktop app's
+   * Record and Stop controls): left out of the recording. The stop key always stops.
+   */
+  ignore?(input: PersonInput): boolean;
   signal?: AbortSignal;
 }
 
@@ -58,7 +67,7 @@ function charOf(keysym: string): string | undefined {
 
 export async function recordDemonstration(options: RecordOptions): Promise<RecordResult> {
   const { computer } = options;
-  const stopKey = options.stopKey ?? 'Pause';
+  const stopKey = options.stopKey ?? DEFAULT_STOP_KEY;
   const display = pickDisplay(await computer.listDisplays(), options.displayId);
   const keysyms = await readKeysymTable();
   const log = await createRunLog({ home: options.home });
@@ -66,6 +75,8 @@ export async function recordDemonstration(options: RecordOptions): Promise<Recor
   emit({ type: 'run_started', task: options.task, provider: 'person', model: 'recording', policy: 'auto', limits: { maxSteps: 10_000, maxWallMs: 24 * 3_600_000, maxCostUsd: 5 }, skills: [], labels: { recorded: 'person' }, display });
   const recorder = startInputRecorder();
   options.signal?.addEventListener('abort', () => recorder.stop(), { once: true });
+  // Stopped while the recorder was starting: the listener above will never fire.
+  if (options.signal?.aborted) recorder.stop();
   const steps: Array<{ action: Action; target?: ActionTarget }> = [];
   let step = 0;
   let seen = await observe(log, computer, display, step);
@@ -110,6 +121,7 @@ export async function recordDemonstration(options: RecordOptions): Promise<Recor
       }
       if (!input.down) continue;
       if (plain === stopKey) break;
+      if (options.ignore?.({ kind: 'key' })) continue;
       const shift = held.has('shift');
       const sym = shift && shifted ? shifted : plain;
       const ch = charOf(sym);
@@ -125,6 +137,7 @@ export async function recordDemonstration(options: RecordOptions): Promise<Recor
     if (!input.down) continue;
     await flushText();
     const point = await computer.cursorPosition();
+    if (options.ignore?.({ kind: 'button', point })) continue;
     const direction = SCROLL[input.detail];
     if (direction) {
       await act({ type: 'scroll', x: point.x, y: point.y, direction, amount: 1, modifiers: [...held] }, { point });

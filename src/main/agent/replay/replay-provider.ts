@@ -6,6 +6,7 @@ import type { Computer, ImageTarget } from '../../../os-control/types.js';
 import type { ModelTurn, Provider, TurnRequest } from '../providers/types.js';
 import type { ModelCall, TranscriptImage } from '../transcript.js';
 import { pointerTargetPoint } from '../runner/target.js';
+import { elementEffectDiverges, isElementOp, placeElementOp, type ElementExpectation, type ElementOpAction } from './element-ops.js';
 import { findTarget, type ScreenNow, type TargetLookup } from './find-target.js';
 import { REPLAY_CALL_PREFIX } from './labels.js';
 
@@ -18,8 +19,10 @@ import { REPLAY_CALL_PREFIX } from './labels.js';
  *
  * Before a step: the screen must resemble the recorded one (SCREEN_MATCH) and every
  * pointer target must be found again (find-target.ts). After it (on the next turn's
- * screenshot): the screen must resemble the recorded "after", and a step that changed
- * the screen must change it again. Any of these failing is a divergence: `strict` ends
+ * screenshot): the screen must resemble the recorded "after", a step that changed
+ * the screen must change it again, and an element op's effect must show in the tree
+ * (element-ops.ts: the value set, the focus taken, the check box toggled). Any of
+ * these failing is a divergence: `strict` ends
  * the run there (nothing of the step is acted), `heal` hands the step to the model with
  * its recorded intent and goes on with the next step once the model has acted.
  */
@@ -103,7 +106,7 @@ export class ReplayProvider implements Provider {
   /** Next step to replay. */
   private index = 0;
   /** The step the last turn handed to the runner, and how (its effect is checked on the next turn). */
-  private last: { index: number; by: 'replay' | 'model'; before?: GreyImage } | undefined;
+  private last: { index: number; by: 'replay' | 'model'; before?: GreyImage; elements?: ElementExpectation[] } | undefined;
   private calls = 0;
   private ended = false;
   /**
@@ -141,6 +144,8 @@ export class ReplayProvider implements Provider {
     }
     if (previous?.by === 'replay') {
       const step = steps[previous.index]!;
+      const elementDiverged = previous.elements?.length ? await elementEffectDiverges(previous.elements, this.options.computer) : undefined;
+      if (elementDiverged) return this.diverge({ kind: 'effect', index: previous.index, message: elementDiverged, seen: data, ...(step.after ? { expectedImage: step.after.image } : {}) }, request, image, signal);
       const diverged = await this.effectDiverges(step, previous.before, grey, fingerprint, greyVia, request.observation.region);
       if (diverged) return this.diverge({ kind: 'effect', index: previous.index, message: diverged, seen: data, ...(step.after ? { expectedImage: step.after.image } : {}) }, request, image, signal);
     }
@@ -180,6 +185,7 @@ export class ReplayProvider implements Provider {
     }
     const actions: Action[] = [];
     const found: string[] = [];
+    const elements: ElementExpectation[] = [];
     for (const recorded of step.actions) {
       const placed = await this.place(recorded.action, recorded.target, screen);
       if (placed.kind === 'missing') {
@@ -192,8 +198,9 @@ export class ReplayProvider implements Provider {
       }
       actions.push(placed.action);
       if (placed.found) found.push(placed.found);
+      if (placed.element) elements.push(placed.element);
     }
-    this.last = { index: this.index, by: 'replay', before: grey };
+    this.last = { index: this.index, by: 'replay', before: grey, ...(elements.length ? { elements } : {}) };
     this.index += 1;
     this.stats.replayed += 1;
     const call: ModelCall = {
@@ -202,6 +209,8 @@ export class ReplayProvider implements Provider {
       // Logged with the turn: how each target was found again (the audit trail of a replay).
       input: { step: this.index, of: steps.length, found },
       actions: actions.map((action) => ({ ok: true as const, action })),
+      // Its element ops carry the element found again by path: the runner keeps those targets.
+      ...(elements.length ? { foundElements: true as const } : {}),
     };
     // The recorded intent is logged as this step's reasoning: a healed trajectory keeps it.
     return { assistant: { role: 'assistant', text: step.intent || `step ${this.index} of ${steps.length}`, calls: [call] }, usage: ZERO_TOKENS, stopReason: 'tool_use' };
@@ -212,12 +221,14 @@ export class ReplayProvider implements Provider {
     action: Action,
     target: TrajectoryStep['actions'][number]['target'],
     screen: ScreenNow,
-  ): Promise<{ kind: 'placed'; action: Action; found?: string } | Extract<TargetLookup, { kind: 'missing' }>> {
+  ): Promise<{ kind: 'placed'; action: Action; found?: string; element?: ElementExpectation } | Extract<TargetLookup, { kind: 'missing' }>> {
     // An element action's id named an entry of the list the model was sent; a replay has no
-    // such list. A click is replayed as a click on the element found again; focus,
-    // set_value and invoke are not replayed yet (the step diverges: --heal asks the model).
+    // such list. A click is replayed as a click on the element found again (the target
+    // rules below); focus, set_value and invoke as the same op on the element its recorded
+    // path finds now (element-ops.ts), never on one it does not find.
     if (action.type === 'element') {
-      if (action.op !== 'click' || !action.target) return { kind: 'missing', tried: [`${action.op} of an element by its id is not replayed yet`] };
+      if (isElementOp(action)) return this.placeElementOp(action, screen);
+      if (!action.target) return { kind: 'missing', tried: ['the recorded element click names no element'] };
       action = { type: 'click', x: action.target.x, y: action.target.y, button: 'left', clicks: 1, modifiers: [] };
     }
     const recordedPoint = pointerTargetPoint(action);
@@ -230,14 +241,20 @@ export class ReplayProvider implements Provider {
       shift = { x: found.point.x - target.point.x, y: found.point.y - target.point.y };
       how = `${found.rule}: ${found.detail}`;
     }
-    let outside = false;
-    const placed = mapActionPoints(action, (p) => {
-      const image = globalToImage({ x: p.x + shift.x, y: p.y + shift.y }, screen.record);
-      if (!image) outside = true;
-      return image ?? p;
-    });
-    if (outside) return { kind: 'missing', tried: ['the target is found, but off the screen the replay watches'] };
+    const placed = inScreenshot(action, shift, screen);
+    if (!placed) return { kind: 'missing', tried: ['the target is found, but off the screen the replay watches'] };
     return { kind: 'placed', action: placed, ...(how ? { found: how } : {}) };
+  }
+
+  private async placeElementOp(action: ElementOpAction, screen: ScreenNow): Promise<{ kind: 'placed'; action: Action; found: string; element: ElementExpectation } | Extract<TargetLookup, { kind: 'missing' }>> {
+    const placed = await placeElementOp(action, this.options.computer);
+    if (placed.kind === 'missing') return placed;
+    this.stats.rules['element-path'] = (this.stats.rules['element-path'] ?? 0) + 1;
+    // Its point is what the approval card and the overlays show, in this screenshot's pixels;
+    // the runner's check refuses a point outside it, so an element off this screen is missing here.
+    const inImage = inScreenshot(placed.action, { x: 0, y: 0 }, screen);
+    if (!inImage) return { kind: 'missing', tried: [`${placed.found}: found, but off the screen the replay watches`] };
+    return { kind: 'placed', action: inImage, found: placed.found, element: placed.expect };
   }
 
   /**
@@ -311,6 +328,17 @@ export class ReplayProvider implements Provider {
     };
     return { assistant: { role: 'assistant', text: summary, calls: [call] }, usage: ZERO_TOKENS, stopReason: 'tool_use' };
   }
+}
+
+/** The action's global points, shifted, in the pixels of the screenshot the replay looked at; undefined when one is off it. */
+function inScreenshot(action: Action, shift: Point, screen: ScreenNow): Action | undefined {
+  let outside = false;
+  const placed = mapActionPoints(action, (p) => {
+    const image = globalToImage({ x: p.x + shift.x, y: p.y + shift.y }, screen.record);
+    if (!image) outside = true;
+    return image ?? p;
+  });
+  return outside ? undefined : placed;
 }
 
 function pct(share: number): string {

@@ -101,7 +101,7 @@ async function executeCall(
   let routine = true;
   for (const [actionIndex, entry] of call.actions.entries()) {
     // An element id becomes the element it named in the list the model was sent (before the check: the point is checked too).
-    const resolved = entry.ok ? resolveElementIds(entry.action, seen.grounding) : { ok: false as const, error: entry.error };
+    const resolved = entry.ok ? resolveElementIds(entry.action, seen.grounding, call) : { ok: false as const, error: entry.error };
     const checked = resolved.ok ? checkAction(resolved.action, seen.record) : resolved;
     if (!checked.ok) {
       ctx.emit({ type: 'action_invalid', step: ctx.step, callId: call.callId, raw: rawText(entry.ok ? entry.action : call.input), error: checked.error });

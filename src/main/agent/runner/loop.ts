@@ -219,10 +219,13 @@ async function lookAfter(ctx: RunContext, results: ToolResultItem[], acted: bool
  */
 async function maskTypedPasswords(ctx: RunContext, assistant: ModelTurn['assistant'], seen: SeenObservation): Promise<void> {
   const actions = assistant.calls.flatMap((c) => c.actions.flatMap((a) => (a.ok ? [a.action] : [])));
-  for (const action of actions) {
-    if (action.type !== 'element' || action.op !== 'set_value' || !action.value) continue;
-    const resolved = resolveElementIds(action, seen.grounding);
-    if (resolved.ok && resolved.action.type === 'element' && resolved.action.target?.password) ctx.log.markSecret(action.value);
+  for (const call of assistant.calls) {
+    for (const entry of call.actions) {
+      const action = entry.ok ? entry.action : undefined;
+      if (action?.type !== 'element' || action.op !== 'set_value' || !action.value) continue;
+      const resolved = resolveElementIds(action, seen.grounding, call);
+      if (resolved.ok && resolved.action.type === 'element' && resolved.action.target?.password) ctx.log.markSecret(action.value);
+    }
   }
   const typed = actions.flatMap((a) => (a.type === 'type' ? [a.text] : []));
   if (typed.length === 0) return;
