@@ -1,3 +1,4 @@
+import { assertNever } from '../../shared/assert-never.js';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { BridgeClient, PushMessage, RecordingState, SettingsView } from '../../shared/bridge.js';
 import type { PolicyMode } from '../../shared/approvals.js';
@@ -145,6 +146,9 @@ export function createAppStore(client: BridgeClient, options: { canStoreKeys?: b
             set(patch);
             return;
           }
+          default:
+            // A new push kind makes tsc name this switch.
+            return assertNever(m, 'push');
         }
       },
 
