@@ -7,7 +7,7 @@ import process from 'node:process';
 /** Module → the test files that must kill its mutants. */
 export const MODULES = {
   'src/main/agent/supervision/policy.ts': ['test/supervision/policy.test.ts', 'test/supervision/policy-reasons.test.ts', 'test/supervision/gate.test.ts'],
-  'src/main/agent/supervision/risk-rules.ts': ['test/supervision/risk-rules.test.ts', 'test/supervision/policy.test.ts'],
+  'src/main/agent/supervision/risk-rules.ts': ['test/supervision/risk-findings.test.ts', 'test/supervision/risk-rules.test.ts', 'test/supervision/policy.test.ts'],
   'src/main/agent/supervision/user-rules.ts': ['test/supervision/policy.test.ts', 'test/supervision/gate.test.ts'],
   'src/main/agent/supervision/key-combo.ts': ['test/supervision/key-combo.test.ts', 'test/supervision/risk-rules.test.ts', 'test/supervision/policy.test.ts'],
   'src/main/agent/supervision/approval-queue.ts': ['test/supervision/gate.test.ts'],

@@ -169,7 +169,9 @@ export function findRisk(action: Action, context: ActionContext): RiskFinding | 
 
   // 2.
   for (const p of pressed) {
-    const danger = DANGEROUS_COMBOS.find((d) => comboContains(p.combo, d.combo));
+    // The most specific row the chord contains names what it does: ctrl+alt+F4 contains
+    // alt+F4 ("closes the window") but switches to a text console.
+    const danger = DANGEROUS_COMBOS.filter((d) => comboContains(p.combo, d.combo)).sort((x, y) => y.combo.modifiers.length - x.combo.modifiers.length)[0];
     if (danger) return { rule: 'risk:destructive-combo', reason: `${comboToString(p.combo)}${heldNote} ${danger.why}` };
   }
   // 3.
