@@ -1,3 +1,5 @@
+import type { Action } from '../../../shared/actions.js';
+import { assertNever } from '../../../shared/assert-never.js';
 import { parseKeyCombo, resolveKey, shiftedBase, type KeyChord, type ModifierClass } from '../../../os-control/keys.js';
 
 /**
@@ -73,4 +75,63 @@ export function sameCombo(a: NormalCombo, b: NormalCombo): boolean {
  */
 export function comboContains(combo: NormalCombo, pattern: NormalCombo): boolean {
   return (pattern.key === '' || combo.key === pattern.key) && pattern.modifiers.every((m) => combo.modifiers.includes(m));
+}
+
+/** A chord an action presses, and what it means to the rules. */
+export interface PressedChord {
+  chord: KeyChord;
+  combo: NormalCombo;
+}
+
+/**
+ * Every chord a keyboard action presses, with the modifiers earlier actions hold (ctrl
+ * held by a key_down, then q tapped, is ctrl+q) — the one reading the risk rules and the
+ * user rules share. A key_down or hold_key is judged as the chord it presses; typing
+ * while ctrl/alt/super is held presses a chord per character (shift alone makes capitals,
+ * not chords); a character with no key of its own is pasted, not pressed. Other actions
+ * press no chord. Throws KeyNameError when the keys cannot be read (the executor would
+ * refuse them too).
+ */
+export function chordsPressedBy(action: Action, heldKeys: readonly string[]): PressedChord[] {
+  const held = heldModifierClasses(heldKeys);
+  const pressed = (chord: KeyChord): PressedChord => ({ chord, combo: comboOfChord(chord, held) });
+  switch (action.type) {
+    case 'key':
+    case 'hold_key':
+    case 'key_down':
+      return parseKeyCombo(action.keys).chords.map(pressed);
+    case 'type': {
+      if (!held.some((m) => m !== 'shift')) return [];
+      const out: PressedChord[] = [];
+      for (const ch of new Set(action.text)) {
+        let key;
+        try {
+          key = resolveKey(ch);
+        } catch {
+          continue; // no key of its own: pasted, not pressed with the held modifiers
+        }
+        out.push(pressed({ modifiers: [], key, keys: [key] }));
+      }
+      return out;
+    }
+    case 'key_up':
+    case 'click':
+    case 'move':
+    case 'mouse_down':
+    case 'mouse_up':
+    case 'drag':
+    case 'scroll':
+    case 'wait':
+    case 'screenshot':
+    case 'cursor_position':
+    case 'zoom':
+    case 'shell':
+    case 'mcp_call':
+    case 'element':
+    case 'ask_user':
+    case 'finish':
+      return [];
+    default:
+      return assertNever(action, 'action kind');
+  }
 }

@@ -1,9 +1,7 @@
 import type { Action } from '../../../shared/actions.js';
-import { assertNever } from '../../../shared/assert-never.js';
-import { parseKeyCombo, resolveKey, type KeyChord } from '../../../os-control/keys.js';
 import type { ActionContext } from '../gate.js';
 import { submitsLine } from './input-memory.js';
-import { comboContains, comboOfChord, comboToString, heldModifierClasses, normaliseCombo, type NormalCombo } from './key-combo.js';
+import { chordsPressedBy, comboContains, comboToString, normaliseCombo, type NormalCombo, type PressedChord } from './key-combo.js';
 import { secretKind } from '../../../shared/secrets.js';
 import { SECRET_TEXT_RULE, type RiskRuleId } from '../../../shared/rule-ids.js';
 import { looksLikeShellCommand } from './shell-like.js';
@@ -84,59 +82,14 @@ const PASTE_KEYS = [normaliseCombo('ctrl+shift+v'), normaliseCombo('shift+Insert
 const TERMINAL_CONTROL_KEYS = [normaliseCombo('ctrl+d'), normaliseCombo('ctrl+c'), normaliseCombo('ctrl+z'), normaliseCombo('ctrl+backslash')];
 
 /** A chord as pressed, with what it means to the rules. */
-interface Pressed {
-  chord: KeyChord;
-  combo: NormalCombo;
+interface Pressed extends PressedChord {
   submits: boolean;
 }
 
-/**
- * Every chord the action presses, each with the modifiers already held. A key_down is
- * judged like a press of its chord; typing while ctrl/alt/super is held presses a
- * chord per character (ctrl held + typing "q" is ctrl+q).
- */
+/** Every chord the action presses (key-combo.ts chordsPressedBy), and whether it submits a line. */
 function pressedChords(action: Action, context: ActionContext): Pressed[] {
   const heldKeys = context.held?.keys ?? [];
-  const heldMods = heldModifierClasses(heldKeys);
-  const toPressed = (chord: KeyChord): Pressed => ({ chord, combo: comboOfChord(chord, heldMods), submits: submitsLine(chord, heldKeys) });
-  switch (action.type) {
-    case 'key':
-    case 'hold_key':
-    case 'key_down':
-      return parseKeyCombo(action.keys).chords.map(toPressed);
-    case 'type': {
-      if (!heldMods.some((m) => m !== 'shift')) return [];
-      const out: Pressed[] = [];
-      for (const ch of new Set(action.text)) {
-        try {
-          const key = resolveKey(ch);
-          out.push(toPressed({ modifiers: [], key, keys: [key] }));
-        } catch {
-          // A character with no key of its own is pasted, not pressed with the held modifiers.
-        }
-      }
-      return out;
-    }
-    case 'key_up':
-    case 'click':
-    case 'move':
-    case 'mouse_down':
-    case 'mouse_up':
-    case 'drag':
-    case 'scroll':
-    case 'wait':
-    case 'screenshot':
-    case 'cursor_position':
-    case 'zoom':
-    case 'shell':
-    case 'mcp_call':
-    case 'element':
-    case 'ask_user':
-    case 'finish':
-      return [];
-    default:
-      return assertNever(action, 'action kind');
-  }
+  return chordsPressedBy(action, heldKeys).map((p) => ({ ...p, submits: submitsLine(p.chord, heldKeys) }));
 }
 
 function windowName(context: ActionContext): string {

@@ -1,10 +1,10 @@
 import { actionCategory, type Action } from '../../../shared/actions.js';
 import { assertNever } from '../../../shared/assert-never.js';
-import { parseModifiers, resolveKey } from '../../../os-control/keys.js';
+import { parseModifiers } from '../../../os-control/keys.js';
 import type { UserRule } from '../../../shared/config.js';
 import type { ActionContext } from '../gate.js';
 import { UserPattern } from './bounded-regex.js';
-import { comboContains, comboOfChord, heldModifierClasses, normaliseCombos, sameCombo, type NormalCombo } from './key-combo.js';
+import { chordsPressedBy, comboContains, heldModifierClasses, normaliseCombos, sameCombo, type NormalCombo } from './key-combo.js';
 
 /**
  * The user's own allow/deny rules from config (policy.rules). A rule matches an
@@ -111,54 +111,17 @@ function textOf(action: Action): string | undefined {
 }
 
 /**
- * Every combo the action presses, with the modifiers earlier actions hold (ctrl held by
- * a key_down, then q tapped, is ctrl+q). A key_down is judged as the chord it presses;
- * typing while ctrl/alt/super is held presses a chord per character.
+ * Every combo the action presses (key-combo.ts chordsPressedBy: keys, and typing with
+ * ctrl/alt/super held), and for a mouse action the modifiers held with it as a chord
+ * without a key: a deny rule for "ctrl" catches a ctrl+click.
  */
 function combosOf(action: Action, context: ActionContext): NormalCombo[] {
-  const held = heldModifierClasses(context.held?.keys ?? []);
-  switch (action.type) {
-    case 'key':
-    case 'hold_key':
-    case 'key_down':
-      return normaliseCombos(action.keys, held);
-    case 'type': {
-      if (!held.some((m) => m !== 'shift')) return [];
-      const out: NormalCombo[] = [];
-      for (const ch of new Set(action.text)) {
-        try {
-          const key = resolveKey(ch);
-          out.push(comboOfChord({ modifiers: [], key, keys: [key] }, held));
-        } catch {
-          // no key of its own: pasted, not pressed with the held modifiers
-        }
-      }
-      return out;
-    }
-    case 'click':
-    case 'drag':
-    case 'scroll': {
-      // Modifiers held for a mouse action are a chord without a key: a deny rule for "ctrl" catches a ctrl+click.
-      const modifiers = new Set([...held, ...parseModifiers(action.modifiers).flatMap((m) => (m.modifierClass ? [m.modifierClass] : []))]);
-      return modifiers.size ? [{ modifiers: [...modifiers].sort(), key: '' }] : [];
-    }
-    case 'key_up':
-    case 'move':
-    case 'mouse_down':
-    case 'mouse_up':
-    case 'wait':
-    case 'screenshot':
-    case 'cursor_position':
-    case 'zoom':
-    case 'shell':
-    case 'mcp_call':
-    case 'element':
-    case 'ask_user':
-    case 'finish':
-      return [];
-    default:
-      return assertNever(action, 'action kind');
+  const heldKeys = context.held?.keys ?? [];
+  if (action.type === 'click' || action.type === 'drag' || action.type === 'scroll') {
+    const modifiers = new Set([...heldModifierClasses(heldKeys), ...parseModifiers(action.modifiers).flatMap((m) => (m.modifierClass ? [m.modifierClass] : []))]);
+    return modifiers.size ? [{ modifiers: [...modifiers].sort(), key: '' }] : [];
   }
+  return chordsPressedBy(action, heldKeys).map((p) => p.combo);
 }
 
 /**
