@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import type { ActionContext } from '../../src/main/agent/gate.js';
+import { compileUserRules, firstMatching, ruleMatches, UserRuleError } from '../../src/main/agent/supervision/user-rules.js';
+import { ActionSchema, type Action } from '../../src/shared/actions.js';
+import type { UserRule } from '../../src/shared/config.js';
+
+/**
+ * The person's own allow/deny rules (policy.rules), field by field: what each field
+ * matches, how a pattern is written, the errors that name the rule, and the fail-closed
+ * cases (an unknown window, a runaway pattern). Mutation testing: 113 of 221 mutants
+ * survived the policy tests alone.
+ */
+const a = (input: Record<string, unknown>): Action => ActionSchema.parse(input);
+const editor: ActionContext = { step: 1, activeWindow: { title: 'notes.txt - Mousepad', app: 'mousepad' } };
+const one = (rule: UserRule) => compileUserRules([rule])[0]!;
+const matches = (rule: UserRule, action: Action, context: ActionContext = editor) => ruleMatches(one(rule), action, context);
+
+describe('compileUserRules', () => {
+  it('keeps index, effect and reason; action names are trimmed and lower case', () => {
+    const [r0, r1] = compileUserRules([{ effect: 'allow', actions: [' Type '] }, { effect: 'deny', textPattern: 'x', reason: 'no x' }]);
+    expect(r0).toMatchObject({ index: 0, effect: 'allow' });
+    expect([...r0!.actions!]).toEqual(['type']);
+    expect(r0!.reason).toBeUndefined();
+    expect(r1).toMatchObject({ index: 1, effect: 'deny', reason: 'no x' });
+    expect(r1!.actions).toBeUndefined();
+  });
+
+  it('names the rule and field of a pattern that does not compile', () => {
+    expect(() => compileUserRules([{ effect: 'deny', textPattern: 'ok' }, { effect: 'deny', windowPattern: '(' }])).toThrow(UserRuleError);
+    expect(() => compileUserRules([{ effect: 'deny', windowPattern: '(' }])).toThrow(/^policy\.rules\[0\]\.windowPattern: invalid regular expression "\(": /);
+    expect(() => compileUserRules([{ effect: 'deny', elementPattern: '[' }])).toThrow(/^policy\.rules\[0\]\.elementPattern: invalid regular expression "\[": /);
+    expect(() => compileUserRules([{ effect: 'deny', textPattern: '/(/i' }])).toThrow(/^policy\.rules\[0\]\.textPattern: invalid regular expression "\/\(\/i": /);
+  });
+
+  it('names the rule and key of a chord it cannot read, and refuses a sequence', () => {
+    expect(() => compileUserRules([{ effect: 'deny', keys: ['ctrl+q', 'ctrl+nosuchkey'] }])).toThrow(/^policy\.rules\[0\]\.keys\[1\]: /);
+    expect(() => compileUserRules([{ effect: 'deny', keys: ['ctrl+c ctrl+v'] }])).toThrow('policy.rules[0].keys[0]: "ctrl+c ctrl+v" is 2 chords; a rule names one chord (write one rule per chord)');
+  });
+});
+
+describe('patterns', () => {
+  it('a plain pattern is a case-insensitive regular expression', () => {
+    expect(matches({ effect: 'deny', textPattern: 'drop table' }, a({ type: 'type', text: 'DROP TABLE users' }))).toBe(true);
+    expect(matches({ effect: 'deny', textPattern: '^drop' }, a({ type: 'type', text: 'please drop' }))).toBe(false);
+  });
+  it('"/re/flags" gives the flags: without i it is case-sensitive; g and y are dropped (stateless)', () => {
+    const rule = one({ effect: 'deny', textPattern: '/DROP/' });
+    expect(ruleMatches(rule, a({ type: 'type', text: 'drop' }), editor)).toBe(false);
+    expect(ruleMatches(rule, a({ type: 'type', text: 'DROP' }), editor)).toBe(true);
+    const global = one({ effect: 'deny', textPattern: '/x/gy' });
+    // A stateful pattern would fail the second time.
+    expect(ruleMatches(global, a({ type: 'type', text: 'x' }), editor)).toBe(true);
+    expect(ruleMatches(global, a({ type: 'type', text: 'x' }), editor)).toBe(true);
+    expect(matches({ effect: 'deny', textPattern: '/a.b/s' }, a({ type: 'type', text: 'a\nb' }))).toBe(true);
+  });
+});
+
+describe('actions: by kind or by category', () => {
+  it('matches the kind, or its category, and nothing else', () => {
+    expect(matches({ effect: 'deny', actions: ['click'] }, a({ type: 'click', x: 1, y: 1 }))).toBe(true);
+    expect(matches({ effect: 'deny', actions: ['click'] }, a({ type: 'type', text: 'x' }))).toBe(false);
+    expect(matches({ effect: 'deny', actions: ['observe'] }, a({ type: 'screenshot' }))).toBe(true);
+    expect(matches({ effect: 'deny', actions: ['observe'] }, a({ type: 'click', x: 1, y: 1 }))).toBe(false);
+  });
+});
+
+describe('textPattern reads the text each kind carries', () => {
+  const deny = { effect: 'deny' as const, textPattern: 'secret-word' };
+  it.each([
+    ['typed text', a({ type: 'type', text: 'a secret-word' }), true],
+    ['a shell command', a({ type: 'shell', command: 'echo secret-word' }), true],
+    ['an MCP call as server, tool and arguments', a({ type: 'mcp_call', server: 'fs', tool: 'write', arguments: { p: 'secret-word' } }), true],
+    ['a question', a({ type: 'ask_user', question: 'the secret-word?' }), true],
+    ['an element set to it', a({ type: 'element', op: 'set_value', id: 1, value: 'secret-word' }), true],
+    ['an element invoked (no text)', a({ type: 'element', op: 'invoke', id: 1 }), false],
+    ['a key press (no text)', a({ type: 'key', keys: 'Return' }), false],
+    ['a click (no text)', a({ type: 'click', x: 1, y: 1 }), false],
+    ['finish (no text)', a({ type: 'finish', success: true, summary: 'secret-word' }), false],
+  ])('%s', (_what, action, expected) => {
+    expect(matches(deny, action)).toBe(expected);
+  });
+  it('an MCP call reads as "server tool {json}"', () => {
+    expect(matches({ effect: 'deny', textPattern: '^fs write \\{"p":"x"\\}$' }, a({ type: 'mcp_call', server: 'fs', tool: 'write', arguments: { p: 'x' } }))).toBe(true);
+  });
+});
+
+describe('keys', () => {
+  const deny = { effect: 'deny' as const, keys: ['ctrl+w'] };
+  const allow = { effect: 'allow' as const, keys: ['ctrl+w'] };
+  it('a deny rule catches the chord and any chord containing it; an allow rule only the exact chord', () => {
+    expect(matches(deny, a({ type: 'key', keys: 'ctrl+w' }))).toBe(true);
+    expect(matches(deny, a({ type: 'key', keys: 'ctrl+shift+w' }))).toBe(true);
+    expect(matches(allow, a({ type: 'key', keys: 'ctrl+w' }))).toBe(true);
+    expect(matches(allow, a({ type: 'key', keys: 'ctrl+shift+w' }))).toBe(false);
+    expect(matches(deny, a({ type: 'key', keys: 'ctrl+q' }))).toBe(false);
+    expect(matches(deny, a({ type: 'type', text: 'w' }))).toBe(false);
+  });
+  it('held modifiers count: ctrl held, then w tapped or typed', () => {
+    const ctrl: ActionContext = { ...editor, held: { keys: ['Control_L'], buttons: [] } };
+    expect(matches(deny, a({ type: 'key', keys: 'w' }), ctrl)).toBe(true);
+    expect(matches(deny, a({ type: 'type', text: 'ow' }), ctrl)).toBe(true);
+    expect(matches(deny, a({ type: 'hold_key', keys: 'w', durationMs: 5 }), ctrl)).toBe(true);
+    expect(matches(deny, a({ type: 'key_down', keys: 'w' }), ctrl)).toBe(true);
+    expect(matches(deny, a({ type: 'key_up', keys: 'w' }), ctrl)).toBe(false);
+  });
+  it('a modifier-only rule catches a mouse action with that modifier (given or held), and not without it', () => {
+    const ctrlRule = { effect: 'deny' as const, keys: ['ctrl'] };
+    expect(matches(ctrlRule, a({ type: 'click', x: 1, y: 1, modifiers: ['ctrl'] }))).toBe(true);
+    expect(matches(ctrlRule, a({ type: 'drag', path: [{ x: 1, y: 1 }, { x: 2, y: 2 }], modifiers: ['ctrl'] }))).toBe(true);
+    expect(matches(ctrlRule, a({ type: 'scroll', x: 1, y: 1, direction: 'down', modifiers: ['ctrl'] }))).toBe(true);
+    expect(matches(ctrlRule, a({ type: 'click', x: 1, y: 1 }), { ...editor, held: { keys: ['Control_R'], buttons: [] } })).toBe(true);
+    expect(matches(ctrlRule, a({ type: 'click', x: 1, y: 1 }))).toBe(false);
+    expect(matches(ctrlRule, a({ type: 'click', x: 1, y: 1, modifiers: ['shift'] }))).toBe(false);
+    // An exact allow rule for ctrl+shift (no key) is exactly those two modifiers, sorted.
+    expect(matches({ effect: 'allow', keys: ['shift+ctrl'] }, a({ type: 'click', x: 1, y: 1, modifiers: ['shift', 'ctrl'] }))).toBe(true);
+  });
+});
+
+describe('windowPattern', () => {
+  it('matches the title or the app', () => {
+    expect(matches({ effect: 'deny', windowPattern: 'mousepad$' }, a({ type: 'click', x: 1, y: 1 }))).toBe(true);
+    expect(matches({ effect: 'deny', windowPattern: '^notes' }, a({ type: 'click', x: 1, y: 1 }))).toBe(true);
+    expect(matches({ effect: 'deny', windowPattern: 'bank' }, a({ type: 'click', x: 1, y: 1 }))).toBe(false);
+  });
+  it('an unknown window fails closed: a deny rule matches, an allow rule does not', () => {
+    expect(matches({ effect: 'deny', windowPattern: 'bank' }, a({ type: 'click', x: 1, y: 1 }), { step: 1 })).toBe(true);
+    expect(matches({ effect: 'allow', windowPattern: 'bank' }, a({ type: 'click', x: 1, y: 1 }), { step: 1 })).toBe(false);
+  });
+});
+
+describe('elementPattern', () => {
+  const on = (role: string, name: string): ActionContext => ({ ...editor, element: { role, name, password: false } });
+  it('matches the name, or role "name"; without a tree it matches nothing, deny included', () => {
+    expect(matches({ effect: 'deny', elementPattern: '^Delete account$' }, a({ type: 'click', x: 1, y: 1 }), on('push button', 'Delete account'))).toBe(true);
+    expect(matches({ effect: 'deny', elementPattern: '^push button "Delete' }, a({ type: 'click', x: 1, y: 1 }), on('push button', 'Delete account'))).toBe(true);
+    expect(matches({ effect: 'deny', elementPattern: '^Delete account$' }, a({ type: 'click', x: 1, y: 1 }), on('push button', 'Save'))).toBe(false);
+    expect(matches({ effect: 'deny', elementPattern: 'Delete' }, a({ type: 'click', x: 1, y: 1 }), editor)).toBe(false);
+  });
+});
+
+describe('every field must match', () => {
+  it('actions and text together', () => {
+    const rule = { effect: 'allow' as const, actions: ['shell'], textPattern: '^ls( |$)' };
+    expect(matches(rule, a({ type: 'shell', command: 'ls -l' }))).toBe(true);
+    expect(matches(rule, a({ type: 'shell', command: 'rm -r x' }))).toBe(false);
+    expect(matches(rule, a({ type: 'type', text: 'ls' }))).toBe(false);
+  });
+});
+
+describe('firstMatching', () => {
+  it('the first rule of the asked effect that matches, in order', () => {
+    const rules = compileUserRules([
+      { effect: 'allow', actions: ['click'] },
+      { effect: 'deny', actions: ['type'] },
+      { effect: 'deny', actions: ['click'] },
+      { effect: 'deny', actions: ['click', 'type'] },
+    ]);
+    expect(firstMatching(rules, 'deny', a({ type: 'click', x: 1, y: 1 }), editor)?.index).toBe(2);
+    expect(firstMatching(rules, 'allow', a({ type: 'click', x: 1, y: 1 }), editor)?.index).toBe(0);
+    expect(firstMatching(rules, 'deny', a({ type: 'type', text: 'x' }), editor)?.index).toBe(1);
+    expect(firstMatching(rules, 'allow', a({ type: 'type', text: 'x' }), editor)).toBeUndefined();
+  });
+});
