@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
 import { startXterm, type NativeApp } from '../harness/native-apps.js';
 import { startProbe, type Probe } from '../harness/probe/probe.js';
-import { getActiveWindow, parseXpropWindow } from '../../src/os-control/active-window.js';
+import { getActiveWindow, parseXpropWindow, x11ActiveWindowByXprop } from '../../src/os-control/active-window.js';
+import { activeWindowOverSocket } from '../../src/os-control/x11/active-window.js';
 import { findRisk } from '../../src/main/agent/supervision/risk-rules.js';
 
 let xvfb: Xvfb;
@@ -55,6 +56,37 @@ describe('active window on X11', () => {
     expect(w?.windowId).toBe(probe.windowId);
     expect(w?.app).toMatch(/chromium/i);
     expect(findRisk({ type: 'type', text: 'ls -la' }, { step: 0, activeWindow: w })).toBeUndefined();
+  });
+
+  it('our X connection answers exactly what xprop answers: xterm, Chromium, a UTF-8 title', async () => {
+    const utf8 = await startXterm(xvfb, { cols: 30, rows: 4, x: 100, y: 600 });
+    try {
+      spawnSync('xdotool', ['set_window', '--name', 'Grüße — 終わり 👋', utf8.windowId], { env: xvfb.env });
+      for (const id of [xterm.windowId, probe.windowId, utf8.windowId]) {
+        await activeAfter(id);
+        const bySocket = await activeWindowOverSocket(xvfb.display, 2_000);
+        const byXprop = await x11ActiveWindowByXprop(xvfb.env, 2_000);
+        expect(bySocket?.windowId).toBe(id);
+        expect(bySocket).toEqual(byXprop);
+      }
+      expect((await activeWindowOverSocket(xvfb.display, 2_000))?.title).toBe('Grüße — 終わり 👋');
+    } finally {
+      await utf8.stop();
+    }
+  });
+
+  it('without a window manager, both read the input focus walked up to the client window', async () => {
+    const bare = await startXvfb({ width: 800, height: 600, windowManager: false });
+    const app = await startXterm(bare, { cols: 30, rows: 4, x: 10, y: 10 });
+    try {
+      spawnSync('xdotool', ['windowfocus', '--sync', app.windowId], { env: bare.env });
+      const bySocket = await activeWindowOverSocket(bare.display, 2_000);
+      expect(bySocket).toMatchObject({ app: 'XTerm', instance: 'xterm', windowId: app.windowId, pid: app.pid });
+      expect(bySocket).toEqual(await x11ActiveWindowByXprop(bare.env, 2_000));
+    } finally {
+      await app.stop();
+      await bare.stop();
+    }
   });
 
   it('fails soft: no display, no answer, no exception', async () => {

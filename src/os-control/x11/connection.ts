@@ -114,10 +114,11 @@ export class X11Connection {
     readonly setup: SetupInfo,
   ) {}
 
-  static async open(display = process.env.DISPLAY ?? '', timeoutMs = 5_000): Promise<X11Connection> {
+  /** `xauthority`: the cookie file of a caller whose environment is not this process's (default: XAUTHORITY, ~/.Xauthority). */
+  static async open(display = process.env.DISPLAY ?? '', timeoutMs = 5_000, xauthority?: string): Promise<X11Connection> {
     const where = parseDisplay(display);
     const socket = where.socketPath ? connect(where.socketPath) : connect(where.port!, where.host!);
-    const cookie = readCookie(where.displayNumber);
+    const cookie = xauthority ? readCookie(where.displayNumber, xauthority) : readCookie(where.displayNumber);
     const authName = cookie ? Buffer.from('MIT-MAGIC-COOKIE-1') : Buffer.alloc(0);
     const authData = cookie ?? Buffer.alloc(0);
     const head = Buffer.alloc(12);

@@ -13,6 +13,7 @@
  * GetGeometry (14), TranslateCoordinates (40); little-endian, as connection.ts speaks.
  */
 import { X11Connection } from './connection.js';
+import { ATOM, internAtom, property, queryTree, u32 } from './properties.js';
 
 export interface TitledWindow {
   id: number;
@@ -26,39 +27,8 @@ export interface TitledWindow {
 }
 
 const MAX_DEPTH = 4;
-/** Atoms every X server predefines (the protocol's list). */
-const ATOM = { STRING: 31, WM_NAME: 39, WM_CLASS: 67 } as const;
 
-function u32(...values: number[]): Buffer {
-  const b = Buffer.alloc(values.length * 4);
-  values.forEach((v, i) => b.writeUInt32LE(v >>> 0, i * 4));
-  return b;
-}
-
-async function children(conn: X11Connection, window: number): Promise<number[]> {
-  const reply = await conn.request(15, 0, u32(window));
-  const n = reply.readUInt16LE(16);
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) out.push(reply.readUInt32LE(32 + i * 4));
-  return out;
-}
-
-async function internAtom(conn: X11Connection, name: string): Promise<number> {
-  const bytes = Buffer.from(name, 'latin1');
-  const head = Buffer.alloc(4);
-  head.writeUInt16LE(bytes.length, 0);
-  const reply = await conn.request(16, 1, Buffer.concat([head, bytes]));
-  return reply.readUInt32LE(8);
-}
-
-/** A property's bytes (at most 4 KB: titles and classes are short), or undefined when unset. */
-async function property(conn: X11Connection, window: number, atom: number, type: number): Promise<Buffer | undefined> {
-  const reply = await conn.request(20, 0, u32(window, atom, type, 0, 1024));
-  const format = reply[1]!;
-  if (format === 0) return undefined;
-  const length = reply.readUInt32LE(16) * (format / 8);
-  return reply.subarray(32, 32 + length);
-}
+const children = async (conn: X11Connection, window: number): Promise<number[]> => (await queryTree(conn, window)).children;
 
 /** Windows that vanish mid-walk answer BadWindow: they are simply not there. */
 const gone = <T>(fallback: T) => (): T => fallback;
