@@ -186,6 +186,63 @@ describe('Scrubber', () => {
   });
 });
 
+describe('Scrubber: values set on elements (set_value)', () => {
+  const proposed = (id: string, value: string, password?: boolean) =>
+    ev({ type: 'action_proposed', step: 0, proposalId: id, action: { type: 'element', op: 'set_value', id: 1, value, ...(password !== undefined ? { target: { path: 'p', role: 'password text', name: 'Password', x: 1, y: 1, password } } : {}) }, reasoning: '' });
+  it('a value set on a password field is a secret whatever it looks like, from that event on', () => {
+    const s = new Scrubber({ env: {}, findSecretSpans: none });
+    const logged = s.scrub(proposed('p1', 'plainword', true));
+    expect(JSON.stringify(logged)).not.toContain('plainword');
+    expect(s.scrubString('the field now holds plainword')).toBe(`the field now holds ${MASKED_SECRET}`);
+  });
+  it('a value set on another field is judged like typed text: only its secret parts are masked', () => {
+    const spans = (t: string) => (t.includes('SECRETX') ? [{ start: t.indexOf('SECRETX'), end: t.indexOf('SECRETX') + 7 }] : []);
+    const s = new Scrubber({ env: {}, findSecretSpans: spans });
+    s.scrub(proposed('p2', 'hello world', false));
+    s.scrub(proposed('p3', 'token SECRETX here'));
+    expect(s.scrubString('hello world')).toBe('hello world');
+    expect(s.scrubString('a SECRETX b')).toBe(`a ${MASKED_SECRET} b`);
+    // …and a later decision under the secret rule masks the whole value of that proposal.
+    s.scrub(ev({ type: 'approval_requested', proposalId: 'p2', decision: { verdict: 'ask', rule: 'risk:secret-text', reason: 'r', humanOnly: false } }));
+    expect(s.scrubString('hello world')).toBe(MASKED_SECRET);
+  });
+  it('an invoke or focus carries no value and teaches nothing', () => {
+    const s = new Scrubber({ env: {}, findSecretSpans: () => [{ start: 0, end: 3 }] });
+    s.scrub(ev({ type: 'action_proposed', step: 0, proposalId: 'p4', action: { type: 'element', op: 'invoke', id: 1 }, reasoning: '' }));
+    expect(s.scrubString('abc')).toBe('abc');
+  });
+});
+
+describe('Scrubber: structural fields keep their text, secret-named fields lose it', () => {
+  it.each(['v', 'type', 'runId', 'proposalId', 'callId', 'observationId', 'questionId', 'id', 'image', 'thumb', 'kind', 'rule', 'verdict', 'decision', 'state', 'status'])(
+    '%s keeps a typed secret that happens to occur in it',
+    (key) => {
+      const s = new Scrubber({ env: {}, findSecretSpans: none });
+      s.markSecret('abc123');
+      const out = s.scrub(ev({ type: 'error', message: 'abc123', fatal: false, nested: { [key]: 'x-abc123-y' } })) as unknown as { message: string; nested: Record<string, string> };
+      expect(out.nested[key]).toBe('x-abc123-y');
+      expect(out.message).toBe(MASKED_SECRET);
+    },
+  );
+  it.each(['password', 'db_password', 'passwd', 'passphrase', 'secret', 'client_secret', 'api_key', 'apiKey', 'access-key', 'private_key', 'auth_token', 'access_token', 'refresh_token', 'token', 'credentials', 'credential'])(
+    'a field named %s is redacted whatever its value',
+    (key) => {
+      const s = new Scrubber({ env: {}, findSecretSpans: none });
+      const out = s.scrub(ev({ type: 'error', message: 'm', fatal: false, nested: { [key]: 'anything' } })) as unknown as { nested: Record<string, string> };
+      expect(out.nested[key]).toBe(REDACTED);
+    },
+  );
+  it.each(['tokens', 'keyboard', 'secretary_name', 'passage'])('a field named %s is not a secret field', (key) => {
+    const s = new Scrubber({ env: {}, findSecretSpans: none });
+    const out = s.scrub(ev({ type: 'error', message: 'm', fatal: false, nested: { [key]: 'anything' } })) as unknown as { nested: Record<string, string> };
+    expect(out.nested[key]).toBe('anything');
+  });
+  it('the markers say what happened', () => {
+    expect(REDACTED).toBe('[redacted]');
+    expect(MASKED_SECRET).toBe('[masked secret]');
+  });
+});
+
 describe('DeltaScrubber', () => {
   it('holds text after the last whitespace so a key split over deltas is still redacted', () => {
     const sent: Array<[string, string]> = [];
