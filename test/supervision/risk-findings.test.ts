@@ -62,6 +62,7 @@ describe('2. every destructive chord of the table, with what it does', () => {
 
   it('with modifiers held by earlier actions: the reason says what is held', () => {
     expect(findRisk(a({ type: 'key', keys: 'q' }), held(editor, 'Control_L'))).toEqual({ rule: 'risk:destructive-combo', reason: 'ctrl+q (with Control_L held) quits the application' });
+    expect(findRisk(a({ type: 'key', keys: 'Delete' }), held(editor, 'Control_L', 'Alt_L'))?.reason).toBe('alt+ctrl+delete (with Control_L+Alt_L held) opens the system security screen');
     // Typing while ctrl is held presses a chord per character.
     expect(findRisk(a({ type: 'type', text: 'aq' }), held(editor, 'Control_L'))).toEqual({ rule: 'risk:destructive-combo', reason: 'ctrl+q (with Control_L held) quits the application' });
     // Shift alone held makes capitals, not chords.
@@ -108,6 +109,12 @@ describe('4. Enter after a shell-like line, 5. a typed line break after one', ()
     expect(findRisk(a({ type: 'type', text: 'sudo reboot' }), editor)).toBeUndefined();
     // Enter after a line that is not a command.
     expect(findRisk(a({ type: 'key', keys: 'Return' }), { ...editor, typedLine: 'Dear Anna,' })).toBeUndefined();
+  });
+  it('shows the line trimmed, and judges only the last 50 lines a text completes', () => {
+    expect(findRisk(a({ type: 'key', keys: 'Return' }), { ...editor, typedLine: '   rm -rf ~   ' })?.reason).toContain('after typing "rm -rf ~", which');
+    const early = `sudo reboot\n${'line\n'.repeat(50)}`;
+    expect(findRisk(a({ type: 'type', text: early }), editor)).toBeUndefined();
+    expect(findRisk(a({ type: 'type', text: `sudo reboot\n${'line\n'.repeat(49)}` }), editor)?.rule).toBe('risk:typed-command');
   });
   it('cuts a long line at 80 characters in the reason', () => {
     const long = `rm -rf ${'a'.repeat(100)}`;
