@@ -67,7 +67,8 @@ export function retryAfterMs(err: ErrorShape, now = Date.now()): number | undefi
   if (raw === undefined) return undefined;
   const seconds = Number(raw);
   if (raw.trim() !== '' && Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(raw);
+  // An HTTP date names its day and month ("Wed, 21 Oct 2026 07:28:00 GMT"); "-1" is no date (Date.parse reads it as year −1).
+  const date = /[a-z]/i.test(raw) ? Date.parse(raw) : Number.NaN;
   return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
 }
 
