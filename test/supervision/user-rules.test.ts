@@ -27,6 +27,7 @@ describe('compileUserRules', () => {
 
   it('names the rule and field of a pattern that does not compile', () => {
     expect(() => compileUserRules([{ effect: 'deny', textPattern: 'ok' }, { effect: 'deny', windowPattern: '(' }])).toThrow(UserRuleError);
+    expect(() => compileUserRules([{ effect: 'deny', windowPattern: '(' }])).toThrow(expect.objectContaining({ name: 'UserRuleError' }) as Error);
     expect(() => compileUserRules([{ effect: 'deny', windowPattern: '(' }])).toThrow(/^policy\.rules\[0\]\.windowPattern: invalid regular expression "\(": /);
     expect(() => compileUserRules([{ effect: 'deny', elementPattern: '[' }])).toThrow(/^policy\.rules\[0\]\.elementPattern: invalid regular expression "\[": /);
     expect(() => compileUserRules([{ effect: 'deny', textPattern: '/(/i' }])).toThrow(/^policy\.rules\[0\]\.textPattern: invalid regular expression "\/\(\/i": /);
@@ -135,6 +136,60 @@ describe('elementPattern', () => {
     expect(matches({ effect: 'deny', elementPattern: '^push button "Delete' }, a({ type: 'click', x: 1, y: 1 }), on('push button', 'Delete account'))).toBe(true);
     expect(matches({ effect: 'deny', elementPattern: '^Delete account$' }, a({ type: 'click', x: 1, y: 1 }), on('push button', 'Save'))).toBe(false);
     expect(matches({ effect: 'deny', elementPattern: 'Delete' }, a({ type: 'click', x: 1, y: 1 }), editor)).toBe(false);
+  });
+});
+
+describe('a runaway pattern (catastrophic backtracking) fails closed', () => {
+  const runaway = '^(a+)+$';
+  const subject = `${'a'.repeat(40)}!`;
+  it('a deny rule counts it as a match, an allow rule as no match — for text, window and element', () => {
+    expect(matches({ effect: 'deny', textPattern: runaway }, a({ type: 'type', text: subject }))).toBe(true);
+    expect(matches({ effect: 'allow', textPattern: runaway }, a({ type: 'type', text: subject }))).toBe(false);
+    const inWindow: ActionContext = { step: 1, activeWindow: { title: subject, app: subject } };
+    expect(matches({ effect: 'deny', windowPattern: runaway }, a({ type: 'click', x: 1, y: 1 }), inWindow)).toBe(true);
+    expect(matches({ effect: 'allow', windowPattern: runaway }, a({ type: 'click', x: 1, y: 1 }), inWindow)).toBe(false);
+    const onElement: ActionContext = { ...editor, element: { role: 'push button', name: subject, password: false } };
+    expect(matches({ effect: 'deny', elementPattern: runaway }, a({ type: 'click', x: 1, y: 1 }), onElement)).toBe(true);
+    expect(matches({ effect: 'allow', elementPattern: runaway }, a({ type: 'click', x: 1, y: 1 }), onElement)).toBe(false);
+  }, 30_000);
+});
+
+describe('"/re/flags" only when the whole pattern has that form', () => {
+  it('a slash inside a plain pattern is a literal slash', () => {
+    expect(matches({ effect: 'deny', textPattern: 'a/b/' }, a({ type: 'type', text: 'x a/b/ y' }))).toBe(true);
+    expect(matches({ effect: 'deny', textPattern: 'a/b/' }, a({ type: 'type', text: 'b' }))).toBe(false);
+    expect(matches({ effect: 'deny', textPattern: '/b/ and more' }, a({ type: 'type', text: '/b/ and more' }))).toBe(true);
+    expect(matches({ effect: 'deny', textPattern: '/b/ and more' }, a({ type: 'type', text: 'b' }))).toBe(false);
+  });
+});
+
+describe('a text rule judges every action kind (none throws)', () => {
+  const kinds: Record<Action['type'], Action> = {
+    click: a({ type: 'click', x: 1, y: 1 }),
+    move: a({ type: 'move', x: 1, y: 1 }),
+    mouse_down: a({ type: 'mouse_down' }),
+    mouse_up: a({ type: 'mouse_up' }),
+    drag: a({ type: 'drag', path: [{ x: 1, y: 1 }, { x: 2, y: 2 }] }),
+    scroll: a({ type: 'scroll', x: 1, y: 1, direction: 'down' }),
+    type: a({ type: 'type', text: 'zzz' }),
+    key: a({ type: 'key', keys: 'z' }),
+    hold_key: a({ type: 'hold_key', keys: 'z', durationMs: 5 }),
+    key_down: a({ type: 'key_down', keys: 'z' }),
+    key_up: a({ type: 'key_up', keys: 'z' }),
+    wait: a({ type: 'wait', durationMs: 5 }),
+    screenshot: a({ type: 'screenshot' }),
+    cursor_position: a({ type: 'cursor_position' }),
+    zoom: a({ type: 'zoom', region: { x: 0, y: 0, width: 4, height: 4 } }),
+    shell: a({ type: 'shell', command: 'zzz' }),
+    mcp_call: a({ type: 'mcp_call', server: 'zzz', tool: 't', arguments: {} }),
+    element: a({ type: 'element', op: 'set_value', id: 1, value: 'zzz' }),
+    ask_user: a({ type: 'ask_user', question: 'zzz' }),
+    finish: a({ type: 'finish', success: true, summary: 'zzz' }),
+  };
+  const carriesText = new Set(['type', 'shell', 'mcp_call', 'element', 'ask_user']);
+  it.each(Object.entries(kinds))('%s', (kind, action) => {
+    expect(matches({ effect: 'deny', textPattern: 'zzz' }, action)).toBe(carriesText.has(kind));
+    expect(matches({ effect: 'deny', keys: ['ctrl'] }, action, { ...editor, held: { keys: ['Control_L'], buttons: [] } })).toBe(['click', 'drag', 'scroll', 'type', 'key', 'hold_key', 'key_down'].includes(kind));
   });
 });
 
