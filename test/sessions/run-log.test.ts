@@ -1,4 +1,4 @@
-import { promises as fsp, readFileSync } from 'node:fs';
+import { existsSync, promises as fsp, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -140,5 +140,86 @@ describe('run log on disk', () => {
     gc();
     expect(refs.filter((r) => r.deref() !== undefined)).toHaveLength(0);
     await log.close();
+  });
+});
+
+describe('run log: its edges', () => {
+  it('refuses to append once closed, saying so; close is idempotent, removes the lock, and sync after it does nothing', async () => {
+    const log = await createRunLog({ home });
+    log.append(started);
+    expect(existsSync(path.join(log.dir, 'run.lock'))).toBe(true);
+    const closing = log.close();
+    expect(log.close()).toBe(closing);
+    await closing;
+    expect(existsSync(path.join(log.dir, 'run.lock'))).toBe(false);
+    expect(() => log.append(started)).toThrow(`run log ${log.runId} is closed`);
+    await expect(log.sync()).resolves.toBeUndefined();
+  });
+
+  it('names the field and the problem of an invalid event', async () => {
+    const log = await createRunLog({ home });
+    expect(() => log.append({ ...started, type: 'usage', step: -1 } as never)).toThrow(/^refusing to log an invalid usage event: step: /);
+    await log.close();
+  });
+
+  it('writes a summary whose logBytes is the size of events.jsonl', async () => {
+    const { log } = await writeSampleRun({ home, steps: 2 });
+    await log.close();
+    const summary = JSON.parse(readFileSync(path.join(log.dir, 'summary.json'), 'utf8')) as { logBytes: number; events: number };
+    expect(summary.logBytes).toBe(statSync(path.join(log.dir, 'events.jsonl')).size);
+    expect(summary.logBytes).toBeGreaterThan(0);
+  });
+
+  it('ends a last event whose line end never reached the disk, and says so (nothing lost)', async () => {
+    const log = await createRunLog({ home });
+    log.append(started);
+    await log.close();
+    const file = path.join(log.dir, 'events.jsonl');
+    await fsp.writeFile(file, readFileSync(file, 'utf8').replace(/\n$/, ''));
+    const again = await openRunLog(log.dir);
+    expect(again.warnings).toEqual(['events.jsonl: the last event had no line end; it was ended (nothing lost)']);
+    again.append({ type: 'error', message: 'next', fatal: false });
+    await again.close();
+    const lines = readFileSync(file, 'utf8').split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines.slice(0, 2).map((l) => (JSON.parse(l) as { type: string }).type)).toEqual(['run_started', 'error']);
+    // An intact log opens without a warning and unchanged.
+    const before = readFileSync(file, 'utf8');
+    const third = await openRunLog(log.dir);
+    expect(third.warnings).toEqual([]);
+    await third.close();
+    expect(readFileSync(file, 'utf8')).toBe(before);
+  });
+
+  it('removes only the temp files a killed writer left (name.<pid>.tmp)', async () => {
+    const log = await createRunLog({ home });
+    log.append(started);
+    await log.close();
+    await fsp.writeFile(path.join(log.dir, 'a.png.123.tmp'), 'x');
+    await fsp.writeFile(path.join(log.dir, 'notes.123.tmp.txt'), 'keep');
+    await (await openRunLog(log.dir)).close();
+    expect(existsSync(path.join(log.dir, 'a.png.123.tmp'))).toBe(false);
+    expect(existsSync(path.join(log.dir, 'notes.123.tmp.txt'))).toBe(true);
+  });
+
+  it('masks what it is told is secret, in events and in text it is asked to scrub', async () => {
+    const log = await createRunLog({ home, env: {} });
+    log.markSecret('hunter2');
+    expect(log.scrubText('pw hunter2')).toBe('pw [masked secret]');
+    log.append({ ...started, task: 'type hunter2' });
+    await log.close();
+    expect(readFileSync(path.join(log.dir, 'events.jsonl'), 'utf8')).not.toContain('hunter2');
+  });
+
+  it('applies the history size cap when asked, and only then', async () => {
+    const old = await writeSampleRun({ home, steps: 3 });
+    await old.log.close();
+    const kept = await createRunLog({ home });
+    await kept.close();
+    expect(existsSync(old.log.dir)).toBe(true);
+    const capped = await createRunLog({ home, historyCapMb: 0.000001 });
+    await capped.close();
+    expect(existsSync(old.log.dir)).toBe(false);
+    expect(existsSync(capped.dir)).toBe(true);
   });
 });
