@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import type { ActiveWindow } from './window-info.js';
 import { activeWindowOverSocket } from './x11/active-window.js';
 
 /**
@@ -16,16 +17,7 @@ import { activeWindowOverSocket } from './x11/active-window.js';
  * - Windows: PowerShell + user32 GetForegroundWindow.
  */
 
-export interface ActiveWindow {
-  title: string;
-  /** X11: the WM_CLASS class ("XTerm"); macOS: the application name; Windows: the process name. */
-  app: string;
-  /** X11: the WM_CLASS instance ("xterm"), when different from `app`. */
-  instance?: string;
-  /** Platform window id (X11: decimal), when known. */
-  windowId?: string;
-  pid?: number;
-}
+export type { ActiveWindow } from './window-info.js';
 
 export interface ActiveWindowOptions {
   env?: NodeJS.ProcessEnv;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDesktop, type Desktop } from '../harness/desktop.js';
 import type { FakeRequest } from '../harness/fake-model/index.js';
 import { requirePrograms } from '../harness/requirements.js';
-import { xServerAnswers } from '../harness/xvfb.js';
+import { processAlive, xServerPid } from '../harness/xvfb.js';
 import { BIN, claude, finish, REPO_ROOT, runCli, tempHome, toImagePoint, until } from './support.js';
 
 /**
@@ -54,9 +54,12 @@ describe('deskpilot run --virtual-display', () => {
     let shellDisplay = '';
     const images: Array<{ width: number; height: number }> = [];
     const seen = (req: FakeRequest) => images.push(...req.images.map(({ width, height }) => ({ width, height })));
+    // The run's own X server, by pid, asked while it runs (its display number is free for others after).
+    let virtualPid: number | undefined;
     fake.script(
       (req) => {
         seen(req);
+        virtualPid = xServerPid(/its own desktop \(Xvfb (:\d+)/.exec(run.stderr())?.[1] ?? '');
         return {
           text: 'Starting mousepad on the file.',
           toolCalls: [
@@ -117,7 +120,8 @@ describe('deskpilot run --virtual-display', () => {
     expect(await probe.textValue()).toBe('');
     expect(pointerOn(xvfb.env)).toBe(pointerBefore);
     // The run's desktop went with it.
-    expect(xServerAnswers(virtualDisplay)).toBe(false);
+    expect(virtualPid).toBeGreaterThan(0);
+    await until(() => !processAlive(virtualPid!), 10_000, `the run's Xvfb (pid ${virtualPid}) to end`);
   }, 150_000);
 
   it('Ctrl-C (SIGINT to the whole process group, as a terminal sends it) stops the run: exit 130, its desktop gone', async () => {
@@ -143,11 +147,13 @@ describe('deskpilot run --virtual-display', () => {
       await until(() => asked, 60_000, 'the run to ask the model');
       const display = /its own desktop \(Xvfb (:\d+)/.exec(stderr)?.[1];
       expect(display, stderr).toBeDefined();
+      const pid = xServerPid(display!);
+      expect(pid).toBeGreaterThan(0);
       process.kill(-child.pid!, 'SIGINT');
       expect(await exited, stderr).toBe(130);
       // Its X server was in a process group of its own: the run stopped it, Ctrl-C did not kill it under the run.
       expect(stderr).not.toMatch(/XIO/);
-      expect(xServerAnswers(display!)).toBe(false);
+      await until(() => !processAlive(pid!), 10_000, `the run's Xvfb (pid ${pid}) to end`);
     } finally {
       release();
     }

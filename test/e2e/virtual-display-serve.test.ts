@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startDesktop, type Desktop } from '../harness/desktop.js';
 import { requirePrograms } from '../harness/requirements.js';
-import { xServerAnswers } from '../harness/xvfb.js';
+import { processAlive, xServerPid } from '../harness/xvfb.js';
 import { artifactsDir, buildWebInto, launchBrowser, openPage, writeConfig } from '../ui/serve-harness.js';
 import { claude, finish, runCli, tempHome, toImagePoint, until } from './support.js';
 
@@ -79,6 +79,9 @@ describe('deskpilot serve --virtual-display', () => {
       expect(announced, serve.stderr()).not.toBeNull();
       const virtualDisplay = announced![1]!;
       expect(virtualDisplay).not.toBe(xvfb.display);
+      // Its X server by pid, while it runs: after the stop its display number is free for other tests.
+      const virtualPid = xServerPid(virtualDisplay);
+      expect(virtualPid).toBeGreaterThan(0);
       expect(serve.stdout()).toContain(`private virtual desktop (Xvfb ${virtualDisplay} 1280x800)`);
 
       const received: Wire[] = [];
@@ -149,7 +152,7 @@ describe('deskpilot serve --virtual-display', () => {
       serve.child.kill('SIGTERM');
       expect((await serve.exit).code, serve.stderr()).toBe(0);
       expect(serve.stderr()).not.toMatch(/XIO/);
-      expect(xServerAnswers(virtualDisplay)).toBe(false);
+      await until(() => !processAlive(virtualPid!), 10_000, `the server's Xvfb (pid ${virtualPid}) to end`);
     } finally {
       ws?.close();
       if (serve.child.exitCode === null) serve.child.kill('SIGTERM');

@@ -13,7 +13,7 @@
  * process to disappear.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { requirePrograms } from './requirements.js';
 
 export interface XvfbOptions {
@@ -212,4 +212,54 @@ export function xServerAnswers(display: string): boolean {
   const n = display.replace(/^:/, '');
   if (!existsSync(`/tmp/.X11-unix/X${n}`)) return false;
   return spawnSync('xdpyinfo', [], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * The pid of the X server listening on this display's socket now, or undefined: the
+ * socket's inode from /proc/net/unix, then the process holding it (/proc/<pid>/fd). Asked
+ * while a server runs, to check later that this very process ended: display numbers are
+ * handed to the next Xvfb at once (-displayfd), and tests run in parallel, so "nothing
+ * answers on :N" after a stop can be false (another test's server took :N; a clean-root
+ * CI run failed that way once).
+ */
+export function xServerPid(display: string): number | undefined {
+  const socketPath = `/tmp/.X11-unix/X${display.replace(/^:/, '').replace(/\..*$/, '')}`;
+  const inodes = new Set(
+    readFileSync('/proc/net/unix', 'utf8')
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/))
+      .filter((cols) => cols[7] === socketPath)
+      .map((cols) => cols[6]),
+  );
+  if (!inodes.size) return undefined;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${entry}/fd`);
+    } catch {
+      continue; // ended while we looked, or not ours to read
+    }
+    for (const fd of fds) {
+      let target: string;
+      try {
+        target = readlinkSync(`/proc/${entry}/fd/${fd}`);
+      } catch {
+        continue;
+      }
+      const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+      if (inode && inodes.has(inode)) return Number(entry);
+    }
+  }
+  return undefined;
+}
+
+/** True while the process lives (signal 0 probes without signalling). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

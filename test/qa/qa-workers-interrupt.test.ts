@@ -6,7 +6,6 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModel, type FakeModelServer, type FakeRequest, type FakeResult } from '../harness/fake-model/index.js';
 import { requirePrograms } from '../harness/requirements.js';
-import { xServerAnswers } from '../harness/xvfb.js';
 import { caseOf, REPO_ROOT } from './qa-support.js';
 
 /**
@@ -148,6 +147,6 @@ describe('Ctrl-C during deskpilot qa --workers 2', () => {
 
     // Every worker, app, window manager, bus and X server it started is gone.
     await until(() => (tree.every((p) => !alive(p.pid)) ? true : undefined), 10_000, `the processes to end: ${tree.filter((p) => alive(p.pid)).map((p) => `${p.pid} ${p.command}`).join(', ')}`, output);
-    for (const d of displays) expect(xServerAnswers(d)).toBe(false);
+    // (The X servers are in `tree` and checked by pid above: their display numbers may already serve another test.)
   }, 240_000);
 });

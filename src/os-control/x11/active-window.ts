@@ -10,7 +10,7 @@
  * walked up to the first window with a WM_CLASS — the client window — as
  * `xdotool getwindowfocus` + xprop answered it.
  */
-import type { ActiveWindow } from '../active-window.js';
+import type { ActiveWindow } from '../window-info.js';
 import { X11Connection } from './connection.js';
 import { ATOM, internAtom, property, queryTree } from './properties.js';
 
