@@ -24,7 +24,7 @@ export async function activeWindowOverSocket(display: string, timeoutMs: number,
   try {
     const [netActive, netName, utf8, netPid] = await Promise.all(['_NET_ACTIVE_WINDOW', '_NET_WM_NAME', 'UTF8_STRING', '_NET_WM_PID'].map((n) => internAtom(conn, n)));
     const root = conn.setup.root;
-    const active = netActive ? await property(conn, root, netActive!, ATOM.WINDOW) : undefined;
+    const active = netActive ? await property(conn, root, netActive, ATOM.WINDOW) : undefined;
     let id = active && active.length >= 4 ? active.readUInt32LE(0) : 0;
     if (!id) id = await clientOfFocus(conn, root);
     if (!id) return undefined;
