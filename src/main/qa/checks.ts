@@ -49,6 +49,7 @@ export const ocrSource: RegionTextSource = {
   name: 'ocr',
   async check({ expectation: e, captures, where, pixelRatio, signal }) {
     const [a, b] = captures;
+    // Stryker disable next-line ConditionalExpression: equivalent — only a region_text expectation has `match` (ExpectationSchema is strict), so `true && e.match === 'equals'` decides the same; the kind test narrows the type.
     const once = (image: Buffer) => (e.kind === 'region_text' && e.match === 'equals' ? ocrEquals(image, e.text, where, pixelRatio, signal) : ocrContains(image, e.text, where, pixelRatio, signal));
     const first = await once(a);
     if (a.equals(b)) return first;
