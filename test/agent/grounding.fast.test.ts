@@ -230,6 +230,30 @@ describe('elements at the gate (fake computer, fake model)', () => {
     await handle.done;
   }, 60_000);
 
+  it('pixels, no element rule: a click (no rule looks at its element) reads no tree for the gate; typing reads it for the password rule', async () => {
+    const computer = demoComputer();
+    fake.script((req) => ({ toolCalls: [claude.click(...toImagePoint(req, SCREEN, { x: 440, y: 115 }))] }), { toolCalls: [claude.type('tr0ub4dor')] }, { text: 'Done.' });
+    // No target reads for a trajectory: only the gate's reads are counted.
+    const { handle, events } = await begin(computer, 'pixels', { policy: 'risky', readTargets: false });
+    const requested = await until(() => events.find((e) => e.type === 'approval_requested'), 10_000, 'the approval request');
+    expect(computer.performed.map((a) => a.type)).toEqual(['click']);
+    expect(computer.calls.filter((c) => c === 'elementTree')).toHaveLength(1);
+    // The read found the focused password field: the rule that needs it held the typing.
+    expect(requested).toMatchObject({ decision: { rule: 'risk:password-field' }, element: { role: 'password text', password: true } });
+    handle.stop('enough');
+    await handle.done;
+  }, 60_000);
+
+  it('pixels: the target logged for a replay and the approval card share one tree read per action', async () => {
+    const computer = demoComputer();
+    fake.script((req) => ({ toolCalls: [claude.click(...toImagePoint(req, SCREEN, { x: 440, y: 115 }))] }));
+    const { handle, events } = await begin(computer, 'pixels', { policy: 'ask' });
+    await until(() => events.find((e) => e.type === 'approval_requested'), 10_000, 'the approval request');
+    expect(computer.calls.filter((c) => c === 'elementTree')).toHaveLength(1);
+    handle.stop('enough');
+    await handle.done;
+  }, 60_000);
+
   it('a deny rule on "Delete account" refuses a click on it by coordinates; nothing is performed', async () => {
     const computer = demoComputer();
     fake.script((req) => ({ toolCalls: [claude.click(...toImagePoint(req, SCREEN, { x: 740, y: 115 }))] }), { text: 'Done.' });

@@ -50,6 +50,13 @@ export interface GateRequest {
   /** That screenshot's pixel space: a person's edit is checked in it (checkAction) before it may run. */
   space?: PointSpace;
   context: ActionContext;
+  /**
+   * Reads the element facts (`context.element`, `focusedElement`) when the runner left
+   * them out because no rule's decision depends on them for this action
+   * (supervision/element-facts.ts): the gate calls it only when a person is asked, so
+   * the card still names the element under a click.
+   */
+  readElements?: () => Promise<Pick<ActionContext, 'element' | 'focusedElement'>>;
 }
 
 export type GateOutcome =

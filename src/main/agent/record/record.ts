@@ -146,7 +146,7 @@ export async function recordDemonstration(options: RecordOptions): Promise<Recor
     const button = BUTTONS[input.detail as keyof typeof BUTTONS];
     if (!button) continue;
     // The element under the click, read right after it (the press is seen ~10 ms late).
-    const target = await readActionTarget(computer, point);
+    const target = await readActionTarget(() => computer.elementTree({ scope: 'focused' }), point);
     await act({ type: 'click', x: point.x, y: point.y, button, clicks: 1, modifiers: [...held] }, target);
   }
   await flushText();

@@ -84,6 +84,9 @@ export async function startReplay(options: RunOptions, replay: ReplayOptions): P
   const handle = await startRunWith(
     {
       ...options,
+      // No model looks at a strict replay's screenshots: no element list or marks each step
+      // (a tree read, ~100–250 ms); the gate still reads the tree when a rule or a person needs it.
+      ...(replay.mode === 'strict' ? { profile: { ...options.profile, grounding: 'pixels' as const } } : {}),
       task: trajectory.task,
       // A strict replay's own trajectory would be its source's: no targets to read. A healing one is the next revision.
       readTargets: replay.mode === 'heal',

@@ -9,6 +9,7 @@ import { pointerTargetPoint } from '../runner/target.js';
 import { elementEffectDiverges, isElementOp, placeElementOp, type ElementExpectation, type ElementOpAction } from './element-ops.js';
 import { findTarget, type ScreenNow, type TargetLookup } from './find-target.js';
 import { REPLAY_CALL_PREFIX } from './labels.js';
+import { earlyLookups, pathsToLookUp } from './early-lookups.js';
 
 /**
  * A replay is a run whose "model" is the trajectory (like `deskpilot mcp`, whose model is
@@ -129,9 +130,11 @@ export class ReplayProvider implements Provider {
 
   async turn(request: TurnRequest, signal: AbortSignal): Promise<ModelTurn> {
     const image = latestImage(request);
-    const data = await image.load();
     const { steps } = this.options.trajectory;
     const upcoming = steps[this.index];
+    // The lookups this turn will make anyway run on the accessibility bus while the screenshot decodes.
+    const computer = earlyLookups(this.options.computer, upcoming ? pathsToLookUp(upcoming) : []);
+    const data = await image.load();
     const { fingerprint, grey, greyVia } = await decodeScreen(data, request.observation.region, upcoming?.before.size);
 
     // After a replayed step: did it do what it did when recorded?
@@ -144,7 +147,7 @@ export class ReplayProvider implements Provider {
     }
     if (previous?.by === 'replay') {
       const step = steps[previous.index]!;
-      const elementDiverged = previous.elements?.length ? await elementEffectDiverges(previous.elements, this.options.computer) : undefined;
+      const elementDiverged = previous.elements?.length ? await elementEffectDiverges(previous.elements, computer) : undefined;
       if (elementDiverged) return this.diverge({ kind: 'effect', index: previous.index, message: elementDiverged, seen: data, ...(step.after ? { expectedImage: step.after.image } : {}) }, request, image, signal);
       const diverged = await this.effectDiverges(step, previous.before, grey, fingerprint, greyVia, request.observation.region);
       if (diverged) return this.diverge({ kind: 'effect', index: previous.index, message: diverged, seen: data, ...(step.after ? { expectedImage: step.after.image } : {}) }, request, image, signal);
@@ -187,7 +190,7 @@ export class ReplayProvider implements Provider {
     const found: string[] = [];
     const elements: ElementExpectation[] = [];
     for (const recorded of step.actions) {
-      const placed = await this.place(recorded.action, recorded.target, screen);
+      const placed = await this.place(recorded.action, recorded.target, screen, computer);
       if (placed.kind === 'missing') {
         return this.diverge(
           { kind: 'target', index: this.index, message: `the target of "${describeAction(recorded.action)}" was not found (${placed.tried.join('; ')})`, expectedImage: step.before.image, seen: data, tried: placed.tried },
@@ -221,13 +224,14 @@ export class ReplayProvider implements Provider {
     action: Action,
     target: TrajectoryStep['actions'][number]['target'],
     screen: ScreenNow,
+    computer: ReplayProviderOptions['computer'],
   ): Promise<{ kind: 'placed'; action: Action; found?: string; element?: ElementExpectation } | Extract<TargetLookup, { kind: 'missing' }>> {
     // An element action's id named an entry of the list the model was sent; a replay has no
     // such list. A click is replayed as a click on the element found again (the target
     // rules below); focus, set_value and invoke as the same op on the element its recorded
     // path finds now (element-ops.ts), never on one it does not find.
     if (action.type === 'element') {
-      if (isElementOp(action)) return this.placeElementOp(action, screen);
+      if (isElementOp(action)) return this.placeElementOp(action, screen, computer);
       if (!action.target) return { kind: 'missing', tried: ['the recorded element click names no element'] };
       action = { type: 'click', x: action.target.x, y: action.target.y, button: 'left', clicks: 1, modifiers: [] };
     }
@@ -235,7 +239,7 @@ export class ReplayProvider implements Provider {
     let shift: Point = { x: 0, y: 0 };
     let how: string | undefined;
     if (recordedPoint && target) {
-      const found = await findTarget(target, screen, { computer: this.options.computer, readFile: (p) => this.options.readFile(p) });
+      const found = await findTarget(target, screen, { computer, readFile: (p) => this.options.readFile(p) });
       if (found.kind === 'missing') return found;
       this.stats.rules[found.rule] = (this.stats.rules[found.rule] ?? 0) + 1;
       shift = { x: found.point.x - target.point.x, y: found.point.y - target.point.y };
@@ -246,8 +250,12 @@ export class ReplayProvider implements Provider {
     return { kind: 'placed', action: placed, ...(how ? { found: how } : {}) };
   }
 
-  private async placeElementOp(action: ElementOpAction, screen: ScreenNow): Promise<{ kind: 'placed'; action: Action; found: string; element: ElementExpectation } | Extract<TargetLookup, { kind: 'missing' }>> {
-    const placed = await placeElementOp(action, this.options.computer);
+  private async placeElementOp(
+    action: ElementOpAction,
+    screen: ScreenNow,
+    computer: ReplayProviderOptions['computer'],
+  ): Promise<{ kind: 'placed'; action: Action; found: string; element: ElementExpectation } | Extract<TargetLookup, { kind: 'missing' }>> {
+    const placed = await placeElementOp(action, computer);
     if (placed.kind === 'missing') return placed;
     this.stats.rules['element-path'] = (this.stats.rules['element-path'] ?? 0) + 1;
     // Its point is what the approval card and the overlays show, in this screenshot's pixels;

@@ -13,8 +13,10 @@ import { actionToGlobal, globalToImage } from '../../../os-control/coords.js';
 import { observeZoom } from './observe.js';
 import { pointerTargetPoint, readActionTarget } from './target.js';
 import type { ActionTarget } from '../../../shared/events.js';
+import type { ElementTreeResult } from '../../../shared/elements.js';
 import { resolveElementIds } from '../grounding/resolve-id.js';
 import { elementContext } from '../grounding/element-context.js';
+import { elementFactsMatter } from '../supervision/element-facts.js';
 
 /** What one model turn's calls came to: one result per call id, in order, and maybe the end of the run. */
 export interface TurnOutcome {
@@ -149,8 +151,11 @@ async function proposeAndRun(
   // What a pointer action lands on is read while the gate decides (runner/target.ts).
   const targetPoint = ctx.options.readTargets === false ? undefined : pointerTargetPoint(proposed);
   const globalPoint = targetPoint ? pointerTargetPoint(actionToGlobal(proposed, seen.record)) : undefined;
+  // One read of the focused window's tree serves the target and the gate (treeForGate), ~76–250 ms each.
+  let treeRead: Promise<ElementTreeResult> | undefined;
+  const treeNow = () => (treeRead ??= ctx.computer.elementTree({ scope: 'focused' }));
   // Never rejects (a failed read is no target), so an action the gate refuses leaves nothing unhandled.
-  const target = globalPoint ? readActionTarget(ctx.computer, globalPoint) : undefined;
+  const target = globalPoint ? readActionTarget(treeNow, globalPoint) : undefined;
   // A pause (the person, a takeover) holds the next action even within one turn.
   if (ctx.control.paused) await ctx.control.waitWhilePaused(ctx.control.signal);
   const category = actionCategory(proposed);
@@ -169,6 +174,9 @@ async function proposeAndRun(
   // The risk rules look at where the keys would land (a terminal?), not at what the model
   // claims. Asking the OS costs ~150 ms (xprop), so only when a rule can use the answer.
   const focused = needsActiveWindow(ctx, proposed) ? await ctx.computer.activeWindow() : undefined;
+  // Element facts cost a tree read in a pixels run: now when a rule can use them, else only if a person is asked.
+  const readElements = async () => elementContext(proposed, await treeForGate(ctx, proposed, seen, treeNow), seen.record);
+  const elementsNow = seen.grounding !== undefined || elementFactsMatter(proposed, ctx.options.config.policy.rules);
   const outcome = await ctx.gate.submit(
     {
       proposalId,
@@ -182,9 +190,10 @@ async function proposeAndRun(
         held: ctx.input.held,
         typedLine: ctx.input.line,
         ...(focused ? { activeWindow: { title: focused.title, app: focused.instance ? `${focused.app} ${focused.instance}` : focused.app } } : {}),
-        ...elementContext(proposed, await treeForGate(ctx, proposed, seen), seen.record),
+        ...(elementsNow ? await readElements() : {}),
         ...(call.safetyChecks?.length ? { safetyChecks: call.safetyChecks } : {}),
       },
+      ...(elementsNow ? {} : { readElements }),
     },
     ctx.control.signal,
   );
@@ -327,15 +336,15 @@ async function askUser(ctx: RunContext, proposalId: string, question: string): P
 
 /**
  * The tree the gate names elements from: the step's (read with the screenshot), or —
- * with grounding `pixels`, where no tree is read for the model — read once for the
- * step's first input action, so element rules, the password rule and the approval card
- * still see elements. A read that fails leaves the gate without elements: a rule naming
+ * with grounding `pixels`, where no tree is read for the model — read once in the step,
+ * for the first input action a rule judges by its element or a person is asked about,
+ * so element rules, the password rule and the approval card still see elements. A read that fails leaves the gate without elements: a rule naming
  * an element then does not match (user-rules.ts), as without a tree.
  */
-async function treeForGate(ctx: RunContext, action: Action, seen: SeenObservation): Promise<SeenObservation['grounding']> {
+async function treeForGate(ctx: RunContext, action: Action, seen: SeenObservation, treeNow: () => Promise<ElementTreeResult>): Promise<SeenObservation['grounding']> {
   if (seen.grounding || ctx.grounding !== 'pixels' || actionCategory(action) !== 'input') return seen.grounding;
   try {
-    const tree = await ctx.computer.elementTree({ scope: 'focused' });
+    const tree = await treeNow();
     seen.grounding = tree.kind === 'tree' ? { tree } : {};
   } catch (error) {
     ctx.emit({ type: 'error', message: `the gate could not read the accessibility tree: ${error instanceof Error ? error.message : String(error)}`, fatal: false });

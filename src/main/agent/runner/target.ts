@@ -2,7 +2,6 @@ import type { Action, Point, Rect } from '../../../shared/actions.js';
 import { assertNever } from '../../../shared/assert-never.js';
 import { isInteractive, walkElements, type ElementNode, type ElementTreeResult } from '../../../shared/elements.js';
 import type { ActionTarget } from '../../../shared/events.js';
-import type { Computer } from '../../../os-control/types.js';
 
 /**
  * What a pointer action lands on, read from the accessibility tree just before it runs
@@ -86,13 +85,13 @@ export function targetInTree(tree: ElementTreeResult, point: Point): Omit<Action
  * cover the point, fails or takes longer than TARGET_READ_MS: the target is an aid for
  * replays, never a reason to hold or fail the action.
  */
-export async function readActionTarget(computer: Computer, point: Point): Promise<ActionTarget | undefined> {
+export async function readActionTarget(readTree: () => Promise<ElementTreeResult>, point: Point): Promise<ActionTarget | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), TARGET_READ_MS);
   });
   try {
-    const tree = await Promise.race([computer.elementTree({ scope: 'focused' }), late]);
+    const tree = await Promise.race([readTree(), late]);
     const found = tree ? targetInTree(tree, point) : undefined;
     return found ? { point, ...found } : { point };
   } catch {

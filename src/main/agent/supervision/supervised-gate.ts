@@ -133,10 +133,14 @@ export function createSupervisedGate(options: SupervisedGateOptions): Supervised
       const granted = decision.humanOnly ? undefined : similar.get(similarKey(request.action, decision));
       if (granted !== undefined) return run(request.action, { kind: 'similar', detail: granted });
 
-      const window = request.context.activeWindow;
-      const el = request.context.element;
+      // A person is asked: the card names the element (read now if the runner left it out),
+      // and an edit is judged with the same context.
+      const asked: GateRequest = request.readElements ? { ...request, context: { ...request.context, ...(await request.readElements()) } } : request;
+      if (signal.aborted) throw abortError(signal);
+      const window = asked.context.activeWindow;
+      const el = asked.context.element;
       const element = el ? { role: el.role, name: el.name, ...(el.password ? { password: true } : {}) } : undefined;
-      const held: HeldItem = { proposalId: request.proposalId, action: request.action, decision, countdownMs, request, ...(window ? { window } : {}), ...(element ? { element } : {}) };
+      const held: HeldItem = { proposalId: request.proposalId, action: request.action, decision, countdownMs, request: asked, ...(window ? { window } : {}), ...(element ? { element } : {}) };
       const wait = () => queue.hold(held, signal);
       const { answer, by } = await (options.aroundHold ? options.aroundHold(wait) : wait());
       switch (answer.decision) {
