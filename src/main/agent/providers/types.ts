@@ -54,6 +54,12 @@ export interface Provider {
   /** How the screenshot for this model must be sized, given the display's physical size. */
   imageTarget(capture: { width: number; height: number }): ImageTarget;
   /**
+   * How long the screen must stay unchanged after acting before the next screenshot
+   * (default: os-control's SETTLE_DEFAULTS.quietMs). Only a replay, which checks every
+   * screen against its recording and looks again when one does not match, asks for less.
+   */
+  readonly settleQuietMs?: number;
+  /**
    * One model turn. Retries 429/529/5xx/network errors with backoff honouring
    * retry-after; throws ProviderUnavailableError when retries are exhausted and
    * an AbortError when the signal fires.

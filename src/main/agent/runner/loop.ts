@@ -184,7 +184,8 @@ function turnEnding(turn: ModelTurn): RunEnding | undefined {
 async function lookAfter(ctx: RunContext, results: ToolResultItem[], acted: boolean, correction?: string): Promise<SeenObservation> {
   let settleMs = 0;
   if (acted) {
-    const settled = await ctx.computer.settle({ maxMs: SETTLE_MAX_MS, signal: ctx.control.signal, displayId: ctx.display.id });
+    const quietMs = ctx.provider.settleQuietMs;
+    const settled = await ctx.computer.settle({ maxMs: SETTLE_MAX_MS, signal: ctx.control.signal, displayId: ctx.display.id, ...(quietMs !== undefined ? { quietMs } : {}) });
     settleMs = settled.waitedMs;
   }
   const logged: Array<z.infer<typeof ToolResultLogSchema>> = results.map((r) => ({
