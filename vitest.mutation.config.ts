@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LoadFailureReporter } from './test/harness/load-failure-reporter.js';
 
 // For `npm run mutation` (stryker.config.mjs): only the unit tests named for the
 // mutated modules, in one process each, without the JSON report of `npm test`.
@@ -9,5 +10,8 @@ export default defineConfig({
     include: files.length ? files : ['test/supervision/policy.test.ts'],
     pool: 'forks',
     testTimeout: 20_000,
+    // A test file that fails to load counts as a failed test: a mutant that makes its
+    // module throw at import is killed, not "survived" (test/harness/load-failure-reporter.ts).
+    reporters: ['default', new LoadFailureReporter()],
   },
 });
