@@ -14,7 +14,7 @@ export const MODULES = {
   'src/os-control/coords.ts': ['test/os-control/coords.test.ts', 'test/os-control/coords-edges.test.ts'],
   'src/shared/secrets.ts': ['test/supervision/secrets.test.ts', 'test/supervision/secret-detectors.test.ts'],
   'src/main/sessions/scrub.ts': ['test/sessions/secrets.test.ts', 'test/sessions/scrub-unit.test.ts'],
-  'src/main/agent/providers/retry.ts': ['test/providers/retry.test.ts', 'test/providers/factory.test.ts'],
+  'src/main/agent/providers/retry.ts': ['test/providers/retry.test.ts', 'test/providers/retry-classify-edges.test.ts', 'test/providers/retry-loop-edges.test.ts', 'test/providers/idle-timeout-edges.test.ts'],
   'src/shared/abort.ts': ['test/core/abort.test.ts'],
   'src/os-control/typing.ts': ['test/os-control/type-text.test.ts', 'test/os-control/keymap.test.ts'],
   'src/main/sessions/run-log.ts': ['test/sessions/run-log.test.ts', 'test/sessions/crash.test.ts'],

@@ -49,6 +49,8 @@ interface ErrorShape {
   status?: number;
   headers?: { get?: (name: string) => string | null } | Record<string, string>;
   cause?: unknown;
+  /** The parsed error body (both SDKs). */
+  error?: unknown;
 }
 
 function header(err: ErrorShape, name: string): string | undefined {
@@ -59,14 +61,19 @@ function header(err: ErrorShape, name: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/** A header's number when it is one and not negative; a blank or absent header is none (not 0). */
+function nonNegativeNumber(raw: string): number | undefined {
+  const n = Number(raw);
+  return raw.trim() !== '' && Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
 /** retry-after-ms (milliseconds), else retry-after (seconds or an HTTP date). */
 export function retryAfterMs(err: ErrorShape, now = Date.now()): number | undefined {
-  const ms = Number(header(err, 'retry-after-ms'));
-  if (header(err, 'retry-after-ms') !== undefined && Number.isFinite(ms) && ms >= 0) return ms;
-  const raw = header(err, 'retry-after');
-  if (raw === undefined) return undefined;
-  const seconds = Number(raw);
-  if (raw.trim() !== '' && Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const ms = nonNegativeNumber(header(err, 'retry-after-ms') ?? '');
+  if (ms !== undefined) return ms;
+  const raw = header(err, 'retry-after') ?? '';
+  const seconds = nonNegativeNumber(raw);
+  if (seconds !== undefined) return seconds * 1000;
   // An HTTP date names its day and month ("Wed, 21 Oct 2026 07:28:00 GMT"); "-1" is no date (Date.parse reads it as year −1).
   const date = /[a-z]/i.test(raw) ? Date.parse(raw) : Number.NaN;
   return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
@@ -78,7 +85,7 @@ export function classifyError(error: unknown, signal?: AbortSignal): Classified 
   if (signal?.aborted) return { kind: 'abort', message: 'aborted' };
   const err = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as ErrorShape;
   // The SDKs' error classes do not all set `name`; their constructor names are stable.
-  const names = new Set([err.name ?? '', (error as { constructor?: { name?: string } } | null)?.constructor?.name ?? '']);
+  const names = new Set([err.name, (error as { constructor?: { name?: string } } | null)?.constructor?.name]);
   const message = (err.message ?? String(error)).slice(0, 500);
   if (names.has('APIUserAbortError') || names.has('AbortError')) return { kind: 'abort', message };
   if (names.has('StreamStalledError')) return { kind: 'retry', message };
@@ -86,7 +93,7 @@ export function classifyError(error: unknown, signal?: AbortSignal): Classified 
   if (names.has('APIConnectionError')) return { kind: 'retry', message: `network error talking to the model (${message})` };
   if (typeof err.status === 'number') {
     const status = err.status;
-    if (FATAL_STATUSES.has(status)) return { kind: 'fatal', status, message: refusalMessage(status, error, message) };
+    if (FATAL_STATUSES.has(status)) return { kind: 'fatal', status, message: refusalMessage(status, err, message) };
     const after = retryAfterMs(err);
     return { kind: 'retry', status, message: `HTTP ${status}: ${message}`, ...(after !== undefined ? { retryAfterMs: after } : {}) };
   }
@@ -100,8 +107,8 @@ export function classifyError(error: unknown, signal?: AbortSignal): Classified 
  * from the error body both SDKs parse (`error.error` is the body or its `error` field),
  * instead of the SDK's message with the raw JSON body in it.
  */
-function refusalMessage(status: number, error: unknown, fallback: string): string {
-  const body = (error as { error?: unknown } | null)?.error;
+function refusalMessage(status: number, err: ErrorShape, fallback: string): string {
+  const body = err.error;
   const inner = isRecord(body) && isRecord(body.error) ? body.error : body;
   if (isRecord(inner) && typeof inner.message === 'string' && inner.message.trim()) {
     const type = typeof inner.type === 'string' && inner.type ? ` ${inner.type}` : typeof inner.code === 'string' && inner.code ? ` ${inner.code}` : '';
@@ -138,9 +145,9 @@ export async function withRetry<T>(
   const opts = { ...DEFAULTS, ...rest };
   const budget = new AbortController();
   const onOuterAbort = () => budget.abort(signal.reason);
-  if (signal.aborted) budget.abort(signal.reason);
-  else signal.addEventListener('abort', onOuterAbort, { once: true });
-  const deadline = totalMs !== undefined ? Date.now() + totalMs : Infinity;
+  // Removed in the finally below. A signal aborted already never fires: the loop's first check throws.
+  signal.addEventListener('abort', onOuterAbort);
+  const deadline = Date.now() + (totalMs ?? Infinity);
   let timedOut = false;
   const timer =
     totalMs !== undefined
@@ -169,28 +176,25 @@ export async function withRetry<T>(
         if (c.kind === 'fatal') throw new ProviderRequestError(c.message, c.status);
         last = c;
         if (attempt === opts.maxAttempts) break;
-        if (c.retryAfterMs !== undefined && c.retryAfterMs > opts.maxRetryAfterMs) {
+        const asked = c.retryAfterMs ?? 0;
+        if (asked > opts.maxRetryAfterMs) {
           throw new ProviderUnavailableError(
-            `the model server asks to wait ${Math.round(c.retryAfterMs / 1000)} s before retrying (${c.message})`,
+            `the model server asks to wait ${Math.round(asked / 1000)} s before retrying (${c.message})`,
             c.status,
           );
         }
-        const delayMs = Math.max(c.retryAfterMs ?? 0, c.retryAfterMs !== undefined ? 0 : backoffDelay(attempt, opts));
+        const delayMs = c.retryAfterMs ?? backoffDelay(attempt, opts);
         // "Slow down" is about the account, not this request: everyone sharing the gate waits.
         if (gate && (c.retryAfterMs !== undefined || c.status === 429 || c.status === 529)) gate.backoff(delayMs);
         // A wait that would outlast the request timeout is not worth starting.
         // A server that answered with errors is unavailable (the run pauses); one that never answered timed out.
         if (Date.now() + delayMs >= deadline) {
           if (c.status === undefined) outOfTime();
-          throw new ProviderUnavailableError(`the model is unavailable after ${attempt} attempt${attempt === 1 ? '' : 's'} (no time left in the request timeout to retry): ${c.message}`, c.status);
+          throw new ProviderUnavailableError(`the model is unavailable after ${attempts(attempt)} (no time left in the request timeout to retry): ${c.message}`, c.status);
         }
         callbacks?.onRetry?.({ attempt, delayMs, error: c.message });
-        try {
-          await sleep(delayMs, budget.signal);
-        } catch (sleepError) {
-          if (timedOut) outOfTime();
-          throw sleepError;
-        }
+        // A wait cut short (the caller's abort, the timeout) ends at the checks at the top of the loop.
+        await sleep(delayMs, budget.signal).catch(() => undefined);
       }
     }
   } finally {
@@ -198,10 +202,12 @@ export async function withRetry<T>(
     signal.removeEventListener('abort', onOuterAbort);
   }
   throw new ProviderUnavailableError(
-    `the model is unavailable after ${opts.maxAttempts} attempts: ${last?.message ?? 'unknown error'}`,
+    `the model is unavailable after ${attempts(opts.maxAttempts)}: ${last?.message ?? 'unknown error'}`,
     last?.status,
   );
 }
+
+const attempts = (n: number): string => `${n} attempt${n === 1 ? '' : 's'}`;
 
 /** The stream went quiet for longer than the request timeout: retried like a timeout. */
 export class StreamStalledError extends Error {
@@ -225,7 +231,7 @@ export async function withIdleTimeout<T>(
   const ctl = new AbortController();
   const onAbort = () => ctl.abort(outer.reason);
   if (outer.aborted) ctl.abort(outer.reason);
-  else outer.addEventListener('abort', onAbort, { once: true });
+  else outer.addEventListener('abort', onAbort);
   let stalled = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const arm = (ms: number) => {
