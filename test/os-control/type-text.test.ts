@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Devices } from '../../src/os-control/devices.js';
 import { usCharMap } from '../../src/os-control/keymap.js';
 import { planTyping, typeText } from '../../src/os-control/typing.js';
+import { recordingDevices as recorder } from './recording-devices.js';
 
 /**
  * typeText's order of key events, against a recording stand-in for the input devices
@@ -10,16 +10,6 @@ import { planTyping, typeText } from '../../src/os-control/typing.js';
  * released before a paste, and never left held — after text ending in a capital, after an
  * abort, after a paste that fails. Pacing: strokes wait for their time, under fake timers.
  */
-type Call = string;
-function recorder(): { devices: Devices; calls: Call[] } {
-  const calls: Call[] = [];
-  const devices = {
-    keyDown: async (k: { name: string }) => void calls.push(`down ${k.name}`),
-    keyUp: async (k: { name: string }) => void calls.push(`up ${k.name}`),
-    tap: async (k: { name: string }) => void calls.push(`tap ${k.name}`),
-  } as unknown as Devices;
-  return { devices, calls };
-}
 const charMap = usCharMap();
 
 afterEach(() => vi.useRealTimers());
