@@ -12,7 +12,7 @@ export const MODULES = {
   'src/main/agent/supervision/key-combo.ts': ['test/supervision/key-combo.test.ts', 'test/supervision/risk-findings.test.ts', 'test/supervision/user-rules.test.ts', 'test/supervision/risk-rules.test.ts'],
   'src/main/agent/supervision/approval-queue.ts': ['test/supervision/approval-queue.test.ts', 'test/supervision/gate.test.ts'],
   'src/os-control/coords.ts': ['test/os-control/coords.test.ts', 'test/os-control/coords-edges.test.ts'],
-  'src/shared/secrets.ts': ['test/supervision/secrets.test.ts', 'test/supervision/secret-detectors.test.ts'],
+  'src/shared/secrets.ts': ['test/supervision/secrets.test.ts', 'test/supervision/secret-detectors.test.ts', 'test/supervision/secrets-edges.test.ts'],
   'src/main/sessions/scrub.ts': ['test/sessions/secrets.test.ts', 'test/sessions/scrub-unit.test.ts'],
   'src/main/agent/providers/retry.ts': ['test/providers/retry.test.ts', 'test/providers/retry-classify-edges.test.ts', 'test/providers/retry-loop-edges.test.ts', 'test/providers/idle-timeout-edges.test.ts'],
   'src/shared/abort.ts': ['test/core/abort.test.ts'],
