@@ -80,6 +80,21 @@ describe('textPattern reads the text each kind carries', () => {
   ])('%s', (_what, action, expected) => {
     expect(matches(deny, action)).toBe(expected);
   });
+  it('an element op other than set_value has no text, even carrying a stray value (nothing is typed)', () => {
+    const invoke = a({ type: 'element', op: 'invoke', id: 1, value: 'secret-word' });
+    expect(invoke).toMatchObject({ op: 'invoke', value: 'secret-word' });
+    expect(matches(deny, invoke)).toBe(false);
+  });
+  it('an action without text never matches a text rule, not even a pattern that matches anything', () => {
+    for (const pattern of ['', '.*', '^', 'undefined']) {
+      expect(matches({ effect: 'deny', textPattern: pattern }, a({ type: 'click', x: 1, y: 1 }))).toBe(false);
+      expect(matches({ effect: 'deny', textPattern: pattern }, a({ type: 'type', text: 'undefined' }))).toBe(true);
+    }
+  });
+  it('an action kind it does not know is refused with its name, never read as "no text"', () => {
+    const future = { type: 'teleport', text: 'secret-word' } as unknown as Action;
+    expect(() => matches(deny, future)).toThrow('unhandled action kind: "teleport"');
+  });
   it('an MCP call reads as "server tool {json}"', () => {
     expect(matches({ effect: 'deny', textPattern: '^fs write \\{"p":"x"\\}$' }, a({ type: 'mcp_call', server: 'fs', tool: 'write', arguments: { p: 'x' } }))).toBe(true);
   });
@@ -95,6 +110,14 @@ describe('keys', () => {
     expect(matches(allow, a({ type: 'key', keys: 'ctrl+shift+w' }))).toBe(false);
     expect(matches(deny, a({ type: 'key', keys: 'ctrl+q' }))).toBe(false);
     expect(matches(deny, a({ type: 'type', text: 'w' }))).toBe(false);
+  });
+  it('a rule with several chords matches any one of them', () => {
+    const both = { keys: ['ctrl+q', 'ctrl+w'] };
+    for (const effect of ['deny', 'allow'] as const) {
+      expect(matches({ effect, ...both }, a({ type: 'key', keys: 'ctrl+w' }))).toBe(true);
+      expect(matches({ effect, ...both }, a({ type: 'key', keys: 'ctrl+q' }))).toBe(true);
+      expect(matches({ effect, ...both }, a({ type: 'key', keys: 'ctrl+e' }))).toBe(false);
+    }
   });
   it('held modifiers count: ctrl held, then w tapped or typed', () => {
     const ctrl: ActionContext = { ...editor, held: { keys: ['Control_L'], buttons: [] } };
@@ -126,6 +149,13 @@ describe('windowPattern', () => {
   it('an unknown window fails closed: a deny rule matches, an allow rule does not', () => {
     expect(matches({ effect: 'deny', windowPattern: 'bank' }, a({ type: 'click', x: 1, y: 1 }), { step: 1 })).toBe(true);
     expect(matches({ effect: 'allow', windowPattern: 'bank' }, a({ type: 'click', x: 1, y: 1 }), { step: 1 })).toBe(false);
+  });
+  it('a rule that names no window applies whatever the window, known or not (allow included)', () => {
+    for (const effect of ['allow', 'deny'] as const) {
+      expect(matches({ effect, actions: ['click'] }, a({ type: 'click', x: 1, y: 1 }), { step: 1 })).toBe(true);
+      expect(matches({ effect, textPattern: 'x' }, a({ type: 'type', text: 'x' }), { step: 1 })).toBe(true);
+      expect(matches({ effect, actions: ['click'] }, a({ type: 'click', x: 1, y: 1 }))).toBe(true);
+    }
   });
 });
 

@@ -4,7 +4,7 @@ import { parseModifiers } from '../../../os-control/keys.js';
 import type { UserRule } from '../../../shared/config.js';
 import type { ActionContext } from '../gate.js';
 import { UserPattern } from './bounded-regex.js';
-import { chordsPressedBy, comboContains, heldModifierClasses, normaliseCombos, sameCombo, type NormalCombo } from './key-combo.js';
+import { chordsPressedBy, comboContains, comboOfChord, heldModifierClasses, normaliseCombos, sameCombo, type NormalCombo } from './key-combo.js';
 
 /**
  * The user's own allow/deny rules from config (policy.rules). A rule matches an
@@ -118,8 +118,10 @@ function textOf(action: Action): string | undefined {
 function combosOf(action: Action, context: ActionContext): NormalCombo[] {
   const heldKeys = context.held?.keys ?? [];
   if (action.type === 'click' || action.type === 'drag' || action.type === 'scroll') {
-    const modifiers = new Set([...heldModifierClasses(heldKeys), ...parseModifiers(action.modifiers).flatMap((m) => (m.modifierClass ? [m.modifierClass] : []))]);
-    return modifiers.size ? [{ modifiers: [...modifiers].sort(), key: '' }] : [];
+    // The modifiers as a chord without a key (pressed in that order), read like every other chord (key-combo.ts).
+    const modifiers = parseModifiers(action.modifiers);
+    const chord = comboOfChord({ modifiers, keys: modifiers }, heldModifierClasses(heldKeys));
+    return chord.modifiers.length ? [chord] : [];
   }
   return chordsPressedBy(action, heldKeys).map((p) => p.combo);
 }
