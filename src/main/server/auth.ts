@@ -23,8 +23,13 @@ export function tokensEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** "[::1]" → "::1": the brackets around an IPv6 literal, only at its two ends. */
+function unbracket(host: string): string {
+  return host.replace(/^\[|\]$/g, '');
+}
+
 export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  const h = unbracket(host).toLowerCase();
   return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
@@ -35,7 +40,7 @@ export function isWildcardHost(host: string): boolean {
 /** Host names (without port) a request may name in its Host header. */
 export function allowedHostNames(bindHost: string): Set<string> {
   const names = new Set(['localhost', '127.0.0.1', '::1']);
-  if (!isWildcardHost(bindHost)) names.add(bindHost.replace(/^\[|\]$/g, '').toLowerCase());
+  if (!isWildcardHost(bindHost)) names.add(unbracket(bindHost).toLowerCase());
   else {
     names.add(os.hostname().toLowerCase());
     for (const list of Object.values(os.networkInterfaces())) {
@@ -49,7 +54,7 @@ export function allowedHostNames(bindHost: string): Set<string> {
 export function parseHostHeader(value: string): { name: string; port: number | null } | null {
   const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(value.trim());
   if (!m) return null;
-  return { name: m[1]!.replace(/^\[|\]$/g, '').toLowerCase(), port: m[2] ? Number(m[2]) : null };
+  return { name: unbracket(m[1]!).toLowerCase(), port: m[2] ? Number(m[2]) : null };
 }
 
 export interface AccessPolicy {
@@ -66,7 +71,7 @@ export function checkHost(req: IncomingMessage, policy: AccessPolicy): AccessVer
   const raw = req.headers.host;
   const host = typeof raw === 'string' ? parseHostHeader(raw) : null;
   if (!host || !policy.hostNames.has(host.name) || (host.port !== null && host.port !== policy.port)) {
-    return { ok: false, status: 421, reason: `host not allowed: ${printable(raw ?? '(none)')}` };
+    return { ok: false, status: 421, reason: `host not allowed: ${printable(raw === undefined ? '(none)' : String(raw))}` };
   }
   return { ok: true };
 }
@@ -87,7 +92,7 @@ export function checkOrigin(req: IncomingMessage, policy: AccessPolicy): AccessV
     return { ok: false, status: 403, reason: `origin not allowed: ${printable(origin)}` };
   }
   const port = url.port ? Number(url.port) : url.protocol === 'http:' ? 80 : 443;
-  const name = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const name = unbracket(url.hostname).toLowerCase();
   if (url.protocol !== policy.scheme || port !== policy.port || !policy.hostNames.has(name)) {
     return { ok: false, status: 403, reason: `origin not allowed: ${printable(origin)}` };
   }
@@ -116,7 +121,8 @@ export function parseRequestTarget(raw: string | undefined): URL | null {
 export function presentedToken(req: IncomingMessage, url: URL, port: number): string | undefined {
   const q = url.searchParams.get('token');
   if (q) return q;
-  const cookies = req.headers.cookie ?? '';
+  const cookies = req.headers.cookie;
+  if (cookies === undefined) return undefined;
   const name = cookieName(port);
   for (const part of cookies.split(';')) {
     const [k, ...v] = part.trim().split('=');

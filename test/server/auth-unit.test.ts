@@ -1,0 +1,288 @@
+/**
+ * The serve gate (auth.ts) on hand-made requests, without a server: each refusal
+ * and its status, and the order the steps run in.
+ */
+import type { IncomingMessage } from 'node:http';
+import os from 'node:os';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  admit,
+  allowedHostNames,
+  checkHost,
+  checkOrigin,
+  checkToken,
+  cookieName,
+  isLoopbackHost,
+  isWildcardHost,
+  newToken,
+  parseHostHeader,
+  parseRequestTarget,
+  presentedToken,
+  printable,
+  tokensEqual,
+  type AccessPolicy,
+  type FailureCounter,
+} from '../../src/main/server/auth.js';
+
+const TOKEN = 'right-token-0123456789';
+const policy = (over: Partial<AccessPolicy> = {}): AccessPolicy => ({ token: TOKEN, port: 8080, hostNames: new Set(['localhost', '127.0.0.1', '::1']), scheme: 'http:', ...over });
+
+/** A request as node's http server gives it; `url` and `remoteAddress` may be passed as undefined. */
+function request(headers: Record<string, string | undefined>, ...rest: [url?: string | undefined, remoteAddress?: string | undefined]): IncomingMessage {
+  const url = rest.length > 0 ? rest[0] : `/?token=${TOKEN}`;
+  const remoteAddress = rest.length > 1 ? rest[1] : '10.0.0.7';
+  return { headers: { host: 'localhost:8080', ...headers }, url, socket: { remoteAddress } } as unknown as IncomingMessage;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('tokens', () => {
+  it('newToken is 24 random bytes in base64url, different each time', () => {
+    const a = newToken();
+    expect(a).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(Buffer.from(a, 'base64url')).toHaveLength(24);
+    expect(newToken()).not.toBe(a);
+  });
+  it('cookieName carries the port', () => {
+    expect(cookieName(8080)).toBe('deskpilot_token_8080');
+  });
+  it('tokensEqual: only the same token; a wrong one of the right length or another length is refused', () => {
+    expect(tokensEqual(TOKEN, TOKEN)).toBe(true);
+    expect(tokensEqual(TOKEN, `${TOKEN.slice(0, -1)}X`)).toBe(false);
+    expect(tokensEqual(TOKEN, `${TOKEN}0`)).toBe(false);
+    expect(tokensEqual('', TOKEN)).toBe(false);
+  });
+});
+
+describe('host names', () => {
+  it.each(['localhost', 'LOCALHOST', '::1', '[::1]', '127.0.0.1', '127.10.200.3', '127.0.0.255'])('%s is loopback', (h) => {
+    expect(isLoopbackHost(h)).toBe(true);
+  });
+  it.each(['localhost.evil.com', 'evil-localhost', '127.0.0.1.evil.com', 'x127.0.0.1', '127.0.0', '128.0.0.1', '::2', '0.0.0.0', '[::1]x', '::[1]', '[::1]]', '[[::1]', 'local]host', 'local[host'])('%s is not loopback', (h) => {
+    expect(isLoopbackHost(h)).toBe(false);
+  });
+  it('wildcards are 0.0.0.0, :: and [::] only', () => {
+    expect(['0.0.0.0', '::', '[::]', '127.0.0.1', '::1', 'localhost'].map(isWildcardHost)).toEqual([true, true, true, false, false, false]);
+  });
+  it('a specific bind host adds itself (unbracketed, lower case) to the loopback names, and nothing else', () => {
+    vi.spyOn(os, 'hostname').mockReturnValue('Box');
+    expect([...allowedHostNames('127.0.0.1')].sort()).toEqual(['127.0.0.1', '::1', 'localhost']);
+    expect([...allowedHostNames('[FE80::2]')].sort()).toEqual(['127.0.0.1', '::1', 'fe80::2', 'localhost']);
+    expect([...allowedHostNames('My.Lan')].sort()).toEqual(['127.0.0.1', '::1', 'localhost', 'my.lan']);
+  });
+  it('a wildcard bind host adds the machine name and every interface address, lower case', () => {
+    vi.spyOn(os, 'hostname').mockReturnValue('Box');
+    vi.spyOn(os, 'networkInterfaces').mockReturnValue({
+      lo: [{ address: '127.0.0.1' }],
+      eth0: [{ address: '192.168.1.5' }, { address: 'FE80::1' }],
+      none: undefined,
+    } as unknown as ReturnType<typeof os.networkInterfaces>);
+    expect([...allowedHostNames('0.0.0.0')].sort()).toEqual(['127.0.0.1', '192.168.1.5', '::1', 'box', 'fe80::1', 'localhost']);
+  });
+});
+
+describe('parseHostHeader', () => {
+  it.each([
+    ['localhost:8080', { name: 'localhost', port: 8080 }],
+    ['LocalHost', { name: 'localhost', port: null }],
+    [' 127.0.0.1:80 ', { name: '127.0.0.1', port: 80 }],
+    ['[::1]:8080', { name: '::1', port: 8080 }],
+    ['[::1]', { name: '::1', port: null }],
+    ['my-box.lan:0', { name: 'my-box.lan', port: 0 }],
+  ])('%j → %j', (value, parsed) => {
+    expect(parseHostHeader(value)).toEqual(parsed);
+  });
+  it.each(['', 'localhost:', 'localhost:123456', 'localhost:80x', 'evil.com@localhost', 'user:pw@localhost:8080', '[::1', 'local host', 'localhost:80:80', 'x.com/localhost', 'a\nb'])('%j does not parse', (value) => {
+    expect(parseHostHeader(value)).toBeNull();
+  });
+});
+
+describe('checkHost', () => {
+  it('accepts one of our names, with our port or none', () => {
+    expect(checkHost(request({ host: 'localhost:8080' }), policy())).toEqual({ ok: true });
+    expect(checkHost(request({ host: '[::1]:8080' }), policy())).toEqual({ ok: true });
+    expect(checkHost(request({ host: '127.0.0.1' }), policy())).toEqual({ ok: true });
+  });
+  it('refuses another port, another name, no Host and one that does not parse, with 421', () => {
+    expect(checkHost(request({ host: 'localhost:8081' }), policy())).toEqual({ ok: false, status: 421, reason: 'host not allowed: localhost:8081' });
+    expect(checkHost(request({ host: 'localhost:80' }), policy())).toEqual({ ok: false, status: 421, reason: 'host not allowed: localhost:80' });
+    expect(checkHost(request({ host: 'evil.com:8080' }), policy())).toEqual({ ok: false, status: 421, reason: 'host not allowed: evil.com:8080' });
+    expect(checkHost(request({ host: undefined }), policy())).toEqual({ ok: false, status: 421, reason: 'host not allowed: (none)' });
+    expect(checkHost(request({ host: 'a\u0001b' }), policy())).toEqual({ ok: false, status: 421, reason: 'host not allowed: a\\x01b' });
+  });
+  it('refuses a Host that is not a string with 421, without throwing', () => {
+    const req = { headers: { host: ['localhost:8080'] } } as unknown as IncomingMessage;
+    expect(checkHost(req, policy())).toEqual({ ok: false, status: 421, reason: 'host not allowed: localhost:8080' });
+  });
+});
+
+describe('checkOrigin', () => {
+  const refused = (origin: string) => ({ ok: false, status: 403, reason: `origin not allowed: ${origin}` });
+  it('no Origin (a script, not a browser) passes to the token check', () => {
+    expect(checkOrigin(request({}), policy())).toEqual({ ok: true });
+  });
+  it('our own page passes', () => {
+    expect(checkOrigin(request({ origin: 'http://localhost:8080' }), policy())).toEqual({ ok: true });
+    expect(checkOrigin(request({ origin: 'http://[::1]:8080' }), policy())).toEqual({ ok: true });
+    expect(checkOrigin(request({ origin: 'http://127.0.0.1:8080' }), policy())).toEqual({ ok: true });
+  });
+  it('Origin: null is refused', () => {
+    expect(checkOrigin(request({ origin: 'null' }), policy())).toEqual(refused('null'));
+  });
+  it('an https Origin is refused when pages are served over http, and the reverse', () => {
+    expect(checkOrigin(request({ origin: 'https://localhost:8080' }), policy())).toEqual(refused('https://localhost:8080'));
+    expect(checkOrigin(request({ origin: 'http://localhost:8080' }), policy({ scheme: 'https:' }))).toEqual(refused('http://localhost:8080'));
+    expect(checkOrigin(request({ origin: 'https://localhost:8080' }), policy({ scheme: 'https:' }))).toEqual({ ok: true });
+  });
+  it('another port, or another host, is refused', () => {
+    expect(checkOrigin(request({ origin: 'http://localhost:8081' }), policy())).toEqual(refused('http://localhost:8081'));
+    expect(checkOrigin(request({ origin: 'http://evil.com:8080' }), policy())).toEqual(refused('http://evil.com:8080'));
+    expect(checkOrigin(request({ origin: 'http://localhost.evil.com:8080' }), policy())).toEqual(refused('http://localhost.evil.com:8080'));
+  });
+  it('an Origin without a port has its scheme\'s default port: 80 for http, 443 for https', () => {
+    expect(checkOrigin(request({ origin: 'http://localhost' }), policy({ port: 80 }))).toEqual({ ok: true });
+    expect(checkOrigin(request({ origin: 'http://localhost' }), policy({ port: 443 }))).toEqual(refused('http://localhost'));
+    expect(checkOrigin(request({ origin: 'https://localhost' }), policy({ port: 443, scheme: 'https:' }))).toEqual({ ok: true });
+    expect(checkOrigin(request({ origin: 'https://localhost' }), policy({ port: 80, scheme: 'https:' }))).toEqual(refused('https://localhost'));
+  });
+  it('a non-http Origin is refused', () => {
+    expect(checkOrigin(request({ origin: 'file://' }), policy())).toEqual(refused('file://'));
+  });
+});
+
+describe('parseRequestTarget', () => {
+  it('parses an origin-form target', () => {
+    const url = parseRequestTarget('/events?token=a%20b&x=1');
+    expect(url?.pathname).toBe('/events');
+    expect(url?.searchParams.get('token')).toBe('a b');
+    expect(parseRequestTarget('/')?.pathname).toBe('/');
+  });
+  it.each([undefined, '', 'http://localhost/x', 'events', '//evil.com/x', '*'])('%j is refused', (raw) => {
+    expect(parseRequestTarget(raw)).toBeNull();
+  });
+  it('a target the URL parser throws on is refused, not thrown', () => {
+    expect(parseRequestTarget('/\\[')).toBeNull();
+  });
+});
+
+describe('presentedToken', () => {
+  const url = (s: string) => new URL(s, 'http://localhost');
+  it('takes ?token= first', () => {
+    expect(presentedToken(request({ cookie: 'deskpilot_token_8080=fromcookie' }), url('/?token=fromquery'), 8080)).toBe('fromquery');
+  });
+  it('an empty ?token= falls back to the cookie', () => {
+    expect(presentedToken(request({ cookie: 'deskpilot_token_8080=fromcookie' }), url('/?token='), 8080)).toBe('fromcookie');
+  });
+  it('takes this port\'s cookie only, among others, percent-decoded, with "=" inside kept', () => {
+    const cookie = 'a=1; deskpilot_token_80800=long;deskpilot_token_9090=other ;  deskpilot_token_8080=ab%3Dc=d ; z=2';
+    expect(presentedToken(request({ cookie }), url('/'), 8080)).toBe('ab=c=d');
+    expect(presentedToken(request({ cookie }), url('/'), 9090)).toBe('other');
+    expect(presentedToken(request({ cookie }), url('/'), 7070)).toBeUndefined();
+  });
+  it('no cookie header, no token', () => {
+    expect(presentedToken(request({}), url('/'), 8080)).toBeUndefined();
+  });
+  it('a cookie value that does not percent-decode is no token, even with a good one after it', () => {
+    expect(presentedToken(request({ cookie: `deskpilot_token_8080=%E0%A4%A; deskpilot_token_8080=${TOKEN}` }), url('/'), 8080)).toBeUndefined();
+  });
+});
+
+describe('checkToken', () => {
+  const url = (s: string) => new URL(s, 'http://localhost');
+  it('the right token passes, from the query or the cookie', () => {
+    expect(checkToken(request({}), url(`/?token=${TOKEN}`), policy())).toEqual({ ok: true });
+    expect(checkToken(request({ cookie: `deskpilot_token_8080=${TOKEN}` }), url('/'), policy())).toEqual({ ok: true });
+  });
+  it('a missing token, or a wrong one of the same length, is 401', () => {
+    const refused = { ok: false, status: 401, reason: 'missing or wrong token' };
+    expect(checkToken(request({}), url('/'), policy())).toEqual(refused);
+    expect(checkToken(request({}), url(`/?token=${TOKEN.replace(/.$/, 'x')}`), policy())).toEqual(refused);
+    expect(checkToken(request({ cookie: `deskpilot_token_9090=${TOKEN}` }), url('/'), policy())).toEqual(refused);
+  });
+});
+
+describe('admit', () => {
+  function counter(blockedAddresses: string[] = []): FailureCounter & { asked: string[]; failed: string[] } {
+    const asked: string[] = [];
+    const failed: string[] = [];
+    return {
+      asked,
+      failed,
+      blocked: (a) => (asked.push(a), blockedAddresses.includes(a)),
+      fail: (a) => void failed.push(a),
+    };
+  }
+
+  it('admits a good request, giving its URL; nothing is counted', () => {
+    const c = counter();
+    const verdict = admit(request({ origin: 'http://localhost:8080' }, `/ws?token=${TOKEN}`), policy(), c);
+    expect(verdict.ok).toBe(true);
+    expect(verdict.ok && verdict.url.pathname).toBe('/ws');
+    expect(c).toMatchObject({ asked: ['10.0.0.7'], failed: [] });
+  });
+  it('works without a failure counter', () => {
+    expect(admit(request({}), policy()).ok).toBe(true);
+    expect(admit(request({}, '/'), policy())).toEqual({ ok: false, status: 401, reason: 'missing or wrong token' });
+  });
+  it('checks Host first: a bad Host is 421 whatever else is wrong, and nothing is counted', () => {
+    const c = counter();
+    expect(admit(request({ host: 'evil.com', origin: 'null' }, 'http://x/'), policy(), c)).toEqual({ ok: false, status: 421, reason: 'host not allowed: evil.com' });
+    expect(c).toMatchObject({ asked: [], failed: [] });
+  });
+  it('then Origin: 403 before the target or the token is looked at', () => {
+    const c = counter();
+    expect(admit(request({ origin: 'null' }, 'http://x/'), policy(), c)).toEqual({ ok: false, status: 403, reason: 'origin not allowed: null' });
+    expect(c).toMatchObject({ asked: [], failed: [] });
+  });
+  it('then the request target: 400', () => {
+    const c = counter();
+    expect(admit(request({}, '//evil.com/'), policy(), c)).toEqual({ ok: false, status: 400, reason: 'bad request target' });
+    expect(admit(request({}, undefined), policy(), c)).toEqual({ ok: false, status: 400, reason: 'bad request target' });
+    expect(c).toMatchObject({ asked: [], failed: [] });
+  });
+  it('then the address\'s failures: 429 even with the right token, and nothing more is counted', () => {
+    const c = counter(['10.0.0.7']);
+    expect(admit(request({}), policy(), c)).toEqual({ ok: false, status: 429, reason: 'too many wrong tokens from this address; wait a minute' });
+    expect(c).toMatchObject({ asked: ['10.0.0.7'], failed: [] });
+  });
+  it('then the token: a wrong one is 401 and counted against the address', () => {
+    const c = counter();
+    expect(admit(request({}, '/?token=wrong'), policy(), c)).toEqual({ ok: false, status: 401, reason: 'missing or wrong token' });
+    expect(c.failed).toEqual(['10.0.0.7']);
+  });
+  it('an address the socket does not know is counted as "unknown"', () => {
+    const c = counter(['unknown']);
+    expect(admit(request({}, '/', undefined), policy(), c)).toMatchObject({ ok: false, status: 429 });
+    expect(c.asked).toEqual(['unknown']);
+  });
+  it('refuses, never throws, when something it calls throws', () => {
+    const throwing: FailureCounter = {
+      blocked: () => {
+        throw new RangeError('boom');
+      },
+      fail: () => undefined,
+    };
+    expect(admit(request({}), policy(), throwing)).toEqual({ ok: false, status: 400, reason: 'bad request (RangeError)' });
+    const odd: FailureCounter = {
+      blocked: () => {
+        throw 'not an error';
+      },
+      fail: () => undefined,
+    };
+    expect(admit(request({}), policy(), odd)).toEqual({ ok: false, status: 400, reason: 'bad request (error)' });
+  });
+});
+
+describe('printable', () => {
+  it('shows C0, DEL and C1 control characters as \\xNN and leaves the rest', () => {
+    expect(printable('a\u0000b\u001fc\u007fd\u009fe\u00a0f g~')).toBe('a\\x00b\\x1fc\\x7fd\\x9fe\u00a0f g~');
+    expect(printable('\n\t')).toBe('\\x0a\\x09');
+  });
+  it('cuts at 120 characters, marking the cut', () => {
+    expect(printable('x'.repeat(120))).toBe('x'.repeat(120));
+    expect(printable('x'.repeat(121))).toBe(`${'x'.repeat(120)}…`);
+    expect(printable('\u0001'.repeat(40))).toBe(`${'\\x01'.repeat(30)}…`);
+  });
+});
