@@ -13,7 +13,7 @@ export const MODULES = {
   'src/main/agent/supervision/approval-queue.ts': ['test/supervision/approval-queue.test.ts', 'test/supervision/gate.test.ts'],
   'src/os-control/coords.ts': ['test/os-control/coords.test.ts', 'test/os-control/coords-edges.test.ts'],
   'src/shared/secrets.ts': ['test/supervision/secrets.test.ts', 'test/supervision/secret-detectors.test.ts', 'test/supervision/secrets-edges.test.ts'],
-  'src/main/sessions/scrub.ts': ['test/sessions/secrets.test.ts', 'test/sessions/scrub-unit.test.ts'],
+  'src/main/sessions/scrub.ts': ['test/sessions/secrets.test.ts', 'test/sessions/scrub-unit.test.ts', 'test/sessions/scrub-edges.test.ts'],
   'src/main/agent/providers/retry.ts': ['test/providers/retry.test.ts', 'test/providers/retry-classify-edges.test.ts', 'test/providers/retry-loop-edges.test.ts', 'test/providers/idle-timeout-edges.test.ts'],
   'src/shared/abort.ts': ['test/core/abort.test.ts'],
   'src/os-control/typing.ts': ['test/os-control/type-text.test.ts', 'test/os-control/type-text-pacing.test.ts', 'test/os-control/plan-typing.test.ts', 'test/os-control/keymap.test.ts'],

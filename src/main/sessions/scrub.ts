@@ -30,8 +30,10 @@ export function credentialValuesFromEnv(env: NodeJS.ProcessEnv = process.env): s
 /**
  * Object keys whose string value is a credential wherever it appears (a tool input
  * {"password": "…"}, provider state {"api_key": "…"}): masked whole, whatever it looks like.
+ * The name itself, or its last part after "_" or "-" (auth_token, client-secret); the
+ * words run together (clientSecret, authToken) are listed as such.
  */
-const SECRET_FIELD = /^(?:.*[_-])?(?:passw(?:or)?d|passphrase|secret|client[_-]?secret|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|token|credentials?)$/i;
+const SECRET_FIELD = /^(?:.*[_-])?(?:passw(?:or)?d|passphrase|secret|clientsecret|api[_-]?key|access[_-]?key|private[_-]?key|authtoken|accesstoken|refreshtoken|token|credentials?)$/i;
 
 /** Words that say a person is at a password: in a window title, the model's words, a prompt. */
 const PASSWORD_CONTEXT = /passw(?:or)?d|passphrase|\bpin\b|kennwort|mot de passe|contraseña/i;
@@ -109,11 +111,14 @@ export class Scrubber {
 
   /** Collects typed text that must be masked from this event on. */
   private learn(event: RunEvent): void {
-    const consider = (text: string | undefined, proposalId?: string) => {
-      if (text === undefined) return;
-      if (proposalId) this.proposalText.set(proposalId, text);
+    const consider = (text: string) => {
       // Only the secret parts are masked: "password=[masked secret]" still reads as what happened.
       for (const span of this.findSecretSpans(text)) this.markSecret(text.slice(span.start, span.end));
+    };
+    /** Text typed (or set) by a proposal: kept, so a later secret-rule decision on it can mask it whole. */
+    const considerProposed = (proposalId: string, text: string) => {
+      this.proposalText.set(proposalId, text);
+      consider(text);
     };
     const maybePassword = (typed: string, context: string | undefined) => {
       const bare = barePassword(typed);
@@ -123,23 +128,23 @@ export class Scrubber {
       case 'action_proposed':
         if (event.action.type === 'type') {
           maybePassword(event.action.text, event.reasoning);
-          consider(event.action.text, event.proposalId);
+          considerProposed(event.proposalId, event.action.text);
         }
         // A value set on an element is text put in like typing; on a password field it is a secret whatever it looks like.
         if (event.action.type === 'element' && event.action.value !== undefined) {
           if (event.action.target?.password) this.markSecret(event.action.value);
-          else consider(event.action.value, event.proposalId);
+          else considerProposed(event.proposalId, event.action.value);
         }
         break;
       case 'action_executed':
         if (event.action.type === 'type') {
-          consider(event.action.text, event.proposalId);
+          considerProposed(event.proposalId, event.action.text);
           this.promptPending = false;
         }
         if (endsAtPasswordPrompt(event.output)) this.promptPending = true;
         break;
       case 'approval_answered':
-        if (event.answer.decision === 'edit' && event.answer.action.type === 'type') consider(event.answer.action.text, event.proposalId);
+        if (event.answer.decision === 'edit' && event.answer.action.type === 'type') considerProposed(event.proposalId, event.answer.action.text);
         break;
       case 'approval_requested':
       case 'action_denied': {
@@ -147,29 +152,32 @@ export class Scrubber {
         if (event.decision.rule === SECRET_TEXT_RULE && text !== undefined) this.markSecret(text);
         break;
       }
-      case 'model_text':
+      case 'model_text': {
+        // The model's words and its thinking, read as separate lines.
+        const context = [event.text, event.assistant?.thinking].join('\n');
         for (const call of event.assistant?.calls ?? []) {
           for (const a of call.actions) {
             if (!a.ok || a.action.type !== 'type') continue;
-            maybePassword(a.action.text, `${event.text}\n${event.assistant?.thinking ?? ''}`);
+            maybePassword(a.action.text, context);
             consider(a.action.text);
           }
         }
         break;
-      default:
-        break;
+      }
     }
   }
 
   /** Replaces every credential and every known typed secret inside a string. */
   scrubString(s: string, structural = false): string {
     let out = s;
-    for (const key of this.keys) if (out.includes(key)) out = out.split(key).join(REDACTED);
+    // Plain-string replaceAll: the markers hold no "$" pattern.
+    for (const key of this.keys) out = out.replaceAll(key, REDACTED);
     if (structural) return out;
-    for (const secret of this.typedByLength) if (out.includes(secret)) out = out.split(secret).join(MASKED_SECRET);
+    for (const secret of this.typedByLength) out = out.replaceAll(secret, MASKED_SECRET);
     return out;
   }
 
+  // Stryker disable next-line StringLiteral: the top-level value is an event object, whose own key is never read
   private walk(value: unknown, key = ''): unknown {
     if (typeof value === 'string') {
       if (value.length > 0 && SECRET_FIELD.test(key) && !STRUCTURAL_KEYS.has(key)) return REDACTED;
