@@ -43,6 +43,20 @@ describe('2. every destructive chord of the table, with what it does', () => {
     ['XF86Sleep', 'xf86sleep suspends the machine'],
     ['XF86LogOff', 'xf86logoff logs out'],
     ...Array.from({ length: 12 }, (_, i) => [`ctrl+alt+F${i + 1}`, `alt+ctrl+f${i + 1} switches to a text console`] as [string, string]),
+    // The keysyms those chords produce, and keys of their own, pressed by name (they slipped past before).
+    ...Array.from({ length: 12 }, (_, i) => [`XF86Switch_VT_${i + 1}`, `xf86switch_vt_${i + 1} switches to a text console`] as [string, string]),
+    ['Terminate_Server', 'terminate_server kills the X server'],
+    ['XF86PowerDown', 'xf86powerdown powers the machine off'],
+    ['XF86Suspend', 'xf86suspend suspends the machine'],
+    ['XF86Standby', 'xf86standby suspends the machine'],
+    ['XF86Hibernate', 'xf86hibernate hibernates the machine'],
+    ['XF86ScreenSaver', 'xf86screensaver locks the screen'],
+    ['XF86Close', 'xf86close closes the window'],
+    ['XF86Terminal', 'xf86terminal opens a terminal'],
+    ['XF86Ungrab', "xf86ungrab breaks the keyboard and pointer grabs, a screen locker's included"],
+    ['XF86ClearGrab', 'xf86cleargrab kills the programs that grab the keyboard or pointer, a screen locker included'],
+    ['ctrl+alt+KP_Divide', "alt+ctrl+kp_divide breaks the keyboard and pointer grabs, a screen locker's included"],
+    ['ctrl+alt+KP_Multiply', 'alt+ctrl+kp_multiply kills the programs that grab the keyboard or pointer, a screen locker included'],
   ])('%s', (keys, reason) => {
     expect(findRisk(a({ type: 'key', keys }), editor)).toEqual({ rule: 'risk:destructive-combo', reason });
   });
@@ -156,10 +170,25 @@ describe('6–8. in a terminal', () => {
     expect(findRisk(a({ type: 'click', x: 5, y: 5 }), xterm)).toBeUndefined();
     expect(findRisk(a({ type: 'click', x: 5, y: 5, button: 'middle' }), editor)).toBeUndefined();
   });
+  it('7. a drag with the middle button pastes too (it presses the button at its start and releases it at its end)', () => {
+    const path = [{ x: 5, y: 5 }, { x: 50, y: 5 }];
+    expect(findRisk(a({ type: 'drag', path, button: 'middle' }), xterm)).toEqual({
+      rule: 'risk:terminal-paste',
+      reason: 'drags with the middle button into the terminal window "xterm" (user@box: ~), which pastes the selection',
+    });
+    expect(findRisk(a({ type: 'drag', path }), xterm)).toBeUndefined();
+    expect(findRisk(a({ type: 'drag', path, button: 'middle' }), editor)).toBeUndefined();
+  });
   it('11. typing, or setting an element’s text', () => {
     expect(findRisk(a({ type: 'type', text: 'ls' }), xterm)).toEqual({ rule: 'risk:terminal-type', reason: 'types into the terminal window "xterm" (user@box: ~)' });
     expect(findRisk(a({ type: 'element', op: 'set_value', id: 1, value: 'ls' }), xterm)).toEqual({ rule: 'risk:terminal-type', reason: 'sets text in the terminal window "xterm" (user@box: ~)' });
     expect(findRisk(a({ type: 'element', op: 'set_value', id: 1, value: 'ls' }), editor)).toBeUndefined();
+  });
+  it('an element op other than set_value puts no text, even carrying a stray value', () => {
+    const invoke = a({ type: 'element', op: 'invoke', id: 1, value: 'ls' });
+    expect(invoke).toMatchObject({ op: 'invoke', value: 'ls' });
+    expect(findRisk(invoke, xterm)).toBeUndefined();
+    expect(findRisk(a({ type: 'element', op: 'focus', id: 1, value: 'AKIAIOSFODNN7EXAMPLE' }), editor)).toBeUndefined();
   });
 });
 
@@ -191,6 +220,9 @@ describe('12. text into a password field', () => {
     expect(findRisk(a({ type: 'element', op: 'set_value', id: 1, value: 'x' }), field)).toEqual({ rule: 'risk:password-field', reason });
     expect(findRisk(a({ type: 'click', x: 1, y: 1 }), field)).toBeUndefined();
     expect(findRisk(a({ type: 'element', op: 'focus', id: 1 }), field)).toBeUndefined();
+    expect(findRisk(a({ type: 'element', op: 'invoke', id: 1, value: 'x' }), field)).toBeUndefined();
+    // A set_value without its value is still a set_value on a password field.
+    expect(findRisk(a({ type: 'element', op: 'set_value', id: 1 }), field)).toEqual({ rule: 'risk:password-field', reason });
     expect(findRisk(a({ type: 'type', text: 'x' }), { ...editor, element: { role: 'text', name: 'Name', password: false } })).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
-import type { Action } from '../../../shared/actions.js';
+import type { Action, ElementOp, MouseButton } from '../../../shared/actions.js';
 import type { ActionContext } from '../gate.js';
 import { submitsLine } from './input-memory.js';
-import { chordsPressedBy, comboContains, comboToString, normaliseCombo, type NormalCombo, type PressedChord } from './key-combo.js';
+import { chordsPressedBy, comboContains, comboToString, normaliseCombo, sameCombo, type NormalCombo, type PressedChord } from './key-combo.js';
 import { secretKind } from '../../../shared/secrets.js';
 import { SECRET_TEXT_RULE, type RiskRuleId } from '../../../shared/rule-ids.js';
 import { looksLikeShellCommand } from './shell-like.js';
@@ -25,7 +25,8 @@ import { isTerminalWindow } from './terminal-apps.js';
  *   5. typed text whose completed line (ending in a
  *      line break) reads like a shell command            → "risk:typed-command"
  *   6. Enter in a terminal                              → "risk:terminal-enter"
- *   7. paste into a terminal (keys or middle click)     → "risk:terminal-paste"
+ *   7. paste into a terminal (keys, a middle click or
+ *      a drag with the middle button)                  → "risk:terminal-paste"
  *   8. ctrl+c / ctrl+d / ctrl+z / ctrl+\ in a terminal  → "risk:terminal-control"
  *   9. Enter or a typed line break, window unknown      → "risk:enter-unknown-window"
  *  10. typed text (or an element's set_value) that looks
@@ -74,12 +75,31 @@ const DANGEROUS_COMBOS: DangerousCombo[] = [
   combo('XF86Sleep', 'suspends the machine'),
   combo('XF86LogOff', 'logs out'),
   ...Array.from({ length: 12 }, (_, i) => combo(`ctrl+alt+F${i + 1}`, 'switches to a text console')),
+  // The keysyms those chords produce, and keys of their own, pressed by name: the key
+  // parser reads them all, so each needs its row (XF86Switch_VT_1 is ctrl+alt+F1).
+  ...Array.from({ length: 12 }, (_, i) => combo(`XF86Switch_VT_${i + 1}`, 'switches to a text console')),
+  combo('Terminate_Server', 'kills the X server'),
+  combo('XF86PowerDown', 'powers the machine off'),
+  combo('XF86Suspend', 'suspends the machine'),
+  combo('XF86Standby', 'suspends the machine'),
+  combo('XF86Hibernate', 'hibernates the machine'),
+  combo('XF86ScreenSaver', 'locks the screen'),
+  combo('XF86Close', 'closes the window'),
+  combo('XF86Terminal', 'opens a terminal'),
+  // Xorg's grab breakers (ctrl+alt+KP_Divide / KP_Multiply when enabled): they can undo a screen locker.
+  combo('XF86Ungrab', 'breaks the keyboard and pointer grabs, a screen locker\'s included'),
+  combo('XF86ClearGrab', 'kills the programs that grab the keyboard or pointer, a screen locker included'),
+  combo('ctrl+alt+KP_Divide', 'breaks the keyboard and pointer grabs, a screen locker\'s included'),
+  combo('ctrl+alt+KP_Multiply', 'kills the programs that grab the keyboard or pointer, a screen locker included'),
 ];
 
 /** Keys that paste into a terminal: a pasted line break runs whatever was on the clipboard. */
 const PASTE_KEYS = [normaliseCombo('ctrl+shift+v'), normaliseCombo('shift+Insert'), normaliseCombo('super+v'), normaliseCombo('ctrl+v')];
 /** Keys that end or interrupt what runs in a terminal. */
 const TERMINAL_CONTROL_KEYS = [normaliseCombo('ctrl+d'), normaliseCombo('ctrl+c'), normaliseCombo('ctrl+z'), normaliseCombo('ctrl+backslash')];
+
+/** The OS key tapped or held alone, no other modifier, no key. */
+const OS_KEY_ALONE = normaliseCombo('super');
 
 /** A chord as pressed, with what it means to the rules. */
 interface Pressed extends PressedChord {
@@ -104,7 +124,9 @@ function shown(text: string): string {
 
 /** The typed line that a line break inside `text` completes, for each break (the text before it on its line). */
 function completedLines(typedBefore: string, text: string): string[] {
-  const parts = (typedBefore + text).split(/\r\n|\r|\n/);
+  const parts = text.split(/\r\n|\r|\n/);
+  // The first break completes the line typed before this text (which holds no break).
+  parts[0] = typedBefore + parts[0];
   // The last part is still open (no break after it).
   return parts.slice(0, -1).slice(-50);
 }
@@ -129,8 +151,7 @@ export function findRisk(action: Action, context: ActionContext): RiskFinding | 
   }
   // 3.
   for (const p of pressed) {
-    // Stryker disable next-line ConditionalExpression: equivalent — modifiers are sorted and 'super' sorts last, so [0] is 'super' only when it is alone.
-    if (p.combo.key === '' && p.combo.modifiers.length === 1 && p.combo.modifiers[0] === 'super') {
+    if (sameCombo(p.combo, OS_KEY_ALONE)) {
       return { rule: 'risk:launcher-key', reason: 'presses the OS key (super / Win / Cmd) alone, which opens the launcher: a name and Enter typed there start any program' };
     }
   }
@@ -164,13 +185,20 @@ export function findRisk(action: Action, context: ActionContext): RiskFinding | 
       return { rule: 'risk:enter-unknown-window', reason: 'presses Enter while the focused window is unknown (it may be a terminal)' };
     }
   }
-  // 7. (the mouse) A middle click pastes the selection.
-  if (inTerminal && (action.type === 'click' || action.type === 'mouse_down' || action.type === 'mouse_up') && action.button === 'middle') {
-    return { rule: 'risk:terminal-paste', reason: `middle-clicks into the terminal window ${windowName(context)}, which pastes the selection` };
+  // 7. (the mouse) The middle button pastes the selection: a middle click, its press or
+  // release, a drag with it (pressed at the start, released at the end). Read from any
+  // action that has a button, so that a kind added later is judged too.
+  const { button } = action as { button?: MouseButton };
+  if (inTerminal && button === 'middle') {
+    const what = action.type === 'drag' ? 'drags with the middle button' : 'middle-clicks';
+    return { rule: 'risk:terminal-paste', reason: `${what} into the terminal window ${windowName(context)}, which pastes the selection` };
   }
   // An element's set_value puts text in like typing, but replaces the field's text and
   // presses no key: rules 10, 11 and 12 judge it; 5 and 9 (line breaks that submit) do not.
-  const setValue = action.type === 'element' && action.op === 'set_value' ? action.value : undefined;
+  // (Only an element action has an op and a value; one with another op that carries a
+  // value puts no text anywhere.)
+  const { op, value } = action as { op?: ElementOp; value?: string };
+  const setValue = op === 'set_value' ? value : undefined;
   if (setValue !== undefined) {
     const kind = secretKind(setValue);
     if (kind) return { rule: SECRET_TEXT_RULE, reason: `sets a field to text that looks like a secret or credential (${kind})` };
@@ -189,7 +217,7 @@ export function findRisk(action: Action, context: ActionContext): RiskFinding | 
   }
   // 12.
   const field = context.element;
-  if (field?.password && (action.type === 'type' || (action.type === 'element' && action.op === 'set_value'))) {
+  if (field?.password && (action.type === 'type' || op === 'set_value')) {
     return { rule: 'risk:password-field', reason: `puts text into the password field ${JSON.stringify(field.name)}` };
   }
   return undefined;
