@@ -49,8 +49,7 @@ export const ocrSource: RegionTextSource = {
   name: 'ocr',
   async check({ expectation: e, captures, where, pixelRatio, signal }) {
     const [a, b] = captures;
-    // Stryker disable next-line ConditionalExpression: equivalent — only a region_text expectation has `match` (ExpectationSchema is strict), so `true && e.match === 'equals'` decides the same; the kind test narrows the type.
-    const once = (image: Buffer) => (e.kind === 'region_text' && e.match === 'equals' ? ocrEquals(image, e.text, where, pixelRatio, signal) : ocrContains(image, e.text, where, pixelRatio, signal));
+    const once = (image: Buffer) => (wantsExact(e) ? ocrEquals(image, e.text, where, pixelRatio, signal) : ocrContains(image, e.text, where, pixelRatio, signal));
     const first = await once(a);
     if (a.equals(b)) return first;
     const second = await once(b);
@@ -62,6 +61,13 @@ export const ocrSource: RegionTextSource = {
     };
   },
 };
+
+/** "equals" is read exactly; "contains" and screen text are found as a phrase. */
+function wantsExact(e: RegionQuery['expectation']): boolean {
+  // Stryker disable next-line ConditionalExpression: equivalent when false — only a region_text expectation has `match` (ExpectationSchema is strict), so a screen_text one goes on to `undefined === 'equals'`, false as well; the test narrows the type.
+  if (e.kind !== 'region_text') return false;
+  return e.match === 'equals';
+}
 
 async function ocrEquals(image: Buffer, expected: string, where: string, pixelRatio: number, signal?: AbortSignal) {
   const r = await readExact(image, expected, { pixelRatio, signal });
