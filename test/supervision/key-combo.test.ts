@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { comboContains, comboOfChord, comboToString, heldModifierClasses, normaliseCombo, normaliseCombos, sameCombo, type NormalCombo } from '../../src/main/agent/supervision/key-combo.js';
-import { KeyNameError, parseKeyCombo } from '../../src/os-control/keys.js';
+import { chordsPressedBy, comboContains, comboOfChord, comboToString, heldModifierClasses, normaliseCombo, normaliseCombos, sameCombo, type NormalCombo } from '../../src/main/agent/supervision/key-combo.js';
+import { KeyNameError, parseKeyCombo, resolveKey } from '../../src/os-control/keys.js';
+import { ActionSchema, type Action } from '../../src/shared/actions.js';
 
 /**
  * The rules' reading of key chords (supervision/key-combo.ts), function by function: a
@@ -56,6 +57,28 @@ describe('comboOfChord', () => {
     const chord = parseKeyCombo('ctrl+q').chords[0]!;
     expect(comboOfChord(chord)).toEqual(combo(['ctrl'], 'q'));
     expect(comboOfChord(chord, ['super'])).toEqual(combo(['ctrl', 'super'], 'q'));
+  });
+});
+
+describe('chordsPressedBy: typing', () => {
+  const type = (text: string): Action => ActionSchema.parse({ type: 'type', text });
+  it('with ctrl held, one chord per distinct character: that key alone, the held modifier added', () => {
+    const q = resolveKey('q');
+    const pressed = chordsPressedBy(type('qq'), ['Control_L']);
+    expect(pressed).toEqual([{ chord: { modifiers: [], key: q, keys: [q] }, combo: combo(['ctrl'], 'q') }]);
+  });
+  it('with only shift held (or nothing), typing presses no chord: shift makes capitals', () => {
+    expect(chordsPressedBy(type('q'), ['Shift_L'])).toEqual([]);
+    expect(chordsPressedBy(type('q'), ['Shift_L', 'Shift_R'])).toEqual([]);
+    expect(chordsPressedBy(type('q'), [])).toEqual([]);
+    expect(chordsPressedBy(type('q'), ['Shift_L', 'Alt_L']).map((p) => p.combo)).toEqual([combo(['alt', 'shift'], 'q')]);
+  });
+  it('a character with no key of its own is pasted, not pressed: no chord for it, the others still counted', () => {
+    expect(chordsPressedBy(type('👋'), ['Control_L'])).toEqual([]);
+    expect(chordsPressedBy(type('👋w'), ['Control_L']).map((p) => p.combo)).toEqual([combo(['ctrl'], 'w')]);
+  });
+  it('an action kind it does not know is refused with its name', () => {
+    expect(() => chordsPressedBy({ type: 'teleport' } as unknown as Action, ['Control_L'])).toThrow('unhandled action kind: "teleport"');
   });
 });
 
