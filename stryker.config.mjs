@@ -41,6 +41,8 @@ export default {
   timeoutMS: 20_000,
   coverageAnalysis: 'perTest',
   tempDirName: 'test-artifacts/.stryker-tmp',
+  // Not copied into a sandbox: test output and other runs' sandboxes (one vanishing mid-copy crashed a run).
+  ignorePatterns: ['/test-artifacts'],
   cleanTempDir: 'always',
   thresholds: { high: 90, low: 85, break: null },
 };
