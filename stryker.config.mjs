@@ -18,7 +18,8 @@ export const MODULES = {
   'src/shared/abort.ts': ['test/core/abort.test.ts'],
   'src/os-control/typing.ts': ['test/os-control/type-text.test.ts', 'test/os-control/type-text-pacing.test.ts', 'test/os-control/plan-typing.test.ts', 'test/os-control/keymap.test.ts'],
   'src/main/sessions/run-log.ts': ['test/sessions/run-log.test.ts', 'test/sessions/run-log-reopen-edges.test.ts', 'test/sessions/run-log-lifecycle.test.ts', 'test/sessions/run-log-disk-faults.test.ts', 'test/sessions/crash.test.ts'],
-  'src/main/server/auth.ts': ['test/server/auth-unit.test.ts', 'test/server/serve-security.test.ts', 'test/server/ws-client.test.ts'],
+  // The server tests (serve-security, ws-client) start real servers: ~30 min a run; the unit tests kill every mutant alone.
+  'src/main/server/auth.ts': ['test/server/auth-unit.test.ts'],
   'src/main/qa/checks.ts': ['test/qa/checks-unit.test.ts', 'test/qa/element-checks.fast.test.ts', 'test/qa/decide-junit.test.ts'],
   'src/main/qa/decide.ts': ['test/qa/decide-unit.test.ts', 'test/qa/decide-junit.test.ts'],
 };

@@ -102,6 +102,7 @@ async function main() {
     const before = fake.requests.length;
     const events: RunEvent[] = [];
     const replayStart = performance.now();
+    const replayWallStart = Date.now();
     const replay = await startReplay({ ...base, task: '', profile, onEvent: (e) => events.push(e) }, { source, mode: 'strict' });
     const outcome = await replay.replayed;
     const replayMs = performance.now() - replayStart;
@@ -122,6 +123,8 @@ async function main() {
     console.log(`  with the model: ${(modelMs / 1000).toFixed(2)} s wall, ${modelCalls} model calls`);
     console.log(`  replayed:       ${(replayMs / 1000).toFixed(2)} s wall, ${fake.requests.length - before} model calls, ${outcome.stats.replayed} steps (targets found by ${JSON.stringify(outcome.stats.rules)})`);
     console.log(`    per step (median): ${median(step).toFixed(0)} ms — find + propose ${gap('observation', 'action_proposed')} ms, target read + gate + act ${gap('action_proposed', 'action_executed')} ms, settle + capture ${gap('action_executed', 'observation')} ms (of it settling ${median(shots.slice(1).map((e) => (e.type === 'observation' ? e.settleMs : 0)))} ms)`);
+    const firstShot = shots[0];
+    if (firstShot) console.log(`    start-up (startReplay → first screenshot logged): ${(firstShot.at - replayWallStart).toFixed(0)} ms; look-again screenshots: ${events.filter((e) => e.type === 'action_executed' && e.action.type === 'screenshot').length}`);
     console.log(`  ratio: ${ratio.toFixed(3)}× (target ≤ 0.1×: ${ratio <= 0.1 ? 'met' : 'NOT met'}); same final control state: ${same ? 'yes' : 'NO'}`);
     console.log(`  deriving the trajectory (once per run, then cached): ${(deriveMs / 1000).toFixed(2)} s`);
     if (!same) process.exitCode = 1;
