@@ -185,6 +185,22 @@ function xdotool(env: NodeJS.ProcessEnv, args: string[]): string {
   return r.stdout.trim();
 }
 
+/**
+ * The probe's window id. xdotool's search walks the whole window tree, and Chromium
+ * makes and destroys helper windows while it starts: a window gone mid-walk ends the
+ * search with BadWindow (X_QueryTree) — seen once in a clean-root CI run at load ~6.
+ * That one error is retried; any other is thrown at once.
+ */
+function findProbeWindow(env: NodeJS.ProcessEnv): string {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return xdotool(env, ['search', '--sync', '--onlyvisible', '--name', 'DeskPilot probe']).split('\n')[0]!;
+    } catch (error) {
+      if (attempt >= 5 || !/BadWindow/.test(String(error))) throw error;
+    }
+  }
+}
+
 export async function startProbe(xvfb: Xvfb, options: ProbeOptions = {}): Promise<Probe> {
   requirePrograms(['chromium', 'xdotool'], xvfb.env);
   requireFonts(['DejaVu Sans', 'DejaVu Sans Mono'], xvfb.env); // the page's sans-serif and monospace
@@ -222,7 +238,7 @@ export async function startProbe(xvfb: Xvfb, options: ProbeOptions = {}): Promis
   try {
     const ready = await waitForEvent(server, (e) => e.type === 'ready', 0, 30_000, 'ready event from the page');
     layout = LayoutSchema.parse(ready.layout);
-    windowId = xdotool(xvfb.env, ['search', '--sync', '--onlyvisible', '--name', 'DeskPilot probe']).split('\n')[0]!;
+    windowId = findProbeWindow(xvfb.env);
     // Raise and focus, so keyboard input goes to the page.
     xdotool(xvfb.env, ['windowactivate', '--sync', windowId]);
     await sleep(100);
