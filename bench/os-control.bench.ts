@@ -12,7 +12,7 @@
  *   npm run bench -- os-control        (RUNS=15 by default; env BENCH_RUNS to change)
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -46,22 +46,8 @@ function verdict(ok: boolean): string {
   return ok ? 'meets target' : 'MISSES target';
 }
 
-// The screen is also kept in a framebuffer file, as on DeskPilot's own virtual displays
-// (os-control/x11/xvfb-framebuffer.ts); the variants below grab through X unless they say so.
-const framebufferDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'deskpilot-bench-fb-'));
-const xvfb = await startXvfb({ width: 1920, height: 1080, framebufferDir });
+const xvfb = await startXvfb({ width: 1920, height: 1080 });
 process.env.DISPLAY = xvfb.display;
-const framebufferValue = `${xvfb.display}=${join(framebufferDir, 'Xvfb_screen0')}`;
-const { XVFB_FRAMEBUFFER_ENV, readXvfbFramebuffer } = await import('../src/os-control/x11/xvfb-framebuffer.js');
-/** Runs `work` with the framebuffer file named for this display (the path a virtual display takes). */
-const viaFramebuffer = <T>(work: () => Promise<T>) => async (): Promise<T> => {
-  process.env[XVFB_FRAMEBUFFER_ENV] = framebufferValue;
-  try {
-    return await work();
-  } finally {
-    delete process.env[XVFB_FRAMEBUFFER_ENV];
-  }
-};
 const probe = await startProbe(xvfb, { x: 0, y: 0, width: 1920, height: 1080 });
 const { createComputer } = await import('../src/os-control/index.js');
 const computer = createComputer();
@@ -113,33 +99,18 @@ try {
     grab: async () => {
       await nut.providerRegistry.getScreen().grabScreenRegion(new nut.Region(0, 0, 1920, 1080));
     },
-    // The same observe on a virtual display of DeskPilot's own: settle and capture read the framebuffer file.
-    oursFramebuffer: async () => {
-      const o = await computer.observe({ target });
-      if (o.record.image.width !== 1280 || o.record.image.height !== 720) throw new Error('wrong size');
-    },
-    grabFramebuffer: async () => {
-      if (!readXvfbFramebuffer(framebufferValue.slice(framebufferValue.indexOf('=') + 1))) throw new Error('no framebuffer');
-    },
   };
-  const onFramebuffer = new Set<keyof typeof variants>(['oursFramebuffer', 'grabFramebuffer']);
-  const times: Record<keyof typeof variants, number[]> = { ours: [], claude: [], previous: [], grab: [], oursFramebuffer: [], grabFramebuffer: [] };
+  const times: Record<keyof typeof variants, number[]> = { ours: [], claude: [], previous: [], grab: [] };
   const pairRatios: number[] = [];
   for (let r = 0; r < RUNS; r++) {
-    for (const name of Object.keys(variants) as Array<keyof typeof variants>) {
-      const round = timedAfterChange(variants[name]);
-      times[name].push(await (onFramebuffer.has(name) ? viaFramebuffer(round) : round)());
-    }
+    for (const name of Object.keys(variants) as Array<keyof typeof variants>) times[name].push(await timedAfterChange(variants[name])());
     pairRatios.push(times.ours.at(-1)! / times.previous.at(-1)!);
   }
   const p10 = (ms: number[]) => [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 10)]!;
   const ours = report('capture→1280x720 JPEG: computer.observe (changed screen)', times.ours, `, p10 ${p10(times.ours).toFixed(1)}`);
   report('capture→1024x576 JPEG (Claude\'s size now): observe, changed', times.claude, `, p10 ${p10(times.claude).toFixed(1)}`);
   const before = report('capture→1280x720 JPEG: previous pipeline (JS BGRA→RGB loop)', times.previous, `, p10 ${p10(times.previous).toFixed(1)}`);
-  report('grab alone: libnut XGetImage 1920x1080', times.grab, `, p10 ${p10(times.grab).toFixed(1)}`);
-  const oursFb = report('virtual display: observe, capture from the Xvfb framebuffer', times.oursFramebuffer, `, p10 ${p10(times.oursFramebuffer).toFixed(1)}`);
-  report('virtual display: grab alone, the framebuffer file read', times.grabFramebuffer, `, p10 ${p10(times.grabFramebuffer).toFixed(1)}`);
-  rows.push(`  virtual display: target ≤ 25 ms median on an idle machine: ${verdict(oursFb <= 25)}; ratio to the X grab path ${(oursFb / median(times.ours)).toFixed(3)}`);
+  report('grab alone: libnut XGetImage 1920x1080 (the floor here)', times.grab, `, p10 ${p10(times.grab).toFixed(1)}`);
   rows.push(`  per-round ratio observe / previous pipeline: median ${median(pairRatios).toFixed(3)}`);
   // A still screen (the field blurred: no blinking caret): the grab, one compare, the encodings reused.
   await probe.blurField();
@@ -222,7 +193,6 @@ try {
   console.log(rows.join('\n'));
   await probe.close();
   rmSync(scratch, { recursive: true, force: true });
-  rmSync(framebufferDir, { recursive: true, force: true });
   spawnSync('true');
 }
 process.exit(0);

@@ -9,7 +9,6 @@ import type { DisplayInfo } from '../shared/observation.js';
 import { regionToDisplayPixels } from './coords.js';
 import { toRgb, type RawImage } from './image.js';
 import { loadNut } from './native.js';
-import { framebufferFor, readXvfbFramebuffer } from './x11/xvfb-framebuffer.js';
 
 export type CaptureBackend = 'nut' | 'screenshot-desktop';
 
@@ -36,17 +35,10 @@ export interface NutFrame {
   colorMode: number;
 }
 
-/**
- * Grabs a whole display in-process (the frames settle detection compares): from the
- * framebuffer file of an Xvfb DeskPilot started (x11/xvfb-framebuffer.ts, ~4 ms at
- * 1920×1080) when it covers exactly this display, else through libnut.
- */
+/** Grabs a whole display in-process (the frames settle detection compares). */
 export async function grabDisplayNut(display: DisplayInfo): Promise<NutFrame> {
-  const file = framebufferFor(process.env);
-  const frame = file ? readXvfbFramebuffer(file) : undefined;
-  const { x, y, width, height } = display.bounds;
-  if (frame && x === 0 && y === 0 && frame.width === Math.round(width * display.scaleFactor) && frame.height === Math.round(height * display.scaleFactor)) return frame;
   const nut = await loadNut();
+  const { x, y, width, height } = display.bounds;
   return nut.providerRegistry.getScreen().grabScreenRegion(new nut.Region(x, y, width, height));
 }
 

@@ -14,10 +14,6 @@
  * atomically and tells us the number once it accepts connections.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { XVFB_FRAMEBUFFER_ENV } from './x11/xvfb-framebuffer.js';
 import { sleep } from '../shared/abort.js';
 
 export interface VirtualDisplayOptions {
@@ -95,12 +91,9 @@ function exited(child: ChildProcess, ms: number): Promise<void> {
   });
 }
 
-function startServer(width: number, height: number, framebufferDir: string): Promise<{ child: ChildProcess; number: number }> {
+function startServer(width: number, height: number): Promise<{ child: ChildProcess; number: number }> {
   return new Promise((resolve, reject) => {
     const args = ['-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-noreset', '+extension', 'XTEST', '+extension', 'RANDR', '-dpi', '96'];
-    // The screen kept in a file the capture reads directly (x11/xvfb-framebuffer.ts); no
-    // software cursor drawn into it, as a grab through X never shows one either.
-    args.push('-fbdir', framebufferDir, '-nocursor');
     const child = spawn('Xvfb', args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], detached: GROUP_OF_ITS_OWN });
     let stderr = '';
     let out = '';
@@ -174,23 +167,18 @@ export async function startVirtualDisplay(options: VirtualDisplayOptions = {}): 
   const height = options.height ?? 800;
   let server: { child: ChildProcess; number: number } | undefined;
   let lastError: unknown;
-  // In memory when there is a tmpfs for it: the file is the screen, rewritten on every repaint.
-  const framebufferDir = mkdtempSync(path.join(existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'deskpilot-xvfb-'));
   for (let attempt = 0; attempt < START.attempts && !server; attempt++) {
     try {
-      server = await startServer(width, height, framebufferDir);
+      server = await startServer(width, height);
     } catch (error) {
       lastError = error;
       await sleep(100 + attempt * 200);
     }
   }
-  if (!server) {
-    rmSync(framebufferDir, { recursive: true, force: true });
-    throw new Error(`could not start a virtual display: ${lastError instanceof Error ? lastError.message : String(lastError)}`);
-  }
+  if (!server) throw new Error(`could not start a virtual display: ${lastError instanceof Error ? lastError.message : String(lastError)}`);
 
   const display = `:${server.number}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, DISPLAY: display, [XVFB_FRAMEBUFFER_ENV]: `${display}=${path.join(framebufferDir, 'Xvfb_screen0')}` };
+  const env: NodeJS.ProcessEnv = { ...process.env, DISPLAY: display };
   // Nothing of the person's own session: not their Wayland, X cookie, bus or a11y bus.
   for (const name of ['WAYLAND_DISPLAY', 'XAUTHORITY', 'DBUS_SESSION_BUS_ADDRESS', 'AT_SPI_BUS_ADDRESS']) delete env[name];
   const children: ChildProcess[] = [server.child];
@@ -200,13 +188,9 @@ export async function startVirtualDisplay(options: VirtualDisplayOptions = {}): 
       kill(child, 'SIGTERM');
       await exited(child, 3_000);
     }
-    rmSync(framebufferDir, { recursive: true, force: true });
   };
   // Whatever happens to this process, its displays go with it.
-  const onExit = () => {
-    children.forEach((c) => kill(c, 'SIGKILL'));
-    rmSync(framebufferDir, { recursive: true, force: true });
-  };
+  const onExit = () => children.forEach((c) => kill(c, 'SIGKILL'));
   process.once('exit', onExit);
   try {
     if (options.sessionBus ?? installed('dbus-daemon')) {

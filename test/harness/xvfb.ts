@@ -27,8 +27,6 @@ export interface XvfbOptions {
   fontPath?: string;
   /** Screen resolution the server reports (`-dpi`); 96 unless told. */
   dpi?: number;
-  /** Keep the screen in `<dir>/Xvfb_screen0` (`-fbdir`, with `-nocursor`), as DeskPilot's own virtual displays do. */
-  framebufferDir?: string;
 }
 
 export interface Xvfb {
@@ -91,7 +89,7 @@ function startWatchdog(pids: number[]): void {
   dog.unref();
 }
 
-function startServer(width: number, height: number, depth: number, extra: { fontPath?: string; dpi?: number; framebufferDir?: string }): Promise<{ child: ChildProcess; displayNumber: number }> {
+function startServer(width: number, height: number, depth: number, extra: { fontPath?: string; dpi?: number }): Promise<{ child: ChildProcess; displayNumber: number }> {
   return new Promise((resolve, reject) => {
     const args = [
       '-displayfd', '3',
@@ -103,7 +101,6 @@ function startServer(width: number, height: number, depth: number, extra: { font
       '+extension', 'RANDR',
       '-dpi', String(extra.dpi ?? 96),
       ...(extra.fontPath ? ['-fp', extra.fontPath] : []),
-      ...(extra.framebufferDir ? ['-fbdir', extra.framebufferDir, '-nocursor'] : []),
     ];
     const child = spawn('Xvfb', args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
     live.add(child);
@@ -165,7 +162,7 @@ export async function startXvfb(options: XvfbOptions = {}): Promise<Xvfb> {
   for (let attempt = 0; attempt < 5; attempt++) {
     let server: { child: ChildProcess; displayNumber: number };
     try {
-      server = await startServer(width, height, depth, { fontPath: options.fontPath, dpi: options.dpi, framebufferDir: options.framebufferDir });
+      server = await startServer(width, height, depth, { fontPath: options.fontPath, dpi: options.dpi });
     } catch (err) {
       lastError = err;
       await sleep(100 + Math.random() * 300);
