@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import type { ActiveWindow } from './window-info.js';
 import { activeWindowOverSocket } from './x11/active-window.js';
+import { withTimeout } from '../shared/promises.js';
 
 /**
  * The focused window's title and application name, for the risk rules (typing into
@@ -83,20 +84,10 @@ async function x11ActiveWindow(env: NodeJS.ProcessEnv, timeoutMs: number): Promi
   if (!env.DISPLAY) return undefined;
   // Our own X connection first (x11/active-window.ts: ~1 ms instead of two xprop processes);
   // xprop when it cannot answer (a display it cannot reach, an auth it does not speak, a hang).
-  const display = env.DISPLAY;
-  let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([
-      activeWindowOverSocket(display, timeoutMs, env.XAUTHORITY),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer from ${display} in ${timeoutMs} ms`)), timeoutMs);
-        timer.unref();
-      }),
-    ]);
+    return await withTimeout(activeWindowOverSocket(env.DISPLAY, timeoutMs, env.XAUTHORITY), timeoutMs, `the focused window of ${env.DISPLAY}`);
   } catch {
     return x11ActiveWindowByXprop(env, timeoutMs);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

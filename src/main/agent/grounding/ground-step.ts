@@ -10,6 +10,7 @@ import type { ObservationRecord } from '../../../shared/observation.js';
 import type { Computer } from '../../../os-control/types.js';
 import { buildElementList, type ElementList } from './element-list.js';
 import { drawMarks } from './marks.js';
+import { settled } from '../../../shared/promises.js';
 
 export function groundingOf(profile: Pick<ProviderProfile, 'grounding'>): Grounding {
   return profile.grounding ?? DEFAULT_GROUNDING;
@@ -32,10 +33,7 @@ export interface StepGrounding {
  */
 export function readStepTree(computer: Pick<Computer, 'elementTree'>, grounding: Grounding): Promise<PromiseSettledResult<ElementTreeResult>> | undefined {
   if (grounding === 'pixels') return undefined;
-  return computer.elementTree({ scope: 'focused' }).then(
-    (value): PromiseFulfilledResult<ElementTreeResult> => ({ status: 'fulfilled', value }),
-    (reason: unknown): PromiseRejectedResult => ({ status: 'rejected', reason }),
-  );
+  return settled(computer.elementTree({ scope: 'focused' }));
 }
 
 export async function groundStep(

@@ -8,6 +8,7 @@ import { errorText } from '../../../shared/error-text.js';
 import { deskpilotVersion } from '../../version.js';
 import type { AgentTool } from '../tools/agent-tool.js';
 import { mcpToolName } from '../tools/mcp-tool-name.js';
+import { withTimeout } from '../../../shared/promises.js';
 
 /**
  * The MCP servers of config.json (`mcpServers`) as tools of a run. Each allowed tool is
@@ -69,14 +70,6 @@ function transportFor(config: McpServerConfig): Transport {
     });
   }
   return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms / 1000} s`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 interface Connected {

@@ -1,10 +1,9 @@
 import type { ElementLookup } from '../../../shared/elements.js';
 import type { TrajectoryStep } from '../../../shared/trajectory.js';
-import type { Computer } from '../../../os-control/types.js';
+import { settled } from '../../../shared/promises.js';
 import { isElementOp } from './element-ops.js';
-import { PLAIN_CONTRAST } from './find-target.js';
+import { PLAIN_CONTRAST, type ElementLookups } from './find-target.js';
 
-type Lookups = Pick<Computer, 'findElement' | 'elementTree'>;
 
 /**
  * The element paths a step's turn is sure to look up on the bus: element ops (found by
@@ -31,16 +30,10 @@ export function pathsToLookUp(step: TrajectoryStep): string[] {
  * later call (an effect check reading again after 100 ms) asks the bus afresh. A failed
  * early lookup is thrown to that first caller, never left unhandled.
  */
-export function earlyLookups(computer: Lookups, paths: readonly string[]): Lookups {
+export function earlyLookups(computer: ElementLookups, paths: readonly string[]): ElementLookups {
   const early = new Map<string, Promise<PromiseSettledResult<ElementLookup>>>();
   for (const path of paths) {
-    early.set(
-      path,
-      computer.findElement(path).then(
-        (value): PromiseFulfilledResult<ElementLookup> => ({ status: 'fulfilled', value }),
-        (reason: unknown): PromiseRejectedResult => ({ status: 'rejected', reason }),
-      ),
-    );
+    early.set(path, settled(computer.findElement(path)));
   }
   return {
     elementTree: (options) => computer.elementTree(options),

@@ -62,8 +62,11 @@ export type TargetLookup =
   | { kind: 'found'; point: Point; rule: TargetRule; detail: string }
   | { kind: 'missing'; /** Each form tried and why it did not find the target. */ tried: string[] };
 
+/** What finding targets asks of the computer: the accessibility tree, nothing that acts. */
+export type ElementLookups = Pick<Computer, 'findElement' | 'elementTree'>;
+
 export interface FindDeps {
-  computer: Pick<Computer, 'findElement' | 'elementTree'>;
+  computer: ElementLookups;
   /** Reads a file the trajectory names (a patch), relative to the trajectory file. */
   readFile(relativePath: string): Promise<Buffer>;
 }

@@ -7,7 +7,7 @@ import type { ModelTurn, Provider, TurnRequest } from '../providers/types.js';
 import type { ModelCall, TranscriptImage } from '../transcript.js';
 import { pointerTargetPoint } from '../runner/target.js';
 import { elementEffectDiverges, isElementOp, placeElementOp, type ElementExpectation, type ElementOpAction } from './element-ops.js';
-import { findTarget, type ScreenNow, type TargetLookup } from './find-target.js';
+import { findTarget, type ElementLookups, type ScreenNow, type TargetLookup } from './find-target.js';
 import { REPLAY_CALL_PREFIX } from './labels.js';
 import { SETTLE_DEFAULTS } from '../../../os-control/settle.js';
 import { earlyLookups, pathsToLookUp } from './early-lookups.js';
@@ -245,7 +245,7 @@ export class ReplayProvider implements Provider {
     action: Action,
     target: TrajectoryStep['actions'][number]['target'],
     screen: ScreenNow,
-    computer: Pick<Computer, 'findElement' | 'elementTree'>,
+    computer: ElementLookups,
   ): Promise<{ kind: 'placed'; action: Action; found?: string; rule?: string; element?: ElementExpectation } | Extract<TargetLookup, { kind: 'missing' }>> {
     // An element action's id named an entry of the list the model was sent; a replay has no
     // such list. A click is replayed as a click on the element found again (the target
@@ -275,7 +275,7 @@ export class ReplayProvider implements Provider {
   private async placeElementOp(
     action: ElementOpAction,
     screen: ScreenNow,
-    computer: Pick<Computer, 'findElement' | 'elementTree'>,
+    computer: ElementLookups,
   ): Promise<{ kind: 'placed'; action: Action; found: string; rule: string; element: ElementExpectation } | Extract<TargetLookup, { kind: 'missing' }>> {
     const placed = await placeElementOp(action, computer);
     if (placed.kind === 'missing') return placed;

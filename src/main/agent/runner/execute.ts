@@ -338,8 +338,9 @@ async function askUser(ctx: RunContext, proposalId: string, question: string): P
  * The tree the gate names elements from: the step's (read with the screenshot), or —
  * with grounding `pixels`, where no tree is read for the model — read once in the step,
  * for the first input action a rule judges by its element or a person is asked about,
- * so element rules, the password rule and the approval card still see elements. A read that fails leaves the gate without elements: a rule naming
- * an element then does not match (user-rules.ts), as without a tree.
+ * so element rules, the password rule and the approval card still see elements. A read
+ * that fails leaves the gate without elements: a rule naming an element then does not
+ * match (user-rules.ts), as without a tree.
  */
 async function treeForGate(ctx: RunContext, action: Action, seen: SeenObservation, treeNow: () => Promise<ElementTreeResult>): Promise<SeenObservation['grounding']> {
   if (seen.grounding || ctx.grounding !== 'pixels' || actionCategory(action) !== 'input') return seen.grounding;
