@@ -1,4 +1,4 @@
-import type { Action, ElementOp, MouseButton } from '../../../shared/actions.js';
+import type { Action } from '../../../shared/actions.js';
 import type { ActionContext } from '../gate.js';
 import { submitsLine } from './input-memory.js';
 import { chordsPressedBy, comboContains, comboToString, normaliseCombo, sameCombo, type NormalCombo, type PressedChord } from './key-combo.js';
@@ -188,7 +188,7 @@ export function findRisk(action: Action, context: ActionContext): RiskFinding | 
   // 7. (the mouse) The middle button pastes the selection: a middle click, its press or
   // release, a drag with it (pressed at the start, released at the end). Read from any
   // action that has a button, so that a kind added later is judged too.
-  const { button } = action as { button?: MouseButton };
+  const button = 'button' in action ? action.button : undefined;
   if (inTerminal && button === 'middle') {
     const what = action.type === 'drag' ? 'drags with the middle button' : 'middle-clicks';
     return { rule: 'risk:terminal-paste', reason: `${what} into the terminal window ${windowName(context)}, which pastes the selection` };
@@ -197,8 +197,8 @@ export function findRisk(action: Action, context: ActionContext): RiskFinding | 
   // presses no key: rules 10, 11 and 12 judge it; 5 and 9 (line breaks that submit) do not.
   // (Only an element action has an op and a value; one with another op that carries a
   // value puts no text anywhere.)
-  const { op, value } = action as { op?: ElementOp; value?: string };
-  const setValue = op === 'set_value' ? value : undefined;
+  const op = 'op' in action ? action.op : undefined;
+  const setValue = 'op' in action && action.op === 'set_value' ? action.value : undefined;
   if (setValue !== undefined) {
     const kind = secretKind(setValue);
     if (kind) return { rule: SECRET_TEXT_RULE, reason: `sets a field to text that looks like a secret or credential (${kind})` };
