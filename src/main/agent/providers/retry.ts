@@ -1,4 +1,4 @@
-import { abortError, sleep } from '../../../shared/abort.js';
+import { abortError, isAbortError, sleep } from '../../../shared/abort.js';
 import type { RequestGate } from './request-gate.js';
 import { ProviderRequestError, ProviderTimeoutError, ProviderUnavailableError, type TurnCallbacks } from './types.js';
 
@@ -194,7 +194,9 @@ export async function withRetry<T>(
         }
         callbacks?.onRetry?.({ attempt, delayMs, error: c.message });
         // A wait cut short (the caller's abort, the timeout) ends at the checks at the top of the loop.
-        await sleep(delayMs, budget.signal).catch(() => undefined);
+        await sleep(delayMs, budget.signal).catch((error: unknown) => {
+          if (!isAbortError(error)) throw error;
+        });
       }
     }
   } finally {
