@@ -52,4 +52,19 @@ describe('renderer store', () => {
     store.getState().handlePush({ kind: 'event', event: live.started('new task') });
     expect(store.getState().run!.task).toBe('old task');
   });
+
+  it('a run_ended event ends the active state at once: no view shows "Run stopped" beside a live Stop while run_state is on its way', () => {
+    const client = new TestClient();
+    const store = createAppStore(client);
+    const s = new EventScript('r1');
+    store.getState().handlePush({ kind: 'run_state', runId: 'r1', state: 'waiting_approval', reason: '', policy: 'ask' });
+    store.getState().handlePush({ kind: 'event', event: s.started() });
+    expect(store.getState().activeState).toBe('waiting_approval');
+    // Another run's end (a past session's) changes nothing about the active one.
+    store.getState().handlePush({ kind: 'event', event: new EventScript('other').add({ type: 'run_ended', status: 'stopped', summary: 'x', steps: 0, total: { costUsd: 0 } }) });
+    expect(store.getState().activeState).toBe('waiting_approval');
+    store.getState().handlePush({ kind: 'event', event: s.add({ type: 'run_ended', status: 'stopped', summary: 'Stopped by you.', steps: 0, total: { costUsd: 0 } }) });
+    expect(store.getState().run!.ended?.status).toBe('stopped');
+    expect(store.getState().activeState).toBe('ended');
+  });
 });

@@ -71,8 +71,11 @@ function padCenter() {
 
 async function startTask(p: Page, task: string): Promise<void> {
   // A run an earlier test left going (a failure mid-way) is stopped first: each test starts from idle.
-  if (await p.locator('[data-testid=stop]').isEnabled()) {
-    await p.locator('[data-testid=stop]').click();
+  const stop = p.locator('[data-testid=stop]');
+  if (await stop.isEnabled()) {
+    // A DOM click, not a locator click: a run that ends on its own between the check and
+    // the click turns Stop off, and a locator click would wait its 30 s for it to return.
+    await stop.evaluate((button: HTMLButtonElement) => button.click());
     await p.locator('[data-testid=task-input]').waitFor({ timeout: 30_000 });
   }
   await p.locator('[data-testid=task-input]').fill(task);

@@ -143,6 +143,10 @@ export function createAppStore(client: BridgeClient, options: { canStoreKeys?: b
             const patch: Partial<AppState> = { run: next };
             if (ev.type === 'model_text' || ev.type === 'action_proposed') patch.streaming = '';
             if (ev.type === 'run_started') patch.policy = ev.policy;
+            // The run's end is its state's end too: the service pushes run_state right
+            // after run_ended, but a view drawn between the two would show "Run stopped"
+            // beside an enabled Stop (the header reads activeState). One message, one view.
+            if (ev.type === 'run_ended' && ev.runId === get().activeRunId) patch.activeState = 'ended';
             set(patch);
             return;
           }
