@@ -1,7 +1,8 @@
 /**
- * Screen capture. The fast path grabs in-process through nut.js (libnut: XGetImage on
+ * Screen capture of a region. It grabs in-process through nut.js (libnut: XGetImage on
  * X11), which returns BGRA rows with alpha 0; image.ts fixes the channels. The fallback
  * is screenshot-desktop (an external program per shot), for when libnut cannot load.
+ * Whole-display grabs (settle, observe) go through display-grab.ts.
  */
 import sharp from 'sharp';
 import type { Rect } from '../shared/actions.js';
@@ -35,20 +36,15 @@ export interface NutFrame {
   colorMode: number;
 }
 
-/** Grabs a whole display in-process (the frames settle detection compares). */
+/** Grabs a whole display through libnut (display-grab.ts's way where our X connection cannot be had). */
 export async function grabDisplayNut(display: DisplayInfo): Promise<NutFrame> {
   const nut = await loadNut();
   const { x, y, width, height } = display.bounds;
   return nut.providerRegistry.getScreen().grabScreenRegion(new nut.Region(x, y, width, height));
 }
 
-/** The global logical region a whole-display grab covers. */
-export function nutFrameRegion(display: DisplayInfo, grab: NutFrame): Rect {
-  return pxToRegion({ x: 0, y: 0, width: grab.width, height: grab.height }, display);
-}
-
-/** A grab's pixels as they are (BGRA on X11), for image.ts encodeGrab: no conversion here. */
-export function nutFrameRaw(grab: NutFrame): RawImage {
+/** A libnut grab's pixels as they are (BGRA on X11). */
+function nutFrameRaw(grab: NutFrame): RawImage {
   return { data: grab.data, width: grab.width, height: grab.height, channels: grab.channels === 3 ? 3 : 4, order: grab.colorMode === 1 ? 'rgb' : 'bgr' };
 }
 

@@ -11,13 +11,14 @@ import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
 import { performAction } from './actions.js';
 import { getActiveWindow } from './active-window.js';
 import { actOnElementByPath, findElementByPath, readElementTree } from './accessibility/index.js';
-import { capture, grabDisplayNut, nutFrameRaw, nutFrameRegion, type CaptureBackend, type NutFrame } from './capture.js';
+import { capture, type CaptureBackend } from './capture.js';
 import { pasteX11 } from './clipboard.js';
 import { run } from './exec.js';
 import { globalToCapture } from './coords.js';
 import { Devices } from './devices.js';
+import { DisplayGrabber, grabRaw, grabRegion, type DisplayGrab } from './display-grab.js';
 import { listDisplays, pickDisplay } from './displays.js';
-import { encodeGrab, targetSize } from './image.js';
+import { encodeGrab } from './image.js';
 import { FrameCache } from './frame-cache.js';
 import { loadCharMap } from './keymap.js';
 import { resolveKey } from './keys.js';
@@ -85,7 +86,14 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
   // The last frame of a settle that ended quiet: the screenshot right after it may
   // reuse it instead of grabbing the same pixels again (one grab less per step).
   // Any input action forgets it.
-  let settledFrame: { displayId: string; at: number; grab: NutFrame } | undefined;
+  // It owns its frame (frame-pool.ts): whoever takes it from here releases it.
+  let settledFrame: { displayId: string; at: number; grab: DisplayGrab } | undefined;
+  const takeSettled = () => {
+    const taken = settledFrame;
+    settledFrame = undefined;
+    return taken;
+  };
+  const grabber = new DisplayGrabber(backend === 'nut' && process.platform === 'linux');
   const frames = new FrameCache<{ image: Buffer; thumb: Buffer; info: ObservationRecord['image'] }>();
 
   async function displays(): Promise<DisplayInfo[]> {
@@ -194,49 +202,51 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
               ) ?? pickDisplay(all))
             : pickDisplay(all);
       throwIfAborted(o.signal);
-      const reusable = settledFrame;
-      settledFrame = undefined;
-      const fresh =
-        backend === 'nut' && !o.region && reusable?.displayId === display.id && performance.now() - reusable.at <= SETTLED_FRAME_REUSE_MS;
+      const reusable = takeSettled();
       const wholeNut = backend === 'nut' && !o.region;
+      const fresh = wholeNut && reusable?.displayId === display.id && performance.now() - reusable.at <= SETTLED_FRAME_REUSE_MS;
+      if (reusable && !fresh) reusable.grab.frame.release();
       const [grabbed, cursor] = await Promise.all([
-        wholeNut ? (fresh ? reusable.grab : grabDisplayNut(display)) : capture(display, o.region, backend),
+        wholeNut ? (fresh ? reusable.grab : grabber.grab(display)) : capture(display, o.region, backend),
         devices.position().catch(() => undefined),
       ]);
-      // The same pixels as the last whole-display grab: same frame id, encodings reused.
-      const encodingKey = JSON.stringify([o.target, o.thumbLongEdge ?? 320, o.target.drawCursor ? cursor : null]);
-      const frame = 'rgb' in grabbed ? undefined : frames.identify(display.id, grabbed.data, encodingKey);
-      const raw = 'rgb' in grabbed ? grabbed.rgb : nutFrameRaw(grabbed);
-      const recordBase = {
-        display,
-        capture: { width: raw.width, height: raw.height },
-        region: 'rgb' in grabbed ? grabbed.region : nutFrameRegion(display, grabbed),
-      };
-      const recordOf = (image: ObservationRecord['image']): ObservationRecord => ({
-        id: randomUUID(),
-        takenAt: Date.now(),
-        ...recordBase,
-        image,
-        ...(cursor ? { cursor } : {}),
-      });
-      if (frame?.cached) {
-        return { record: recordOf(frame.cached.info), image: frame.cached.image, thumb: frame.cached.thumb, frameId: frame.frameId };
+      try {
+        // The same pixels as the last whole-display grab: same frame id, encodings reused.
+        const encodingKey = JSON.stringify([o.target, o.thumbLongEdge ?? 320, o.target.drawCursor ? cursor : null]);
+        const frame = 'rgb' in grabbed ? undefined : frames.identify(display.id, grabbed.frame, encodingKey);
+        const raw = 'rgb' in grabbed ? grabbed.rgb : grabRaw(grabbed);
+        const recordBase = {
+          display,
+          capture: { width: raw.width, height: raw.height },
+          region: 'rgb' in grabbed ? grabbed.region : grabRegion(display, grabbed),
+        };
+        const recordOf = (image: ObservationRecord['image']): ObservationRecord => ({
+          id: randomUUID(),
+          takenAt: Date.now(),
+          ...recordBase,
+          image,
+          ...(cursor ? { cursor } : {}),
+        });
+        if (frame?.cached) {
+          return { record: recordOf(frame.cached.info), image: frame.cached.image, thumb: frame.cached.thumb, frameId: frame.frameId };
+        }
+        // The pointer in the grab's pixels; encodeForModel maps it to the model image.
+        const cursorPx = cursor ? globalToCapture(cursor, recordBase) : undefined;
+        const { image, thumb } = await encodeGrab(raw, 'rgb' in grabbed ? undefined : grabbed.byteWidth, o.target, {
+          ...(cursorPx ? { cursor: cursorPx } : {}),
+          thumbLongEdge: o.thumbLongEdge ?? 320,
+        });
+        const imageInfo = { width: image.width, height: image.height, format: image.format };
+        if (frame) frames.remember(frame.frameId, encodingKey, { image: image.data, thumb, info: imageInfo });
+        return { record: recordOf(imageInfo), image: image.data, thumb, ...(frame ? { frameId: frame.frameId } : {}) };
+      } finally {
+        // Encoded (or found in the cache): this call's hold on the pixels ends here.
+        if (!('rgb' in grabbed)) grabbed.frame.release();
       }
-      const size = targetSize(raw.width, raw.height, o.target);
-      const c = cursor ? globalToCapture(cursor, recordBase) : undefined;
-      const cursorPx = c ? { x: ((c.x + 0.5) * size.width) / raw.width - 0.5, y: ((c.y + 0.5) * size.height) / raw.height - 0.5 } : undefined;
-      // One resize of the full-resolution grab; the model image and the thumbnail both start from it.
-      const { image, thumb } = await encodeGrab(raw, 'rgb' in grabbed ? undefined : grabbed.byteWidth, o.target, {
-        ...(cursorPx ? { cursor: cursorPx } : {}),
-        thumbLongEdge: o.thumbLongEdge ?? 320,
-      });
-      const imageInfo = { width: image.width, height: image.height, format: image.format };
-      if (frame) frames.remember(frame.frameId, encodingKey, { image: image.data, thumb, info: imageInfo });
-      return { record: recordOf(imageInfo), image: image.data, thumb, ...(frame ? { frameId: frame.frameId } : {}) };
     },
 
     perform(action: CheckedAction, signal: AbortSignal): Promise<PerformResult> {
-      settledFrame = undefined;
+      takeSettled()?.grab.frame.release();
       // One action at a time: two callers must never interleave their key presses.
       const turn = queue.then(async () => {
         if (accessibilityActed) {
@@ -273,12 +283,12 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
 
     async settle(o: SettleOptions = {}): Promise<SettleResult> {
       const display = pickDisplay(await displays(), o.displayId);
-      settledFrame = undefined;
-      let last: NutFrame | undefined;
-      const result = await waitForSettle(
+      takeSettled()?.grab.frame.release();
+      let lastGrab: DisplayGrab | undefined;
+      const { result, last } = await waitForSettle(
         async () => {
-          last = await grabDisplayNut(display);
-          return last.data;
+          lastGrab = await grabber.grab(display);
+          return lastGrab.frame;
         },
         {
           minMs: o.minMs ?? SETTLE_DEFAULTS.minMs,
@@ -287,7 +297,13 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
           ...(o.signal ? { signal: o.signal } : {}),
         },
       );
-      if (result.settled && last) settledFrame = { displayId: display.id, at: performance.now(), grab: last };
+      if (result.settled && last && lastGrab?.frame === last) {
+        // Another settle may have run meanwhile and left its frame: this one is newer.
+        takeSettled()?.grab.frame.release();
+        settledFrame = { displayId: display.id, at: performance.now(), grab: lastGrab };
+      } else {
+        last?.release();
+      }
       return result;
     },
 

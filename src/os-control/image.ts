@@ -5,6 +5,7 @@
  */
 import { endianness } from 'node:os';
 import sharp, { type Sharp } from 'sharp';
+import { FramePool } from './frame-pool.js';
 import type { ImageTarget } from './types.js';
 
 /** Raw pixels. `order` says where red is: nut.js on X11 and Windows grabs BGRA. */
@@ -75,15 +76,18 @@ export function targetSize(w: number, h: number, target: ImageTarget): Size {
  * BGRA/BGR/RGBA → tightly packed RGB. X11 grabs carry alpha 0, which sharp would
  * treat as fully transparent (premultiplied to black), so alpha is dropped here.
  */
-export function toRgb(raw: RawImage, byteWidth?: number): RawImage {
+export function toRgb(raw: RawImage, byteWidth?: number, into?: Buffer): RawImage {
   if (raw.channels === 3 && raw.order === 'rgb' && (!byteWidth || byteWidth === raw.width * 3)) return raw;
   const { width, height, channels } = raw;
   const stride = byteWidth ?? width * channels;
-  if (channels === 4 && raw.order === 'bgr' && stride === width * 4 && raw.data.byteOffset % 4 === 0 && LITTLE_ENDIAN) {
-    return { data: bgraToRgbFast(raw.data, width * height), width, height, channels: 3, order: 'rgb' };
+  const bytes = width * height * 3;
+  if (into && into.length < bytes) throw new Error(`toRgb: ${into.length} bytes cannot hold ${width}×${height} RGB`);
+  const out = into ? into.subarray(0, bytes) : Buffer.allocUnsafe(bytes);
+  if (channels === 4 && raw.order === 'bgr' && stride === width * 4 && raw.data.byteOffset % 4 === 0 && out.byteOffset % 4 === 0 && LITTLE_ENDIAN) {
+    bgraToRgbFast(raw.data, width * height, out);
+    return { data: out, width, height, channels: 3, order: 'rgb' };
   }
   const src = raw.data;
-  const out = Buffer.allocUnsafe(width * height * 3);
   const r = raw.order === 'bgr' ? 2 : 0;
   const b = raw.order === 'bgr' ? 0 : 2;
   let j = 0;
@@ -105,10 +109,9 @@ const LITTLE_ENDIAN = endianness() === 'LE';
  * BGRA → RGB four pixels at a time: four 32-bit reads, three 32-bit writes. About three
  * times faster than byte-wise copying, which matters for a 1920×1080 grab per step.
  */
-function bgraToRgbFast(src: Buffer, pixels: number): Buffer {
+function bgraToRgbFast(src: Buffer, pixels: number, out: Buffer): void {
   const u = new Uint32Array(src.buffer, src.byteOffset, pixels);
-  const bytes = new ArrayBuffer(pixels * 3 + 4);
-  const o = new Uint32Array(bytes, 0, Math.floor((pixels * 3) / 4));
+  const o = new Uint32Array(out.buffer, out.byteOffset, Math.floor((pixels * 3) / 4));
   let i = 0;
   let j = 0;
   for (; i + 3 < pixels; i += 4) {
@@ -121,14 +124,12 @@ function bgraToRgbFast(src: Buffer, pixels: number): Buffer {
     o[j++] = (((p1 >>> 8) & 255) | ((p1 & 255) << 8) | (((p2 >>> 16) & 255) << 16) | (((p2 >>> 8) & 255) << 24)) >>> 0;
     o[j++] = ((p2 & 255) | (((p3 >>> 16) & 255) << 8) | (((p3 >>> 8) & 255) << 16) | ((p3 & 255) << 24)) >>> 0;
   }
-  const out = Buffer.from(bytes, 0, pixels * 3);
   for (let k = i * 3; i < pixels; i++) {
     const v = u[i]!;
     out[k++] = (v >>> 16) & 255;
     out[k++] = (v >>> 8) & 255;
     out[k++] = v & 255;
   }
-  return out;
 }
 
 /** A classic arrow pointer, 12×19 image px, black with a white outline. */
@@ -188,63 +189,48 @@ export async function encodeForModel(rgb: RawImage, target: ImageTarget, options
   return { data, width: size.width, height: size.height, format: target.format };
 }
 
-/** B and R swapped: applied by libvips to the small image, never by a JavaScript loop over the grab. */
 /**
- * A tightly packed BGRx grab as an RGBx image, without a pixel loop in JavaScript:
- * `swap32` reverses each 4-byte pixel (B G R x → x R G B, native, ~1 ms for 8 MB), and the
- * same bytes read from offset 1 are R G B x — one spare byte at the end keeps the last
- * pixel whole. The grab itself is not touched (the frame cache compares later grabs with
- * it), so this copies once (~1 ms). A 3×3 `recomb` after the resize did the same swap in
- * float: 5–20 ms of the ~45 ms observe at 1920×1080 on this 2-core machine (issue 19).
+ * Full-resolution RGB copies of grabs, reused: a fresh 6 MB buffer (1920×1080×3) is
+ * ~1,500 first-touch page faults, which in this project's VM cost more than the
+ * conversion itself (frame-pool.ts). Two, since an agent's observe and the live view's
+ * may overlap.
  */
-function bgrxAsRgbx(data: Buffer): Buffer {
-  const spare = Buffer.allocUnsafe(data.length + 1);
-  data.copy(spare, 0);
-  spare.subarray(0, data.length).swap32();
-  spare[data.length] = 0;
-  return spare.subarray(1);
-}
+const rgbScratch = new FramePool(2);
 
 /**
- * A grab as it comes (BGRA with alpha 0 on X11, tightly packed) → the model image and
- * the UI thumbnail, without touching the full-resolution pixels in JavaScript (issue
- * 19). Red and blue change places by a byte swap (bgrxAsRgbx), then two libvips passes:
- * drop the fourth band (a band copy; resizing a 4-band image would premultiply by alpha
- * 0 and turn it black), then resize; both encodings start from that small image. A grab
- * that is not tightly packed (row padding) goes through toRgb first.
+ * A grab as it comes (BGRA with alpha 0 on X11) → the model image and the UI thumbnail.
+ *
+ * How, and why this way (issue 19, 1920×1080 on this 2-core VM, idle, medians):
+ * - BGRA → RGB in JavaScript (bgraToRgbFast, four pixels per iteration) into a reused
+ *   buffer: 3.2 ms. libvips cannot do it in the resize pipeline: a 4-band image counts
+ *   as having alpha, and alpha 0 premultiplies every pixel to black (sharp's
+ *   removeAlpha, recomb and linear all run after that). The former way (a swap32 copy,
+ *   then a libvips pass to drop the fourth band, then a raw resize) spent 28 + 17 ms
+ *   median, most of it first-touching the fresh 6 MB and 2.8 MB buffers those passes return.
+ * - Then two libvips pipelines at once, each resize-and-encode with no raw image in
+ *   between: the model image (9.3 ms alone) and the thumbnail (4.9 ms alone), 11.8 ms
+ *   together.
  */
 export async function encodeGrab(
   raw: RawImage,
   byteWidth: number | undefined,
   target: ImageTarget,
   options: EncodeOptions & { thumbLongEdge?: number } = {},
-): Promise<{ image: EncodedImage; thumb: Buffer; rgb: RawImage }> {
-  const tight = !byteWidth || byteWidth === raw.width * raw.channels;
-  const src = tight ? raw : toRgb(raw, byteWidth);
-  const { width, height } = src;
-  const size = targetSize(width, height, target);
-  const swapped = src.channels === 4 && src.order === 'bgr';
-  const three =
-    src.channels === 4
-      ? await sharp(swapped ? bgrxAsRgbx(src.data) : src.data, { raw: { width, height, channels: 4 } }).removeAlpha().raw().toBuffer()
-      : src.data;
-  let img = sharp(three, { raw: { width, height, channels: 3 } });
-  if (size.width !== width || size.height !== height) img = img.resize(size.width, size.height, { fit: 'fill', kernel: 'linear' });
-  // A 3-band BGR source (no spare byte to swap through) still needs the float recombination.
-  if (src.order === 'bgr' && !swapped) img = img.recomb(SWAP_RED_BLUE);
-  const rgb: RawImage = { data: await img.raw().toBuffer(), width: size.width, height: size.height, channels: 3, order: 'rgb' };
-  const [image, thumb] = await Promise.all([
-    encodeForModel(rgb, { ...target, exact: size }, options.cursor ? { cursor: options.cursor } : {}),
-    thumbnail(rgb, options.thumbLongEdge ?? 320),
-  ]);
-  return { image, thumb, rgb };
+): Promise<{ image: EncodedImage; thumb: Buffer }> {
+  const { width, height } = raw;
+  const scratch = rgbScratch.take(width * height * 3);
+  try {
+    const rgb = toRgb(raw, byteWidth, scratch.data);
+    const [image, thumb] = await Promise.all([
+      encodeForModel(rgb, target, options.cursor ? { cursor: options.cursor } : {}),
+      thumbnail(rgb, options.thumbLongEdge ?? 320),
+    ]);
+    return { image, thumb };
+  } finally {
+    // Both pipelines have read their input once they resolved (or failed).
+    scratch.release();
+  }
 }
-
-const SWAP_RED_BLUE: [[number, number, number], [number, number, number], [number, number, number]] = [
-  [0, 0, 1],
-  [0, 1, 0],
-  [1, 0, 0],
-];
 
 /** A small JPEG for the UI (long edge `longEdge`, default 320). */
 export async function thumbnail(rgb: RawImage, longEdge = 320): Promise<Buffer> {

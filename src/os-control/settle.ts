@@ -6,6 +6,7 @@
  * The screen has settled when no frame has differed for `quietMs`.
  */
 import { sleep, throwIfAborted } from '../shared/abort.js';
+import type { Frame } from './frame-pool.js';
 import type { SettleResult } from './types.js';
 
 export interface SettleParams {
@@ -22,26 +23,43 @@ export interface SettleParams {
  */
 export const SETTLE_DEFAULTS = { minMs: 0, maxMs: 3_000, quietMs: 75 } as const;
 
-export async function waitForSettle(grabFrame: () => Promise<Buffer>, params: SettleParams): Promise<SettleResult> {
+/**
+ * Grabs until the screen has been still for `quietMs` (or `maxMs` passed). The frames
+ * are pooled (frame-pool.ts): each is released once the next one replaced it; the last
+ * one goes to the caller, who releases it, on a settled screen and an unsettled one
+ * alike. On an abort or a failed grab every frame is released before the error leaves.
+ */
+export async function waitForSettle(grabFrame: () => Promise<Frame>, params: SettleParams): Promise<{ result: SettleResult; last: Frame | undefined }> {
   const start = performance.now();
   let lastChange = start;
-  let previous: Buffer | undefined;
+  let previous: Frame | undefined;
   let compared = 0;
-  for (;;) {
-    throwIfAborted(params.signal);
-    const frame = await grabFrame();
-    const now = performance.now();
-    if (previous) {
-      compared++;
-      if (!frame.equals(previous)) lastChange = now;
+  try {
+    for (;;) {
+      throwIfAborted(params.signal);
+      const frame = await grabFrame();
+      const now = performance.now();
+      if (previous) {
+        compared++;
+        if (!frame.data.equals(previous.data)) lastChange = now;
+        previous.release();
+      }
+      previous = frame;
+      const waited = now - start;
+      if (compared >= 1 && waited >= params.minMs && now - lastChange >= params.quietMs) {
+        const last = previous;
+        previous = undefined;
+        return { result: { waitedMs: Math.round(waited), settled: true }, last };
+      }
+      if (waited >= params.maxMs) {
+        const last = previous;
+        previous = undefined;
+        return { result: { waitedMs: Math.round(waited), settled: false }, last };
+      }
+      // Grabs are the pacing; a short pause only when a grab was instant (tiny screens).
+      if (performance.now() - now < 5) await sleep(5, params.signal);
     }
-    previous = frame;
-    const waited = now - start;
-    if (compared >= 1 && waited >= params.minMs && now - lastChange >= params.quietMs) {
-      return { waitedMs: Math.round(waited), settled: true };
-    }
-    if (waited >= params.maxMs) return { waitedMs: Math.round(waited), settled: false };
-    // Grabs are the pacing; a short pause only when a grab was instant (tiny screens).
-    if (performance.now() - now < 5) await sleep(5, params.signal);
+  } finally {
+    previous?.release();
   }
 }

@@ -16,17 +16,11 @@ import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
+import { X11Error } from './errors.js';
+import { parseSetup, setupRequest, type SetupInfo } from './setup.js';
 
-export class X11Error extends Error {
-  constructor(
-    message: string,
-    readonly code?: number,
-    readonly majorOpcode?: number,
-  ) {
-    super(message);
-    this.name = 'X11Error';
-  }
-}
+export { X11Error } from './errors.js';
+export type { SetupInfo } from './setup.js';
 
 export interface ParsedDisplay {
   /** Unix socket path, or a TCP host. */
@@ -78,14 +72,6 @@ export function readCookie(displayNumber: number, file = process.env.XAUTHORITY 
   return fallback;
 }
 
-export interface SetupInfo {
-  resourceIdBase: number;
-  resourceIdMask: number;
-  minKeycode: number;
-  maxKeycode: number;
-  root: number;
-}
-
 interface Pending {
   sequence: number;
   resolve: (reply: Buffer) => void;
@@ -119,15 +105,7 @@ export class X11Connection {
     const where = parseDisplay(display);
     const socket = where.socketPath ? connect(where.socketPath) : connect(where.port!, where.host!);
     const cookie = xauthority ? readCookie(where.displayNumber, xauthority) : readCookie(where.displayNumber);
-    const authName = cookie ? Buffer.from('MIT-MAGIC-COOKIE-1') : Buffer.alloc(0);
-    const authData = cookie ?? Buffer.alloc(0);
-    const head = Buffer.alloc(12);
-    head.write('l', 0, 'latin1');
-    head.writeUInt16LE(11, 2);
-    head.writeUInt16LE(0, 4);
-    head.writeUInt16LE(authName.length, 6);
-    head.writeUInt16LE(authData.length, 8);
-    const request = Buffer.concat([head, authName, Buffer.alloc(pad4(authName.length)), authData, Buffer.alloc(pad4(authData.length))]);
+    const request = setupRequest(cookie);
     const setup = await new Promise<{ info: SetupInfo; rest: Buffer }>((resolve, reject) => {
       let got = Buffer.alloc(0);
       const timer = setTimeout(() => fail(new X11Error(`X server ${display} did not answer within ${timeoutMs} ms`)), timeoutMs);
@@ -139,31 +117,19 @@ export class X11Connection {
       socket.once('error', (err) => fail(new X11Error(`cannot connect to X display ${display}: ${err.message}`)));
       socket.on('data', function onData(chunk: Buffer) {
         got = Buffer.concat([got, chunk]);
-        if (got.length < 8) return;
-        const total = 8 + got.readUInt16LE(6) * 4;
-        if (got.length < total) return;
+        let parsed: ReturnType<typeof parseSetup>;
+        try {
+          parsed = parseSetup(got, display);
+        } catch (err) {
+          socket.removeListener('data', onData);
+          fail(err as Error);
+          return;
+        }
+        if (!parsed) return;
         socket.removeListener('data', onData);
         socket.removeAllListeners('error');
         clearTimeout(timer);
-        const status = got[0];
-        if (status !== 1) {
-          const reason = status === 0 ? got.subarray(8, 8 + got[1]!).toString('latin1') : 'authentication required';
-          fail(new X11Error(`X display ${display} refused the connection: ${reason.trim()}`));
-          return;
-        }
-        const vendorLength = got.readUInt16LE(24);
-        const formats = got[29]!;
-        const rootAt = 40 + vendorLength + pad4(vendorLength) + 8 * formats;
-        resolve({
-          info: {
-            resourceIdBase: got.readUInt32LE(12),
-            resourceIdMask: got.readUInt32LE(16),
-            minKeycode: got[34]!,
-            maxKeycode: got[35]!,
-            root: got.readUInt32LE(rootAt),
-          },
-          rest: got.subarray(total),
-        });
+        resolve({ info: parsed.info, rest: got.subarray(parsed.length) });
       });
       socket.write(request);
     });
