@@ -66,13 +66,29 @@ export async function decodeScreen(image: Buffer, size: { width: number; height:
   const resize = async (input: Buffer, from: { raw: { width: number; height: number; channels: 1 } }, w: number, h: number) =>
     sharp(input, from).resize(w, h, { fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer();
   const grey = (buf: Buffer): GreyImage => ({ data: new Uint8Array(buf.buffer, buf.byteOffset, buf.length), width, height });
-  const [fp, logical] = await Promise.all([resize(data, raw, FINGERPRINT_SIZE.width, FINGERPRINT_SIZE.height), resize(data, raw, width, height)]);
+  // A screenshot at logical size (a replay's own, on a scale-1 screen) is already the grey image: no pass for it.
+  const same = info.width === width && info.height === height;
+  const [fp, logical] = await Promise.all([resize(data, raw, FINGERPRINT_SIZE.width, FINGERPRINT_SIZE.height), same ? data : resize(data, raw, width, height)]);
   let viaGrey = grey(logical);
   if (via && (via.width !== info.width || via.height !== info.height)) {
     const small = await resize(data, raw, via.width, via.height);
     viaGrey = grey(await resize(small, { raw: { width: via.width, height: via.height, channels: 1 } }, width, height));
   }
   return { fingerprint: fp.toString('base64'), grey: grey(logical), greyVia: viaGrey };
+}
+
+/**
+ * Decodes a tiny JPEG the way decodeScreen does, so the first real decode does not also
+ * pay for libvips's and libjpeg's first use (~50–90 ms on this 2-core VM: the replay's
+ * first step took 115 ms to decode against ~20 later). Never rejects: a warm-up that
+ * fails leaves the real decode to report its own error.
+ */
+export function warmUpDecoding(): Promise<void> {
+  const tiny = sharp({ create: { width: 16, height: 10, channels: 3, background: '#808080' } }).jpeg().toBuffer();
+  return tiny.then((jpeg) => decodeScreen(jpeg, { width: 16, height: 10 }, { width: 8, height: 5 })).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /** The fingerprint of an encoded screenshot, as base64 (one line in a trajectory file). */

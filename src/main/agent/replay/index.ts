@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TRAJECTORY_FILE, TrajectorySchema, type Trajectory } from '../../../shared/trajectory.js';
+import { warmUpDecoding } from '../../../os-control/screen-match.js';
 import { writePrivateFile } from '../../private-files.js';
 import { readFileInRun } from '../../sessions/files.js';
 import type { RunHandle, RunOptions, RunResult } from '../run-api.js';
@@ -78,6 +79,8 @@ export interface ReplayOutcome {
  */
 export async function startReplay(options: RunOptions, replay: ReplayOptions): Promise<ReplayHandle> {
   const { trajectory, dir } = replay.source;
+  // While the run starts (~140 ms to its first screenshot), not inside the first step.
+  void warmUpDecoding();
   const readTrajectoryFile = (relativePath: string) => readFileInRun(dir, relativePath);
   let provider: ReplayProvider | undefined;
   let divergence: DivergenceReport | undefined;

@@ -47,11 +47,13 @@ const CHANGED_PIXELS = 4;
  * The quiet window a replay asks the runner to settle on after each step (a model run
  * settles on SETTLE_DEFAULTS.quietMs, 75 ms). A replay may take less because it checks
  * every screen against its recording: a screen that does not match yet (an app slower
- * than 35 ms to show a click) is not a divergence until the replay has settled a full
- * window and looked once more (lookAgain). Saves ~40 ms a step: a tenth of a clean
- * replay's wall time (bench/replay.bench.ts).
+ * than 25 ms to show a click) is not a divergence until the replay has settled a full
+ * window and looked once more (lookAgain). 25 ms is one and a half frames at 60 Hz, so a
+ * frame on its way is still seen. At 35 ms the 10-step bench replayed in 2.04–2.40 s
+ * (ratio 0.101–0.116×); at 25 ms in 1.80–2.04 s (0.088–0.099×), none looking again
+ * (bench/replay.bench.ts, idle machine, three runs each).
  */
-export const REPLAY_SETTLE_QUIET_MS = 35;
+export const REPLAY_SETTLE_QUIET_MS = 25;
 
 export type ReplayMode = 'strict' | 'heal';
 
