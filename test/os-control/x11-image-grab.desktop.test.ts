@@ -4,7 +4,10 @@
  * the connection usable; a server that dies or a layout we do not read refused, never
  * misread; and the frames observe and settle use come from it through the pool.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,6 +130,40 @@ describe('X11ImageGrabber', () => {
       await expect(X11ImageGrabber.open(shallow.display)).rejects.toThrow(/lays out pixels as depth 16, 16 bits per pixel.*32-bit little-endian TrueColor only/);
     } finally {
       await shallow.stop();
+    }
+  }, 60_000);
+
+  it('a server that wants a cookie: connects with the one in XAUTHORITY, and without it is refused in the server\'s words', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'deskpilot-xauth-'));
+    const authFile = path.join(dir, 'Xauthority');
+    const cookie = randomBytes(16).toString('hex');
+    const server = spawn('Xvfb', ['-displayfd', '3', '-auth', authFile, '-nolisten', 'tcp', '-screen', '0', '320x240x24'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+    const savedAuth = process.env.XAUTHORITY;
+    try {
+      // The cookie file exists before the server reads it (at start and at each connection).
+      const add = (display: string) => spawnSync('xauth', ['-f', authFile, 'add', display, 'MIT-MAGIC-COOKIE-1', cookie], { encoding: 'utf8' });
+      writeFileSync(authFile, '');
+      const number = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        (server.stdio[3] as NodeJS.ReadableStream).on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('\n')) resolve(out.trim());
+        });
+        server.once('exit', (code) => reject(new Error(`Xvfb exited ${code}`)));
+      });
+      const display = `:${number}`;
+      expect(add(display).status).toBe(0);
+      process.env.XAUTHORITY = authFile;
+      const allowed = await X11ImageGrabber.open(display);
+      expect((await allowed.grab({ x: 0, y: 0, width: 320, height: 240 })).data.length).toBe(320 * 240 * 4);
+      allowed.close();
+      process.env.XAUTHORITY = path.join(dir, 'no-cookie-here');
+      await expect(X11ImageGrabber.open(display)).rejects.toThrow(new RegExp(`X display ${display} refused the connection: .*(Authorization|authorization|protocol)`));
+    } finally {
+      if (savedAuth === undefined) delete process.env.XAUTHORITY;
+      else process.env.XAUTHORITY = savedAuth;
+      server.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
 
