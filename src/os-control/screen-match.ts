@@ -59,21 +59,28 @@ export interface DecodedScreen {
  * 1280×800 PNG costs ~15–25 ms; the step used to do it four times).
  */
 export async function decodeScreen(image: Buffer, size: { width: number; height: number }, via?: { width: number; height: number }): Promise<DecodedScreen> {
-  const { data, info } = await sharp(image).greyscale().raw().toBuffer({ resolveWithObject: true });
-  const raw = { raw: { width: info.width, height: info.height, channels: 1 as const } };
   const width = Math.max(1, Math.round(size.width));
   const height = Math.max(1, Math.round(size.height));
   const resize = async (input: Buffer, from: { raw: { width: number; height: number; channels: 1 } }, w: number, h: number) =>
     sharp(input, from).resize(w, h, { fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer();
   const grey = (buf: Buffer): GreyImage => ({ data: new Uint8Array(buf.buffer, buf.byteOffset, buf.length), width, height });
+  // Through the recording's size, as decodeGrey does it (the colour image down to `via`,
+  // then grey, then up to logical size), when that size is not the screenshot's own. Its
+  // first pass decodes on its own, beside the plain decode below: ~20 ms each on this
+  // 2-core VM, and one after the other they were a replayed step's longest wait.
+  const header = via ? await sharp(image).metadata() : undefined;
+  const throughVia = via && header && (header.width !== via.width || header.height !== via.height) ? via : undefined;
+  const viaSmall = throughVia ? sharp(image).resize(throughVia.width, throughVia.height, { fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer() : undefined;
+  const [{ data, info }, small] = await Promise.all([sharp(image).greyscale().raw().toBuffer({ resolveWithObject: true }), viaSmall]);
+  const raw = { raw: { width: info.width, height: info.height, channels: 1 as const } };
   // A screenshot at logical size (a replay's own, on a scale-1 screen) is already the grey image: no pass for it.
   const same = info.width === width && info.height === height;
-  const [fp, logical] = await Promise.all([resize(data, raw, FINGERPRINT_SIZE.width, FINGERPRINT_SIZE.height), same ? data : resize(data, raw, width, height)]);
-  let viaGrey = grey(logical);
-  if (via && (via.width !== info.width || via.height !== info.height)) {
-    const small = await resize(data, raw, via.width, via.height);
-    viaGrey = grey(await resize(small, { raw: { width: via.width, height: via.height, channels: 1 } }, width, height));
-  }
+  const [fp, logical, viaLogical] = await Promise.all([
+    resize(data, raw, FINGERPRINT_SIZE.width, FINGERPRINT_SIZE.height),
+    same ? data : resize(data, raw, width, height),
+    throughVia && small ? resize(small, { raw: { width: throughVia.width, height: throughVia.height, channels: 1 } }, width, height) : undefined,
+  ]);
+  const viaGrey = grey(viaLogical ?? logical);
   return { fingerprint: fp.toString('base64'), grey: grey(logical), greyVia: viaGrey };
 }
 

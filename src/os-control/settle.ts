@@ -24,6 +24,15 @@ export interface SettleParams {
 export const SETTLE_DEFAULTS = { minMs: 0, maxMs: 3_000, quietMs: 75 } as const;
 
 /**
+ * The shortest time from one grab's start to the next. A screen changes at most once a
+ * refresh (16.7 ms at 60 Hz); grabs back to back (~5 ms each for 1920×1080 on our X
+ * connection) would keep the X server copying 8 MB frames at over 1.5 GB/s while the app
+ * being waited for needs the CPU. 10 ms still sees every frame of a 60 Hz screen and
+ * ends a quiet window at most 10 ms late.
+ */
+const GRAB_PERIOD_MS = 10;
+
+/**
  * Grabs until the screen has been still for `quietMs` (or `maxMs` passed). The frames
  * are pooled (frame-pool.ts): each is released once the next one replaced it; the last
  * one goes to the caller, who releases it, on a settled screen and an unsettled one
@@ -37,6 +46,7 @@ export async function waitForSettle(grabFrame: () => Promise<Frame>, params: Set
   try {
     for (;;) {
       throwIfAborted(params.signal);
+      const grabbedAt = performance.now();
       const frame = await grabFrame();
       const now = performance.now();
       if (previous) {
@@ -56,8 +66,9 @@ export async function waitForSettle(grabFrame: () => Promise<Frame>, params: Set
         previous = undefined;
         return { result: { waitedMs: Math.round(waited), settled: false }, last };
       }
-      // Grabs are the pacing; a short pause only when a grab was instant (tiny screens).
-      if (performance.now() - now < 5) await sleep(5, params.signal);
+      // One grab per GRAB_PERIOD_MS at most (a grab on our X connection takes ~5 ms).
+      const due = grabbedAt + GRAB_PERIOD_MS - performance.now();
+      if (due > 0) await sleep(due, params.signal);
     }
   } finally {
     previous?.release();

@@ -125,6 +125,16 @@ describe('waitForSettle with pooled frames', () => {
     expect(released()).toBe(taken.length - 1);
   });
 
+  it('paces its grabs (at most one per 10 ms): a still screen settles on 60 ms of quiet in at most 8 grabs, not hundreds', async () => {
+    const { take, taken } = trackedPool();
+    const { result, last } = await waitForSettle(async () => take(1), { minMs: 0, maxMs: 2_000, quietMs: 60 });
+    expect(result.settled).toBe(true);
+    // A slower machine makes fewer grabs, never more: this bound holds however busy it is.
+    expect(taken.length).toBeLessThanOrEqual(8);
+    expect(taken.length).toBeGreaterThanOrEqual(2);
+    last!.release();
+  });
+
   it('aborted or a failed grab: every frame is back before the error leaves', async () => {
     const { take, taken, released } = trackedPool();
     const stop = new AbortController();
