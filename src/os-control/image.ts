@@ -72,12 +72,17 @@ export function targetSize(w: number, h: number, target: ImageTarget): Size {
   return { width: tw, height: th };
 }
 
+/** Already what toRgb makes: three bytes a pixel, red first, rows without padding. */
+function isPackedRgb(raw: RawImage, byteWidth?: number): boolean {
+  return raw.channels === 3 && raw.order === 'rgb' && (!byteWidth || byteWidth === raw.width * 3);
+}
+
 /**
  * BGRA/BGR/RGBA → tightly packed RGB. X11 grabs carry alpha 0, which sharp would
  * treat as fully transparent (premultiplied to black), so alpha is dropped here.
  */
 export function toRgb(raw: RawImage, byteWidth?: number, into?: Buffer): RawImage {
-  if (raw.channels === 3 && raw.order === 'rgb' && (!byteWidth || byteWidth === raw.width * 3)) return raw;
+  if (isPackedRgb(raw, byteWidth)) return raw;
   const { width, height, channels } = raw;
   const stride = byteWidth ?? width * channels;
   const bytes = width * height * 3;
@@ -218,9 +223,10 @@ export async function encodeGrab(
   options: EncodeOptions & { thumbLongEdge?: number } = {},
 ): Promise<{ image: EncodedImage; thumb: Buffer }> {
   const { width, height } = raw;
-  const scratch = rgbScratch.take(width * height * 3);
+  // Only a grab that needs converting takes a scratch buffer: a zoom's RGB region (another size) would empty the pool.
+  const scratch = isPackedRgb(raw, byteWidth) ? undefined : rgbScratch.take(width * height * 3);
   try {
-    const rgb = toRgb(raw, byteWidth, scratch.data);
+    const rgb = toRgb(raw, byteWidth, scratch?.data);
     const [image, thumb] = await Promise.all([
       encodeForModel(rgb, target, options.cursor ? { cursor: options.cursor } : {}),
       thumbnail(rgb, options.thumbLongEdge ?? 320),
@@ -228,7 +234,7 @@ export async function encodeGrab(
     return { image, thumb };
   } finally {
     // Both pipelines have read their input once they resolved (or failed).
-    scratch.release();
+    scratch?.release();
   }
 }
 
