@@ -43,6 +43,8 @@ export const PROGRAM_PACKAGES = {
   xwininfo: 'x11-utils',
   xev: 'x11-utils',
   xrdb: 'x11-xserver-utils',
+  xsetroot: 'x11-xserver-utils',
+  xauth: 'xauth',
   import: 'imagemagick',
   setxkbmap: 'x11-xkb-utils',
   '/usr/bin/chromium': 'chromium',

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DisplayGrabber } from '../../src/os-control/display-grab.js';
 import { loadNut } from '../../src/os-control/native.js';
 import { X11ImageGrabber } from '../../src/os-control/x11/image-grab.js';
+import { requirePrograms } from '../harness/requirements.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
 
 const run = promisify(execFile);
@@ -22,6 +23,7 @@ let xvfb: Xvfb;
 let grabber: X11ImageGrabber;
 
 beforeAll(async () => {
+  requirePrograms(['xsetroot', 'xauth', 'xterm']);
   xvfb = await startXvfb({ width: 1280, height: 800, windowManager: false });
   process.env.DISPLAY = xvfb.display;
   grabber = await X11ImageGrabber.open(xvfb.display);
