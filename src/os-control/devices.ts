@@ -12,6 +12,19 @@ import { run } from './exec.js';
 import type { KeySpec } from './keys.js';
 import { loadNut, type Nut } from './native.js';
 
+/**
+ * `xdotool key --delay`: xdotool sleeps half of it after each press and each release.
+ * A keysym absent from the keymap (Multi_key, XF86MonBrightnessUp on Xvfb) is bound to a
+ * scratch keycode for the chord and unbound right after it; an application that reads
+ * the keymap only after the unbind translates the key to NoSymbol. With xdotool's default
+ * (12 ms) a busy CI machine showed exactly that: xev got Multi_key's press and release as
+ * NoSymbol. 150 ms keeps the binding alive ~150 ms for a single key; it costs that much
+ * on these rare keys only (the keys libnut presses in-process never come here). The X11
+ * typist's proof that the application re-read the keymap (x11/typist.ts) is what typing
+ * uses; keys outside the keymap do not have it yet.
+ */
+const XDOTOOL_KEY_DELAY_MS = 150;
+
 async function numLockOn(): Promise<boolean | undefined> {
   try {
     const { stdout } = await run('xset', ['q'], { timeoutMs: 2_000 });
@@ -123,7 +136,7 @@ export class Devices {
    */
   async chordViaXdotool(keys: KeySpec[]): Promise<void> {
     const before = await numLockOn();
-    await this.xdotool(['key', '--', keys.map(xdotoolName).join('+')]);
+    await this.xdotool(['key', '--delay', String(XDOTOOL_KEY_DELAY_MS), '--', keys.map(xdotoolName).join('+')]);
     // xdotool turns NumLock on to reach keypad keysyms and leaves it on: put it back.
     if (before !== undefined && (await numLockOn()) !== before) await this.xdotool(['key', 'Num_Lock']);
   }
