@@ -21,7 +21,7 @@ export interface Captured {
 }
 
 /** The logical region covered by whole physical pixels of `px` on `display`. */
-function pxToRegion(px: Rect, display: DisplayInfo): Rect {
+export function pxToRegion(px: Rect, display: DisplayInfo): Rect {
   const s = display.scaleFactor;
   return { x: display.bounds.x + px.x / s, y: display.bounds.y + px.y / s, width: px.width / s, height: px.height / s };
 }

@@ -6,7 +6,7 @@
  */
 import type { DisplayInfo } from '../shared/observation.js';
 import type { Rect } from '../shared/actions.js';
-import { grabDisplayNut } from './capture.js';
+import { grabDisplayNut, pxToRegion } from './capture.js';
 import { FramePool, unpooled, type Frame } from './frame-pool.js';
 import type { RawImage } from './image.js';
 import { X11ImageGrabber } from './x11/image-grab.js';
@@ -29,8 +29,7 @@ export function grabRaw(grab: DisplayGrab): RawImage {
 
 /** The global logical region a whole-display grab covers. */
 export function grabRegion(display: DisplayInfo, grab: Pick<DisplayGrab, 'width' | 'height'>): Rect {
-  const s = display.scaleFactor;
-  return { x: display.bounds.x, y: display.bounds.y, width: grab.width / s, height: grab.height / s };
+  return pxToRegion({ x: 0, y: 0, width: grab.width, height: grab.height }, display);
 }
 
 export class DisplayGrabber {

@@ -37,13 +37,22 @@ const CELL_LEVELS = 16;
 export async function decodeGrey(image: Buffer, size: { width: number; height: number }, via?: { width: number; height: number }): Promise<GreyImage> {
   const width = Math.max(1, Math.round(size.width));
   const height = Math.max(1, Math.round(size.height));
-  let source = image;
   const meta = via ? await sharp(image).metadata() : undefined;
-  if (via && meta && (meta.width !== via.width || meta.height !== via.height)) {
-    source = await sharp(image).resize(via.width, via.height, { fit: 'fill', kernel: 'linear' }).greyscale().png({ compressionLevel: 0 }).toBuffer();
-  }
-  const data = await sharp(source).resize(width, height, { fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer();
+  const data =
+    via && meta && (meta.width !== via.width || meta.height !== via.height)
+      ? await throughSize(image, via, width, height)
+      : await sharp(image).resize(width, height, { fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer();
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width, height };
+}
+
+/**
+ * The one way through a recording's size (decodeGrey, decodeScreen): the colour image down
+ * to `via`, grey, then up to `width` × `height`. Raw between the passes: the same bytes as
+ * a PNG in between, without encoding one.
+ */
+async function throughSize(image: Buffer, via: { width: number; height: number }, width: number, height: number): Promise<Buffer> {
+  const { data, info } = await sharp(image).resize(via.width, via.height, { fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer({ resolveWithObject: true });
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).resize(width, height, { fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer();
 }
 
 /** A screenshot decoded once: its fingerprint and its greyscale pixels at logical size (optionally through a recording's size too). */
@@ -64,22 +73,16 @@ export async function decodeScreen(image: Buffer, size: { width: number; height:
   const resize = async (input: Buffer, from: { raw: { width: number; height: number; channels: 1 } }, w: number, h: number) =>
     sharp(input, from).resize(w, h, { fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer();
   const grey = (buf: Buffer): GreyImage => ({ data: new Uint8Array(buf.buffer, buf.byteOffset, buf.length), width, height });
-  // Through the recording's size, as decodeGrey does it (the colour image down to `via`,
-  // then grey, then up to logical size), when that size is not the screenshot's own. Its
-  // first pass decodes on its own, beside the plain decode below: ~20 ms each on this
-  // 2-core VM, and one after the other they were a replayed step's longest wait.
+  // Through the recording's size (throughSize), when that size is not the screenshot's
+  // own, beside the plain decode below: ~20 ms each on this 2-core VM, and one after the
+  // other they were a replayed step's longest wait.
   const header = via ? await sharp(image).metadata() : undefined;
-  const throughVia = via && header && (header.width !== via.width || header.height !== via.height) ? via : undefined;
-  const viaSmall = throughVia ? sharp(image).resize(throughVia.width, throughVia.height, { fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer() : undefined;
-  const [{ data, info }, small] = await Promise.all([sharp(image).greyscale().raw().toBuffer({ resolveWithObject: true }), viaSmall]);
+  const throughVia = via && header && (header.width !== via.width || header.height !== via.height) ? throughSize(image, via, width, height) : undefined;
+  const { data, info } = await sharp(image).greyscale().raw().toBuffer({ resolveWithObject: true });
   const raw = { raw: { width: info.width, height: info.height, channels: 1 as const } };
   // A screenshot at logical size (a replay's own, on a scale-1 screen) is already the grey image: no pass for it.
   const same = info.width === width && info.height === height;
-  const [fp, logical, viaLogical] = await Promise.all([
-    resize(data, raw, FINGERPRINT_SIZE.width, FINGERPRINT_SIZE.height),
-    same ? data : resize(data, raw, width, height),
-    throughVia && small ? resize(small, { raw: { width: throughVia.width, height: throughVia.height, channels: 1 } }, width, height) : undefined,
-  ]);
+  const [fp, logical, viaLogical] = await Promise.all([resize(data, raw, FINGERPRINT_SIZE.width, FINGERPRINT_SIZE.height), same ? data : resize(data, raw, width, height), throughVia]);
   const viaGrey = grey(viaLogical ?? logical);
   return { fingerprint: fp.toString('base64'), grey: grey(logical), greyVia: viaGrey };
 }
