@@ -94,7 +94,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     return taken;
   };
   const grabber = new DisplayGrabber(backend === 'nut' && process.platform === 'linux');
-  const frames = new FrameCache<{ image: Buffer; thumb: Buffer; info: ObservationRecord['image'] }>();
+  const frames = new FrameCache<{ image: Buffer; thumb: Promise<Buffer>; info: ObservationRecord['image'] }>();
 
   async function displays(): Promise<DisplayInfo[]> {
     if (displayCache && Date.now() - displayCache.at < cacheMs) return displayCache.displays;

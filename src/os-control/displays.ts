@@ -1,32 +1,40 @@
 /**
  * The displays the OS shows, in global logical coordinates.
  *
- * X11: `xrandr --listmonitors` (monitors, including virtual ones made with --setmonitor);
- * X11 has no logical/physical split for the pointer, so scaleFactor is 1 and bounds
- * are pixels. Elsewhere: the one main screen nut.js reports, with the scale factor a
+ * X11: the server's monitor list (RandR GetMonitors over our own connection,
+ * x11/monitors.ts; `xrandr --listmonitors` when that connection cannot be had), virtual
+ * monitors made with --setmonitor included. X11 has no logical/physical split for the
+ * pointer, so scaleFactor is 1 and bounds are pixels. Elsewhere: the one main screen nut.js reports, with the scale factor a
  * grab reveals (a Retina grab has twice the pixels of the logical size).
  */
 import type { DisplayInfo } from '../shared/observation.js';
 import { run } from './exec.js';
 import { loadNut } from './native.js';
+import { readMonitors, type X11Monitor } from './x11/monitors.js';
 
 // xrandr prints offsets with printf("+%d"), so a monitor left of the origin reads "+-1600".
 const MONITOR_LINE = /^\s*(\d+):\s+([+*]*)(\S+)\s+(\d+)\/\d+x(\d+)\/\d+(?:\+|(?=-))(-?\d+)(?:\+|(?=-))(-?\d+)/;
 
 /** Parses `xrandr --listmonitors`. */
 export function parseListMonitors(text: string): DisplayInfo[] {
-  const out: DisplayInfo[] = [];
+  const monitors: X11Monitor[] = [];
   for (const line of text.split('\n')) {
     const m = MONITOR_LINE.exec(line);
     if (!m) continue;
-    out.push({
-      id: m[3]!,
-      name: m[3]!,
-      bounds: { x: Number(m[6]), y: Number(m[7]), width: Number(m[4]), height: Number(m[5]) },
-      scaleFactor: 1,
-      primary: m[2]!.includes('*'),
-    });
+    monitors.push({ name: m[3]!, primary: m[2]!.includes('*'), x: Number(m[6]), y: Number(m[7]), width: Number(m[4]), height: Number(m[5]) });
   }
+  return monitorsToDisplays(monitors);
+}
+
+/** The server's monitor list (however it was read) → the displays DeskPilot offers. */
+export function monitorsToDisplays(monitors: X11Monitor[]): DisplayInfo[] {
+  const out: DisplayInfo[] = monitors.map((m) => ({
+    id: m.name,
+    name: m.name,
+    bounds: { x: m.x, y: m.y, width: m.width, height: m.height },
+    scaleFactor: 1,
+    primary: m.primary,
+  }));
   dropWholeScreen(out);
   if (out.length > 0 && !out.some((d) => d.primary)) {
     // No primary set (Xvfb): the monitor at the origin, else the first.
@@ -81,8 +89,7 @@ export function describeDisplay(d: DisplayInfo): string {
 
 export async function listDisplays(): Promise<DisplayInfo[]> {
   if (process.platform === 'linux') {
-    const { stdout } = await run('xrandr', ['--listmonitors'], { timeoutMs: 5_000 });
-    const displays = parseListMonitors(stdout);
+    const displays = await x11Displays();
     if (displays.length > 0) return displays;
   }
   const nut = await loadNut();
@@ -98,6 +105,22 @@ export async function listDisplays(): Promise<DisplayInfo[]> {
       primary: true,
     },
   ];
+}
+
+/**
+ * X11's monitors: over our own connection, else (no connection for us, no RandR 1.5 on
+ * it) from `xrandr --listmonitors`, which then says why it cannot either.
+ */
+async function x11Displays(): Promise<DisplayInfo[]> {
+  let monitors: X11Monitor[] | undefined;
+  try {
+    monitors = await readMonitors();
+  } catch {
+    // No connection of ours (an auth scheme we do not speak, a server that hung): xrandr's turn.
+  }
+  if (monitors) return monitorsToDisplays(monitors);
+  const { stdout } = await run('xrandr', ['--listmonitors'], { timeoutMs: 5_000 });
+  return parseListMonitors(stdout);
 }
 
 /** The display with this id (UnknownDisplayError when none has it), else the primary one. */

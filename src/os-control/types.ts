@@ -27,8 +27,11 @@ export interface Observation {
   record: ObservationRecord;
   /** The encoded image for the model (record.image describes it). */
   image: Buffer;
-  /** A small JPEG for the UI's thumbnail stream. */
-  thumb: Buffer;
+  /**
+   * A small JPEG for the UI's thumbnail stream. It is made after the model image, so it
+   * may still be on its way when observe returns (the model's request does not wait for it).
+   */
+  thumb: Promise<Buffer>;
   /**
    * Equal ids mean equal pixels: the same display (or region) captured again without a
    * single pixel changing gets the id of the earlier capture. The runner sends "the

@@ -110,7 +110,7 @@ export function createFakeComputer(display: DisplayInfo = DISPLAY): FakeComputer
           cursor: pointer,
         },
         image: await jpeg(size.width, size.height, options.region ? frame + 1000 : frame),
-        thumb: await jpeg(160, 100),
+        thumb: jpeg(160, 100),
         frameId: `${options.region ? `zoom-${JSON.stringify(options.region)}-` : ''}${frame}`,
       };
     },

@@ -117,12 +117,49 @@ describe('encode', () => {
     const pixels = async (png: Buffer) => sharp(png).raw().toBuffer();
     expect([fast.image.width, fast.image.height]).toEqual([1024, 576]);
     expect((await pixels(fast.image.data)).equals(await pixels(slow.data))).toBe(true);
-    const meta = await sharp(fast.thumb).metadata();
+    const meta = await sharp(await fast.thumb).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 320, 180]);
     // A padded grab (row stride larger than width × 4) takes the JavaScript path and lands the same.
     const padded = Buffer.alloc((w * 4 + 64) * h);
     for (let y = 0; y < h; y++) data.copy(padded, y * (w * 4 + 64), y * w * 4, (y + 1) * w * 4);
     const viaStride = await encodeGrab({ ...raw, data: padded }, w * 4 + 64, target);
     expect((await pixels(viaStride.image.data)).equals(await pixels(slow.data))).toBe(true);
+  });
+
+  it('makes the thumbnail after the model image, from pixels no later grab overwrites', async () => {
+    // Three grabs encoded back to back, each thumbnail awaited only at the end: the
+    // scratch RGB buffer of one must not be handed to the next while its thumbnail reads it.
+    const colours: Array<[number, number, number]> = [
+      [200, 30, 30],
+      [30, 200, 30],
+      [30, 30, 200],
+    ];
+    const target = { format: 'jpeg' as const, maxLongEdge: 960 };
+    const encoded = [];
+    for (const c of colours) encoded.push(await encodeGrab(bgraSolid(1920, 1080, c), 1920 * 4, target));
+    for (const [i, e] of encoded.entries()) {
+      const { data, info } = await sharp(await e.thumb).raw().toBuffer({ resolveWithObject: true });
+      expect([info.width, info.height]).toEqual([320, 180]);
+      const centre = (90 * 320 + 160) * info.channels;
+      const [r, g, b] = [data[centre]!, data[centre + 1]!, data[centre + 2]!];
+      const [er, eg, eb] = colours[i]!;
+      expect(Math.max(Math.abs(r - er), Math.abs(g - eg), Math.abs(b - eb))).toBeLessThanOrEqual(6);
+    }
+  });
+
+  it("a thumbnail that fails rejects for whoever awaits it, and for nobody else (no unhandled rejection)", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      // A strip 70,000 px wide: a PNG for the model, but wider than JPEG (the thumbnail) allows.
+      const e = await encodeGrab(bgraSolid(70_000, 1, [1, 2, 3]), 70_000 * 4, { format: 'png' }, { thumbLongEdge: 70_000 });
+      expect(e.image.width).toBe(70_000);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(unhandled).toEqual([]);
+      await expect(e.thumb).rejects.toThrow();
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });

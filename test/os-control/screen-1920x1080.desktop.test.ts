@@ -56,7 +56,7 @@ describe('observe', () => {
     const c = globalToImage({ x: pad.x + pad.width / 2, y: pad.y + pad.height / 2 }, obs.record)!;
     const px = img.at(Math.round(c.x), Math.round(c.y));
     expect(px.map((v, i) => Math.abs(v - [0xe8, 0xee, 0xf5][i]!) <= 2)).toEqual([true, true, true]);
-    const thumb = await decode(obs.thumb);
+    const thumb = await decode(await obs.thumb);
     expect([thumb.width, thumb.height]).toEqual([320, 180]);
   });
 

@@ -176,7 +176,7 @@ function inputs(recorder: { next(): Promise<RawInput | undefined> }): (idleMs: n
 async function observe(log: FileRunLog, computer: Computer, display: DisplayInfo, step: number) {
   const shot = await computer.observe({ displayId: display.id, target: RECORD_IMAGE_TARGET });
   const base = `screens/${String(step).padStart(4, '0')}-${shot.record.id}`;
-  const [image, thumb] = await Promise.all([log.writeFile(`${base}.jpg`, shot.image), log.writeFile(`${base}.thumb.jpg`, shot.thumb)]);
+  const [image, thumb] = await Promise.all([log.writeFile(`${base}.jpg`, shot.image), shot.thumb.then((bytes) => log.writeFile(`${base}.thumb.jpg`, bytes))]);
   log.append({ type: 'observation', step, observation: shot.record, image, thumb, settleMs: 0 });
   return shot;
 }

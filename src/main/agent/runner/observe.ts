@@ -43,7 +43,7 @@ export async function observeScreen(
   const base = `screens/${String(ctx.step).padStart(4, '0')}-${record.id}`;
   const [imagePath, thumbPath, grounding] = await Promise.all([
     ctx.log.writeFile(`${base}.${EXTENSIONS[record.image.format]}`, shot.image),
-    ctx.log.writeFile(`${base}.thumb.jpg`, shot.thumb),
+    shot.thumb.then((bytes) => ctx.log.writeFile(`${base}.thumb.jpg`, bytes)),
     // Grounding is a help, not a safety path: a tree that cannot be read makes a pixels step, said in the log.
     groundStep(treeRead, ctx.grounding, record, shot.image, target.quality).catch((error: unknown): StepGrounding => {
       ctx.emit({ type: 'error', message: `no element list this step: ${error instanceof Error ? error.message : String(error)}`, fatal: false });
