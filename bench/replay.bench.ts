@@ -125,6 +125,7 @@ async function main() {
     console.log(`    per step (median): ${median(step).toFixed(0)} ms — find + propose ${gap('observation', 'action_proposed')} ms, target read + gate + act ${gap('action_proposed', 'action_executed')} ms, settle + capture ${gap('action_executed', 'observation')} ms (of it settling ${median(shots.slice(1).map((e) => (e.type === 'observation' ? e.settleMs : 0)))} ms)`);
     const firstShot = shots[0];
     if (firstShot) console.log(`    start-up (startReplay → first screenshot logged): ${(firstShot.at - replayWallStart).toFixed(0)} ms; look-again screenshots: ${events.filter((e) => e.type === 'action_executed' && e.action.type === 'screenshot').length}`);
+    for (const e of events) if (e.type === 'model_text' && e.text.startsWith('The screen does not match the recording yet')) console.log(`      looked again: ${e.text}`);
     console.log(`  ratio: ${ratio.toFixed(3)}× (target ≤ 0.1×: ${ratio <= 0.1 ? 'met' : 'NOT met'}); same final control state: ${same ? 'yes' : 'NO'}`);
     console.log(`  deriving the trajectory (once per run, then cached): ${(deriveMs / 1000).toFixed(2)} s`);
     if (!same) process.exitCode = 1;

@@ -9,6 +9,7 @@
  */
 import sharp from 'sharp';
 import type { Point, Rect } from '../shared/actions.js';
+import { upsampleGrey } from './grey-upsample.js';
 
 /** Greyscale pixels, one byte each, row by row. */
 export interface GreyImage {
@@ -35,24 +36,42 @@ const CELL_LEVELS = 16;
  * much as a relabelled one — while through the same size it differs by JPEG noise only.
  */
 export async function decodeGrey(image: Buffer, size: { width: number; height: number }, via?: { width: number; height: number }): Promise<GreyImage> {
-  const width = Math.max(1, Math.round(size.width));
-  const height = Math.max(1, Math.round(size.height));
-  const meta = via ? await sharp(image).metadata() : undefined;
-  const data =
-    via && meta && (meta.width !== via.width || meta.height !== via.height)
-      ? await throughSize(image, via, width, height)
-      : await sharp(image).resize(width, height, { fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer();
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width, height };
+  const own = await greyOf(image);
+  return toLogical(own, logicalSize(size), via);
+}
+
+const logicalSize = (size: { width: number; height: number }) => ({ width: Math.max(1, Math.round(size.width)), height: Math.max(1, Math.round(size.height)) });
+
+/** The image decoded to greyscale at its own pixel size (one libvips pass). */
+async function greyOf(image: Buffer): Promise<GreyImage> {
+  const { data, info } = await sharp(image).greyscale().raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
 }
 
 /**
- * The one way through a recording's size (decodeGrey, decodeScreen): the colour image down
- * to `via`, grey, then up to `width` × `height`. Raw between the passes: the same bytes as
- * a PNG in between, without encoding one.
+ * The one way to logical size (decodeGrey, decodeScreen): grey at the image's own size,
+ * through `via` when given and not that size already (down in libvips, whose filter is as
+ * wide as the scale), then to `size`: enlarged in JavaScript the way libvips enlarges
+ * (grey-upsample.ts, ~7 ms against ~19 ms; within one grey level of libvips), shrunk in
+ * libvips. Grey first, then resized: libvips gives the same bytes in either order, down
+ * and up (checked on a 1280×800 JPEG and a 1440×900 screenshot), and one band is a third
+ * of the work.
  */
-async function throughSize(image: Buffer, via: { width: number; height: number }, width: number, height: number): Promise<Buffer> {
-  const { data, info } = await sharp(image).resize(via.width, via.height, { fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer({ resolveWithObject: true });
-  return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).resize(width, height, { fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer();
+async function toLogical(own: GreyImage, size: { width: number; height: number }, via?: { width: number; height: number }): Promise<GreyImage> {
+  const through = via && (own.width !== via.width || own.height !== via.height) ? await resizeGrey(own, via.width, via.height) : own;
+  return resizeGrey(through, size.width, size.height);
+}
+
+async function resizeGrey(grey: GreyImage, width: number, height: number): Promise<GreyImage> {
+  if (grey.width === width && grey.height === height) return grey;
+  if (width >= grey.width && height >= grey.height) return upsampleGrey(grey, width, height);
+  const data = await sharp(Buffer.from(grey.data.buffer, grey.data.byteOffset, grey.data.length), { raw: { width: grey.width, height: grey.height, channels: 1 } })
+    .resize(width, height, { fit: 'fill', kernel: 'linear' })
+    // One band stays one band (sharp's output would otherwise be sRGB, three).
+    .greyscale()
+    .raw()
+    .toBuffer();
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width, height };
 }
 
 /** A screenshot decoded once: its fingerprint and its greyscale pixels at logical size (optionally through a recording's size too). */
@@ -64,27 +83,27 @@ export interface DecodedScreen {
 }
 
 /**
- * One decode of an encoded screenshot for everything a replay step compares (decoding a
- * 1280×800 PNG costs ~15–25 ms; the step used to do it four times).
+ * One decode of an encoded screenshot for everything a replay step compares: the
+ * fingerprint, the grey image at logical size, and the same through the recording's
+ * size. The JPEG is decoded once (to grey); the rest works on that one band. On this
+ * 2-core VM a 1280×800 JPEG through 1121×701 took 43 ms median when it was decoded twice
+ * (once in colour for the pass down) and libvips enlarged; 31 ms this way.
  */
 export async function decodeScreen(image: Buffer, size: { width: number; height: number }, via?: { width: number; height: number }): Promise<DecodedScreen> {
-  const width = Math.max(1, Math.round(size.width));
-  const height = Math.max(1, Math.round(size.height));
-  const resize = async (input: Buffer, from: { raw: { width: number; height: number; channels: 1 } }, w: number, h: number) =>
-    sharp(input, from).resize(w, h, { fit: 'fill', kernel: 'linear' }).greyscale().raw().toBuffer();
-  const grey = (buf: Buffer): GreyImage => ({ data: new Uint8Array(buf.buffer, buf.byteOffset, buf.length), width, height });
-  // Through the recording's size (throughSize), when that size is not the screenshot's
-  // own, beside the plain decode below: ~20 ms each on this 2-core VM, and one after the
-  // other they were a replayed step's longest wait.
-  const header = via ? await sharp(image).metadata() : undefined;
-  const throughVia = via && header && (header.width !== via.width || header.height !== via.height) ? throughSize(image, via, width, height) : undefined;
-  const { data, info } = await sharp(image).greyscale().raw().toBuffer({ resolveWithObject: true });
-  const raw = { raw: { width: info.width, height: info.height, channels: 1 as const } };
-  // A screenshot at logical size (a replay's own, on a scale-1 screen) is already the grey image: no pass for it.
-  const same = info.width === width && info.height === height;
-  const [fp, logical, viaLogical] = await Promise.all([resize(data, raw, FINGERPRINT_SIZE.width, FINGERPRINT_SIZE.height), same ? data : resize(data, raw, width, height), throughVia]);
-  const viaGrey = grey(viaLogical ?? logical);
-  return { fingerprint: fp.toString('base64'), grey: grey(logical), greyVia: viaGrey };
+  const own = await greyOf(image);
+  const logical = logicalSize(size);
+  const fingerprint = sharp(Buffer.from(own.data.buffer, own.data.byteOffset, own.data.length), { raw: { width: own.width, height: own.height, channels: 1 } })
+    .resize(FINGERPRINT_SIZE.width, FINGERPRINT_SIZE.height, { fit: 'fill', kernel: 'linear' })
+    .greyscale()
+    .raw()
+    .toBuffer();
+  // The fingerprint's libvips pass runs on its thread while the enlargements run here.
+  const [cells, grey, greyVia] = await Promise.all([
+    fingerprint,
+    resizeGrey(own, logical.width, logical.height),
+    via && (own.width !== via.width || own.height !== via.height) ? toLogical(own, logical, via) : undefined,
+  ]);
+  return { fingerprint: cells.toString('base64'), grey, greyVia: greyVia ?? grey };
 }
 
 /**

@@ -109,7 +109,10 @@ const ZERO_TOKENS = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cache
 /**
  * The replay's screenshot for itself: capture size, JPEG at quality 90 (encoding is 3–5×
  * faster than PNG; compared at the recording's resolution the probe's unchanged buttons
- * still differ by under 0.002 of a grey level on average).
+ * still differ by under 0.002 of a grey level on average). Not at the recording's smaller
+ * size, though that decodes ~13 ms faster: softened by it, the effect of the replay
+ * bench's last click (the probe's c2) was not seen on the first look in 2 runs of 2, and
+ * the step looked again (0 of 2 at capture size).
  */
 const REPLAY_IMAGE_TARGET: ImageTarget = { format: 'jpeg', quality: 90 };
 
@@ -323,14 +326,14 @@ export class ReplayProvider implements Provider {
   }
 
   private async diverge(divergence: Divergence, request: TurnRequest, image: TranscriptImage, signal: AbortSignal): Promise<ModelTurn> {
-    if (divergence.kind !== 'refused' && !this.lookedAgain) return this.lookAgain(request, signal);
+    if (divergence.kind !== 'refused' && !this.lookedAgain) return this.lookAgain(divergence, request, signal);
     this.lookedAgain = false;
     this.stats.divergences.push(divergence);
     const { steps } = this.options.trajectory;
-    const where = divergence.index < steps.length ? `step ${divergence.index + 1} of ${steps.length}` : 'the end';
+    const at = where(divergence, steps.length);
     if (this.options.mode === 'strict' || !this.options.healer) {
       await this.options.onDivergence?.(divergence);
-      return this.finish(`replay diverged at ${where}: ${divergence.message}; nothing of the step was done`, false);
+      return this.finish(`replay diverged at ${at}: ${divergence.message}; nothing of the step was done`, false);
     }
     // Heal: the model does this step (or the end of the task) from the screen as it is now.
     const step = steps[divergence.index];
@@ -338,7 +341,7 @@ export class ReplayProvider implements Provider {
     const text = [
       `Task: ${this.options.trajectory.task}`,
       '',
-      `A recorded run of this task is being replayed, and at ${where} the screen no longer matches the recording: ${divergence.message}.`,
+      `A recorded run of this task is being replayed, and at ${at} the screen no longer matches the recording: ${divergence.message}.`,
       step ? `What that step did when recorded: ${intent} (${step.actions.map((a) => describeAction(a.action)).join(', ')}).` : 'Every recorded step was replayed.',
       step ? 'Do that step on the screen as it is now. The replay continues with the next recorded step after your actions.' : 'Finish the task from here, then call finish.',
     ].join('\n');
@@ -357,7 +360,7 @@ export class ReplayProvider implements Provider {
    * the runner for a fresh screenshot, on which the same checks run once more. A
    * screenshot call is looking, not acting: no gate, and no step of the trajectory.
    */
-  private async lookAgain(request: TurnRequest, signal: AbortSignal): Promise<ModelTurn> {
+  private async lookAgain(why: Divergence, request: TurnRequest, signal: AbortSignal): Promise<ModelTurn> {
     this.lookedAgain = true;
     this.last = this.checking;
     await this.options.computer.settle({ quietMs: SETTLE_DEFAULTS.quietMs, displayId: request.observation.display.id, signal });
@@ -367,7 +370,9 @@ export class ReplayProvider implements Provider {
       input: { lookAgain: true },
       actions: [{ ok: true, action: { type: 'screenshot' } }],
     };
-    return { assistant: { role: 'assistant', text: 'The screen does not match the recording yet: looking again once it has settled.', calls: [call] }, usage: ZERO_TOKENS, stopReason: 'tool_use' };
+    // The check that failed is said (the log's audit trail): a look again that then matches leaves no divergence behind.
+    const text = `The screen does not match the recording yet (${where(why, this.options.trajectory.steps.length)}: ${why.message}): looking again once it has settled.`;
+    return { assistant: { role: 'assistant', text, calls: [call] }, usage: ZERO_TOKENS, stopReason: 'tool_use' };
   }
 
   private finish(summary: string, success = true): ModelTurn {
@@ -379,6 +384,11 @@ export class ReplayProvider implements Provider {
     };
     return { assistant: { role: 'assistant', text: summary, calls: [call] }, usage: ZERO_TOKENS, stopReason: 'tool_use' };
   }
+}
+
+/** Which step a divergence is at, for a person: "step 3 of 10", or "the end". */
+function where(divergence: Divergence, steps: number): string {
+  return divergence.index < steps ? `step ${divergence.index + 1} of ${steps}` : 'the end';
 }
 
 /** The action's global points, shifted, in the pixels of the screenshot the replay looked at; undefined when one is off it. */
