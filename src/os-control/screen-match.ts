@@ -78,16 +78,21 @@ async function resizeGrey(grey: GreyImage, width: number, height: number): Promi
 export interface DecodedScreen {
   fingerprint: string;
   grey: GreyImage;
-  /** `grey` as seen through `via` (decodeGrey), or `grey` itself when no `via` was given or the sizes agree. */
-  greyVia: GreyImage;
+  /**
+   * `grey` as seen through `via` (decodeGrey), or `grey` itself when no `via` was given or
+   * the sizes agree. Made on the first call (the same promise after): only a patch compare
+   * needs it, and a replayed step whose target is found by its element path, or that has
+   * none (typing), is ~15 ms of CPU better off without it.
+   */
+  greyVia(): Promise<GreyImage>;
 }
 
 /**
  * One decode of an encoded screenshot for everything a replay step compares: the
  * fingerprint, the grey image at logical size, and the same through the recording's
- * size. The JPEG is decoded once (to grey); the rest works on that one band. On this
- * 2-core VM a 1280×800 JPEG through 1121×701 took 43 ms median when it was decoded twice
- * (once in colour for the pass down) and libvips enlarged; 31 ms this way.
+ * size (on demand). The JPEG is decoded once (to grey); the rest works on that one band.
+ * On this 2-core VM a 1280×800 JPEG through 1121×701 took 43 ms median when it was
+ * decoded twice (once in colour for the pass down) and libvips enlarged; 31 ms this way.
  */
 export async function decodeScreen(image: Buffer, size: { width: number; height: number }, via?: { width: number; height: number }): Promise<DecodedScreen> {
   const own = await greyOf(image);
@@ -97,13 +102,11 @@ export async function decodeScreen(image: Buffer, size: { width: number; height:
     .greyscale()
     .raw()
     .toBuffer();
-  // The fingerprint's libvips pass runs on its thread while the enlargements run here.
-  const [cells, grey, greyVia] = await Promise.all([
-    fingerprint,
-    resizeGrey(own, logical.width, logical.height),
-    via && (own.width !== via.width || own.height !== via.height) ? toLogical(own, logical, via) : undefined,
-  ]);
-  return { fingerprint: cells.toString('base64'), grey, greyVia: greyVia ?? grey };
+  // The fingerprint's libvips pass runs on its thread while the enlargement runs here.
+  const [cells, grey] = await Promise.all([fingerprint, resizeGrey(own, logical.width, logical.height)]);
+  let throughVia: Promise<GreyImage> | undefined;
+  const greyVia = () => (throughVia ??= via && (own.width !== via.width || own.height !== via.height) ? toLogical(own, logical, via) : Promise.resolve(grey));
+  return { fingerprint: cells.toString('base64'), grey, greyVia };
 }
 
 /**

@@ -32,8 +32,19 @@ const record: ObservationRecord = {
   image: { width: W, height: H, format: 'png' },
 };
 
-async function now(png: Buffer): Promise<ScreenNow> {
-  return { record, image: png, grey: await decodeGrey(png, { width: W, height: H }) };
+/** The screen now; `greyAsked` counts how often a lookup asked for its pixels (they are made on demand). */
+async function now(png: Buffer): Promise<ScreenNow & { greyAsked: number }> {
+  const grey = await decodeGrey(png, { width: W, height: H });
+  const screen = {
+    record,
+    image: png,
+    greyAsked: 0,
+    grey: async () => {
+      screen.greyAsked++;
+      return grey;
+    },
+  };
+  return screen;
 }
 
 /** The patch a recording cut around (x, y) from `png`, and the target that names it. */
@@ -132,8 +143,25 @@ describe('findTarget', () => {
       truncated: false,
       windows: [{ app: 'paint', root: { path: 'paint > frame "Canvas"', role: 'frame', name: 'Canvas', states: ['visible'], actions: [], bounds: { x: 200, y: 100, width: 300, height: 200 }, children: [] } }],
     };
-    const found = await findTarget(target, await now(await screen([])), deps(new Map(), undefined, tree));
+    const screenNow = await now(await screen([]));
+    const found = await findTarget(target, screenNow, deps(new Map(), undefined, tree));
     expect(found).toMatchObject({ kind: 'found', rule: 'window', point: { x: 250, y: 160 } });
+    // A plain patch is never compared: the screen's pixels were not even made.
+    expect(screenNow.greyAsked).toBe(0);
+  });
+
+  it('a target found by its element path, with a plain patch (an empty field), never asks for the pixels', async () => {
+    const target: TrajectoryTarget = {
+      point: { x: 120, y: 60 },
+      element: { path: 'app > entry "Name"', role: 'entry', name: 'Name', bounds: { x: 100, y: 50, width: 200, height: 20 } },
+      patch: { image: 'p.png', bounds: { x: 84, y: 40, width: 72, height: 40 }, contrast: 1.5 },
+    };
+    const element = { path: 'app > entry "Name"', role: 'entry', name: 'Name', states: ['visible' as const, 'enabled' as const], actions: [], bounds: { x: 100, y: 50, width: 200, height: 20 }, children: [] };
+    const screenNow = await now(await screen([]));
+    const d = deps(new Map(), { kind: 'found', element });
+    expect(await findTarget(target, screenNow, d)).toMatchObject({ kind: 'found', rule: 'element', point: { x: 120, y: 60 } });
+    expect(d.lookups).toEqual(['app > entry "Name"']);
+    expect(screenNow.greyAsked).toBe(0);
   });
 });
 

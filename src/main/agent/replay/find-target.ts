@@ -48,12 +48,13 @@ export const PATCH_MARGIN = 0.02;
 /** Grey-level standard deviation below which a patch is a plain area. */
 export const PLAIN_CONTRAST = 12;
 
-/** The screen as the replay sees it now. `grey` is at the record's logical region size. */
+/** The screen as the replay sees it now. */
 export interface ScreenNow {
   record: ObservationRecord;
   /** The encoded screenshot (what OCR reads). */
   image: Buffer;
-  grey: GreyImage;
+  /** Its grey pixels at the record's logical region size, as the recording's patches were made (on demand: screen-match.ts decodeScreen). */
+  grey(): Promise<GreyImage>;
 }
 
 export type TargetRule = 'in-place' | 'element' | 'text' | 'patch' | 'window' | 'point';
@@ -80,8 +81,9 @@ export async function findTarget(target: TrajectoryTarget, screen: ScreenNow, de
   if (patch && target.patch) {
     const x = Math.round(target.patch.bounds.x - screen.record.region.x);
     const y = Math.round(target.patch.bounds.y - screen.record.region.y);
-    const mean = patchDifferenceAt(screen.grey, patch, x, y);
-    const strong = strongDifferenceAt(screen.grey, patch, x, y);
+    const grey = await screen.grey();
+    const mean = patchDifferenceAt(grey, patch, x, y);
+    const strong = strongDifferenceAt(grey, patch, x, y);
     if (mean <= PATCH_MATCH && strong <= PATCH_STRONG) {
       return { kind: 'found', rule: 'in-place', point: target.point, detail: `the recorded pixels, in place (difference ${mean.toFixed(3)}, ${pct(strong)} strongly)` };
     }
@@ -107,7 +109,7 @@ export async function findTarget(target: TrajectoryTarget, screen: ScreenNow, de
   }
   // 3. patch
   if (patch && target.patch) {
-    const match = findPatch(screen.grey, patch);
+    const match = findPatch(await screen.grey(), patch);
     const close = match !== undefined && match.difference <= PATCH_MATCH && match.strong <= PATCH_STRONG;
     const ambiguous = close && match.runnerUp !== undefined && match.runnerUp - match.difference < PATCH_MARGIN;
     if (close && !ambiguous) {

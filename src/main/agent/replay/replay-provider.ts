@@ -7,7 +7,7 @@ import type { ModelTurn, Provider, TurnRequest } from '../providers/types.js';
 import type { ModelCall, TranscriptImage } from '../transcript.js';
 import { pointerTargetPoint } from '../runner/target.js';
 import { elementEffectDiverges, isElementOp, placeElementOp, type ElementExpectation, type ElementOpAction } from './element-ops.js';
-import { findTarget, type ElementLookups, type ScreenNow, type TargetLookup } from './find-target.js';
+import { findTarget, PLAIN_CONTRAST, type ElementLookups, type ScreenNow, type TargetLookup } from './find-target.js';
 import { REPLAY_CALL_PREFIX } from './labels.js';
 import { SETTLE_DEFAULTS } from '../../../os-control/settle.js';
 import { earlyLookups, pathsToLookUp } from './early-lookups.js';
@@ -195,6 +195,9 @@ export class ReplayProvider implements Provider {
     const step = steps[this.index]!;
     // Patches are compared at the recording's resolution (screen-match.ts decodeGrey).
     const screen: ScreenNow = { record: request.observation, image: data, grey: greyVia };
+    // A target that will be checked in place needs the through-size pixels: they start now,
+    // beside the screen check. (A failure reaches the compare that awaits the same promise.)
+    if (step.actions.some((a) => a.target?.patch && a.target.patch.contrast >= PLAIN_CONTRAST)) void greyVia().catch(() => undefined);
     let distance = await this.resembles(step.before, fingerprint, greyVia, request.observation.region);
     if (distance > SCREEN_MATCH && !this.moved) {
       this.moved = await this.windowMove(step, screen);
@@ -295,13 +298,13 @@ export class ReplayProvider implements Provider {
    * How far the screen now is from a recorded one (share of fingerprint cells): the whole
    * screen, or, once the window is known to have moved, inside the window where it is now.
    */
-  private async resembles(shot: TrajectoryShot, fingerprint: string, nowVia: GreyImage, region: Rect): Promise<number> {
+  private async resembles(shot: TrajectoryShot, fingerprint: string, nowVia: () => Promise<GreyImage>, region: Rect): Promise<number> {
     const whole = fingerprintDistance(fingerprint, shot.fingerprint);
     if (whole <= SCREEN_MATCH || !this.moved) return whole;
     const then = await decodeGrey(await this.options.readFile(shot.image), region);
     const { window, shift } = this.moved;
     const was = { x: window.x - region.x, y: window.y - region.y, width: window.width, height: window.height };
-    return regionDistance(then, was, nowVia, { ...was, x: was.x + shift.x, y: was.y + shift.y });
+    return regionDistance(then, was, await nowVia(), { ...was, x: was.x + shift.x, y: was.y + shift.y });
   }
 
   /** Did the step's window move? Its first pointer target, found again somewhere else, says by how much. */
@@ -315,7 +318,7 @@ export class ReplayProvider implements Provider {
     return shift.x === 0 && shift.y === 0 ? undefined : { window: target.window.bounds, shift };
   }
 
-  private async effectDiverges(step: TrajectoryStep, before: GreyImage | undefined, now: GreyImage, fingerprint: string, nowVia: GreyImage, region: Rect): Promise<string | undefined> {
+  private async effectDiverges(step: TrajectoryStep, before: GreyImage | undefined, now: GreyImage, fingerprint: string, nowVia: () => Promise<GreyImage>, region: Rect): Promise<string | undefined> {
     if (!step.after) return undefined;
     const distance = await this.resembles(step.after, fingerprint, nowVia, region);
     if (distance > SCREEN_MATCH) return `after the step the screen differs from the recorded one (${pct(distance)} of it)`;
