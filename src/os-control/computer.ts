@@ -19,6 +19,7 @@ import { Devices } from './devices.js';
 import { DisplayGrabber, grabRaw, grabRegion, type DisplayGrab } from './display-grab.js';
 import { listDisplays, pickDisplay } from './displays.js';
 import { encodeGrab } from './image.js';
+import type { GreyImage } from './screen-match.js';
 import { FrameCache } from './frame-cache.js';
 import { loadCharMap } from './keymap.js';
 import { resolveKey } from './keys.js';
@@ -94,7 +95,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     return taken;
   };
   const grabber = new DisplayGrabber(backend === 'nut' && process.platform === 'linux');
-  const frames = new FrameCache<{ image: Buffer; thumb: Promise<Buffer>; info: ObservationRecord['image'] }>();
+  const frames = new FrameCache<{ image: Buffer; thumb: Promise<Buffer>; info: ObservationRecord['image']; grey?: GreyImage }>();
 
   async function displays(): Promise<DisplayInfo[]> {
     if (displayCache && Date.now() - displayCache.at < cacheMs) return displayCache.displays;
@@ -212,7 +213,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
       ]);
       try {
         // The same pixels as the last whole-display grab: same frame id, encodings reused.
-        const encodingKey = JSON.stringify([o.target, o.thumbLongEdge ?? 320, o.target.drawCursor ? cursor : null]);
+        const encodingKey = JSON.stringify([o.target, o.thumbLongEdge ?? 320, o.target.drawCursor ? cursor : null, o.grey === true]);
         const frame = 'rgb' in grabbed ? undefined : frames.identify(display.id, grabbed.frame, encodingKey);
         const raw = 'rgb' in grabbed ? grabbed.rgb : grabRaw(grabbed);
         const recordBase = {
@@ -228,17 +229,19 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
           ...(cursor ? { cursor } : {}),
         });
         if (frame?.cached) {
-          return { record: recordOf(frame.cached.info), image: frame.cached.image, thumb: frame.cached.thumb, frameId: frame.frameId };
+          const { info, image, thumb, grey } = frame.cached;
+          return { record: recordOf(info), image, thumb, frameId: frame.frameId, ...(grey ? { grey } : {}) };
         }
         // The pointer in the grab's pixels; encodeForModel maps it to the model image.
         const cursorPx = cursor ? globalToCapture(cursor, recordBase) : undefined;
-        const { image, thumb } = await encodeGrab(raw, 'rgb' in grabbed ? undefined : grabbed.byteWidth, o.target, {
+        const { image, thumb, grey } = await encodeGrab(raw, 'rgb' in grabbed ? undefined : grabbed.byteWidth, o.target, {
           ...(cursorPx ? { cursor: cursorPx } : {}),
           thumbLongEdge: o.thumbLongEdge ?? 320,
+          ...(o.grey ? { grey: true } : {}),
         });
         const imageInfo = { width: image.width, height: image.height, format: image.format };
-        if (frame) frames.remember(frame.frameId, encodingKey, { image: image.data, thumb, info: imageInfo });
-        return { record: recordOf(imageInfo), image: image.data, thumb, ...(frame ? { frameId: frame.frameId } : {}) };
+        if (frame) frames.remember(frame.frameId, encodingKey, { image: image.data, thumb, info: imageInfo, ...(grey ? { grey } : {}) });
+        return { record: recordOf(imageInfo), image: image.data, thumb, ...(frame ? { frameId: frame.frameId } : {}), ...(grey ? { grey } : {}) };
       } finally {
         // Encoded (or found in the cache): this call's hold on the pixels ends here.
         if (!('rgb' in grabbed)) grabbed.frame.release();

@@ -6,6 +6,7 @@
 import { endianness } from 'node:os';
 import sharp, { type Sharp } from 'sharp';
 import { FramePool } from './frame-pool.js';
+import type { GreyImage } from './screen-match.js';
 import type { ImageTarget } from './types.js';
 
 /** Raw pixels. `order` says where red is: nut.js on X11 and Windows grabs BGRA. */
@@ -222,16 +223,17 @@ export async function encodeGrab(
   raw: RawImage,
   byteWidth: number | undefined,
   target: ImageTarget,
-  options: EncodeOptions & { thumbLongEdge?: number } = {},
-): Promise<{ image: EncodedImage; thumb: Promise<Buffer> }> {
+  options: EncodeOptions & { thumbLongEdge?: number; grey?: boolean } = {},
+): Promise<{ image: EncodedImage; thumb: Promise<Buffer>; grey?: GreyImage }> {
   const { width, height } = raw;
   // Only a grab that needs converting takes a scratch buffer: a zoom's RGB region (another size) would empty the pool.
   const scratch = isPackedRgb(raw, byteWidth) ? undefined : rgbScratch.take(width * height * 3);
   let rgb: RawImage;
   let image: EncodedImage;
+  let grey: GreyImage | undefined;
   try {
     rgb = toRgb(raw, byteWidth, scratch?.data);
-    image = await encodeForModel(rgb, target, options.cursor ? { cursor: options.cursor } : {});
+    [image, grey] = await Promise.all([encodeForModel(rgb, target, options.cursor ? { cursor: options.cursor } : {}), options.grey ? greyOfRgb(rgb) : undefined]);
   } catch (err) {
     scratch?.release();
     throw err;
@@ -241,7 +243,13 @@ export async function encodeGrab(
   // Whoever awaits `thumb` gets its failure; a caller that only wanted the model image
   // (the live view, a bench) must not have the process end on an unhandled rejection.
   thumb.catch(() => undefined);
-  return { image, thumb };
+  return { image, thumb, ...(grey ? { grey } : {}) };
+}
+
+/** RGB pixels → one grey band (libvips's sRGB → B-W, as screen-match.ts decodes screenshots), same size. */
+async function greyOfRgb(rgb: RawImage): Promise<GreyImage> {
+  const data = await pipeline(rgb).greyscale().raw().toBuffer();
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: rgb.width, height: rgb.height };
 }
 
 /** A small JPEG for the UI (long edge `longEdge`, default 320). */

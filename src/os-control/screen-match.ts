@@ -95,7 +95,14 @@ export interface DecodedScreen {
  * decoded twice (once in colour for the pass down) and libvips enlarged; 31 ms this way.
  */
 export async function decodeScreen(image: Buffer, size: { width: number; height: number }, via?: { width: number; height: number }): Promise<DecodedScreen> {
-  const own = await greyOf(image);
+  return screenFromGrey(await greyOf(image), size, via);
+}
+
+/**
+ * decodeScreen for pixels already grey at their capture size (Observation.grey: a replay
+ * gets them with the turn, and skips the ~12 ms JPEG decode). The same passes follow.
+ */
+export async function screenFromGrey(own: GreyImage, size: { width: number; height: number }, via?: { width: number; height: number }): Promise<DecodedScreen> {
   const logical = logicalSize(size);
   const fingerprint = sharp(Buffer.from(own.data.buffer, own.data.byteOffset, own.data.length), { raw: { width: own.width, height: own.height, channels: 1 } })
     .resize(FINGERPRINT_SIZE.width, FINGERPRINT_SIZE.height, { fit: 'fill', kernel: 'linear' })

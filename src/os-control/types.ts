@@ -3,6 +3,7 @@ import type { CheckedAction } from './check-action.js';
 import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
 import type { ActiveWindow } from './active-window.js';
 import type { ElementLookup, ElementTreeOptions, ElementTreeResult } from '../shared/elements.js';
+import type { GreyImage } from './screen-match.js';
 
 /** How big, and in which format, the image for a model must be. */
 export interface ImageTarget {
@@ -38,6 +39,8 @@ export interface Observation {
    * screen did not change" instead of an identical image. Absent when unknown.
    */
   frameId?: string;
+  /** The captured pixels in grey, at capture size: only when asked for (ObserveOptions.grey). */
+  grey?: GreyImage;
 }
 
 export interface ObserveOptions {
@@ -46,6 +49,12 @@ export interface ObserveOptions {
   target: ImageTarget;
   /** Long edge of the UI thumbnail; default 320. */
   thumbLongEdge?: number;
+  /**
+   * Also the captured pixels in grey (Observation.grey), for a caller that compares
+   * screens itself (a replay): made from the grab beside the model image, ~3 ms, where
+   * decoding the encoded image again costs ~12 ms and adds its noise.
+   */
+  grey?: boolean;
   /** Capture only this region (global logical coordinates), at full resolution: zoom. */
   region?: Rect;
   signal?: AbortSignal;

@@ -112,6 +112,8 @@ export function createFakeComputer(display: DisplayInfo = DISPLAY): FakeComputer
         image: await jpeg(size.width, size.height, options.region ? frame + 1000 : frame),
         thumb: jpeg(160, 100),
         frameId: `${options.region ? `zoom-${JSON.stringify(options.region)}-` : ''}${frame}`,
+        // The capture in grey when asked: every pixel the frame number (what a test can check it got).
+        ...(options.grey ? { grey: { data: new Uint8Array(capture.width * capture.height).fill(frame % 256), width: capture.width, height: capture.height } } : {}),
       };
     },
     async perform(action: Action, signal: AbortSignal) {

@@ -162,4 +162,17 @@ describe('encode', () => {
       process.off('unhandledRejection', onUnhandled);
     }
   });
+
+  it('hands over the grab in grey when asked: libvips\'s sRGB → B-W of the same pixels, at grab size', async () => {
+    const w = 64;
+    const h = 48;
+    const data = Buffer.alloc(w * h * 4);
+    for (let p = 0; p < w * h; p++) [data[p * 4], data[p * 4 + 1], data[p * 4 + 2], data[p * 4 + 3]] = [(p * 5) & 255, (p * 11) & 255, (p * 3) & 255, 0];
+    const raw: RawImage = { data, width: w, height: h, channels: 4, order: 'bgr' };
+    const { grey } = await encodeGrab(raw, w * 4, { format: 'jpeg' }, { grey: true });
+    const expected = await sharp(toRgb(raw, w * 4).data, { raw: { width: w, height: h, channels: 3 } }).greyscale().raw().toBuffer();
+    expect([grey!.width, grey!.height]).toEqual([w, h]);
+    expect(Buffer.from(grey!.data).equals(expected)).toBe(true);
+    expect((await encodeGrab(raw, w * 4, { format: 'jpeg' })).grey).toBeUndefined();
+  });
 });

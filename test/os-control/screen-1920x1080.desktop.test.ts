@@ -58,6 +58,27 @@ describe('observe', () => {
     expect(px.map((v, i) => Math.abs(v - [0xe8, 0xee, 0xf5][i]!) <= 2)).toEqual([true, true, true]);
     const thumb = await decode(await obs.thumb);
     expect([thumb.width, thumb.height]).toEqual([320, 180]);
+    expect(obs.grey).toBeUndefined();
+  });
+
+  it('hands over the capture in grey when asked (a replay compares it), also for an unchanged screen', async () => {
+    const pad = probe.padRect();
+    const target = { format: 'jpeg' as const, maxLongEdge: 1280 };
+    // A still screen: no caret blinking in a focused field.
+    await probe.blurField();
+    await computer.settle({ maxMs: 1_000 });
+    const first = await computer.observe({ target, grey: true });
+    const grey = first.grey!;
+    expect([grey.width, grey.height, grey.data.length]).toEqual([1920, 1080, 1920 * 1080]);
+    // The pad (#e8eef5) in grey, at its centre in capture pixels: libvips's sRGB → B-W of that colour.
+    const [expected] = await sharp(Buffer.from([0xe8, 0xee, 0xf5]), { raw: { width: 1, height: 1, channels: 3 } }).greyscale().raw().toBuffer();
+    const at = Math.round(pad.y + pad.height / 2) * 1920 + Math.round(pad.x + pad.width / 2);
+    expect(Math.abs(grey.data[at]! - expected!)).toBeLessThanOrEqual(1);
+    // Nothing changed: the frame's encodings are reused, its grey pixels with them.
+    const again = await computer.observe({ target, grey: true });
+    expect(again.frameId).toBe(first.frameId);
+    expect(Buffer.from(again.grey!.data).equals(Buffer.from(grey.data))).toBe(true);
+    expect((await computer.observe({ target })).grey).toBeUndefined();
   });
 
   it('captures the same picture through the screenshot-desktop fallback', async () => {

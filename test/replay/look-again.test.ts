@@ -120,4 +120,40 @@ describe('looking again before a divergence', () => {
     expect(actionsOf(end)).toMatchObject([{ type: 'finish', success: false }]);
     expect(provider.stats).toMatchObject({ replayed: 0, divergences: [{ kind: 'screen', index: 0 }] });
   });
+
+  it("the look again says which check failed", async () => {
+    const { provider, unsaved } = await setUp();
+    await provider.turn(request(unsaved), signal);
+    const again = await provider.turn(request(unsaved), signal);
+    expect(again.assistant.text).toMatch(/does not match the recording yet \(step 1 of 1: the step changed the screen when recorded, and nothing changed now\)/);
+  });
+});
+
+describe("a capture's own pixels (Provider.wantsScreenPixels)", () => {
+  /** The grey pixels of an encoded screen, as os-control hands them with a capture (Observation.grey). */
+  async function greyPixels(png: Buffer) {
+    const data = await sharp(png).greyscale().raw().toBuffer();
+    return { data: new Uint8Array(data), width: W, height: H };
+  }
+
+  it('asks for them, and compares them, not the encoded file it reads for OCR and reports', async () => {
+    const { provider, unsaved, saved } = await setUp();
+    expect(provider.wantsScreenPixels).toBe(true);
+    // The file shows a dark dialog over half the screen (compared, it would not match and
+    // the replay would look again); the capture's pixels show the recorded "Unsaved"
+    // screen. The pixels decide: the step is replayed …
+    const file = await screen('Unsaved', true);
+    const first = await provider.turn({ ...request(file), screen: await greyPixels(unsaved) }, signal);
+    expect(actionsOf(first)).toMatchObject([{ type: 'click', x: 160, y: 115 }]);
+    // … and its effect is read from the pixels too: "Saved" now, whatever the file holds.
+    const end = await provider.turn({ ...request(file), screen: await greyPixels(saved) }, signal);
+    expect(actionsOf(end)).toMatchObject([{ type: 'finish', success: true }]);
+    expect(provider.stats).toMatchObject({ replayed: 1, divergences: [] });
+  });
+
+  it('without them (another runner, a fake computer) the encoded screenshot is decoded as before', async () => {
+    const { provider, unsaved, saved } = await setUp();
+    expect(actionsOf(await provider.turn(request(unsaved), signal))).toMatchObject([{ type: 'click' }]);
+    expect(actionsOf(await provider.turn(request(saved), signal))).toMatchObject([{ type: 'finish', success: true }]);
+  });
 });

@@ -1,3 +1,4 @@
+import type { GreyImage } from '../../../os-control/screen-match.js';
 import type { ImageTarget } from '../../../os-control/types.js';
 import type { ObservationRecord } from '../../../shared/observation.js';
 import type { ProviderFamily } from '../../../shared/providers.js';
@@ -19,6 +20,8 @@ export interface TurnRequest {
   transcript: readonly TranscriptItem[];
   /** The screenshot the model will see last (its record decides the coordinate space). */
   observation: ObservationRecord;
+  /** That capture's pixels in grey at capture size, for a provider that asked (Provider.wantsScreenPixels). */
+  screen?: GreyImage;
   /**
    * The function tools this run offers besides the computer: the built-ins
    * (builtin-tools.ts) and the run's own tools, as wire specs. A call of a name not
@@ -59,6 +62,11 @@ export interface Provider {
    * screen against its recording and looks again when one does not match, asks for less.
    */
   readonly settleQuietMs?: number;
+  /**
+   * A provider that compares screens itself (a replay) gets each screenshot's grey pixels
+   * with the turn (TurnRequest.screen), taken from the capture: no JPEG to decode again.
+   */
+  readonly wantsScreenPixels?: boolean;
   /**
    * One model turn. Retries 429/529/5xx/network errors with backoff honouring
    * retry-after; throws ProviderUnavailableError when retries are exhausted and

@@ -1,7 +1,7 @@
 import { describeAction, mapActionPoints, type Action, type Point, type Rect } from '../../../shared/actions.js';
 import type { Trajectory, TrajectoryShot, TrajectoryStep } from '../../../shared/trajectory.js';
 import { globalToImage } from '../../../os-control/coords.js';
-import { changedPixels, decodeGrey, decodeScreen, fingerprintDistance, regionDistance, type GreyImage } from '../../../os-control/screen-match.js';
+import { changedPixels, decodeGrey, decodeScreen, fingerprintDistance, regionDistance, screenFromGrey, type GreyImage } from '../../../os-control/screen-match.js';
 import type { Computer, ImageTarget } from '../../../os-control/types.js';
 import type { ModelTurn, Provider, TurnRequest } from '../providers/types.js';
 import type { ModelCall, TranscriptImage } from '../transcript.js';
@@ -120,6 +120,7 @@ export class ReplayProvider implements Provider {
   readonly family: Provider['family'];
   readonly model = 'replay';
   readonly settleQuietMs = REPLAY_SETTLE_QUIET_MS;
+  readonly wantsScreenPixels = true;
   readonly stats: ReplayStats = { replayed: 0, modelCalls: 0, healed: [], divergences: [], rules: {} };
   /** Next step to replay. */
   private index = 0;
@@ -155,8 +156,15 @@ export class ReplayProvider implements Provider {
     const upcoming = steps[this.index];
     // The lookups this turn will make anyway run on the accessibility bus while the screenshot decodes.
     const computer = earlyLookups(this.options.computer, upcoming ? pathsToLookUp(upcoming) : []);
-    const data = await image.load();
-    const { fingerprint, grey, greyVia } = await decodeScreen(data, request.observation.region, upcoming?.before.size);
+    const region = request.observation.region;
+    const via = upcoming?.before.size;
+    // The runner hands over the pixels of this turn's capture (wantsScreenPixels): no JPEG to
+    // decode. They are the latest image's too: a capture whose pixels equal the last one's
+    // is not sent again (the latest image is then that one). The encoded file is still
+    // read, for OCR and a divergence report.
+    const pixels = request.screen;
+    const loading = image.load();
+    const [data, { fingerprint, grey, greyVia }] = await Promise.all([loading, pixels ? screenFromGrey(pixels, region, via) : loading.then((d) => decodeScreen(d, region, via))]);
 
     // After a replayed step: did it do what it did when recorded?
     const previous = this.last;

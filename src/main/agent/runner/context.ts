@@ -14,6 +14,7 @@ import type { InputMemory } from '../supervision/input-memory.js';
 import type { RunTools } from '../tools/agent-tool.js';
 import type { PendingQuestions } from './questions.js';
 import type { StepGrounding } from '../grounding/ground-step.js';
+import type { GreyImage } from '../../../os-control/screen-match.js';
 import type { Grounding } from '../../../shared/config.js';
 
 /**
@@ -68,6 +69,8 @@ export interface SeenObservation {
   frameId?: string;
   /** The element list sent with this screenshot and the tree it came from (agent/grounding); absent: a pixels step. */
   grounding?: StepGrounding;
+  /** Its pixels in grey, when the provider wants them (Provider.wantsScreenPixels). */
+  screenPixels?: GreyImage;
 }
 
 /** How a run ends, decided inside the loop. */

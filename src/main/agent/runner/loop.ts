@@ -109,6 +109,7 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
         system: ctx.system({ width: record.image.width, height: record.image.height }),
         transcript: withElementList(pruneImages(ctx.transcript, { keepImages: keep.keepImages, pruneStep: keep.pruneStep }), seen),
         observation: record,
+        ...(seen.screenPixels ? { screen: seen.screenPixels } : {}),
         tools: ctx.tools.specs,
       },
       ctx.control.signal,

@@ -38,7 +38,7 @@ export async function observeScreen(
 ): Promise<SeenObservation> {
   const target = ctx.provider.imageTarget(captureSize(ctx));
   const treeRead = readStepTree(ctx.computer, ctx.grounding);
-  const shot = await ctx.computer.observe({ displayId: ctx.display.id, target, signal: ctx.control.signal });
+  const shot = await ctx.computer.observe({ displayId: ctx.display.id, target, signal: ctx.control.signal, ...(ctx.provider.wantsScreenPixels ? { grey: true } : {}) });
   const { record } = shot;
   const base = `screens/${String(ctx.step).padStart(4, '0')}-${record.id}`;
   const [imagePath, thumbPath, grounding] = await Promise.all([
@@ -69,6 +69,7 @@ export async function observeScreen(
     thumbPath,
     ...(shot.frameId !== undefined ? { frameId: shot.frameId } : {}),
     ...(grounding.tree ? { grounding } : {}),
+    ...(shot.grey ? { screenPixels: shot.grey } : {}),
   };
   ctx.latest = seen;
   return seen;
