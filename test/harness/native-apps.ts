@@ -209,9 +209,19 @@ export function keymapText(xvfb: Xvfb): string {
   return run(xvfb.env, 'xmodmap', ['-pke']);
 }
 
-/** The window that has the X input focus (decimal id, as xdotool prints it). */
+/**
+ * The window that has the X input focus (decimal id, as xdotool prints it), or
+ * "pointer-root" / "none" while the focus is not on a window. xdotool fails then ("the
+ * focused window of 1"): a poll that waits for a window to take the focus read that
+ * failure as an error (one clean-clone CI run), though it only means "not yet".
+ */
 export function focusedWindow(xvfb: Xvfb): string {
-  return run(xvfb.env, 'xdotool', ['getwindowfocus']);
+  const r = spawnSync('xdotool', ['getwindowfocus'], { env: xvfb.env, encoding: 'utf8', timeout: 10_000 });
+  if (r.error) throw r.error;
+  if (r.status === 0) return r.stdout.trim();
+  const special = /returned the focused window of ([01])\b/.exec(r.stderr);
+  if (special) return special[1] === '1' ? 'pointer-root' : 'none';
+  throw new Error(`xdotool getwindowfocus failed (${r.status}): ${r.stderr}`);
 }
 
 /**

@@ -47,6 +47,10 @@ const center = (app: NativeApp) => {
   return { x: g.x + Math.round(g.width / 2), y: g.y + Math.round(g.height / 2) };
 };
 
+it('the harness reads a focus on no window (a bare server starts with PointerRoot) as "pointer-root", not as an error', () => {
+  expect(focusedWindow(xvfb)).toBe('pointer-root');
+});
+
 it('a click then text at once: the text waits for the focus to reach the clicked window, none goes to the window focused before', async () => {
   const fileA = join(dir, 'a.txt');
   const fileB = join(dir, 'b.txt');
