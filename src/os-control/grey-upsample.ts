@@ -13,8 +13,8 @@
  * against the 2 levels a replayed patch may differ by (find-target.ts PATCH_MATCH).
  */
 
-/** Greyscale pixels, one byte each, row by row (the shape screen-match.ts uses). */
-export interface Grey {
+/** Greyscale pixels, one byte each, row by row (screen-match.ts, a replay's comparisons, re-exports it). */
+export interface GreyImage {
   data: Uint8Array;
   width: number;
   height: number;
@@ -50,10 +50,9 @@ function axis(from: number, to: number): { index: Int32Array; weight: Uint16Arra
  * `src` enlarged (or kept) to `width` × `height`. Only for enlarging: shrinking needs a
  * filter as wide as the scale (libvips reduce), which this is not — it throws then.
  */
-export function upsampleGrey(src: Grey, width: number, height: number, into?: Uint8Array): Grey {
+export function upsampleGrey(src: GreyImage, width: number, height: number): GreyImage {
   if (width < src.width || height < src.height) throw new Error(`upsampleGrey enlarges only: ${src.width}×${src.height} → ${width}×${height}`);
-  const out = into ? into.subarray(0, width * height) : new Uint8Array(width * height);
-  if (out.length < width * height) throw new Error(`upsampleGrey: ${into!.length} bytes cannot hold ${width}×${height}`);
+  const out = new Uint8Array(width * height);
   const { data, width: w, height: h } = src;
   const xs = axis(w, width);
   const ys = axis(h, height);

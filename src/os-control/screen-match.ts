@@ -9,14 +9,10 @@
  */
 import sharp from 'sharp';
 import type { Point, Rect } from '../shared/actions.js';
-import { upsampleGrey } from './grey-upsample.js';
+import { upsampleGrey, type GreyImage } from './grey-upsample.js';
 
-/** Greyscale pixels, one byte each, row by row. */
-export interface GreyImage {
-  data: Uint8Array;
-  width: number;
-  height: number;
-}
+/** Greyscale pixels, one byte each, row by row (defined beside the enlarging that makes them, one type). */
+export type { GreyImage } from './grey-upsample.js';
 
 /**
  * A screen fingerprint is a 64×40 greyscale thumbnail (20×20 logical px per cell on a
