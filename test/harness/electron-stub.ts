@@ -156,6 +156,8 @@ export const stub = {
   errorBoxes: [] as [string, string][],
   trays: [] as { tooltip: string; menu: unknown }[],
   openedExternal: [] as string[],
+  /** What main passed to Menu.setApplicationMenu; undefined while it has not (Electron then shows its default menu). */
+  applicationMenu: undefined as { template: unknown } | null | undefined,
   /** The page the preload runs in (ipcRenderer calls come from this window). */
   preloadWindow: null as StubBrowserWindow | null,
   session: {
@@ -251,7 +253,12 @@ export const electronModule = {
       stub.errorBoxes.push([title, content]);
     },
   },
-  Menu: { buildFromTemplate: (template: unknown) => ({ template }) },
+  Menu: {
+    buildFromTemplate: (template: unknown) => ({ template }),
+    setApplicationMenu(menu: { template: unknown } | null) {
+      stub.applicationMenu = menu;
+    },
+  },
   nativeImage: { createFromPath: (p: string) => ({ path: p }) },
   protocol: {
     registerSchemesAsPrivileged(schemes: unknown[]) {

@@ -7,6 +7,7 @@ import type { PushMessage } from '../../shared/bridge.js';
 import type { RunState } from '../../shared/events.js';
 import { homePaths, deskpilotHome } from '../paths.js';
 import { BridgeError, type BridgeService, type ClientInfo } from '../service/types.js';
+import { appMenuTemplate, devToolsAllowed } from './app-menu.js';
 import { hidingComputer } from './hide-while-acting.js';
 import { ownsInput } from './own-input.js';
 import { isTrustedSender, makeCommandHandler, parseRunFileUrl } from './ipc-handlers.js';
@@ -98,6 +99,8 @@ async function checkMacPermissions(): Promise<void> {
 }
 
 async function start(): Promise<void> {
+  // Before any window: Electron's default menu would offer Toggle Developer Tools.
+  Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(process.platform, devToolsAllowed(process.env))));
   const home = deskpilotHome();
   const loc = appLocation(outDir);
   const secrets = new SafeStorageSecretStore(homePaths(home).secrets, safeStorage);

@@ -1,6 +1,7 @@
 import { BrowserWindow, shell, type WebContents } from 'electron';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { devToolsAllowed } from './app-menu.js';
 import { RENDERER_CSP } from './csp.js';
 
 /**
@@ -35,6 +36,8 @@ const secureWebPreferences = (preload: string) => ({
   allowRunningInsecureContent: false,
   webviewTag: false,
   spellcheck: false,
+  // No DevTools in the shipped app (app-menu.ts says why); DESKPILOT_DEVTOOLS=1 allows them.
+  devTools: devToolsAllowed(process.env),
 });
 
 export function lockDown(contents: WebContents, appUrl: string): void {
