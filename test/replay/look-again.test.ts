@@ -6,7 +6,7 @@
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import type { ObservationRecord } from '../../src/shared/observation.js';
+import { H, record, screen, W } from './drawn-screen.js';
 import type { SettleOptions } from '../../src/os-control/types.js';
 import { TRAJECTORY_FORMAT, TRAJECTORY_SCHEMA, type Trajectory } from '../../src/shared/trajectory.js';
 import { ReplayProvider, REPLAY_SETTLE_QUIET_MS } from '../../src/main/agent/replay/replay-provider.js';
@@ -14,25 +14,6 @@ import { SETTLE_DEFAULTS } from '../../src/os-control/settle.js';
 import { screenFingerprint } from '../../src/os-control/screen-match.js';
 import type { TurnRequest } from '../../src/main/agent/providers/types.js';
 import type { ModelTurn } from '../../src/main/agent/providers/types.js';
-
-const W = 640;
-const H = 400;
-
-/** A white screen with a grey Save button and a status line (and a dark dialog over it). */
-async function screen(status: string, dialog = false): Promise<Buffer> {
-  const over = dialog ? '<rect x="250" y="50" width="360" height="300" fill="#333"/>' : '';
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="${W}" height="${H}" fill="white"/><rect x="100" y="100" width="120" height="30" fill="#e6e6e6" stroke="#666"/><text x="160" y="120" font-family="DejaVu Sans" font-size="14" text-anchor="middle">Save</text><text x="40" y="300" font-family="DejaVu Sans" font-size="40">${status}</text>${over}</svg>`;
-  return sharp(Buffer.from(svg)).png().toBuffer();
-}
-
-const record: ObservationRecord = {
-  id: 'obs',
-  takenAt: 0,
-  display: { id: 'd1', name: '', bounds: { x: 0, y: 0, width: W, height: H }, scaleFactor: 1, primary: true },
-  capture: { width: W, height: H },
-  region: { x: 0, y: 0, width: W, height: H },
-  image: { width: W, height: H, format: 'png' },
-};
 
 function request(png: Buffer): TurnRequest {
   return { system: '', tools: [], observation: record, transcript: [{ role: 'user', text: 'screen', image: { observationId: 'obs', mediaType: 'image/png', width: W, height: H, load: async () => png } }] };

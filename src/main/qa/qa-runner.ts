@@ -281,7 +281,7 @@ async function runAttempt(
       },
     };
     const cached = options.replay ? await cachedTrajectory(options.home, id) : undefined;
-    // From the cache: replayed, healed where it differs, and ended with a pass verdict once the recorded final screen is reached — the checks then decide.
+    // From the cache: replayed, healed where it differs, and ended with a pass verdict once the recorded final screen is reached with no heal — the checks then decide. After any heal the model gives the verdict (replay/heal.ts).
     handle = cached
       ? (replay = await startReplay(runOptions, { source: cached.source, mode: 'heal', endCalls: () => [replayVerdictCall(cached.entry.runId)] }))
       : await options.startRun(runOptions);
@@ -303,7 +303,8 @@ async function runAttempt(
     if (replay) {
       const outcome = await replay.replayed;
       run = outcome.result;
-      source = outcome.stats.healed.length > 0 ? 'healed' : 'cache';
+      // A replay the model acted in (a healed step, or an end it judged) is not the cache's alone.
+      source = outcome.stats.modelCalls > 0 ? 'healed' : 'cache';
     } else {
       run = await handle.done;
     }

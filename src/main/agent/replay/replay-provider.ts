@@ -11,6 +11,7 @@ import { findTarget, PLAIN_CONTRAST, type ElementLookups, type ScreenNow, type T
 import { REPLAY_CALL_PREFIX } from './labels.js';
 import { SETTLE_DEFAULTS } from '../../../os-control/settle.js';
 import { earlyLookups, pathsToLookUp } from './early-lookups.js';
+import { Judgement, judgePrompt, stepHealRequest, type JudgeWith } from './heal.js';
 
 /**
  * A replay is a run whose "model" is the trajectory (like `deskpilot mcp`, whose model is
@@ -100,6 +101,8 @@ export interface ReplayProviderOptions {
   /**
    * The calls that end a replay that reached the recorded final screen, instead of
    * `finish` (QA: its verdict tool, so DeskPilot's own checks then decide the case).
+   * Sent only for a replay the model never touched: after any heal, the model gives the
+   * verdict (heal.ts).
    */
   endCalls?(): ModelCall[];
 }
@@ -139,6 +142,8 @@ export class ReplayProvider implements Provider {
    * again (by its element path, words or pixels) somewhere else.
    */
   private moved: { window: Rect; shift: Point } | undefined;
+  /** Set once the end is handed to the model to judge (heal.ts): every later turn is the model's. */
+  private judgement: Judgement | undefined;
 
   constructor(private readonly options: ReplayProviderOptions) {
     if (options.mode === 'heal' && !options.healer) throw new Error('a healing replay needs a model');
@@ -151,6 +156,7 @@ export class ReplayProvider implements Provider {
   }
 
   async turn(request: TurnRequest, signal: AbortSignal): Promise<ModelTurn> {
+    if (this.judgement) return this.askModel(this.judgement.request(request), signal);
     const image = latestImage(request);
     const { steps } = this.options.trajectory;
     const upcoming = steps[this.index];
@@ -182,23 +188,7 @@ export class ReplayProvider implements Provider {
       const diverged = await this.effectDiverges(step, previous.before, grey, fingerprint, greyVia, request.observation.region);
       if (diverged) return this.diverge({ kind: 'effect', index: previous.index, message: diverged, seen: data, ...(step.after ? { expectedImage: step.after.image } : {}) }, request, image, signal);
     }
-    if (this.index >= steps.length) {
-      const final = this.options.trajectory.final;
-      const distance = final ? await this.resembles(final, fingerprint, greyVia, request.observation.region) : 0;
-      if (final && previous?.by === 'replay' && distance > SCREEN_MATCH) {
-        return this.diverge(
-          { kind: 'final', index: steps.length, message: `the final screen differs from the recorded one (${pct(distance)} of it)`, expectedImage: final.image, seen: data, distance },
-          request,
-          image,
-          signal,
-        );
-      }
-      const summary = `replayed ${this.stats.replayed} of ${steps.length} steps${this.stats.healed.length ? `, ${this.stats.healed.length} healed by the model` : ''}`;
-      const end = this.ended ? undefined : this.options.endCalls?.();
-      this.ended = true;
-      if (end?.length) return { assistant: { role: 'assistant', text: summary, calls: end }, usage: ZERO_TOKENS, stopReason: 'tool_use' };
-      return this.finish(summary);
-    }
+    if (this.index >= steps.length) return this.end(request, image, data, fingerprint, greyVia, previous, signal);
 
     const step = steps[this.index]!;
     // Patches are compared at the recording's resolution (screen-match.ts decodeGrey).
@@ -254,6 +244,46 @@ export class ReplayProvider implements Provider {
     };
     // The recorded intent is logged as this step's reasoning: a healed trajectory keeps it.
     return { assistant: { role: 'assistant', text: step.intent || `step ${this.index} of ${steps.length}`, calls: [call] }, usage: ZERO_TOKENS, stopReason: 'tool_use' };
+  }
+
+  /**
+   * Every recorded step is done: how the replay ends.
+   *   1. The model never acted (no heal): the recorded final screen must be reached after
+   *      a replayed step (else a `final` divergence); then the end calls (QA: the passing
+   *      run's verdict, which DeskPilot's checks then test) or finish.
+   *   2. The model healed something and this is a plain replay whose final screen matches
+   *      the recording: finish.
+   *   3. Otherwise (a QA case after any heal, or a healed replay ending elsewhere): the
+   *      model judges the end like a model run (heal.ts) — never a verdict in its name.
+   */
+  private async end(request: TurnRequest, image: TranscriptImage, data: Buffer, fingerprint: string, greyVia: () => Promise<GreyImage>, previous: ReplayProvider['last'], signal: AbortSignal): Promise<ModelTurn> {
+    const { steps, final } = this.options.trajectory;
+    const distance = final ? await this.resembles(final, fingerprint, greyVia, request.observation.region) : 0;
+    const summary = `replayed ${this.stats.replayed} of ${steps.length} steps${this.stats.healed.length ? `, ${this.stats.healed.length} healed by the model` : ''}`;
+    if (this.stats.modelCalls === 0) {
+      if (final && previous?.by === 'replay' && distance > SCREEN_MATCH) {
+        return this.diverge({ kind: 'final', index: steps.length, message: `the final screen differs from the recorded one (${pct(distance)} of it)`, expectedImage: final.image, seen: data, distance }, request, image, signal);
+      }
+      const end = this.ended ? undefined : this.options.endCalls?.();
+      this.ended = true;
+      if (end?.length) return { assistant: { role: 'assistant', text: summary, calls: end }, usage: ZERO_TOKENS, stopReason: 'tool_use' };
+      return this.finish(summary);
+    }
+    const judgeWith: JudgeWith = this.options.endCalls ? 'verdict' : 'finish';
+    if (judgeWith === 'finish' && distance <= SCREEN_MATCH) return this.finish(summary);
+    const why = judgeWith === 'verdict' ? 'the model acted in it, so the recorded verdict no longer stands' : `the final screen differs from the recorded one (${pct(distance)} of it)`;
+    return this.judge(request, image, judgePrompt(this.options.trajectory.task, summary, why, judgeWith), signal);
+  }
+
+  /** Hands the end of the replay to the model for good (heal.ts Judgement). */
+  private judge(request: TurnRequest, image: TranscriptImage, prompt: string, signal: AbortSignal): Promise<ModelTurn> {
+    this.judgement = new Judgement(request, prompt, image);
+    return this.askModel(this.judgement.request(request), signal);
+  }
+
+  private askModel(request: TurnRequest, signal: AbortSignal): Promise<ModelTurn> {
+    this.stats.modelCalls += 1;
+    return this.options.healer!.turn(request, signal);
   }
 
   /** The recorded action moved to its target now, in the pixels of this screenshot; or why it cannot be. */
@@ -346,22 +376,23 @@ export class ReplayProvider implements Provider {
       await this.options.onDivergence?.(divergence);
       return this.finish(`replay diverged at ${at}: ${divergence.message}; nothing of the step was done`, false);
     }
-    // Heal: the model does this step (or the end of the task) from the screen as it is now.
+    // Heal: the model does this step from the screen as it is now; the end of the task, it judges (end()).
     const step = steps[divergence.index];
-    const intent = step ? step.intent || step.actions.map((a) => describeAction(a.action)).join(', ') : 'finish the task';
+    if (!step) {
+      const summary = `replayed ${this.stats.replayed} of ${steps.length} steps`;
+      return this.judge(request, image, judgePrompt(this.options.trajectory.task, summary, divergence.message, this.options.endCalls ? 'verdict' : 'finish'), signal);
+    }
+    const intent = step.intent || step.actions.map((a) => describeAction(a.action)).join(', ');
     const text = [
       `Task: ${this.options.trajectory.task}`,
       '',
       `A recorded run of this task is being replayed, and at ${at} the screen no longer matches the recording: ${divergence.message}.`,
-      step ? `What that step did when recorded: ${intent} (${step.actions.map((a) => describeAction(a.action)).join(', ')}).` : 'Every recorded step was replayed.',
-      step ? 'Do that step on the screen as it is now. The replay continues with the next recorded step after your actions.' : 'Finish the task from here, then call finish.',
+      `What that step did when recorded: ${intent} (${step.actions.map((a) => describeAction(a.action)).join(', ')}).`,
+      'Do that step on the screen as it is now. The replay continues with the next recorded step after your actions.',
     ].join('\n');
-    this.stats.modelCalls += 1;
-    const turn = await this.options.healer.turn({ ...request, transcript: [{ role: 'user', text, image }] }, signal);
-    if (step) {
-      this.stats.healed.push(divergence.index);
-      this.index = divergence.index + 1;
-    }
+    const turn = await this.askModel(stepHealRequest(request, text, image), signal);
+    this.stats.healed.push(divergence.index);
+    this.index = divergence.index + 1;
     this.last = { index: divergence.index, by: 'model' };
     return turn;
   }
