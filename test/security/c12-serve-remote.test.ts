@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { startServer } from '../../src/main/server/server.js';
 import { FakeService } from '../server/fake-service.js';
@@ -79,29 +79,44 @@ describe('listening beyond loopback', () => {
 describe('wrong tokens per address', () => {
   let serve: ServeChild;
   beforeAll(async () => {
-    serve = await startServeChild({ limits: { tokenFailureBurst: 5, tokenFailuresPerMinute: 1 } });
+    // Burst 5, then one wrong answer each 30 s: the 6th is held, the 7th would be held a minute and is refused.
+    serve = await startServeChild({ limits: { tokenFailureBurst: 5, tokenFailuresPerMinute: 2 } });
   }, 60_000);
   afterAll(async () => {
     await serve?.stop();
   });
 
-  it('after the burst an address is refused 429 even with the right token; other addresses are not', async () => {
+  it('after the burst wrong answers are held, then refused; the right token is admitted at once all along', async () => {
     const p = serve.port;
     const from = { localAddress: '127.0.0.5' };
     for (let i = 0; i < 5; i += 1) {
       expect((await sendRaw(p, upgradeRequest(p, `/bridge?token=wrong-${i}`), from)).status).toBe(401);
     }
-    expect((await sendRaw(p, upgradeRequest(p, '/bridge?token=wrong-again'), from)).status).toBe(429);
-    expect((await sendRaw(p, getRequest(p, `/?token=${TOKEN}`), from)).status).toBe(429);
-    expect((await sendRaw(p, upgradeRequest(p, `/bridge?token=${TOKEN}`), from)).status).toBe(429);
+    let heldAnswer: number | undefined;
+    const held = sendRaw(p, upgradeRequest(p, '/bridge?token=wrong-held'), { ...from, waitMs: 60_000 }).then((r) => (heldAnswer = r.status));
+    await waitForLog(serve, /refused WebSocket: missing or wrong token/, 6);
+    expect((await sendRaw(p, getRequest(p, '/?token=wrong-again'), from)).status).toBe(429);
+    // The person, from the same address, with the right token: never refused, and not behind the held guess.
+    expect((await sendRaw(p, getRequest(p, `/?token=${TOKEN}`), from)).status).toBe(200);
+    expect((await sendRaw(p, upgradeRequest(p, `/bridge?token=${TOKEN}`), from)).status).toBe(101);
+    expect(heldAnswer).toBeUndefined();
     // Another peer is unaffected.
-    expect((await sendRaw(p, upgradeRequest(p, `/bridge?token=${TOKEN}`), { localAddress: '127.0.0.6' })).status).toBe(101);
-    expect((await sendRaw(p, getRequest(p, `/?token=${TOKEN}`), { localAddress: '127.0.0.7' })).status).toBe(200);
+    expect((await sendRaw(p, upgradeRequest(p, '/bridge?token=wrong'), { localAddress: '127.0.0.6' })).status).toBe(401);
     // Host/Origin refusals are not token guesses and do not count.
     for (let i = 0; i < 10; i += 1) {
       expect((await sendRaw(p, upgradeRequest(p, `/bridge?token=x`, { Host: 'evil.example' }), { localAddress: '127.0.0.8' })).status).toBe(421);
     }
-    expect((await sendRaw(p, getRequest(p, `/?token=${TOKEN}`), { localAddress: '127.0.0.8' })).status).toBe(200);
+    expect((await sendRaw(p, getRequest(p, '/?token=wrong'), { localAddress: '127.0.0.8' })).status).toBe(401);
     expect(serve.alive()).toBe(true);
+    await serve.stop();
+    // Stopping the server lets go of the held answer's socket.
+    await held;
+    expect(heldAnswer).toBe(0);
   });
 });
+
+/** Waits until the child has logged `pattern` `count` times (the held request has reached the gate). */
+async function waitForLog(child: ServeChild, pattern: RegExp, count: number): Promise<void> {
+  const global = new RegExp(pattern.source, 'g');
+  await vi.waitFor(() => expect(child.stderr().match(global)?.length ?? 0).toBeGreaterThanOrEqual(count), { timeout: 20_000, interval: 20 });
+}

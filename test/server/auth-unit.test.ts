@@ -23,6 +23,7 @@ import {
   type AccessPolicy,
   type FailureCounter,
 } from '../../src/main/server/auth.js';
+import { TokenFailureLimiter } from '../../src/main/server/rate-limit.js';
 
 const TOKEN = 'right-token-0123456789';
 const policy = (over: Partial<AccessPolicy> = {}): AccessPolicy => ({ token: TOKEN, port: 8080, hostNames: new Set(['localhost', '127.0.0.1', '::1']), scheme: 'http:', ...over });
@@ -204,15 +205,9 @@ describe('checkToken', () => {
 });
 
 describe('admit', () => {
-  function counter(blockedAddresses: string[] = []): FailureCounter & { asked: string[]; failed: string[] } {
-    const asked: string[] = [];
+  function counter(answer: { holdMs: number } | 'refuse' = { holdMs: 0 }): FailureCounter & { failed: string[] } {
     const failed: string[] = [];
-    return {
-      asked,
-      failed,
-      blocked: (a) => (asked.push(a), blockedAddresses.includes(a)),
-      fail: (a) => void failed.push(a),
-    };
+    return { failed, fail: (a) => (failed.push(a), answer) };
   }
 
   it('admits a good request, giving its URL; nothing is counted', () => {
@@ -220,7 +215,7 @@ describe('admit', () => {
     const verdict = admit(request({ origin: 'http://localhost:8080' }, `/ws?token=${TOKEN}`), policy(), c);
     expect(verdict.ok).toBe(true);
     expect(verdict.ok && verdict.url.pathname).toBe('/ws');
-    expect(c).toMatchObject({ asked: ['10.0.0.7'], failed: [] });
+    expect(c.failed).toEqual([]);
   });
   it('works without a failure counter', () => {
     expect(admit(request({}), policy()).ok).toBe(true);
@@ -229,49 +224,96 @@ describe('admit', () => {
   it('checks Host first: a bad Host is 421 whatever else is wrong, and nothing is counted', () => {
     const c = counter();
     expect(admit(request({ host: 'evil.com', origin: 'null' }, 'http://x/'), policy(), c)).toEqual({ ok: false, status: 421, reason: 'host not allowed: evil.com' });
-    expect(c).toMatchObject({ asked: [], failed: [] });
+    expect(c.failed).toEqual([]);
   });
   it('then Origin: 403 before the target or the token is looked at', () => {
     const c = counter();
     expect(admit(request({ origin: 'null' }, 'http://x/'), policy(), c)).toEqual({ ok: false, status: 403, reason: 'origin not allowed: null' });
-    expect(c).toMatchObject({ asked: [], failed: [] });
+    expect(c.failed).toEqual([]);
   });
   it('then the request target: 400', () => {
     const c = counter();
     expect(admit(request({}, '//evil.com/'), policy(), c)).toEqual({ ok: false, status: 400, reason: 'bad request target' });
     expect(admit(request({}, undefined), policy(), c)).toEqual({ ok: false, status: 400, reason: 'bad request target' });
-    expect(c).toMatchObject({ asked: [], failed: [] });
+    expect(c.failed).toEqual([]);
   });
-  it('then the address\'s failures: 429 even with the right token, and nothing more is counted', () => {
-    const c = counter(['10.0.0.7']);
-    expect(admit(request({}), policy(), c)).toEqual({ ok: false, status: 429, reason: 'too many wrong tokens from this address; wait a minute' });
-    expect(c).toMatchObject({ asked: ['10.0.0.7'], failed: [] });
+  it('the right token is admitted even from an address whose wrong tokens are refused, and is not counted', () => {
+    const c = counter('refuse');
+    expect(admit(request({}), policy(), c).ok).toBe(true);
+    expect(c.failed).toEqual([]);
   });
-  it('then the token: a wrong one is 401 and counted against the address', () => {
-    const c = counter();
-    expect(admit(request({}, '/?token=wrong'), policy(), c)).toEqual({ ok: false, status: 401, reason: 'missing or wrong token' });
+  it('a wrong token is 401, counted against the address, and carries the hold the counter gives', () => {
+    const c = counter({ holdMs: 6000 });
+    expect(admit(request({}, '/?token=wrong'), policy(), c)).toEqual({ ok: false, status: 401, reason: 'missing or wrong token', holdMs: 6000 });
     expect(c.failed).toEqual(['10.0.0.7']);
   });
+  it('a wrong token the counter refuses is 429', () => {
+    expect(admit(request({}, '/?token=wrong'), policy(), counter('refuse'))).toEqual({ ok: false, status: 429, reason: 'too many wrong tokens from this address; wait a minute' });
+  });
   it('an address the socket does not know is counted as "unknown"', () => {
-    const c = counter(['unknown']);
-    expect(admit(request({}, '/', undefined), policy(), c)).toMatchObject({ ok: false, status: 429 });
-    expect(c.asked).toEqual(['unknown']);
+    const c = counter();
+    expect(admit(request({}, '/', undefined), policy(), c)).toMatchObject({ ok: false, status: 401 });
+    expect(c.failed).toEqual(['unknown']);
   });
   it('refuses, never throws, when something it calls throws', () => {
     const throwing: FailureCounter = {
-      blocked: () => {
+      fail: () => {
         throw new RangeError('boom');
       },
-      fail: () => undefined,
     };
-    expect(admit(request({}), policy(), throwing)).toEqual({ ok: false, status: 400, reason: 'bad request (RangeError)' });
+    expect(admit(request({}, '/'), policy(), throwing)).toEqual({ ok: false, status: 400, reason: 'bad request (RangeError)' });
     const odd: FailureCounter = {
-      blocked: () => {
+      fail: () => {
         throw 'not an error';
       },
-      fail: () => undefined,
     };
-    expect(admit(request({}), policy(), odd)).toEqual({ ok: false, status: 400, reason: 'bad request (error)' });
+    expect(admit(request({}, '/'), policy(), odd)).toEqual({ ok: false, status: 400, reason: 'bad request (error)' });
+  });
+});
+
+describe('TokenFailureLimiter: wrong answers slowed, one address at a time', () => {
+  // 10 a minute: one held answer each 6 s; a burst of 3; less than a minute of held answers.
+  function limiter(maxAddresses = 4) {
+    const clock = { t: 1000 };
+    return { clock, limit: new TokenFailureLimiter(10, 3, maxAddresses, () => clock.t) };
+  }
+  const fails = (limit: TokenFailureLimiter, address: string, n: number) => Array.from({ length: n }, () => limit.fail(address));
+
+  it('answers the burst at once, then holds answers 6 s apart, in turn', () => {
+    const { limit } = limiter();
+    expect(fails(limit, 'a', 6)).toEqual([{ holdMs: 0 }, { holdMs: 0 }, { holdMs: 0 }, { holdMs: 6000 }, { holdMs: 12000 }, { holdMs: 18000 }]);
+  });
+  it('refuses at once when a minute of answers is held, without pushing the schedule further', () => {
+    const { clock, limit } = limiter();
+    expect(fails(limit, 'a', 12).at(-1)).toEqual({ holdMs: 54000 });
+    expect(fails(limit, 'a', 2)).toEqual(['refuse', 'refuse']);
+    clock.t += 6000;
+    expect(limit.fail('a')).toEqual({ holdMs: 54000 });
+    expect(limit.fail('a')).toBe('refuse');
+  });
+  it('a hold shortens as time passes, and an address that waited has its whole burst again', () => {
+    const { clock, limit } = limiter();
+    fails(limit, 'a', 3);
+    clock.t += 2000;
+    expect(limit.fail('a')).toEqual({ holdMs: 4000 });
+    clock.t += 60_000;
+    expect(fails(limit, 'a', 4)).toEqual([{ holdMs: 0 }, { holdMs: 0 }, { holdMs: 0 }, { holdMs: 6000 }]);
+  });
+  it('keeps addresses apart', () => {
+    const { limit } = limiter();
+    fails(limit, 'a', 5);
+    expect(limit.fail('b')).toEqual({ holdMs: 0 });
+    expect(limit.fail('a')).toEqual({ holdMs: 18000 });
+  });
+  it('forgets the least recently failing address beyond its limit, so that one starts afresh', () => {
+    const { limit } = limiter(2);
+    fails(limit, 'a', 5);
+    fails(limit, 'b', 5);
+    limit.fail('a');
+    limit.fail('c');
+    // 'b' failed least recently: forgotten, its burst is whole again; 'a' is remembered.
+    expect(limit.fail('a')).toEqual({ holdMs: 24000 });
+    expect(limit.fail('b')).toEqual({ holdMs: 0 });
   });
 });
 

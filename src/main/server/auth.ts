@@ -136,21 +136,23 @@ export function presentedToken(req: IncomingMessage, url: URL, port: number): st
   return undefined;
 }
 
+const WRONG_TOKEN = 'missing or wrong token';
+
 export function checkToken(req: IncomingMessage, url: URL, policy: AccessPolicy): AccessVerdict {
   const t = presentedToken(req, url, policy.port);
-  if (!t || !tokensEqual(t, policy.token)) return { ok: false, status: 401, reason: 'missing or wrong token' };
+  if (!t || !tokensEqual(t, policy.token)) return { ok: false, status: 401, reason: WRONG_TOKEN };
   return { ok: true };
 }
 
-/** Where token failures are counted: the peer address, per the limits in ws-transport.ts. */
+/** Where wrong tokens are counted: the peer address, per the limits in ws-transport.ts (rate-limit.ts `TokenFailureLimiter`). */
 export interface FailureCounter {
-  /** True while this address has used up its failures. */
-  blocked(address: string): boolean;
-  /** Counts one failure for this address. */
-  fail(address: string): void;
+  /** Counts one wrong token from this address and says how its answer goes: after `holdMs`, or refused at once. */
+  fail(address: string): { holdMs: number } | 'refuse';
 }
 
-export type Admission = { ok: true; url: URL } | { ok: false; status: number; reason: string };
+/** A refusal; a wrong token's carries `holdMs`, how long the transport waits before it answers. */
+export type Refusal = { ok: false; status: number; reason: string; holdMs?: number };
+export type Admission = { ok: true; url: URL } | Refusal;
 
 /**
  * The one gate of every HTTP request and WebSocket upgrade, in a fixed order; each
@@ -158,8 +160,11 @@ export type Admission = { ok: true; url: URL } | { ok: false; status: number; re
  *   1. Host names one of ours (DNS rebinding)            → 421
  *   2. Origin, when sent, is our own page                 → 403
  *   3. the request target parses (origin-form only)       → 400
- *   4. this address has not used up its token failures   → 429
- *   5. the token (query or cookie) is right               → 401, counted against the address
+ *   4. the token (query or cookie) is right               → admitted, always: no count of
+ *      earlier failures ever refuses it (a local process must not be able to lock the
+ *      person out of their own page)
+ *   5. a wrong token is counted against the address       → 401, held `holdMs` past the
+ *      address's burst; 429 at once when a minute of its answers is already held
  */
 export function admit(req: IncomingMessage, policy: AccessPolicy, failures?: FailureCounter): Admission {
   try {
@@ -169,14 +174,12 @@ export function admit(req: IncomingMessage, policy: AccessPolicy, failures?: Fai
     if (!origin.ok) return origin;
     const url = parseRequestTarget(req.url);
     if (!url) return { ok: false, status: 400, reason: 'bad request target' };
-    const address = req.socket.remoteAddress ?? 'unknown';
-    if (failures?.blocked(address)) return { ok: false, status: 429, reason: 'too many wrong tokens from this address; wait a minute' };
     const token = checkToken(req, url, policy);
-    if (!token.ok) {
-      failures?.fail(address);
-      return token;
-    }
-    return { ok: true, url };
+    if (token.ok) return { ok: true, url };
+    if (!failures) return token;
+    const answer = failures.fail(req.socket.remoteAddress ?? 'unknown');
+    if (answer === 'refuse') return { ok: false, status: 429, reason: 'too many wrong tokens from this address; wait a minute' };
+    return { ok: false, status: 401, reason: WRONG_TOKEN, holdMs: answer.holdMs };
   } catch (err) {
     // Defence in depth: a parser we did not foresee must refuse, never take the server down.
     return { ok: false, status: 400, reason: `bad request (${err instanceof Error ? err.name : 'error'})` };

@@ -27,35 +27,48 @@ export class TokenBucket {
   }
 }
 
+/** What becomes of one wrong token: answered after `holdMs`, or refused at once (429) when the address already has a full minute of held answers. */
+export type WrongTokenAnswer = { holdMs: number } | 'refuse';
+
 /**
- * Wrong tokens per peer address: each address may fail `burst` times at once, then
- * `perMinute` more a minute; past that every request from it is refused (429) without
- * looking at the token, so guessing is slowed to `perMinute` tries. At most
- * `maxAddresses` are remembered (the least recently failing go first), so a flood of
- * spoofed-looking peers cannot grow memory.
+ * Wrong tokens per peer address. The first `burst` are answered at once; after that the
+ * address's wrong answers are released one each 60/`perMinute` s, in turn (a guesser that
+ * waits for its answers gets `perMinute` tries a minute), and when `maxHoldMs` of answers
+ * are already waiting, a further wrong token is refused at once (429) so held sockets
+ * stay few. Only wrong tokens come here: the right token is admitted at once whatever its
+ * address did before (issue 27: 20 wrong tokens from 127.0.0.1 used to refuse the person
+ * their own page for a minute). At most `maxAddresses` are remembered (the least recently
+ * failing go first), so a flood of spoofed-looking peers cannot grow memory.
  */
 export class TokenFailureLimiter {
-  private readonly buckets = new Map<string, TokenBucket>();
+  /**
+   * Per address, the time its schedule has reached (a generic cell rate algorithm): each wrong
+   * answer moves it one interval on, and an answer goes when it is at most `burst - 1`
+   * intervals ahead of the clock, so the first `burst` go at once and the rest one interval apart.
+   */
+  private readonly schedules = new Map<string, number>();
 
   constructor(
     private readonly perMinute: number,
     private readonly burst: number,
     private readonly maxAddresses: number,
     private readonly now: () => number = () => performance.now(),
+    private readonly maxHoldMs = 60_000,
   ) {}
 
-  blocked(address: string): boolean {
-    const bucket = this.buckets.get(address);
-    return bucket !== undefined && !bucket.has();
-  }
-
-  fail(address: string): void {
-    let bucket = this.buckets.get(address);
-    if (bucket) this.buckets.delete(address);
-    else bucket = new TokenBucket(this.perMinute / 60, this.burst, this.now);
+  fail(address: string): WrongTokenAnswer {
+    const t = this.now();
+    const interval = 60_000 / this.perMinute;
+    const reached = Math.max(t, this.schedules.get(address) ?? t);
     // Re-inserted last: Map order is then "least recently failing first".
-    this.buckets.set(address, bucket);
-    bucket.take();
-    while (this.buckets.size > this.maxAddresses) this.buckets.delete(this.buckets.keys().next().value!);
+    this.schedules.delete(address);
+    this.schedules.set(address, reached);
+    while (this.schedules.size > this.maxAddresses) this.schedules.delete(this.schedules.keys().next().value!);
+    const holdMs = Math.max(0, reached - (this.burst - 1) * interval - t);
+    // Refused once this answer would be the one to fill the minute: held answers stay under
+    // `maxHoldMs` of waiting, and a clock that moved on by a few ms does not change the count.
+    if (holdMs > this.maxHoldMs - interval) return 'refuse';
+    this.schedules.set(address, reached + interval);
+    return { holdMs };
   }
 }

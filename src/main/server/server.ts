@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { WebSocketServer } from 'ws';
 import type { BridgeService } from '../service/types.js';
-import { admit, allowedHostNames, cookieName, isLoopbackHost, newToken, type AccessPolicy } from './auth.js';
+import { admit, allowedHostNames, cookieName, isLoopbackHost, newToken, type AccessPolicy, type Refusal } from './auth.js';
 import { TokenFailureLimiter } from './rate-limit.js';
 import { mediaTypeOf, readStatic, resolveStatic } from './static-files.js';
 import { attachBridgeClient, DEFAULT_WS_LIMITS, type WsLimits } from './ws-transport.js';
@@ -117,13 +117,33 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const policy: AccessPolicy = { token, port: 0, hostNames: allowedHostNames(host), scheme };
   const failures = new TokenFailureLimiter(limits.tokenFailuresPerMinute, limits.tokenFailureBurst, limits.tokenFailureAddresses);
   let clientSeq = 0;
+  /** Wrong-token answers waiting out their address's hold (rate-limit.ts), with their sockets: dropped on close. */
+  const held = new Map<NodeJS.Timeout, Duplex>();
+  /** Answers a refusal now, or after its hold; a socket that closes meanwhile is simply forgotten. */
+  const refuse = (refusal: Refusal, socket: Duplex, answer: () => void): void => {
+    if (!refusal.holdMs) return answer();
+    const timer = setTimeout(() => {
+      held.delete(timer);
+      socket.off('close', forget);
+      if (!socket.destroyed) answer();
+    }, refusal.holdMs);
+    const forget = () => {
+      clearTimeout(timer);
+      held.delete(timer);
+    };
+    held.set(timer, socket);
+    socket.once('close', forget);
+  };
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 512 * 1024 });
 
   const handleRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     securityHeaders(res);
     const verdict = admit(req, policy, failures);
-    if (!verdict.ok) return deny(res, verdict.status, verdict.status === 401 ? 'DeskPilot: open the URL printed by `deskpilot serve` (it carries the token).' : verdict.reason);
+    if (!verdict.ok) {
+      const text = verdict.status === 401 ? 'DeskPilot: open the URL printed by `deskpilot serve` (it carries the token).' : verdict.reason;
+      return refuse(verdict, req.socket, () => deny(res, verdict.status, text));
+    }
     const { url } = verdict;
     if (req.method !== 'GET' && req.method !== 'HEAD') return deny(res, 405, 'method not allowed');
 
@@ -180,7 +200,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const verdict = admit(req, policy, failures);
     if (!verdict.ok) {
       log(`refused WebSocket: ${verdict.reason}`);
-      return rejectUpgrade(socket, verdict.status, verdict.reason);
+      return refuse(verdict, socket, () => rejectUpgrade(socket, verdict.status, verdict.reason));
     }
     if (verdict.url.pathname !== WS_PATH) return rejectUpgrade(socket, 404, 'not found');
     if (wss.clients.size >= (options.maxClients ?? 32)) {
@@ -227,6 +247,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     url,
     clients: () => wss.clients.size,
     close: async () => {
+      for (const [timer, socket] of held) {
+        clearTimeout(timer);
+        socket.destroy();
+      }
+      held.clear();
       for (const ws of wss.clients) ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       server.closeAllConnections();

@@ -25,11 +25,11 @@ export interface WsLimits {
   /** Above this many buffered bytes the client is disconnected. */
   disconnectAboveBytes: number;
   /**
-   * Wrong tokens one peer address may present at once before it is refused (429) …
-   * (a person mistyping a URL a few times stays well under 20).
+   * Wrong tokens one peer address may present and be answered at once; later wrong answers are
+   * held (a person mistyping a URL a few times stays well under 20; the right token is never held) …
    */
   tokenFailureBurst: number;
-  /** … and how many more it may try per minute after that: 10/min makes guessing a 192-bit token hopeless, as it already was. */
+  /** … and how many wrong answers a minute it gets after that: 10/min makes guessing a 192-bit token hopeless, as it already was. */
   tokenFailuresPerMinute: number;
   /** Peer addresses whose failures are remembered at once (least recently failing dropped first). */
   tokenFailureAddresses: number;
