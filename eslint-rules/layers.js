@@ -24,20 +24,22 @@ export const LAYERS = [
   // The data folder: one file every main-side layer needs to find ~/.deskpilot.
   { name: 'paths', paths: ['src/main/paths.ts', 'src/main/private-files.ts'], may: ['shared'] },
   { name: 'os-control', paths: ['src/os-control/'], may: ['shared'] },
+  // The sandbox every command runs in (shell tool, code interpreter): below the agent, above nothing but shared.
+  { name: 'sandbox', paths: ['src/main/sandbox/'], may: ['shared'] },
   { name: 'config', paths: ['src/main/config/'], may: ['shared', 'paths'] },
   { name: 'sessions', paths: ['src/main/sessions/'], may: ['shared', 'paths'] },
   // QA is a client of the agent (it starts runs like the CLI does); listed before
   // `agent` so its folder is matched first while it still lives under agent/.
-  { name: 'qa', paths: ['src/main/qa/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent'] },
-  { name: 'agent', paths: ['src/main/agent/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions'] },
+  { name: 'qa', paths: ['src/main/qa/'], may: ['shared', 'paths', 'os-control', 'sandbox', 'config', 'sessions', 'agent'] },
+  { name: 'agent', paths: ['src/main/agent/'], may: ['shared', 'paths', 'os-control', 'sandbox', 'config', 'sessions'] },
   // `deskpilot doctor`: checks the machine and the config; a client like the CLI.
-  { name: 'doctor', paths: ['src/main/doctor/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent'] },
-  { name: 'service', paths: ['src/main/service/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent', 'qa'] },
-  { name: 'server', paths: ['src/main/server/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent', 'qa', 'service'] },
-  { name: 'electron', paths: ['src/main/electron/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent', 'qa', 'service'] },
+  { name: 'doctor', paths: ['src/main/doctor/'], may: ['shared', 'paths', 'os-control', 'sandbox', 'config', 'sessions', 'agent'] },
+  { name: 'service', paths: ['src/main/service/'], may: ['shared', 'paths', 'os-control', 'sandbox', 'config', 'sessions', 'agent', 'qa'] },
+  { name: 'server', paths: ['src/main/server/'], may: ['shared', 'paths', 'os-control', 'sandbox', 'config', 'sessions', 'agent', 'qa', 'service'] },
+  { name: 'electron', paths: ['src/main/electron/'], may: ['shared', 'paths', 'os-control', 'sandbox', 'config', 'sessions', 'agent', 'qa', 'service'] },
   // `deskpilot mcp` / `deskpilot acp`: front ends for other agents' protocols; they host runs in the service and serve its page.
-  { name: 'protocols', paths: ['src/main/mcp-server/', 'src/main/acp/'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent', 'qa', 'service', 'server'] },
-  { name: 'cli', paths: ['src/main/cli/', 'src/main/cli.ts'], may: ['shared', 'paths', 'os-control', 'config', 'sessions', 'agent', 'qa', 'doctor', 'service', 'server', 'protocols'] },
+  { name: 'protocols', paths: ['src/main/mcp-server/', 'src/main/acp/'], may: ['shared', 'paths', 'os-control', 'sandbox', 'config', 'sessions', 'agent', 'qa', 'service', 'server'] },
+  { name: 'cli', paths: ['src/main/cli/', 'src/main/cli.ts'], may: ['shared', 'paths', 'os-control', 'sandbox', 'config', 'sessions', 'agent', 'qa', 'doctor', 'service', 'server', 'protocols'] },
   { name: 'preload', paths: ['src/preload/'], may: ['shared'] },
   { name: 'renderer', paths: ['src/renderer/'], may: ['shared'] },
 ];

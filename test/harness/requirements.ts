@@ -53,6 +53,11 @@ export const PROGRAM_PACKAGES = {
   // Process checks in tests (a child's children, a server killed mid-run): procps is not in minbase.
   ps: 'procps',
   pgrep: 'procps',
+  // The sandbox (src/main/sandbox): bubblewrap runs every sandboxed command; its tests
+  // run a child interpreter inside it and make an unprivileged user to run as.
+  bwrap: 'bubblewrap',
+  '/usr/bin/python3': 'python3',
+  useradd: 'passwd',
 } as const;
 export type Program = keyof typeof PROGRAM_PACKAGES;
 
