@@ -1,5 +1,5 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import { COMMAND_NAMES, IPC_COMMAND_CHANNEL_PREFIX, IPC_PUSH_CHANNEL, RUN_FILE_PROTOCOL } from '../shared/bridge-names.js';
+import { COMMAND_NAMES, IPC_COMMAND_CHANNEL_PREFIX, IPC_PUSH_CHANNEL, IPC_SUBSCRIBE_CHANNEL, RUN_FILE_PROTOCOL } from '../shared/bridge-names.js';
 
 /**
  * Exposes the bridge client to the page, and nothing more. No Node, no ipcRenderer:
@@ -35,6 +35,9 @@ contextBridge.exposeInMainWorld('deskpilot', {
   subscribe(listener: (message: unknown) => void): () => void {
     const handler = (_event: unknown, message: unknown) => listener(message);
     ipcRenderer.on(IPC_PUSH_CHANNEL, handler);
+    // Now that the page listens, main sends the current state (the stop hotkey's among
+    // it) and then every push. Refused only for a page that is not ours.
+    ipcRenderer.invoke(IPC_SUBSCRIBE_CHANNEL).catch((error: unknown) => console.error('DeskPilot: main did not send the current state', error));
     return () => ipcRenderer.removeListener(IPC_PUSH_CHANNEL, handler);
   },
   fileUrl(runId: string, relativePath: string): string {

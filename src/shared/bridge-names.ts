@@ -34,5 +34,12 @@ export type CommandName = (typeof COMMAND_NAMES)[number];
 /** Electron IPC channel names (preload ↔ main): one channel per command, one for pushes. */
 export const IPC_COMMAND_CHANNEL_PREFIX = 'deskpilot:cmd:';
 export const IPC_PUSH_CHANNEL = 'deskpilot:push';
+/**
+ * The page asks main for pushes on this channel once it listens (and again after a
+ * reload): main answers with the current state (run, stop hotkey, recording) and
+ * then streams. A push sent before the page listens is lost, so nothing is sent
+ * to a window before it asks.
+ */
+export const IPC_SUBSCRIBE_CHANNEL = 'deskpilot:subscribe';
 /** Custom protocol the desktop app serves run files on: deskpilot-file://run/<runId>/<path>. */
 export const RUN_FILE_PROTOCOL = 'deskpilot-file';

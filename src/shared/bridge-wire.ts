@@ -37,4 +37,4 @@ export const WireServerMessageSchema = z.union([
 export type WireServerMessage = z.infer<typeof WireServerMessageSchema>;
 
 /** Electron IPC channel names and the run-file protocol, declared dependency-free for the preload. */
-export { IPC_COMMAND_CHANNEL_PREFIX, IPC_PUSH_CHANNEL, RUN_FILE_PROTOCOL } from './bridge-names.js';
+export { IPC_COMMAND_CHANNEL_PREFIX, IPC_PUSH_CHANNEL, IPC_SUBSCRIBE_CHANNEL, RUN_FILE_PROTOCOL } from './bridge-names.js';

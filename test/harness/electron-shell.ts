@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigSchema, type Config } from '../../src/shared/config.js';
 import type { CommandName, PushMessage } from '../../src/shared/bridge.js';
-import { IPC_COMMAND_CHANNEL_PREFIX, IPC_PUSH_CHANNEL } from '../../src/shared/bridge-wire.js';
+import { IPC_COMMAND_CHANNEL_PREFIX, IPC_PUSH_CHANNEL, IPC_SUBSCRIBE_CHANNEL } from '../../src/shared/bridge-wire.js';
 import { saveConfig } from '../../src/main/config/index.js';
 import { stub, StubBrowserWindow } from './electron-stub.js';
 
@@ -66,6 +66,12 @@ export async function bootShell(options: { display: string; config?: Partial<Con
   stub.preloadWindow = mainWindow;
   await import('../../src/preload/index.js');
   const api = stub.exposed.get('deskpilot') as PreloadApi;
+  // Both pages subscribe once loaded (App's effect; the HUD's main.tsx, through its own
+  // preload): main sends a window nothing before its page asks.
+  api.subscribe(() => {});
+  await stub.ipcHandlers.get(IPC_SUBSCRIBE_CHANNEL)?.({ sender: hud.webContents, senderFrame: { url: hud.webContents.url } });
+  const greeted = (w: StubBrowserWindow) => w.webContents.sent.some(([channel, m]) => channel === IPC_PUSH_CHANNEL && (m as PushMessage).kind === 'run_state');
+  await until(() => greeted(mainWindow) && greeted(hud), 'both pages to get the current state');
 
   return {
     home,

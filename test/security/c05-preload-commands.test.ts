@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Commands, PushMessageSchema, type BridgeClient, type PushMessage } from '../../src/shared/bridge.js';
-import { IPC_COMMAND_CHANNEL_PREFIX, IPC_PUSH_CHANNEL, RUN_FILE_PROTOCOL } from '../../src/shared/bridge-wire.js';
+import { IPC_COMMAND_CHANNEL_PREFIX, IPC_PUSH_CHANNEL, IPC_SUBSCRIBE_CHANNEL, RUN_FILE_PROTOCOL } from '../../src/shared/bridge-wire.js';
 import * as names from '../../src/shared/bridge-names.js';
 import { parseRunFileUrl } from '../../src/main/electron/ipc-handlers.js';
 import { electronModule, stub, StubBrowserWindow } from '../harness/electron-stub.js';
@@ -29,6 +29,10 @@ beforeAll(async () => {
       return { ok: true, output: { echoed: name } };
     });
   }
+  electronModule.ipcMain.handle(IPC_SUBSCRIBE_CHANNEL, () => {
+    reached.push({ channel: IPC_SUBSCRIBE_CHANNEL, input: undefined });
+    return true;
+  });
   await import('../../src/preload/index.js');
   api = stub.exposed.get('deskpilot') as ExposedClient;
 });
@@ -36,7 +40,7 @@ beforeAll(async () => {
 describe('class 5: the preload passes every bridge command and push', () => {
   it('the preload’s names are the contract’s: commands of bridge.ts, channels of bridge-wire.ts', () => {
     expect([...names.COMMAND_NAMES].sort()).toEqual(Object.keys(Commands).sort());
-    expect([names.IPC_COMMAND_CHANNEL_PREFIX, names.IPC_PUSH_CHANNEL, names.RUN_FILE_PROTOCOL]).toEqual([IPC_COMMAND_CHANNEL_PREFIX, IPC_PUSH_CHANNEL, RUN_FILE_PROTOCOL]);
+    expect([names.IPC_COMMAND_CHANNEL_PREFIX, names.IPC_PUSH_CHANNEL, names.IPC_SUBSCRIBE_CHANNEL, names.RUN_FILE_PROTOCOL]).toEqual([IPC_COMMAND_CHANNEL_PREFIX, IPC_PUSH_CHANNEL, IPC_SUBSCRIBE_CHANNEL, RUN_FILE_PROTOCOL]);
   });
 
   it('the preload bundles no zod (it loads in every window): it imports only electron and bridge-names', async () => {
@@ -93,7 +97,10 @@ describe('class 5: the preload passes every bridge command and push', () => {
     // Every kind of the contract has a sample, and each sample is a valid push.
     expect(PushMessageSchema.options.map((o) => o.shape.kind.value).sort()).toEqual(Object.keys(samples).sort());
     const got: unknown[] = [];
+    reached.length = 0;
     const unsubscribe = api.subscribe((m) => got.push(m));
+    // Once it listens, the page asks main for the current state (issue 27.12: a push sent before is lost).
+    expect(reached).toEqual([{ channel: IPC_SUBSCRIBE_CHANNEL, input: undefined }]);
     for (const m of Object.values(samples)) page.webContents.send(IPC_PUSH_CHANNEL, PushMessageSchema.parse(m));
     expect(got).toEqual(Object.values(samples).map((m) => PushMessageSchema.parse(m)));
     unsubscribe();

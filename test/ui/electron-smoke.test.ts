@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Commands, type SettingsView } from '../../src/shared/bridge.js';
-import { IPC_COMMAND_CHANNEL_PREFIX, RUN_FILE_PROTOCOL } from '../../src/shared/bridge-wire.js';
+import { IPC_COMMAND_CHANNEL_PREFIX, IPC_SUBSCRIBE_CHANNEL, RUN_FILE_PROTOCOL } from '../../src/shared/bridge-wire.js';
 import type { MenuItemConstructorOptions } from 'electron';
 import { appMenuTemplate, devToolsAllowed, SAFE_MENU_ROLES } from '../../src/main/electron/app-menu.js';
 import { RENDERER_CSP } from '../../src/main/electron/csp.js';
@@ -86,8 +86,8 @@ describe('Electron shell smoke test (stub electron, real main and preload)', () 
     expect(devToolsAllowed({ DESKPILOT_DEVTOOLS: '1' })).toBe(true);
   });
 
-  it('registers one IPC handler per contract command, and nothing else', () => {
-    expect([...stub.ipcHandlers.keys()].sort()).toEqual(Object.keys(Commands).map((n) => `${IPC_COMMAND_CHANNEL_PREFIX}${n}`).sort());
+  it('registers one IPC handler per contract command and the pages\' subscribe, nothing else', () => {
+    expect([...stub.ipcHandlers.keys()].sort()).toEqual([...Object.keys(Commands).map((n) => `${IPC_COMMAND_CHANNEL_PREFIX}${n}`), IPC_SUBSCRIBE_CHANNEL].sort());
   });
 
   it('answers the page through the real preload, with results the contract allows', async () => {

@@ -54,7 +54,7 @@ export class KillHotkey {
     // The config still names the key the person chose; the fallback only stands in.
     this.wanted = configured;
     if (fallback.ok) this.publish(DEFAULT_KILL_HOTKEY, true, `${configured} could not be used (${wanted.problem}); ${DEFAULT_KILL_HOTKEY} stops runs instead`);
-    else this.publish(configured, false, wanted.problem);
+    else this.publish(configured, false, `${wanted.problem}, and the fallback failed: ${fallback.problem}`);
   }
 
   /** Makes `accelerator` the stop key; on failure the previous key stays live. */

@@ -2,7 +2,7 @@ import { app, dialog, globalShortcut, ipcMain, Menu, nativeImage, protocol, safe
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMMAND_NAMES } from '../../shared/bridge-names.js';
-import { IPC_COMMAND_CHANNEL_PREFIX, IPC_PUSH_CHANNEL, RUN_FILE_PROTOCOL } from '../../shared/bridge-wire.js';
+import { IPC_COMMAND_CHANNEL_PREFIX, IPC_PUSH_CHANNEL, IPC_SUBSCRIBE_CHANNEL, RUN_FILE_PROTOCOL } from '../../shared/bridge-wire.js';
 import type { PushMessage } from '../../shared/bridge.js';
 import type { RunState } from '../../shared/events.js';
 import { homePaths, deskpilotHome } from '../paths.js';
@@ -14,6 +14,7 @@ import { isTrustedSender, makeCommandHandler, parseRunFileUrl } from './ipc-hand
 import { DEFAULT_KILL_HOTKEY, KillHotkey } from './kill-hotkey.js';
 import { permissionAdvice } from './mac-permissions.js';
 import { SafeStorageSecretStore } from './secret-store.js';
+import { trayView } from './tray-view.js';
 import { appLocation, createHudWindow, createMainWindow } from './windows.js';
 
 /**
@@ -57,6 +58,8 @@ function stopActiveRun(): void {
 }
 
 const killHotkey = new KillHotkey(globalShortcut, stopActiveRun);
+// The tray says when no stop key is live (taken at start-up, or by a change).
+killHotkey.onChange(() => updateChrome());
 
 /**
  * What the HUD shows: the run's state and current action (from events) and the stop
@@ -66,11 +69,13 @@ const HUD_PUSHES: ReadonlySet<PushMessage['kind']> = new Set<PushMessage['kind']
 
 function updateChrome(): void {
   const live = !!activeRunId && activeState !== 'ended';
-  tray?.setToolTip(live ? `DeskPilot — ${activeState?.replace('_', ' ')}` : 'DeskPilot');
+  const view = trayView({ live, state: activeState }, killHotkey.current(), process.platform === 'darwin');
+  tray?.setToolTip(view.tooltip);
   tray?.setContextMenu(
     Menu.buildFromTemplate([
       { label: 'Show DeskPilot', click: () => mainWindow?.show() },
       { label: 'Stop the run', enabled: live, click: stopActiveRun },
+      { label: view.stopKeyLine, enabled: false },
       { type: 'separator' },
       { label: 'Quit', click: () => app.quit() },
     ]),
@@ -194,16 +199,30 @@ async function start(): Promise<void> {
   const icon = path.join(resourcesDir, 'icon.png');
   mainWindow = createMainWindow(loc, icon);
   hud = createHudWindow(loc);
-  for (const [win, client, shows] of [
-    [mainWindow, mainClient, null],
-    [hud, hudClient, HUD_PUSHES],
-  ] as const) {
+  // A window gets pushes once its page asks (the preload's subscribe): one sent before
+  // the page listens is lost, and the service's greeting (run, stop hotkey, recording
+  // state) is how the person learns at start-up that the configured stop key was taken.
+  const streams = new Map<BrowserWindow, () => void>();
+  ipcMain.handle(IPC_SUBSCRIBE_CHANNEL, (event) => {
+    const win = [mainWindow, hud].find((w) => !!w && !w.isDestroyed() && event.sender === w.webContents);
+    if (!win || !isTrustedSender(event.senderFrame?.url, loc.url)) return false;
+    const [client, shows] = win === hud ? [hudClient, HUD_PUSHES] : [mainClient, null];
     // The service has validated every push; IPC only carries it, to the windows that show it.
     const unsubscribe = svc.subscribe(client, (m) => {
       if (shows && !shows.has(m.kind)) return;
       if (!win.isDestroyed()) win.webContents.send(IPC_PUSH_CHANNEL, m);
     });
-    win.on('closed', unsubscribe);
+    // One stream per window (a reloaded page asks again). The new one is live before the
+    // old one goes, so the window's client never stops watching frames in between.
+    streams.get(win)?.();
+    streams.set(win, unsubscribe);
+    return true;
+  });
+  for (const win of [mainWindow, hud]) {
+    win.on('closed', () => {
+      streams.get(win)?.();
+      streams.delete(win);
+    });
   }
   mainWindow.on('closed', () => {
     mainWindow = null;
