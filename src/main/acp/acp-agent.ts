@@ -11,7 +11,7 @@ import { resolveApiKey } from '../agent/providers/index.js';
 import { resolveRunChoices, type RunChoices } from '../agent/runner/choices.js';
 import { mcpToolboxFor } from '../agent/mcp/mcp-servers.js';
 import { startRun, type RunHandle } from '../agent/runner.js';
-import type { RunHostingService } from '../service/types.js';
+import { BridgeError, type RunHostingService } from '../service/types.js';
 import { deskpilotVersion } from '../version.js';
 
 /**
@@ -87,6 +87,16 @@ function promptText(blocks: readonly acp.ContentBlock[]): string {
     .filter(Boolean)
     .join('\n')
     .trim();
+}
+
+/** The service's refusal to host (another run is active, a recording runs) as an ACP error the editor can show. */
+async function hostOrRefuse(host: () => Promise<RunHandle>): Promise<RunHandle> {
+  try {
+    return await host();
+  } catch (error) {
+    if (error instanceof BridgeError && error.code === 'conflict') throw acp.RequestError.invalidRequest(undefined, error.message);
+    throw error;
+  }
 }
 
 export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
@@ -217,10 +227,12 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
       run.answerApproval(event.proposalId, option?.answer ?? { decision: 'reject', feedback: `unknown permission option ${JSON.stringify(chosen)}` }, 'acp');
     };
 
-    const mcp = await mcpToolboxFor(config);
-    const run = await service.hostRun(
-      (hooks) =>
-        startRun({
+    // The MCP servers start only once the service has agreed to host the run (a prompt refused
+    // for a conflict starts none); from then on startRun owns them and stops them if it fails.
+    const run = await hostOrRefuse(() =>
+      service.hostRun(async (hooks) => {
+        const mcp = await mcpToolboxFor(config);
+        return startRun({
           ...(mcp ? { mcp } : {}),
           task,
           profile: resolved.profile,
@@ -237,8 +249,8 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
             hooks.onEvent?.(event);
           },
           ...(hooks.onDelta ? { onDelta: hooks.onDelta } : {}),
-        }),
-      resolved.policy,
+        });
+      }, resolved.policy),
     );
     handle.run = run;
     session.run = run;

@@ -283,11 +283,11 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
         const stored = keyEnv && secrets ? await secrets.get(keyEnv) : undefined;
         const apiKey = stored || resolveApiKey(resolved.profile, env).apiKey;
         if (!apiKey) throw new BridgeError('invalid', `no API key: store one in settings or set ${keyEnv ?? 'the key variable'}`);
-        const mcp = await mcpToolboxFor(config);
+        // The MCP servers start once hostRun has agreed (a refused start starts none); startRun owns them then.
         const handle = await hostRun(
-          (hooks) =>
+          async (hooks) =>
             start({
-              ...(mcp ? { mcp } : {}),
+              ...(await mcpToolboxFor(config).then((mcp) => (mcp ? { mcp } : {}))),
               task: input.task,
               profile: resolved.profile,
               ...(apiKey ? { apiKey } : {}),

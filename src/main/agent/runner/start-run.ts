@@ -37,8 +37,8 @@ import { rebuildTranscript } from './resume.js';
 export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): Promise<RunHandle> {
   const tools = await closingMcpOnError(options, () => runTools([...(options.tools ?? []), ...(options.mcp?.tools ?? [])], { elements: groundingOf(options.profile) !== 'pixels' }));
   const home = options.home ?? deskpilotHome();
-  const log = await openLog(options, home);
-  const point = await closingOnError(log, () => restorePoint(options, log));
+  const log = await closingMcpOnError(options, () => openLog(options, home));
+  const point = await closingOnError(log, () => closingMcpOnError(options, () => restorePoint(options, log)));
   const { emit } = createEmitter(log, options);
   const { skillPrompts, projectInstructions, deps, display } = await closingOnError(log, () =>
     closingMcpOnError(options, () => prepare(options, home, emit, log, makeDeps)),
@@ -86,7 +86,7 @@ interface RestorePoint {
   resumedFromSeq?: number;
 }
 
-/** The run's MCP servers stop when a start-up step before run_started fails (McpServers.close never rejects). */
+/** The run's MCP servers stop when any start-up step before run_started fails, steps 1–5 (McpToolbox.close never rejects). */
 async function closingMcpOnError<T>(options: RunOptions, work: () => T | Promise<T>): Promise<T> {
   try {
     return await work();
