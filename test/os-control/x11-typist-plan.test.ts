@@ -1,12 +1,9 @@
 /**
  * The pure parts of exact X11 typing: characters ↔ keysyms, which keycode types what on
- * a layout, the typing plan, DISPLAY and Xauthority parsing.
+ * a layout, the typing plan, DISPLAY parsing (Xauthority: x11-xauthority.test.ts).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseDisplay, readCookie } from '../../src/os-control/x11/connection.js';
+import { parseDisplay } from '../../src/os-control/x11/connection.js';
 import { layoutFrom, NoSpareKeycodeError, planItems } from '../../src/os-control/x11/typist.js';
 import { charForKeysym, keysymForChar } from '../../src/os-control/x11/typing-keysyms.js';
 
@@ -94,23 +91,5 @@ describe('DISPLAY and Xauthority', () => {
     expect(parseDisplay('unix:3')).toEqual({ socketPath: '/tmp/.X11-unix/X3', displayNumber: 3 });
     expect(parseDisplay('localhost:10.0')).toEqual({ host: 'localhost', port: 6010, displayNumber: 10 });
     expect(() => parseDisplay('nonsense')).toThrow(/cannot parse DISPLAY/);
-  });
-
-  it('reads the MIT-MAGIC-COOKIE-1 of this host and display', () => {
-    const entry = (family: number, address: string, number: string, cookie: number[]) => {
-      const field = (b: Buffer) => Buffer.concat([Buffer.from([b.length >> 8, b.length & 0xff]), b]);
-      return Buffer.concat([
-        Buffer.from([family >> 8, family & 0xff]),
-        field(Buffer.from(address)),
-        field(Buffer.from(number)),
-        field(Buffer.from('MIT-MAGIC-COOKIE-1')),
-        field(Buffer.from(cookie)),
-      ]);
-    };
-    const file = join(mkdtempSync(join(tmpdir(), 'deskpilot-xauth-')), 'Xauthority');
-    writeFileSync(file, Buffer.concat([entry(256, hostname(), '5', [1, 2]), entry(256, hostname(), '7', [3, 4])]));
-    expect([...readCookie(7, file)!]).toEqual([3, 4]);
-    expect(readCookie(9, file)).toBeUndefined();
-    expect(readCookie(7, join(tmpdir(), 'no-such-xauthority'))).toBeUndefined();
   });
 });

@@ -19,8 +19,9 @@ const MAX_WALK_UP = 6;
 /** GetInputFocus answers these for "no window": None and PointerRoot. */
 const NO_FOCUS = new Set([0, 1]);
 
-export async function activeWindowOverSocket(display: string, timeoutMs: number, xauthority?: string): Promise<ActiveWindow | undefined> {
-  const conn = await X11Connection.open(display, timeoutMs, xauthority);
+/** `timeoutMs` bounds the connect and each request; `signal` closes the connection at once. */
+export async function activeWindowOverSocket(display: string, timeoutMs: number, xauthority?: string, signal?: AbortSignal): Promise<ActiveWindow | undefined> {
+  const conn = await X11Connection.open(display, { timeoutMs, requestTimeoutMs: timeoutMs, ...(xauthority ? { xauthority } : {}), ...(signal ? { signal } : {}) });
   try {
     const [netActive, netName, utf8, netPid] = await Promise.all(['_NET_ACTIVE_WINDOW', '_NET_WM_NAME', 'UTF8_STRING', '_NET_WM_PID'].map((n) => internAtom(conn, n)));
     const root = conn.setup.root;

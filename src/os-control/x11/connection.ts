@@ -12,70 +12,40 @@
  * extension specifications. Little-endian requests ('l' byte order); replies come back
  * in the order we asked for them (sequence numbers are checked).
  */
-import { readFileSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
-import { homedir, hostname } from 'node:os';
-import { join } from 'node:path';
+import type { Socket } from 'node:net';
+import { abortError } from '../../shared/abort.js';
 import { X11Error } from './errors.js';
-import { parseSetup, setupRequest, type SetupInfo } from './setup.js';
+import { openX, type OpenOptions, type SetupInfo } from './setup.js';
 
 export { X11Error } from './errors.js';
-export type { SetupInfo } from './setup.js';
+export { parseDisplay, type OpenOptions, type ParsedDisplay, type SetupInfo } from './setup.js';
 
-export interface ParsedDisplay {
-  /** Unix socket path, or a TCP host. */
-  socketPath?: string;
-  host?: string;
-  port?: number;
-  displayNumber: number;
+/**
+ * How long one request may wait for its reply. A reply takes ~0.1–1 ms from a local
+ * server, 10–50 ms over a slow link; 5 s unanswered is a hung server (or one stopped
+ * with SIGSTOP), and X answers in order, so nothing after it will be answered either:
+ * the connection fails, every request on it rejects, and the next caller opens anew.
+ */
+export const REQUEST_TIMEOUT_MS = 5_000;
+
+export interface RequestOptions {
+  /** Rejects this request with the abort error; a reply that comes later is dropped. */
+  signal?: AbortSignal;
+  /** Default: the connection's (REQUEST_TIMEOUT_MS unless set at open). */
+  timeoutMs?: number;
 }
 
-/** ":1", ":1.0", "unix:1", "localhost:10.0" → where to connect. */
-export function parseDisplay(display: string): ParsedDisplay {
-  const m = /^([^:]*):(\d+)(?:\.\d+)?$/.exec(display.trim());
-  if (!m) throw new X11Error(`cannot parse DISPLAY "${display}"`);
-  const host = m[1]!;
-  const displayNumber = Number(m[2]);
-  if (host === '' || host === 'unix') return { socketPath: `/tmp/.X11-unix/X${displayNumber}`, displayNumber };
-  return { host, port: 6000 + displayNumber, displayNumber };
-}
-
-/** The MIT-MAGIC-COOKIE-1 for this display from the Xauthority file, if there is one. */
-export function readCookie(displayNumber: number, file = process.env.XAUTHORITY || join(homedir(), '.Xauthority')): Buffer | undefined {
-  let data: Buffer;
-  try {
-    data = readFileSync(file);
-  } catch {
-    return undefined;
-  }
-  const me = hostname();
-  let fallback: Buffer | undefined;
-  let at = 0;
-  const field = (): Buffer => {
-    const n = data.readUInt16BE(at);
-    const v = data.subarray(at + 2, at + 2 + n);
-    at += 2 + n;
-    return v;
-  };
-  while (at + 2 <= data.length) {
-    const family = data.readUInt16BE(at);
-    at += 2;
-    const address = field().toString('latin1');
-    const number = field().toString('latin1');
-    const name = field().toString('latin1');
-    const cookie = field();
-    if (name !== 'MIT-MAGIC-COOKIE-1' || (number !== '' && number !== String(displayNumber))) continue;
-    // 256 = FamilyLocal (address is the host name), 65535 = FamilyWild.
-    if ((family === 256 && address === me) || family === 65535) return cookie;
-    fallback ??= cookie;
-  }
-  return fallback;
+export interface ConnectionOptions extends OpenOptions {
+  /** How long each request may wait for its reply (default REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number;
 }
 
 interface Pending {
   sequence: number;
   resolve: (reply: Buffer) => void;
   reject: (err: Error) => void;
+  /** Clears the request's timer and abort listener. */
+  release: () => void;
 }
 
 const pad4 = (n: number) => (4 - (n % 4)) % 4;
@@ -94,50 +64,37 @@ export class X11Connection {
   private stream: { sequence: number; listener: StreamListener } | undefined;
   private closedError: Error | undefined;
   private nextId = 0;
+  /** Sequences of requests given up on (aborted): their replies and errors are dropped when they come. */
+  private readonly abandoned = new Set<number>();
 
   private constructor(
     private readonly socket: Socket,
     readonly setup: SetupInfo,
+    private readonly display: string,
+    private readonly requestTimeoutMs: number,
   ) {}
 
-  /** `xauthority`: the cookie file of a caller whose environment is not this process's (default: XAUTHORITY, ~/.Xauthority). */
-  static async open(display = process.env.DISPLAY ?? '', timeoutMs = 5_000, xauthority?: string): Promise<X11Connection> {
-    const where = parseDisplay(display);
-    const socket = where.socketPath ? connect(where.socketPath) : connect(where.port!, where.host!);
-    const cookie = xauthority ? readCookie(where.displayNumber, xauthority) : readCookie(where.displayNumber);
-    const request = setupRequest(cookie);
-    const setup = await new Promise<{ info: SetupInfo; rest: Buffer }>((resolve, reject) => {
-      let got = Buffer.alloc(0);
-      const timer = setTimeout(() => fail(new X11Error(`X server ${display} did not answer within ${timeoutMs} ms`)), timeoutMs);
-      const fail = (err: Error) => {
-        clearTimeout(timer);
-        socket.destroy();
-        reject(err);
-      };
-      socket.once('error', (err) => fail(new X11Error(`cannot connect to X display ${display}: ${err.message}`)));
-      socket.on('data', function onData(chunk: Buffer) {
-        got = Buffer.concat([got, chunk]);
-        let parsed: ReturnType<typeof parseSetup>;
-        try {
-          parsed = parseSetup(got, display);
-        } catch (err) {
-          socket.removeListener('data', onData);
-          fail(err as Error);
-          return;
-        }
-        if (!parsed) return;
-        socket.removeListener('data', onData);
-        socket.removeAllListeners('error');
-        clearTimeout(timer);
-        resolve({ info: parsed.info, rest: got.subarray(parsed.length) });
-      });
-      socket.write(request);
-    });
-    const conn = new X11Connection(socket, setup.info);
+  /**
+   * Connects to `display` (default DISPLAY) with the cookie Xlib would send there
+   * (xauthority.ts). `timeoutMs` bounds the connect and setup; `signal` abandons the
+   * opening and, once open, closes the connection when it fires — for a connection
+   * that serves one task (a monitor list, a window walk).
+   */
+  static async open(display = process.env.DISPLAY ?? '', options: ConnectionOptions = {}): Promise<X11Connection> {
+    const opening = openX(display, options);
+    const setup = await opening.ready;
+    const { socket } = opening;
+    const conn = new X11Connection(socket, setup.info, display, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS);
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => conn.onData(chunk));
     socket.on('error', (err) => conn.fail(err));
     socket.on('close', () => conn.fail(new X11Error('X connection closed')));
+    const { signal } = options;
+    if (signal) {
+      const onAbort = () => conn.failAndClose(abortError(signal, `the X connection to ${display} was stopped`));
+      signal.addEventListener('abort', onAbort, { once: true });
+      socket.once('close', () => signal.removeEventListener('abort', onAbort));
+    }
     if (setup.rest.length) conn.onData(setup.rest);
     return conn;
   }
@@ -161,7 +118,7 @@ export class X11Connection {
   }
 
   close(): void {
-    this.socket.destroy();
+    this.failAndClose(new X11Error('X connection closed'));
   }
 
   /** Sends one request (body given without the 4-byte header). Returns its sequence number. */
@@ -177,34 +134,85 @@ export class X11Connection {
     return this.sequence;
   }
 
-  /** Sends a request that has a reply and waits for it. */
-  request(major: number, data: number, body: Buffer): Promise<Buffer> {
+  /**
+   * Sends a request that has a reply and waits for it: at most the connection's request
+   * time-out (then the connection fails, see REQUEST_TIMEOUT_MS), or until `signal` fires
+   * (then only this request is given up).
+   */
+  request(major: number, data: number, body: Buffer, options: RequestOptions = {}): Promise<Buffer> {
     if (this.closedError) return Promise.reject(this.closedError);
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(abortError(signal));
     const sequence = this.send(major, data, body);
-    return new Promise((resolve, reject) => this.pending.push({ sequence, resolve, reject }));
+    return this.awaitReply(sequence, `request ${major}.${data}`, options);
   }
 
-  /** Sends a request whose replies are a stream (RECORD EnableContext); they go to `listener`. */
-  startStream(major: number, data: number, body: Buffer, listener: StreamListener): void {
+  /**
+   * Sends a request whose replies are a stream (RECORD EnableContext); they go to
+   * `listener`. Resolves at the first reply (RECORD's start of data), within the
+   * request time-out, like any request; the stream itself has no end.
+   */
+  startStream(major: number, data: number, body: Buffer, listener: StreamListener, options: RequestOptions = {}): Promise<void> {
+    if (this.closedError) return Promise.reject(this.closedError);
+    if (options.signal?.aborted) return Promise.reject(abortError(options.signal));
     const sequence = this.send(major, data, body);
+    const first = this.awaitReply(sequence, `the stream of request ${major}.${data}`, options);
     this.stream = { sequence, listener };
+    return first.then(() => undefined);
   }
 
   /**
    * One round trip (GetInputFocus): when it returns, the server has processed every
    * request sent before it. Throws the first error any of those requests caused.
    */
-  async sync(): Promise<void> {
-    await this.request(43, 0, Buffer.alloc(0));
+  async sync(options: RequestOptions = {}): Promise<void> {
+    await this.request(43, 0, Buffer.alloc(0), options);
     const errors = this.voidErrors;
     this.voidErrors = [];
     if (errors.length) throw errors[0]!;
   }
 
+  private awaitReply(sequence: number, what: string, options: RequestOptions): Promise<Buffer> {
+    const { signal } = options;
+    const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
+    return new Promise<Buffer>((resolve, reject) => {
+      const timer = setTimeout(() => this.failAndClose(new X11Error(`X server ${this.display} did not answer ${what} within ${timeoutMs} ms`)), timeoutMs);
+      const onAbort = () => {
+        const i = this.pending.indexOf(entry);
+        if (i < 0) return;
+        this.pending.splice(i, 1);
+        this.abandoned.add(sequence);
+        entry.release();
+        reject(abortError(signal));
+      };
+      const entry: Pending = {
+        sequence,
+        resolve,
+        reject,
+        release: () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+        },
+      };
+      this.pending.push(entry);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** Fails every request waiting and closes the socket (a time-out, an abort of the whole connection, close()). */
+  private failAndClose(err: Error): void {
+    this.fail(err);
+    this.socket.destroy();
+  }
+
   private fail(err: Error): void {
     if (this.closedError) return;
-    this.closedError = err instanceof X11Error ? err : new X11Error(`X connection failed: ${err.message}`);
-    for (const p of this.pending.splice(0)) p.reject(this.closedError);
+    this.closedError = err instanceof X11Error || err.name === 'AbortError' ? err : new X11Error(`X connection failed: ${err.message}`);
+    for (const p of this.pending.splice(0)) {
+      p.release();
+      p.reject(this.closedError);
+    }
+    if (this.stream) this.stream = undefined;
   }
 
   private onData(chunk: Buffer): void {
@@ -218,11 +226,13 @@ export class X11Connection {
       const sequence = message.readUInt16LE(2);
       if (kind === 1) {
         if (this.stream && sequence === this.stream.sequence) {
+          this.takePending(sequence)?.resolve(message);
           this.stream.listener(message);
           continue;
         }
         const p = this.takePending(sequence);
-        p?.resolve(message);
+        if (p) p.resolve(message);
+        else this.abandoned.delete(sequence);
       } else if (kind === 0) {
         const err = new X11Error(
           `X error ${message[1]} (request ${message[10]}.${message.readUInt16LE(8)}, value ${message.readUInt32LE(4)})`,
@@ -231,7 +241,7 @@ export class X11Connection {
         );
         const p = this.takePending(sequence);
         if (p) p.reject(err);
-        else this.voidErrors.push(err);
+        else if (!this.abandoned.delete(sequence)) this.voidErrors.push(err);
       } else {
         for (const l of this.eventListeners) l(message);
       }
@@ -241,6 +251,8 @@ export class X11Connection {
   /** The request waiting for `sequence`, if any (errors of void requests have none). */
   private takePending(sequence: number): Pending | undefined {
     const i = this.pending.findIndex((p) => p.sequence === sequence);
-    return i < 0 ? undefined : this.pending.splice(i, 1)[0];
+    const p = i < 0 ? undefined : this.pending.splice(i, 1)[0];
+    p?.release();
+    return p;
   }
 }

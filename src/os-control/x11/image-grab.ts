@@ -16,10 +16,10 @@
  *
  * Reference: X11 protocol, GetImage (opcode 73), and the reply and error encodings.
  */
-import { connect, type Socket } from 'node:net';
-import { parseDisplay, readCookie } from './connection.js';
+import type { Socket } from 'node:net';
+import { abortError } from '../../shared/abort.js';
 import { X11Error } from './errors.js';
-import { parseSetup, setupRequest, type SetupInfo } from './setup.js';
+import { openX, type OpenOptions, type SetupInfo } from './setup.js';
 
 /** A rectangle in root-window pixels. */
 export interface PixelRect {
@@ -80,58 +80,37 @@ export class X11ImageGrabber {
    * Connects to `display` and checks its pixel layout. Throws an X11Error when the
    * server cannot be reached, refuses us, or lays out pixels in a way we do not read.
    */
-  static open(display = process.env.DISPLAY ?? '', timeoutMs = 5_000): Promise<X11ImageGrabber> {
-    const where = parseDisplay(display);
-    const cookie = readCookie(where.displayNumber);
-    return new Promise((resolve, reject) => {
-      let setupBytes = Buffer.alloc(0);
-      let grabber: X11ImageGrabber | undefined;
-      const fail = (err: Error) => {
-        clearTimeout(timer);
-        socket.destroy();
-        reject(err);
-      };
-      const timer = setTimeout(() => fail(new X11Error(`X server ${display} did not answer within ${timeoutMs} ms`)), timeoutMs);
-      const onread = {
-        buffer: Buffer.allocUnsafe(READ_CHUNK_BYTES),
-        callback: (bytes: number, chunk: Uint8Array): boolean => {
-          const data = Buffer.from(chunk.buffer, chunk.byteOffset, bytes);
-          if (grabber) {
-            grabber.onData(data);
-            return true;
-          }
-          setupBytes = Buffer.concat([setupBytes, data]);
-          let parsed: ReturnType<typeof parseSetup>;
-          try {
-            parsed = parseSetup(setupBytes, display);
-          } catch (err) {
-            fail(err as Error);
-            return false;
-          }
-          if (!parsed) return true;
-          clearTimeout(timer);
-          let order: 'bgr' | 'rgb';
-          try {
-            order = pixelOrder(parsed.info, display);
-          } catch (err) {
-            fail(err as Error);
-            return false;
-          }
-          grabber = new X11ImageGrabber(socket, parsed.info, order);
-          // An idle grabber keeps no process alive; a grab in flight does (grabNow refs it).
-          socket.unref();
-          socket.removeAllListeners('error');
-          socket.on('error', (err) => grabber!.fail(new X11Error(`X connection failed: ${err.message}`)));
-          socket.on('close', () => grabber!.fail(new X11Error('X connection closed')));
-          resolve(grabber);
-          return true;
-        },
-      };
-      const socket = where.socketPath ? connect({ path: where.socketPath, onread }) : connect({ port: where.port!, host: where.host!, onread });
-      socket.once('error', (err) => fail(new X11Error(`cannot connect to X display ${display}: ${err.message}`)));
-      socket.setNoDelay(true);
-      socket.write(setupRequest(cookie));
-    });
+  static async open(display = process.env.DISPLAY ?? '', options: OpenOptions = {}): Promise<X11ImageGrabber> {
+    /** Who reads the socket: the opening until the setup is read, then the grabber. */
+    const reader: { grabber?: X11ImageGrabber } = {};
+    const onread = {
+      buffer: Buffer.allocUnsafe(READ_CHUNK_BYTES),
+      callback: (bytes: number, chunk: Uint8Array): boolean => {
+        const data = Buffer.from(chunk.buffer, chunk.byteOffset, bytes);
+        if (reader.grabber) reader.grabber.onData(data);
+        else opening.feed(data);
+        return true;
+      },
+    };
+    const opening = openX(display, options, onread);
+    const { socket } = opening;
+    const setup = await opening.ready;
+    let order: 'bgr' | 'rgb';
+    try {
+      order = pixelOrder(setup.info, display);
+    } catch (err) {
+      socket.destroy();
+      throw err;
+    }
+    const opened = new X11ImageGrabber(socket, setup.info, order);
+    reader.grabber = opened;
+    // An idle grabber keeps no process alive; a grab in flight does (grabNow refs it).
+    socket.unref();
+    socket.setNoDelay(true);
+    socket.on('error', (err) => opened.fail(new X11Error(`X connection failed: ${err.message}`)));
+    socket.on('close', () => opened.fail(new X11Error('X connection closed')));
+    if (setup.rest.length) opened.onData(setup.rest);
+    return opened;
   }
 
   /** The root window's size when we connected (a RandR change later is not seen here). */
@@ -143,10 +122,12 @@ export class X11ImageGrabber {
    * The pixels of `rect` (root-window pixels; it must lie inside the root window, else
    * the server answers BadMatch and this throws). `into`: a buffer of at least
    * width × height × 4 bytes to fill instead of allocating one; the result's data is
-   * then a view of it. Grabs run one at a time, in call order.
+   * then a view of it. Grabs run one at a time, in call order. `signal`: a grab waiting
+   * its turn is dropped; one in flight closes the connection (its reply cannot be told
+   * apart from the next one's once half-read), and the next grab needs a new grabber.
    */
-  grab(rect: PixelRect, into?: Buffer): Promise<GrabbedPixels> {
-    const turn = this.queue.then(() => this.grabNow(rect, into));
+  grab(rect: PixelRect, into?: Buffer, signal?: AbortSignal): Promise<GrabbedPixels> {
+    const turn = this.queue.then(() => (signal?.aborted ? Promise.reject(abortError(signal)) : this.grabNow(rect, into, signal)));
     this.queue = turn.catch(() => undefined);
     return turn;
   }
@@ -156,7 +137,7 @@ export class X11ImageGrabber {
     this.socket.destroy();
   }
 
-  private grabNow(rect: PixelRect, into: Buffer | undefined): Promise<GrabbedPixels> {
+  private grabNow(rect: PixelRect, into: Buffer | undefined, signal: AbortSignal | undefined): Promise<GrabbedPixels> {
     if (this.closedError) return Promise.reject(this.closedError);
     const { x, y, width, height } = rect;
     if (![x, y, width, height].every(Number.isInteger) || width <= 0 || height <= 0 || width > 0xffff || height > 0xffff) {
@@ -180,6 +161,15 @@ export class X11ImageGrabber {
         this.fail(new X11Error(`the X server did not answer a ${width}×${height} grab within ${GRAB_TIMEOUT_MS} ms`));
         this.socket.destroy();
       }, GRAB_TIMEOUT_MS);
+      const onAbort = () => {
+        this.fail(abortError(signal));
+        this.socket.destroy();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const settled = <T>(fn: (v: T) => void) => (v: T) => {
+        signal?.removeEventListener('abort', onAbort);
+        fn(v);
+      };
       this.inFlight = {
         sequence: this.sequence,
         header: Buffer.alloc(32),
@@ -188,8 +178,8 @@ export class X11ImageGrabber {
         expected,
         have: 0,
         rect,
-        resolve,
-        reject,
+        resolve: settled(resolve),
+        reject: settled(reject),
         timer,
       };
       this.socket.ref();

@@ -98,11 +98,12 @@ export class KeymapFetchWatch {
       const startOfData = new Promise<void>((resolve) => (started = resolve));
       const enable = Buffer.alloc(4);
       enable.writeUInt32LE(context, 0);
-      data.startStream(record.majorOpcode, RECORD.EnableContext, enable, (reply) => {
+      const streaming = data.startStream(record.majorOpcode, RECORD.EnableContext, enable, (reply) => {
         if (reply[1] === 4) started();
         else watch.onRecord(reply);
       });
-      await startOfData;
+      // Bounded by the request time-out: a server that never starts the stream fails the start.
+      await Promise.all([streaming, startOfData]);
       watch.recordMajor = record.majorOpcode;
       return watch;
     } catch (err) {

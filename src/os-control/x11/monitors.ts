@@ -75,9 +75,9 @@ export async function queryMonitors(conn: X11Connection): Promise<X11Monitor[] |
   return listed.map(({ atom: _atom, ...m }, i) => ({ name: names[i]!, ...m }));
 }
 
-/** Opens a connection to `display`, lists its monitors, closes it. `timeoutMs` bounds each half: the connect and the questions. */
-export async function readMonitors(display = process.env.DISPLAY ?? '', timeoutMs = 2_000): Promise<X11Monitor[] | undefined> {
-  const conn = await X11Connection.open(display, timeoutMs);
+/** Opens a connection to `display`, lists its monitors, closes it. `timeoutMs` bounds each half: the connect and the questions; `signal` closes the connection at once. */
+export async function readMonitors(display = process.env.DISPLAY ?? '', timeoutMs = 2_000, signal?: AbortSignal): Promise<X11Monitor[] | undefined> {
+  const conn = await X11Connection.open(display, { timeoutMs, requestTimeoutMs: timeoutMs, ...(signal ? { signal } : {}) });
   try {
     return await withTimeout(queryMonitors(conn), timeoutMs, `the monitor list of X display ${display}`);
   } finally {

@@ -1,12 +1,118 @@
 /**
- * The X11 connection setup, shared by every connection we open: the request a client
- * sends first (byte order, protocol 11.0, the MIT-MAGIC-COOKIE-1 if there is one) and
- * the server's reply, read as far as our requests need it.
+ * The X11 connection setup, shared by every connection we open (connection.ts and
+ * image-grab.ts): where DISPLAY points, the socket, the request a client sends first
+ * (byte order, protocol 11.0, the MIT-MAGIC-COOKIE-1 chosen for the host the socket
+ * reached, xauthority.ts) and the server's reply, read as far as our requests need it —
+ * within a time limit and interruptible, so no connection waits forever for a server
+ * that never answers.
  *
  * Reference: X Window System Protocol (X11R7), section 8 "Connection Setup". All
  * offsets below are from its encoding appendix; we always ask for little-endian ('l').
  */
+import { connect, type OnReadOpts, type Socket } from 'node:net';
+import { abortError } from '../../shared/abort.js';
 import { X11Error } from './errors.js';
+import { authPeer, cookieFor, defaultXauthorityFile } from './xauthority.js';
+
+export interface ParsedDisplay {
+  /** Unix socket path, or a TCP host. */
+  socketPath?: string;
+  host?: string;
+  port?: number;
+  displayNumber: number;
+}
+
+/** ":1", ":1.0", "unix:1", "localhost:10.0" → where to connect. */
+export function parseDisplay(display: string): ParsedDisplay {
+  const m = /^([^:]*):(\d+)(?:\.\d+)?$/.exec(display.trim());
+  if (!m) throw new X11Error(`cannot parse DISPLAY "${display}"`);
+  const host = m[1]!;
+  const displayNumber = Number(m[2]);
+  if (host === '' || host === 'unix') return { socketPath: `/tmp/.X11-unix/X${displayNumber}`, displayNumber };
+  return { host, port: 6000 + displayNumber, displayNumber };
+}
+
+/** How long a connect plus the server's setup reply may take: a local server answers in ~1 ms; 5 s is one that hangs. */
+export const OPEN_TIMEOUT_MS = 5_000;
+
+export interface OpenOptions {
+  /** Bound on the connect and the server's setup reply (default OPEN_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /** The cookie file of a caller whose environment is not this process's (default: XAUTHORITY, ~/.Xauthority). */
+  xauthority?: string;
+  /** Abandons the opening: the socket is closed and `ready` rejects with the abort error. */
+  signal?: AbortSignal;
+}
+
+/** A connection being set up: feed it every byte read until `ready` settles. */
+export interface Opening {
+  socket: Socket;
+  feed(chunk: Buffer): void;
+  /** The server's setup and the bytes that came after it; rejects (and closes the socket) on refusal, error, time-out or abort. */
+  ready: Promise<{ info: SetupInfo; rest: Buffer }>;
+}
+
+/**
+ * Connects to `display` and sends the setup request once the socket is connected: the
+ * cookie depends on whom it reached (a TCP display on another host gets that host's
+ * cookie or none, never this host's). `onread`: the caller reads the socket itself
+ * (image-grab.ts) and hands the setup bytes to `feed`; otherwise 'data' events do.
+ */
+export function openX(display: string, options: OpenOptions = {}, onread?: OnReadOpts): Opening {
+  const where = parseDisplay(display);
+  const timeoutMs = options.timeoutMs ?? OPEN_TIMEOUT_MS;
+  const { signal } = options;
+  const socket = where.socketPath ? connect({ path: where.socketPath, ...(onread ? { onread } : {}) }) : connect({ port: where.port!, host: where.host!, ...(onread ? { onread } : {}) });
+  let got = Buffer.alloc(0);
+  let settle: { resolve: (v: { info: SetupInfo; rest: Buffer }) => void; reject: (e: Error) => void } | undefined;
+  const ready = new Promise<{ info: SetupInfo; rest: Buffer }>((resolve, reject) => (settle = { resolve, reject }));
+  const done = () => {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+    socket.removeListener('error', onError);
+    socket.removeListener('data', feed);
+    const s = settle;
+    settle = undefined;
+    return s;
+  };
+  const fail = (err: Error) => {
+    const s = done();
+    if (!s) return;
+    socket.destroy();
+    s.reject(err);
+  };
+  const onError = (err: Error) => fail(new X11Error(`cannot connect to X display ${display}: ${err.message}`));
+  const onAbort = () => fail(abortError(signal, `connecting to X display ${display} was stopped`));
+  function feed(chunk: Buffer): void {
+    if (!settle) return;
+    // A copy: an `onread` chunk is a view of a buffer the next read overwrites.
+    got = Buffer.concat([got, chunk]);
+    let parsed: ReturnType<typeof parseSetup>;
+    try {
+      parsed = parseSetup(got, display);
+    } catch (err) {
+      fail(err as Error);
+      return;
+    }
+    if (parsed) done()?.resolve({ info: parsed.info, rest: got.subarray(parsed.length) });
+  }
+  const timer = setTimeout(() => fail(new X11Error(`X server ${display} did not answer within ${timeoutMs} ms`)), timeoutMs);
+  socket.on('error', onError);
+  if (!onread) socket.on('data', feed);
+  socket.once('connect', () => {
+    let cookie: Buffer | undefined;
+    try {
+      cookie = cookieFor(authPeer(where.socketPath ? undefined : socket.remoteAddress), where.displayNumber, options.xauthority ?? defaultXauthorityFile());
+    } catch (err) {
+      fail(new X11Error(`cannot choose a cookie for X display ${display}: ${(err as Error).message}`));
+      return;
+    }
+    socket.write(setupRequest(cookie));
+  });
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  return { socket, feed, ready };
+}
 
 /** One "pixmap format" of the server: how an image of `depth` is laid out in GetImage replies. */
 export interface PixmapFormat {

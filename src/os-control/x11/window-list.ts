@@ -33,8 +33,9 @@ const children = async (conn: X11Connection, window: number): Promise<number[]> 
 /** Windows that vanish mid-walk answer BadWindow: they are simply not there. */
 const gone = <T>(fallback: T) => (): T => fallback;
 
-export async function windowsTitled(title: string, display: string): Promise<TitledWindow[]> {
-  const conn = await X11Connection.open(display, 2_000);
+/** Each request may take 2 s (a walk is a few round trips of ~1 ms); `signal` closes the connection at once. */
+export async function windowsTitled(title: string, display: string, signal?: AbortSignal): Promise<TitledWindow[]> {
+  const conn = await X11Connection.open(display, { timeoutMs: 2_000, requestTimeoutMs: 2_000, ...(signal ? { signal } : {}) });
   try {
     const [netWmName, utf8] = await Promise.all([internAtom(conn, '_NET_WM_NAME'), internAtom(conn, 'UTF8_STRING')]);
     const all: number[] = [];
