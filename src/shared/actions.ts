@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeEscalation, escalationAsks, SandboxEscalationSchema } from './sandbox.js';
 import { assertNever } from './assert-never.js';
 
 /**
@@ -117,9 +118,20 @@ export const CursorPositionActionSchema = z.object({ type: z.literal('cursor_pos
 /** A full-resolution crop of a region of the screenshot, for the model to look closer. */
 export const ZoomActionSchema = z.object({ type: z.literal('zoom'), region: RectSchema }).strict();
 
-/** Run a shell command (bash on Linux/macOS, PowerShell on Windows). Always risky. */
+/**
+ * Run a shell command (bash on Linux/macOS, PowerShell on Windows) in the run's sandbox
+ * (shared/sandbox.ts). Always risky. `escalate` asks to run it with more than the sandbox
+ * allows (paths to write, the network), saying why in `reason`: only a person may approve
+ * that (policy rule "sandbox-escalation").
+ */
 export const ShellActionSchema = z
-  .object({ type: z.literal('shell'), command: z.string().min(1).max(20_000), timeoutMs: z.number().int().min(1).max(600_000).optional() })
+  .object({
+    type: z.literal('shell'),
+    command: z.string().min(1).max(20_000),
+    timeoutMs: z.number().int().min(1).max(600_000).optional(),
+    escalate: SandboxEscalationSchema.optional(),
+    reason: z.string().max(2000).optional(),
+  })
   .strict();
 
 /**
@@ -387,8 +399,11 @@ export function describeAction(action: Action): string {
       return 'read the cursor position';
     case 'zoom':
       return `zoom into (${r(action.region.x)}, ${r(action.region.y)}) ${r(action.region.width)}×${r(action.region.height)}`;
-    case 'shell':
-      return `run shell: ${action.command.length > 120 ? `${action.command.slice(0, 117)}...` : action.command}`;
+    case 'shell': {
+      const line = `run shell: ${action.command.length > 120 ? `${action.command.slice(0, 117)}...` : action.command}`;
+      // An escalation says exactly what it adds, on every card and in every log line.
+      return escalationAsks(action.escalate) ? `${line} — ${describeEscalation(action.escalate)}${action.reason ? ` (reason: ${action.reason})` : ''}` : line;
+    }
     case 'mcp_call': {
       const args = JSON.stringify(action.arguments);
       return `call ${action.server} tool ${action.tool} ${args.length > 120 ? `${args.slice(0, 117)}...` : args}`;

@@ -1,5 +1,5 @@
 import type { ApprovedBy, PolicyMode } from './approvals.js';
-import { PROVIDER_SAFETY_RULE } from './rule-ids.js';
+import { PROVIDER_SAFETY_RULE, SANDBOX_ESCALATION_RULE } from './rule-ids.js';
 
 /**
  * Words a person reads in place of internal ids (issue 13 item 9): the UI, the exports
@@ -38,6 +38,7 @@ export function ruleLabel(rule: string): string {
   const user = /^user:(allow|deny|ask):(\d+)$/.exec(rule);
   if (user) return `your ${user[1]} rule no. ${Number(user[2]) + 1}`;
   if (rule === PROVIDER_SAFETY_RULE) return "the model provider's safety check";
+  if (rule === SANDBOX_ESCALATION_RULE) return 'the sandbox: the command asks for more access';
   return `the rule "${rule}"`;
 }
 

@@ -29,7 +29,7 @@ export type RiskRuleId = (typeof RISK_RULE_IDS)[number];
 export type ModeRuleId = `mode:${PolicyMode}`;
 /** A rule of the person's settings, by its index in policy.rules. */
 export type UserRuleId = `user:${'allow' | 'deny'}:${number}`;
-export type FixedRuleId = 'finish' | 'observe' | 'ask_user' | 'provider-safety-check';
+export type FixedRuleId = 'finish' | 'observe' | 'ask_user' | 'provider-safety-check' | 'sandbox-escalation';
 /** An MCP server's `approval` in config.json decided (`mcp:ask:<server>`, `mcp:deny:<server>`). */
 export type McpRuleId = `mcp:${'ask' | 'deny'}:${string}`;
 
@@ -40,6 +40,9 @@ export const SECRET_TEXT_RULE: RiskRuleId = 'risk:secret-text';
 
 /** A provider's safety check held the action: only a person may answer. */
 export const PROVIDER_SAFETY_RULE: FixedRuleId = 'provider-safety-check';
+
+/** A shell command asks to run with more than the sandbox allows: only a person may answer. */
+export const SANDBOX_ESCALATION_RULE: FixedRuleId = 'sandbox-escalation';
 
 /** True for the rule ids the policy mode gives (`mode:ask` …), which the UI shows as the policy, not a rule. */
 export const isModeRule = (rule: string): boolean => rule.startsWith('mode:');

@@ -20,6 +20,15 @@ export type BuiltinToolName = 'shell' | 'ask_user' | 'finish' | 'element';
 const ShellInput = z.object({
   command: z.string().describe('The command line to run.'),
   timeout_seconds: z.number().int().min(1).max(600).optional().describe('Kill the command after this many seconds (default 60).'),
+  escalate: z
+    .object({
+      write: z.array(z.string()).max(16).optional().describe('Existing absolute paths (files or folders) the command must write outside the sandbox.'),
+      network: z.boolean().optional().describe('The command needs the network.'),
+    })
+    .strict()
+    .optional()
+    .describe('Only after the sandbox refused this command: run it again with this extra access. A person must approve it.'),
+  reason: z.string().max(2000).optional().describe('Why the command needs the extra access (shown to the person with escalate).'),
 });
 const AskInput = z.object({ question: z.string().describe('The question, in one or two sentences.') });
 const FinishInput = z.object({ success: z.boolean(), summary: z.string().optional() });
@@ -39,9 +48,9 @@ export const BUILTIN_TOOLS: Readonly<Record<BuiltinToolName, BuiltinTool>> = {
   shell: {
     name: 'shell',
     description:
-      'Run one shell command (bash on Linux/macOS, PowerShell on Windows) and get its output. A person approves every command first.',
+      'Run one shell command (bash on Linux/macOS, PowerShell on Windows) and get its output, inside a sandbox that limits what it may write and reach. A person approves every command first.',
     input: ShellInput,
-    shape: '{command, timeout_seconds?}',
+    shape: '{command, timeout_seconds?, escalate?: {write?: [path], network?}, reason?}',
   },
   ask_user: {
     name: 'ask_user',
@@ -116,7 +125,16 @@ function parseBuiltinCall(name: BuiltinToolName, input: unknown, ctx: ParseConte
     case 'shell': {
       const r = ShellInput.safeParse(input);
       if (!r.success) return bad(r.error);
-      return finalize({ type: 'shell', command: r.data.command, ...(r.data.timeout_seconds ? { timeoutMs: r.data.timeout_seconds * 1000 } : {}) }, ctx);
+      return finalize(
+        {
+          type: 'shell',
+          command: r.data.command,
+          ...(r.data.timeout_seconds ? { timeoutMs: r.data.timeout_seconds * 1000 } : {}),
+          ...(r.data.escalate ? { escalate: r.data.escalate } : {}),
+          ...(r.data.reason ? { reason: r.data.reason } : {}),
+        },
+        ctx,
+      );
     }
     case 'ask_user': {
       const r = AskInput.safeParse(input);

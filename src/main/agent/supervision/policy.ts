@@ -1,7 +1,8 @@
 import { actionCategory, describeAction, type Action } from '../../../shared/actions.js';
 import type { GateDecision, PolicyMode } from '../../../shared/approvals.js';
 import { mcpToolAllowed, type McpServerPolicy } from '../../../shared/config.js';
-import { PROVIDER_SAFETY_RULE, type RuleId } from '../../../shared/rule-ids.js';
+import { PROVIDER_SAFETY_RULE, SANDBOX_ESCALATION_RULE, type RuleId } from '../../../shared/rule-ids.js';
+import { describeEscalation, escalationAsks } from '../../../shared/sandbox.js';
 import type { ActionContext } from '../gate.js';
 import { findRisk } from './risk-rules.js';
 import { firstMatching, type CompiledUserRule } from './user-rules.js';
@@ -12,6 +13,10 @@ import { firstMatching, type CompiledUserRule } from './user-rules.js';
  *   1. finish                       → allow  ("finish")
  *   2. a user deny rule             → deny   ("user:deny:<i>")   — in every mode, incl. auto
  *   3. a provider safety check      → ask, humanOnly ("provider-safety-check")
+ *  3b. a shell command that asks to leave its sandbox (escalate: write paths, network)
+ *                                   → ask, humanOnly ("sandbox-escalation") — in every mode,
+ *      before allow rules: no policy, auto/--yes, allow rule, "approve similar", countdown
+ *      or ACP "allow always" grants it
  *   4. observe actions              → allow  ("observe")          — screenshot, zoom, cursor, wait
  *  4b. an MCP tool call whose server's approval (config.json mcpServers) is
  *      deny, or whose server is not configured → deny ("mcp:deny:<server>")
@@ -60,6 +65,10 @@ export function decide(action: Action, context: ActionContext, input: PolicyInpu
   }
   if (input.afterSafetyCheck && category !== 'observe') {
     return decision('ask', PROVIDER_SAFETY_RULE, 'follows an action the model provider flagged in this turn', true);
+  }
+
+  if (action.type === 'shell' && escalationAsks(action.escalate)) {
+    return decision('ask', SANDBOX_ESCALATION_RULE, `the command asks to run with more than its sandbox allows: ${describeEscalation(action.escalate)}`, true);
   }
 
   if (category === 'observe') return decision('allow', 'observe', 'only looks at the screen');
