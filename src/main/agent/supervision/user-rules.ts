@@ -127,11 +127,34 @@ function combosOf(action: Action, context: ActionContext): NormalCombo[] {
 }
 
 /**
+ * The kinds a rule's `actions` may name to judge this action: its own kind and category,
+ * and the kind whose work it does by another way (issue 27: a rule by kind must not be
+ * stepped around by an element action or a tool):
+ *  - an element `set_value` puts text in, as `type` does;
+ *  - an element `click` or `invoke` presses, as `click` does (`focus` presses nothing);
+ *  - a deny `shell` rule with a `textPattern` also judges the other ways a command's text
+ *    reaches the system: typed text and set values (a terminal runs what is typed into it,
+ *    and which window is one cannot be known) and MCP tool calls (a server's tool may run
+ *    whatever it is given). Without a textPattern a shell rule judges shell commands only
+ *    ("no shell" must not mean "no typing"), and an allow shell rule allows only shell
+ *    commands: typing is allowed by type rules, an MCP server by its `approval`.
+ * docs/CONFIG.md ("Rules by action kind") says the same with examples.
+ */
+function kindsOf(action: Action, rule: CompiledUserRule): string[] {
+  const kinds: string[] = [action.type, actionCategory(action)];
+  if (action.type === 'element' && action.op === 'set_value') kinds.push('type');
+  if (action.type === 'element' && (action.op === 'click' || action.op === 'invoke')) kinds.push('click');
+  const carriesCommandText = action.type === 'type' || action.type === 'mcp_call' || (action.type === 'element' && action.op === 'set_value');
+  if (carriesCommandText && rule.effect === 'deny' && rule.text) kinds.push('shell');
+  return kinds;
+}
+
+/**
  * Does the rule match? For an unknown focused window, a window pattern cannot be
  * ruled out: deny rules then match (fail closed), allow rules do not.
  */
 export function ruleMatches(rule: CompiledUserRule, action: Action, context: ActionContext): boolean {
-  if (rule.actions && !rule.actions.has(action.type) && !rule.actions.has(actionCategory(action))) return false;
+  if (rule.actions && !kindsOf(action, rule).some((kind) => rule.actions!.has(kind))) return false;
   if (rule.keys) {
     const pressed = combosOf(action, context);
     // A deny rule for ctrl+w also catches ctrl+shift+w; an allow rule only the exact combo.
