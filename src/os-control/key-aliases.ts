@@ -51,6 +51,10 @@ const XDOTOOL: Record<string, string> = {
   volumeup: 'XF86AudioRaiseVolume', audiovolup: 'XF86AudioRaiseVolume',
   playpause: 'XF86AudioPlay', audioplay: 'XF86AudioPlay', audiopause: 'XF86AudioPause', audiostop: 'XF86AudioStop',
   audionext: 'XF86AudioNext', audioprev: 'XF86AudioPrev', brightnessup: 'XF86MonBrightnessUp', brightnessdown: 'XF86MonBrightnessDown',
+  // The rest of nut.js's media keys (@nut-tree-fork/shared Key: AudioRewind, AudioForward,
+  // AudioRepeat, AudioRandom), as libnut presses them on X11 (its "audio_random" is
+  // XF86XK_AudioRandomPlay). test/os-control/key-table.test.ts reads every Key member.
+  audiorewind: 'XF86AudioRewind', audioforward: 'XF86AudioForward', audiorepeat: 'XF86AudioRepeat', audiorandom: 'XF86AudioRandomPlay',
   // One-character spellings people and models use.
   '⌃': 'Control_L', '⇧': 'Shift_L', '⌥': 'Alt_L', '⌘': 'Super_L', '⏎': 'Return', '↵': 'Return', '⌫': 'BackSpace', '⌦': 'Delete',
   '←': 'Left', '→': 'Right', '↑': 'Up', '↓': 'Down', '\n': 'Return', '\r': 'Return', '\t': 'Tab', ' ': 'space',
@@ -94,6 +98,7 @@ function domNames(): Record<string, string> {
     audiovolumemute: 'XF86AudioMute', audiovolumedown: 'XF86AudioLowerVolume', audiovolumeup: 'XF86AudioRaiseVolume',
     mediaplaypause: 'XF86AudioPlay', mediaplay: 'XF86AudioPlay', mediapause: 'XF86AudioPause', mediastop: 'XF86AudioStop',
     mediatracknext: 'XF86AudioNext', mediatrackprevious: 'XF86AudioPrev', medianexttrack: 'XF86AudioNext', mediaprevioustrack: 'XF86AudioPrev',
+    mediafastforward: 'XF86AudioForward', mediarewind: 'XF86AudioRewind', mediarecord: 'XF86AudioRecord',
     mediaselect: 'XF86AudioMedia', launchmail: 'XF86Mail', launchapp1: 'XF86MyComputer', launchapp2: 'XF86Calculator',
     launchcalculator: 'XF86Calculator', brightnessup: 'XF86MonBrightnessUp', brightnessdown: 'XF86MonBrightnessDown',
     power: 'XF86PowerOff', poweroff: 'XF86PowerOff', wakeup: 'XF86WakeUp', eject: 'XF86Eject', again: 'Redo',
@@ -110,16 +115,25 @@ function domNames(): Record<string, string> {
 }
 const DOM = domNames();
 
-/** Every vocabulary at once: names that mean the same key wherever they appear. */
-export const COMMON_ALIASES: Readonly<Record<string, string>> = { ...DOM, ...PYAUTOGUI, ...XDOTOOL };
+/**
+ * A table as a Map: a name a model or a person writes is looked up as data, never as a
+ * property ("constructor" is not Object's constructor, "__proto__" not the prototype).
+ */
+const aliasMap = (...tables: Record<string, string>[]): ReadonlyMap<string, string> => new Map(tables.flatMap((t) => Object.entries(t)));
+
+/** Every vocabulary at once: names that mean the same key wherever they appear (later tables win). */
+export const COMMON_ALIASES: ReadonlyMap<string, string> = aliasMap(DOM, PYAUTOGUI, XDOTOOL);
 
 /**
  * `meta` is the one name the vocabularies disagree on:
  *  - xdotool (Claude): "meta" is the Meta_L keysym. Standard X keymaps (xkb "pc") have
  *    Meta_L only at the Shift level of the Alt key and on the Mod1 modifier with Alt;
- *    xev on Xvfb shows `xdotool key Meta_L` pressing Shift_L + keycode 64 (Alt). What
- *    an X application receives as "Meta" is the Mod1 state, i.e. Alt — so on X11 we
- *    press Alt_L for it (the same Mod1, without a stray Shift).
+ *    xev on Xvfb shows `xdotool key Meta_L+q` pressing Shift_L, keycode 64 (Alt), then
+ *    Q in state Shift|Mod1. What an X application receives as "Meta" is the Mod1 state,
+ *    i.e. Alt — so on X11 we press Alt_L for the bare word (the same Mod1, without a
+ *    stray Shift that would turn alt+q into alt+Q). A choice, for the word only: the
+ *    keysym written exactly, "Meta_L" / "Meta_R", is pressed as that keysym, as xdotool
+ *    presses it (keys.ts `lookup`).
  *  - DOM / Playwright (OpenAI) and nut.js / pyautogui (UI-TARS): "Meta" is the OS key:
  *    Super on Linux, Command on macOS, Windows on Windows.
  *  - On macOS and Windows every vocabulary means the OS key (Command / Windows).
@@ -136,9 +150,9 @@ export function normaliseKeyName(name: string): string {
 }
 
 /** Per-vocabulary maps, looked up before the common one when the caller knows the vocabulary. */
-export const VOCABULARY_ALIASES: Readonly<Record<KeyVocabulary, Readonly<Record<string, string>>>> = {
-  xdotool: XDOTOOL,
-  openai: DOM,
-  pyautogui: PYAUTOGUI,
-  dom: DOM,
-};
+export const VOCABULARY_ALIASES: ReadonlyMap<KeyVocabulary, ReadonlyMap<string, string>> = new Map([
+  ['xdotool', aliasMap(XDOTOOL)],
+  ['openai', aliasMap(DOM)],
+  ['pyautogui', aliasMap(PYAUTOGUI)],
+  ['dom', aliasMap(DOM)],
+]);

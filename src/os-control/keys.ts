@@ -179,25 +179,28 @@ const META_RIGHT = new Set(['metar', 'rightmeta', 'rmeta']);
 function lookup(name: string, options: ParseKeyOptions): string | undefined {
   const platform = options.platform ?? process.platform;
   if (name.length === 1) {
-    const alias = COMMON_ALIASES[name];
+    const alias = COMMON_ALIASES.get(name);
     if (alias) return alias;
     // A letter means the letter key, whatever its case ("ctrl+C" is ctrl+c, "Ä" is the ä key): no shift.
     const lower = name.toLowerCase();
     if (/^[A-Za-z]$/.test(name)) return lower;
     return (lower !== name ? BY_CHAR.get(lower) : undefined) ?? BY_CHAR.get(name);
   }
+  // The keysym itself, written exactly, is that keysym: xdotool presses Meta_L as Meta
+  // (xev: Shift_L then keycode 64, which the pc keymap gives Meta_L at its Shift level).
+  if (name === 'Meta_L' || name === 'Meta_R') return name;
   const n = normaliseKeyName(name);
   if (PLATFORM_MOD.has(n)) return platform === 'darwin' ? 'Super_L' : 'Control_L';
-  if (name === 'Meta_L' || name === 'Meta_R' || META.has(n) || META_RIGHT.has(n)) {
+  if (META.has(n) || META_RIGHT.has(n)) {
     const side = name === 'Meta_R' || META_RIGHT.has(n) ? 'R' : 'L';
     return metaKeysym(options.vocabulary, platform, side);
   }
   if (options.vocabulary) {
-    const own = VOCABULARY_ALIASES[options.vocabulary][n];
+    const own = VOCABULARY_ALIASES.get(options.vocabulary)?.get(n);
     if (own) return own;
   }
   if (BY_NAME.has(name)) return name;
-  return COMMON_ALIASES[n] ?? BY_LOOSE_NAME.get(n);
+  return COMMON_ALIASES.get(n) ?? BY_LOOSE_NAME.get(n);
 }
 
 function distance(a: string, b: string): number {
@@ -223,7 +226,7 @@ export function suggestKeyNames(unknown: string): string[] {
     const d = alias.startsWith(n) || n.startsWith(alias) ? Math.min(1, distance(n, alias)) : distance(n, alias);
     if (d <= Math.max(2, Math.floor(n.length / 3)) && d < (best.get(target) ?? Infinity)) best.set(target, d);
   };
-  for (const [alias, target] of Object.entries(COMMON_ALIASES)) consider(alias, CANONICAL.get(BY_NAME.get(target)?.keysym ?? -1) ?? target);
+  for (const [alias, target] of COMMON_ALIASES) consider(alias, CANONICAL.get(BY_NAME.get(target)?.keysym ?? -1) ?? target);
   for (const [alias, target] of BY_LOOSE_NAME) consider(alias, CANONICAL.get(BY_NAME.get(target)!.keysym) ?? target);
   return [...best.entries()]
     .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
@@ -301,10 +304,24 @@ function resolvePart(part: string, options: ParseKeyOptions): KeySpec[] {
     const { parts, joinsPrevious, joinsNext } = splitAt(part, '-');
     if (!joinsPrevious && !joinsNext && parts.length >= 2) {
       const specs = parts.map((p) => lookup(p === '-' ? 'minus' : p, options));
-      if (specs.every((s) => s !== undefined)) return specs.map((s) => specOf(s!));
+      if (specs.every((s) => s !== undefined)) return parts.flatMap((p, i) => withShift(p, specOf(specs[i]!), options));
     }
   }
-  return [resolveKey(part, options)];
+  return withShift(part, resolveKey(part, options), options);
+}
+
+/**
+ * An upper-case letter as xdotool reads it: the keysym of the capital ("C" is 0x43),
+ * which it types as Shift + the letter's key. xev on Xvfb, `xdotool key ctrl+C`:
+ * Control_L, Shift_L, then keycode 54 in state Control|Shift. So in the xdotool
+ * vocabulary "ctrl+C" is ctrl+shift+c, written so. The other vocabularies read a letter
+ * whatever its case (OpenAI's ["CTRL", "C"], pressed by Playwright as KeyC without
+ * Shift, is ctrl+c), and so does the default reading: "Ctrl+Q" in a rule or a
+ * person's edit means the shortcut as menus write it.
+ */
+function withShift(written: string, spec: KeySpec, options: ParseKeyOptions): KeySpec[] {
+  if (options.vocabulary !== 'xdotool' || !/^[A-Z]$/.test(written)) return [spec];
+  return [specOf('Shift_L'), spec];
 }
 
 function shown(text: string): string {

@@ -10,6 +10,7 @@ import type { DesktopComputer } from '../../src/os-control/index.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
 import { heldState } from '../harness/native-apps.js';
 import { checked } from '../harness/checked.js';
+import { parseClaudeAction } from '../../src/main/agent/providers/parse/claude-computer.js';
 
 let xvfb: Xvfb;
 let computer: DesktopComputer;
@@ -107,6 +108,11 @@ describe('the keysym that arrives', () => {
     ['KeyA', 'a'],
     ['Digit1', '1'],
     ['meta', 'Alt_L'],
+    ['Meta_L', 'Meta_L'],
+    ['Meta_R', 'Meta_R'],
+    ['XF86AudioForward', 'XF86AudioForward'],
+    ['audiorewind', 'XF86AudioRewind'],
+    ['AudioRandom', 'XF86AudioRandomPlay'],
   ];
   it.each(CASES)('%s → %s', async (name, keysym) => {
     const events = await eventsOf(
@@ -116,6 +122,22 @@ describe('the keysym that arrives', () => {
     const presses = events.filter((e) => e.type === 'press').map((e) => e.keysym);
     expect(presses, JSON.stringify(events)).toContain(keysym);
     nothingHeld();
+  });
+});
+
+describe("Claude's key text pressed as Anthropic's reference executor presses it (xdotool key, issue 26 item 4)", () => {
+  const presses = (events: KeyEvent[]) => events.filter((e) => e.type === 'press').map((e) => `${e.keysym}@${e.state.toString(16)}`);
+  // Every key pressed is let go again (a shifted letter's release reads as the capital, so count, not names).
+  const allReleased = (got: KeyEvent[]) => got.some((e) => e.type === 'press') && got.filter((e) => e.type === 'release').length >= got.filter((e) => e.type === 'press').length;
+  it.each(['ctrl+C', 'shift+A', 'Meta_L+q', 'alt+Meta_R+x'])('%s: the application gets the same presses, in the same modifier state', async (text) => {
+    const entry = parseClaudeAction('key', { action: 'key', text }, { image: { width: 1024, height: 768 } });
+    if (!entry.ok) throw new Error(entry.error);
+    const ours = await eventsOf(() => computer.perform(checked(entry.action), never), allReleased);
+    nothingHeld();
+    const theirs = await eventsOf(async () => spawnSync('xdotool', ['key', '--', text], { env: xvfb.env }), allReleased);
+    nothingHeld();
+    expect(presses(ours).length, JSON.stringify(ours)).toBeGreaterThan(1);
+    expect(presses(ours)).toEqual(presses(theirs));
   });
 });
 

@@ -10,6 +10,7 @@ import { canonicalKeys, KeyNameError, parseKeyCombo, resolveKey } from '../../sr
 import { COMMON_ALIASES, VOCABULARY_ALIASES } from '../../src/os-control/key-aliases.js';
 import { X_KEYSYMS } from '../../src/os-control/keysyms.generated.js';
 import { parseKeysymHeader } from '../../scripts/gen-keysyms.js';
+import { Key } from '@nut-tree-fork/shared';
 
 const name = (text: string, platform: NodeJS.Platform = 'linux') => resolveKey(text, { platform }).name;
 const chords = (text: string) => parseKeyCombo(text, { platform: 'linux' }).chords.map((c) => c.keys.map((k) => k.name));
@@ -48,8 +49,8 @@ describe('generated keysym table', () => {
 
   it('every alias of every vocabulary names a keysym of the table', () => {
     const names = new Set(X_KEYSYMS.map(([n]) => n));
-    for (const map of [COMMON_ALIASES, ...Object.values(VOCABULARY_ALIASES)]) {
-      for (const [alias, target] of Object.entries(map)) expect(names.has(target), `${alias} → ${target}`).toBe(true);
+    for (const map of [COMMON_ALIASES, ...VOCABULARY_ALIASES.values()]) {
+      for (const [alias, target] of map) expect(names.has(target), `${alias} → ${target}`).toBe(true);
     }
   });
 });
@@ -94,12 +95,21 @@ describe('the names models emit that were refused (issue 14 class 3)', () => {
 });
 
 describe('meta and the platform keys', () => {
-  it('meta on X is Alt (the Mod1 Meta_L shares; xdotool Meta_L would add Shift), elsewhere the OS key', () => {
+  it('the word meta on X is Alt (the Mod1 Meta_L shares; xdotool Meta_L would add Shift), elsewhere the OS key', () => {
     expect(name('meta', 'linux')).toBe('Alt_L');
-    expect(name('Meta_L', 'linux')).toBe('Alt_L');
-    expect(name('Meta_R', 'linux')).toBe('Alt_R');
+    expect(name('META', 'linux')).toBe('Alt_L');
+    expect(name('meta_r', 'linux')).toBe('Alt_R');
     expect(name('meta', 'darwin')).toBe('Super_L');
     expect(name('meta', 'win32')).toBe('Super_L');
+  });
+  it('the keysym written exactly, Meta_L / Meta_R, is that keysym in every vocabulary (issue 26 item 4)', () => {
+    for (const platform of ['linux', 'darwin', 'win32'] as const) {
+      expect(name('Meta_L', platform)).toBe('Meta_L');
+      expect(name('Meta_R', platform)).toBe('Meta_R');
+    }
+    expect(canonicalKeys('Meta_L+q', 'xdotool', { platform: 'linux' })).toBe('Meta_L+q');
+    expect(canonicalKeys('Meta_R', 'pyautogui', { platform: 'linux' })).toBe('Meta_R');
+    expect(resolveKey('Meta_L').modifierClass).toBe('alt');
   });
   it('DOM and OpenAI "Meta" is the OS key on every platform', () => {
     expect(canonicalKeys(['META', 'A'], 'openai', { platform: 'linux' })).toBe('super+a');
@@ -156,6 +166,52 @@ describe('chords and sequences', () => {
       const once = parseKeyCombo(text, { platform: 'linux' });
       const again = parseKeyCombo(once.canonical, { platform: 'linux' });
       expect(again.chords.map((c) => c.keys.map((k) => k.name))).toEqual(once.chords.map((c) => c.keys.map((k) => k.name)));
+    }
+  });
+});
+
+describe('a capital letter as each vocabulary presses it (issue 26 item 4)', () => {
+  it('xdotool presses a capital with Shift (xev: ctrl+C is Control, Shift, then C): so does its vocabulary', () => {
+    expect(canonicalKeys('ctrl+C', 'xdotool')).toBe('ctrl+shift+c');
+    expect(canonicalKeys('ctrl-C', 'xdotool')).toBe('ctrl+shift+c');
+    expect(canonicalKeys('C', 'xdotool')).toBe('shift+c');
+    expect(canonicalKeys('shift+C', 'xdotool')).toBe('shift+c');
+    expect(canonicalKeys('ctrl+c', 'xdotool')).toBe('ctrl+c');
+    // Only a letter: keysym names with capitals are the keys they name.
+    expect(canonicalKeys('alt+F4 Return', 'xdotool')).toBe('alt+F4 Return');
+    expect(canonicalKeys('ctrl+Ä', 'xdotool')).toBe('ctrl+adiaeresis');
+  });
+  it('OpenAI, pyautogui, DOM and the default reading take a letter whatever its case', () => {
+    expect(canonicalKeys(['CTRL', 'C'], 'openai')).toBe('ctrl+c');
+    expect(canonicalKeys('ctrl C', 'pyautogui')).toBe('ctrl+c');
+    expect(canonicalKeys('Control+C', 'dom')).toBe('ctrl+c');
+    expect(parseKeyCombo('Ctrl+Q').canonical).toBe('ctrl+q');
+  });
+});
+
+describe('every nut.js key name (issue 26 item 4)', () => {
+  // @nut-tree-fork/shared's Key enum, which UI-TARS-desktop's operator looks up lower-cased.
+  const NUT_KEY_NAMES = Object.keys(Key).filter((k) => Number.isNaN(Number(k)));
+  it('the enum is the one we read (more than 100 names, the media keys among them)', () => {
+    expect(NUT_KEY_NAMES.length).toBeGreaterThan(100);
+    expect(NUT_KEY_NAMES).toEqual(expect.arrayContaining(['AudioRewind', 'AudioForward', 'AudioRepeat', 'AudioRandom']));
+  });
+  it.each(NUT_KEY_NAMES)('%s is a key, as written and lower-cased', (nutName) => {
+    expect(() => resolveKey(nutName, { vocabulary: 'pyautogui', platform: 'linux' })).not.toThrow();
+    expect(() => resolveKey(nutName.toLowerCase(), { vocabulary: 'pyautogui', platform: 'linux' })).not.toThrow();
+  });
+  it.each([
+    // libnut's X11 key table (its "audio_random" is XF86XK_AudioRandomPlay)
+    ['AudioRewind', 'XF86AudioRewind'], ['audioforward', 'XF86AudioForward'], ['audio_repeat', 'XF86AudioRepeat'], ['AudioRandom', 'XF86AudioRandomPlay'],
+    ['AudioPause', 'XF86AudioPause'], ['MediaFastForward', 'XF86AudioForward'], ['MediaRewind', 'XF86AudioRewind'],
+  ])('%s → %s', (input, keysym) => expect(name(input)).toBe(keysym));
+});
+
+describe('names that are Object.prototype properties are unknown keys, not properties (issue 27 item 9)', () => {
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf'])('%s', (n) => {
+    for (const vocabulary of [undefined, 'xdotool', 'openai', 'pyautogui', 'dom'] as const) {
+      expect(() => resolveKey(n, { vocabulary })).toThrow(/^unknown key/);
+      expect(() => parseKeyCombo(`ctrl+${n}`, { vocabulary })).toThrow(/^unknown key/);
     }
   });
 });

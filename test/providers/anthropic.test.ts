@@ -180,6 +180,37 @@ describe('Anthropic malformed tool calls become error entries', () => {
     expect(errors[7]).toMatch(/outside the screenshot/);
   });
 
+  it("fields the reference executor refuses are refused with the reason, in both wire shapes (issue 26 item 4)", async () => {
+    fake.script({
+      toolCalls: [
+        { name: 'left_mouse_down', toolsetName: 'computer', input: { coordinate: [5, 5] } },
+        { name: 'key', toolsetName: 'computer', input: { text: 'Return', coordinate: [5, 5] } },
+        { name: 'scroll', toolsetName: 'computer', input: { coordinate: [5, 5], scroll_direction: 'down' } },
+        { name: 'left_click', toolsetName: 'computer', input: { action: 'right_click', coordinate: [5, 5] } },
+        { name: 'left_click', toolsetName: 'computer', input: { action: 'left_click', coordinate: [5, 5], text: null } },
+      ],
+    });
+    // computer_20250124: one tool "computer", the action inside its input.
+    fake.script({
+      toolCalls: [
+        { name: 'computer', input: { action: 'left_mouse_up', coordinate: [5, 5] } },
+        { name: 'computer', input: { action: 'mouse_move', coordinate: [5, 5], text: 'shift' } },
+      ],
+    });
+    const ask = { system: 's', transcript: [firstUser], observation: observation(1280, 800), tools: [] };
+    const calls = [...(await claude('claude-sonnet-5-5').turn(ask, signal())).assistant.calls, ...(await claude('claude-sonnet-4-5').turn(ask, signal())).assistant.calls];
+    const errors = calls.map((c) => (c.actions[0]!.ok ? 'OK' : c.actions[0]!.error));
+    expect(errors).toEqual([
+      'left_mouse_down: coordinate is not accepted for left_mouse_down (it takes no other field; it acts at the pointer: move there first with mouse_move)',
+      'key: coordinate is not accepted for key (it takes text, repeat; it goes to the focused window: click the field first)',
+      'scroll: scroll_amount is required (the number of wheel notches, at least 1)',
+      'left_click: action is not accepted for left_click (it takes coordinate, text, key; leave it out)',
+      'OK',
+      'left_mouse_up: coordinate is not accepted for left_mouse_up (it takes no other field; it acts at the pointer: move there first with mouse_move)',
+      'mouse_move: text is not accepted for mouse_move (it takes coordinate; send keys and text with key, hold_key or type)',
+    ]);
+  });
+
   it('a click without a coordinate acts at the pointer when the observation knows it', async () => {
     fake.script({ toolCalls: [{ name: 'double_click', toolsetName: 'computer', input: {} }] });
     // cursor at (1280, 800) on a 2560×1600 display → (640, 400) in a 1280×800 image

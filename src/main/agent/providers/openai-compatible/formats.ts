@@ -55,7 +55,7 @@ export function genericComputerParameters(image: { width: number; height: number
       start_coordinate: { type: 'array', items: { type: 'number' }, description: '[x, y] where a left_click_drag starts.' },
       text: { type: 'string', description: 'Text to type, the key combo for action=key (e.g. "ctrl+s", "Return"), or modifiers held during a click.' },
       scroll_direction: { type: 'string', enum: ['up', 'down', 'left', 'right'] },
-      scroll_amount: { type: 'integer', minimum: 1, maximum: 50, description: 'Wheel notches.' },
+      scroll_amount: { type: 'integer', minimum: 1, maximum: 50, description: 'Wheel notches (required for action=scroll).' },
       duration: { type: 'number', description: 'Seconds, for action=wait.' },
     },
     required: ['action'],

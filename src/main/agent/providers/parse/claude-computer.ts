@@ -1,6 +1,6 @@
 import type { Point } from '../../../../shared/actions.js';
 import { CLICK_ACTIONS, clickAction } from './click-actions.js';
-import { fail, finalize, modifiersFrom, num, readPoint, show, type ActionEntry, type ParseContext } from './validate.js';
+import { comboFrom, fail, finalize, modifiersFrom, num, readPoint, show, type ActionEntry, type ParseContext } from './validate.js';
 
 /**
  * Claude's computer actions → the action vocabulary. One function serves both wire
@@ -11,26 +11,66 @@ import { fail, finalize, modifiersFrom, num, readPoint, show, type ActionEntry, 
  * Coordinates are in the pixels of the screenshot the model saw; durations are seconds.
  */
 
+/** The fields a click takes: where, and the keys held (`text` in the API's schema, `key` in the reference tool). */
+const CLICK_FIELDS = ['coordinate', 'text', 'key'] as const;
+
+/**
+ * The fields each action takes besides `action`, and why a field would be refused.
+ * Anthropic's reference executor (anthropic-quickstarts computer-use-demo
+ * computer_use_demo/tools/computer.py: ComputerTool20241022 and 20250124; 20251124 adds
+ * only `zoom` with its `region`) answers a field an action does not take with a
+ * ToolError the model reads ("coordinate is not accepted for action='left_mouse_down'",
+ * "coordinate is not accepted for key", "text is not accepted for mouse_move"). We do
+ * the same for every field, unknown ones included (the reference passes those to
+ * `**kwargs` and drops them): a field we would not read is something the model meant
+ * and would not get — `{"action": "left_click", "button": "right"}` clicks left there.
+ * A `null` field is an absent one (Python's None, as the reference reads it).
+ * Fields beyond the reference's, from the API's own input schema (@anthropic-ai/sdk
+ * Computer*Input): `text` as the held keys of a click, drag or scroll, `start_coordinate`
+ * of a drag, `repeat` of a key.
+ */
+const FIELDS: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
+  ...Object.keys(CLICK_ACTIONS).map((name) => [name, CLICK_FIELDS] as const),
+  ['key', ['text', 'repeat']],
+  ['hold_key', ['text', 'duration']],
+  ['type', ['text']],
+  ['screenshot', []],
+  ['cursor_position', []],
+  ['mouse_move', ['coordinate']],
+  ['left_mouse_down', []],
+  ['left_mouse_up', []],
+  ['left_click_drag', ['start_coordinate', 'coordinate', 'text', 'key']],
+  ['scroll', ['coordinate', 'scroll_direction', 'scroll_amount', 'text', 'key']],
+  ['wait', ['duration']],
+  ['zoom', ['region']],
+]);
+
 /**
  * Every action name Claude's computer tool uses (the GA toolset sends each as a bare
  * tool name): a run's own tool may not take one of them. test/providers/tool-spec.test.ts
  * checks each is one the parser below reads.
  */
-export const CLAUDE_COMPUTER_ACTIONS: readonly string[] = [
-  ...Object.keys(CLICK_ACTIONS),
-  'key',
-  'hold_key',
-  'type',
-  'screenshot',
-  'cursor_position',
-  'mouse_move',
-  'left_mouse_down',
-  'left_mouse_up',
-  'left_click_drag',
-  'scroll',
-  'wait',
-  'zoom',
-];
+export const CLAUDE_COMPUTER_ACTIONS: readonly string[] = [...FIELDS.keys()];
+
+/** What to do instead of sending a refused field, for the refusals a model is likeliest to meet. */
+function instead(action: string, field: string): string {
+  if (field === 'coordinate' && (action === 'left_mouse_down' || action === 'left_mouse_up')) return 'it acts at the pointer: move there first with mouse_move';
+  if (field === 'coordinate' && (action === 'key' || action === 'hold_key' || action === 'type')) return 'it goes to the focused window: click the field first';
+  if (field === 'text' || field === 'key') return 'send keys and text with key, hold_key or type';
+  return 'leave it out';
+}
+
+/** A field the action does not take, as the model should read it; undefined when every field is one it takes. */
+function strayField(action: string, takes: readonly string[], input: Record<string, unknown>): string | undefined {
+  for (const [field, value] of Object.entries(input)) {
+    if (value === undefined || value === null || takes.includes(field)) continue;
+    // The beta tools name the action inside the input; the GA toolset names it as the tool.
+    if (field === 'action' && value === action) continue;
+    const accepted = takes.length ? `it takes ${takes.join(', ')}` : 'it takes no other field';
+    return `${action}: ${field} is not accepted for ${action} (${accepted}; ${instead(action, field)})`;
+  }
+  return undefined;
+}
 
 /** Where an action without a coordinate acts: at the pointer, when we know where it is. */
 function pointOrCursor(input: Record<string, unknown>, ctx: ParseContext): Point | string {
@@ -73,6 +113,10 @@ export function parseClaudeAction(action: unknown, rawInput: unknown, ctx: Parse
   }
   const input = rawInput as Record<string, unknown>;
   if (typeof action !== 'string') return fail(`action must be a string, got ${show(action)}`);
+  const takes = FIELDS.get(action);
+  if (!takes) return fail(`unknown computer action ${show(action)}`);
+  const stray = strayField(action, takes, input);
+  if (stray) return fail(stray);
 
   const click = clickAction(action);
   if (click) {
@@ -88,14 +132,14 @@ export function parseClaudeAction(action: unknown, rawInput: unknown, ctx: Parse
       const keys = text(input);
       if (keys === undefined) return fail(`key: text must be the key combo to press, got ${show(input.text)}`);
       const repeat = input.repeat === undefined || input.repeat === null ? 1 : input.repeat;
-      return finalize({ type: 'key', keys, repeat }, ctx);
+      return finalize({ type: 'key', keys: comboFrom(keys, 'xdotool'), repeat }, ctx);
     }
     case 'hold_key': {
       const keys = text(input);
       if (keys === undefined) return fail(`hold_key: text must be the key combo to hold, got ${show(input.text)}`);
       const ms = seconds(input, 'duration');
       if (typeof ms === 'string') return fail(`hold_key: ${ms}`);
-      return finalize({ type: 'hold_key', keys, durationMs: ms }, ctx);
+      return finalize({ type: 'hold_key', keys: comboFrom(keys, 'xdotool'), durationMs: ms }, ctx);
     }
     case 'type': {
       const t = text(input);
@@ -113,11 +157,8 @@ export function parseClaudeAction(action: unknown, rawInput: unknown, ctx: Parse
     }
     case 'left_mouse_down':
     case 'left_mouse_up': {
-      const type = action === 'left_mouse_down' ? 'mouse_down' : 'mouse_up';
-      if (input.coordinate === undefined || input.coordinate === null) return finalize({ type, button: 'left' }, ctx);
-      const p = readPoint(input.coordinate, 'coordinate');
-      if (typeof p === 'string') return fail(`${action}: ${p}`);
-      return finalize({ type, button: 'left', x: p.x, y: p.y }, ctx);
+      // At the pointer, always: a coordinate was refused above, as the reference refuses it.
+      return finalize({ type: action === 'left_mouse_down' ? 'mouse_down' : 'mouse_up', button: 'left' }, ctx);
     }
     case 'left_click_drag': {
       const start = input.start_coordinate === undefined ? (ctx.cursor ?? 'start_coordinate is required') : readPoint(input.start_coordinate, 'start_coordinate');
@@ -133,8 +174,9 @@ export function parseClaudeAction(action: unknown, rawInput: unknown, ctx: Parse
       if (typeof p === 'string') return fail(`scroll: ${p}`);
       const modifiers = heldKeys(input);
       if (typeof modifiers === 'string') return fail(`scroll: ${modifiers}`);
-      const amount = input.scroll_amount === undefined || input.scroll_amount === null ? 3 : input.scroll_amount;
-      return finalize({ type: 'scroll', x: p.x, y: p.y, direction: input.scroll_direction, amount, modifiers }, ctx);
+      // Required, as in the reference and the API's schema: no default the model did not choose.
+      if (input.scroll_amount === undefined || input.scroll_amount === null) return fail('scroll: scroll_amount is required (the number of wheel notches, at least 1)');
+      return finalize({ type: 'scroll', x: p.x, y: p.y, direction: input.scroll_direction, amount: input.scroll_amount, modifiers }, ctx);
     }
     case 'wait': {
       const ms = seconds(input, 'duration');
