@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SandboxSummarySchema } from './sandbox.js';
 import { ActionSchema, HeldInputsSchema, PointSchema, RectSchema } from './actions.js';
 import { ApprovalAnswerSchema, ApprovedBySchema, GateDecisionSchema, PolicyModeSchema } from './approvals.js';
 import { DisplayInfoSchema, ObservationRecordSchema } from './observation.js';
@@ -167,6 +168,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
       baseUrl: z.string().optional(),
       /** AGENTS.md read into the system prompt (absent: none, or --no-agents-md). */
       projectInstructions: ProjectInstructionsSchema.optional(),
+      /** The sandbox the run's commands ran in (absent on older lines and runs started without one: no sandbox). */
+      sandbox: SandboxSummarySchema.optional(),
     })
     .strict(),
   z

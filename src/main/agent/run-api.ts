@@ -5,6 +5,7 @@ import type { Computer } from '../../os-control/types.js';
 import type { RetryOptions } from './providers/retry.js';
 import type { McpToolbox } from './mcp/mcp-servers.js';
 import type { AgentTool } from './tools/agent-tool.js';
+import type { SandboxPolicy } from '../sandbox/index.js';
 
 /**
  * The programmatic way to run the agent: the CLI, the bridge service (Electron and
@@ -46,6 +47,11 @@ export interface RunOptions {
   mcp?: McpToolbox;
   /** The data folder (DESKPILOT_HOME); default from the environment. */
   home?: string;
+  /**
+   * The sandbox every shell command of the run runs in (src/main/sandbox; logged with
+   * run_started). Absent: none — danger-full-access, as before issue 30.
+   */
+  sandbox?: SandboxPolicy;
   /**
    * Read what each pointer action lands on (runner/target.ts) and log it with the action,
    * for replays (default true). A strict replay turns it off: its source trajectory has

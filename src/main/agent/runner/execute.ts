@@ -6,6 +6,7 @@ import { checkAction, type CheckedAction } from '../../../os-control/check-actio
 import { rememberAction } from '../supervision/input-memory.js';
 import { callTool } from '../tools/agent-tool.js';
 import { formatShellResult, runShell } from '../tools/shell.js';
+import { commandSandbox } from './command-sandbox.js';
 import type { AssistantItem, ModelCall, ToolResultItem, TranscriptImage } from '../transcript.js';
 import { isAbortError, throwIfAborted } from '../../../shared/abort.js';
 import type { RunContext, RunEnding, SeenObservation } from './context.js';
@@ -225,7 +226,13 @@ async function perform(ctx: RunContext, proposalId: string, action: CheckedActio
     switch (desktop.type) {
       case 'shell': {
         const timeoutMs = desktop.timeoutMs ?? 60_000;
-        const result = await runShell(desktop.command, { timeoutMs, signal: ctx.control.signal });
+        const { sandbox, refused } = commandSandbox(ctx.options, desktop);
+        if (refused) {
+          output = refused;
+          error = refused;
+          break;
+        }
+        const result = await runShell(desktop.command, { timeoutMs, signal: ctx.control.signal, ...(sandbox ? { sandbox } : {}) });
         throwIfAborted(ctx.control.signal);
         output = formatShellResult(result, timeoutMs);
         if (result.exitCode !== 0) error = result.timedOut ? 'timed out' : `exit code ${result.exitCode}`;

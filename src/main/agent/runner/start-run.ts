@@ -18,6 +18,7 @@ import type { DepsFactory, RunContext, RunDeps, RunEnding } from './context.js';
 import { runLoop } from './loop.js';
 import { PendingQuestions } from './questions.js';
 import { rebuildTranscript } from './resume.js';
+import { summarizePolicy } from '../../sandbox/index.js';
 
 /**
  * Starting (or resuming) a run, as named steps in the order they happen:
@@ -57,6 +58,7 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     ...(options.profile.baseUrl ? { baseUrl: options.profile.baseUrl } : {}),
     ...(point.resumedFromSeq !== undefined ? { resumedFromSeq: point.resumedFromSeq } : {}),
     ...(projectInstructions && (projectInstructions.files.length || projectInstructions.errors.length) ? { projectInstructions } : {}),
+    ...(options.sandbox ? { sandbox: summarizePolicy(options.sandbox, process.platform) } : {}),
   });
   for (const problem of projectInstructions?.errors ?? []) emit({ type: 'error', message: `AGENTS.md not used: ${problem}`, fatal: false });
   const ended = { value: false };

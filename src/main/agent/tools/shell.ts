@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { prepareCommand, refusalNote, sandboxRefusal, type CommandSpec, type SandboxPolicy } from '../../sandbox/index.js';
 
 export interface ShellOptions {
   timeoutMs?: number;
@@ -9,6 +10,11 @@ export interface ShellOptions {
   platform?: NodeJS.Platform;
   /** The environment to take the allow-listed variables from (process.env by default). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The sandbox the command runs in (src/main/sandbox); it starts in the workspace unless
+   * `cwd` says otherwise. Absent: no sandbox (danger-full-access), as before issue 30.
+   */
+  sandbox?: SandboxPolicy;
 }
 
 /**
@@ -44,6 +50,10 @@ export interface ShellResult {
   timedOut: boolean;
   aborted: boolean;
   durationMs: number;
+  /** Signs that the sandbox refused what the command tried (sandbox/refusal.ts), for the model's note. */
+  sandboxRefusal?: string;
+  /** The sandbox it ran in, for that note. */
+  sandbox?: SandboxPolicy;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -71,16 +81,28 @@ export function truncateMiddle(text: string, max: number): { text: string; trunc
 export function runShell(command: string, options: ShellOptions = {}): Promise<ShellResult> {
   const started = Date.now();
   const platform = options.platform ?? process.platform;
-  const { file, args } = shellFor(platform, command);
+  const shell = shellFor(platform, command);
   const max = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT;
   return new Promise((resolve) => {
     if (options.signal?.aborted) {
       resolve({ exitCode: null, output: '', truncated: false, timedOut: false, aborted: true, durationMs: 0 });
       return;
     }
+    const sandbox = options.sandbox;
+    const plain: CommandSpec = { ...shell, cwd: options.cwd ?? sandbox?.workspace ?? process.cwd(), env: shellEnvironment(options.env ?? process.env) };
+    let spec: CommandSpec = plain;
+    let dispose = () => {};
+    try {
+      if (sandbox) ({ spawn: spec, dispose } = prepareCommand(sandbox, plain, { platform, env: options.env ?? process.env }));
+    } catch (error) {
+      // Never run it unsandboxed instead: the model and the person read why it did not run.
+      resolve({ exitCode: null, output: `not run: ${(error as Error).message}`, truncated: false, timedOut: false, aborted: false, durationMs: Date.now() - started });
+      return;
+    }
+    const { file, args } = spec;
     const child = spawn(file, args, {
-      cwd: options.cwd,
-      env: shellEnvironment(options.env ?? process.env),
+      cwd: spec.cwd,
+      env: spec.env,
       detached: platform !== 'win32',
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
@@ -116,8 +138,20 @@ export function runShell(command: string, options: ShellOptions = {}): Promise<S
     const finish = (exitCode: number | null, extra = '') => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
+      dispose();
       const cut = truncateMiddle(output + extra, max);
-      resolve({ exitCode, output: cut.text, truncated: cut.truncated, timedOut, aborted, durationMs: Date.now() - started });
+      // Read the whole (capped) output for the signs: the cut middle may hold them.
+      const refusal = sandbox && !timedOut && !aborted ? sandboxRefusal(output, exitCode, sandbox) : undefined;
+      resolve({
+        exitCode,
+        output: cut.text,
+        truncated: cut.truncated,
+        timedOut,
+        aborted,
+        durationMs: Date.now() - started,
+        ...(refusal ? { sandboxRefusal: refusal } : {}),
+        ...(sandbox ? { sandbox } : {}),
+      });
     };
     child.on('error', (error) => finish(null, `${output ? '\n' : ''}failed to start ${file}: ${error.message}`));
     child.on('close', (code) => finish(code));
@@ -131,5 +165,6 @@ export function formatShellResult(result: ShellResult, timeoutMs = DEFAULT_TIMEO
     : result.timedOut
       ? `timed out after ${timeoutMs} ms and was killed`
       : `exit code ${result.exitCode}`;
-  return `${status}\n${result.output || '(no output)'}`;
+  const note = result.sandboxRefusal && result.sandbox ? `\n${refusalNote(result.sandboxRefusal, result.sandbox)}` : '';
+  return `${status}\n${result.output || '(no output)'}${note}`;
 }
