@@ -12,9 +12,17 @@
  *
  * The display number is chosen by Xvfb itself (`-displayfd`): it takes /tmp/.X<N>-lock
  * atomically and tells us the number once it accepts connections.
+ *
+ * Only DeskPilot and what it starts there may connect: Xvfb gets a fresh cookie (-auth,
+ * desktop-auth.ts) and the desktop's env carries it as XAUTHORITY. Nothing is left
+ * behind: the processes are recorded with their start times (desktop-record.ts), stopped
+ * by stop(), killed when this process exits or dies of a signal nobody handles, and
+ * reaped by the next DeskPilot's first desktop when this one was killed outright.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { sleep } from '../shared/abort.js';
+import { writeDesktopCookie } from './desktop-auth.js';
+import { DesktopRecord, reapOrphanedDesktops, type Reaped } from './desktop-record.js';
 
 export interface VirtualDisplayOptions {
   width?: number;
@@ -30,8 +38,10 @@ export interface VirtualDisplay {
   readonly display: string;
   readonly width: number;
   readonly height: number;
-  /** Environment for processes that should live on this desktop (DISPLAY, the bus; no WAYLAND_DISPLAY, no XAUTHORITY of the person's session). */
+  /** Environment for processes that should live on this desktop (DISPLAY, its own XAUTHORITY, the bus; nothing of the person's session). */
   readonly env: NodeJS.ProcessEnv;
+  /** The desktops of DeskPilots that died without stopping them, stopped before this one started (the first start of a process only). */
+  readonly reaped: readonly Reaped[];
   /** What runs on it, for messages: "Xvfb :12 1280x800, openbox, private session bus". */
   readonly description: string;
   stop(): Promise<void>;
@@ -91,10 +101,11 @@ function exited(child: ChildProcess, ms: number): Promise<void> {
   });
 }
 
-function startServer(width: number, height: number): Promise<{ child: ChildProcess; number: number }> {
+function startServer(width: number, height: number, authFile: string, record: DesktopRecord): Promise<{ child: ChildProcess; number: number }> {
   return new Promise((resolve, reject) => {
-    const args = ['-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-noreset', '+extension', 'XTEST', '+extension', 'RANDR', '-dpi', '96'];
+    const args = ['-displayfd', '3', '-auth', authFile, '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-noreset', '+extension', 'XTEST', '+extension', 'RANDR', '-dpi', '96'];
     const child = spawn('Xvfb', args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], detached: GROUP_OF_ITS_OWN });
+    record.add('Xvfb', child.pid);
     let stderr = '';
     let out = '';
     child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
@@ -133,9 +144,10 @@ async function waitForWindowManager(env: NodeJS.ProcessEnv, wm: ChildProcess): P
 }
 
 /** dbus-daemon --session on a private address; resolves with its address once it listens. */
-function startSessionBus(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; address: string }> {
+function startSessionBus(env: NodeJS.ProcessEnv, record: DesktopRecord): Promise<{ child: ChildProcess; address: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('dbus-daemon', ['--session', '--nofork', '--nopidfile', '--print-address=1'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: GROUP_OF_ITS_OWN });
+    record.add('dbus-daemon', child.pid);
     let out = '';
     const timer = setTimeout(() => {
       kill(child, 'SIGKILL');
@@ -160,68 +172,144 @@ function startSessionBus(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess;
   });
 }
 
+/**
+ * Desktops of this process, starting or running: what its exit, or a fatal signal, must
+ * not leave behind. One 'exit' listener and one per signal serve them all.
+ */
+interface Live {
+  children: ChildProcess[];
+  record: DesktopRecord;
+}
+const live = new Set<Live>();
+/** Signals that end a process by default and that a terminal, a supervisor or a logout sends. */
+const FATAL_SIGNALS = ['SIGHUP', 'SIGTERM', 'SIGINT'] as const;
+/** CLI commands that stop their desktops themselves on these signals (claimDesktopSignals). */
+let claims = 0;
+
+function killNow(desktop: Live): void {
+  desktop.children.forEach((c) => kill(c, 'SIGKILL'));
+  desktop.record.remove();
+  live.delete(desktop);
+}
+
+function onExit(): void {
+  [...live].forEach(killNow);
+}
+
+/**
+ * A signal nobody claimed would end this process without its 'exit' event, leaving the
+ * desktops running (detached, in groups of their own): kill them, then die of the same
+ * signal as the default action would have.
+ */
+function onFatalSignal(signal: NodeJS.Signals): void {
+  if (claims > 0) return;
+  [...live].forEach(killNow);
+  untrack();
+  process.kill(process.pid, signal);
+}
+
+function track(desktop: Live): void {
+  if (live.size === 0) {
+    process.on('exit', onExit);
+    for (const s of FATAL_SIGNALS) process.on(s, onFatalSignal);
+  }
+  live.add(desktop);
+}
+
+function untrack(desktop?: Live): void {
+  if (desktop) live.delete(desktop);
+  if (live.size > 0) return;
+  process.removeListener('exit', onExit);
+  for (const s of FATAL_SIGNALS) process.removeListener(s, onFatalSignal);
+}
+
+/**
+ * For a command that handles SIGHUP, SIGTERM and SIGINT itself and stops its desktops
+ * (qa --workers, run --virtual-display): until the returned release, those signals are
+ * its to handle. Unclaimed, they kill the desktops and end the process.
+ */
+export function claimDesktopSignals(): () => void {
+  claims++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    claims--;
+  };
+}
+
+/** Reaping runs once per process, before its first desktop starts: a DeskPilot killed later is reaped by the next one to start. */
+let reaping: Promise<Reaped[]> | undefined;
+
 export async function startVirtualDisplay(options: VirtualDisplayOptions = {}): Promise<VirtualDisplay> {
   const unavailable = virtualDisplayUnavailable();
   if (unavailable) throw new Error(unavailable);
+  // Every desktop waits for it (the orphans' display numbers and memory are freed first); the first one reports it.
+  const first = !reaping;
+  reaping ??= reapOrphanedDesktops();
+  const all = await reaping;
+  const reaped = first ? all : [];
   const width = options.width ?? 1280;
   const height = options.height ?? 800;
-  let server: { child: ChildProcess; number: number } | undefined;
-  let lastError: unknown;
-  for (let attempt = 0; attempt < START.attempts && !server; attempt++) {
-    try {
-      server = await startServer(width, height);
-    } catch (error) {
-      lastError = error;
-      await sleep(100 + attempt * 200);
-    }
-  }
-  if (!server) throw new Error(`could not start a virtual display: ${lastError instanceof Error ? lastError.message : String(lastError)}`);
-
-  const display = `:${server.number}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, DISPLAY: display };
-  // Nothing of the person's own session: not their Wayland, X cookie, bus or a11y bus.
-  for (const name of ['WAYLAND_DISPLAY', 'XAUTHORITY', 'DBUS_SESSION_BUS_ADDRESS', 'AT_SPI_BUS_ADDRESS']) delete env[name];
-  const children: ChildProcess[] = [server.child];
-  const parts = [`Xvfb ${display} ${width}x${height}`];
+  const record = DesktopRecord.create();
+  const desktop: Live = { children: [], record };
+  track(desktop);
   const stopAll = async () => {
-    for (const child of [...children].reverse()) {
+    for (const child of [...desktop.children].reverse()) {
       kill(child, 'SIGTERM');
       await exited(child, 3_000);
     }
+    record.remove();
+    untrack(desktop);
   };
-  // Whatever happens to this process, its displays go with it.
-  const onExit = () => children.forEach((c) => kill(c, 'SIGKILL'));
-  process.once('exit', onExit);
+  let server: { child: ChildProcess; number: number } | undefined;
+  let lastError: unknown;
   try {
+    const authFile = writeDesktopCookie(record.dir);
+    for (let attempt = 0; attempt < START.attempts && !server; attempt++) {
+      try {
+        server = await startServer(width, height, authFile, record);
+      } catch (error) {
+        lastError = error;
+        await sleep(100 + attempt * 200);
+      }
+    }
+    if (!server) throw new Error(`could not start a virtual display: ${lastError instanceof Error ? lastError.message : String(lastError)}`);
+    desktop.children.push(server.child);
+    const display = `:${server.number}`;
+    const env: NodeJS.ProcessEnv = { ...process.env, DISPLAY: display, XAUTHORITY: authFile };
+    // Nothing of the person's own session: not their Wayland, X cookie, bus or a11y bus.
+    for (const name of ['WAYLAND_DISPLAY', 'DBUS_SESSION_BUS_ADDRESS', 'AT_SPI_BUS_ADDRESS']) delete env[name];
+    const parts = [`Xvfb ${display} ${width}x${height}`];
     if (options.sessionBus ?? installed('dbus-daemon')) {
-      const bus = await startSessionBus(env);
-      children.push(bus.child);
+      const bus = await startSessionBus(env, record);
+      desktop.children.push(bus.child);
       env.DBUS_SESSION_BUS_ADDRESS = bus.address;
       parts.push('private session bus');
     }
     if (options.windowManager ?? installed('openbox')) {
       const wm = spawn('openbox', ['--sm-disable'], { env, stdio: 'ignore', detached: GROUP_OF_ITS_OWN });
-      children.push(wm);
+      desktop.children.push(wm);
+      record.add('openbox', wm.pid);
       await waitForWindowManager(env, wm);
       parts.push('openbox');
     }
+    let stopped = false;
+    return {
+      display,
+      width,
+      height,
+      env,
+      reaped,
+      description: parts.join(', '),
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await stopAll();
+      },
+    };
   } catch (error) {
-    process.removeListener('exit', onExit);
     await stopAll();
     throw error;
   }
-  let stopped = false;
-  return {
-    display,
-    width,
-    height,
-    env,
-    description: parts.join(', '),
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      process.removeListener('exit', onExit);
-      await stopAll();
-    },
-  };
 }

@@ -59,7 +59,8 @@ export async function resolveWorkers(flag: WorkersFlag, caseCount: number): Prom
 }
 
 /**
- * Runs the suite on `workers` virtual desktops. Ctrl-C (or SIGTERM) interrupts it: every
+ * Runs the suite on `workers` virtual desktops. Ctrl-C (or SIGTERM, or SIGHUP: a closed
+ * terminal, a logout) interrupts it: every
  * worker is told to stop, the cases in flight and those not started are reported as not
  * run with the interruption as the reason, every worker, app and virtual desktop is
  * stopped, and the caller still writes the results (then exits 130). A second Ctrl-C
@@ -71,6 +72,7 @@ export async function resolveWorkers(flag: WorkersFlag, caseCount: number): Prom
  */
 export async function runParallel(run: ParallelRun, workers: number): Promise<{ suite: SuiteResult; interrupted: boolean }> {
   const { runQaPool } = await import('../qa/workers/pool.js');
+  const { claimDesktopSignals } = await import('../../os-control/virtual-display.js');
   run.out.write(`Running ${run.caseCount} case(s) on ${workers} virtual display(s), one worker each; this desktop is not touched.\n`);
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
@@ -81,8 +83,10 @@ export async function runParallel(run: ParallelRun, workers: number): Promise<{ 
     run.err.write(`\ndeskpilot qa: stopping every worker; the cases in flight and the rest are reported as not run (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to quit at once)\n`);
     controller.abort(new Error(`interrupted (${signal === 'SIGINT' ? 'Ctrl-C' : signal})`));
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const s of signals) process.on(s, onSignal);
+  // Ours to handle while the pool runs (it stops its desktops); unclaimed they kill them at once.
+  const release = claimDesktopSignals();
   try {
     const suite = await runQaPool(run.plan, {
       workers,
@@ -101,15 +105,18 @@ export async function runParallel(run: ParallelRun, workers: number): Promise<{ 
       signal: controller.signal,
       // This same program, as the hidden qa-worker command, on the worker's display, in a process group of its own.
       spawnWorker: (env) => spawn(process.execPath, [...process.execArgv, process.argv[1] ?? 'deskpilot', 'qa-worker'], { env, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true }),
-      onWorkerReady: (n, display) => run.out.write(`  worker ${n}: ${display.description}\n`),
+      onWorkerReady: (n, display) => {
+        for (const r of display.reaped) run.err.write(`deskpilot qa: stopped a virtual desktop left by a DeskPilot that ended without stopping it (${r.stopped.map((p) => `${p.name} ${p.pid}`).join(', ') || 'nothing still ran'})\n`);
+        run.out.write(`  worker ${n}: ${display.description}\n`);
+      },
       onCaseStart: (c, attempt, n) => run.out.write(`  [w${n}] … ${shownOneLine(c.name)}${attempt > 1 ? ` (attempt ${attempt})` : ''}\n`),
       onCaseEnd: (c) => run.out.write(`  [w${c.worker ?? '?'}] ${run.caseLine(c)}\n`),
       onCaseInterrupted: (c, n) => run.out.write(`  [w${n}] NOT RUN ${shownOneLine(c.name)} — interrupted while it ran\n`),
     });
     return { suite, interrupted: controller.signal.aborted };
   } finally {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
+    release();
+    for (const s of signals) process.removeListener(s, onSignal);
   }
 }
 

@@ -59,7 +59,7 @@ export function virtualScreenOption(value: string): ScreenSize {
  * desktop is stopped. Exit 6 when no virtual desktop can be had here.
  */
 export async function runOnVirtualDisplay(size: ScreenSize, stderr: NodeJS.WritableStream = process.stderr, who = 'this run has its own desktop'): Promise<number> {
-  const { startVirtualDisplay, virtualDisplayUnavailable } = await import('../../os-control/virtual-display.js');
+  const { claimDesktopSignals, startVirtualDisplay, virtualDisplayUnavailable } = await import('../../os-control/virtual-display.js');
   const unavailable = virtualDisplayUnavailable();
   if (unavailable) {
     stderr.write(`deskpilot: --virtual-display: ${unavailable}\n`);
@@ -72,6 +72,7 @@ export async function runOnVirtualDisplay(size: ScreenSize, stderr: NodeJS.Writa
     stderr.write(`deskpilot: --virtual-display: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.environment;
   }
+  for (const r of display.reaped) stderr.write(`deskpilot: stopped a virtual desktop left by a DeskPilot that ended without stopping it (${r.stopped.map((p) => `${p.name} ${p.pid}`).join(', ') || 'nothing still ran'})\n`);
   stderr.write(`deskpilot: ${who} (${display.description}); your screen, mouse, keyboard and clipboard are not touched\n`);
   const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
     env: { ...display.env, [ON_VIRTUAL_DISPLAY]: display.display },
@@ -86,6 +87,8 @@ export async function runOnVirtualDisplay(size: ScreenSize, stderr: NodeJS.Writa
   process.on('SIGINT', ignoreInterrupt);
   process.on('SIGTERM', onTerm);
   process.on('SIGHUP', onHup);
+  // These signals are ours to handle now: the child ends, then the desktop is stopped.
+  const release = claimDesktopSignals();
   try {
     return await new Promise<number>((resolve) => {
       child.once('error', (error) => {
@@ -95,6 +98,7 @@ export async function runOnVirtualDisplay(size: ScreenSize, stderr: NodeJS.Writa
       child.once('exit', (code, signal) => resolve(code ?? 128 + (signal ? (os.constants.signals[signal] ?? 0) : 0)));
     });
   } finally {
+    release();
     process.off('SIGINT', ignoreInterrupt);
     process.off('SIGTERM', onTerm);
     process.off('SIGHUP', onHup);
