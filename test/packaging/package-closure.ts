@@ -1,0 +1,111 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+/** What a package.json says that matters here. */
+export interface Manifest {
+  name: string;
+  version: string;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+}
+
+/**
+ * The installed packages a set of bare imports needs, as `name@version`: the packages
+ * themselves and, through each package.json's dependencies, optionalDependencies and
+ * (installed) peerDependencies, everything they can load, resolved the way Node does
+ * (./node_modules, then each parent folder's). Versions, not folders: a packager may
+ * hoist them differently (electron-builder does), which `unresolvedIn` judges.
+ */
+export function installedClosure(root: string, names: Iterable<string>): Set<string> {
+  const found = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (fromDir: string, name: string, optional: boolean) => {
+    const dir = resolveFrom((d) => existsSync(path.join(root, d, 'package.json')), path.relative(root, fromDir).split(path.sep).join('/'), name);
+    if (dir === null) {
+      if (optional) return;
+      throw new Error(`${name} (needed from ${path.relative(root, fromDir) || '.'}) is not installed`);
+    }
+    if (seen.has(dir)) return;
+    seen.add(dir);
+    const manifest = JSON.parse(readFileSync(path.join(root, dir, 'package.json'), 'utf8')) as Manifest;
+    found.add(`${manifest.name}@${manifest.version}`);
+    for (const [dep, optionalDep] of dependencyNames(manifest)) visit(path.join(root, dir), dep, optionalDep);
+  };
+  for (const name of names) visit(root, name, false);
+  return found;
+}
+
+/** Each dependency name of a manifest, with whether it may be absent (optional or peer). */
+function dependencyNames(m: Manifest): [string, boolean][] {
+  return [
+    ...Object.keys(m.dependencies ?? {}).map((d): [string, boolean] => [d, false]),
+    ...Object.keys(m.optionalDependencies ?? {}).map((d): [string, boolean] => [d, true]),
+    ...Object.keys(m.peerDependencies ?? {}).map((d): [string, boolean] => [d, true]),
+  ];
+}
+
+/** Node's lookup of package `name` from folder `from` (relative, '' = root): the first `…/node_modules/name` that exists. */
+function resolveFrom(exists: (dir: string) => boolean, from: string, name: string): string | null {
+  let dir = from;
+  for (;;) {
+    const candidate = dir ? `${dir}/node_modules/${name}` : `node_modules/${name}`;
+    if (exists(candidate)) return candidate;
+    if (!dir) return null;
+    // Up one folder; from inside node_modules/x (or node_modules/@s/x) up past that node_modules.
+    const parts = dir.split('/');
+    parts.pop();
+    if (parts.at(-1)?.startsWith('@')) parts.pop();
+    if (parts.at(-1) === 'node_modules') parts.pop();
+    dir = parts.join('/');
+  }
+}
+
+/** The package folders in a list of shipped files (`…node_modules/name/package.json`). */
+export function packageDirsIn(files: Iterable<string>): Set<string> {
+  const dirs = new Set<string>();
+  for (const file of files) {
+    const m = /^((?:.*\/)?node_modules\/(?:@[^/]+\/)?[^/@][^/]*)\/package\.json$/.exec(file);
+    if (m) dirs.add(m[1]!);
+  }
+  return dirs;
+}
+
+/**
+ * What would fail to load in a shipped tree: each entry import from the root and each
+ * required dependency of each shipped package, looked up as Node would among the
+ * shipped folders. "from → name" per miss.
+ */
+export function unresolvedIn(shipped: Map<string, Manifest>, entries: Iterable<string>): string[] {
+  const exists = (dir: string) => shipped.has(dir);
+  const misses: string[] = [];
+  for (const name of entries) if (resolveFrom(exists, '', name) === null) misses.push(`(app) → ${name}`);
+  for (const [dir, manifest] of shipped) {
+    for (const [dep, optional] of dependencyNames(manifest)) if (!optional && resolveFrom(exists, dir, dep) === null) misses.push(`${dir} → ${dep}`);
+  }
+  return misses;
+}
+
+const PACKAGE_NAME = /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/;
+
+/** Bare package names a built JavaScript folder imports (static `from '…'`, `import('…')`, `require('…')`), without node: built-ins. */
+export function bareImportsOf(dir: string): Set<string> {
+  const names = new Set<string>();
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/\.(c|m)?js$/.test(entry.name)) {
+        const text = readFileSync(full, 'utf8');
+        for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)["']([^"'.][^"']*)["']/gm)) {
+          const spec = m[1]!;
+          const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+          // Only package names (a string such as `require('${x}')` inside a template is not an import).
+          if (!spec.startsWith('node:') && PACKAGE_NAME.test(name)) names.add(name);
+        }
+      }
+    }
+  };
+  walk(dir);
+  return names;
+}
