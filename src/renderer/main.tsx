@@ -33,7 +33,7 @@ function makeClient(): { client: BridgeClient; onConnection: (fn: (c: boolean) =
 }
 
 const { client, onConnection } = makeClient();
-const store = createAppStore(client, { canStoreKeys: !!window.deskpilot });
+const store = createAppStore(client, { canStoreKeys: !!window.deskpilot, surface: window.deskpilot ? 'desktop' : 'browser' });
 onConnection((c) => store.getState().setConnected(c));
 
 // The desktop app's HUD window loads the same page as index.html#hud.

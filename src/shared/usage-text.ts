@@ -6,10 +6,14 @@ import type { Usage } from './events.js';
  * part; cache reads and writes are billed at 0.1× and 1.25× of it), priced by pricing.ts.
  */
 
-export const formatUsd = (n: number): string => (n < 0.01 && n > 0 ? `$${n.toFixed(4)}` : `$${n.toFixed(2)}`);
-
-/** A step's or a run's cost: four decimals below $1 (a step costs fractions of a cent), two above. */
+/**
+ * Every cost, one rounding (issue 34 item 5: a report said "Cost: $0.01" beside
+ * "$0.0125" for the same run): four decimals below $1 (a step costs fractions of a
+ * cent), two above.
+ */
 export const formatCost = (n: number): string => (n < 1 ? `$${n.toFixed(4)}` : `$${n.toFixed(2)}`);
+/** The same function under the name most views use. */
+export const formatUsd = formatCost;
 
 export const formatTokens = (n: number): string =>
   n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1_000 ? `${(n / 1_000).toFixed(1)}k` : String(n);

@@ -102,18 +102,25 @@ describe('approval queue', () => {
     ]);
   });
 
-  it('no shortcut runs while a button has focus: Enter/Space/A/S on Reject never approve; a held key does not repeat', async () => {
+  it('with focus on Reject, Enter and Space stay the button’s (never approve) but the printed A approves; a held key does not repeat', async () => {
     const { client } = setup();
     const reject = screen.getByRole('button', { name: /Reject/ });
     reject.focus();
-    for (const k of ['Enter', ' ', 'a', 's', 'e', 'r', 'x', 'p']) key(k, reject);
+    for (const k of ['Enter', ' ']) key(k, reject);
+    act(() => void fireEvent.keyDown(reject, { key: 'a', repeat: true }));
     await flush();
     expect(client.callsOf('approval.answer')).toHaveLength(0);
+    key('a', reject);
+    await flush();
+    expect(client.callsOf('approval.answer')).toEqual([{ runId: 'r1', proposalId: 'p0', answer: { decision: 'approve' } }]);
+  });
+
+  it('Esc first closes an open rejection (the card’s layer), and only then means Stop', async () => {
+    const { client } = setup();
+    key('r');
+    const box = screen.getByTestId('reject-feedback');
+    key('Escape', box);
     expect(screen.queryByTestId('reject-feedback')).toBeNull();
-    reject.blur();
-    // Nothing focused: Enter is still no shortcut, and an auto-repeated A does nothing.
-    key('Enter');
-    act(() => void fireEvent.keyDown(window, { key: 'a', repeat: true }));
     await flush();
     expect(client.callsOf('approval.answer')).toHaveLength(0);
   });

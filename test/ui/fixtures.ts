@@ -103,8 +103,8 @@ export class EventScript {
     return this.add({ type: 'action_proposed', step, proposalId: `p${step}`, action, observationId: `obs-${step}`, reasoning });
   }
 
-  asked(step: number) {
-    return this.add({ type: 'approval_requested', proposalId: `p${step}`, decision: { verdict: 'ask', rule: 'mode:ask', reason: 'You asked to approve every action.' } });
+  asked(step: number, decision: { rule: string; reason: string } = { rule: 'mode:ask', reason: 'You asked to approve every action.' }, extra: Record<string, unknown> = {}) {
+    return this.add({ type: 'approval_requested', proposalId: `p${step}`, decision: { verdict: 'ask', ...decision }, ...extra });
   }
 }
 

@@ -276,7 +276,9 @@ describe('deskpilot serve in Chromium', () => {
   it('settings survive a restart of deskpilot serve', async () => {
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.locator('[data-testid=settings-max-steps]').fill('17');
-    await page.locator('[data-testid=settings-hotkey]').fill('CommandOrControl+Alt+K');
+    // A browser has no global stop hotkey: Settings says so instead of offering a field that does nothing (issue 34 item 1).
+    expect(await page.locator('[data-testid=settings-hotkey]').count()).toBe(0);
+    await page.locator('[data-testid=no-global-hotkey]').waitFor();
     await page.locator('[data-testid=settings-policy]').selectOption('risky');
     await page.locator('[data-testid=settings-save]').click();
     await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
@@ -287,7 +289,6 @@ describe('deskpilot serve in Chromium', () => {
     await page.goto(serveUrl);
     await page.getByRole('button', { name: 'Settings' }).click();
     await expect.poll(() => page.locator('[data-testid=settings-max-steps]').inputValue()).toBe('17');
-    expect(await page.locator('[data-testid=settings-hotkey]').inputValue()).toBe('CommandOrControl+Alt+K');
     expect(await page.locator('[data-testid=settings-policy]').inputValue()).toBe('risky');
     expect(await page.locator('[data-testid=policy-mode]').textContent()).toContain('Ask when risky');
     await page.getByRole('button', { name: 'Run' }).click();

@@ -175,6 +175,8 @@ describe('deskpilot serve: skills and QA suites in Chromium', () => {
     expect(first).toMatch(/Approves itself in \d+\.\d s/);
     await expect.poll(() => countdown.textContent(), { timeout: 5_000 }).not.toBe(first);
     await page.locator('[data-testid=approval-queue]').screenshot({ path: path.join(shots, 'approval-countdown.png') });
+    // The printed C works with focus on a button (issue 34 item 1): Approve has it here.
+    await page.getByRole('button', { name: 'Approve A', exact: true }).focus();
     await page.keyboard.press('c');
     await page.locator('[data-testid=cancel-countdown]').waitFor({ state: 'detached', timeout: 10_000 });
     expect(await countdown.count()).toBe(0);

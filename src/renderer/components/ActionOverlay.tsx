@@ -1,3 +1,4 @@
+import { chordsText, pagePlatform } from '../lib/key-names.js';
 import { describeAction, type Action } from '../../shared/actions.js';
 import { visibleSegments } from '../../shared/visible-text.js';
 
@@ -93,11 +94,11 @@ export function ActionOverlay({ action, size }: { action: Action; size: ImageSiz
       return <TextBadge text={`⌨ ${action.text}`} kind="type" />;
     case 'key':
     case 'hold_key':
-      return <TextBadge text={`⌘ ${action.keys}`} kind="key" />;
+      return <TextBadge text={`⌨ ${chordsText(action.keys, pagePlatform())}`} kind="key" />;
     case 'key_down':
-      return <TextBadge text={`⌘ hold ${action.keys}`} kind="key" />;
+      return <TextBadge text={`⌨ hold ${chordsText(action.keys, pagePlatform())}`} kind="key" />;
     case 'key_up':
-      return <TextBadge text={`⌘ let go ${action.keys}`} kind="key" />;
+      return <TextBadge text={`⌨ let go ${chordsText(action.keys, pagePlatform())}`} kind="key" />;
     case 'zoom': {
       const a = toPercent({ x: action.region.x, y: action.region.y }, size);
       return (

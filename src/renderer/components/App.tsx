@@ -12,6 +12,7 @@ import { RecordPanel } from './RecordPanel.js';
 import { Settings } from './Settings.js';
 import { Timeline } from './Timeline.js';
 import { useApprovalAlert } from '../lib/approval-alert.js';
+import { usageText } from '../lib/format.js';
 import { useShortcuts } from '../lib/shortcuts.js';
 
 export function App() {
@@ -28,8 +29,10 @@ export function App() {
 
   useEffect(() => client.subscribe(handlePush), [client, handlePush]);
   useApprovalAlert(reviewing ? 0 : (run?.pending.length ?? 0));
-  // Esc leaves a past run opened from History for the live view.
-  useShortcuts(reviewing ? { Escape: () => void backToLive() } : {});
+  // Esc leaves a past run opened from History for the live view — unless a run is live:
+  // then Esc stops it (the header's), wherever the person is looking.
+  const liveRun = useApp((s) => !!s.activeRunId && s.activeState !== 'ended');
+  useShortcuts(reviewing && !liveRun ? { Escape: () => void backToLive() } : {});
   // The live screen lives in the right column: alone while there are no steps, under
   // the timeline once there are (the left column is for the task and what waits for you).
   const hasSteps = !!run && run.stepOrder.length > 0;
@@ -61,7 +64,7 @@ export function App() {
                     {run?.ended ? `${run.ended.status}: ${run.ended.summary}` : 'not finished'} · {run?.provider}/{run?.model}
                   </p>
                   <button onClick={() => void backToLive()} data-testid="back-to-live">
-                    Back to live <kbd>Esc</kbd>
+                    Back to live {!liveRun && <kbd>Esc</kbd>}
                   </button>
                 </section>
               ) : (
@@ -83,6 +86,9 @@ export function App() {
                     <section className="panel ended" data-testid="run-ended">
                       <h2>Run {run.ended.status}</h2>
                       <p>{run.ended.summary}</p>
+                      <p className="muted" data-testid="run-ended-usage">
+                        {usageText(run.total)}
+                      </p>
                     </section>
                   )}
                   <QuestionBox />

@@ -7,7 +7,9 @@ import { isModeRule } from '../../shared/rule-ids.js';
 import { useApp, useClient } from '../bridge/context.js';
 import { clampToImage, hasTarget, moveTarget, nudgeFor, targetOf } from '../lib/geometry.js';
 import { notificationsSupported, requestApprovalNotifications } from '../lib/approval-alert.js';
-import { useShortcuts } from '../lib/shortcuts.js';
+import { chordsOf, pagePlatform, type DesktopPlatform } from '../lib/key-names.js';
+import { riskWarningOf } from '../lib/risk.js';
+import { isTextEntry, useShortcuts } from '../lib/shortcuts.js';
 import { ActionOverlay } from './ActionOverlay.js';
 import { Countdown } from './Countdown.js';
 import { FullText } from './FullText.js';
@@ -15,9 +17,10 @@ import { Screenshot } from './Screenshot.js';
 import { assertNever } from '../../shared/assert-never.js';
 
 /**
- * The approval queue: only the head item can be answered. Keys (window shortcuts, off
- * while any control has focus — see lib/shortcuts): A approve, S approve similar,
- * R reject (with feedback), E edit, Esc cancels editing, C cancels an auto-approve
+ * The approval queue: only the head item can be answered. Keys (window shortcuts, they
+ * work with focus on any button and are text in a text field — see lib/shortcuts):
+ * A approve, S approve similar, R reject (with feedback), E edit, Esc closes an open
+ * edit or rejection (then the next Esc stops the run), C cancels an auto-approve
  * countdown (the gate then re-sends the item without one, so it waits). Enter is never
  * a window shortcut: it activates the focused button, confirms the focused edit field
  * or, on the focused screenshot while editing, runs the edited target.
@@ -46,6 +49,11 @@ export function ApprovalQueue() {
   const textRef = useRef<HTMLInputElement>(null);
   const shotRef = useRef<HTMLDivElement>(null);
 
+  const rejectRef = useRef<HTMLButtonElement>(null);
+  const risk = riskWarningOf(head?.decision);
+  // The page's platform: the desktop app's own, and for `deskpilot serve` the browser's (the same machine, as a rule).
+  const platform: DesktopPlatform = pagePlatform();
+
   const headId = head?.proposalId;
   useEffect(() => {
     setMode('idle');
@@ -53,6 +61,16 @@ export function ApprovalQueue() {
     setEdited(null);
     setNotice(null);
   }, [headId]);
+  // However the rejection was opened (R, a click, Enter on the button), its box takes the typing.
+  useEffect(() => {
+    if (mode === 'reject') feedbackRef.current?.focus();
+  }, [mode]);
+  // A risky action arrives with Reject focused (the default: Enter rejects), unless the
+  // person is typing in a field — a keystroke meant for it must not land on the card.
+  const risky = !!risk;
+  useEffect(() => {
+    if (risky && !isTextEntry(document.activeElement)) rejectRef.current?.focus();
+  }, [headId, risky]);
 
   const answer = async (a: ApprovalAnswer) => {
     if (!run || !head || busy) return;
@@ -114,18 +132,23 @@ export function ApprovalQueue() {
       ? {
           a: () => mode === 'idle' && void answer({ decision: 'approve' }),
           s: () => mode === 'idle' && !head.decision?.humanOnly && void answer({ decision: 'approve_similar' }),
-          r: () => {
-            setMode('reject');
-            setTimeout(() => feedbackRef.current?.focus(), 0);
-          },
+          r: () => setMode('reject'),
           e: () => mode === 'idle' && startEdit(),
           ...(head.countdownMs ? { c: () => void cancelCountdown() } : {}),
+        }
+      : {},
+  );
+  // Esc closes an open edit or rejection before it stops the run (see lib/shortcuts: layers).
+  useShortcuts(
+    head && mode !== 'idle'
+      ? {
           Escape: () => {
             setMode('idle');
             setEdited(null);
           },
         }
       : {},
+    'card',
   );
 
   if (!head) {
@@ -142,21 +165,27 @@ export function ApprovalQueue() {
   const canPick = mode === 'edit' && hasTarget(head.action);
 
   return (
-    <section className="panel queue" aria-label="Approval queue" data-testid="approval-queue">
+    <section className={risk ? 'panel queue risky' : 'panel queue'} aria-label="Approval queue" data-testid="approval-queue" data-risky={risky}>
       <h2>
         Approve step {head.step + 1}? {waiting > 1 && <span className="pill">{waiting} waiting</span>}
       </h2>
+      {risk && (
+        <p className="risk-warning" role="alert" data-testid="risk-warning">
+          <span className="risk-icon" aria-hidden="true">
+            ⚠
+          </span>
+          <span>
+            <strong>Risky: {visibleText(risk.finding)}.</strong> <span className="risk-rule">Held by {risk.rule}. Reject is the default.</span>
+          </span>
+        </p>
+      )}
+      <LandsOn action={shown} element={head.element} window={head.window} />
       <p className="proposal-line" data-testid="proposal-description">
         <strong>{headline(shown)}</strong>
-        {head.element && shown.type !== 'element' && (
-          <span className="proposal-element" data-testid="proposal-element">
-            {' '}
-            on {visibleText(head.element.role)} “{visibleText(head.element.name)}”
-          </span>
-        )}
+        {hasTarget(shown) && <span className="muted coords-note"> (in the screenshot the model saw)</span>}
       </p>
-      {carriedText(shown) !== undefined && <FullText text={carriedText(shown)!} label={headline(shown)} testId="proposal-text" />}
-      {head.decision && (
+      <CarriedText action={shown} platform={platform} />
+      {head.decision && !risk && (
         <p className="muted why">
           {head.decision.reason}
           {!isModeRule(head.decision.rule) && (
@@ -211,7 +240,7 @@ export function ApprovalQueue() {
         </label>
       )}
       <div className="buttons">
-        {mode === 'idle' && (
+        {mode === 'idle' && !risk && (
           <>
             <button className="primary" disabled={busy} onClick={() => void answer({ decision: 'approve' })}>
               Approve <kbd>A</kbd>
@@ -224,6 +253,23 @@ export function ApprovalQueue() {
             </button>
             <button className="danger" disabled={busy} onClick={() => setMode('reject')}>
               Reject <kbd>R</kbd>
+            </button>
+          </>
+        )}
+        {mode === 'idle' && risk && (
+          // Risky: Reject first, filled and focused; approving takes a deliberate "anyway".
+          <>
+            <button ref={rejectRef} className="danger-primary" disabled={busy} onClick={() => setMode('reject')} data-testid="reject">
+              Reject <kbd>R</kbd>
+            </button>
+            <button disabled={busy} onClick={startEdit}>
+              Edit <kbd>E</kbd>
+            </button>
+            <button className="danger" disabled={busy} onClick={() => void answer({ decision: 'approve' })} data-testid="approve-anyway">
+              Approve anyway <kbd>A</kbd>
+            </button>
+            <button disabled={busy || head.decision?.humanOnly} onClick={() => void answer({ decision: 'approve_similar' })}>
+              Approve similar <kbd>S</kbd>
             </button>
           </>
         )}
@@ -324,6 +370,60 @@ function headline(action: Action): string {
     default:
       return assertNever(action, 'action kind');
   }
+}
+
+/**
+ * What the action lands on, named before any coordinates (issue 34 item 3): the element
+ * under the point when the accessibility tree told, and the window that has the focus
+ * (where keys go, and the window a click is in).
+ */
+function LandsOn({ action, element, window }: { action: Action; element?: { role: string; name: string }; window?: { title: string; app: string } }) {
+  const onElement = element && action.type !== 'element' ? element : undefined;
+  const keys = action.type === 'type' || action.type === 'key' || action.type === 'hold_key' || action.type === 'key_down' || action.type === 'key_up';
+  if (!onElement && !window) return null;
+  return (
+    <p className="lands-on" data-testid="proposal-target">
+      {onElement && (
+        <span data-testid="proposal-element">
+          On <strong>{visibleText(onElement.role)} “{visibleText(onElement.name)}”</strong>
+        </span>
+      )}
+      {window && (
+        <span data-testid="proposal-window">
+          {onElement ? ' in ' : keys ? 'Into ' : 'In '}
+          <strong>“{visibleText(window.title || window.app)}”</strong>
+          {window.title && window.app ? <span className="muted"> ({visibleText(window.app)})</span> : null}
+        </span>
+      )}
+    </p>
+  );
+}
+
+/** The text an action carries, whole: key chords by their names on this platform, any other text through FullText. */
+function CarriedText({ action, platform }: { action: Action; platform: DesktopPlatform }) {
+  const text = carriedText(action);
+  if (text === undefined) return null;
+  const chords = action.type === 'key' || action.type === 'hold_key' || action.type === 'key_down' || action.type === 'key_up' ? chordsOf(text, platform) : null;
+  if (!chords) return <FullText text={text} label={headline(action)} testId="proposal-text" />;
+  return (
+    <p className="chords" data-testid="proposal-keys">
+      {chords.map((chord, i) => (
+        <span key={i} className="chord">
+          {i > 0 && <span className="muted"> then </span>}
+          {chord.map((k, j) => (
+            <span key={j}>
+              {j > 0 && <span className="plus">+</span>}
+              <kbd className="key">{k}</kbd>
+            </span>
+          ))}
+        </span>
+      ))}
+      <span className="muted mono as-sent" title="The keys exactly as the model sent them">
+        {' '}
+        {text}
+      </span>
+    </p>
+  );
 }
 
 /** The text an action carries that the person must see whole, if any. */

@@ -3,7 +3,7 @@ import { useApp, useClient } from '../bridge/context.js';
 import { formatTokens, formatUsd, inputTokensOf, usageText } from '../lib/format.js';
 import { useShortcuts } from '../lib/shortcuts.js';
 import { KillHotkeyBadge } from './KillHotkeyBadge.js';
-import type { Tab } from '../store/app-store.js';
+import { shownPolicy, type Tab } from '../store/app-store.js';
 
 
 /** Always visible: policy mode, run state, cost/token meter, run controls, tabs. */
@@ -11,7 +11,7 @@ export function Header() {
   const client = useClient();
   const tab = useApp((s) => s.tab);
   const setTab = useApp((s) => s.setTab);
-  const policy = useApp((s) => s.policy);
+  const policy = useApp(shownPolicy);
   const active = useApp((s) => s.activeRunId);
   const state = useApp((s) => s.activeState);
   const reason = useApp((s) => s.activeReason);
@@ -27,9 +27,10 @@ export function Header() {
     client.call(name, { runId: active }).catch((e: unknown) => reportError(String(e)));
   };
 
+  // Keys a live run owns are mapped only while it is live, so a layer below may use them otherwise.
+  const stop = () => control('run.stop');
   useShortcuts({
-    p: () => live && control(state === 'paused' ? 'run.resume' : 'run.pause'),
-    x: () => live && control('run.stop'),
+    ...(live ? { p: () => control(state === 'paused' ? 'run.resume' : 'run.pause'), x: stop, Escape: stop } : {}),
     'alt+1': () => setTab('run'),
     'alt+2': () => setTab('history'),
     'alt+3': () => setTab('settings'),
@@ -46,7 +47,7 @@ export function Header() {
       <div className="brand">DeskPilot</div>
       <nav className="tabs" aria-label="Views">
         {tabs.map(([t, label], i) => (
-          <button key={t} className={tab === t ? 'tab active' : 'tab'} aria-current={tab === t} onClick={() => setTab(t)} title={`Alt+${i + 1}`}>
+          <button key={t} className={tab === t ? 'tab active' : 'tab'} aria-current={tab === t} onClick={() => setTab(t)} title={`Alt+${i + 1}`} aria-keyshortcuts={`Alt+${i + 1}`}>
             {label}
           </button>
         ))}
@@ -58,7 +59,8 @@ export function Header() {
         <span className={`state state-${state ?? 'idle'}`} data-testid="run-state" title={reason}>
           {live ? state?.replace('_', ' ') : 'idle'}
         </span>
-        {total && (
+        {/* The meter counts the live run only: a finished run's cost is on its end card, not carried into the next. */}
+        {live && total && (
           <span className="meter" data-testid="meter" title={usageText(total)}>
             {formatUsd(total.costUsd)} · {formatTokens(inputTokensOf(total) + total.outputTokens)} tok
           </span>
@@ -73,16 +75,23 @@ export function Header() {
       </div>
       <div className="controls">
         {live && state === 'paused' ? (
-          <button onClick={() => control('run.resume')} data-testid="resume">
+          <button onClick={() => control('run.resume')} data-testid="resume" aria-keyshortcuts="P">
             Resume <kbd>P</kbd>
           </button>
         ) : (
-          <button onClick={() => control('run.pause')} disabled={!live} data-testid="pause">
+          <button onClick={() => control('run.pause')} disabled={!live} data-testid="pause" aria-keyshortcuts="P">
             Pause <kbd>P</kbd>
           </button>
         )}
-        <button className="danger" onClick={() => control('run.stop')} disabled={!live} data-testid="stop">
-          Stop <kbd>X</kbd>
+        <button
+          className="danger"
+          onClick={stop}
+          disabled={!live}
+          data-testid="stop"
+          aria-keyshortcuts="X Escape"
+          title="Stop the run: X, or Esc — Esc also while typing in a field"
+        >
+          Stop <kbd>X</kbd> <span className="key-or">or</span> <kbd>Esc</kbd>
         </button>
       </div>
     </header>

@@ -27,6 +27,7 @@ export function Settings() {
   const setSettings = useApp((s) => s.setSettings);
   const loadSettings = useApp((s) => s.loadSettings);
   const canStoreKeys = useApp((s) => s.canStoreKeys);
+  const surface = useApp((s) => s.surface);
   const [draft, setDraft] = useState<Config | null>(null);
   const [rulesText, setRulesText] = useState('[]');
   const [keys, setKeys] = useState<Record<string, string>>({});
@@ -269,11 +270,20 @@ export function Settings() {
               <option value="ignore">ignore</option>
             </select>
           </label>
-          <label className="field">
-            Stop hotkey
-            <input data-testid="settings-hotkey" value={draft.killHotkey} onChange={(e) => patch((c) => void (c.killHotkey = e.target.value))} />
-          </label>
+          {surface === 'desktop' && (
+            <label className="field">
+              Stop hotkey
+              <input data-testid="settings-hotkey" value={draft.killHotkey} onChange={(e) => patch((c) => void (c.killHotkey = e.target.value))} />
+            </label>
+          )}
         </div>
+        {surface === 'browser' && (
+          // A page cannot hear keys pressed in other apps: only the desktop app registers a global stop hotkey.
+          <p className="muted" data-testid="no-global-hotkey">
+            Stop hotkey: none in the browser. A page hears keys only while it has focus, so here <kbd>X</kbd> or <kbd>Esc</kbd> stops a run
+            (<kbd>Esc</kbd> also while typing in a field), or the Stop button. The desktop app adds a stop hotkey that works from any app.
+          </p>
+        )}
         <label className="field">
           Your instructions for every run
           <textarea rows={3} value={draft.instructions} onChange={(e) => patch((c) => void (c.instructions = e.target.value))} />

@@ -13,6 +13,7 @@ import { applyEvent, emptyRun, replay, type RunView } from './run-view.js';
  */
 
 export type Tab = 'run' | 'history' | 'settings';
+export type Surface = 'desktop' | 'browser';
 
 export interface AppState {
   tab: Tab;
@@ -33,6 +34,8 @@ export interface AppState {
   connected: boolean;
   /** The desktop app can store keys in the OS keychain; `deskpilot serve` takes them from its environment only. */
   canStoreKeys: boolean;
+  /** Where this page runs: the desktop app (a global stop hotkey, Record) or a browser of `deskpilot serve` (neither). */
+  surface: Surface;
   lastError: string | null;
   selectedStep: number | null;
   /** Desktop app only: the global stop hotkey and whether it is registered; null in `deskpilot serve`. */
@@ -55,9 +58,18 @@ export interface AppActions {
 
 export type AppStore = StoreApi<AppState & AppActions>;
 
+/**
+ * The policy the header shows (issue 34 item 5): the live run's while one runs, else the
+ * configured one a new run starts with — never the policy of a run that has ended.
+ */
+export function shownPolicy(s: Pick<AppState, 'activeRunId' | 'activeState' | 'policy' | 'settings'>): PolicyMode {
+  const live = !!s.activeRunId && s.activeState !== 'ended';
+  return live ? s.policy : (s.settings?.config.policy.mode ?? s.policy);
+}
+
 const MAX_STREAMING = 2_000;
 
-export function createAppStore(client: BridgeClient, options: { canStoreKeys?: boolean } = {}): AppStore {
+export function createAppStore(client: BridgeClient, options: { canStoreKeys?: boolean; surface?: Surface } = {}): AppStore {
   const store = createStore<AppState & AppActions>()((set, get) => {
     /** Catch up with a live run we joined mid-way: its log so far, then live events. */
     const catchUp = async (runId: string): Promise<void> => {
@@ -85,6 +97,7 @@ export function createAppStore(client: BridgeClient, options: { canStoreKeys?: b
       settings: null,
       connected: false,
       canStoreKeys: options.canStoreKeys ?? true,
+      surface: options.surface ?? 'desktop',
       lastError: null,
       selectedStep: null,
       killHotkey: null,

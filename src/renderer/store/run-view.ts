@@ -34,6 +34,8 @@ export interface ProposalView {
   countdownMs?: number;
   /** The element the action lands on (role + name), when the tree told. */
   element?: { role: string; name: string };
+  /** The focused window when it was proposed (where keys and a click go), when the OS told. */
+  window?: { title: string; app: string };
   /** When the gate started it (the approval_requested event's time, the service's clock). */
   countdownAt?: number;
   answer?: ApprovalAnswer;
@@ -188,7 +190,7 @@ export function applyEvent(prev: RunView, ev: RunEvent): RunView {
       updateStep(run, ev.step, ev.at, (s) => ({ invalid: [...s.invalid, ev.error].slice(-5) }));
       break;
     case 'approval_requested':
-      updateProposal(run, ev.proposalId, () => ({ decision: ev.decision, countdownMs: ev.countdownMs, countdownAt: ev.countdownMs ? ev.at : undefined, element: ev.element }));
+      updateProposal(run, ev.proposalId, () => ({ decision: ev.decision, countdownMs: ev.countdownMs, countdownAt: ev.countdownMs ? ev.at : undefined, element: ev.element, window: ev.window }));
       if (!run.pending.includes(ev.proposalId)) run.pending = [...run.pending, ev.proposalId];
       break;
     case 'approval_answered':

@@ -1,0 +1,50 @@
+// @vitest-environment jsdom
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Providers } from '../../src/renderer/bridge/context.js';
+import { Header } from '../../src/renderer/components/Header.js';
+import { createAppStore } from '../../src/renderer/store/app-store.js';
+import { formatCost, formatUsd, usageText } from '../../src/shared/usage-text.js';
+import { EventScript, TestClient } from './fixtures.js';
+
+// Issue 34 item 5: state is never stale. After an Auto run the header shows the policy a
+// new run starts with (the configured Ask), not the ended run's red "Auto", and the
+// cost meter does not carry the last run's figure; a cost reads the same everywhere.
+
+afterEach(cleanup);
+
+describe('the header after a run', () => {
+  it('shows the run’s policy and meter while it is live, then the configured policy and no meter', async () => {
+    const client = new TestClient();
+    client.answers['sessions.open'] = () => ({ events: [] });
+    const store = createAppStore(client);
+    await store.getState().loadSettings(); // configured: ask
+    render(
+      <Providers client={client} store={store}>
+        <Header />
+      </Providers>,
+    );
+    expect(screen.getByTestId('policy-mode').textContent).toBe('Ask every action');
+    const s = new EventScript('r1');
+    const started = s.add({ type: 'run_started', task: 't', provider: 'anthropic', model: 'm', policy: 'auto', limits: { maxSteps: 5, maxWallMs: 60_000, maxCostUsd: 1 } });
+    const usage = { inputTokens: 1200, outputTokens: 80, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.0125 };
+    act(() => {
+      store.getState().handlePush({ kind: 'run_state', runId: 'r1', state: 'running', reason: '', policy: 'auto' });
+      store.getState().handlePush({ kind: 'event', event: started });
+      store.getState().handlePush({ kind: 'event', event: s.add({ type: 'usage', step: 0, stepUsage: usage, total: usage }) });
+    });
+    expect(screen.getByTestId('policy-mode').textContent).toBe('Auto');
+    expect(screen.getByTestId('policy-mode').className).toContain('policy-auto');
+    expect(screen.getByTestId('meter').textContent).toBe('$0.0125 · 1.3k tok');
+    act(() => store.getState().handlePush({ kind: 'event', event: s.add({ type: 'run_ended', status: 'done', summary: 'ok', steps: 1, total: usage }) }));
+    expect(screen.getByTestId('policy-mode').textContent).toBe('Ask every action');
+    expect(screen.queryByTestId('meter')).toBeNull();
+  });
+
+  it('one rounding for every cost: the header, the step line and the report say $0.0125 for $0.0125', () => {
+    expect(formatUsd(0.0125)).toBe('$0.0125');
+    expect(formatUsd(0.0125)).toBe(formatCost(0.0125));
+    expect(usageText({ inputTokens: 10, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.0125 })).toContain('$0.0125');
+    expect(formatUsd(12.345)).toBe('$12.35');
+  });
+});
