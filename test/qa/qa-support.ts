@@ -1,6 +1,7 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processStartTime } from '../../src/os-control/desktop-record.js';
 import type { FakeRequest, FakeResult, FakeToolCall } from '../harness/fake-model/index.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -60,4 +61,34 @@ export function qaModel(cases: Record<string, Array<(req: FakeRequest) => FakeRe
 function countAssistantTurns(req: FakeRequest): number {
   const messages = Array.isArray(req.body.messages) ? req.body.messages : [];
   return messages.filter((m) => typeof m === 'object' && m !== null && (m as { role?: string }).role === 'assistant').length;
+}
+
+/** A process named by pid and start time (/proc/<pid>/stat field 22): a reused pid is another process. */
+export interface ProcessId {
+  pid: number;
+  command: string;
+  start: string;
+}
+
+/** Every process below `root` now (ps's parent links; detached children keep their parent), with its start time. */
+export function descendants(root: number): ProcessId[] {
+  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,comm='], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(l))
+    .flatMap((m) => (m ? [{ pid: Number(m[1]), ppid: Number(m[2]), command: m[3]!.trim() }] : []));
+  const found: ProcessId[] = [];
+  const walk = (pid: number) => {
+    for (const r of rows.filter((x) => x.ppid === pid)) {
+      const start = processStartTime(r.pid);
+      if (start) found.push({ pid: r.pid, command: r.command, start });
+      walk(r.pid);
+    }
+  };
+  walk(root);
+  return found;
+}
+
+/** True while that very process runs (not a zombie, not a later process with its pid). */
+export function stillThere(p: ProcessId): boolean {
+  return processStartTime(p.pid) === p.start;
 }

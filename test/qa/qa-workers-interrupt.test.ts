@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +6,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModel, type FakeModelServer, type FakeRequest, type FakeResult } from '../harness/fake-model/index.js';
 import { requirePrograms } from '../harness/requirements.js';
-import { caseOf, REPO_ROOT } from './qa-support.js';
+import { caseOf, descendants, REPO_ROOT } from './qa-support.js';
 
 /**
  * Issue 20: Ctrl-C during `deskpilot qa --workers 2`. `deskpilot qa` runs as a terminal's
@@ -42,23 +42,6 @@ afterAll(async () => {
   await fake?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
-
-/** Every process below `root` (ps's parent links; detached children keep their parent). */
-function descendants(root: number): Array<{ pid: number; command: string }> {
-  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,comm='], { encoding: 'utf8' })
-    .split('\n')
-    .map((l) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(l))
-    .flatMap((m) => (m ? [{ pid: Number(m[1]), ppid: Number(m[2]), command: m[3]!.trim() }] : []));
-  const found: Array<{ pid: number; command: string }> = [];
-  const walk = (pid: number) => {
-    for (const r of rows.filter((x) => x.ppid === pid)) {
-      found.push({ pid: r.pid, command: r.command });
-      walk(r.pid);
-    }
-  };
-  walk(root);
-  return found;
-}
 
 function alive(pid: number): boolean {
   try {
