@@ -22,6 +22,9 @@ export const MODULES = {
   'src/main/server/auth.ts': ['test/server/auth-unit.test.ts'],
   'src/main/qa/checks.ts': ['test/qa/checks-unit.test.ts', 'test/qa/element-checks.fast.test.ts', 'test/qa/decide-junit.test.ts'],
   'src/main/qa/decide.ts': ['test/qa/decide-unit.test.ts', 'test/qa/decide-junit.test.ts'],
+  'src/os-control/desktop-record.ts': ['test/os-control/desktop-record.fast.test.ts'],
+  'src/os-control/desktop-auth.ts': ['test/os-control/desktop-record.fast.test.ts'],
+  'src/os-control/x11/xauthority.ts': ['test/os-control/x11-xauthority.fast.test.ts'],
 };
 
 const only = process.env.MUTATE_MODULE;

@@ -9,6 +9,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { writeDesktopCookie } from '../../src/os-control/desktop-auth.js';
 import { DESKTOP_DIR_PREFIX, DesktopRecord, judge, processStartTime, reapOrphanedDesktops, startTimeFromStat, stillRunning, type FolderFacts } from '../../src/os-control/desktop-record.js';
 
 const UID = process.getuid!();
@@ -125,6 +126,26 @@ describe('DesktopRecord', () => {
     expect(statSync(join(record.dir, 'processes.json')).mode & 0o777).toBe(0o600);
     record.remove();
     expect(existsSync(record.dir)).toBe(false);
+  });
+});
+
+describe("a desktop's cookie file", () => {
+  it('holds one fresh FamilyWild MIT-MAGIC-COOKIE-1 of 16 bytes for any display number, 0600, and never reuses a planted file', async () => {
+    const { parseXauthority } = await import('../../src/os-control/x11/xauthority.js');
+    const a = mkdtempSync(join(root, 'cookie-'));
+    const b = mkdtempSync(join(root, 'cookie-'));
+    const fileA = writeDesktopCookie(a);
+    expect(fileA).toBe(join(a, 'Xauthority'));
+    expect(statSync(fileA).mode & 0o777).toBe(0o600);
+    const entries = parseXauthority(readFileSync(fileA));
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ family: 65535, address: Buffer.alloc(0), number: '', name: 'MIT-MAGIC-COOKIE-1' });
+    expect(entries[0]!.data).toHaveLength(16);
+    const other = parseXauthority(readFileSync(writeDesktopCookie(b)))[0]!;
+    expect(other.data.equals(entries[0]!.data)).toBe(false);
+    // A file already there (planted, or a second call) is an error, not a cookie someone else knows.
+    expect(() => writeDesktopCookie(a)).toThrow(/EEXIST/);
+    expect(parseXauthority(readFileSync(fileA))[0]!.data.equals(entries[0]!.data)).toBe(true);
   });
 });
 
