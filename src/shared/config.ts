@@ -3,6 +3,7 @@ import { killHotkeyProblem } from './accelerator.js';
 import { PolicyModeSchema } from './approvals.js';
 import { LimitsSchema } from './events.js';
 import { ProviderFamilySchema } from './providers.js';
+import { SandboxModeSchema } from './sandbox.js';
 
 export { ProviderFamilySchema };
 
@@ -138,6 +139,24 @@ export function mcpToolAllowed(server: McpServerPolicy, tool: string): boolean {
   return server.allowTools === undefined || server.allowTools.includes(tool);
 }
 
+/**
+ * config.json `sandbox` (issue 30; docs/CONFIG.md "Sandbox"). `mode` absent: workspace-write
+ * where a sandbox works, danger-full-access elsewhere (Windows). A property of the
+ * workspace and the run, never of a model profile.
+ */
+export const SandboxConfigSchema = z
+  .object({
+    mode: SandboxModeSchema.optional(),
+    /** workspace-write only: commands may use the network. */
+    networkAccess: z.boolean().default(false),
+    /** Give sandboxed commands the X display (they can then type into any window). */
+    display: z.boolean().default(false),
+    /** The workspace of the app and `deskpilot serve` (default ~/DeskPilot); the CLI uses its current folder or --cd. */
+    workspace: z.string().min(1).optional(),
+  })
+  .strict();
+export type SandboxConfig = z.infer<typeof SandboxConfigSchema>;
+
 export const ConfigSchema = z
   .object({
     /** Name of the profile used when none is given. */
@@ -190,6 +209,8 @@ export const ConfigSchema = z
     requestTimeoutSeconds: z.number().int().min(1).max(3600).optional(),
     /** MCP servers whose tools the agent is offered (docs/CONFIG.md). */
     mcpServers: z.record(McpServerNameSchema, McpServerConfigSchema).default({}),
+    /** The sandbox shell commands run in (docs/CONFIG.md "Sandbox"; --sandbox etc. override it for one run). */
+    sandbox: SandboxConfigSchema.optional(),
   })
   .strict();
 

@@ -91,8 +91,9 @@ describe('deskpilot run --virtual-display', () => {
         return { text: 'Done.', toolCalls: [finish(true, 'typed and saved')] };
       },
     );
+    // The model's shell starts mousepad on a file in the host's /tmp: outside any sandbox (issue 30).
     const run = runCli(
-      ['run', 'write the text into mousepad', '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl, '--yes', '--json', '--virtual-display'],
+      ['run', 'write the text into mousepad', '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl, '--yes', '--json', '--virtual-display', '--sandbox', 'danger-full-access'],
       { ...xvfb.env, DESKPILOT_HOME: home.home, ANTHROPIC_API_KEY: 'sk-ant-test-key', ANTHROPIC_BASE_URL: '', OPENAI_API_KEY: '' },
     );
     const { code } = await run.exit;

@@ -2,6 +2,7 @@ import type { RunEvent } from '../../shared/events.js';
 import { formatCost, inputTokensOf, usageText } from '../../shared/usage-text.js';
 import { describeDisplay } from '../../os-control/displays.js';
 import { describeInFull, shown, shownOneLine } from './terminal-text.js';
+import { describeSandbox } from '../../shared/sandbox.js';
 
 /**
  * One line a person reads in the terminal for an event, or undefined for events not
@@ -11,7 +12,7 @@ import { describeInFull, shown, shownOneLine } from './terminal-text.js';
 export function formatEvent(event: RunEvent): string | undefined {
   switch (event.type) {
     case 'run_started':
-      return `${event.resumedFromSeq !== undefined ? 'resumed' : 'run'} ${event.runId}: ${shownOneLine(event.task)} (${shownOneLine(event.provider)} ${shownOneLine(event.model)}, policy ${event.policy}${event.display ? `, display ${describeDisplay(event.display)}` : ''})`;
+      return `${event.resumedFromSeq !== undefined ? 'resumed' : 'run'} ${event.runId}: ${shownOneLine(event.task)} (${shownOneLine(event.provider)} ${shownOneLine(event.model)}, policy ${event.policy}${event.display ? `, display ${describeDisplay(event.display)}` : ''})${event.sandbox ? `\n  ${shownOneLine(describeSandbox(event.sandbox))}` : ''}`;
     case 'observation':
       return `[${event.step}] screenshot ${event.observation.image.width}×${event.observation.image.height}`;
     case 'model_text':

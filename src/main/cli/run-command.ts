@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
+import path from 'node:path';
 import { deskpilotHome } from '../paths.js';
-import { addGroundingOption, addPolicyOptions, addProviderOptions, policyFromFlags, positiveInt, positiveNumber, type ChoiceFlags } from './run-flags.js';
+import { addGroundingOption, addPolicyOptions, addProviderOptions, addSandboxOptions, policyFromFlags, positiveInt, positiveNumber, sandboxRequestFromFlags, type ChoiceFlags, type SandboxFlags } from './run-flags.js';
 import { EXIT } from './exit-codes.js';
 import { launchInTerminal } from './terminal-launch.js';
 import { DEFAULT_VIRTUAL_SCREEN, virtualScreenOption, type ScreenSize } from './virtual-display-run.js';
 
-interface RunFlags extends ChoiceFlags {
+interface RunFlags extends ChoiceFlags, SandboxFlags {
   maxSteps?: number;
   maxCost?: number;
   skill?: string[];
@@ -24,6 +25,7 @@ export function registerRunCommand(program: Command): void {
     .argument('<task>', 'what to do, in plain language');
   addProviderOptions(run);
   addGroundingOption(run);
+  addSandboxOptions(run);
   addPolicyOptions(run)
     .option('--max-steps <n>', 'stop after this many model turns', positiveInt)
     .option('--max-cost <usd>', 'stop when the run has cost this much', positiveNumber)
@@ -58,7 +60,8 @@ async function runCommand(task: string, flags: RunFlags): Promise<number> {
       policy: policyFromFlags(flags),
       limits: { maxSteps: flags.maxSteps, maxCostUsd: flags.maxCost },
     },
-    extras: { task, ...(flags.skill?.length ? { skills: flags.skill } : {}), ...(flags.agentsMd ? { agentsMd: { cwd: process.cwd() } } : {}) },
+    extras: { task, ...(flags.skill?.length ? { skills: flags.skill } : {}), ...(flags.agentsMd ? { agentsMd: { cwd: flags.cd ? path.resolve(flags.cd) : process.cwd() } } : {}) },
+    sandbox: sandboxRequestFromFlags(flags),
     flags: { json: flags.json ?? false },
     overrides: { displayId: flags.display, requestTimeoutSeconds: flags.requestTimeout },
     keyHint: ' (or name another variable with --api-key-env)',

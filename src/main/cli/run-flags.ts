@@ -2,6 +2,8 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { PolicyModeSchema, type PolicyMode } from '../../shared/approvals.js';
 import { GroundingSchema, ProviderFamilySchema, type Grounding, type ProviderProfile } from '../../shared/config.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../shared/providers.js';
+import { SANDBOX_MODES, type SandboxMode } from '../../shared/sandbox.js';
+import type { SandboxRequest } from '../sandbox/index.js';
 
 /**
  * The choice flags `run` and `sessions resume` share (and `qa` the provider part of),
@@ -19,7 +21,24 @@ export interface ChoiceFlags {
   display?: string;
   requestTimeout?: number;
   grounding?: Grounding;
+  /** The seed's spelling of --policy (untrusted | on-request | never). */
+  askForApproval?: keyof typeof ASK_FOR_APPROVAL;
 }
+
+/** The sandbox flags of `run` (addSandboxOptions). */
+export interface SandboxFlags {
+  sandbox?: SandboxMode;
+  addDir?: string[];
+  cd?: string;
+  sandboxDisplay?: boolean;
+}
+
+/**
+ * `--ask-for-approval` (Codex's words) as our policies. Unlike Codex's `never`, `auto`
+ * still asks a person for a sandbox escalation, a provider safety check and an MCP
+ * server whose approval is "ask" (docs/CONFIG.md).
+ */
+export const ASK_FOR_APPROVAL = { untrusted: 'ask', 'on-request': 'risky', never: 'auto' } as const satisfies Record<string, PolicyMode>;
 
 export function positiveInt(value: string): number {
   const n = Number(value);
@@ -58,14 +77,37 @@ export function addGroundingOption(command: Command): Command {
   );
 }
 
-/** --policy and --yes. */
+/** --policy, --ask-for-approval and --yes. */
 export function addPolicyOptions(command: Command): Command {
   return command
     .addOption(new Option('--policy <mode>', 'which actions wait for approval').choices(PolicyModeSchema.options))
+    .addOption(
+      new Option('--ask-for-approval <when>', 'the same as --policy, in Codex\'s words: untrusted = ask, on-request = risky, never = auto (escalations still ask)').choices(Object.keys(ASK_FOR_APPROVAL)),
+    )
     .option('-y, --yes', 'approve everything that may be auto-approved (= --policy auto)');
 }
 
-/** The policy the flags ask for, if any. */
-export function policyFromFlags(flags: Pick<ChoiceFlags, 'policy' | 'yes'>): PolicyMode | undefined {
-  return flags.yes ? 'auto' : flags.policy;
+/** The policy the flags ask for, if any: --yes, else --policy, else --ask-for-approval. */
+export function policyFromFlags(flags: Pick<ChoiceFlags, 'policy' | 'yes' | 'askForApproval'>): PolicyMode | undefined {
+  return flags.yes ? 'auto' : (flags.policy ?? (flags.askForApproval ? ASK_FOR_APPROVAL[flags.askForApproval] : undefined));
+}
+
+/** --sandbox, --add-dir, --cd, --sandbox-display (docs/CONFIG.md "Sandbox"). */
+export function addSandboxOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--sandbox <mode>', 'what shell commands may do: read-only, workspace-write (default where a sandbox works) or danger-full-access').choices(SANDBOX_MODES))
+    .option('--add-dir <dir...>', 'more folders commands may write in workspace-write')
+    .option('--cd <dir>', 'the workspace: the folder commands start in and may write (default: the current folder)')
+    .option('--sandbox-display', 'give sandboxed commands the X display (they can then type into any window)');
+}
+
+/** The sandbox request of the flags, for sandbox/resolve.ts. */
+export function sandboxRequestFromFlags(flags: SandboxFlags): Omit<SandboxRequest, 'config'> {
+  return {
+    ...(flags.sandbox ? { mode: flags.sandbox } : {}),
+    ...(flags.cd !== undefined ? { workspace: flags.cd } : {}),
+    defaultWorkspace: process.cwd(),
+    addDirs: flags.addDir ?? [],
+    ...(flags.sandboxDisplay ? { display: true } : {}),
+  };
 }

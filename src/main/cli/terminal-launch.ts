@@ -3,6 +3,7 @@ import type { RunOptions } from '../agent/run-api.js';
 import { resolveRunChoices, type RunChoices } from '../agent/runner/choices.js';
 import { ConfigError, configOnVirtualDesktop, loadConfig, VIRTUAL_DISPLAY_LABEL } from '../config/index.js';
 import { missingDisplay } from '../../os-control/display-env.js';
+import { probeSandbox, resolveSandbox, type SandboxRequest } from '../sandbox/index.js';
 import { EXIT } from './exit-codes.js';
 import { LinePrompter } from './line-prompter.js';
 import { whyNoOneCanAnswer } from './stdin-state.js';
@@ -32,6 +33,8 @@ export interface LaunchRequest {
   virtualScreen?: ScreenSize;
   /** The run never asks the model (a strict replay): it starts without an API key. */
   keyless?: boolean;
+  /** The sandbox flags (`run`); absent: config.json `sandbox` in the current folder. */
+  sandbox?: Omit<SandboxRequest, 'config'>;
 }
 
 /** Said when an asking policy has nobody to ask (exit 2). */
@@ -55,6 +58,11 @@ export async function launchInTerminal(request: LaunchRequest): Promise<number> 
     if (error instanceof ConfigError) return fail(error.message, EXIT.usage);
     throw error;
   }
+  // The sandbox before anything starts: bad input is exit 2, an asked-for sandbox that cannot run here exit 6.
+  const sandbox = resolveSandbox({ defaultWorkspace: process.cwd(), ...request.sandbox, ...(config.sandbox ? { config: config.sandbox } : {}) }, await probeSandbox());
+  if (!sandbox.ok) return fail(sandbox.message, sandbox.kind === 'usage' ? EXIT.usage : EXIT.environment);
+  if (sandbox.note) (flags.stderr ?? process.stderr).write(`deskpilot: ${sandbox.note}\n`);
+  request = { ...request, extras: { ...request.extras, sandbox: sandbox.policy } };
   if (!virtualScreen) return launchOnDisplay(request, config, resolved);
   if (overrides.displayId !== undefined) return fail('--display and --virtual-display name two different screens: give one', EXIT.usage);
   if (!onVirtualDisplay()) return runOnVirtualDisplay(virtualScreen, flags.stderr);

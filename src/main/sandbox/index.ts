@@ -9,3 +9,4 @@ export { checkWorkspace, checkAddDir, resolveGrants, SandboxInputError } from '.
 export { sandboxRefusal, refusalNote } from './refusal.js';
 export { hiddenCandidates } from './hidden-paths.js';
 export { probeSandbox, bwrapFix, type SandboxProbe } from './probe.js';
+export { resolveSandbox, defaultAppWorkspace, type SandboxRequest, type SandboxResolution } from './resolve.js';

@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probeSandbox, resolveSandbox } from '../../src/main/sandbox/index.js';
+import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';
+import { startXvfb, type Xvfb } from '../harness/xvfb.js';
+import { finish, runCli, tempHome } from '../e2e/support.js';
+
+// `deskpilot run`'s sandbox flags as shipped (the real CLI process): bad input is exit 2
+// with a clear message, an asked-for sandbox that cannot run here exit 6, the run header
+// and the session log state the sandbox, --ask-for-approval names a policy. Windows is a
+// platform stub of the probe (no Windows here).
+
+const scratch = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'dp-cli-sandbox-')));
+const fakeHome = path.join(scratch, 'home');
+const project = path.join(fakeHome, 'project');
+fs.mkdirSync(project, { recursive: true });
+fs.mkdirSync(path.join(scratch, 'elsewhere'));
+fs.symlinkSync(path.join(scratch, 'elsewhere'), path.join(project, 'link-out'));
+const dpHome = tempHome();
+let xvfb: Xvfb;
+let fake: FakeModelServer;
+
+beforeAll(async () => {
+  xvfb = await startXvfb({ width: 640, height: 480, windowManager: false });
+  fake = await startFakeModel();
+}, 60_000);
+
+afterAll(async () => {
+  await fake?.close();
+  await xvfb?.stop();
+  dpHome.cleanup();
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+  ...xvfb.env,
+  HOME: fakeHome,
+  DESKPILOT_HOME: dpHome.home,
+  ANTHROPIC_API_KEY: 'sk-ant-test',
+  ANTHROPIC_BASE_URL: fake.anthropicBaseUrl,
+  OPENAI_API_KEY: '',
+  ...extra,
+});
+const task = ['run', 'say hi', '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--json'];
+
+async function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
+  const run = runCli(args, env(extraEnv), { cwd: project });
+  const { code } = await run.exit;
+  return { code, stderr: run.stderr(), stdout: run.stdout(), events: run.events() };
+}
+
+describe('bad sandbox input: exit 2, said clearly, no run started', () => {
+  it.each([
+    [['--sandbox', 'strict'], "argument 'strict' is invalid. Allowed choices are read-only, workspace-write, danger-full-access"],
+    [['--add-dir', path.join(scratch, 'missing')], `--add-dir ${path.join(scratch, 'missing')} does not exist`],
+    [['--add-dir', path.join(project, 'link-out')], `--add-dir ${path.join(project, 'link-out')} is a symlink to ${path.join(scratch, 'elsewhere')}`],
+    [['--cd', '/'], 'the workspace / is the root of the file system'],
+    [['--cd', fakeHome], `the workspace ${fakeHome} is your home folder`],
+    [['--ask-for-approval', 'sometimes'], "argument 'sometimes' is invalid"],
+  ])('%j', async (flags, message) => {
+    const { code, stderr, events } = await cli([...task, '--yes', ...flags]);
+    expect(code, stderr).toBe(2);
+    expect(stderr).toContain(message);
+    expect(events).toEqual([]);
+  });
+});
+
+describe('no working sandbox', () => {
+  it('an asked-for sandboxed mode ends with exit 6 and says why (bubblewrap missing)', async () => {
+    const { code, stderr, events } = await cli([...task, '--yes', '--sandbox', 'read-only'], { PATH: path.join(scratch, 'empty-path') });
+    expect(code, stderr).toBe(6);
+    expect(stderr).toContain('deskpilot: --sandbox read-only was asked for, but the sandbox cannot run here: bubblewrap (bwrap) is not installed');
+    expect(events).toEqual([]);
+  });
+
+  it('Windows (probe stubbed by platform): default danger-full-access said in a note, an asked-for mode is an environment error', async () => {
+    const probe = await probeSandbox('win32');
+    expect(probe).toMatchObject({ works: false, enforcer: 'none' });
+    const byDefault = resolveSandbox({ defaultWorkspace: project }, probe, { home: fakeHome });
+    expect(byDefault).toMatchObject({ ok: true, policy: { mode: 'danger-full-access', workspace: project, network: true }, note: expect.stringContaining('no sandbox on Windows yet') });
+    expect(resolveSandbox({ defaultWorkspace: project, mode: 'workspace-write' }, probe, { home: fakeHome })).toEqual({
+      ok: false,
+      kind: 'environment',
+      message: expect.stringContaining('--sandbox workspace-write was asked for, but no sandbox on Windows yet'),
+    });
+    expect(resolveSandbox({ defaultWorkspace: project, config: { mode: 'read-only', networkAccess: false, display: false } }, probe, { home: fakeHome })).toMatchObject({ ok: false, kind: 'environment' });
+    expect(resolveSandbox({ defaultWorkspace: project, mode: 'danger-full-access' }, probe, { home: fakeHome })).toMatchObject({ ok: true, policy: { mode: 'danger-full-access' } });
+    expect(byDefault.ok && byDefault.note).not.toBeUndefined();
+  });
+
+  it('Linux with a working bubblewrap: workspace-write by default, config and flags on top', async () => {
+    const probe = await probeSandbox('linux');
+    expect(probe).toMatchObject({ works: true, enforcer: 'bubblewrap' });
+    expect(resolveSandbox({ defaultWorkspace: project }, probe, { home: fakeHome })).toEqual({
+      ok: true,
+      policy: { mode: 'workspace-write', workspace: project, addDirs: [], network: false, display: false, granted: [] },
+    });
+    const fromConfig = resolveSandbox({ defaultWorkspace: project, display: true, config: { mode: 'workspace-write', networkAccess: true, display: false } }, probe, { home: fakeHome });
+    expect(fromConfig).toMatchObject({ ok: true, policy: { network: true, display: true } });
+    expect(resolveSandbox({ defaultWorkspace: project, mode: 'read-only', config: { mode: 'danger-full-access', networkAccess: true, display: false } }, probe, { home: fakeHome })).toMatchObject({
+      ok: true,
+      policy: { mode: 'read-only', network: false },
+    });
+  });
+});
+
+describe('the run states its sandbox', () => {
+  it('run header and run_started: mode, enforcer, workspace, network; --ask-for-approval never is policy auto', async () => {
+    fake.script({ toolCalls: [finish(true, 'hi')] });
+    const run = runCli(['run', 'say hi', '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--ask-for-approval', 'never', '--cd', project], env(), { cwd: scratch });
+    const { code } = await run.exit;
+    expect(code, run.stderr()).toBe(0);
+    const header = `${run.stdout()}\n${run.stderr()}`;
+    expect(header).toContain(`sandbox: workspace-write by bubblewrap — writes only in ${project} and a private temp dir; no network; no display; workspace ${project}`);
+    expect(header).toContain('policy auto');
+    fake.script({ toolCalls: [finish(true, 'hi')] });
+    const json = runCli([...task, '--ask-for-approval', 'never', '--sandbox', 'read-only'], env(), { cwd: project });
+    expect((await json.exit).code, json.stderr()).toBe(0);
+    expect(json.events().find((e) => e.type === 'run_started')).toMatchObject({ policy: 'auto', sandbox: { mode: 'read-only', enforcer: 'bubblewrap', workspace: project, network: false } });
+  });
+});
