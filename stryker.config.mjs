@@ -6,7 +6,7 @@ import process from 'node:process';
 // real-desktop tests are too slow to run once per mutant.
 /** Module → the test files that must kill its mutants. */
 export const MODULES = {
-  'src/main/agent/supervision/policy.ts': ['test/supervision/policy.test.ts', 'test/supervision/policy-reasons.test.ts', 'test/supervision/gate.test.ts'],
+  'src/main/agent/supervision/policy.ts': ['test/supervision/policy.test.ts', 'test/supervision/policy-reasons.test.ts', 'test/supervision/gate.test.ts', 'test/sandbox/escalation-gate.test.ts'],
   'src/main/agent/supervision/risk-rules.ts': ['test/supervision/risk-findings.test.ts', 'test/supervision/risk-rules.test.ts', 'test/supervision/policy.test.ts'],
   'src/main/agent/supervision/user-rules.ts': ['test/supervision/user-rules.test.ts', 'test/supervision/policy.test.ts', 'test/supervision/element-rules.test.ts', 'test/supervision/gate.test.ts'],
   'src/main/agent/supervision/key-combo.ts': ['test/supervision/key-combo.test.ts', 'test/supervision/risk-findings.test.ts', 'test/supervision/user-rules.test.ts', 'test/supervision/risk-rules.test.ts'],
@@ -25,6 +25,10 @@ export const MODULES = {
   'src/os-control/desktop-record.ts': ['test/os-control/desktop-record.fast.test.ts'],
   'src/os-control/desktop-auth.ts': ['test/os-control/desktop-record.fast.test.ts'],
   'src/os-control/x11/xauthority.ts': ['test/os-control/x11-xauthority.fast.test.ts'],
+  // The sandbox (issue 30): its plan, path checks and refusal signs; the real-bubblewrap tests are too slow per mutant.
+  'src/main/sandbox/bwrap.ts': ['test/sandbox/plan.fast.test.ts'],
+  'src/main/sandbox/workspace.ts': ['test/sandbox/plan.fast.test.ts'],
+  'src/main/sandbox/refusal.ts': ['test/sandbox/plan.fast.test.ts'],
 };
 
 const only = process.env.MUTATE_MODULE;
