@@ -1,6 +1,8 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
-import { describeAction, actionCategory, type Action } from '../../shared/actions.js';
+import { actionCategory, type Action } from '../../shared/actions.js';
+import { describeWhole, shortTitle } from '../../shared/action-text.js';
+import { visibleText } from '../../shared/visible-text.js';
 import type { ApprovalAnswer, PolicyMode } from '../../shared/approvals.js';
 import type { RunEvent, RunStatus } from '../../shared/events.js';
 import { errorText } from '../../shared/error-text.js';
@@ -80,6 +82,11 @@ function toolKind(action: Action): acp.ToolKind {
   }
 }
 
+/** The whole action as a tool call's content: what an editor shows under a title that may be shortened. */
+function wholeContent(action: Action): acp.ToolCallContent[] {
+  return [{ type: 'content', content: { type: 'text', text: describeWhole(action) } }];
+}
+
 /** The task text of a prompt: its text blocks and the names of linked resources. */
 function promptText(blocks: readonly acp.ContentBlock[]): string {
   return blocks
@@ -148,7 +155,7 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
           break;
         case 'action_proposed':
           proposals.set(event.proposalId, event.action);
-          send({ sessionUpdate: 'tool_call', toolCallId: event.proposalId, title: describeAction(event.action), kind: toolKind(event.action), status: 'pending', rawInput: event.action });
+          send({ sessionUpdate: 'tool_call', toolCallId: event.proposalId, title: shortTitle(event.action), kind: toolKind(event.action), status: 'pending', content: wholeContent(event.action), rawInput: event.action });
           break;
         case 'action_executed':
           send({
@@ -207,7 +214,14 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
       try {
         response = await client.request(acp.methods.client.session.requestPermission, {
           sessionId,
-          toolCall: { toolCallId: event.proposalId, title: action ? describeAction(action) : event.decision.reason, status: 'pending', rawInput: { action, why: event.decision.reason, rule: event.decision.rule } },
+          // The title may be shortened (start and end, the cut said); the content is the whole action, as the approval card shows it.
+          toolCall: {
+            toolCallId: event.proposalId,
+            title: action ? shortTitle(action) : visibleText(event.decision.reason),
+            status: 'pending',
+            ...(action ? { content: wholeContent(action) } : {}),
+            rawInput: { action, why: event.decision.reason, rule: event.decision.rule },
+          },
           options: PERMISSION_OPTIONS.map(({ answer: _answer, ...option }) => option),
         });
       } catch (error) {

@@ -1,4 +1,3 @@
-import { describeAction, describeElementTarget, type Action } from '../../shared/actions.js';
 import { visibleText } from '../../shared/visible-text.js';
 
 /**
@@ -21,41 +20,7 @@ export function shownOneLine(text: string): string {
 }
 
 /**
- * An action as the person approving it must see it: the whole of a shell command or
- * text to type, never cut (describeAction shortens them for lists), control
- * characters visible.
+ * An action as the person approving it must see it: the one describer of decisions
+ * (src/shared/action-text.ts), the same the ACP requests, MCP progress notes and the HUD use.
  */
-export function describeInFull(action: Action): string {
-  switch (action.type) {
-    case 'type':
-      return `type "${visibleText(action.text)}" (${[...action.text].length} characters)`;
-    case 'shell':
-      return `run shell: ${visibleText(action.command)}`;
-    case 'mcp_call':
-      return `call ${visibleText(action.server)} tool ${visibleText(action.tool)} with ${visibleText(JSON.stringify(action.arguments))}`;
-    case 'ask_user':
-      return `ask: ${visibleText(action.question)}`;
-    case 'finish':
-      return `${action.success ? 'done' : 'give up'}: ${visibleText(action.summary)}`;
-    case 'element':
-      // The whole value to be set, even a password's: the person approving must see what goes in.
-      return action.op === 'set_value' && action.value !== undefined
-        ? `${visibleText(describeElementTarget(action))} to "${visibleText(action.value)}"`
-        : visibleText(describeAction(action));
-    case 'key':
-    case 'hold_key':
-    case 'key_down':
-    case 'key_up':
-    case 'click':
-    case 'move':
-    case 'mouse_down':
-    case 'mouse_up':
-    case 'drag':
-    case 'scroll':
-    case 'wait':
-    case 'screenshot':
-    case 'cursor_position':
-    case 'zoom':
-      return visibleText(describeAction(action));
-  }
-}
+export { describeWhole as describeInFull } from '../../shared/action-text.js';

@@ -1,4 +1,4 @@
-import { describeAction } from '../../shared/actions.js';
+import { describeWhole } from '../../shared/action-text.js';
 import type { ApprovalAnswer } from '../../shared/approvals.js';
 import { assertNever } from '../../shared/assert-never.js';
 import type { RunEvent } from '../../shared/events.js';
@@ -9,6 +9,9 @@ import type { RunEvent } from '../../shared/events.js';
  * answered. MCP clients time a request out (the TypeScript SDK after 60 s) unless
  * progress resets the timer (`resetTimeoutOnProgress`); a person may take minutes, so
  * the repeat keeps such a client waiting for the answer instead of failing the call.
+ *
+ * Each note names the action whole (shared/action-text.ts, the approval card's describer):
+ * a client's person sees the same command the approver does, never a cut one.
  *
  * The notes never carry the supervision page's URL: its token answers approvals, and
  * the client's model must not be able to approve its own actions.
@@ -21,7 +24,7 @@ function answered(answer: ApprovalAnswer): string {
     case 'approve_similar':
       return 'approved: running it';
     case 'edit':
-      return `approved as edited: running ${describeAction(answer.action)}`;
+      return `approved as edited: running ${describeWhole(answer.action)}`;
     case 'reject':
       return 'rejected';
     default:
@@ -49,7 +52,7 @@ export function approvalProgress(progress: (message: string) => void): ApprovalP
   };
   return {
     onEvent(event) {
-      if (event.type === 'action_proposed') proposed = describeAction(event.action);
+      if (event.type === 'action_proposed') proposed = describeWhole(event.action);
       if (event.type === 'approval_requested') {
         const started = Date.now();
         say(`waiting for a person to approve ${proposed || 'the action'} in DeskPilot (the supervision page or the app)`);

@@ -1,4 +1,5 @@
-import { describeAction } from '../../shared/actions.js';
+import { describeWhole, shortTitle } from '../../shared/action-text.js';
+import { visibleText } from '../../shared/visible-text.js';
 import { useApp, useClient } from '../bridge/context.js';
 import { formatUsd } from '../lib/format.js';
 import { HeldBadge } from './HeldBadge.js';
@@ -8,6 +9,9 @@ import { KillHotkeyBadge } from './KillHotkeyBadge.js';
  * The run HUD (desktop app only): a small always-on-top, content-protected window with
  * what the agent is doing now and pause/stop. Loaded as index.html#hud.
  */
+/** What fits the HUD's one line (420 px wide, beside the state badge) before CSS would cut the end off. */
+const HUD_TITLE_CHARS = 48;
+
 export function Hud() {
   const client = useClient();
   const run = useApp((s) => s.run);
@@ -22,7 +26,10 @@ export function Hud() {
     <div className="hud">
       <div className="hud-line">
         <span className={`state state-${state ?? 'idle'}`}>{live ? state?.replace('_', ' ') : 'idle'}</span>
-        <span className="hud-action">{proposal ? describeAction(proposal.action) : (run?.task ?? 'No run')}</span>
+        {/* One short line (start and end, the cut said), the whole action as its tooltip: the one describer of decisions. */}
+        <span className="hud-action" title={proposal ? describeWhole(proposal.action) : undefined}>
+          {proposal ? shortTitle(proposal.action, HUD_TITLE_CHARS) : visibleText(run?.task ?? 'No run')}
+        </span>
       </div>
       <div className="hud-line">
         <span className="hud-meta">
