@@ -70,13 +70,13 @@ function everyField(id: string): CaseResult {
 
 describe('qa --workers wire', () => {
   it('carries a case result with every field set, unchanged', () => {
-    const result = everyField('abc');
+    const result = everyField(caseId(PLAN, PLAN.cases[0]!));
     const parsed = FromWorkerSchema.parse({ type: 'case-end', result: toWire(result) });
     expect(parsed).toEqual({ type: 'case-end', result });
   });
 
   it('refuses a result with a field it does not know (the schemas are strict)', () => {
-    const parsed = FromWorkerSchema.safeParse({ type: 'case-end', result: { ...toWire(everyField('abc')), novel: 1 } });
+    const parsed = FromWorkerSchema.safeParse({ type: 'case-end', result: { ...toWire(everyField(caseId(PLAN, PLAN.cases[0]!))), novel: 1 } });
     expect(parsed.success).toBe(false);
   });
 });

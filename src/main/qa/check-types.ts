@@ -1,4 +1,5 @@
 import type { Rect } from '../../shared/actions.js';
+import type { CheckResult } from './results-schema.js';
 import type { Expectation } from './plan-types.js';
 
 /**
@@ -7,27 +8,8 @@ import type { Expectation } from './plan-types.js';
  * each other.
  */
 
-/**
- * pass / fail / inconclusive. Inconclusive: DeskPilot could not read the thing well
- * enough to overrule anyone (low OCR confidence, readings that disagree or change
- * between two captures, characters the expected text could not contain). It never
- * fails a case; the model's verdict stands (decide.ts).
- */
-export type CheckStatus = 'pass' | 'fail' | 'inconclusive';
-
-/** The outcome of one exact expectation, checked by DeskPilot itself. */
-export interface CheckResult {
-  /** 1-based number of the expectation in the case's Expected list. */
-  expectation: number;
-  source: string;
-  status: CheckStatus;
-  /** What was found: the OCR text or the window title. */
-  actual: string;
-  /** One sentence for the report. */
-  detail: string;
-  /** The captured region, when one was read (absolute path). */
-  image?: string;
-}
+/** A check's status and result: inferred from the one QA result schema (results-schema.ts). */
+export type { CheckResult, CheckStatus } from './results-schema.js';
 
 /** What a region-text check gives a source: the expectation, where, and two captures of it. */
 export interface RegionQuery {

@@ -1,9 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { QaCaseStatusSchema, RunStatusSchema } from '../../shared/events.js';
 import { countCases, type AttemptResult, type CaseResult, type SuiteResult } from './results.js';
-import { MAX_SHARDS } from './shard.js';
+import { AttemptResultSchema, CaseIdSchema, CaseResultSchema, CheckResultSchema, Millis, RESULTS_LIMITS, ResultName, ResultText, ShardSchema } from './results-schema.js';
 
 /**
  * results.json: everything of one `deskpilot qa --out-dir DIR` run in one versioned,
@@ -22,21 +21,8 @@ export const RESULTS_FORMAT = 'deskpilot-qa-results';
 /** Bumped when a field changes meaning; a reader refuses versions it does not know. */
 export const RESULTS_VERSION = 1;
 
-/** The limits of a results.json from outside, one typed object (cf. server/ws-transport.ts). */
-export const RESULTS_LIMITS = {
-  /** 200 cases × 6 attempts × a few KB of text is under 8 MiB; 32 MiB is not a results file. */
-  maxBytes: 32 * 1024 * 1024,
-  /** A plan file is at most 1 MiB (parse-plan.ts), so it has fewer cases than this. */
-  maxCases: 20_000,
-  /** 1 + at most 5 retries (plan-types.ts). */
-  maxAttempts: 6,
-  /** One message, reason or OCR text. */
-  maxText: 20_000,
-  maxPath: 1_024,
-} as const;
+export { RESULTS_LIMITS };
 
-const Text = z.string().max(RESULTS_LIMITS.maxText);
-const Name = z.string().min(1).max(RESULTS_LIMITS.maxText);
 /** A path inside the results folder, written with forward slashes. */
 const RelPath = z
   .string()
@@ -45,55 +31,34 @@ const RelPath = z
   .refine((p) => !p.includes('\0') && !p.includes('\\') && !path.posix.isAbsolute(p) && !/^[A-Za-z]:/.test(p) && !p.split('/').includes('..'), {
     message: 'must be a relative path inside the results folder (no "..", no absolute path)',
   });
-const CaseId = z.string().regex(/^[0-9a-f]{16}$/, 'must be 16 lower-case hex digits');
-const ShardSchema = z.object({ index: z.number().int().min(1).max(MAX_SHARDS), total: z.number().int().min(1).max(MAX_SHARDS) }).strict().refine((s) => s.index <= s.total, { message: 'index must be at most total' });
-const Millis = z.number().nonnegative().max(1e14);
+const Text = ResultText;
+const Name = ResultName;
+/** A run id that is also a portable folder name. */
+const RunId = z.string().regex(/^[A-Za-z0-9._-]{1,100}$/);
 
-const CheckSchema = z
-  .object({
-    expectation: z.number().int().positive().max(10_000),
-    source: Text,
-    status: z.enum(['pass', 'fail', 'inconclusive']),
-    actual: Text,
-    detail: Text,
-    image: RelPath.optional(),
-  })
-  .strict();
+// The file's schemas are the one QA result schema (results-schema.ts) with what a
+// portable file holds differently: paths relative to its folder, the attempt's session
+// folder instead of its run folder, a required case id and start, `blocked` spelled out.
+const CheckSchema = CheckResultSchema.extend({ image: RelPath.optional() }).strict();
 
-const AttemptSchema = z
-  .object({
-    attempt: z.number().int().min(1).max(RESULTS_LIMITS.maxAttempts),
-    status: QaCaseStatusSchema,
-    message: Text,
-    runId: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/).optional(),
+const AttemptSchema = AttemptResultSchema.omit({ runDir: true })
+  .extend({
+    runId: RunId.optional(),
     /** The attempt's session folder, copied into DIR. */
     session: RelPath.optional(),
-    runStatus: RunStatusSchema.optional(),
-    verdict: z.object({ verdict: z.enum(['pass', 'fail', 'blocked']), reason: Text }).strict().optional(),
-    checks: z.array(CheckSchema).max(1_000),
-    evidence: z.array(RelPath).max(1_000),
-    durationMs: Millis,
+    checks: z.array(CheckSchema).max(RESULTS_LIMITS.maxChecks),
+    evidence: z.array(RelPath).max(RESULTS_LIMITS.maxEvidence),
   })
   .strict();
 
-const CaseSchema = z
-  .object({
-    id: CaseId,
-    name: Name,
-    line: z.number().int().positive(),
-    status: QaCaseStatusSchema,
-    /** Passed only after a failed attempt. */
-    flaky: z.boolean(),
+const CaseSchema = CaseResultSchema.omit({ shard: true })
+  .extend({
+    id: CaseIdSchema,
     /** status === 'blocked', spelled out for dashboards. */
     blocked: z.boolean(),
     /** Ran from a replay that the model repaired (results.ts CaseResult.healed). */
     healed: z.boolean(),
-    /** Where its actions came from (qa --replay): model, cache or healed; absent in older files. */
-    source: z.enum(['model', 'cache', 'healed']).optional(),
-    message: Text,
     startedAt: Millis,
-    durationMs: Millis,
-    worker: z.number().int().positive().max(1_000).optional(),
     attempts: z.array(AttemptSchema).min(1).max(RESULTS_LIMITS.maxAttempts),
   })
   .strict()
@@ -107,7 +72,7 @@ export const ResultsFileSchema = z
     title: Name,
     file: Text.optional(),
     planFingerprint: z.string().regex(/^[0-9a-f]{16}$/),
-    planCases: z.array(z.object({ id: CaseId, name: Name, line: z.number().int().positive() }).strict()).min(1).max(RESULTS_LIMITS.maxCases),
+    planCases: z.array(z.object({ id: CaseIdSchema, name: Name, line: z.number().int().positive() }).strict()).min(1).max(RESULTS_LIMITS.maxCases),
     /** null: the whole plan ran here. */
     shard: ShardSchema.nullable(),
     /** The --case names the run was limited to, if any. */
@@ -140,6 +105,7 @@ export function toResultsFile(suite: SuiteResult, dir: string, outputs: ResultsF
   const rel = (p: string) => relativeInside(dir, p);
   const attempt = (a: AttemptResult): ResultsFile['cases'][number]['attempts'][number] => ({
     attempt: a.attempt,
+    ...(a.source ? { source: a.source } : {}),
     status: a.status,
     message: a.message,
     ...(a.runId ? { runId: a.runId } : {}),
@@ -272,6 +238,7 @@ export async function readResultsDir(dir: string): Promise<{ suite: SuiteResult;
       }
       attempts.push({
         attempt: a.attempt,
+        ...(a.source ? { source: a.source } : {}),
         status: a.status,
         message: a.message,
         ...(a.runId ? { runId: a.runId } : {}),

@@ -1,55 +1,12 @@
-import type { QaCaseStatus, RunStatus } from '../../shared/events.js';
-import type { CheckResult } from './checks.js';
+import type { QaCaseStatus } from '../../shared/events.js';
+import type { CaseResult } from './results-schema.js';
 import type { ShardSpec } from './shard.js';
 
 /** One definition with the logged qa_outcome event (shared/events.ts). */
 export type CaseStatus = QaCaseStatus;
 
-/**
- * Where a case's actions came from (`deskpilot qa --replay`): the model; the cache (its
- * last passing trajectory replayed without the model); or the cache healed by the model.
- */
-export type CaseSource = 'model' | 'cache' | 'healed';
-
-export interface AttemptResult {
-  attempt: number;
-  /** Absent: the model (older results). */
-  source?: CaseSource;
-  status: CaseStatus;
-  /** Why, in one or two sentences (the JUnit failure message). */
-  message: string;
-  runId?: string;
-  runDir?: string;
-  runStatus?: RunStatus;
-  verdict?: { verdict: 'pass' | 'fail' | 'blocked'; reason: string };
-  checks: CheckResult[];
-  /** Evidence screenshots (absolute paths): the model's cited ones, the first and the final one. */
-  evidence: string[];
-  durationMs: number;
-}
-
-export interface CaseResult {
-  /** The case's identity (shard.ts caseId): stable across plan edits that do not touch it. */
-  id?: string;
-  name: string;
-  line: number;
-  status: CaseStatus;
-  /** Passed only after a failed attempt: reported, never hidden. */
-  flaky: boolean;
-  message: string;
-  attempts: AttemptResult[];
-  /** When the case's first attempt began (epoch ms). */
-  startedAt?: number;
-  durationMs: number;
-  /** The parallel worker (1-based) whose virtual display ran it (`--workers`). */
-  worker?: number;
-  /** The shard that ran it (set on merged suites). */
-  shard?: ShardSpec;
-  /** Ran from its last passing trajectory that the model had to repair (`qa --replay`; source 'healed'). */
-  healed?: boolean;
-  /** The last attempt's source (model, cache, healed). */
-  source?: CaseSource;
-}
+/** A case's and its attempts' results: inferred from the one schema (results-schema.ts). */
+export type { AttemptResult, CaseResult, CaseSource } from './results-schema.js';
 
 /** A case of the plan, run or not: what `qa merge` checks coverage against. */
 export interface PlannedCase {

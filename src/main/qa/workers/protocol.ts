@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { ConfigSchema, ProviderProfileSchema } from '../../../shared/config.js';
-import { QaCaseStatusSchema, RunStatusSchema } from '../../../shared/events.js';
 import { TestPlanSchema } from '../plan-types.js';
-import type { CheckResult } from '../check-types.js';
-import type { AttemptResult, CaseResult, CaseSource } from '../results.js';
+import { CaseResultSchema, type CaseResult } from '../results-schema.js';
 
 /**
  * The messages between `deskpilot qa --workers N` (the parent: scheduler, request gate,
@@ -41,39 +39,8 @@ export const ToWorkerSchema = z.discriminatedUnion('type', [
 ]);
 export type ToWorker = z.infer<typeof ToWorkerSchema>;
 
-const CaseSourceWire = z.enum(['model', 'cache', 'healed']) satisfies z.ZodType<CaseSource>;
-const CheckWire = z.object({ expectation: z.number(), source: z.string(), status: z.enum(['pass', 'fail', 'inconclusive']), actual: z.string(), detail: z.string(), image: z.string().optional() }).strict();
-const AttemptWire = z
-  .object({
-    attempt: z.number().int().positive(),
-    source: CaseSourceWire.optional(),
-    status: QaCaseStatusSchema,
-    message: z.string(),
-    runId: z.string().optional(),
-    runDir: z.string().optional(),
-    runStatus: RunStatusSchema.optional(),
-    verdict: z.object({ verdict: z.enum(['pass', 'fail', 'blocked']), reason: z.string() }).strict().optional(),
-    checks: z.array(CheckWire),
-    evidence: z.array(z.string()),
-    durationMs: z.number().nonnegative(),
-  })
-  .strict();
-export const CaseResultWireSchema = z
-  .object({
-    id: z.string().optional(),
-    name: z.string(),
-    line: z.number().int().positive(),
-    status: QaCaseStatusSchema,
-    flaky: z.boolean(),
-    message: z.string(),
-    attempts: z.array(AttemptWire).min(1),
-    startedAt: z.number().optional(),
-    durationMs: z.number().nonnegative(),
-    worker: z.number().int().positive().optional(),
-    healed: z.boolean().optional(),
-    source: CaseSourceWire.optional(),
-  })
-  .strict();
+/** A case's result as a worker sends it: the one QA result schema (results-schema.ts) but the shard, which the parent sets. */
+export const CaseResultWireSchema = CaseResultSchema.omit({ shard: true });
 
 export const FromWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }).strict(),
@@ -87,18 +54,6 @@ export const FromWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('fatal'), message: z.string() }).strict(),
 ]);
 export type FromWorker = z.infer<typeof FromWorkerSchema>;
-
-type WireCase = z.infer<typeof CaseResultWireSchema>;
-type WireAttempt = WireCase['attempts'][number];
-/**
- * Compile-time, both ways: every field of a CaseResult (but the shard, which the parent
- * sets), of its attempts and of their checks is one the wire schema carries, and the
- * other way round. The schemas are `.strict()`, so a field added to CaseResult and not
- * here would make every case-end unreadable at run time: `source` (qa --replay) did,
- * and a --workers suite ended "0/0 passed" with its six results dropped.
- */
-type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never] ? true : false;
-export const WIRE_CARRIES_EVERY_FIELD: [SameKeys<Omit<CaseResult, 'shard'>, WireCase>, SameKeys<AttemptResult, WireAttempt>, SameKeys<CheckResult, WireAttempt['checks'][number]>] = [true, true, true];
 
 /** Compile-time: a CaseResult is what the wire schema carries. */
 export function toWire(result: CaseResult): z.infer<typeof CaseResultWireSchema> {
