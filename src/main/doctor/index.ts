@@ -1,5 +1,6 @@
 import { accessibilityBusCheck, accessibleWindowsCheck, clipboardCheck, displayCheck, fontsCheck, xdotoolCheck, xrandrCheck } from './checks-linux.js';
 import { virtualDisplaysCheck } from './checks-qa.js';
+import { sandboxCheck } from './checks-sandbox.js';
 import { dataFolderCheck, keychainCheck, macPermissionsCheck, nodeCheck, providersCheck } from './checks-common.js';
 import type { CheckOutcome, CheckStatus, DoctorCheck, DoctorProbes } from './types.js';
 
@@ -18,6 +19,7 @@ export const DOCTOR_CHECKS: readonly DoctorCheck[] = [
   dataFolderCheck,
   keychainCheck,
   providersCheck,
+  sandboxCheck,
   accessibilityBusCheck,
   accessibleWindowsCheck,
   virtualDisplaysCheck,

@@ -4,6 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { loadConfig } from '../config/index.js';
 import { deskpilotHome } from '../paths.js';
+import { probeSandbox } from '../sandbox/index.js';
 import type { CommandResult, DoctorProbes, MacPermissionProbe } from './types.js';
 import type { ElementTreeResult } from '../../shared/elements.js';
 
@@ -51,6 +52,7 @@ export function realProbes(env: NodeJS.ProcessEnv = process.env): DoctorProbes {
     macPermissions: () => macPermissions(run),
     loadConfig: () => loadConfig(),
     home: deskpilotHome(env),
+    sandbox: () => probeSandbox(process.platform, env),
     async accessibleWindows() {
       const { readElementTree } = await import('../../os-control/accessibility/index.js');
       return readElementTree({ scope: 'all', maxDepth: 0 }, undefined, { env }).catch(

@@ -1,5 +1,6 @@
 import type { Config } from '../../shared/config.js';
 import type { ElementTreeResult } from '../../shared/elements.js';
+import type { SandboxProbe } from '../sandbox/index.js';
 
 /**
  * `deskpilot doctor`: what DeskPilot needs on this machine, one check per prerequisite.
@@ -63,6 +64,8 @@ export interface DoctorProbes {
   home: string;
   /** Every window on the accessibility bus, without its elements (depth 0); never throws. */
   accessibleWindows(): Promise<ElementTreeResult>;
+  /** Runs `true` through the real sandbox (sandbox/probe.ts); absent in probes that do not ask. */
+  sandbox?(): Promise<SandboxProbe>;
 }
 
 export interface DoctorCheck {

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { sandboxCheck } from '../../src/main/doctor/checks-sandbox.js';
+import { runDoctor, type DoctorProbes } from '../../src/main/doctor/index.js';
+import { probeSandbox, type SandboxProbe } from '../../src/main/sandbox/index.js';
+import { ConfigSchema, type Config } from '../../src/shared/config.js';
+
+// `deskpilot doctor`'s sandbox line, from the real probe (a sandboxed `true` through
+// bwrap here; bwrap taken off PATH; Windows by platform), with and without a mode asked in config.
+
+function probes(sandbox: SandboxProbe, config: Partial<Config> = {}): DoctorProbes {
+  return { sandbox: async () => sandbox, loadConfig: async () => ConfigSchema.parse(config) } as unknown as DoctorProbes;
+}
+
+describe('doctor: sandbox', () => {
+  it('ok where the real sandbox runs, naming what runs get', async () => {
+    const report = await runDoctor(probes(await probeSandbox('linux')), [sandboxCheck]);
+    expect(report.ok).toBe(true);
+    expect(report.checks[0]).toMatchObject({ id: 'sandbox', status: 'ok', detail: expect.stringContaining('runs get sandbox: workspace-write by bubblewrap') });
+  });
+
+  it('no bubblewrap: a warning with the fix, or a failure when config asks for a sandboxed mode', async () => {
+    const missing = await probeSandbox('linux', { PATH: '/nonexistent' });
+    expect(missing).toMatchObject({ works: false, fix: 'apt-get install bubblewrap' });
+    const warned = await runDoctor(probes(missing), [sandboxCheck]);
+    expect(warned.ok).toBe(true);
+    expect(warned.checks[0]).toMatchObject({ status: 'warn', detail: expect.stringContaining('runs default to danger-full-access'), fix: 'apt-get install bubblewrap' });
+    const failed = await runDoctor(probes(missing, { sandbox: { mode: 'read-only', networkAccess: false, display: false } }), [sandboxCheck]);
+    expect(failed.ok).toBe(false);
+    expect(failed.checks[0]).toMatchObject({ status: 'fail', detail: expect.stringContaining('config sandbox.mode "read-only" cannot run: runs end with exit 6') });
+  });
+
+  it('Windows: says commands run with full access', async () => {
+    const report = await runDoctor(probes(await probeSandbox('win32')), [sandboxCheck]);
+    expect(report.checks[0]).toMatchObject({ status: 'warn', detail: expect.stringContaining('no sandbox on Windows yet') });
+  });
+
+  it('namespaces refused (as in a plain chroot): the fix names the cause', async () => {
+    const { bwrapFix } = await import('../../src/main/sandbox/index.js');
+    expect(bwrapFix('bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces')).toContain('unprivileged user namespaces are off');
+    expect(bwrapFix('bwrap: Creating new namespace failed: Operation not permitted')).toContain('inside a chroot');
+  });
+});
