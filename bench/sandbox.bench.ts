@@ -1,0 +1,64 @@
+/**
+ * The sandbox's cost per command (issue 30 target: ≤ 30 ms added, median of 30): the
+ * shell tool's `true` under workspace-write (bubblewrap: mount, pid, net, ipc, uts
+ * namespaces, ~30 secrets masked) against the same `true` without a sandbox, runs
+ * interleaved so load drifts hit both alike; plus prepareCommand alone (the stat calls
+ * that find which secrets exist, and the argv).
+ *
+ *   npm run bench -- sandbox        (--runs 30)
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { loadavg } from 'node:os';
+import { runShell } from '../src/main/agent/tools/shell.js';
+import { prepareCommand, sandboxPolicy } from '../src/main/sandbox/index.js';
+import { median, numberArg } from './lib/stats.js';
+
+const runs = numberArg('runs', 30);
+const workspace = fs.mkdtempSync('/var/tmp/deskpilot-sandbox-bench-');
+const policies = {
+  'workspace-write': sandboxPolicy({ mode: 'workspace-write', workspace }),
+  'read-only': sandboxPolicy({ mode: 'read-only', workspace }),
+};
+const load0 = loadavg()[0]!;
+const time = async (fn: () => Promise<unknown>) => {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+};
+try {
+  const plain: number[] = [];
+  const boxed: Record<keyof typeof policies, number[]> = { 'workspace-write': [], 'read-only': [] };
+  // Warm both paths once (the first bwrap pays for its page cache).
+  await runShell('true', { cwd: workspace });
+  await runShell('true', { sandbox: policies['workspace-write'] });
+  for (let i = 0; i < runs; i++) {
+    plain.push(await time(() => runShell('true', { cwd: workspace })));
+    for (const [name, policy] of Object.entries(policies) as Array<[keyof typeof policies, (typeof policies)[keyof typeof policies]]>) {
+      const ms = await time(async () => {
+        const r = await runShell('true', { sandbox: policy });
+        if (r.exitCode !== 0) throw new Error(`sandboxed true failed: ${r.output}`);
+      });
+      boxed[name].push(ms);
+    }
+  }
+  const prep: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    prepareCommand(policies['workspace-write'], { file: 'bash', args: ['-c', 'true'], cwd: workspace, env: process.env }).dispose();
+    prep.push(performance.now() - t);
+  }
+  const base = median(plain);
+  const rows = [`unsandboxed true          ${base.toFixed(1).padStart(6)} ms`];
+  let worst = 0;
+  for (const [name, samples] of Object.entries(boxed)) {
+    const added = median(samples) - base;
+    worst = Math.max(worst, added);
+    rows.push(`${`${name} (bubblewrap)`.padEnd(25)} ${median(samples).toFixed(1).padStart(6)} ms  added ${added.toFixed(1)} ms  ×${(median(samples) / base).toFixed(2)}`);
+  }
+  rows.push(`prepareCommand alone      ${median(prep).toFixed(2).padStart(6)} ms`);
+  rows.push(`target ≤ 30 ms added: ${worst <= 30 ? 'met' : 'MISSED'}`);
+  process.stdout.write(`sandboxed shell command, median of ${runs} (load average ${load0.toFixed(1)} → ${loadavg()[0]!.toFixed(1)} on ${spawnSync('nproc').stdout.toString().trim()} cores)\n${rows.join('\n')}\n`);
+} finally {
+  fs.rmSync(workspace, { recursive: true, force: true });
+}
