@@ -36,7 +36,8 @@ describe('doctor: sandbox', () => {
 
   it('namespaces refused (as in a plain chroot): the fix names the cause', async () => {
     const { bwrapFix } = await import('../../src/main/sandbox/index.js');
-    expect(bwrapFix('bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces')).toContain('unprivileged user namespaces are off');
-    expect(bwrapFix('bwrap: Creating new namespace failed: Operation not permitted')).toContain('inside a chroot');
+    // Both messages as bwrap 0.8 gives them inside a plain chroot (as a user, as root).
+    expect(bwrapFix('bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces.')).toContain('inside a plain chroot the kernel refuses them');
+    expect(bwrapFix('bwrap: Failed to make / slave: Invalid argument')).toContain('enter the root with unshare + pivot_root');
   });
 });

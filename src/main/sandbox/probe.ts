@@ -18,10 +18,10 @@ export interface SandboxProbe {
 /** The fix for a bwrap failure, by its message (bubblewrap issues 135 and 689 for the chroot case). */
 export function bwrapFix(stderr: string): string {
   if (/setting up uid map|No permissions to creat|unprivileged_userns|user namespace/i.test(stderr)) {
-    return 'unprivileged user namespaces are off: sysctl -w kernel.unprivileged_userns_clone=1 (Debian), or kernel.apparmor_restrict_unprivileged_userns=0 (Ubuntu 24.04+) or an AppArmor profile for bwrap';
+    return 'user namespaces are refused: inside a plain chroot the kernel refuses them (enter the root with unshare + pivot_root, as bench/clean-root-ci.sh does); else unprivileged user namespaces are off: sysctl -w kernel.unprivileged_userns_clone=1 (Debian), or kernel.apparmor_restrict_unprivileged_userns=0 (Ubuntu 24.04+) or an AppArmor profile for bwrap';
   }
-  if (/Creating new namespace failed|pivot_root|Can't mount proc|Operation not permitted/i.test(stderr)) {
-    return 'namespaces cannot be made here (inside a chroot or an unprivileged container?): enter the root with unshare/systemd-nspawn instead of chroot, or run the container with --privileged / a seccomp profile that allows them';
+  if (/Creating new namespace failed|make \/ slave|pivot_root|Can't mount proc|Operation not permitted/i.test(stderr)) {
+    return 'namespaces cannot be made here (inside a plain chroot, or an unprivileged container?): enter the root with unshare + pivot_root (bench/clean-root-ci.sh) or systemd-nspawn instead of chroot, or give the container a seccomp profile that allows them';
   }
   return 'see `bwrap --version` and its error above';
 }
