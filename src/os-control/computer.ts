@@ -24,7 +24,7 @@ import { FrameCache } from './frame-cache.js';
 import { loadCharMap } from './keymap.js';
 import { resolveKey } from './keys.js';
 import { loadNut } from './native.js';
-import { SETTLE_DEFAULTS, waitForSettle } from './settle.js';
+import { SETTLE_DEFAULTS, waitForSettle, type SettleReaction } from './settle.js';
 import { TakeoverDetector } from './takeover.js';
 import { typeText } from './typing.js';
 import { ClickFocus } from './x11/click-focus.js';
@@ -95,6 +95,27 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     return taken;
   };
   const grabber = new DisplayGrabber(backend === 'nut' && process.platform === 'linux');
+  // Input sent since the last settle, which the next settle waits for the app to answer
+  // (settle.ts SettleReaction). `before` is the display grabbed right before keys went
+  // out: the first frame that differs from it is the app's answer, even one drawn before
+  // settle started. It owns its frame: whoever replaces or takes it releases it.
+  let pendingInput: (SettleReaction & { before?: { displayId: string; grab: DisplayGrab } }) | undefined;
+  const takeInput = () => {
+    const taken = pendingInput;
+    pendingInput = undefined;
+    return taken;
+  };
+  /** Keys are about to go out: the picture they will change (the first such input since the last settle keeps its own). */
+  async function beforeKeys(): Promise<void> {
+    if (pendingInput?.before) return;
+    const display = pickDisplay(await displays());
+    const grab = await grabber.grab(display);
+    pendingInput = { since: performance.now(), expectChange: true, before: { displayId: display.id, grab } };
+  }
+  /** Input went out with no "before" picture (pointer actions): the reaction counts from now, and need not show. */
+  function inputSent(): void {
+    pendingInput ??= { since: performance.now(), expectChange: false };
+  }
   const frames = new FrameCache<{ image: Buffer; thumb: Promise<Buffer>; info: ObservationRecord['image']; grey?: GreyImage }>();
 
   async function displays(): Promise<DisplayInfo[]> {
@@ -168,12 +189,13 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     const x11 = await x11Typist();
     if (x11) {
       try {
-        await x11.type(text, { signal });
+        await x11.type(text, { signal, beforeKeys });
         return;
       } catch (err) {
         if (!(err instanceof NoSpareKeycodeError)) throw err;
       }
     }
+    await beforeKeys();
     const charMap = await loadCharMap();
     await typeText(devices, text, { signal, charMap, paste });
   }
@@ -263,6 +285,8 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
         const role = focusRole(action);
         const focus = role === 'none' ? undefined : await x11ClickFocus();
         if (focus && role === 'keys') await focus.beforeKeys(signal);
+        const answer = reactionOf(action);
+        if (answer === 'must-show' && action.type !== 'type') await beforeKeys();
         const result = await performAction(
           {
             devices,
@@ -274,6 +298,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
           signal,
         );
         if (focus && role === 'click') await focus.afterClick();
+        if (answer !== 'none') inputSent();
         accessibilityActed = action.type === 'element' && action.op !== 'click';
         return result;
       });
@@ -287,6 +312,11 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     async settle(o: SettleOptions = {}): Promise<SettleResult> {
       const display = pickDisplay(await displays(), o.displayId);
       takeSettled()?.grab.frame.release();
+      const input = takeInput();
+      // The "before" picture is what settle's first frame is compared with (its hold
+      // passes to waitForSettle), when it shows this display.
+      const before = input?.before?.displayId === display.id ? input.before.grab.frame : undefined;
+      if (input?.before && !before) input.before.grab.frame.release();
       let lastGrab: DisplayGrab | undefined;
       const { result, last } = await waitForSettle(
         async () => {
@@ -297,6 +327,8 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
           minMs: o.minMs ?? SETTLE_DEFAULTS.minMs,
           maxMs: o.maxMs ?? SETTLE_DEFAULTS.maxMs,
           quietMs: o.quietMs ?? SETTLE_DEFAULTS.quietMs,
+          ...(input ? { reaction: { since: input.since, expectChange: input.expectChange } } : {}),
+          ...(before ? { before } : {}),
           ...(o.signal ? { signal: o.signal } : {}),
         },
       );
@@ -349,6 +381,42 @@ function focusRole(action: CheckedAction): 'click' | 'keys' | 'none' {
     case 'mouse_up':
     case 'scroll':
     case 'key_up':
+    case 'wait':
+    case 'cursor_position':
+    case 'screenshot':
+    case 'zoom':
+    case 'shell':
+    case 'mcp_call':
+    case 'ask_user':
+    case 'finish':
+      return 'none';
+    default:
+      return assertNever(action, 'action kind');
+  }
+}
+
+/**
+ * What the screen owes an action before settle may call it quiet (settle.ts
+ * SettleReaction): typed text and keys must show (a change is waited for), pointer and
+ * held-key input may (the quiet window grows with the app's answer time when one shows),
+ * the rest sends no input.
+ */
+function reactionOf(action: CheckedAction): 'must-show' | 'may-show' | 'none' {
+  switch (action.type) {
+    case 'type':
+    case 'key':
+      return 'must-show';
+    case 'click':
+    case 'mouse_down':
+    case 'mouse_up':
+    case 'drag':
+    case 'scroll':
+    case 'move':
+    case 'hold_key':
+    case 'key_down':
+    case 'key_up':
+    case 'element':
+      return 'may-show';
     case 'wait':
     case 'cursor_position':
     case 'screenshot':

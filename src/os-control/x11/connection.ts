@@ -12,6 +12,7 @@
  * extension specifications. Little-endian requests ('l' byte order); replies come back
  * in the order we asked for them (sequence numbers are checked).
  */
+import { writeSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { abortError } from '../../shared/abort.js';
 import { X11Error } from './errors.js';
@@ -49,6 +50,16 @@ interface Pending {
 }
 
 const pad4 = (n: number) => (4 - (n % 4)) % 4;
+
+/** A request's bytes: major, data byte, length in 4-byte units, the body padded to 4. */
+function encodeRequest(major: number, data: number, body: Buffer): Buffer {
+  const length = 4 + body.length + pad4(body.length);
+  const head = Buffer.alloc(4);
+  head[0] = major;
+  head[1] = data;
+  head.writeUInt16LE(length / 4, 2);
+  return Buffer.concat([head, body, Buffer.alloc(pad4(body.length))]);
+}
 
 export type EventListener = (event: Buffer) => void;
 /** For a connection whose replies are a stream (RECORD's EnableContext): every reply with that sequence. */
@@ -124,14 +135,28 @@ export class X11Connection {
   /** Sends one request (body given without the 4-byte header). Returns its sequence number. */
   send(major: number, data: number, body: Buffer): number {
     if (this.closedError) throw this.closedError;
-    const length = 4 + body.length + pad4(body.length);
-    const head = Buffer.alloc(4);
-    head[0] = major;
-    head[1] = data;
-    head.writeUInt16LE(length / 4, 2);
-    this.socket.write(Buffer.concat([head, body, Buffer.alloc(pad4(body.length))]));
+    this.socket.write(encodeRequest(major, data, body));
     this.sequence = (this.sequence + 1) & 0xffff;
     return this.sequence;
+  }
+
+  /**
+   * Writes one request to the socket synchronously, for a process 'exit' handler (no
+   * event loop turn follows it, so `send` would never be flushed). False when it cannot
+   * go out whole and in order: the connection failed, earlier requests still wait in
+   * Node's buffer, or the socket has no descriptor.
+   */
+  sendBeforeExit(major: number, data: number, body: Buffer): boolean {
+    const fd = (this.socket as unknown as { _handle?: { fd?: number } })._handle?.fd;
+    if (this.closedError || this.socket.writableLength > 0 || typeof fd !== 'number' || fd < 0) return false;
+    const bytes = encodeRequest(major, data, body);
+    try {
+      if (writeSync(fd, bytes) !== bytes.length) return false;
+    } catch {
+      return false;
+    }
+    this.sequence = (this.sequence + 1) & 0xffff;
+    return true;
   }
 
   /**

@@ -63,13 +63,22 @@ export async function getKeyboardMapping(conn: X11Connection): Promise<KeyboardM
 
 /** Sets `rows.length` consecutive keycodes from `first`; each row has `perKeycode` keysyms (0 = NoSymbol). */
 export function changeKeyboardMapping(conn: X11Connection, first: number, perKeycode: number, rows: ArrayLike<number>[]): void {
+  conn.send(OP.ChangeKeyboardMapping, rows.length, changeKeyboardMappingBody(first, perKeycode, rows));
+}
+
+/** The same request written at once, from a process 'exit' handler (X11Connection.sendBeforeExit): false when it could not go out. */
+export function changeKeyboardMappingBeforeExit(conn: X11Connection, first: number, perKeycode: number, rows: ArrayLike<number>[]): boolean {
+  return conn.sendBeforeExit(OP.ChangeKeyboardMapping, rows.length, changeKeyboardMappingBody(first, perKeycode, rows));
+}
+
+function changeKeyboardMappingBody(first: number, perKeycode: number, rows: ArrayLike<number>[]): Buffer {
   const body = Buffer.alloc(4 + rows.length * perKeycode * 4);
   body[0] = first;
   body[1] = perKeycode;
   rows.forEach((row, k) => {
     for (let i = 0; i < perKeycode; i++) body.writeUInt32LE((row[i] ?? 0) >>> 0, 4 + (k * perKeycode + i) * 4);
   });
-  conn.send(OP.ChangeKeyboardMapping, rows.length, body);
+  return body;
 }
 
 /** Keycodes of each of the 8 modifiers (0 Shift, 1 Lock, 2 Control, 3–7 Mod1–Mod5). */

@@ -32,6 +32,7 @@ import { clientPids, sameProcess } from './client-pids.js';
 import { KeymapFetchWatch } from './keymap-fetch-watch.js';
 import {
   changeKeyboardMapping,
+  changeKeyboardMappingBeforeExit,
   fakeKey,
   getInputFocus,
   getKeyboardMapping,
@@ -54,6 +55,12 @@ export interface X11TypeOptions {
   chunk?: number;
   /** Longest wait for the focused application to catch up with a keymap change. */
   catchUpTimeoutMs?: number;
+  /**
+   * Called once, right before the first key event, after the keymap waits the text's
+   * first characters outside the layout need (settle's "before" picture: every change
+   * after it is the app's answer to these keys, none is from an earlier wait).
+   */
+  beforeKeys?: () => Promise<void>;
 }
 
 export interface X11TypeReport {
@@ -153,8 +160,29 @@ export function planItems(text: string, layout: Layout): Item[] {
   return items;
 }
 
+/**
+ * Typists holding spare keycodes right now. A process that exits before RESTORE_IDLE_MS
+ * has passed (`deskpilot run` calls process.exit when the run ends, maybe 1 s after a
+ * type action) never runs the restore timer, and the characters stayed on the spare
+ * keycodes of the person's X server until it restarted. On exit they are put back with
+ * a synchronous write: the only kind an 'exit' handler can make.
+ */
+const holding = new Set<X11Typist>();
+let exitHookInstalled = false;
+function restoreAllBeforeExit(): void {
+  for (const typist of holding) typist.restoreBeforeExit();
+}
+function holdUntilExit(typist: X11Typist): void {
+  holding.add(typist);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', restoreAllBeforeExit);
+}
+
 export class X11Typist {
   private busy = false;
+  /** Keysyms per keycode of the mapping the held keycodes were written with. */
+  private perKeycode = 0;
   private changesSent = 0;
   /** Spare keycodes mapped by us (keycode → keysym), kept between calls until restored. */
   private readonly held = new Map<number, number>();
@@ -215,9 +243,27 @@ export class X11Typist {
     if (this.held.size === 0) return;
     const keycodes = new Set(this.held.keys());
     this.held.clear();
+    holding.delete(this);
     const perKeycode = (await getKeyboardMapping(this.conn)).perKeycode;
     this.restore(keycodes, perKeycode);
     await this.conn.sync();
+  }
+
+  /**
+   * From a process 'exit' handler: puts every held spare keycode back to NoSymbol with
+   * synchronous writes (the server processes them after the connection closes with the
+   * process). An 'exit' is final, so the characters are not waited for here: settle
+   * waited for the app's answer to the last keys before the run could end.
+   */
+  restoreBeforeExit(): void {
+    holding.delete(this);
+    const rows = [...this.held.keys()].sort((a, b) => a - b);
+    this.held.clear();
+    for (const keycode of rows) {
+      if (!changeKeyboardMappingBeforeExit(this.conn, keycode, this.perKeycode, [[]])) {
+        console.error(`deskpilot: could not restore the keyboard mapping while exiting; spare keycode ${keycode} may still type its last character`);
+      }
+    }
   }
 
   /** Spare keycodes mapped by us right now (keycode → keysym), for tests. */
@@ -238,6 +284,7 @@ export class X11Typist {
       if (mapping.keysyms[keycode - mapping.minKeycode]?.[0] !== keysym) this.held.delete(keycode);
     }
     const layout = layoutFrom(mapping, (await getModifierMapping(this.conn))[0] ?? [], new Set(this.held.keys()));
+    this.perKeycode = layout.perKeycode;
     const ours = [...this.held.keys()];
     const pool = [...ours, ...layout.spares];
     // The last spare is the sentinel of catchUp() when there are two or more.
@@ -283,6 +330,16 @@ export class X11Typist {
     };
 
     try {
+      // The characters outside the layout are mapped before the first key, so the keys
+      // go out as one burst: mapped on reaching them, "Replay ✓ Grüße 7" showed
+      // "Replay " for the ~250 ms of the catch-up, then the rest.
+      if (items.some((it) => it.kind === 'spare' && !mapped.has(it.keysym)) && free.length > 0) {
+        this.mapAhead(items, 0, mapped, free, layout.perKeycode);
+        report.remapRounds++;
+        await catchUp();
+      }
+      await options.beforeKeys?.();
+      throwIfAborted(signal);
       for (let i = 0; i < items.length; i++) {
         const item = items[i]!;
         if (item.kind === 'key') {
@@ -379,6 +436,7 @@ export class X11Typist {
       const keycode = free.shift()!;
       mapped.set(it.keysym, keycode);
       this.held.set(keycode, it.keysym);
+      holdUntilExit(this);
       // Both levels carry the keysym, so Shift or CapsLock cannot change what it types.
       rows.push([keycode, [it.keysym, it.keysym]]);
     }

@@ -1,0 +1,56 @@
+/**
+ * settle.ts's verdict after input (issue 26 items 1–3), rule by rule, on recorded moments
+ * rather than a clock: a settle that has seen no answer to input that must show keeps
+ * waiting; the quiet window grows with the app's answer time, within its floor and cap.
+ * The desktop test (settle-input.desktop.test.ts) checks the screenshots themselves.
+ */
+import { describe, expect, it } from 'vitest';
+import { REACTION_LIMITS, SETTLE_DEFAULTS, settleVerdict, type SettleState } from '../../src/os-control/settle.js';
+
+const base = { minMs: 0, maxMs: 3_000, quietMs: SETTLE_DEFAULTS.quietMs };
+const state = (o: Partial<SettleState>): SettleState => ({ start: 1_000, now: 1_000, lastChange: 1_000, firstReaction: undefined, compared: 1, unchanged: 100, ...o });
+
+describe('settleVerdict', () => {
+  it('without input: quiet for quietMs is settled (the old rule)', () => {
+    expect(settleVerdict(state({ now: 1_074 }), base)).toBe('wait');
+    expect(settleVerdict(state({ now: 1_075 }), base)).toBe('settled');
+    expect(settleVerdict(state({ now: 1_075, compared: 0 }), base)).toBe('wait');
+  });
+
+  it('typed text with no change since: waits up to waitMs, then takes the quiet screen', () => {
+    const reaction = { since: 990, expectChange: true };
+    expect(settleVerdict(state({ now: 1_500 }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ now: 990 + REACTION_LIMITS.waitMs - 1 }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ now: 990 + REACTION_LIMITS.waitMs }), { ...base, reaction })).toBe('settled');
+  });
+
+  it('after an answer to keys: quiet for the floor and for quietGrabs grabs, not just quietMs', () => {
+    const reaction = { since: 990, expectChange: true };
+    const answered = { firstReaction: 1_010, lastChange: 1_010 };
+    expect(settleVerdict(state({ ...answered, now: 1_010 + SETTLE_DEFAULTS.quietMs }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...answered, now: 1_010 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('settled');
+    expect(settleVerdict(state({ ...answered, now: 1_010 + REACTION_LIMITS.quietFloorMs, unchanged: REACTION_LIMITS.quietGrabs - 1 }), { ...base, reaction })).toBe('wait');
+  });
+
+  it('a slow answer grows the quiet window to the answer time, up to quietCapMs', () => {
+    const reaction = { since: 1_000, expectChange: false };
+    // The app showed its first change 600 ms after the click: 600 ms of quiet after the last change.
+    const slow = { firstReaction: 1_600, lastChange: 1_700 };
+    expect(settleVerdict(state({ ...slow, now: 2_299 }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...slow, now: 2_300 }), { ...base, reaction })).toBe('settled');
+    const slower = { firstReaction: 1_000 + 5_000, lastChange: 6_000 };
+    expect(settleVerdict(state({ ...slower, now: 6_000 + REACTION_LIMITS.quietCapMs - 1 }), { ...base, maxMs: 60_000, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...slower, now: 6_000 + REACTION_LIMITS.quietCapMs }), { ...base, maxMs: 60_000, reaction })).toBe('settled');
+  });
+
+  it('pointer input that shows nothing keeps the plain quiet window', () => {
+    const reaction = { since: 995, expectChange: false };
+    expect(settleVerdict(state({ now: 1_075 }), { ...base, reaction })).toBe('settled');
+  });
+
+  it('maxMs ends any wait, reported as not settled', () => {
+    const reaction = { since: 990, expectChange: true };
+    expect(settleVerdict(state({ now: 1_000 + 3_000, lastChange: 3_990 }), { ...base, reaction })).toBe('gave-up');
+    expect(settleVerdict(state({ now: 1_000 + 500 }), { ...base, maxMs: 500, reaction })).toBe('gave-up');
+  });
+});

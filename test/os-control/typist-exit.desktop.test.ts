@@ -1,0 +1,46 @@
+/**
+ * Issue 27 item 8: the typist's spare keycodes are back to NoSymbol when the process that
+ * typed exits — also within RESTORE_IDLE_MS (3 s) of typing a character outside the
+ * layout, where the idle restore never ran and the character stayed on the person's X
+ * server (`xmodmap -pke` showed it until the server restarted).
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keymapText } from '../harness/native-apps.js';
+import { startXvfb, type Xvfb } from '../harness/xvfb.js';
+
+let xvfb: Xvfb;
+beforeAll(async () => {
+  xvfb = await startXvfb({ width: 640, height: 480, windowManager: false });
+}, 60_000);
+afterAll(async () => {
+  await xvfb?.stop();
+});
+
+const fixture = fileURLToPath(new URL('./fixtures/type-then-exit.ts', import.meta.url));
+
+/** The keymap once it equals `expected`, or the last one seen after 10 s (the server applies a closed client's last requests soon after). */
+async function keymapOnceIs(expected: string): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  let now = keymapText(xvfb);
+  while (now !== expected && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    now = keymapText(xvfb);
+  }
+  return now;
+}
+
+describe('spare keycodes when the typing process exits', () => {
+  it('a process that exits right after typing ü✓ leaves the keymap as it found it', async () => {
+    const before = keymapText(xvfb);
+    const child = spawnSync(process.execPath, ['--import', 'tsx', fixture, 'ü✓ Grüße'], { env: xvfb.env, encoding: 'utf8', timeout: 60_000 });
+    expect(child.status, child.stderr).toBe(0);
+    // It did map characters (so there was something to restore) …
+    expect(child.stdout).toMatch(/^typed [1-9]/);
+    // … and nothing of them is left: every keycode as before.
+    const after = await keymapOnceIs(before);
+    const changed = after.split('\n').filter((line, i) => line !== before.split('\n')[i]);
+    expect(changed).toEqual([]);
+  }, 90_000);
+});
