@@ -7,6 +7,7 @@
  * would be read as a separator, so "Ctrl++" is refused). Dependency-free: the renderer
  * validates the settings form with the same schema.
  */
+import { own } from './own.js';
 
 /** Modifier spelling (lower case) → the one modifier it means. Option exists on macOS only; Meta is Super. */
 const MODIFIERS = {
@@ -84,7 +85,7 @@ function keyCode(part: string): string | null {
   if (f) return `F${f[1]}`;
   const num = /^num([0-9])$/.exec(lower);
   if (num) return `num${num[1]}`;
-  return NAMED_KEYS[lower] ?? null;
+  return own(NAMED_KEYS, lower) ?? null;
 }
 
 /** Reads an accelerator per Electron's grammar; the error names the part that is wrong. */
@@ -96,7 +97,8 @@ export function parseAccelerator(text: string): AcceleratorParse {
   if (parts.some((p) => p === '')) return { ok: false, error: `empty part in "${text}" (write "Plus" for the + key)` };
   const modifiers: AcceleratorModifier[] = [];
   for (const part of parts.slice(0, -1)) {
-    const modifier = (MODIFIERS as Record<string, AcceleratorModifier | undefined>)[part.toLowerCase()];
+    // Own entries only: "constructor+A" names no modifier (Object.hasOwn; issue 27 item 9).
+    const modifier = own(MODIFIERS as Record<string, AcceleratorModifier>, part.toLowerCase());
     if (!modifier) {
       const isKey = keyCode(part) !== null;
       return { ok: false, error: isKey ? `"${part}" is a key, not a modifier: only the last part may be a key` : `"${part}" is not a modifier` };
@@ -107,7 +109,7 @@ export function parseAccelerator(text: string): AcceleratorParse {
   const last = parts[parts.length - 1]!;
   const key = keyCode(last);
   if (!key) {
-    const isModifier = last.toLowerCase() in MODIFIERS;
+    const isModifier = own(MODIFIERS as Record<string, AcceleratorModifier>, last.toLowerCase()) !== undefined;
     return { ok: false, error: isModifier ? `"${text}" has no key, only modifiers` : `"${last}" is not a key code` };
   }
   return { ok: true, value: { modifiers, key } };

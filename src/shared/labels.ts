@@ -1,4 +1,5 @@
 import type { ApprovedBy, PolicyMode } from './approvals.js';
+import { own } from './own.js';
 import { PROVIDER_SAFETY_RULE, SANDBOX_ESCALATION_RULE } from './rule-ids.js';
 
 /**
@@ -18,7 +19,7 @@ export const POLICY_WORDS: Record<PolicyMode, string> = {
 export const POLICY_TITLES: Record<PolicyMode, string> = { ask: 'Ask every action', risky: 'Ask when risky', auto: 'Auto' };
 
 export function policyLabel(mode: string): string {
-  return mode in POLICY_WORDS ? POLICY_WORDS[mode as PolicyMode] : mode;
+  return own(POLICY_WORDS, mode) ?? mode;
 }
 
 /** Where a person answered, from the approving client's id ("cli", "electron", "ws:7"). */

@@ -10,6 +10,7 @@ import { addGroundingOption, addPolicyOptions, addProviderOptions, type ChoiceFl
 import { resolveRunRef, RunRefError } from './run-ref.js';
 import { shownOneLine } from './terminal-text.js';
 import { readQaLabels } from '../../shared/qa-labels.js';
+import { own } from '../../shared/own.js';
 
 /** Exit codes of `deskpilot sessions …`: 0 ok, 1 the operation failed, 2 bad input (unknown run, bad flag). */
 export const SESSIONS_EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -34,7 +35,7 @@ const RUN_REF = 'run id, a unique prefix of one, or "last"';
 export function formatFromFileName(file: string): ExportFormat | undefined {
   const ext = path.extname(file).toLowerCase().slice(1);
   const byExt: Record<string, ExportFormat> = { md: 'md', markdown: 'md', html: 'html', htm: 'html', json: 'json', webp: 'webp', gif: 'gif' };
-  return byExt[ext];
+  return own(byExt, ext);
 }
 
 function pad(text: string, width: number): string {

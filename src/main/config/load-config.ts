@@ -5,6 +5,7 @@ import { ConfigSchema, type Config, type ProviderProfile } from '../../shared/co
 import { PROVIDERS } from '../../shared/providers.js';
 import { homePaths } from '../paths.js';
 import { mkdirPrivate, repairPrivateHome, writePrivateFile } from '../private-files.js';
+import { own } from '../../shared/own.js';
 
 /** A config file that cannot be used; the message names the file and every problem. */
 export class ConfigError extends Error {
@@ -32,6 +33,27 @@ function describeIssues(error: z.ZodError): string {
     .join('\n');
 }
 
+/**
+ * Where a name the config cannot hold is used as a key: "__proto__". JSON.parse keeps it
+ * as an own key, but every object copy and zod's records drop it (or make it the
+ * prototype), so a profile, server or price of that name would vanish without a word.
+ * It is refused, with its path, instead.
+ */
+function reservedKeyPath(value: unknown, at: string[] = []): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__') return [...at, key].join('.');
+    const inner = reservedKeyPath((value as Record<string, unknown>)[key], [...at, key]);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+function refuseReservedKeys(raw: unknown, file: string, what: string): void {
+  const where = reservedKeyPath(raw);
+  if (where) throw new ConfigError(`${what}:\n  - ${where}: "__proto__" cannot be a name (every object has a key of that name); choose another`, file);
+}
+
 /** Parses config text; throws ConfigError naming the file and each bad field. */
 export function parseConfig(text: string, file: string): Config {
   let raw: unknown;
@@ -40,6 +62,7 @@ export function parseConfig(text: string, file: string): Config {
   } catch (error) {
     throw new ConfigError(`${file} is not valid JSON: ${(error as Error).message}`, file);
   }
+  refuseReservedKeys(raw, file, `${file} has invalid settings`);
   const parsed = ConfigSchema.safeParse(raw);
   if (!parsed.success) {
     throw new ConfigError(`${file} has invalid settings:\n${describeIssues(parsed.error)}\nSee docs/CONFIG.md for the schema.`, file);
@@ -77,11 +100,12 @@ export async function loadConfig(home?: string): Promise<Config> {
  */
 export async function saveConfig(config: Config, home?: string): Promise<Config> {
   const file = homePaths(home).config;
+  refuseReservedKeys(config, file, 'refusing to save invalid settings');
   const parsed = ConfigSchema.safeParse(config);
   if (!parsed.success) throw new ConfigError(`refusing to save invalid settings:\n${describeIssues(parsed.error)}`, file);
   const profiles = Object.fromEntries(
     Object.entries(parsed.data.profiles).filter(
-      ([name, profile]) => JSON.stringify(BUILT_IN_PROFILES[name]) !== JSON.stringify(profile),
+      ([name, profile]) => JSON.stringify(own(BUILT_IN_PROFILES, name)) !== JSON.stringify(profile),
     ),
   );
   const toWrite = { ...parsed.data, profiles };
@@ -95,7 +119,7 @@ export async function saveConfig(config: Config, home?: string): Promise<Config>
 /** The profile a run uses: by name, else the default one; a clear error when unknown. */
 export function resolveProfile(config: Config, name?: string): ProviderProfile {
   const wanted = name ?? config.defaultProfile;
-  const profile = config.profiles[wanted];
+  const profile = own(config.profiles, wanted);
   if (!profile) {
     const known = Object.keys(config.profiles).sort().join(', ');
     throw new ConfigError(`unknown profile "${wanted}"; known profiles: ${known}`, 'config.json');

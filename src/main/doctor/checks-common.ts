@@ -3,6 +3,7 @@ import { BUILT_IN_PROFILES } from '../config/index.js';
 import { PROVIDERS } from '../../shared/providers.js';
 import { firstLine } from './checks-linux.js';
 import type { CheckOutcome, DoctorCheck } from './types.js';
+import { own } from '../../shared/own.js';
 
 /** The lowest Node of each supported major line (package.json "engines": ^20.19.0 || ^22.13.0 || >=24). */
 export const NODE_MINIMUMS: Readonly<Record<number, [number, number]>> = { 20: [20, 19], 22: [22, 13] };
@@ -118,7 +119,7 @@ export const providersCheck: DoctorCheck = {
     const out: CheckOutcome[] = [];
     const selected = config.defaultProfile;
     for (const [name, profile] of Object.entries(config.profiles)) {
-      const builtIn = BUILT_IN_PROFILES[name];
+      const builtIn = own(BUILT_IN_PROFILES, name);
       if (name !== selected && builtIn && JSON.stringify(builtIn) === JSON.stringify(profile)) continue;
       const id = `profile:${name}`;
       const mark = name === selected ? ' (default)' : '';

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { SecretStore } from '../service/types.js';
+import { own } from '../../shared/own.js';
 
 /**
  * API keys encrypted by the OS keychain (Electron safeStorage: Keychain on macOS,
@@ -78,7 +79,7 @@ export class SafeStorageSecretStore implements SecretStore {
 
   async get(name: string): Promise<string | undefined> {
     const data = await this.read();
-    const cipher = data.entries[name];
+    const cipher = own(data.entries, name);
     if (cipher === undefined || this.enc.isEncryptionAvailable() === false) return undefined;
     try {
       return this.enc.decryptString(Buffer.from(cipher, 'base64'));

@@ -14,6 +14,7 @@ import { checkElement } from './element-check.js';
 
 export type { CheckResult, CheckStatus, RegionQuery, RegionTextSource } from './check-types.js';
 import type { CheckResult, RegionQuery, RegionTextSource } from './check-types.js';
+import { own } from '../../shared/own.js';
 
 export interface CheckContext {
   computer: Computer;
@@ -148,7 +149,7 @@ async function runCheck(e: Expectation, number: number, ctx: CheckContext): Prom
 }
 
 async function namedRegion(name: string, ctx: CheckContext): Promise<Rect> {
-  const r = ctx.regions[name];
+  const r = own(ctx.regions, name);
   if (!r) throw new Error(`region "${name}" is not declared`);
   const client = await ctx.app.clientRect();
   return { x: client.x + r.x, y: client.y + r.y, width: r.width, height: r.height };

@@ -13,6 +13,7 @@ import {
   type Geometry,
   type TestPlan,
 } from './plan-types.js';
+import { nameTable, own } from '../../shared/own.js';
 
 /**
  * The test-plan format (docs/TEST-PLANS.md) is a small, line-oriented subset of
@@ -74,7 +75,7 @@ export function parsePlan(markdown: string, file = 'plan.md'): TestPlan {
     regions: Record<string, Rect>;
     startTimeoutMs: number;
     reset: 'restart' | 'keep';
-  } = { regions: {}, startTimeoutMs: DEFAULT_START_TIMEOUT_MS, reset: 'restart' };
+  } = { regions: nameTable<Rect>(), startTimeoutMs: DEFAULT_START_TIMEOUT_MS, reset: 'restart' };
   let appLine = 0;
   const setup = { commands: [] as string[], instructions: [] as string[] };
   const defaults: CaseLimits = { ...DEFAULT_CASE_LIMITS };
@@ -320,7 +321,7 @@ export function parseExpectation(text: string, line: number, regions: Record<str
   const source = text.trim();
   if (subject === 'title') return { kind: 'title', match: verb === 'contains' ? 'contains' : 'equals', text: value, line, source };
   if (subject === 'text' || subject === 'screen') return { kind: 'screen_text', text: value, line, source };
-  if (!regions[subject]) {
+  if (!own(regions, subject)) {
     const known = Object.keys(regions);
     return `unknown region "${subject}" (declare it in App as "- Region ${subject}: x, y, width, height"${known.length ? `; declared: ${known.join(', ')}` : ''})`;
   }

@@ -18,6 +18,7 @@ import { listSkills, type SkillRoots } from '../agent/skills/index.js';
 import { FrameStream } from './frame-stream.js';
 import { Recording, type Recorder } from './recording.js';
 import { BridgeError, type ClientInfo, type RunHostingService, type SecretStore, type ServiceHost } from './types.js';
+import { own } from '../../shared/own.js';
 
 export interface BridgeServiceOptions {
   /** DESKPILOT_HOME. */
@@ -170,7 +171,7 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
     const profileKeys: NonNullable<SettingsView['profileKeys']> = {};
     for (const [name, profile] of Object.entries(config.profiles)) {
       const keyEnv = apiKeyEnvName(profile);
-      const stored = keyEnv ? (keys[keyEnv]?.stored ?? false) : false;
+      const stored = keyEnv ? (own(keys, keyEnv)?.stored ?? false) : false;
       profileKeys[name] = { ...(keyEnv ? { keyEnv } : {}), ready: stored || Boolean(resolveApiKey(profile, env).apiKey?.trim()) };
     }
     return { config, keys, profileKeys };
@@ -362,7 +363,7 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
         // environment variable, the provider's default, or loopback.
         const before = await withConfigErrors(() => loadConfig(home));
         for (const [name, p] of Object.entries(input.config.profiles)) {
-          const old = before.profiles[name];
+          const old = own(before.profiles, name);
           if (old && old.provider === p.provider && old.baseUrl === p.baseUrl && old.apiKeyEnv === p.apiKeyEnv) continue;
           const decision = decideKeyDestination(p.baseUrl, { trusted: [old?.baseUrl, ...BASE_URL_ENVS.map((name) => env[name])], allowLoopback: true });
           if (!decision.ok) throw new BridgeError('invalid', `profile ${name}: refused from a browser: ${decision.reason}. Edit config.json on this machine to use it.`);

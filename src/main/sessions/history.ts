@@ -7,6 +7,7 @@ import { EVENTS_FILE, RunLogReadError, readRunLog, type RunLogContents } from '.
 import { assertRunId } from './run-id.js';
 import { OUTCOME_RULES_VERSION } from './outcome.js';
 import { StoredSummarySchema, summarize, toSessionSummary, type StoredSummary } from './summary.js';
+import { own } from '../../shared/own.js';
 
 async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
@@ -105,7 +106,7 @@ export function matchesQuery(s: ListedSession, q: ParsedQuery): boolean {
   if (q.since && day < q.since) return false;
   if (q.until && day > q.until) return false;
   for (const l of q.labels) {
-    const v = s.labels[l.key];
+    const v = own(s.labels, l.key);
     if (v === undefined || (l.value !== undefined && v !== l.value)) return false;
   }
   const labelText = Object.entries(s.labels)

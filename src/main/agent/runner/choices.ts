@@ -5,6 +5,7 @@ import { LimitsSchema, type Limits } from '../../../shared/events.js';
 import { ConfigError, resolveProfile } from '../../config/index.js';
 import { stricterPolicy } from '../supervision/stricter-policy.js';
 import { configuredBaseUrls, decideKeyDestination } from './key-destination.js';
+import { own } from '../../../shared/own.js';
 
 /** What a person picks for one run (CLI flags, the UI's task composer); everything optional. */
 export interface RunChoices {
@@ -48,7 +49,7 @@ export function resolveRunChoices(config: Config, choices: RunChoices, env: Node
   if (choices.profile !== undefined) {
     base = resolveProfile(config, choices.profile);
   } else if (choices.provider !== undefined) {
-    const preferred = config.profiles[config.defaultProfile];
+    const preferred = own(config.profiles, config.defaultProfile);
     base =
       preferred?.provider === choices.provider
         ? preferred

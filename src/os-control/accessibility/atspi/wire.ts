@@ -4,6 +4,7 @@
  * per reply signature; the reader parses every body through one of these.
  */
 import { z } from 'zod';
+import { own } from '../../../shared/own.js';
 
 /** (so): a bus name and an object path. */
 export const ObjectRef = z.tuple([z.string(), z.string()]);
@@ -34,7 +35,7 @@ export const ActionsReply = z.tuple([z.array(z.tuple([z.string(), z.string(), z.
 
 /** A property of a GetAll reply, checked against the type we expect of it. */
 export function prop<T>(all: Record<string, { value: unknown }>, key: string, schema: z.ZodType<T>): T | undefined {
-  const entry = all[key];
+  const entry = own(all, key);
   if (!entry) return undefined;
   const parsed = schema.safeParse(entry.value);
   return parsed.success ? parsed.data : undefined;

@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import type { ElementState } from '../../../shared/elements.js';
 import type { PlatformNode, PlatformWindow } from '../platform-tree.js';
+import { own } from '../../../shared/own.js';
 
 export interface AxNode {
   role: string;
@@ -100,7 +101,7 @@ export function axRole(node: Pick<AxNode, 'role' | 'subrole'>): string {
   if (node.role === 'AXWindow' && (node.subrole === 'AXDialog' || node.subrole === 'AXSystemDialog')) return 'dialog';
   if (node.role === 'AXRadioButton' && node.subrole === 'AXTabButton') return 'page tab';
   if (node.role === 'AXCheckBox' && node.subrole === 'AXToggle') return 'toggle button';
-  return ROLES[node.role] ?? 'unknown';
+  return own(ROLES, node.role) ?? 'unknown';
 }
 
 const TOGGLES = new Set(['AXCheckBox', 'AXRadioButton']);
@@ -148,7 +149,7 @@ export function axToPlatform(node: AxNode): PlatformNode {
     ...(description ? { description } : {}),
     ...(value !== undefined ? { value } : {}),
     states: states(node),
-    actions: (node.actions ?? []).flatMap((a) => (ACTIONS[a] ? [ACTIONS[a]] : [])),
+    actions: (node.actions ?? []).flatMap((a) => own(ACTIONS, a) ?? []),
     ...(node.position && node.size && node.size[0] > 0 && node.size[1] > 0 ? { bounds: { x: node.position[0], y: node.position[1], width: node.size[0], height: node.size[1] } } : {}),
     children: node.children.map(axToPlatform),
   };

@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import type { ElementState } from '../../../shared/elements.js';
 import type { PlatformNode, PlatformWindow } from '../platform-tree.js';
+import { own } from '../../../shared/own.js';
 
 export interface UiaNode {
   controlType: string;
@@ -115,7 +116,7 @@ const PATTERN_ACTIONS: Readonly<Record<string, string>> = {
 
 export function uiaRole(node: Pick<UiaNode, 'controlType' | 'password'>): string {
   if (node.controlType === 'Edit' && node.password) return 'password text';
-  return ROLES[node.controlType] ?? 'unknown';
+  return own(ROLES, node.controlType) ?? 'unknown';
 }
 
 function states(n: UiaNode): ElementState[] {
@@ -149,7 +150,7 @@ export function uiaToPlatform(node: UiaNode, scale: number): PlatformNode {
     ...(node.helpText ? { description: node.helpText } : {}),
     ...(node.value !== undefined && !node.password ? { value: node.value } : {}),
     states: states(node),
-    actions: node.patterns.flatMap((p) => (PATTERN_ACTIONS[p] ? [PATTERN_ACTIONS[p]] : [])),
+    actions: node.patterns.flatMap((p) => own(PATTERN_ACTIONS, p) ?? []),
     ...(r && r[2] > 0 && r[3] > 0 ? { bounds: { x: r[0] / scale, y: r[1] / scale, width: r[2] / scale, height: r[3] / scale } } : {}),
     children: node.children.map((c) => uiaToPlatform(c, scale)),
   };
