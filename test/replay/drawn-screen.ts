@@ -1,6 +1,7 @@
 /** The drawn screen the replay's turn-by-turn tests share: a white 640×400 screen with a grey Save button and a status line. */
 import sharp from 'sharp';
 import type { ObservationRecord } from '../../src/shared/observation.js';
+import type { TurnRequest } from '../../src/main/agent/providers/types.js';
 
 export const W = 640;
 export const H = 400;
@@ -21,3 +22,8 @@ export const record: ObservationRecord = {
   region: { x: 0, y: 0, width: W, height: H },
   image: { width: W, height: H, format: 'png' },
 };
+
+/** The runner's request for a turn on this screen: the screenshot as the latest image. */
+export function requestOn(png: Buffer): TurnRequest {
+  return { system: '', tools: [], observation: record, transcript: [{ role: 'user', text: 'screen', image: { observationId: 'obs', mediaType: 'image/png', width: W, height: H, load: async () => png } }] };
+}

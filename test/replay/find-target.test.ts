@@ -69,13 +69,41 @@ function deps(files: Map<string, Buffer>, lookup: ElementLookup = { kind: 'none'
 }
 
 describe('findTarget', () => {
-  it('0. in place: the same pixels at the point — found without asking the accessibility tree', async () => {
+  it('0. in place: the same pixels at the point, on a step recorded without a tree — found without asking one', async () => {
     const png = await screen([['Save', 100, 100], ['Cancel', 300, 100]]);
-    const { target, files } = await recorded(png, 160, 115, { element: { path: 'app > push button "Save"', role: 'push button', name: 'Save' } });
+    const { target, files } = await recorded(png, 160, 115);
     const d = deps(files);
     const found = await findTarget(target, await now(png), d);
     expect(found).toMatchObject({ kind: 'found', rule: 'in-place', point: { x: 160, y: 115 } });
     expect(d.lookups).toEqual([]);
+  });
+
+  it('0. in place with a recorded element path: only once the element there agrees (found, visible, under the point)', async () => {
+    const png = await screen([['Save', 100, 100], ['Cancel', 300, 100]]);
+    const path = 'dialog "Confirm" > push button "Save"';
+    const { target, files } = await recorded(png, 160, 115, { element: { path, role: 'push button', name: 'Save', bounds: { x: 100, y: 100, width: 120, height: 30 } } });
+    const element = { path, role: 'push button', name: 'Save', states: ['visible' as const, 'enabled' as const], actions: [], bounds: { x: 100, y: 100, width: 120, height: 30 }, children: [] };
+    const d = deps(files, { kind: 'found', element });
+    expect(await findTarget(target, await now(png), d)).toMatchObject({ kind: 'found', rule: 'in-place', point: { x: 160, y: 115 } });
+    expect(d.lookups).toEqual([path]);
+    // The same pixels, but the element at the path is elsewhere now: the element decides where.
+    const moved = { ...element, bounds: { x: 400, y: 300, width: 120, height: 30 } };
+    expect(await findTarget(target, await now(png), deps(files, { kind: 'found', element: moved }))).toMatchObject({ kind: 'found', rule: 'element', point: { x: 460, y: 315 } });
+  });
+
+  it('pixels never overrule the tree: the same button pixels under a path that is missing now are not clicked', async () => {
+    // Recorded on "Remove 1 item? [Remove]", replayed on "Remove all 532 items? [Remove]": the button looks the same.
+    const png = await screen([['Remove', 100, 100]]);
+    const { target, files } = await recorded(png, 160, 115, { element: { path: 'dialog "Remove 1 item?" > push button "Remove"', role: 'push button', name: 'Remove' } });
+    const found = await findTarget(target, await now(png), deps(files, { kind: 'missing', matched: 'app', detail: 'no dialog "Remove 1 item?" under app' }));
+    expect(found).toEqual({ kind: 'missing', tried: ['element: no dialog "Remove 1 item?" under app'] });
+  });
+
+  it('a tree when recorded and none now: the target is missing, not found by its pixels', async () => {
+    const png = await screen([['Save', 100, 100]]);
+    const { target, files } = await recorded(png, 160, 115, { element: { path: 'app > push button "Save"', role: 'push button', name: 'Save' } });
+    const found = await findTarget(target, await now(png), deps(files));
+    expect(found).toEqual({ kind: 'missing', tried: ['element: the step recorded app > push button "Save", and no accessibility tree answers now (no tree)'] });
   });
 
   it('1. element: the path still resolves after the layout moved; the point keeps its place inside the element', async () => {

@@ -6,18 +6,15 @@
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { H, record, screen, W } from './drawn-screen.js';
+import { H, requestOn, screen, W } from './drawn-screen.js';
 import type { SettleOptions } from '../../src/os-control/types.js';
 import { TRAJECTORY_FORMAT, TRAJECTORY_SCHEMA, type Trajectory } from '../../src/shared/trajectory.js';
 import { ReplayProvider, REPLAY_SETTLE_QUIET_MS } from '../../src/main/agent/replay/replay-provider.js';
 import { SETTLE_DEFAULTS } from '../../src/os-control/settle.js';
 import { screenFingerprint } from '../../src/os-control/screen-match.js';
-import type { TurnRequest } from '../../src/main/agent/providers/types.js';
 import type { ModelTurn } from '../../src/main/agent/providers/types.js';
 
-function request(png: Buffer): TurnRequest {
-  return { system: '', tools: [], observation: record, transcript: [{ role: 'user', text: 'screen', image: { observationId: 'obs', mediaType: 'image/png', width: W, height: H, load: async () => png } }] };
-}
+const request = requestOn;
 
 async function setUp() {
   const [unsaved, saved] = await Promise.all([screen('Unsaved'), screen('Saved at 10:02')]);

@@ -10,41 +10,16 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TrajectorySchema } from '../../src/shared/trajectory.js';
-import { startAccessibilityBus, type AccessibilityBus } from '../harness/a11y-bus.js';
-import { startFakeModel, type FakeModelServer, type FakeRequest } from '../harness/fake-model/index.js';
-import { startProbe, type Probe, type ScreenRect } from '../harness/probe/probe.js';
-import { startXvfb, type Xvfb } from '../harness/xvfb.js';
-import { claude, finish, runCli, tempHome, toImagePoint } from '../e2e/support.js';
+import { startFakeModel, type FakeRequest } from '../harness/fake-model/index.js';
+import type { Probe, ScreenRect } from '../harness/probe/probe.js';
+import { claude, finish, runCli, toImagePoint } from '../e2e/support.js';
+import { SCREEN, useProbeDesktop } from './probe-desktop.js';
 
-const SCREEN = { width: 1280, height: 800 };
 const TASK = 'tick c1, write alpha into c3, tick c7, press c6';
-let xvfb: Xvfb;
-let bus: AccessibilityBus;
-let probe: Probe;
-const home = tempHome();
-
-beforeAll(async () => {
-  xvfb = await startXvfb(SCREEN);
-  bus = await startAccessibilityBus(xvfb);
-  probe = await startProbe(bus.xvfb, { x: 20, y: 20, width: 1000, height: 640, extraArgs: ['--force-renderer-accessibility'], env: bus.env });
-}, 90_000);
-
-afterAll(async () => {
-  await probe?.close();
-  await bus?.stop();
-  home.cleanup();
-});
-
-const env = (fake?: FakeModelServer) => ({
-  ...bus.env,
-  DESKPILOT_HOME: home.home,
-  ANTHROPIC_API_KEY: fake ? 'sk-ant-test-key' : '',
-  // Nothing listens there: a replay that asked a model would fail.
-  ANTHROPIC_BASE_URL: fake ? fake.anthropicBaseUrl : 'http://127.0.0.1:9/',
-  OPENAI_API_KEY: '',
-});
+const desktop = useProbeDesktop();
+const env = desktop.env;
 
 const centre = (r: ScreenRect) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2 });
 type Controls = Array<ScreenRect & { id: string }>;
@@ -74,14 +49,14 @@ let recordedRunId = '';
 let recordedState: Awaited<ReturnType<Probe['controlValues']>> = [];
 
 function windowPosition(): { x: number; y: number } {
-  const out = spawnSync('xdotool', ['getwindowgeometry', probe.windowId], { env: bus.env, encoding: 'utf8' }).stdout;
+  const out = spawnSync('xdotool', ['getwindowgeometry', desktop.probe.windowId], { env: desktop.bus.env, encoding: 'utf8' }).stdout;
   const m = /Position: (-?\d+),(-?\d+)/.exec(out)!;
   return { x: Number(m[1]), y: Number(m[2]) };
 }
 
 function moveWindow(to: { x: number; y: number }): { dx: number; dy: number } {
   const before = windowPosition();
-  spawnSync('xdotool', ['windowmove', '--sync', probe.windowId, String(to.x), String(to.y)], { env: bus.env, timeout: 10_000 });
+  spawnSync('xdotool', ['windowmove', '--sync', desktop.probe.windowId, String(to.x), String(to.y)], { env: desktop.bus.env, timeout: 10_000 });
   const after = windowPosition();
   return { dx: after.x - before.x, dy: after.y - before.y };
 }
@@ -90,7 +65,7 @@ describe('deskpilot replay', () => {
   it('a scripted model run replays with no model server running, to the same control state, with no model call', async () => {
     const fake = await startFakeModel();
     try {
-      const controls = await probe.showControls(10);
+      const controls = await desktop.probe.showControls(10);
       await new Promise((r) => setTimeout(r, 500));
       fake.script(
         ...[1, 2, 3, 4, 5].map((n) => (req: FakeRequest) => ({ text: INTENTS[n - 1]!, toolCalls: [stepAction(n, controls, req)] })),
@@ -100,7 +75,7 @@ describe('deskpilot replay', () => {
       const { code } = await run.exit;
       expect(code, run.stderr()).toBe(0);
       recordedRunId = runIdOf(run.events());
-      recordedState = await probe.controlValues();
+      recordedState = await desktop.probe.controlValues();
       expect(recordedState.filter((c) => c.checked || (c.value && c.value !== '0'))).toEqual([
         { id: 'c1', checked: true, value: null },
         { id: 'c3', checked: null, value: 'alpha' },
@@ -115,7 +90,7 @@ describe('deskpilot replay', () => {
     }
 
     // The trajectory export: plain files, the schema, every step's forms.
-    const out = path.join(home.home, 'export');
+    const out = path.join(desktop.home, 'export');
     const exported = runCli(['sessions', 'export', recordedRunId, '--format', 'trajectory', '--out', out], env());
     expect((await exported.exit).code, exported.stderr()).toBe(0);
     const trajectory = TrajectorySchema.parse(JSON.parse(readFileSync(path.join(out, 'trajectory.json'), 'utf8')));
@@ -131,12 +106,12 @@ describe('deskpilot replay', () => {
     expect(press.element?.name).toBe('c6');
 
     // Replay on a fresh page: no model server, no key.
-    await probe.showControls(10);
+    await desktop.probe.showControls(10);
     await new Promise((r) => setTimeout(r, 500));
     const replay = runCli(['replay', recordedRunId, '--yes', '--json'], env());
     const { code } = await replay.exit;
     expect(code, replay.stderr()).toBe(0);
-    expect(await probe.controlValues()).toEqual(recordedState);
+    expect(await desktop.probe.controlValues()).toEqual(recordedState);
     expect(replay.stderr()).toContain('5 of 5 steps replayed, 0 healed, 0 model calls');
     // A screen that does not match yet is looked at once more, fully settled (a screenshot
     // action, allowed by rule): on a loaded machine a step's effect can show after the
@@ -152,9 +127,9 @@ describe('deskpilot replay', () => {
   }, 240_000);
 
   it('a replayed action waits in the same approval queue as a model\'s: under --policy ask, "n" keeps it from running and the replay stops', async () => {
-    await probe.showControls(10);
+    await desktop.probe.showControls(10);
     await new Promise((r) => setTimeout(r, 500));
-    const since = probe.nextSeq();
+    const since = desktop.probe.nextSeq();
     const replay = runCli(['replay', recordedRunId, '--policy', 'ask', '--json'], env(), { stdin: 'n\n\n' });
     const { code } = await replay.exit;
     expect(code, replay.stderr()).toBe(1);
@@ -165,24 +140,24 @@ describe('deskpilot replay', () => {
     expect(events.find((e) => e.type === 'approval_answered')).toMatchObject({ answer: { decision: 'reject' } });
     expect(events.filter((e) => e.type === 'action_executed')).toEqual([]);
     await new Promise((r) => setTimeout(r, 300));
-    expect(probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown')).toEqual([]);
+    expect(desktop.probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown')).toEqual([]);
   }, 120_000);
 
   it('--strict refuses a renamed button at its step: the steps before act, that one does not; the report shows expected vs seen', async () => {
-    await probe.showControls(10, undefined, { c6: 'Send' });
+    await desktop.probe.showControls(10, undefined, { c6: 'Send' });
     await new Promise((r) => setTimeout(r, 500));
-    const since = probe.nextSeq();
+    const since = desktop.probe.nextSeq();
     const replay = runCli(['replay', recordedRunId, '--strict', '--yes', '--json'], env());
     const { code } = await replay.exit;
     expect(code, replay.stderr()).toBe(1);
     expect(replay.stderr()).toContain('diverged at step 5 of 5');
-    const state = await probe.controlValues();
+    const state = await desktop.probe.controlValues();
     // Steps 1–4 ran; the renamed button was never pressed.
     expect(state.find((c) => c.id === 'c7')!.checked).toBe(true);
     expect(state.find((c) => c.id === 'c6')!.value).toBe('0');
-    const downs = probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown');
+    const downs = desktop.probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown');
     expect(downs.map((e) => e.target)).toEqual(['c1', 'c3', 'c7']);
-    const dir = path.join(home.home, 'sessions', runIdOf(replay.events()));
+    const dir = path.join(desktop.home, 'sessions', runIdOf(replay.events()));
     const report = JSON.parse(readFileSync(path.join(dir, 'divergence.json'), 'utf8')) as { step: number; kind: string; tried: string[] };
     expect(report).toMatchObject({ step: 5, kind: 'target' });
     // The tree answers and the button is not in it: no pixel match may overrule that.
@@ -194,23 +169,23 @@ describe('deskpilot replay', () => {
     const moved = moveWindow({ x: 200, y: 120 });
     try {
       expect(moved.dx).toBeGreaterThan(100);
-      await probe.showControls(10);
+      await desktop.probe.showControls(10);
       await new Promise((r) => setTimeout(r, 500));
       const clean = runCli(['replay', recordedRunId, '--strict', '--yes', '--json'], env());
       expect((await clean.exit).code, clean.stderr()).toBe(0);
       expect(clean.stderr()).toContain('5 of 5 steps replayed, 0 healed, 0 model calls');
-      expect(await probe.controlValues()).toEqual(recordedState);
+      expect(await desktop.probe.controlValues()).toEqual(recordedState);
 
-      await probe.showControls(10, undefined, { c6: 'Send' });
+      await desktop.probe.showControls(10, undefined, { c6: 'Send' });
       await new Promise((r) => setTimeout(r, 500));
-      const since = probe.nextSeq();
+      const since = desktop.probe.nextSeq();
       const replay = runCli(['replay', recordedRunId, '--strict', '--yes', '--json'], env());
       const { code } = await replay.exit;
       expect(code, replay.stderr()).toBe(1);
       expect(replay.stderr()).toContain('diverged at step 5 of 5');
       await new Promise((r) => setTimeout(r, 300));
-      expect(probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown').map((e) => e.target)).toEqual(['c1', 'c3', 'c7']);
-      expect((await probe.controlValues()).find((c) => c.id === 'c6')!.value).toBe('0');
+      expect(desktop.probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown').map((e) => e.target)).toEqual(['c1', 'c3', 'c7']);
+      expect((await desktop.probe.controlValues()).find((c) => c.id === 'c6')!.value).toBe('0');
     } finally {
       moveWindow({ x: 20, y: 20 });
     }
@@ -220,7 +195,7 @@ describe('deskpilot replay', () => {
     const moved = moveWindow({ x: 200, y: 120 });
     const fake = await startFakeModel();
     try {
-      const shown = await probe.showControls(10, undefined, { c6: 'Send' });
+      const shown = await desktop.probe.showControls(10, undefined, { c6: 'Send' });
       // The probe measured its content origin where the window started: shift by the move.
       const controls = shown.map((c) => ({ ...c, x: c.x + moved.dx, y: c.y + moved.dy }));
       await new Promise((r) => setTimeout(r, 500));
@@ -230,7 +205,7 @@ describe('deskpilot replay', () => {
       const replay = runCli(['replay', recordedRunId, '--heal', '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl, '--yes', '--json'], env(fake));
       const { code } = await replay.exit;
       expect(code, replay.stderr()).toBe(0);
-      expect(await probe.controlValues()).toEqual(recordedState);
+      expect(await desktop.probe.controlValues()).toEqual(recordedState);
       // Steps 1–4 are found again inside the moved window; only the renamed button needs the model.
       expect(fake.requests.map((r) => /at step (\d+) of 5/.exec(r.lastUserText)?.[1])).toEqual(['5']);
       expect(fake.requests[0]!.lastUserText).toContain(INTENTS[4]);
@@ -246,7 +221,7 @@ describe('deskpilot replay', () => {
   }, 180_000);
 
   it("deskpilot record: a person's demonstration (xdotool as the person) is saved with a draft SKILL.md and replays exactly", async () => {
-    const controls = await probe.showControls(10);
+    const controls = await desktop.probe.showControls(10);
     await new Promise((r) => setTimeout(r, 500));
     const record = runCli(['record', 'tick c1, write beta into c3, tick c7'], env());
     const deadline = Date.now() + 60_000;
@@ -254,7 +229,7 @@ describe('deskpilot replay', () => {
       if (Date.now() > deadline) throw new Error(`record did not start: ${record.stderr()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    const person = (...args: string[]) => spawnSync('xdotool', args, { env: bus.env, timeout: 10_000 });
+    const person = (...args: string[]) => spawnSync('xdotool', args, { env: desktop.bus.env, timeout: 10_000 });
     const clickOn = async (id: string) => {
       const p = byId(controls, id);
       person('mousemove', '--sync', String(Math.round(p.x)), String(Math.round(p.y)));
@@ -270,19 +245,19 @@ describe('deskpilot replay', () => {
     const { code } = await record.exit;
     expect(code, record.stderr()).toBe(0);
     const runId = record.stdout().trim();
-    const recorded = await probe.controlValues();
+    const recorded = await desktop.probe.controlValues();
     expect(recorded.filter((c) => c.checked || c.value === 'beta').map((c) => c.id)).toEqual(['c1', 'c3', 'c7']);
-    const skill = readFileSync(path.join(home.home, 'sessions', runId, 'SKILL.md'), 'utf8');
+    const skill = readFileSync(path.join(desktop.home, 'sessions', runId, 'SKILL.md'), 'utf8');
     expect(skill).toContain('1. Click the check box "c1"');
     expect(skill).toContain('3. Type "beta".');
     expect(skill).toContain(`deskpilot replay ${runId}`);
 
-    await probe.showControls(10);
+    await desktop.probe.showControls(10);
     await new Promise((r) => setTimeout(r, 500));
     const replay = runCli(['replay', runId, '--yes', '--json'], env());
     const replayed = await replay.exit;
     expect(replayed.code, replay.stderr()).toBe(0);
-    expect(await probe.controlValues()).toEqual(recorded);
+    expect(await desktop.probe.controlValues()).toEqual(recorded);
     expect(replay.stderr()).toContain('4 of 4 steps replayed, 0 healed, 0 model calls');
   }, 180_000);
 });

@@ -91,6 +91,10 @@ export interface Probe {
   reset(): Promise<void>;
   /** Replaces the page by `count` named controls (buttons, check boxes, links, text, password, radio); ids c0…; screen rects. */
   showControls(count: number, secret?: string, rename?: Record<string, string>): Promise<Array<ScreenRect & { id: string }>>;
+  /** Replaces the page by a confirmation dialog (role dialog "Confirm"): the question and a Remove button that closes it; the button's screen rect. */
+  showDialog(question: string): Promise<ScreenRect>;
+  /** How often the dialog's Remove button was pressed since it was shown. */
+  dialogClicks(): Promise<number>;
   /** The controls' state now: check boxes and radios checked, text fields' values (null where it does not apply). */
   controlValues(): Promise<Array<{ id: string; checked: boolean | null; value: string | null }>>;
   /** Gives the text field keyboard focus from inside the page. */
@@ -341,6 +345,13 @@ export async function startProbe(xvfb: Xvfb, options: ProbeOptions = {}): Promis
         .object({ controls: z.array(RectSchema.extend({ id: z.string() })) })
         .parse(await server.command({ kind: 'controls', count, ...(secret !== undefined ? { secret } : {}), ...(rename ? { rename } : {}) }));
       return r.controls.map((c) => ({ ...toScreen(c), id: c.id }));
+    },
+    async showDialog(question) {
+      const r = z.object({ button: RectSchema }).parse(await server.command({ kind: 'dialog', question }));
+      return toScreen(r.button);
+    },
+    async dialogClicks() {
+      return z.object({ clicks: z.number() }).parse(await server.command({ kind: 'dialogClicks' })).clicks;
     },
     async controlValues() {
       const r = z

@@ -11,14 +11,15 @@ import type { Computer } from '../../../os-control/types.js';
  * this order, and the first that finds it decides (the rule that fired is reported):
  *   0. in place — the recorded pixels around the point are still exactly there (same
  *      limits as rule 3, on a screen the caller has checked resembles the recording):
- *      nothing moved. A 1 ms comparison instead of an accessibility lookup (~70–120 ms
- *      in Chromium under load: bench/replay.bench.ts); a plain patch proves nothing and
- *      goes on to rule 1.
+ *      nothing moved. A 1 ms comparison; a plain patch proves nothing. When the step
+ *      recorded an element path, in place counts only once that element is found,
+ *      visible, under the point (rule 1 — its lookup starts first and runs meanwhile).
  *   1. element — the accessibility path resolves to a visible element with bounds; the
  *      point keeps its relative place inside the element (a moved window, a wider button).
- *      When the tree is there but the element is not (renamed, removed), the target is
- *      MISSING: pixels do not overrule the tree — a relabelled "c6" button once matched
- *      its neighbour "c0" by its pixels. Rules 2–3 run only when no tree answers now.
+ *      When the element is not there (renamed, removed — "Remove 1 item?" became "Remove
+ *      all 532 items?") or no tree answers now though one did when recorded, the target
+ *      is MISSING: pixels never overrule the tree — a relabelled "c6" button once matched
+ *      its neighbour "c0" by its pixels. Rules 2–3 run only for a step recorded without one.
  *   2. text    — OCR finds the recorded words (exactly, after normalising case and
  *      spacing); the point keeps its offset from the words' centre. Nearest to where
  *      the point was when the words appear more than once.
@@ -76,31 +77,35 @@ const centre = (r: Rect): Point => ({ x: r.x + r.width / 2, y: r.y + r.height / 
 
 export async function findTarget(target: TrajectoryTarget, screen: ScreenNow, deps: FindDeps): Promise<TargetLookup> {
   const tried: string[] = [];
+  // The element lookup is asked first: it answers while the pixels are compared.
+  const lookup = target.element ? deps.computer.findElement(target.element.path) : undefined;
   // 0. in place
   const patch = target.patch && target.patch.contrast >= PLAIN_CONTRAST ? await decodePatch(await deps.readFile(target.patch.image)) : undefined;
+  let inPlace: string | undefined;
   if (patch && target.patch) {
     const x = Math.round(target.patch.bounds.x - screen.record.region.x);
     const y = Math.round(target.patch.bounds.y - screen.record.region.y);
     const grey = await screen.grey();
     const mean = patchDifferenceAt(grey, patch, x, y);
     const strong = strongDifferenceAt(grey, patch, x, y);
-    if (mean <= PATCH_MATCH && strong <= PATCH_STRONG) {
-      return { kind: 'found', rule: 'in-place', point: target.point, detail: `the recorded pixels, in place (difference ${mean.toFixed(3)}, ${pct(strong)} strongly)` };
-    }
+    if (mean <= PATCH_MATCH && strong <= PATCH_STRONG) inPlace = `the recorded pixels, in place (difference ${mean.toFixed(3)}, ${pct(strong)} strongly)`;
   }
-  // 1. element
-  if (target.element) {
-    const lookup = await deps.computer.findElement(target.element.path);
-    if (lookup.kind === 'found' && lookup.element.bounds && lookup.element.states.includes('visible')) {
-      const now = lookup.element.bounds;
+  // 1. element — where the step recorded an element path, the element found there must agree before anything is clicked, in place or not.
+  if (target.element && lookup) {
+    const answer = await lookup;
+    if (answer.kind === 'found' && answer.element.bounds && answer.element.states.includes('visible')) {
+      const now = answer.element.bounds;
+      if (inPlace && contains(now, target.point)) return { kind: 'found', rule: 'in-place', point: target.point, detail: `${inPlace}, on element ${target.element.path}` };
       const then = target.element.bounds;
       const fx = then ? clamp01((target.point.x - then.x) / then.width) : 0.5;
       const fy = then ? clamp01((target.point.y - then.y) / then.height) : 0.5;
       return { kind: 'found', rule: 'element', point: { x: now.x + fx * now.width, y: now.y + fy * now.height }, detail: `element ${target.element.path}` };
     }
-    tried.push(lookup.kind === 'found' ? `element ${target.element.path}: found but not visible on screen` : `element: ${lookup.detail}`);
-    if (lookup.kind !== 'none') return { kind: 'missing', tried };
+    // Missing, hidden, or no tree at all now (a tree then and none now): never found by its pixels or words instead.
+    tried.push(answer.kind === 'found' ? `element ${target.element.path}: found but not visible on screen` : answer.kind === 'none' ? `element: the step recorded ${target.element.path}, and no accessibility tree answers now (${answer.detail})` : `element: ${answer.detail}`);
+    return { kind: 'missing', tried };
   }
+  if (inPlace) return { kind: 'found', rule: 'in-place', point: target.point, detail: inPlace };
   // 2. text
   if (target.text) {
     const found = await findWords(target.text, target.point, screen);
@@ -143,6 +148,10 @@ export async function findTarget(target: TrajectoryTarget, screen: ScreenNow, de
 
 function pct(share: number): string {
   return `${(share * 100).toFixed(1)}%`;
+}
+
+function contains(r: Rect, p: Point): boolean {
+  return p.x >= r.x && p.y >= r.y && p.x < r.x + r.width && p.y < r.y + r.height;
 }
 
 function clamp01(v: number): number {

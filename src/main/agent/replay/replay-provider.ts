@@ -1,5 +1,6 @@
 import { describeAction, mapActionPoints, type Action, type Point, type Rect } from '../../../shared/actions.js';
 import type { Trajectory, TrajectoryShot, TrajectoryStep } from '../../../shared/trajectory.js';
+import type { ObservationRecord } from '../../../shared/observation.js';
 import { globalToImage } from '../../../os-control/coords.js';
 import { changedPixels, decodeGrey, decodeScreen, fingerprintDistance, regionDistance, screenFromGrey, type GreyImage } from '../../../os-control/screen-match.js';
 import type { Computer, ImageTarget } from '../../../os-control/types.js';
@@ -11,6 +12,8 @@ import { findTarget, PLAIN_CONTRAST, type ElementLookups, type ScreenNow, type T
 import { REPLAY_CALL_PREFIX } from './labels.js';
 import { SETTLE_DEFAULTS } from '../../../os-control/settle.js';
 import { earlyLookups, pathsToLookUp } from './early-lookups.js';
+import { ownChange } from './effect.js';
+import { areaAround, cellsChangedIn, recordedShot, wordsDiffer, wordsIn } from './text-near.js';
 import { Judgement, judgePrompt, stepHealRequest, type JudgeWith } from './heal.js';
 
 /**
@@ -128,7 +131,7 @@ export class ReplayProvider implements Provider {
   /** Next step to replay. */
   private index = 0;
   /** The step the last turn handed to the runner, and how (its effect is checked on the next turn). */
-  private last: { index: number; by: 'replay' | 'model'; before?: GreyImage; elements?: ElementExpectation[] } | undefined;
+  private last: { index: number; by: 'replay' | 'model'; before?: GreyImage; beforeFingerprint?: string; elements?: ElementExpectation[] } | undefined;
   private calls = 0;
   private ended = false;
   /** The check that failed was already looked at again on a fully settled screen: it now diverges. */
@@ -185,7 +188,7 @@ export class ReplayProvider implements Provider {
       const step = steps[previous.index]!;
       const elementDiverged = previous.elements?.length ? await elementEffectDiverges(previous.elements, computer) : undefined;
       if (elementDiverged) return this.diverge({ kind: 'effect', index: previous.index, message: elementDiverged, seen: data, ...(step.after ? { expectedImage: step.after.image } : {}) }, request, image, signal);
-      const diverged = await this.effectDiverges(step, previous.before, grey, fingerprint, greyVia, request.observation.region);
+      const diverged = await this.effectDiverges(step, previous, grey, fingerprint, greyVia, request.observation.region);
       if (diverged) return this.diverge({ kind: 'effect', index: previous.index, message: diverged, seen: data, ...(step.after ? { expectedImage: step.after.image } : {}) }, request, image, signal);
     }
     if (this.index >= steps.length) return this.end(request, image, data, fingerprint, greyVia, previous, signal);
@@ -228,9 +231,12 @@ export class ReplayProvider implements Provider {
       if (placed.rule) rules.push(placed.rule);
       if (placed.element) elements.push(placed.element);
     }
+    // Every target is found again (a missing one says which form failed); the words around them must still read as recorded.
+    const textChanged = await this.textNearTargets(step, fingerprint, data, request.observation);
+    if (textChanged) return this.diverge({ kind: 'screen', index: this.index, message: textChanged, expectedImage: step.before.image, seen: data }, request, image, signal);
     for (const rule of rules) this.stats.rules[rule] = (this.stats.rules[rule] ?? 0) + 1;
     this.lookedAgain = false;
-    this.last = { index: this.index, by: 'replay', before: grey, ...(elements.length ? { elements } : {}) };
+    this.last = { index: this.index, by: 'replay', before: grey, beforeFingerprint: fingerprint, ...(elements.length ? { elements } : {}) };
     this.index += 1;
     this.stats.replayed += 1;
     const call: ModelCall = {
@@ -345,6 +351,24 @@ export class ReplayProvider implements Provider {
     return regionDistance(then, was, await nowVia(), { ...was, x: was.x + shift.x, y: was.y + shift.y });
   }
 
+  /**
+   * The words around each of the step's targets, as recorded (text-near.ts): a changed
+   * sentence in a dialog passes the whole-screen check. Read by OCR only where the
+   * fingerprint cells there moved, or the window did.
+   */
+  private async textNearTargets(step: TrajectoryStep, fingerprint: string, image: Buffer, record: ObservationRecord): Promise<string | undefined> {
+    for (const { target } of step.actions) {
+      if (!target) continue;
+      const now = areaAround(target, this.moved?.shift);
+      if (!this.moved && cellsChangedIn(step.before.fingerprint, fingerprint, now, record.region) === 0) continue;
+      const then = recordedShot(await this.options.readFile(step.before.image), step.before, this.options.trajectory.display, record.image);
+      const [wordsThen, wordsNow] = await Promise.all([wordsIn(then, areaAround(target)), wordsIn({ image, record }, now)]);
+      const differ = wordsDiffer(wordsThen, wordsNow);
+      if (differ) return differ;
+    }
+    return undefined;
+  }
+
   /** Did the step's window move? Its first pointer target, found again somewhere else, says by how much. */
   private async windowMove(step: TrajectoryStep, screen: ScreenNow): Promise<{ window: Rect; shift: Point } | undefined> {
     const first = step.actions.find((a) => a.target?.window && pointerTargetPoint(a.action));
@@ -356,13 +380,22 @@ export class ReplayProvider implements Provider {
     return shift.x === 0 && shift.y === 0 ? undefined : { window: target.window.bounds, shift };
   }
 
-  private async effectDiverges(step: TrajectoryStep, before: GreyImage | undefined, now: GreyImage, fingerprint: string, nowVia: () => Promise<GreyImage>, region: Rect): Promise<string | undefined> {
+  /**
+   * Did the step do what it did when recorded? The screen after it must resemble the
+   * recorded one, and a step whose recording changed the screen must change it now —
+   * but only by the change that is the step's own (effect.ts ownChange): one that was
+   * already on the screen before the step (an earlier step's text drawn late in the
+   * recording) or in cells that show neither recorded state now (a clock, a spinner)
+   * is not asked of it again.
+   */
+  private async effectDiverges(step: TrajectoryStep, placed: NonNullable<ReplayProvider['last']>, now: GreyImage, fingerprint: string, nowVia: () => Promise<GreyImage>, region: Rect): Promise<string | undefined> {
     if (!step.after) return undefined;
     const distance = await this.resembles(step.after, fingerprint, nowVia, region);
     if (distance > SCREEN_MATCH) return `after the step the screen differs from the recorded one (${pct(distance)} of it)`;
-    const changedThen = fingerprintDistance(step.before.fingerprint, step.after.fingerprint) > 0;
-    const changedNow = before === undefined || changedPixels(before, now) >= CHANGED_PIXELS;
-    if (changedThen && !changedNow) return 'the step changed the screen when recorded, and nothing changed now';
+    // Inside a moved window the cells are not where they were recorded: any recorded change counts.
+    const own = placed.beforeFingerprint === undefined || this.moved ? fingerprintDistance(step.before.fingerprint, step.after.fingerprint) > 0 : ownChange(step.before.fingerprint, step.after.fingerprint, placed.beforeFingerprint) > 0;
+    const changedNow = placed.before === undefined || changedPixels(placed.before, now) >= CHANGED_PIXELS;
+    if (own && !changedNow) return 'the step changed the screen when recorded, and nothing changed now';
     return undefined;
   }
 

@@ -1,0 +1,79 @@
+/**
+ * A replay invents no verdict and no divergence (issue 28), on a real desktop: Xvfb, a
+ * private accessibility bus, the probe page in Chromium with accessibility on, the real
+ * `deskpilot` command line, and the fake model only for the run that is recorded.
+ *   - item 2: a confirmation dialog recorded as "Remove 1 item?" and shown again as
+ *     "Remove all 532 items?" — same dialog name, same button, same pixels under the
+ *     point — is refused by --strict before the click, saying the text changed;
+ *   - item 4: click a plain text field, type "Replay ✓ Grüße 7" (characters typed through
+ *     remapped keycodes), press Return: replayed with --strict 10 times in a row, every
+ *     one exits 0.
+ */
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { startFakeModel, type FakeRequest } from '../harness/fake-model/index.js';
+import { claude, finish, runCli, toImagePoint } from '../e2e/support.js';
+import { SCREEN, useProbeDesktop } from './probe-desktop.js';
+
+const desktop = useProbeDesktop();
+const env = desktop.env;
+const runIdOf = (events: Array<Record<string, unknown>>) => String(events.find((e) => e.type === 'run_started')!.runId);
+const centre = (r: { x: number; y: number; width: number; height: number }) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2 });
+
+/** A fake-model run of `steps` (each a function of the request), then finish; its run id. */
+async function recordRun(task: string, steps: Array<(req: FakeRequest) => ReturnType<typeof claude.click>>): Promise<string> {
+  const fake = await startFakeModel();
+  try {
+    fake.script(...steps.map((step, i) => (req: FakeRequest) => ({ text: `Step ${i + 1}.`, toolCalls: [step(req)] })), { text: 'Done.', toolCalls: [finish(true, 'done')] });
+    const run = runCli(['run', task, '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl, '--yes', '--json', '--no-agents-md'], env(fake));
+    const { code } = await run.exit;
+    expect(code, run.stderr()).toBe(0);
+    return runIdOf(run.events());
+  } finally {
+    await fake.close();
+  }
+}
+
+describe('a changed sentence in a dialog (item 2)', () => {
+  it('--strict refuses the recorded click when the question changed, names the check, and clicks nothing; the same question replays', async () => {
+    const button = centre(await desktop.probe.showDialog('Remove 1 item?'));
+    const recorded = await recordRun('confirm the removal', [(req) => claude.click(...toImagePoint(req, SCREEN, button))]);
+    expect(await desktop.probe.dialogClicks()).toBe(1);
+
+    // The same dialog name, the same button at the same place: only the question differs.
+    expect(centre(await desktop.probe.showDialog('Remove all 532 items?'))).toEqual(button);
+    const replay = runCli(['replay', recorded, '--strict', '--yes', '--json'], env());
+    const { code } = await replay.exit;
+    expect(code, replay.stderr()).toBe(1);
+    expect(replay.stderr()).toMatch(/diverged at step 1 of 1: the text around the target changed: recorded "[^"]*remove 1 item\?[^"]*", now "[^"]*remove all 532 items\?/);
+    expect(await desktop.probe.dialogClicks()).toBe(0);
+    const report = JSON.parse(readFileSync(path.join(desktop.home, 'sessions', runIdOf(replay.events()), 'divergence.json'), 'utf8')) as { kind: string };
+    expect(report.kind).toBe('screen');
+
+    await desktop.probe.showDialog('Remove 1 item?');
+    const same = runCli(['replay', recorded, '--strict', '--yes', '--json'], env());
+    expect((await same.exit).code, same.stderr()).toBe(0);
+    expect(await desktop.probe.dialogClicks()).toBe(1);
+  }, 240_000);
+});
+
+describe('no false divergence (item 4)', () => {
+  it('click a text field, type "Replay ✓ Grüße 7", press Return: --strict replays it 10 times in a row, every one exits 0 with the text typed', async () => {
+    const TEXT = 'Replay ✓ Grüße 7';
+    await desktop.probe.reset();
+    await desktop.probe.blurField();
+    const field = desktop.probe.fieldCenter();
+    const recorded = await recordRun('write into the field', [(req) => claude.click(...toImagePoint(req, SCREEN, field)), () => claude.type(TEXT), () => claude.key('Return')]);
+    await desktop.probe.waitForText(TEXT);
+    const outcomes: Array<{ code: number | null; value: string; stderr: string }> = [];
+    for (let i = 0; i < 10; i++) {
+      await desktop.probe.reset();
+      await desktop.probe.blurField();
+      const replay = runCli(['replay', recorded, '--strict', '--yes', '--json'], env());
+      const { code } = await replay.exit;
+      outcomes.push({ code, value: await desktop.probe.textValue(), stderr: code === 0 ? '' : replay.stderr() });
+    }
+    expect(outcomes).toEqual(Array.from({ length: 10 }, () => ({ code: 0, value: TEXT, stderr: '' })));
+  }, 600_000);
+});

@@ -1,0 +1,116 @@
+/**
+ * The screen check before a step notices a changed sentence next to its target (issue 28
+ * item 2): a confirmation dialog recorded as "Remove 1 item?" and replayed on "Remove all
+ * 532 items?" has the same Remove button, pixel for pixel, and the whole screen differs
+ * in well under SCREEN_MATCH of its cells. Driven turn by turn on drawn screens; the
+ * desktop test (replay-dialog.desktop.test.ts) replays a real page's dialog.
+ */
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { TRAJECTORY_FORMAT, TRAJECTORY_SCHEMA, type Trajectory } from '../../src/shared/trajectory.js';
+import { ReplayProvider, SCREEN_MATCH } from '../../src/main/agent/replay/replay-provider.js';
+import { areaAround, cellsChangedIn, wordsDiffer } from '../../src/main/agent/replay/text-near.js';
+import { fingerprintDistance, screenFingerprint } from '../../src/os-control/screen-match.js';
+import type { ModelTurn } from '../../src/main/agent/providers/types.js';
+import { H, requestOn, W } from './drawn-screen.js';
+
+/** A window with a list and a status bar, and a confirmation dialog over it: a question and a Remove button. */
+async function dialog(question: string, status = 'Ready'): Promise<Buffer> {
+  const rows = Array.from({ length: 8 }, (_, i) => `<text x="30" y="${60 + i * 24}" font-family="DejaVu Sans" font-size="13">file-${i}.txt</text>`).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="${W}" height="${H}" fill="white"/>${rows}<text x="20" y="385" font-family="DejaVu Sans" font-size="13">${status}</text>
+<rect x="200" y="120" width="300" height="130" fill="#f2f2f2" stroke="#888"/><text x="220" y="165" font-family="DejaVu Sans" font-size="13">${question}</text>
+<rect x="380" y="205" width="100" height="30" rx="3" fill="#e6e6e6" stroke="#666"/><text x="430" y="225" font-family="DejaVu Sans" font-size="13" text-anchor="middle">Remove</text></svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+const signal = new AbortController().signal;
+const actionsOf = (turn: ModelTurn) => turn.assistant.calls.flatMap((c) => c.actions.flatMap((a) => (a.ok ? [a.action] : [])));
+const request = requestOn;
+
+async function setUp() {
+  const recorded = await dialog('Remove 1 item?');
+  const patch = await sharp(recorded).extract({ left: 394, top: 200, width: 72, height: 40 }).png().toBuffer();
+  const done = await dialog('', 'Removed');
+  const files = new Map([
+    ['before.png', recorded],
+    ['after.png', done],
+    ['p.png', patch],
+  ]);
+  const trajectory: Trajectory = {
+    format: TRAJECTORY_FORMAT,
+    schema: TRAJECTORY_SCHEMA,
+    revision: 1,
+    task: 'remove the selected item',
+    runId: 'r1',
+    display: { x: 0, y: 0, width: W, height: H },
+    steps: [
+      {
+        step: 1,
+        intent: 'Confirm the removal.',
+        actions: [
+          {
+            action: { type: 'click', x: 430, y: 220, button: 'left', clicks: 1, modifiers: [] },
+            target: { point: { x: 430, y: 220 }, patch: { image: 'p.png', bounds: { x: 394, y: 200, width: 72, height: 40 }, contrast: 40 }, window: { title: 'Confirm', app: 'files', bounds: { x: 200, y: 120, width: 300, height: 130 }, offset: { x: 230, y: 100 } } },
+          },
+        ],
+        before: { image: 'before.png', fingerprint: await screenFingerprint(recorded), size: { width: W, height: H } },
+        after: { image: 'after.png', fingerprint: await screenFingerprint(done), size: { width: W, height: H } },
+        origin: 'model',
+      },
+    ],
+    final: { image: 'after.png', fingerprint: await screenFingerprint(done) },
+  };
+  const provider = new ReplayProvider({
+    trajectory,
+    mode: 'strict',
+    readFile: async (p) => files.get(p)!,
+    computer: {
+      findElement: () => Promise.reject(new Error('no tree in this test')),
+      elementTree: () => Promise.reject(new Error('no tree in this test')),
+      settle: async (o = {}) => ({ waitedMs: o.quietMs ?? 0, settled: true }),
+    },
+  });
+  return { provider, trajectory, recorded };
+}
+
+describe('the screen check before a step reads the text around its target', () => {
+  it('a changed question in the dialog is a screen divergence that says so, and nothing is clicked', async () => {
+    const { provider, trajectory } = await setUp();
+    const changed = await dialog('Remove all 532 items?');
+    // The whole-screen check alone lets it through: that is the hole.
+    expect(fingerprintDistance(trajectory.steps[0]!.before.fingerprint, await screenFingerprint(changed))).toBeLessThan(SCREEN_MATCH);
+    expect(actionsOf(await provider.turn(request(changed), signal))).toEqual([{ type: 'screenshot' }]);
+    const end = await provider.turn(request(changed), signal);
+    expect(actionsOf(end)).toMatchObject([{ type: 'finish', success: false }]);
+    expect(provider.stats.divergences).toMatchObject([{ kind: 'screen', index: 0 }]);
+    // OCR's reading of a 13 px font varies ("532 item", "all 532 items?"): the sentence says what it read on each side.
+    expect(provider.stats.divergences[0]!.message).toMatch(/^the text around the target changed: recorded "[^"]*remove 1 item\?[^"]*", now "[^"]*532 item/);
+    expect(provider.stats.replayed).toBe(0);
+  });
+
+  it('the same dialog replays; a change outside the area around the target (the status bar) does not stop it', async () => {
+    const { provider, recorded } = await setUp();
+    expect(actionsOf(await provider.turn(request(recorded), signal))).toMatchObject([{ type: 'click', x: 430, y: 220 }]);
+    const other = await setUp();
+    expect(actionsOf(await other.provider.turn(request(await dialog('Remove 1 item?', 'Saved 10:04')), signal))).toMatchObject([{ type: 'click', x: 430, y: 220 }]);
+  });
+
+  it('the area is the target\'s window (a dialog) when recorded, else a box around the point; cells outside it do not count', async () => {
+    const target = { point: { x: 430, y: 220 }, window: { title: 'Confirm', app: 'files', bounds: { x: 200, y: 120, width: 300, height: 130 }, offset: { x: 0, y: 0 } } };
+    expect(areaAround(target)).toEqual({ x: 200, y: 120, width: 300, height: 130 });
+    expect(areaAround(target, { x: 10, y: -20 })).toEqual({ x: 210, y: 100, width: 300, height: 130 });
+    expect(areaAround({ point: { x: 430, y: 220 } })).toEqual({ x: 130, y: 80, width: 600, height: 280 });
+    const [a, b] = await Promise.all([dialog('Remove 1 item?'), dialog('Remove 1 item?', 'Saved 10:04')]);
+    const [fa, fb] = await Promise.all([screenFingerprint(a), screenFingerprint(b)]);
+    expect(cellsChangedIn(fa, fb, { x: 0, y: 370, width: 200, height: 30 }, { x: 0, y: 0, width: W, height: H })).toBeGreaterThan(0);
+    expect(cellsChangedIn(fa, fb, areaAround(target), { x: 0, y: 0, width: W, height: H })).toBe(0);
+  });
+
+  it('words in another order are the same text; a word gone or added is not', () => {
+    expect(wordsDiffer(['remove', '1', 'item?'], ['remove', '1', 'item?'])).toBeUndefined();
+    expect(wordsDiffer(['cancel', 'remove'], ['remove', 'cancel'])).toBeUndefined();
+    expect(wordsDiffer(['remove', '1', 'item?'], ['remove', 'item?'])).toMatch(/changed/);
+    expect(wordsDiffer(['remove', 'remove', '1'], ['1', 'remove'])).toBeUndefined();
+    expect(wordsDiffer([], ['delete'])).toMatch(/recorded "", now "delete"/);
+  });
+});
