@@ -25,15 +25,26 @@ export function resolveInRun(dir: string, relativePath: string): string {
  * symlink (O_NOFOLLOW) and re-checked on the open descriptor.
  */
 export async function readFileInRun(dir: string, relativePath: string): Promise<Buffer> {
+  const handle = await openFileInRun(dir, relativePath);
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The checks of readFileInRun, then the open descriptor, for a caller that reads it in pieces (the event log); the caller closes it. */
+export async function openFileInRun(dir: string, relativePath: string): Promise<fs.FileHandle> {
   const full = resolveInRun(dir, relativePath);
   const [realDir, realFull] = await Promise.all([fs.realpath(dir), fs.realpath(full)]);
   if (!realFull.startsWith(realDir + path.sep)) throw new Error(`not a file of the run (a link out of it): ${JSON.stringify(relativePath)}`);
   const handle = await fs.open(realFull, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
     if (!(await handle.stat()).isFile()) throw new Error(`not a regular file of the run: ${JSON.stringify(relativePath)}`);
-    return await handle.readFile();
-  } finally {
+    return handle;
+  } catch (error) {
     await handle.close();
+    throw error;
   }
 }
 
