@@ -31,6 +31,12 @@ export const MODULES = {
   'src/main/sandbox/bwrap.ts': ['test/sandbox/plan.fast.test.ts'],
   'src/main/sandbox/workspace.ts': ['test/sandbox/plan.fast.test.ts'],
   'src/main/sandbox/refusal.ts': ['test/sandbox/plan.fast.test.ts'],
+  // The desktop app's menu without DevTools and the tray's word on the stop key (issue 27.11, 27.12).
+  'src/main/electron/app-menu.ts': ['test/ui/electron-views.fast.test.ts'],
+  'src/main/electron/tray-view.ts': ['test/ui/electron-views.fast.test.ts'],
+  // Claude's computer actions as Anthropic's reference executor reads them, and the one escape of untrusted prompt text (issues 26.4, 27.5).
+  'src/main/agent/providers/parse/claude-computer.ts': ['test/providers/corpus.test.ts', 'test/providers/anthropic.test.ts'],
+  'src/main/agent/untrusted-text.ts': ['test/agent/untrusted-frames.test.ts'],
 };
 
 const only = process.env.MUTATE_MODULE;

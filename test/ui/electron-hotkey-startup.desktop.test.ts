@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PushMessage } from '../../src/shared/bridge.js';
 import { IPC_SUBSCRIBE_CHANNEL } from '../../src/shared/bridge-wire.js';
 import { DEFAULT_KILL_HOTKEY } from '../../src/main/electron/kill-hotkey.js';
-import { trayView } from '../../src/main/electron/tray-view.js';
 import { stub } from '../harness/electron-stub.js';
 import { bootShell, quitShell, until, type BootedShell } from '../harness/electron-shell.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
@@ -75,17 +74,5 @@ describe('the stop hotkey at start-up (issue 27.12)', () => {
     await stranger.loadURL('https://evil.example/');
     expect(await stub.ipcHandlers.get(IPC_SUBSCRIBE_CHANNEL)!({ sender: stranger.webContents, senderFrame: { url: 'https://evil.example/' } })).toBe(false);
     expect(stranger.webContents.sent).toEqual([]);
-  });
-});
-
-describe('what the tray says about the stop key', () => {
-  const live: HotkeyPush = { kind: 'kill_hotkey', accelerator: DEFAULT_KILL_HOTKEY, live: true, problem: '' };
-  it.each([
-    [{ live: false, state: null }, null, 'DeskPilot', 'Stop hotkey: starting…'],
-    [{ live: true, state: 'waiting_approval' as const }, live, 'DeskPilot — waiting approval', 'Stop hotkey: Ctrl+Shift+Esc'],
-    [{ live: false, state: 'ended' as const }, { ...live, problem: 'Ctrl+Alt+K could not be used' }, 'DeskPilot', 'Stop hotkey: Ctrl+Shift+Esc (Ctrl+Alt+K could not be used)'],
-    [{ live: true, state: 'running' as const }, { ...live, live: false, problem: 'taken' }, 'DeskPilot — running — no stop hotkey', 'No stop hotkey (taken): only Stop stops a run'],
-  ])('%j with %j', (run, hotkey, tooltip, line) => {
-    expect(trayView(run, hotkey, false)).toEqual({ tooltip, stopKeyLine: line });
   });
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Commands, type SettingsView } from '../../src/shared/bridge.js';
 import { IPC_COMMAND_CHANNEL_PREFIX, IPC_SUBSCRIBE_CHANNEL, RUN_FILE_PROTOCOL } from '../../src/shared/bridge-wire.js';
 import type { MenuItemConstructorOptions } from 'electron';
-import { appMenuTemplate, devToolsAllowed, SAFE_MENU_ROLES } from '../../src/main/electron/app-menu.js';
+import { SAFE_MENU_ROLES } from '../../src/main/electron/app-menu.js';
 import { RENDERER_CSP } from '../../src/main/electron/csp.js';
 import { stub, StubBrowserWindow } from '../harness/electron-stub.js';
 import { bootShell, quitShell, until, type BootedShell } from '../harness/electron-shell.js';
@@ -71,19 +71,6 @@ describe('Electron shell smoke test (stub electron, real main and preload)', () 
     const flat = (list: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] => list.flatMap((i) => [i, ...(Array.isArray(i.submenu) ? flat(i.submenu) : [])]);
     expect(flat(items).map((i) => i.role ?? i.label)).toEqual(process.platform === 'darwin' ? ['appMenu', 'editMenu', 'windowMenu'] : ['fileMenu', 'editMenu']);
     for (const item of flat(items)) expect(SAFE_MENU_ROLES).toContain(item.role);
-  });
-
-  it('the menu keeps Edit and Quit on macOS, Quit elsewhere, and DevTools only with DESKPILOT_DEVTOOLS=1', () => {
-    const roles = (t: MenuItemConstructorOptions[]) => t.flatMap((i) => [i.role ?? i.label, ...(Array.isArray(i.submenu) ? i.submenu.map((s) => s.role) : [])]);
-    // appMenu holds Quit on macOS; fileMenu is Quit on Linux and Windows.
-    expect(roles(appMenuTemplate('darwin', false))).toEqual(['appMenu', 'editMenu', 'windowMenu']);
-    expect(roles(appMenuTemplate('linux', false))).toEqual(['fileMenu', 'editMenu']);
-    expect(roles(appMenuTemplate('win32', false))).toEqual(['fileMenu', 'editMenu']);
-    expect(roles(appMenuTemplate('linux', true))).toEqual(['fileMenu', 'editMenu', 'Debug', 'reload', 'toggleDevTools']);
-    expect(devToolsAllowed({})).toBe(false);
-    expect(devToolsAllowed({ DESKPILOT_DEVTOOLS: '0' })).toBe(false);
-    expect(devToolsAllowed({ DESKPILOT_DEVTOOLS: 'true' })).toBe(false);
-    expect(devToolsAllowed({ DESKPILOT_DEVTOOLS: '1' })).toBe(true);
   });
 
   it('registers one IPC handler per contract command and the pages\' subscribe, nothing else', () => {
