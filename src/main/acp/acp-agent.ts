@@ -13,6 +13,7 @@ import { resolveApiKey } from '../agent/providers/index.js';
 import { resolveRunChoices, type RunChoices } from '../agent/runner/choices.js';
 import { mcpToolboxFor } from '../agent/mcp/mcp-servers.js';
 import { startRun, type RunHandle } from '../agent/runner.js';
+import { probeSandbox, resolveSandbox } from '../sandbox/index.js';
 import { BridgeError, type RunHostingService } from '../service/types.js';
 import { deskpilotVersion } from '../version.js';
 
@@ -139,6 +140,9 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
     const resolved = resolveRunChoices(config, { ...options.choices, ...(options.policy ? { policy: options.policy } : {}) }, env);
     const { apiKey, envName } = resolveApiKey(resolved.profile, env);
     if (!apiKey) throw acp.RequestError.authRequired(undefined, `no API key: set ${envName ?? 'the API key variable'} in the environment of deskpilot acp`);
+    // The session's cwd is the workspace of its commands (docs/CONFIG.md "Sandbox"); a refused one is the prompt's error.
+    const sandbox = resolveSandbox({ workspace: session.cwd, defaultWorkspace: session.cwd, ...(config.sandbox ? { config: config.sandbox } : {}) }, await probeSandbox(process.platform, env), { env });
+    if (!sandbox.ok) throw acp.RequestError.invalidParams({ cwd: session.cwd }, sandbox.message);
 
     const sessionId = params.sessionId;
     // Updates leave in the order the run made them.
@@ -257,6 +261,7 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
           computer,
           home,
           labels: { source: 'acp' },
+          sandbox: sandbox.policy,
           ...(options.agentsMd ? { agentsMd: { cwd: session.cwd } } : {}),
           onEvent: (event) => {
             onEvent(event);
