@@ -423,6 +423,64 @@ describe('supervision UX through deskpilot serve', () => {
     await until(() => runEvents('edit the target from the keyboard').find((e) => e.type === 'run_ended'), 10_000, 'the edited run to stop');
   }, 180_000);
 
+  it('model trouble in plain words (issue 34 item 4): a 500 shows one card that retries and goes when the model answers; a hang says how long and what happens; all attempts failing pauses with a title badge and Retry', async () => {
+    const target = padCenter();
+    const click = (req: FakeRequest) => ({ text: 'Click the pad.', toolCalls: [claude.click(...toImagePoint(req, SCREEN, target))] });
+    let release: () => void = () => {};
+    const released = new Promise<void>((r) => (release = r));
+    const body = { type: 'error', error: { type: 'api_error', message: 'Internal server error' } };
+    fake.script({ fault: 'status', status: 500, headers: { 'retry-after-ms': '3000' }, body }, click, async () => {
+      await released;
+      return { text: 'Done.', toolCalls: [finish(true, 'clicked')] };
+    });
+    const task = 'model trouble: a 500, then a hang';
+    await startTask(page, task);
+    const card = page.locator('[data-testid=model-trouble]');
+    await card.waitFor({ timeout: 20_000 });
+    expect(await card.getAttribute('data-kind')).toBe('retrying');
+    expect(await page.locator('[data-testid=trouble-what]').textContent()).toBe("The model provider's server had an error (HTTP 500).");
+    expect(await page.locator('[data-testid=trouble-doing]').textContent()).toMatch(/^Retrying in \d+ s \(attempt 2 of 6\)\. If every attempt fails the run pauses; one request gives up after 300 s\.$/);
+    // The raw error is behind Details, not in the card's words, and shown once.
+    expect(await page.locator('[data-testid=trouble-raw]').isVisible()).toBe(false);
+    expect(await page.locator('[data-testid=activity]').evaluate((el) => (el as HTMLElement).innerText)).not.toMatch(/[{}]/);
+    await page.locator('.trouble-details summary').click();
+    expect(await page.locator('[data-testid=trouble-raw]').textContent()).toContain('500');
+    expect(await page.getByText('Internal server error').count()).toBe(1);
+    await shotBoth(page, 'ux-trouble-retrying-1440', 'model-error-retrying');
+    // The retry answers: the card goes with the error.
+    await page.locator('[data-testid=approval-queue]').waitFor({ timeout: 20_000 });
+    expect(await card.count()).toBe(0);
+    await blur(page);
+    await page.keyboard.press('a');
+    // The next request hangs: after 20 s one card says so, and what DeskPilot does.
+    await expect.poll(() => card.getAttribute('data-kind').catch(() => null), { timeout: 45_000 }).toBe('slow');
+    expect(await page.locator('[data-testid=trouble-what]').textContent()).toMatch(/^claude-sonnet-4-6 has not answered for \d+ s\.$/);
+    expect(await page.locator('[data-testid=trouble-doing]').textContent()).toContain('waits up to 300 s for one request');
+    await shotBoth(page, 'ux-trouble-slow-1440', 'model-hang');
+    release();
+    await page.locator('[data-testid=run-ended]').waitFor({ timeout: 20_000 });
+    expect(await card.count()).toBe(0);
+
+    // Every attempt fails: the run pauses, the title says so, Retry resumes and the card goes.
+    const overloaded = { fault: 'status' as const, status: 529, headers: { 'retry-after-ms': '50' }, body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } };
+    fake.script(overloaded, overloaded, overloaded, overloaded, overloaded, overloaded, click);
+    await startTask(page, 'model trouble: every attempt fails');
+    await expect.poll(() => card.getAttribute('data-kind').catch(() => null), { timeout: 60_000 }).toBe('paused');
+    expect(await page.locator('[data-testid=trouble-what]').textContent()).toBe('The model provider is overloaded.');
+    expect(await page.locator('[data-testid=trouble-doing]').textContent()).toMatch(/^All 6 attempts failed, so the run is paused/);
+    expect(await page.title()).toBe('(!) Paused: model error — DeskPilot');
+    await shotBoth(page, 'ux-trouble-paused-1440', 'model-error-paused');
+    await page.setViewportSize({ width: 900, height: 700 });
+    await shotBoth(page, 'ux-trouble-paused-900x700', 'model-error-paused-900x700');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.locator('[data-testid=trouble-retry]').click();
+    await page.locator('[data-testid=approval-queue]').waitFor({ timeout: 20_000 });
+    expect(await card.count()).toBe(0);
+    expect(await page.title()).toBe('(1) Approval waiting — DeskPilot');
+    await page.locator('[data-testid=stop]').click();
+    await page.locator('[data-testid=run-ended]').waitFor({ timeout: 20_000 });
+  }, 240_000);
+
   it('layout: the approval card with a long command fits without scrolling at 900×700 and 800×600; its tail and control characters are on screen; titles and the policy select are not cut at 1440', async () => {
     const tail = '; touch /tmp/deskpilot-pwned';
     const text = `echo ${'harmless-looking-prefix '.repeat(14)}\r\x1b[2K\u202Eabc${tail}`;

@@ -1,10 +1,11 @@
 import { useApp } from '../bridge/context.js';
+import { ModelTroubleCard, useModelTrouble } from './ModelTroubleCard.js';
 import { WaitingForModel } from './WaitingForModel.js';
 
 /**
  * What the agent is doing between proposals: the model's text as it streams, why the
- * run is paused, and the latest provider error or retry. Hidden when there is nothing
- * to say.
+ * run is paused, and trouble with the model (ModelTroubleCard). Hidden when there is
+ * nothing to say.
  */
 export function Activity() {
   const run = useApp((s) => s.run);
@@ -12,15 +13,12 @@ export function Activity() {
   const streaming = useApp((s) => s.streaming);
   const state = useApp((s) => s.activeState);
   const reason = useApp((s) => s.activeReason);
+  const trouble = useModelTrouble();
   if (!run || reviewing || run.state === 'ended') return null;
-  // Only an error from the current step: a retry that later succeeded is history.
-  const lastError = run.errors[run.errors.length - 1];
-  const lastStep = run.stepOrder[run.stepOrder.length - 1];
-  const since = lastStep !== undefined ? (run.steps[lastStep]?.startedAt ?? 0) : 0;
-  const recentError = lastError && lastError.at >= since ? lastError : undefined;
-  const paused = state === 'paused';
-  const waiting = !streaming && !paused && run.waitingModelSince !== undefined ? run.waitingModelSince : undefined;
-  if (!streaming && !paused && !recentError && waiting === undefined) return null;
+  // Model errors and hangs are the trouble card's (plain words, gone once the model answers).
+  const paused = state === 'paused' && trouble?.kind !== 'paused';
+  const waiting = !streaming && !paused && !trouble && run.waitingModelSince !== undefined ? run.waitingModelSince : undefined;
+  if (!streaming && !paused && !trouble && waiting === undefined) return null;
   return (
     <section className="panel activity" aria-label="Agent activity" aria-live="polite" data-testid="activity">
       {paused && (
@@ -29,7 +27,7 @@ export function Activity() {
           {reason ? ` — ${reason}` : ''}. Press <kbd>P</kbd> to resume.
         </p>
       )}
-      {recentError && <p className="notice">{recentError.message}</p>}
+      {trouble && <ModelTroubleCard trouble={trouble} />}
       {waiting !== undefined && <WaitingForModel key={waiting} model={run.model} since={waiting} />}
       {streaming && (
         <p className="reasoning streaming">

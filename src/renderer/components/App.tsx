@@ -4,6 +4,7 @@ import { Activity } from './Activity.js';
 import { ApprovalQueue } from './ApprovalQueue.js';
 import { Composer } from './Composer.js';
 import { Header } from './Header.js';
+import { useModelTrouble } from './ModelTroubleCard.js';
 import { History } from './History.js';
 import { LiveScreen } from './LiveScreen.js';
 import { ProjectInstructions } from './ProjectInstructions.js';
@@ -28,7 +29,8 @@ export function App() {
   const recordingNow = useApp((s) => s.recording.state === 'starting' || s.recording.state === 'recording');
 
   useEffect(() => client.subscribe(handlePush), [client, handlePush]);
-  useApprovalAlert(reviewing ? 0 : (run?.pending.length ?? 0));
+  const trouble = useModelTrouble();
+  useApprovalAlert(reviewing ? 0 : (run?.pending.length ?? 0), trouble?.kind === 'paused');
   // Esc leaves a past run opened from History for the live view — unless a run is live:
   // then Esc stops it (the header's), wherever the person is looking.
   const liveRun = useApp((s) => !!s.activeRunId && s.activeState !== 'ended');

@@ -9,8 +9,10 @@ import { useEffect, useRef } from 'react';
  */
 export const BASE_TITLE = 'DeskPilot';
 
-export function approvalTitle(waiting: number): string {
-  return waiting > 0 ? `(${waiting}) Approval waiting — ${BASE_TITLE}` : BASE_TITLE;
+/** The page title: a badge while approvals wait, else while the run is paused on a model error (issue 34 item 4). */
+export function approvalTitle(waiting: number, pausedOnError = false): string {
+  if (waiting > 0) return `(${waiting}) Approval waiting — ${BASE_TITLE}`;
+  return pausedOnError ? `(!) Paused: model error — ${BASE_TITLE}` : BASE_TITLE;
 }
 
 export function notificationsSupported(): boolean {
@@ -23,10 +25,10 @@ export async function requestApprovalNotifications(): Promise<NotificationPermis
   return Notification.requestPermission();
 }
 
-export function useApprovalAlert(waiting: number): void {
+export function useApprovalAlert(waiting: number, pausedOnError = false): void {
   const previous = useRef(0);
   useEffect(() => {
-    document.title = approvalTitle(waiting);
+    document.title = approvalTitle(waiting, pausedOnError);
     const grew = waiting > previous.current;
     previous.current = waiting;
     if (!grew || document.visibilityState === 'visible') return;
@@ -34,6 +36,6 @@ export function useApprovalAlert(waiting: number): void {
       const n = new Notification('DeskPilot: an action waits for your approval', { body: 'Open DeskPilot to approve or reject it.', tag: 'deskpilot-approval' });
       n.onclick = () => window.focus();
     }
-  }, [waiting]);
+  }, [waiting, pausedOnError]);
   useEffect(() => () => void (document.title = BASE_TITLE), []);
 }

@@ -79,7 +79,9 @@ export interface RunView {
   pending: string[];
   question?: QuestionView;
   total: Usage;
-  errors: { at: number; message: string; fatal: boolean }[];
+  errors: { at: number; message: string; fatal: boolean; retryInMs?: number }[];
+  /** When the model last answered (the event's time): trouble before it is over (lib/model-trouble). */
+  modelAnsweredAt?: number;
   ended?: { status: RunStatus; summary: string };
   /** Latest screenshot per observation id, only the ones proposals point at. */
   shots: Record<string, ShotRef>;
@@ -148,6 +150,7 @@ export function applyEvent(prev: RunView, ev: RunEvent): RunView {
   if (ev.runId !== prev.runId || ev.seq <= prev.lastSeq) return prev;
   const run: RunView = { ...prev, lastSeq: ev.seq };
   if (MODEL_ANSWERED.has(ev.type) || (ev.type === 'state' && ev.state !== 'running')) run.waitingModelSince = undefined;
+  if (MODEL_ANSWERED.has(ev.type) && ev.type !== 'run_ended') run.modelAnsweredAt = ev.at;
   switch (ev.type) {
     case 'run_started':
       run.task = ev.task;
@@ -224,7 +227,7 @@ export function applyEvent(prev: RunView, ev: RunEvent): RunView {
       run.stateReason = ev.reason;
       break;
     case 'error':
-      run.errors = [...run.errors, { at: ev.at, message: ev.message, fatal: ev.fatal }].slice(-MAX_ERRORS);
+      run.errors = [...run.errors, { at: ev.at, message: ev.message, fatal: ev.fatal, ...(ev.retryInMs !== undefined ? { retryInMs: ev.retryInMs } : {}) }].slice(-MAX_ERRORS);
       break;
     case 'run_ended':
       run.ended = { status: ev.status, summary: ev.summary };
