@@ -10,12 +10,12 @@
  * and on 127.0.0.1 records the cookie the client actually sent.
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { homedir, hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { X11Connection } from '../../src/os-control/x11/connection.js';
 import { X11ImageGrabber } from '../../src/os-control/x11/image-grab.js';
-import { authPeer, cookieFor, encodeXauthority, entryMatches, FAMILY, parseXauthority, type XauthEntry } from '../../src/os-control/x11/xauthority.js';
+import { authPeer, cookieFor, defaultXauthorityFile, encodeXauthority, entryMatches, FAMILY, parseXauthority, type XauthEntry } from '../../src/os-control/x11/xauthority.js';
 import { startFakeXServer, type FakeXServer } from './fake-x-server.js';
 
 const ME = hostname();
@@ -41,12 +41,35 @@ function authFile(name: string, entries: XauthEntry[]): string {
 }
 
 describe('Xauthority entries', () => {
-  it('reads back what it writes, field by field, and stops at a truncated entry', () => {
-    const entries = [entry(FAMILY.Local, ME, '5', [1, 2]), entry(FAMILY.Internet, Buffer.from([10, 0, 0, 7]), '', [3]), entry(FAMILY.Wild, '', '12', [9, 9, 9], 'XDM-AUTHORIZATION-1')];
+  it('reads back what it writes, field by field (Latin-1 text), and stops at a truncated entry', () => {
+    const entries = [entry(FAMILY.Local, ME, '5', [1, 2]), entry(FAMILY.Internet, Buffer.from([10, 0, 0, 7]), '', [3]), entry(FAMILY.Wild, '', '12', [9, 9, 9], 'XDM-AUTHORIZATION-1'), entry(7, 'x', 'é1', [4], 'NAMÉ')];
     const bytes = encodeXauthority(entries);
+    expect(bytes.subarray(bytes.length - 13, bytes.length - 5)).toEqual(Buffer.from([0, 2, 0xe9, 0x31, 0, 4, 0x4e, 0x41]));
     expect(parseXauthority(bytes)).toEqual(entries);
-    expect(parseXauthority(bytes.subarray(0, bytes.length - 1))).toEqual(entries.slice(0, 2));
+    expect(parseXauthority(bytes.subarray(0, bytes.length - 1))).toEqual(entries.slice(0, 3));
     expect(parseXauthority(Buffer.alloc(0))).toEqual([]);
+  });
+
+  it('every cut inside the last entry leaves exactly the whole entries before it, never an error', () => {
+    const first = encodeXauthority([entry(FAMILY.Local, 'ab', '1', [5, 6])]);
+    const last = encodeXauthority([entry(FAMILY.Internet, Buffer.from([1, 2, 3, 4]), '22', [7, 8, 9])]);
+    const both = Buffer.concat([first, last]);
+    for (let cut = first.length; cut < both.length; cut++) expect(parseXauthority(both.subarray(0, cut)), `cut at ${cut}`).toHaveLength(1);
+    expect(parseXauthority(both)).toHaveLength(2);
+  });
+
+  it('reads the smallest entries: every field empty, and an empty cookie as the last bytes of the file', () => {
+    const empty = entry(FAMILY.Wild, '', '', [], '');
+    expect(encodeXauthority([empty])).toHaveLength(10);
+    expect(parseXauthority(encodeXauthority([empty]))).toEqual([empty]);
+    const emptyCookie = entry(FAMILY.Local, ME, '3', []);
+    expect(parseXauthority(encodeXauthority([entry(FAMILY.Local, ME, '2', [1]), emptyCookie]))).toEqual([entry(FAMILY.Local, ME, '2', [1]), emptyCookie]);
+  });
+
+  it("is XAUTHORITY's file, else ~/.Xauthority", () => {
+    expect(defaultXauthorityFile({ XAUTHORITY: '/run/user/1000/xauth_abc' })).toBe('/run/user/1000/xauth_abc');
+    expect(defaultXauthorityFile({})).toBe(join(homedir(), '.Xauthority'));
+    expect(defaultXauthorityFile({ XAUTHORITY: '' })).toBe(join(homedir(), '.Xauthority'));
   });
 
   it('is the format xauth writes: xauth -f lists our entry', async () => {
@@ -67,6 +90,12 @@ describe('whom a socket reached', () => {
     expect(authPeer('127.0.0.2', 'box')).toEqual({ family: FAMILY.Internet, address: Buffer.from([127, 0, 0, 2]) });
     expect(authPeer('192.168.1.20', 'box')).toEqual({ family: FAMILY.Internet, address: Buffer.from([192, 168, 1, 20]) });
     expect(authPeer('::ffff:10.1.2.3', 'box')).toEqual({ family: FAMILY.Internet, address: Buffer.from([10, 1, 2, 3]) });
+    expect(authPeer('::FFFF:192.168.100.200', 'box')).toEqual({ family: FAMILY.Internet, address: Buffer.from([192, 168, 100, 200]) });
+    expect(authPeer('::ffff:a01:203', 'box')).toEqual({ family: FAMILY.Internet6, address: Buffer.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0x0a, 0x01, 0x02, 0x03]) });
+    expect(authPeer('1::ffff:10.1.2.3', 'box').family).toBe(FAMILY.Internet6);
+    expect(authPeer('fe80:1:2:3:4:5:6:7', 'box').address).toEqual(Buffer.from([0xfe, 0x80, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7]));
+    expect(authPeer('fe80::1%eth0', 'box').address).toEqual(Buffer.from([0xfe, 0x80, ...Array<number>(13).fill(0), 1]));
+    expect(authPeer(undefined, 'hôte')).toEqual({ family: FAMILY.Local, address: Buffer.from('hôte', 'utf8') });
     expect(authPeer('fe80::1:2', 'box')).toEqual({ family: FAMILY.Internet6, address: Buffer.from([0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 2]) });
     expect(authPeer('2001:db8::', 'box').address).toEqual(Buffer.from([0x20, 0x01, 0x0d, 0xb8, ...Array<number>(12).fill(0)]));
     expect(() => authPeer('not-an-address', 'box')).toThrow(/not an IP address/);
@@ -88,6 +117,8 @@ describe('the cookie for a display', () => {
     expect(entryMatches(entry(FAMILY.Wild, '', '', [1]), here, 77)).toBe(true);
     expect(entryMatches(entry(FAMILY.Local, ME, '', [1]), here, 3)).toBe(true);
     expect(entryMatches(entry(FAMILY.Local, ME, '0', [1], 'XDM-AUTHORIZATION-1'), here, 0)).toBe(false);
+    // Same address bytes, another family: not a match (an Internet entry for a host named by 4 bytes).
+    expect(entryMatches(entry(FAMILY.Internet, Buffer.from('abcd'), '0', [1]), { family: FAMILY.Local, address: Buffer.from('abcd') }, 0)).toBe(false);
   });
 
   it('never hands this host\'s cookie to another host; the first match in file order wins', () => {

@@ -40,26 +40,28 @@ export interface AuthPeer {
 /** Every whole entry of an Xauthority file's bytes; a truncated last entry is left out (XauReadAuth stops there too). */
 export function parseXauthority(bytes: Buffer): XauthEntry[] {
   const entries: XauthEntry[] = [];
-  let at = 0;
-  const field = (): Buffer | undefined => {
-    if (at + 2 > bytes.length) return undefined;
-    const n = bytes.readUInt16BE(at);
-    if (at + 2 + n > bytes.length) return undefined;
-    const value = bytes.subarray(at + 2, at + 2 + n);
-    at += 2 + n;
-    return value;
-  };
-  while (at + 2 <= bytes.length) {
-    const family = bytes.readUInt16BE(at);
-    at += 2;
-    const address = field();
-    const number = field();
-    const name = field();
-    const data = field();
-    if (!address || !number || !name || !data) break;
-    entries.push({ family, address, number: number.toString('latin1'), name: name.toString('latin1'), data });
-  }
+  for (let read = readEntry(bytes, 0); read; read = readEntry(bytes, read.next)) entries.push(read.entry);
   return entries;
+}
+
+/** The smallest entry: a family and four empty counted fields. */
+const MIN_ENTRY_BYTES = 10;
+
+/** The entry at `at` and where the next one begins, or undefined when the bytes end before it does. */
+function readEntry(bytes: Buffer, at: number): { entry: XauthEntry; next: number } | undefined {
+  if (at + MIN_ENTRY_BYTES > bytes.length) return undefined;
+  const family = bytes.readUInt16BE(at);
+  let next = at + 2;
+  const fields: Buffer[] = [];
+  for (let i = 0; i < 4; i++) {
+    if (next + 2 > bytes.length) return undefined;
+    const end = next + 2 + bytes.readUInt16BE(next);
+    if (end > bytes.length) return undefined;
+    fields.push(bytes.subarray(next + 2, end));
+    next = end;
+  }
+  const [address, number, name, data] = fields as [Buffer, Buffer, Buffer, Buffer];
+  return { entry: { family, address, number: number.toString('latin1'), name: name.toString('latin1'), data }, next };
 }
 
 /** The bytes of `entries` as an Xauthority file holds them. */
@@ -84,11 +86,11 @@ export function encodeXauthority(entries: readonly XauthEntry[]): Buffer {
  * checks) and Unix sockets are this host: FamilyLocal with its name.
  */
 export function authPeer(remoteAddress: string | undefined, localName = hostname()): AuthPeer {
-  const local = { family: FAMILY.Local, address: Buffer.from(localName, 'latin1') };
+  const local = { family: FAMILY.Local, address: Buffer.from(localName) };
   if (!remoteAddress) return local;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(remoteAddress)?.[1];
-  const v4 = mapped ?? (isIPv4(remoteAddress) ? remoteAddress : undefined);
-  if (v4 !== undefined) {
+  const mapped = remoteAddress.toLowerCase().startsWith(V4_MAPPED) ? remoteAddress.slice(V4_MAPPED.length) : '';
+  const v4 = isIPv4(mapped) ? mapped : remoteAddress;
+  if (isIPv4(v4)) {
     if (v4 === '127.0.0.1') return local;
     return { family: FAMILY.Internet, address: Buffer.from(v4.split('.').map(Number)) };
   }
@@ -98,18 +100,18 @@ export function authPeer(remoteAddress: string | undefined, localName = hostname
   return { family: FAMILY.Internet6, address: bytes };
 }
 
+/** An IPv4 address inside IPv6 ("::ffff:10.1.2.3"): libxcb treats it as the IPv4 address. */
+const V4_MAPPED = '::ffff:';
 const IPV6_LOOPBACK = Buffer.from([...Array<number>(15).fill(0), 1]);
 
-/** The 16 bytes of an IPv6 address ("fe80::1", "::1"; a zone "%eth0" is dropped). */
+/** The 16 bytes of an IPv6 address in hex groups ("fe80::1", "::1"; a zone "%eth0" is dropped). */
 function ipv6Bytes(address: string): Buffer {
-  const [head = '', tail] = address.replace(/%.*$/, '').split('::') as [string, string | undefined];
-  const groups = (s: string) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
-  const left = groups(head);
-  const right = tail === undefined ? [] : groups(tail);
-  const all = tail === undefined ? left : [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
-  const out = Buffer.alloc(16);
-  all.forEach((g, i) => out.writeUInt16BE(g, i * 2));
-  return out;
+  const [head, tail] = address.replace(/%.*$/, '').split('::') as [string, string | undefined];
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  // No "::": 8 groups, nothing to fill.
+  const groups = [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return Buffer.from(groups.flatMap((g) => [parseInt(g, 16) >> 8, parseInt(g, 16) & 0xff]));
 }
 
 /** True when `entry` is one Xlib would send to `peer` for display `displayNumber`. */
