@@ -91,7 +91,7 @@ export type UntrustedFrame = 'agents_md' | 'skill';
  * A body already made visible (`bodyIs: 'visible'`: AGENTS.md keeps the visible text it
  * shows the person) only loses its tag openers, so a control picture is not escaped twice.
  */
-export function untrustedBlock(tag: UntrustedFrame, attributes: ReadonlyArray<readonly [string, string]>, body: string, bodyIs: 'raw' | 'visible' = 'raw'): string {
+export function untrustedBlock(tag: UntrustedFrame, attributes: ReadonlyArray<readonly [string, string]>, body: string, bodyIs: 'raw' | 'visible'): string {
   const attrs = attributes.map(([name, value]) => ` ${name}="${untrustedAttribute(value)}"`).join('');
   const inside = bodyIs === 'visible' ? withoutOpeningBrackets(body.trim()) : untrustedBody(body.trim());
   return `<${tag}${attrs}>\n${inside}\n</${tag}>`;
