@@ -120,4 +120,19 @@ describe('the run states its sandbox', () => {
     expect((await json.exit).code, json.stderr()).toBe(0);
     expect(json.events().find((e) => e.type === 'run_started')).toMatchObject({ policy: 'auto', sandbox: { mode: 'read-only', enforcer: 'bubblewrap', workspace: project, network: false } });
   });
+
+  it("a shell command's approval prompt says where it runs; an escalation's says what it adds", async () => {
+    fake.script(
+      { toolCalls: [{ name: 'shell', input: { command: 'ls' } }] },
+      { toolCalls: [{ name: 'shell', input: { command: 'touch /etc/x', escalate: { write: ['/etc'], network: true }, reason: 'config' } }] },
+      { toolCalls: [finish(false, 'refused')] },
+    );
+    const run = runCli(['run', 'list', '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--policy', 'ask', '--sandbox-display'], env(), { cwd: project, stdin: 'n\nn\n' });
+    await run.exit;
+    const err = run.stderr();
+    expect(err).toContain(`Allow: run shell: ls?`);
+    expect(err).toContain(`runs in: sandbox: workspace-write by bubblewrap — writes only in ${project} and a private temp dir; no network; the X display is given to commands: they can type into any window; workspace ${project}`);
+    expect(err).toContain("Allow: run shell: touch /etc/x — runs OUTSIDE the sandbox's limits with write access to /etc and network access (reason: config)?");
+    expect(err).toContain('why it asks: the command asks to run with more than its sandbox allows');
+  });
 });

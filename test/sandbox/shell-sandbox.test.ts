@@ -130,5 +130,15 @@ describe('a run: the refusal reaches the model, its escalation waits for a perso
     expect(toolResults[1]).toContain('exit code 0');
     expect(toolResults[1]).not.toContain('the sandbox may have refused');
     expect(events.find((e) => e.type === 'run_started')).toMatchObject({ sandbox: { mode: 'workspace-write', enforcer: 'bubblewrap', workspace, network: false, display: false } });
+    // The exports state it too, in the words of the run header.
+    const said = `sandbox: workspace-write by bubblewrap — writes only in ${workspace} and a private temp dir; no network; no display; workspace ${workspace}`;
+    const { renderHtmlReport } = await import('../../src/main/sessions/export/html.js');
+    const { renderMarkdown } = await import('../../src/main/sessions/export/markdown.js');
+    const { buildRunView } = await import('../../src/main/sessions/export/timeline.js');
+    expect(await renderHtmlReport(handle.dir)).toContain(`<div>Sandbox: <b>${said}</b></div>`);
+    const md = renderMarkdown(buildRunView(events), { imageBase: 'x' });
+    // Markdown escapes its punctuation with backslashes.
+    const line = md.split('\n').find((l) => l.startsWith('| Sandbox |'));
+    expect(line?.replace(/\\(.)/g, '$1'), md).toBe(`| Sandbox | ${said} |`);
   });
 });

@@ -1,6 +1,7 @@
 import type { Action } from '../../shared/actions.js';
 import { visibleText } from '../../shared/visible-text.js';
 import { describeInFull } from './terminal-text.js';
+import { describeSandbox, type SandboxSummary } from '../../shared/sandbox.js';
 
 /**
  * The terminal's approval prompt: what would run (in full, control characters
@@ -38,6 +39,8 @@ export interface ProposalView {
   window?: { title: string; app: string };
   /** The element the action lands on, when the accessibility tree told. */
   element?: { role: string; name: string };
+  /** The run's sandbox (run_started): a shell command's card says where it runs. */
+  sandbox?: SandboxSummary;
   /** The screenshot the model answered on: its coordinates (and an edited point's) are in its pixels. */
   image?: { width: number; height: number };
 }
@@ -60,7 +63,8 @@ export function onText(view: Pick<ProposalView, 'action' | 'element'>): string {
 /** The prompt for one held action. */
 export function approvalQuestion(view: ProposalView): string {
   const options = CHOICES.map((c) => `${c.key} ${c.word}`).join(' · ');
-  return `\n${view.step !== undefined ? `[${view.step}] ` : ''}Allow: ${describeInFull(view.action)}${onText(view)}${whereText(view.window)}?\n  why it asks: ${visibleText(view.reason)}\n  ${options}\n> `;
+  const where = view.action.type === 'shell' ? `\n  runs in: ${visibleText(view.sandbox ? describeSandbox(view.sandbox) : 'no sandbox (full access)')}` : '';
+  return `\n${view.step !== undefined ? `[${view.step}] ` : ''}Allow: ${describeInFull(view.action)}${onText(view)}${whereText(view.window)}?\n  why it asks: ${visibleText(view.reason)}${where}\n  ${options}\n> `;
 }
 
 export function approvalHelp(view: ProposalView): string {

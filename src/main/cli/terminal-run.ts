@@ -10,6 +10,7 @@ import { formatEvent } from './format-event.js';
 import { LINE_LIMITS, LinePrompter } from './line-prompter.js';
 import { shown } from './terminal-text.js';
 import { WaitIndicator } from './wait-indicator.js';
+import type { SandboxSummary } from '../../shared/sandbox.js';
 
 export interface TerminalRunFlags {
   /** One event per line on stdout instead of readable lines. */
@@ -101,10 +102,12 @@ export async function runInTerminal(options: Omit<RunOptions, 'onEvent' | 'onDel
 
   // Signs of life: from a screenshot (or a retry) until the model's answer arrives.
   let model = options.profile.model;
+  let sandbox: SandboxSummary | undefined;
   const followWait = (event: RunEvent) => {
     switch (event.type) {
       case 'run_started':
         model = event.model;
+        sandbox = event.sandbox;
         return;
       case 'observation':
         waiting.start(model);
@@ -147,6 +150,7 @@ export async function runInTerminal(options: Omit<RunOptions, 'onEvent' | 'onDel
       ...(requested.window ? { window: requested.window } : {}),
       ...(requested.element ? { element: requested.element } : {}),
       ...(image ? { image } : {}),
+      ...(sandbox ? { sandbox } : {}),
     };
     for (;;) {
       const line = await prompter.ask(approvalQuestion(view));

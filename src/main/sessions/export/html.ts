@@ -7,6 +7,7 @@ import { readRunLog } from '../reader.js';
 import { actionsOnImage, cursorInImage, formatDuration, formatUsd, isoTime, saidInStep } from './common.js';
 import { overlaySvg } from './overlay.js';
 import { buildRunView, type ActionView, type RunView, type StepView } from './timeline.js';
+import { describeSandbox } from '../../../shared/sandbox.js';
 
 /**
  * The self-contained HTML report: one file, inline CSS, screenshots as data URIs, a
@@ -170,6 +171,8 @@ export async function renderRunSection(dir: string, view: RunView, options: { he
     ['Run', esc(view.runId)],
     ['Model', `${esc(s.provider)} · ${esc(s.model)}`],
     ['Policy', esc(started ? policyLabel(started.policy) : '')],
+    // The sandbox the commands ran in (issue 30); a run logged before it, or started without one, had none.
+    ['Sandbox', esc(started?.sandbox ? describeSandbox(started.sandbox) : 'none recorded (commands ran unsandboxed)')],
     ['Started', s.startedAt ? esc(isoTime(s.startedAt)) : ''],
     ['Duration', s.endedAt && s.startedAt ? esc(formatDuration(s.endedAt - s.startedAt)) : '—'],
     ['Steps', String(s.steps)],

@@ -5,6 +5,7 @@ import { usageText } from '../../../shared/usage-text.js';
 import { formatDuration, formatUsd, isoTime, saidInStep } from './common.js';
 import { mdCode, mdFence, mdInline, mdQuote, mdUrl } from './markdown-escape.js';
 import type { RunView } from './timeline.js';
+import { describeSandbox } from '../../../shared/sandbox.js';
 
 /**
  * A run as Markdown. Screenshots are linked under `imageBase`: the folder next to the
@@ -24,6 +25,7 @@ export function renderMarkdown(view: RunView, options: { imageBase: string }): s
     s.verdict ? `| Verdict | **${inline(s.verdict)}** |` : `| Status | **${inline(s.status)}** |`,
     `| Model | ${inline(s.provider)} · ${inline(s.model)} |`,
     `| Policy | ${view.started ? inline(policyLabel(view.started.policy)) : ''} |`,
+    `| Sandbox | ${inline(view.started?.sandbox ? describeSandbox(view.started.sandbox) : 'none recorded (commands ran unsandboxed)')} |`,
     `| Started | ${s.startedAt ? isoTime(s.startedAt) : ''} |`,
     `| Duration | ${s.endedAt && s.startedAt ? formatDuration(s.endedAt - s.startedAt) : '—'} |`,
     `| Steps | ${s.steps} |`,
