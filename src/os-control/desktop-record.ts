@@ -82,22 +82,20 @@ function writeRecord(dir: string, data: DesktopRecordData): void {
 export class DesktopRecord {
   private data: DesktopRecordData;
 
-  private constructor(readonly dir: string) {
-    const start = processStartTime(process.pid);
-    if (!start) throw new Error(`cannot read this process's start time (/proc/${process.pid}/stat)`);
-    this.data = { version: 1, owner: { name: 'deskpilot', pid: process.pid, start }, processes: [] };
+  private constructor(
+    readonly dir: string,
+    owner: ProcessEntry,
+  ) {
+    this.data = { version: 1, owner, processes: [] };
     writeRecord(dir, this.data);
   }
 
   /** A new private folder (0700) with a record naming this process as the owner. */
   static create(parent = tmpdir()): DesktopRecord {
-    const dir = mkdtempSync(join(parent, DESKTOP_DIR_PREFIX));
-    try {
-      return new DesktopRecord(dir);
-    } catch (error) {
-      rmSync(dir, { recursive: true, force: true });
-      throw error;
-    }
+    const start = processStartTime(process.pid);
+    // Stryker disable next-line ConditionalExpression,BlockStatement,StringLiteral: a running process always reads its own /proc/<pid>/stat on Linux, the only platform with virtual desktops
+    if (!start) throw new Error(`cannot read this process's start time (/proc/${process.pid}/stat)`);
+    return new DesktopRecord(mkdtempSync(join(parent, DESKTOP_DIR_PREFIX)), { name: 'deskpilot', pid: process.pid, start });
   }
 
   /** Records a process of the desktop, right after it was spawned. */
@@ -204,6 +202,7 @@ function folderFacts(dir: string): FolderFacts | undefined {
  * Finds the desktops of DeskPilots of this user that died without stopping them and
  * stops what is left of them. Safe to run from several DeskPilots at once.
  */
+// Stryker disable next-line OptionalChaining,UnaryOperator: process.getuid exists on Linux, the only platform with virtual desktops (-1 owns nothing elsewhere)
 export async function reapOrphanedDesktops(parent = tmpdir(), uid = process.getuid?.() ?? -1, graceMs = GRACE_MS): Promise<Reaped[]> {
   let names: string[];
   try {

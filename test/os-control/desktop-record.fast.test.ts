@@ -5,12 +5,12 @@
  * stand in for Xvfb, openbox and dbus-daemon; the folders are real ones in a temp root.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeDesktopCookie } from '../../src/os-control/desktop-auth.js';
-import { DESKTOP_DIR_PREFIX, DesktopRecord, judge, processStartTime, reapOrphanedDesktops, startTimeFromStat, stillRunning, type FolderFacts } from '../../src/os-control/desktop-record.js';
+import { DESKTOP_DIR_PREFIX, DesktopRecord, judge, processStartTime, reapOrphanedDesktops, startTimeFromStat, stillRunning, stopProcesses, type FolderFacts } from '../../src/os-control/desktop-record.js';
 
 const UID = process.getuid!();
 let root: string;
@@ -69,6 +69,9 @@ describe('start times from /proc/<pid>/stat', () => {
     expect(startTimeFromStat(`123 (dead) ${rest('X')}`)).toBeUndefined();
     expect(startTimeFromStat('123 no parenthesis')).toBeUndefined();
     expect(startTimeFromStat('123 (short) S 1 2')).toBeUndefined();
+    expect(startTimeFromStat(`123 (odd) ${rest('S').replace('987654', '98x')}`)).toBeUndefined();
+    expect(startTimeFromStat(`(x) ${rest('S')}`)).toBe('987654');
+    expect(startTimeFromStat(`123 (Xvfb) ${rest('S')}\n`)).toBe('987654');
   });
 
   it("is this process's own, stable, and gone with the process", async () => {
@@ -100,7 +103,25 @@ describe('judge: the numbered checks', () => {
 
   it('2: only a record that parses', () => {
     const all = running({ 101: '5001' });
-    for (const bad of [undefined, '', '{', JSON.stringify({ version: 2, owner, processes: [] }), JSON.stringify({ version: 1, owner: { ...owner, pid: 1 }, processes: [] }), JSON.stringify({ version: 1, owner, processes: [{ ...xvfb, start: '12x' }] })]) {
+    const bads = [
+      undefined,
+      '',
+      '{',
+      JSON.stringify({ version: 2, owner, processes: [] }),
+      JSON.stringify({ version: 1, owner: { ...owner, pid: 1 }, processes: [] }),
+      JSON.stringify({ version: 1, owner: { ...owner, pid: 100.5 }, processes: [] }),
+      JSON.stringify({ version: 1, owner, processes: [{ ...xvfb, start: '12x' }] }),
+      JSON.stringify({ version: 1, owner, processes: [{ ...xvfb, start: '' }] }),
+      JSON.stringify({ version: 1, owner, processes: [{ ...xvfb, start: '1'.repeat(21) }] }),
+      JSON.stringify({ version: 1, owner, processes: [{ ...xvfb, name: '' }] }),
+      JSON.stringify({ version: 1, owner, processes: [{ ...xvfb, name: 'x'.repeat(65) }] }),
+      JSON.stringify({ version: 1, owner, processes: Array.from({ length: 17 }, () => xvfb) }),
+      JSON.stringify({ version: 1, owner, processes: [], extra: true }),
+      JSON.stringify({ version: 1, owner: { ...owner, extra: 1 }, processes: [] }),
+    ];
+    // The limits themselves are accepted.
+    expect(judge(facts({ record: JSON.stringify({ version: 1, owner, processes: [{ ...xvfb, name: 'x'.repeat(64), start: '1'.repeat(20) }, ...Array.from({ length: 15 }, () => wm)] }) }), UID, all).verdict).toBe('reap');
+    for (const bad of bads) {
       expect(judge(facts({ record: bad }), UID, all), String(bad)).toEqual({ verdict: 'leave', check: 'unreadable-record' });
     }
   });
@@ -115,12 +136,23 @@ describe('judge: the numbered checks', () => {
 });
 
 describe('DesktopRecord', () => {
+  it('does not record a process that has already ended', async () => {
+    const record = DesktopRecord.create(root);
+    const ended = await endedProcess();
+    record.add('Xvfb', ended.pid);
+    expect(record.processes).toEqual([]);
+    expect(JSON.parse(readFileSync(join(record.dir, 'processes.json'), 'utf8'))).toMatchObject({ processes: [] });
+    expect(existsSync(join(record.dir, 'processes.json.new'))).toBe(false);
+    record.remove();
+  });
+
   it('makes a private folder naming this process as owner, records processes with their start times, and removes it', () => {
     const record = DesktopRecord.create(root);
     expect(statSync(record.dir).mode & 0o777).toBe(0o700);
     const p = standIn();
     record.add('Xvfb', p.pid);
     record.add('never-started', undefined);
+    expect(record.processes).toEqual([{ name: 'Xvfb', pid: p.pid, start: p.start }]);
     const onDisk = JSON.parse(readFileSync(join(record.dir, 'processes.json'), 'utf8')) as unknown;
     expect(onDisk).toEqual({ version: 1, owner: { name: 'deskpilot', pid: process.pid, start: processStartTime(process.pid) }, processes: [{ name: 'Xvfb', pid: p.pid, start: p.start }] });
     expect(statSync(join(record.dir, 'processes.json')).mode & 0o777).toBe(0o600);
@@ -184,6 +216,37 @@ describe('reapOrphanedDesktops', () => {
 
     for (const p of [keptProcess, reused, openToAll, foreignProcess]) expect(stillRunning(p), `pid ${p.pid}`).toBe(true);
     for (const d of [kept, open, foreign, join(root, `${DESKTOP_DIR_PREFIX}norecord`)]) expect(existsSync(d), d).toBe(true);
+  });
+
+  it('asks with SIGTERM first; never signals a pid whose start time differs (stopProcesses alone)', async () => {
+    const polite = spawn('sleep', ['300'], { stdio: 'ignore', detached: true });
+    started.push(polite);
+    const entry = { name: 'Xvfb', pid: polite.pid!, start: processStartTime(polite.pid!)! };
+    const other = standIn();
+    const how = new Promise((resolve) => polite.once('exit', (_code, signal) => resolve(signal)));
+    await stopProcesses([entry, { name: 'openbox', pid: other.pid, start: String(Number(other.start) + 1) }], 2_000);
+    expect(await how).toBe('SIGTERM');
+    expect(stillRunning(other)).toBe(true);
+  });
+
+  it('reads only folders named as ours, in a temp folder that exists; a record that is a link or another user\'s names nothing', async () => {
+    expect(await reapOrphanedDesktops(join(root, 'no-such-folder'), UID, 300)).toEqual([]);
+    const deadOwner = await endedProcess();
+    const a = standIn();
+    const b = standIn();
+    const c = standIn();
+    const unnamed = mkdtempSync(join(root, 'not-a-desktop-'));
+    writeFileSync(join(unnamed, 'processes.json'), JSON.stringify({ version: 1, owner: { name: 'deskpilot', ...deadOwner }, processes: [{ name: 'Xvfb', ...a }] }));
+    const linked = folder({});
+    const target = join(root, 'elsewhere.json');
+    writeFileSync(target, JSON.stringify({ version: 1, owner: { name: 'deskpilot', ...deadOwner }, processes: [{ name: 'Xvfb', ...b }] }));
+    rmSync(join(linked, 'processes.json'));
+    symlinkSync(target, join(linked, 'processes.json'));
+    const foreignRecord = folder({ version: 1, owner: { name: 'deskpilot', ...deadOwner }, processes: [{ name: 'Xvfb', ...c }] });
+    chownSync(join(foreignRecord, 'processes.json'), 65534, 65534);
+    expect(await reapOrphanedDesktops(root, UID, 300)).toEqual([]);
+    for (const p of [a, b, c]) expect(stillRunning(p)).toBe(true);
+    for (const d of [unnamed, linked, foreignRecord]) rmSync(d, { recursive: true, force: true });
   });
 
   it('an orphan that ignores SIGTERM is killed after the grace time', async () => {
