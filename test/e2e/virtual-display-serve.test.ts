@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startDesktop, type Desktop } from '../harness/desktop.js';
 import { requirePrograms } from '../harness/requirements.js';
-import { processAlive, xServerPid } from '../harness/xvfb.js';
+import { processAlive, xServerAuthFile, xServerPid } from '../harness/xvfb.js';
 import { artifactsDir, buildWebInto, launchBrowser, openPage, writeConfig } from '../ui/serve-harness.js';
 import { claude, finish, runCli, tempHome, toImagePoint, until } from './support.js';
 
@@ -140,7 +140,8 @@ describe('deskpilot serve --virtual-display', () => {
       expect(events.filter((e) => e.type === 'action_executed').map((e) => e.ok)).toEqual([true]);
       // The click landed on the virtual desktop…
       // (within the rounding of the model's downscaled image: 1280 → 1024 px wide, 1.25 px a pixel)
-      const [, px, py] = /^x:(\d+) y:(\d+)/.exec(pointerOn({ ...xvfb.env, DISPLAY: virtualDisplay })) ?? [];
+      // (The virtual desktop admits only its cookie's holders: the test reads it as the person could.)
+      const [, px, py] = /^x:(\d+) y:(\d+)/.exec(pointerOn({ ...xvfb.env, DISPLAY: virtualDisplay, XAUTHORITY: xServerAuthFile(virtualDisplay) ?? '' })) ?? [];
       expect(Math.abs(Number(px) - target.x)).toBeLessThanOrEqual(2);
       expect(Math.abs(Number(py) - target.y)).toBeLessThanOrEqual(2);
       // …and nothing reached the person's display.

@@ -254,6 +254,20 @@ export function xServerPid(display: string): number | undefined {
   return undefined;
 }
 
+/**
+ * The cookie file of the X server on `display` (its `-auth` argument, from
+ * /proc/<pid>/cmdline), or undefined when it runs without one. A test that looks at a
+ * DeskPilot virtual desktop from outside, as the person may, needs it: those servers
+ * refuse clients without their cookie.
+ */
+export function xServerAuthFile(display: string): string | undefined {
+  const pid = xServerPid(display);
+  if (!pid) return undefined;
+  const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  const at = args.indexOf('-auth');
+  return at >= 0 ? args[at + 1] : undefined;
+}
+
 /** True while the process lives (signal 0 probes without signalling). */
 export function processAlive(pid: number): boolean {
   try {
