@@ -46,11 +46,20 @@ export const TrajectoryTargetSchema = z
   .strict();
 export type TrajectoryTarget = z.infer<typeof TrajectoryTargetSchema>;
 
+/** An environment variable name (what a person fills a masked secret in with). */
+const EnvNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
+
 export const TrajectoryActionSchema = z
   .object({
     action: ActionSchema,
     /** Pointer actions: what they acted on. */
     target: TrajectoryTargetSchema.optional(),
+    /**
+     * Text that was masked when logged (a password: `[masked secret]`, a key: `[redacted]`)
+     * is typed on replay from this environment variable, never as the mask. Written by
+     * derive.ts as a placeholder name for the person to set.
+     */
+    secretRef: z.object({ env: EnvNameSchema }).strict().optional(),
   })
   .strict();
 export type TrajectoryAction = z.infer<typeof TrajectoryActionSchema>;

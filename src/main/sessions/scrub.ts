@@ -57,6 +57,17 @@ export function barePassword(typed: string): string | undefined {
 }
 
 /**
+ * The part of typed text that is a password, from where it goes: all of it into a
+ * password field (the accessibility tree's role or state), a bare word into a window
+ * whose title says password; undefined otherwise. The runner (model and replay turns)
+ * and the recorder (a person's typing) mask with this one decision.
+ */
+export function typedPassword(typed: string, into: { passwordField: boolean; windowTitle?: string | undefined }): string | undefined {
+  if (into.passwordField) return typed.length > 0 ? typed : undefined;
+  return looksLikePasswordContext(into.windowTitle) ? barePassword(typed) : undefined;
+}
+
+/**
  * Fields that name things (ids, file paths, enum values): a short typed secret that
  * happens to occur inside an id must not break the references resume and exports follow.
  */

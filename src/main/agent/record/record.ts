@@ -6,7 +6,10 @@ import { globalToImage } from '../../../os-control/coords.js';
 import { pickDisplay } from '../../../os-control/displays.js';
 import { readKeysymTable, startInputRecorder, type RawInput } from '../../../os-control/input-recorder.js';
 import type { Computer, ImageTarget } from '../../../os-control/types.js';
+import { walkElements } from '../../../shared/elements.js';
 import { writePrivateFile } from '../../private-files.js';
+import { readRunLog } from '../../sessions/reader.js';
+import { typedPassword } from '../../sessions/scrub.js';
 import { createRunLog, type FileRunLog } from '../../sessions/run-log.js';
 import { ZERO_USAGE } from '../pricing.js';
 import { readActionTarget } from '../runner/target.js';
@@ -101,6 +104,9 @@ export async function recordDemonstration(options: RecordOptions): Promise<Recor
     if (!text) return;
     const typed = text;
     text = '';
+    // Typed into a password field (or a window whose title says password): masked before it is logged, everywhere after.
+    const secret = typedPassword(typed, await typingInto(computer, (message) => emit({ type: 'error', message, fatal: false })));
+    if (secret !== undefined) log.markSecret(secret);
     await act({ type: 'type', text: typed });
   };
 
@@ -154,9 +160,27 @@ export async function recordDemonstration(options: RecordOptions): Promise<Recor
   emit({ type: 'run_ended', status: 'done', summary: `recorded ${steps.length} actions of the person`, steps: step, total: { ...ZERO_USAGE } });
   await log.sync();
   await log.close();
+  // The draft skill ends up in model prompts: it is written from the scrubbed log, never from the raw actions.
   const skillFile = path.join(log.dir, 'SKILL.md');
-  await writePrivateFile(skillFile, skillDraft(options.task, log.runId, steps));
+  await writePrivateFile(skillFile, skillDraft(options.task, log.runId, await loggedSteps(log.dir)));
   return { runId: log.runId, dir: log.dir, steps: steps.length, skillFile };
+}
+
+/** The person's actions as the log holds them (scrubbed: a password typed is masked there). */
+async function loggedSteps(dir: string): Promise<Array<{ action: Action; target?: ActionTarget }>> {
+  const { events } = await readRunLog(dir);
+  return events.flatMap((e) => (e.type === 'action_executed' && e.by.kind === 'person' ? [{ action: e.action, ...(e.target ? { target: e.target } : {}) }] : []));
+}
+
+/** Where typed text goes now: the focused element (a password field?) and the active window's title. */
+async function typingInto(computer: Computer, warn: (message: string) => void): Promise<{ passwordField: boolean; windowTitle: string | undefined }> {
+  const said = (what: string) => (error: unknown) => {
+    warn(`the recorder could not read ${what} to tell a password field: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  };
+  const [tree, window] = await Promise.all([computer.elementTree({ scope: 'focused' }).catch(said('the focused element')), computer.activeWindow().catch(said('the active window'))]);
+  const focused = tree?.kind === 'tree' ? [...walkElements(tree.windows.map((w) => w.root))].find((n) => n.states.includes('focused')) : undefined;
+  return { passwordField: focused?.states.includes('password') === true || focused?.role === 'password text', windowTitle: window?.title };
 }
 
 /** The recorder's inputs one by one, or 'idle' when `idleMs` passes first (the input then still comes next time). */

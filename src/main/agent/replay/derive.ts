@@ -22,6 +22,7 @@ import { decodeGrey, patchContrast, screenFingerprint } from '../../../os-contro
 import { mkdirPrivate, writePrivateFile } from '../../private-files.js';
 import { readFileInRun } from '../../sessions/files.js';
 import { EVENTS_FILE, readRunLog } from '../../sessions/reader.js';
+import { MASKED_SECRET, REDACTED } from '../../sessions/scrub.js';
 import { pointerTargetPoint } from '../runner/target.js';
 import { REPLAY_CALL_PREFIX, REPLAY_LABELS } from './labels.js';
 
@@ -69,6 +70,15 @@ function replays(action: Action): boolean {
   }
 }
 
+/** The placeholder variable a masked secret is typed from on replay: DESKPILOT_SECRET_1, _2 … in the order they were typed. */
+export const SECRET_ENV_PREFIX = 'DESKPILOT_SECRET_';
+
+/** Does the action carry text that the log masked (a password, a key)? */
+export function maskedText(action: Action): boolean {
+  const text = action.type === 'type' ? action.text : action.type === 'element' ? action.value : undefined;
+  return text !== undefined && (text.includes(MASKED_SECRET) || text.includes(REDACTED));
+}
+
 interface Shot {
   event: RunEventOf<'observation'>;
   data: Buffer;
@@ -97,6 +107,7 @@ export async function deriveTrajectory(dir: string): Promise<Trajectory> {
     current = undefined;
   };
   let lastObservation: RunEventOf<'observation'> | undefined;
+  let secrets = 0;
   for (const event of events) {
     if (event.type === 'observation') {
       if (!event.observation.region || event.image.includes('-zoom-')) continue;
@@ -120,7 +131,8 @@ export async function deriveTrajectory(dir: string): Promise<Trajectory> {
     }
     const index = current.step.actions.length;
     const target = await targetOf(dir, event.action, event.target, await shot(before), `s${String(event.step).padStart(4, '0')}-a${index}`);
-    current.step.actions.push({ action: event.action, ...(target ? { target } : {}) } satisfies TrajectoryAction);
+    const secretRef = maskedText(event.action) ? { env: `${SECRET_ENV_PREFIX}${++secrets}` } : undefined;
+    current.step.actions.push({ action: event.action, ...(target ? { target } : {}), ...(secretRef ? { secretRef } : {}) } satisfies TrajectoryAction);
     current.lastSeq = event.seq;
   }
   await finishStep();

@@ -57,7 +57,8 @@ export async function placeElementOp(action: ElementOpAction, computer: Pick<Com
   const label = `${now.role} ${JSON.stringify(now.name)}`;
   return {
     kind: 'placed',
-    action: { ...action, target: { ...target, role: now.role, name: now.name, x: centre.x, y: centre.y } },
+    // Whether the field is a password one is the field's state now, never the trajectory's flag (the scrubber and the gate read it).
+    action: { ...action, target: { ...target, role: now.role, name: now.name, x: centre.x, y: centre.y, password: now.states.includes('password') } },
     expect: { path: target.path, op: action.op, label, ...(action.value !== undefined ? { value: action.value } : {}), checkedBefore: now.states.includes('checked') },
     found: `element path: ${label}`,
   };

@@ -108,6 +108,7 @@ export async function startReplay(options: RunOptions, replay: ReplayOptions): P
         readFile: readTrajectoryFile,
         ...(replay.mode === 'heal' ? { healer: createRunProvider(runOptions) } : {}),
         ...(replay.endCalls ? { endCalls: replay.endCalls } : {}),
+        markSecret: (value) => log.markSecret(value),
         onDivergence: async (d) => {
           divergence = await writeDivergenceReport(log, trajectory, d, readTrajectoryFile);
         },

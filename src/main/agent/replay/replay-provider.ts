@@ -10,6 +10,8 @@ import { pointerTargetPoint } from '../runner/target.js';
 import { elementEffectDiverges, isElementOp, placeElementOp, type ElementExpectation, type ElementOpAction } from './element-ops.js';
 import { findTarget, PLAIN_CONTRAST, type ElementLookups, type ScreenNow, type TargetLookup } from './find-target.js';
 import { REPLAY_CALL_PREFIX } from './labels.js';
+import { maskedText } from './derive.js';
+import { MASKED_SECRET, REDACTED } from '../../sessions/scrub.js';
 import { SETTLE_DEFAULTS } from '../../../os-control/settle.js';
 import { earlyLookups, pathsToLookUp } from './early-lookups.js';
 import { ownChange } from './effect.js';
@@ -61,8 +63,12 @@ export const REPLAY_SETTLE_QUIET_MS = 25;
 
 export type ReplayMode = 'strict' | 'heal';
 
-/** `refused`: the gate (a person, a policy rule) did not let a replayed action run. */
-export type DivergenceKind = 'screen' | 'target' | 'effect' | 'final' | 'refused';
+/**
+ * `refused`: the gate (a person, a policy rule) did not let a replayed action run.
+ * `secret`: the step types a secret that was masked when logged, and none was given for
+ * it (secretRef): a mask is never typed, and a model is never asked to make one up.
+ */
+export type DivergenceKind = 'screen' | 'target' | 'effect' | 'final' | 'refused' | 'secret';
 
 /** Why a replay stopped following the recording at one step. */
 export interface Divergence {
@@ -99,6 +105,10 @@ export interface ReplayProviderOptions {
   readFile(relativePath: string): Promise<Buffer>;
   /** The model for healing (required in heal mode). */
   healer?: Provider;
+  /** Where a masked secret's `secretRef.env` is looked up (process.env by default). */
+  env?: NodeJS.ProcessEnv;
+  /** Told each secret taken from the environment before any event carries it (the run log's scrubber masks it). */
+  markSecret?(value: string): void;
   /** Called on a divergence in strict mode, before the run ends (the report is written there). */
   onDivergence?(divergence: Divergence): Promise<void>;
   /**
@@ -217,7 +227,9 @@ export class ReplayProvider implements Provider {
     const rules: string[] = [];
     const elements: ElementExpectation[] = [];
     for (const recorded of step.actions) {
-      const placed = await this.place(recorded.action, recorded.target, screen, computer);
+      const secret = this.unmask(recorded);
+      if (secret.kind === 'missing') return this.diverge({ kind: 'secret', index: this.index, message: secret.message, expectedImage: step.before.image, seen: data }, request, image, signal);
+      const placed = await this.place(secret.action, recorded.target, screen, computer);
       if (placed.kind === 'missing') {
         return this.diverge(
           { kind: 'target', index: this.index, message: `the target of "${describeAction(recorded.action)}" was not found (${placed.tried.join('; ')})`, expectedImage: step.before.image, seen: data, tried: placed.tried },
@@ -290,6 +302,26 @@ export class ReplayProvider implements Provider {
   private askModel(request: TurnRequest, signal: AbortSignal): Promise<ModelTurn> {
     this.stats.modelCalls += 1;
     return this.options.healer!.turn(request, signal);
+  }
+
+  /**
+   * The recorded action with a masked secret put back from the environment variable its
+   * secretRef names (the value is told to the log's scrubber first); or what is missing.
+   */
+  private unmask(recorded: TrajectoryStep['actions'][number]): { kind: 'ok'; action: Action } | { kind: 'missing'; message: string } {
+    const { action } = recorded;
+    if (!maskedText(action)) return { kind: 'ok', action };
+    const name = recorded.secretRef?.env;
+    const value = name === undefined ? undefined : (this.options.env ?? process.env)[name];
+    if (!value) {
+      const need = name === undefined ? 'the trajectory names no secretRef {"env": …} to take it from' : `set the environment variable ${name} to it`;
+      return { kind: 'missing', message: `the step types a secret that was masked when recorded, and a mask is never typed: ${need}` };
+    }
+    this.options.markSecret?.(value);
+    const put = (text: string) => text.replaceAll(MASKED_SECRET, value).replaceAll(REDACTED, value);
+    if (action.type === 'type') return { kind: 'ok', action: { ...action, text: put(action.text) } };
+    if (action.type === 'element' && action.value !== undefined) return { kind: 'ok', action: { ...action, value: put(action.value) } };
+    return { kind: 'ok', action };
   }
 
   /** The recorded action moved to its target now, in the pixels of this screenshot; or why it cannot be. */
@@ -400,12 +432,13 @@ export class ReplayProvider implements Provider {
   }
 
   private async diverge(divergence: Divergence, request: TurnRequest, image: TranscriptImage, signal: AbortSignal): Promise<ModelTurn> {
-    if (divergence.kind !== 'refused' && !this.lookedAgain) return this.lookAgain(divergence, request, signal);
+    const onScreen = divergence.kind !== 'refused' && divergence.kind !== 'secret';
+    if (onScreen && !this.lookedAgain) return this.lookAgain(divergence, request, signal);
     this.lookedAgain = false;
     this.stats.divergences.push(divergence);
     const { steps } = this.options.trajectory;
     const at = where(divergence, steps.length);
-    if (this.options.mode === 'strict' || !this.options.healer) {
+    if (this.options.mode === 'strict' || !this.options.healer || divergence.kind === 'secret') {
       await this.options.onDivergence?.(divergence);
       return this.finish(`replay diverged at ${at}: ${divergence.message}; nothing of the step was done`, false);
     }

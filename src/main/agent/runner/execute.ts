@@ -349,7 +349,7 @@ async function askUser(ctx: RunContext, proposalId: string, question: string): P
  * that fails leaves the gate without elements: a rule naming an element then does not
  * match (user-rules.ts), as without a tree.
  */
-async function treeForGate(ctx: RunContext, action: Action, seen: SeenObservation, treeNow: () => Promise<ElementTreeResult>): Promise<SeenObservation['grounding']> {
+export async function treeForGate(ctx: RunContext, action: Action, seen: SeenObservation, treeNow: () => Promise<ElementTreeResult>): Promise<SeenObservation['grounding']> {
   if (seen.grounding || ctx.grounding !== 'pixels' || actionCategory(action) !== 'input') return seen.grounding;
   try {
     const tree = await treeNow();

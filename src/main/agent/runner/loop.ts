@@ -1,4 +1,4 @@
-import { barePassword, DeltaScrubber, looksLikePasswordContext } from '../../sessions/scrub.js';
+import { DeltaScrubber, typedPassword } from '../../sessions/scrub.js';
 import type { ToolResultLogSchema } from '../../../shared/events.js';
 import type { z } from 'zod';
 import { ToolMissingError } from '../../../os-control/exec.js';
@@ -9,7 +9,7 @@ import { callRecord, type ToolResultItem, type TranscriptItem } from '../transcr
 import { isAbortError, throwIfAborted } from '../../../shared/abort.js';
 import type { RunErrorCause } from '../run-api.js';
 import type { RunContext, RunEnding, SeenObservation } from './context.js';
-import { executeTurn } from './execute.js';
+import { executeTurn, treeForGate } from './execute.js';
 import { observeScreen } from './observe.js';
 import { attachFreshImage } from './resume.js';
 import { judgeReply, tellModel } from './unreadable.js';
@@ -231,15 +231,13 @@ async function maskTypedPasswords(ctx: RunContext, assistant: ModelTurn['assista
   }
   const typed = actions.flatMap((a) => (a.type === 'type' ? [a.text] : []));
   if (typed.length === 0) return;
-  if (focusedElementOf(seen.grounding)?.password) {
-    for (const text of typed) ctx.log.markSecret(text);
-    return;
-  }
-  const focused = await ctx.computer.activeWindow();
-  if (!looksLikePasswordContext(focused?.title)) return;
+  // A pixels run (a strict replay too) has no tree yet: the one the gate reads for its password rule, read now (execute.ts treeForGate keeps it for the gate): one read, one decision.
+  const grounding = seen.grounding ?? (await treeForGate(ctx, actions.find((a) => a.type === 'type')!, seen, () => ctx.computer.elementTree({ scope: 'focused' })));
+  const passwordField = focusedElementOf(grounding)?.password === true;
+  const window = passwordField ? undefined : await ctx.computer.activeWindow();
   for (const text of typed) {
-    const bare = barePassword(text);
-    if (bare !== undefined) ctx.log.markSecret(bare);
+    const secret = typedPassword(text, { passwordField, windowTitle: window?.title });
+    if (secret !== undefined) ctx.log.markSecret(secret);
   }
 }
 
