@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { X11Connection } from '../../src/os-control/x11/connection.js';
 import { X11ImageGrabber } from '../../src/os-control/x11/image-grab.js';
 import { authPeer, cookieFor, defaultXauthorityFile, encodeXauthority, entryMatches, FAMILY, parseXauthority, type XauthEntry } from '../../src/os-control/x11/xauthority.js';
+import { requirePrograms } from '../harness/requirements.js';
 import { startFakeXServer, type FakeXServer } from './fake-x-server.js';
 
 const ME = hostname();
@@ -73,6 +74,7 @@ describe('Xauthority entries', () => {
   });
 
   it('is the format xauth writes: xauth -f lists our entry', async () => {
+    requirePrograms(['xauth']);
     const { spawnSync } = await import('node:child_process');
     const file = authFile('for-xauth', [entry(FAMILY.Local, ME, '42', [0xab, 0xcd])]);
     const listed = spawnSync('xauth', ['-f', file, 'list'], { encoding: 'utf8' });
