@@ -7,6 +7,7 @@ import { startFakeModel, type FakeModelServer, type FakeRequest } from '../harne
 import { startProbe, type Probe } from '../harness/probe/probe.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
 import { REPO_ROOT, claude, finish, runCli, tempHome, toImagePoint, until, type CliRun } from '../e2e/support.js';
+import { contrastFailures } from './contrast.js';
 import { artifactsDir, boxOf, buildWebInto, launchBrowser, openPage, tempDir, writeConfig } from './serve-harness.js';
 
 // Supervision UX end to end (issue 13 items 1, 2, 5, 7, 8, 11 and issue 12 class 4's
@@ -87,9 +88,15 @@ async function blur(p: Page): Promise<void> {
   await p.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
 }
 
+/** Text below WCAG AA contrast on any screen this file photographs (light and dark): the last test lists them. */
+const lowContrast: string[] = [];
+let checkedScreens = 0;
+
 async function shot(p: Page, name: string, doc?: string): Promise<void> {
   const file = path.join(shots, `${name}.png`);
   await p.screenshot({ path: file });
+  checkedScreens++;
+  for (const f of await contrastFailures(p)) lowContrast.push(`${name}: "${f.text}" ${f.ratio}:1 < ${f.needed} (${f.color} on ${f.background}) ${f.selector}`);
   if (doc) copyFileSync(file, path.join(docShots, doc));
 }
 
@@ -139,6 +146,17 @@ describe('supervision UX through deskpilot serve', () => {
     await page.locator('[data-testid=no-key]').waitFor();
     expect(await page.locator('[data-testid=no-key]').textContent()).toMatch(/Set DESKPILOT_TEST_UNSET_KEY in the environment of deskpilot serve/);
     expect(await page.locator('[data-testid=start-run]').isDisabled()).toBe(true);
+    // A disabled Start looks disabled: grey like a line, not a dimmed blue (issue 34 item 9).
+    const looks = await page.locator('[data-testid=start-run]').evaluate((el) => {
+      const probe = document.createElement('span');
+      probe.style.background = 'var(--line)';
+      document.body.append(probe);
+      const line = getComputedStyle(probe).backgroundColor;
+      probe.remove();
+      return { bg: getComputedStyle(el).backgroundColor, line, opacity: getComputedStyle(el).opacity };
+    });
+    expect(looks.bg).toBe(looks.line);
+    expect(looks.opacity).toBe('1');
     await shot(page, 'ux-no-key', 'first-run-no-key.png');
 
     await page.locator('[data-testid=profile-select]').selectOption('');
@@ -541,4 +559,36 @@ describe('supervision UX through deskpilot serve', () => {
     await shotBoth(page, 'ux-ended-900x700', 'main-900x700');
     await page.setViewportSize({ width: 1440, height: 900 });
   }, 180_000);
+
+  it('a run ends with its end card first; Run again puts the same task and policy in the box, editable, and Start runs it (issue 34 item 6)', async () => {
+    const ended = page.locator('[data-testid=run-ended]');
+    await ended.waitFor();
+    const task = (await ended.locator('.task-text').textContent()) ?? '';
+    expect(task).toMatch(/^layout check: /);
+    const card = await boxOf(page, '[data-testid=run-ended]');
+    const composer = await boxOf(page, '[data-testid=task-input]');
+    expect(card.y).toBeLessThan(composer.y);
+    await page.locator('[data-testid=policy-select]').selectOption('auto');
+    await page.locator('[data-testid=run-again]').click();
+    expect(await page.locator('[data-testid=task-input]').inputValue()).toBe(task);
+    expect(await page.locator('[data-testid=policy-select]').inputValue()).toBe('ask');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('task-input');
+    await shotBoth(page, 'ux-run-again-1440', 'run-ended-run-again');
+    fake.script({ text: 'Done again.', toolCalls: [finish(true, 'ran again')] });
+    await page.keyboard.press('Control+Enter');
+    const starts = () =>
+      readdirSync(path.join(home.home, 'sessions'))
+        .map((d) => path.join(home.home, 'sessions', d, 'events.jsonl'))
+        .filter((f) => existsSync(f))
+        .map((f) => JSON.parse(readFileSync(f, 'utf8').split('\n')[0]!) as Record<string, unknown>)
+        .filter((e) => e.type === 'run_started' && e.task === task);
+    await until(() => (starts().length === 2 ? true : undefined), 20_000, 'the second run of the same task');
+    expect(starts().map((e) => e.policy)).toEqual(['ask', 'ask']);
+    await page.locator('[data-testid=run-ended]', { hasText: 'ran again' }).waitFor({ timeout: 20_000 });
+  }, 120_000);
+
+  it('contrast (issue 34 item 9): every text on every screen photographed above, light and dark, meets WCAG AA (4.5:1, large text 3:1)', () => {
+    expect(lowContrast).toEqual([]);
+    expect(checkedScreens, 'screens checked').toBeGreaterThanOrEqual(20);
+  });
 });

@@ -26,6 +26,7 @@ export function App() {
   const run = useApp((s) => s.run);
   const reviewing = useApp((s) => s.reviewing);
   const backToLive = useApp((s) => s.backToLive);
+  const setDraft = useApp((s) => s.setDraft);
   const recordingNow = useApp((s) => s.recording.state === 'starting' || s.recording.state === 'recording');
 
   useEffect(() => client.subscribe(handlePush), [client, handlePush]);
@@ -79,19 +80,30 @@ export function App() {
                     </section>
                   ) : (
                     <>
+                      {/* The run's end comes first, above the box for the next task (issue 34 item 6). */}
+                      {run?.ended && (
+                        <section className="panel ended" data-testid="run-ended">
+                          <h2>Run {run.ended.status}</h2>
+                          <p className="task-text">{run.task}</p>
+                          <p>{run.ended.summary}</p>
+                          <p className="muted" data-testid="run-ended-usage">
+                            {usageText(run.total)}
+                          </p>
+                          <div className="buttons">
+                            <button
+                              onClick={() => setDraft({ task: run.task, policy: run.policy, model: run.model })}
+                              data-testid="run-again"
+                              title="The same task, policy and model in the box below, to edit before Start"
+                            >
+                              Run again
+                            </button>
+                          </div>
+                        </section>
+                      )}
                       {/* While a person is recorded the task box waits (a run would act on the recorded desktop): the recording comes first. */}
                       {!recordingNow && <Composer />}
                       <RecordPanel />
                     </>
-                  )}
-                  {run?.ended && (
-                    <section className="panel ended" data-testid="run-ended">
-                      <h2>Run {run.ended.status}</h2>
-                      <p>{run.ended.summary}</p>
-                      <p className="muted" data-testid="run-ended-usage">
-                        {usageText(run.total)}
-                      </p>
-                    </section>
                   )}
                   <QuestionBox />
                   <ApprovalQueue />

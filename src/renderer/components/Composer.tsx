@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { PolicyMode } from '../../shared/approvals.js';
 import { POLICY_TITLES } from '../../shared/labels.js';
 import { useApp, useClient } from '../bridge/context.js';
@@ -19,6 +19,18 @@ export function Composer() {
   const [maxSteps, setMaxSteps] = useState('');
   const [skills, setSkills] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
+  // "Run again": the ended run's task, policy and model, to edit before Start.
+  const draft = useApp((s) => s.draft);
+  const setDraft = useApp((s) => s.setDraft);
+  const taskRef = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (!draft) return;
+    setTask(draft.task);
+    setPolicy(draft.policy);
+    setModel(draft.model);
+    setDraft(null);
+    taskRef.current?.focus();
+  }, [draft, setDraft]);
   const running = !!active && activeState !== 'ended';
   const canStoreKeys = useApp((s) => s.canStoreKeys);
   const setTab = useApp((s) => s.setTab);
@@ -73,6 +85,7 @@ export function Composer() {
         <span className="sr-only">Task</span>
         <textarea
           data-testid="task-input"
+          ref={taskRef}
           rows={3}
           placeholder="Describe the task, e.g. “open the calculator and compute 2+3”"
           value={task}

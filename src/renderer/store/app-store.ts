@@ -42,6 +42,15 @@ export interface AppState {
   killHotkey: Extract<PushMessage, { kind: 'kill_hotkey' }> | null;
   /** The recording of a person (Record), as main pushes it; `unavailable` in `deskpilot serve`. */
   recording: RecordingState;
+  /** A task for the composer to take up, editable before it starts ("Run again"); the composer clears it. */
+  draft: ComposerDraft | null;
+}
+
+/** What "Run again" hands the composer: the ended run's task, policy and model. */
+export interface ComposerDraft {
+  task: string;
+  policy: PolicyMode;
+  model: string;
 }
 
 export interface AppActions {
@@ -54,6 +63,7 @@ export interface AppActions {
   selectStep(step: number | null): void;
   setConnected(on: boolean): void;
   reportError(message: string | null): void;
+  setDraft(draft: ComposerDraft | null): void;
 }
 
 export type AppStore = StoreApi<AppState & AppActions>;
@@ -102,8 +112,10 @@ export function createAppStore(client: BridgeClient, options: { canStoreKeys?: b
       selectedStep: null,
       killHotkey: null,
       recording: { state: 'idle' },
+      draft: null,
 
       setTab: (tab) => set({ tab }),
+      setDraft: (draft) => set({ draft }),
       setConnected: (connected) => set({ connected }),
       reportError: (lastError) => set({ lastError }),
       selectStep: (selectedStep) => set({ selectedStep }),
