@@ -141,7 +141,7 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
     const { apiKey, envName } = resolveApiKey(resolved.profile, env);
     if (!apiKey) throw acp.RequestError.authRequired(undefined, `no API key: set ${envName ?? 'the API key variable'} in the environment of deskpilot acp`);
     // The session's cwd is the workspace of its commands (docs/CONFIG.md "Sandbox"); a refused one is the prompt's error.
-    const sandbox = resolveSandbox({ workspace: session.cwd, defaultWorkspace: session.cwd, ...(config.sandbox ? { config: config.sandbox } : {}) }, await probeSandbox(process.platform, env), { env });
+    const sandbox = resolveSandbox({ workspace: session.cwd, defaultWorkspace: session.cwd, ...(config.sandbox ? { config: config.sandbox } : {}) }, await probeSandbox());
     if (!sandbox.ok) throw acp.RequestError.invalidParams({ cwd: session.cwd }, sandbox.message);
 
     const sessionId = params.sessionId;

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import { Commands, PushMessageSchema, type CommandName, type CommandOutput, type PushMessage, type SettingsView } from '../../shared/bridge.js';
 import type { Config } from '../../shared/config.js';
 import { BASE_URL_ENVS, DEFAULT_KEY_ENVS } from '../../shared/providers.js';
@@ -19,6 +21,7 @@ import { FrameStream } from './frame-stream.js';
 import { Recording, type Recorder } from './recording.js';
 import { BridgeError, type ClientInfo, type RunHostingService, type SecretStore, type ServiceHost } from './types.js';
 import { own } from '../../shared/own.js';
+import { defaultAppWorkspace, probeSandbox, resolveSandbox, type SandboxPolicy } from '../sandbox/index.js';
 
 export interface BridgeServiceOptions {
   /** DESKPILOT_HOME. */
@@ -284,6 +287,7 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
         const stored = keyEnv && secrets ? await secrets.get(keyEnv) : undefined;
         const apiKey = stored || resolveApiKey(resolved.profile, env).apiKey;
         if (!apiKey) throw new BridgeError('invalid', `no API key: store one in settings or set ${keyEnv ?? 'the key variable'}`);
+        const sandbox = await appSandbox(config);
         // The MCP servers start once hostRun has agreed (a refused start starts none); startRun owns them then.
         const handle = await hostRun(
           async (hooks) =>
@@ -301,6 +305,7 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
               ...(virtualDesktop ? { labels: { [VIRTUAL_DISPLAY_LABEL]: virtualDesktop.display } } : {}),
               // The project the app or `deskpilot serve` was started in.
               agentsMd: { cwd: process.cwd() },
+              sandbox,
               ...hooks,
             }),
           resolved.policy,
@@ -506,4 +511,19 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
       listeners.clear();
     },
   };
+}
+
+/**
+ * The sandbox of a run the app or `deskpilot serve` starts (issue 30): config.json
+ * `sandbox`, in `sandbox.workspace` or else ~/DeskPilot (made on first use, never / or the
+ * home folder itself). A workspace that cannot be used, or a mode asked for where no
+ * sandbox works, refuses the start with the reason.
+ */
+async function appSandbox(config: Config): Promise<SandboxPolicy> {
+  // The machine's own environment (PATH for bwrap, HOME): the service's `env` holds keys only.
+  const fallback = defaultAppWorkspace(os.homedir());
+  if (!config.sandbox?.workspace) fs.mkdirSync(fallback, { recursive: true });
+  const resolved = resolveSandbox({ defaultWorkspace: fallback, ...(config.sandbox ? { config: config.sandbox } : {}) }, await probeSandbox());
+  if (!resolved.ok) throw new BridgeError('invalid', resolved.message);
+  return resolved.policy;
 }
