@@ -46,6 +46,10 @@ const DETECTORS: Detector[] = [
       /\b[A-Za-z0-9_]*(?:passw(?:or)?d|pwd|secret|token(?!s\b)|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_]*["']?\s*(?::|=|:=)\s*["']?([^\s"',;]{4,})/gid,
     group: 1,
   },
+  // A password named as such in prose: "the password is P@ssw0rd!2024", "my pin is 4821",
+  // "passcode was 1234": the word after "is"/"was" (4 characters or more, a PIN's length).
+  // Generous on purpose ("the password is incorrect" masks a word).
+  { kind: 'named-password', pattern: /\b(?:passw(?:or)?d|passphrase|passcode|pin(?:\s+code)?|kennwort|mot de passe)\s+(?:is|was)\s*:?\s*["']?([^\s"']{4,}?)["'.,;]*(?=\s|$)/gid, group: 1 },
   { kind: 'bearer', pattern: /\b(?:Bearer|Basic)\s+([A-Za-z0-9._~+/=-]{16,})/gd, group: 1 },
 ];
 

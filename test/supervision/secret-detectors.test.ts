@@ -30,6 +30,10 @@ describe.each([
   ['assignment', 'export GITHUB_TOKEN=abcd1234', 'export GITHUB_TOKEN=•••'],
   ['assignment', '"api_key": "abcd1234"', '"api_key": "•••"'],
   ['assignment', 'client_secret := w1x2y3z4', 'client_secret := •••'],
+  ['named-password', 'the password is P@ssw0rd!2024', 'the password is •••'],
+  ['named-password', 'my pin is 4821.', 'my pin is •••.'],
+  ['named-password', 'Passcode was "hunter2x" yesterday', 'Passcode was "•••" yesterday'],
+  ['named-password', 'le mot de passe is s3cr3t!', 'le mot de passe is •••'],
   ['bearer', 'Authorization: Bearer abcdefghijklmnop1234', 'Authorization: Bearer •••'],
   ['bearer', 'Basic dXNlcjpwYXNzd29yZDEyMzQ=', 'Basic •••'],
   ['high-entropy', 'deadbeef0123456789abcdef0123456789abcdef', '•••'],
@@ -62,6 +66,8 @@ describe('near misses are not secrets', () => {
     ['a mixed token under 24 characters', 'Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op'],
     ['letters of both cases without a digit', 'XkpQmNvRtLwZcFhJbDgSaEqWeRtYuIoP'],
     ['plain prose', 'Please open the calculator and compute 2+3.'],
+    ['a PIN named but shorter than 4', 'my pin is 482'],
+    ['"pin" inside a word', 'the spin is fast'],
   ])('%s', (_what, text) => {
     expect(findSecrets(text)).toEqual([]);
     expect(secretKind(text)).toBeUndefined();
