@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bwrapArgs } from '../../src/main/sandbox/bwrap.js';
 import { busSocketPath, hiddenCandidates } from '../../src/main/sandbox/hidden-paths.js';
-import { checkAddDir, checkWorkspace, resolveGrants, sandboxPlan, sandboxPolicy, sandboxRefusal, SandboxInputError, SandboxUnavailableError, widenPolicy, wrapCommand, type SandboxHost } from '../../src/main/sandbox/index.js';
+import { checkAddDir, checkWorkspace, refusalNote, resolveGrants, sandboxPlan, sandboxPolicy, sandboxRefusal, SandboxInputError, SandboxUnavailableError, widenPolicy, wrapCommand, type SandboxHost } from '../../src/main/sandbox/index.js';
 import { sbplString, seatbeltProfile } from '../../src/main/sandbox/seatbelt.js';
 import { describeEscalation, describeSandbox, escalationAsks } from '../../src/shared/sandbox.js';
 
@@ -186,6 +186,30 @@ describe('refusal signs', () => {
     expect(sandboxRefusal('Connection refused', 1, { ...policy, network: true })).toBeUndefined();
     expect(sandboxRefusal("Read-only file system '/etc/x'", 1, sandboxPolicy({ mode: 'danger-full-access', workspace: '/w' }))).toBeUndefined();
     expect(sandboxRefusal('ls: cannot access /nope: No such file or directory', 2, policy)).toBeUndefined();
+  });
+
+  it('reads bare paths too, on any line, and ignores a killed command', () => {
+    expect(sandboxRefusal('bash: /etc/x.conf: Read-only file system', 1, policy)).toBe('read-only file system at /etc/x.conf');
+    expect(sandboxRefusal('/etc/ab: Read-only file system', 1, policy)).toBe('read-only file system at /etc/ab');
+    expect(sandboxRefusal('mkdir failed (/srv/data/new) Permission denied', 1, policy)).toBe('permission denied at /srv/data/new, outside the writable set');
+    expect(sandboxRefusal('Read-only file system', 1, policy)).toBe('read-only file system');
+    expect(sandboxRefusal("starting\nstill going\ntouch: cannot touch '/etc/x': Read-only file system", 1, policy)).toBe('read-only file system at /etc/x');
+    expect(sandboxRefusal("touch: cannot touch '/etc/x': Read-only file system", null, policy)).toBeUndefined();
+  });
+
+  it('a path in any writable root is no sign; signs are joined, deduplicated and at most three', () => {
+    const two = sandboxPolicy({ mode: 'workspace-write', workspace: '/w', addDirs: ['/o'] });
+    expect(sandboxRefusal("rm: cannot remove '/o/a': Permission denied", 1, two)).toBeUndefined();
+    expect(sandboxRefusal("rm: cannot remove '/w/a': Permission denied", 1, two)).toBeUndefined();
+    const many = ["touch: cannot touch '/etc/a': Read-only file system", "touch: cannot touch '/etc/a': Read-only file system", 'Connection refused', "cannot open display", "touch: cannot touch '/etc/b': Read-only file system"].join('\n');
+    expect(sandboxRefusal(many, 1, policy)).toBe('read-only file system at /etc/a; network unreachable (the sandbox has no network); no display (the sandbox hides it)');
+  });
+
+  it('the note names the writable set and how to escalate', () => {
+    expect(refusalNote('x', sandboxPolicy({ mode: 'workspace-write', workspace: '/w', addDirs: ['/o'] }))).toBe(
+      '[the sandbox may have refused this: x. Sandbox workspace-write: writable /w, /o and a private temp dir; network off. If the task really needs more, call shell again with the same command, escalate: {write: [absolute paths], network: true} (only what it needs) and a reason; a person decides.]',
+    );
+    expect(refusalNote('y', sandboxPolicy({ mode: 'read-only', workspace: '/w' }))).toContain('Sandbox read-only: writable nothing (read-only) and a private temp dir; network off.');
   });
 });
 

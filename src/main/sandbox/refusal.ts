@@ -10,7 +10,7 @@ import { isInside, writableRoots, type SandboxPolicy } from './policy.js';
  *      outside the writable set;
  *   3. with network off: ENETUNREACH, ECONNREFUSED, a name that does not resolve;
  *   4. with no display: "cannot open display".
- * One line per sign found, the first three; none → undefined.
+ * The first three different signs, joined; none → undefined.
  */
 const EROFS = /read-only file system|\bEROFS\b|errno 30\b/i;
 const DENIED = /permission denied|operation not permitted|\bEACCES\b|\bEPERM\b|errno (?:13|1)\b/i;
@@ -28,22 +28,22 @@ export function sandboxRefusal(output: string, exitCode: number | null, policy: 
   if (policy.mode === 'danger-full-access' || exitCode === 0 || exitCode === null) return undefined;
   const roots = writableRoots(policy);
   const outside = (p: string) => !roots.some((r) => isInside(p, r));
-  const signs: string[] = [];
+  const signs = new Set<string>();
   for (const line of output.split('\n')) {
     if (EROFS.test(line)) {
       const where = pathsOn(line).find(outside);
-      signs.push(`read-only file system${where ? ` at ${where}` : ''}`);
+      signs.add(`read-only file system${where ? ` at ${where}` : ''}`);
     } else if (DENIED.test(line)) {
       const where = pathsOn(line).find(outside);
-      if (where) signs.push(`permission denied at ${where}, outside the writable set`);
+      if (where) signs.add(`permission denied at ${where}, outside the writable set`);
     } else if (!policy.network && NETWORK.test(line)) {
-      signs.push('network unreachable (the sandbox has no network)');
+      signs.add('network unreachable (the sandbox has no network)');
     } else if (!policy.display && DISPLAY.test(line)) {
-      signs.push('no display (the sandbox hides it)');
+      signs.add('no display (the sandbox hides it)');
     }
-    if (signs.length >= 3) break;
+    if (signs.size >= 3) break;
   }
-  return signs.length ? [...new Set(signs)].join('; ') : undefined;
+  return signs.size ? [...signs].join('; ') : undefined;
 }
 
 /** The note the model gets after a refused command's output: what it may ask for, and that a person decides. */
