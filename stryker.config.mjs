@@ -35,8 +35,14 @@ export const MODULES = {
   'src/main/electron/app-menu.ts': ['test/ui/electron-views.fast.test.ts'],
   'src/main/electron/tray-view.ts': ['test/ui/electron-views.fast.test.ts'],
   // Claude's computer actions as Anthropic's reference executor reads them, and the one escape of untrusted prompt text (issues 26.4, 27.5).
-  'src/main/agent/providers/parse/claude-computer.ts': ['test/providers/corpus.test.ts', 'test/providers/anthropic.test.ts'],
+  'src/main/agent/providers/parse/claude-computer.ts': ['test/providers/claude-fields.test.ts', 'test/providers/corpus.test.ts'],
   'src/main/agent/untrusted-text.ts': ['test/agent/untrusted-frames.test.ts'],
+  // Replay (issue 28.9): target finding, the screen checks, element ops, the heal path.
+  'src/main/agent/replay/find-target.ts': ['test/replay/find-target.test.ts'],
+  'src/main/agent/replay/effect.ts': ['test/replay/effect.test.ts'],
+  'src/main/agent/replay/text-near.ts': ['test/replay/text-near.test.ts'],
+  'src/main/agent/replay/element-ops.ts': ['test/replay/element-ops.test.ts', 'test/replay/secrets.test.ts'],
+  'src/main/agent/replay/heal.ts': ['test/replay/heal.test.ts'],
 };
 
 const only = process.env.MUTATE_MODULE;
