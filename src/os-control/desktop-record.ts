@@ -62,8 +62,8 @@ export function startTimeFromStat(stat: string): string | undefined {
   // After ") " come fields 3 (state), 4, …: field 22 is the 20th.
   const fields = stat.slice(close + 2).trim().split(/\s+/);
   if (fields[0] === 'Z' || fields[0] === 'X') return undefined;
-  const start = fields[19];
-  return start !== undefined && /^\d+$/.test(start) ? start : undefined;
+  const start = fields[19] ?? '';
+  return /^\d+$/.test(start) ? start : undefined;
 }
 
 /** True while `entry` names a live process: that pid, started at that moment. */
@@ -100,6 +100,7 @@ export class DesktopRecord {
 
   /** Records a process of the desktop, right after it was spawned. */
   add(name: string, pid: number | undefined): void {
+    // Stryker disable next-line ConditionalExpression: equivalent — /proc/undefined/stat does not exist either
     if (pid === undefined) return;
     const start = processStartTime(pid);
     // Gone already: its start-up failed, and nothing is left to stop.
@@ -145,6 +146,7 @@ export function judge(facts: FolderFacts, uid: number, startOf: (pid: number) =>
   if (!facts.isDirectory || facts.uid !== uid || (facts.mode & 0o077) !== 0) return { verdict: 'leave', check: 'not-a-private-folder' };
   let record: DesktopRecordData;
   try {
+    // Stryker disable next-line StringLiteral: equivalent — any text that is not JSON fails the same way
     record = DesktopRecordSchema.parse(JSON.parse(facts.record ?? ''));
   } catch {
     return { verdict: 'leave', check: 'unreadable-record' };

@@ -72,6 +72,11 @@ describe('start times from /proc/<pid>/stat', () => {
     expect(startTimeFromStat(`123 (odd) ${rest('S').replace('987654', '98x')}`)).toBeUndefined();
     expect(startTimeFromStat(`(x) ${rest('S')}`)).toBe('987654');
     expect(startTimeFromStat(`123 (Xvfb) ${rest('S')}\n`)).toBe('987654');
+    expect(startTimeFromStat(`123 (odd) ${rest('S').replace('987654', 'x98')}`)).toBeUndefined();
+    expect(startTimeFromStat(`) ${rest('S')}`)).toBe('987654');
+    expect(startTimeFromStat(`123 (x)   ${rest('S').replaceAll(' ', '  ')}`)).toBe('987654');
+    // No ')' at all: not a stat line, even when it has enough fields.
+    expect(startTimeFromStat(`123 (Xvfb S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 987654 20 21`)).toBeUndefined();
   });
 
   it("is this process's own, stable, and gone with the process", async () => {
@@ -158,6 +163,7 @@ describe('DesktopRecord', () => {
     expect(statSync(join(record.dir, 'processes.json')).mode & 0o777).toBe(0o600);
     record.remove();
     expect(existsSync(record.dir)).toBe(false);
+    record.remove(); // twice: nothing left to remove is not an error
   });
 });
 
@@ -218,15 +224,37 @@ describe('reapOrphanedDesktops', () => {
     for (const d of [kept, open, foreign, join(root, `${DESKTOP_DIR_PREFIX}norecord`)]) expect(existsSync(d), d).toBe(true);
   });
 
-  it('asks with SIGTERM first; never signals a pid whose start time differs (stopProcesses alone)', async () => {
-    const polite = spawn('sleep', ['300'], { stdio: 'ignore', detached: true });
+  it('asks with SIGTERM and waits for the process to finish its own clean-up before any SIGKILL', async () => {
+    // Like Xvfb removing its lock and socket: on SIGTERM it takes a moment, then exits 0.
+    const polite = spawn('sh', ['-c', 'trap "sleep 0.3; exit 0" TERM; echo ready; while :; do sleep 0.05; done'], { stdio: ['ignore', 'pipe', 'ignore'], detached: true });
     started.push(polite);
+    await new Promise((resolve) => polite.stdout.once('data', resolve));
     const entry = { name: 'Xvfb', pid: polite.pid!, start: processStartTime(polite.pid!)! };
-    const other = standIn();
-    const how = new Promise((resolve) => polite.once('exit', (_code, signal) => resolve(signal)));
-    await stopProcesses([entry, { name: 'openbox', pid: other.pid, start: String(Number(other.start) + 1) }], 2_000);
-    expect(await how).toBe('SIGTERM');
-    expect(stillRunning(other)).toBe(true);
+    const how = new Promise((resolve) => polite.once('exit', (code, signal) => resolve({ code, signal })));
+    await stopProcesses([entry], 10_000);
+    expect(await how).toEqual({ code: 0, signal: null });
+  });
+
+  it('never signals a pid whose start time differs: that is another process now', async () => {
+    const other = spawn('sleep', ['300'], { stdio: 'ignore', detached: true });
+    started.push(other);
+    const start = processStartTime(other.pid!)!;
+    const how = new Promise((resolve) => other.once('exit', (_code, signal) => resolve(signal)));
+    await stopProcesses([{ name: 'openbox', pid: other.pid!, start: String(Number(start) + 1) }], 300);
+    // Had SIGTERM or SIGKILL been sent, it would be pending now and taken before this
+    // later, higher-numbered one (Linux delivers the lowest pending signal first).
+    other.kill('SIGXCPU');
+    expect(await how).toBe('SIGXCPU');
+  });
+
+  it('two DeskPilots reaping at once: each orphan stopped, no error (the defaults: the temp folder given, this user)', async () => {
+    const deadOwner = await endedProcess();
+    const orphan = standIn();
+    const dir = folder({ version: 1, owner: { name: 'deskpilot', ...deadOwner }, processes: [{ name: 'Xvfb', ...orphan }] });
+    const [one, two] = await Promise.all([reapOrphanedDesktops(root), reapOrphanedDesktops(root)]);
+    expect([...one, ...two].filter((r) => r.dir === dir).length).toBeGreaterThanOrEqual(1);
+    expect(existsSync(dir)).toBe(false);
+    await until(() => !alive(orphan.pid), 'the orphan to end');
   });
 
   it('reads only folders named as ours, in a temp folder that exists; a record that is a link or another user\'s names nothing', async () => {
@@ -251,9 +279,10 @@ describe('reapOrphanedDesktops', () => {
 
   it('an orphan that ignores SIGTERM is killed after the grace time', async () => {
     const deadOwner = await endedProcess();
-    const stubborn = spawn('sh', ['-c', 'trap "" TERM; while :; do sleep 1; done'], { stdio: 'ignore', detached: true });
+    const stubborn = spawn('sh', ['-c', 'trap "" TERM; echo ready; while :; do sleep 1; done'], { stdio: ['ignore', 'pipe', 'ignore'], detached: true });
     started.push(stubborn);
-    await until(() => processStartTime(stubborn.pid!) !== undefined, 'the stubborn process');
+    // Its trap is set once it says so (a SIGTERM before that would end it).
+    await new Promise((resolve) => stubborn.stdout.once('data', resolve));
     const entry = { name: 'Xvfb', pid: stubborn.pid!, start: processStartTime(stubborn.pid!)! };
     folder({ version: 1, owner: { name: 'deskpilot', ...deadOwner }, processes: [entry] });
     const gone = new Promise((resolve) => stubborn.once('exit', (_code, signal) => resolve(signal)));
