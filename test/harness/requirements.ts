@@ -5,7 +5,7 @@
  * in its built-in font; OCR then read "5" as "9)" and clicks missed keys — 4 tests
  * failed with messages about pixels, none about the package.)
  *
- * Every package named here must be in .ci/run's APT_PACKAGES (test/harness/requirements.test.ts
+ * Every package named here must be in .ci/run's APT_PACKAGES (test/harness/requirements.desktop.test.ts
  * checks that), so "add it to .ci/run" is always the true fix.
  */
 import { spawnSync } from 'node:child_process';
