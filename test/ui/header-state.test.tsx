@@ -48,3 +48,37 @@ describe('the header after a run', () => {
     expect(formatUsd(12.345)).toBe('$12.35');
   });
 });
+
+describe('a past run opened from History', () => {
+  it('keeps the History tab highlighted; Run goes back to live; Run again puts its task in the box', async () => {
+    const { App } = await import('../../src/renderer/components/App.js');
+    const { fireEvent } = await import('@testing-library/react');
+    const client = new TestClient();
+    const past = new EventScript('old1');
+    past.add({ type: 'run_started', task: 'export the report as PDF', provider: 'anthropic', model: 'claude-x', policy: 'risky', limits: { maxSteps: 5, maxWallMs: 60_000, maxCostUsd: 1 } });
+    past.add({ type: 'run_ended', status: 'done', summary: 'exported', steps: 0, total: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 } });
+    client.answers['sessions.open'] = () => ({ events: past.events });
+    client.answers['skills.list'] = () => ({ skills: [], errors: [] });
+    const store = createAppStore(client);
+    await store.getState().loadSettings();
+    render(
+      <Providers client={client} store={store}>
+        <App />
+      </Providers>,
+    );
+    await act(() => store.getState().openSession('old1'));
+    const tab = (name: string) => screen.getByRole('button', { name, exact: true });
+    expect(tab('History').getAttribute('aria-current')).toBe('true');
+    expect(tab('Run').getAttribute('aria-current')).toBe('false');
+    expect(screen.getByTestId('back-to-live')).toBeTruthy();
+    await act(async () => void fireEvent.click(screen.getByTestId('review-run-again')));
+    expect(store.getState().reviewing).toBe(false);
+    expect((screen.getByTestId('task-input') as HTMLTextAreaElement).value).toBe('export the report as PDF');
+    expect((screen.getByTestId('policy-select') as HTMLSelectElement).value).toBe('risky');
+    expect(tab('Run').getAttribute('aria-current')).toBe('true');
+    // Opened again, the Run tab itself leaves the past run.
+    await act(() => store.getState().openSession('old1'));
+    await act(async () => void fireEvent.click(tab('Run')));
+    expect(store.getState().reviewing).toBe(false);
+  });
+});

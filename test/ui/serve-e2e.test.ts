@@ -28,7 +28,7 @@ const shots = artifactsDir();
 async function serve(): Promise<void> {
   const cli = runCli(['serve', '--port', '0', '--web-root', webRoot], { ...xvfb.env, DESKPILOT_HOME: home.home, ANTHROPIC_API_KEY: 'test-key' });
   serveProcess = cli;
-  serveUrl = await until(() => /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(cli.stdout())?.[0], 30_000, `deskpilot serve to print its URL (stderr: ${cli.stderr()})`);
+  serveUrl = await until(() => /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(cli.stdout())?.[0], 90_000, `deskpilot serve to print its URL (stderr: ${cli.stderr()})`);
 }
 
 async function stopServe(): Promise<void> {
@@ -59,7 +59,7 @@ beforeAll(async () => {
   await serve();
   browser = await launchBrowser();
   page = await openPage(browser, serveUrl);
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -292,5 +292,5 @@ describe('deskpilot serve in Chromium', () => {
     expect(await page.locator('[data-testid=settings-policy]').inputValue()).toBe('risky');
     expect(await page.locator('[data-testid=policy-mode]').textContent()).toContain('Ask when risky');
     await page.getByRole('button', { name: 'Run' }).click();
-  });
+  }, 150_000);
 });

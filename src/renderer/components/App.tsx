@@ -66,9 +66,23 @@ export function App() {
                   <p className="muted">
                     {run?.ended ? `${run.ended.status}: ${run.ended.summary}` : 'not finished'} · {run?.provider}/{run?.model}
                   </p>
-                  <button onClick={() => void backToLive()} data-testid="back-to-live">
-                    Back to live {!liveRun && <kbd>Esc</kbd>}
-                  </button>
+                  <div className="buttons">
+                    <button onClick={() => void backToLive()} data-testid="back-to-live">
+                      Back to live {!liveRun && <kbd>Esc</kbd>}
+                    </button>
+                    {run?.task && (
+                      <button
+                        onClick={() => {
+                          setDraft({ task: run.task, policy: run.policy, model: run.model });
+                          void backToLive();
+                        }}
+                        data-testid="review-run-again"
+                        title="The same task, policy and model in the task box, to edit before Start"
+                      >
+                        Run again
+                      </button>
+                    )}
+                  </div>
                 </section>
               ) : (
                 <>

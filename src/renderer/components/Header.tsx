@@ -11,6 +11,11 @@ export function Header() {
   const client = useClient();
   const tab = useApp((s) => s.tab);
   const setTab = useApp((s) => s.setTab);
+  const reviewing = useApp((s) => s.reviewing);
+  const backToLive = useApp((s) => s.backToLive);
+  // A past run opened from History is shown under History's tab (issue 34 item 9); Run goes back to the live view.
+  const current: Tab = reviewing && tab === 'run' ? 'history' : tab;
+  const show = (t: Tab) => (t === 'run' && reviewing ? void backToLive() : setTab(t));
   const policy = useApp(shownPolicy);
   const active = useApp((s) => s.activeRunId);
   const state = useApp((s) => s.activeState);
@@ -31,7 +36,7 @@ export function Header() {
   const stop = () => control('run.stop');
   useShortcuts({
     ...(live ? { p: () => control(state === 'paused' ? 'run.resume' : 'run.pause'), x: stop, Escape: stop } : {}),
-    'alt+1': () => setTab('run'),
+    'alt+1': () => show('run'),
     'alt+2': () => setTab('history'),
     'alt+3': () => setTab('settings'),
   });
@@ -47,7 +52,7 @@ export function Header() {
       <div className="brand">DeskPilot</div>
       <nav className="tabs" aria-label="Views">
         {tabs.map(([t, label], i) => (
-          <button key={t} className={tab === t ? 'tab active' : 'tab'} aria-current={tab === t} onClick={() => setTab(t)} title={`Alt+${i + 1}`} aria-keyshortcuts={`Alt+${i + 1}`}>
+          <button key={t} className={current === t ? 'tab active' : 'tab'} aria-current={current === t} onClick={() => show(t)} title={`Alt+${i + 1}`} aria-keyshortcuts={`Alt+${i + 1}`}>
             {label}
           </button>
         ))}
