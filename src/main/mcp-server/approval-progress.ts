@@ -1,10 +1,13 @@
 import { describeWhole } from '../../shared/action-text.js';
+import { visibleText } from '../../shared/visible-text.js';
 import type { ApprovalAnswer } from '../../shared/approvals.js';
 import { assertNever } from '../../shared/assert-never.js';
 import type { RunEvent } from '../../shared/events.js';
 
 /**
- * The progress notes of one MCP call while its action waits for a person: said when the
+ * The progress notes of one MCP call while it waits for a person — for an approval, or
+ * for the run to be resumed after a pause (issue 27: a takeover pause used to hold every
+ * later call without a word): said when the
  * approval is asked, again every PROGRESS_EVERY_MS while it waits, and when it is
  * answered. MCP clients time a request out (the TypeScript SDK after 60 s) unless
  * progress resets the timer (`resetTimeoutOnProgress`); a person may take minutes, so
@@ -39,10 +42,20 @@ export interface ApprovalProgress {
   stop(): void;
 }
 
-export function approvalProgress(progress: (message: string) => void): ApprovalProgress {
+/** The note while the run is paused: why, and what ends the wait. */
+export function pausedNote(reason: string): string {
+  return `the DeskPilot run is paused (${visibleText(reason || 'no reason given')}); this call waits until a person resumes it in DeskPilot (the supervision page or the app)`;
+}
+
+/**
+ * `pausedReason`: the run was already paused when the call began (a takeover earlier):
+ * the client hears so at once, not only when a pause begins during the call.
+ */
+export function approvalProgress(progress: (message: string) => void, pausedReason?: string): ApprovalProgress {
   let timer: NodeJS.Timeout | undefined;
   let proposed = '';
   let stopped = false;
+  let paused = false;
   const stopRepeating = () => {
     if (timer) clearInterval(timer);
     timer = undefined;
@@ -50,8 +63,24 @@ export function approvalProgress(progress: (message: string) => void): ApprovalP
   const say = (message: string) => {
     if (!stopped) progress(message);
   };
+  // Any pause is told, and repeated while it lasts (a client's request timer must not run out meanwhile).
+  const onPause = (reason: string) => {
+    paused = true;
+    const started = Date.now();
+    say(pausedNote(reason));
+    stopRepeating();
+    timer = setInterval(() => say(`still paused (${Math.round((Date.now() - started) / 1000)} s): ${pausedNote(reason)}`), PROGRESS_EVERY_MS);
+    timer.unref();
+  };
+  if (pausedReason !== undefined) onPause(pausedReason);
   return {
     onEvent(event) {
+      if (event.type === 'state' && event.state === 'paused') onPause(event.reason);
+      else if (event.type === 'state' && paused && event.state !== 'ended') {
+        paused = false;
+        stopRepeating();
+        say('resumed');
+      }
       if (event.type === 'action_proposed') proposed = describeWhole(event.action);
       if (event.type === 'approval_requested') {
         const started = Date.now();

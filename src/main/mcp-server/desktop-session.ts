@@ -58,6 +58,8 @@ interface Live {
   listen(listener: (event: RunEvent) => void): () => void;
   /** run_ended was logged (or the run failed): the next call starts a new session. */
   readonly ended: boolean;
+  /** Why the session run is paused now (a takeover, the person), or undefined while it is not. */
+  readonly pausedReason: string | undefined;
 }
 
 export class DesktopSession {
@@ -77,7 +79,8 @@ export class DesktopSession {
       const live = await this.ensureLive();
       const onCancel = () => live.handle.stop('the MCP client cancelled the call');
       signal.addEventListener('abort', onCancel, { once: true });
-      const notes = progress ? approvalProgress(progress) : undefined;
+      // A session paused before this call (a takeover earlier) holds it: the client hears why at once.
+      const notes = progress ? approvalProgress(progress, live.pausedReason) : undefined;
       const unlisten = notes ? live.listen((event) => notes.onEvent(event)) : () => undefined;
       try {
         if (signal.aborted) onCancel();
@@ -185,7 +188,7 @@ export class DesktopSession {
     const findElement = findElementForRun(computer);
     const elementTree = elementTreeForRun(computer);
     const client = this.options.clientName();
-    const state = { ended: false };
+    const state: { ended: boolean; pausedReason: string | undefined } = { ended: false, pausedReason: undefined };
     const listeners = new Set<(event: RunEvent) => void>();
     const handle = await service.hostRun(
       (hooks) =>
@@ -208,6 +211,7 @@ export class DesktopSession {
               bridge.onEvent(event);
               for (const listener of listeners) listener(event);
               if (event.type === 'run_ended') state.ended = true;
+              if (event.type === 'state') state.pausedReason = event.state === 'paused' ? event.reason : undefined;
               hooks.onEvent?.(event);
             },
             ...(hooks.onDelta ? { onDelta: hooks.onDelta } : {}),
@@ -225,6 +229,9 @@ export class DesktopSession {
       },
       get ended() {
         return state.ended;
+      },
+      get pausedReason() {
+        return state.pausedReason;
       },
     };
     this.live = live;

@@ -75,20 +75,40 @@ export interface TakeoverWatch {
 
 const fmt = (p: Point) => `(${Math.round(p.x)}, ${Math.round(p.y)})`;
 
+/**
+ * What one watch tells the other live watches of this process. Two runs can watch one
+ * desktop at once — `run_task` hosted above an MCP session — and one run's clicks and
+ * keys are not a person to the other's watch (issue 27: the session paused on its own
+ * run_task's pointer and keys, and every later tool call waited). So every watch treats
+ * injected input as DeskPilot's while any live watch's run acts or its echoes may still
+ * arrive, and after another run acted it takes the pointer's new place as its baseline.
+ * A real device's key or button is a person whoever acts.
+ */
+interface OwnInput {
+  /** Agent actions of this watch's run in flight. */
+  acting: number;
+  /** Injected input before this time is the tail of this run's own action. */
+  quietUntil: number;
+  /** Another run acted since this watch's baseline was taken. */
+  othersMoved: boolean;
+}
+const liveWatches = new Set<OwnInput>();
+const othersActing = (me: OwnInput) => [...liveWatches].some((w) => w !== me && w.acting > 0);
+const othersQuietUntil = (me: OwnInput) => Math.max(0, ...[...liveWatches].filter((w) => w !== me).map((w) => w.quietUntil));
+
 export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatch {
   const intervalMs = options.intervalMs ?? 100;
   const echoMs = options.agentEchoMs ?? 1000;
   /** Human waits (answering an approval) — no takeover then, whatever the input. */
   let humanActing = 0;
-  /** Synthetic input before this time is the tail of the agent's own action. */
-  let quietUntil = 0;
+  /** This run's share of DeskPilot's own input (acting, its echo window), seen by the other live watches. */
+  const own: OwnInput = { acting: 0, quietUntil: 0, othersMoved: false };
   /** Any input before this time is the tail of the person's answer (their click on Approve). */
   let humanQuietUntil = 0;
   let activity: InputActivitySource | undefined;
   let unsubscribeActivity: (() => void) | undefined;
   const tolerance = options.tolerancePx ?? 3;
   let baseline: Point | undefined;
-  let acting = 0;
   let running = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let unsubscribe: (() => void) | undefined;
@@ -139,11 +159,11 @@ export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatc
   const onActivity = (a: InputActivity) => {
     if (!running || humanActing > 0 || Date.now() < humanQuietUntil || options.control.paused || options.control.stopped) return;
     if (a.synthetic) {
-      if (acting > 0) return; // our own input
-      if (Date.now() < quietUntil) {
+      if (own.acting > 0 || othersActing(own)) return; // our own input, this run's or another's
+      if (Date.now() < Math.max(own.quietUntil, othersQuietUntil(own))) {
         // The backlog of our own input, read late (synchronous native input blocks the
         // event loop while it runs): each echo keeps the window open a little longer.
-        quietUntil = Date.now() + echoMs;
+        own.quietUntil = Date.now() + echoMs;
         return;
       }
       // Injected motion is left to the pointer check.
@@ -153,10 +173,25 @@ export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatc
   };
 
   const check = async (): Promise<TakeoverEvent | undefined> => {
-    if (acting > 0 || !baseline || options.control.stopped || options.control.paused) return undefined;
+    if (own.acting > 0 || humanActing > 0 || othersActing(own) || !baseline || options.control.stopped || options.control.paused) return undefined;
     const mine = epoch;
+    const moved = own.othersMoved;
+    own.othersMoved = false;
     const actual = await readPointer();
-    if (!actual || mine !== epoch || acting > 0 || !baseline || options.control.paused) return undefined;
+    // Another run acting or done while this read was out: the read may predate where it left the pointer; the next poll looks.
+    if (othersActing(own) || own.othersMoved) {
+      own.othersMoved = true;
+      return undefined;
+    }
+    if (!actual || mine !== epoch || own.acting > 0 || humanActing > 0 || !baseline || options.control.paused) {
+      if (moved) own.othersMoved = true;
+      return undefined;
+    }
+    if (moved) {
+      // Where another run of ours left the pointer is the baseline from now on.
+      baseline = actual;
+      return undefined;
+    }
     return far(actual, baseline) ? report(baseline, actual) : undefined;
   };
 
@@ -173,6 +208,7 @@ export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatc
     async start() {
       if (running) return;
       running = true;
+      liveWatches.add(own);
       await rebaseline();
       activity = options.activity === 'x11' ? startX11InputActivity() : options.activity;
       unsubscribeActivity = activity?.subscribe(onActivity);
@@ -188,6 +224,7 @@ export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatc
     },
     stop() {
       running = false;
+      liveWatches.delete(own);
       if (timer) clearTimeout(timer);
       timer = undefined;
       unsubscribe?.();
@@ -199,15 +236,16 @@ export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatc
       activity = undefined;
     },
     async agentActing<T>(action: () => Promise<T>, expectedEnd?: Point): Promise<T> {
-      acting++;
+      own.acting++;
       epoch++;
       const before = baseline;
       try {
         return await action();
       } finally {
-        acting--;
-        quietUntil = Date.now() + echoMs;
-        if (acting === 0 && running && !options.control.stopped) {
+        own.acting--;
+        own.quietUntil = Date.now() + echoMs;
+        for (const other of liveWatches) if (other !== own) other.othersMoved = true;
+        if (own.acting === 0 && humanActing === 0 && running && !options.control.stopped) {
           const mine = ++epoch;
           const actual = await readPointer();
           const expected = expectedEnd ?? before;
@@ -220,17 +258,16 @@ export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatc
       }
     },
     async whileHumanActs<T>(work: () => Promise<T>): Promise<T> {
-      acting++;
+      // Stops this watch's own checks only: the person's input is not another run's.
       humanActing++;
       epoch++;
       try {
         return await work();
       } finally {
-        acting--;
         humanActing--;
         // The person's last keys (Enter on the CLI prompt, a click on Approve) may still be in flight.
         humanQuietUntil = Date.now() + echoMs;
-        if (acting === 0 && running && !options.control.stopped) await rebaseline();
+        if (humanActing === 0 && own.acting === 0 && running && !options.control.stopped) await rebaseline();
       }
     },
     check,
