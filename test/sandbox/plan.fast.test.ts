@@ -34,8 +34,16 @@ describe('sandboxPlan', () => {
     expect(line).not.toContain('/home/u/.ssh/id_rsa'); // inside a masked folder already
     expect(line).not.toContain('/tmp/xauth'); // gone with the host's /tmp
     expect(line).not.toContain('.X11-unix'); // no --sandbox-display
-    expect(args).toContain('--unshare-net');
-    expect(line).toContain('--new-session --die-with-parent --cap-drop ALL');
+    expect(args.slice(-9)).toEqual(['--unshare-net', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--new-session', '--die-with-parent', '--cap-drop', 'ALL']);
+  });
+
+  it('bubblewrap: a .git outside the writable roots is left alone; a secret under /tmp inside a writable root is masked', () => {
+    const policy = sandboxPolicy({ mode: 'workspace-write', workspace: '/tmp/ws', addDirs: ['/data'] });
+    const line = bwrapArgs(policy, { hidden: [{ path: '/tmp/ws/.ssh', dir: true }, { path: '/tmp/other/.ssh', dir: true }], gitDirs: ['/elsewhere/.git', '/data/.git'], displayFiles: [] }).join(' ');
+    expect(line).not.toContain('/elsewhere/.git');
+    expect(line).toContain('--ro-bind /data/.git /data/.git');
+    expect(line).toContain('--tmpfs /tmp/ws/.ssh');
+    expect(line).not.toContain('/tmp/other/.ssh');
   });
 
   it('bubblewrap: network on keeps the network namespace; --sandbox-display binds the X socket and cookie back', () => {
