@@ -9,6 +9,7 @@
  *     remapped keycodes), press Return: replayed with --strict 10 times in a row, every
  *     one exits 0.
  */
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -76,4 +77,73 @@ describe('no false divergence (item 4)', () => {
     }
     expect(outcomes).toEqual(Array.from({ length: 10 }, () => ({ code: 0, value: TEXT, stderr: '' })));
   }, 600_000);
+});
+
+describe('no secret is written or typed as a mask (items 5, 6, 7) — a real password field (<input type=password>, c4)', () => {
+  const sessionFile = (runId: string, name: string) => readFileSync(path.join(desktop.home, 'sessions', runId, name), 'utf8');
+  const keysSince = (since: number) => desktop.probe.events().filter((e) => e.seq >= since && e.type === 'keydown' && e.target === 'c4').map((e) => String(e.key));
+
+  it('a --grounding pixels run that types into it keeps the password out of every event; replay types it from DESKPILOT_SECRET_1 or stops saying so', async () => {
+    const field = centre((await desktop.probe.showControls(10)).find((c) => c.id === 'c4')!);
+    const fake = await startFakeModel();
+    let runId: string;
+    try {
+      fake.script(
+        (req: FakeRequest) => ({ text: 'Click the password field.', toolCalls: [claude.click(...toImagePoint(req, SCREEN, field))] }),
+        () => ({ text: 'Type it.', toolCalls: [claude.type('hunter2')] }),
+        { text: 'Done.', toolCalls: [finish(true, 'done')] },
+      );
+      const run = runCli(['run', 'log in', '--grounding', 'pixels', '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl, '--yes', '--json', '--no-agents-md'], env(fake));
+      expect((await run.exit).code, run.stderr()).toBe(0);
+      runId = runIdOf(run.events());
+    } finally {
+      await fake.close();
+    }
+    const log = sessionFile(runId, 'events.jsonl');
+    expect(log).not.toContain('hunter2');
+    expect(log).toContain('[masked secret]');
+
+    await desktop.probe.showControls(10);
+    const unset = runCli(['replay', runId, '--strict', '--yes', '--json'], env());
+    expect((await unset.exit).code).toBe(1);
+    expect(unset.stderr()).toContain('a mask is never typed: set the environment variable DESKPILOT_SECRET_1 to it');
+
+    await desktop.probe.showControls(10);
+    const since = desktop.probe.nextSeq();
+    const replay = runCli(['replay', runId, '--strict', '--yes', '--json'], { ...env(), DESKPILOT_SECRET_1: 'hunter2' });
+    expect((await replay.exit).code, replay.stderr()).toBe(0);
+    expect(keysSince(since).join('')).toBe('hunter2');
+    expect(sessionFile(runIdOf(replay.events()), 'events.jsonl')).not.toContain('hunter2');
+  }, 300_000);
+
+  it('deskpilot record: what a person types into it is masked in events.jsonl, the trajectory and the draft SKILL.md', async () => {
+    const field = centre((await desktop.probe.showControls(10)).find((c) => c.id === 'c4')!);
+    const record = runCli(['record', 'log in'], env());
+    const deadline = Date.now() + 60_000;
+    while (!record.stderr().includes('do the task now')) {
+      if (Date.now() > deadline) throw new Error(`record did not start: ${record.stderr()}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const person = (...args: string[]) => spawnSync('xdotool', args, { env: desktop.bus.env, timeout: 10_000 });
+    const since = desktop.probe.nextSeq();
+    person('mousemove', '--sync', String(Math.round(field.x)), String(Math.round(field.y)));
+    person('click', '1');
+    await desktop.probe.waitFor((e) => e.type === 'pointerup' && e.target === 'c4', { sinceSeq: since });
+    person('type', '--delay', '40', 'swordfish');
+    await desktop.probe.waitFor((e) => e.type === 'keyup' && e.target === 'c4' && e.key === 'h', { sinceSeq: since });
+    // The typed word is one action once the recorder's 800 ms gap has passed; the stop key ends it.
+    await new Promise((r) => setTimeout(r, 1_500));
+    person('key', 'Pause');
+    expect((await record.exit).code, record.stderr()).toBe(0);
+    const runId = record.stdout().trim();
+    const out = path.join(desktop.home, 'export-secret');
+    const exported = runCli(['sessions', 'export', runId, '--format', 'trajectory', '--out', out], env());
+    expect((await exported.exit).code, exported.stderr()).toBe(0);
+    const trajectory = readFileSync(path.join(out, 'trajectory.json'), 'utf8');
+    for (const text of [sessionFile(runId, 'events.jsonl'), sessionFile(runId, 'SKILL.md'), trajectory]) {
+      expect(text).not.toContain('swordfish');
+      expect(text).toContain('[masked secret]');
+    }
+    expect(JSON.parse(trajectory)).toMatchObject({ steps: expect.arrayContaining([expect.objectContaining({ actions: [expect.objectContaining({ secretRef: { env: 'DESKPILOT_SECRET_1' } })] })]) });
+  }, 240_000);
 });

@@ -8,7 +8,7 @@
  * this module reports is a screen position computed that way.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -216,6 +216,10 @@ export async function startProbe(xvfb: Xvfb, options: ProbeOptions = {}): Promis
   };
   const server = await startProbeServer();
   const userDataDir = mkdtempSync(join(tmpdir(), 'deskpilot-probe-'));
+  // No password manager: its "Save password?" bubble, offered once a filled password field
+  // leaves the page, would cover the page and take the next clicks.
+  mkdirSync(join(userDataDir, 'Default'));
+  writeFileSync(join(userDataDir, 'Default', 'Preferences'), JSON.stringify({ credentials_enable_service: false, profile: { password_manager_enabled: false } }));
   const chrome: ChildProcess = spawn('/usr/bin/chromium', [...chromiumArgs(server.url, userDataDir, g), ...(options.extraArgs ?? [])], {
     env: { ...xvfb.env, ...options.env },
     stdio: 'ignore',
