@@ -103,7 +103,8 @@ export class X11Connection {
     const { signal } = options;
     if (signal) {
       const onAbort = () => conn.failAndClose(abortError(signal, `the X connection to ${display} was stopped`));
-      signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
       socket.once('close', () => signal.removeEventListener('abort', onAbort));
     }
     if (setup.rest.length) conn.onData(setup.rest);
