@@ -54,6 +54,29 @@ describe('describeWhole: the whole action, one line, nothing hidden', () => {
   it('the pointer and key kinds as their labels (nothing in them is cut)', () => {
     expect(describeWhole(a({ type: 'click', x: 1, y: 2 }))).toBe('click left at (1, 2)');
     expect(describeWhole(a({ type: 'key', keys: 'ctrl+s' }))).toBe('press ctrl+s');
+    for (const action of [
+      a({ type: 'hold_key', keys: 'shift', durationMs: 500 }),
+      a({ type: 'key_down', keys: 'shift' }),
+      a({ type: 'key_up', keys: 'shift' }),
+      a({ type: 'move', x: 3, y: 4 }),
+      a({ type: 'mouse_down', x: 3, y: 4 }),
+      a({ type: 'mouse_up' }),
+      a({ type: 'drag', path: [{ x: 1, y: 1 }, { x: 9, y: 9 }] }),
+      a({ type: 'scroll', x: 1, y: 1, direction: 'down' }),
+      a({ type: 'wait', durationMs: 20 }),
+      a({ type: 'screenshot' }),
+      a({ type: 'cursor_position' }),
+      a({ type: 'zoom', region: { x: 0, y: 0, width: 4, height: 4 } }),
+    ]) {
+      expect(describeWhole(action)).toBe(describeAction(action));
+    }
+  });
+  it('only a set_value with a value says "to"; a stray value on another op is not shown', () => {
+    expect(describeWhole(a({ type: 'element', op: 'set_value', id: 4 }))).toBe('set the value of element #4');
+    expect(describeWhole(a({ type: 'element', op: 'invoke', id: 4, value: 'stray' }))).toBe('invoke element #4');
+  });
+  it('an action kind it does not know is refused with its name', () => {
+    expect(() => describeWhole({ type: 'teleport' } as unknown as Action)).toThrow('unhandled action kind: "teleport"');
   });
   it('is the terminal prompt\'s describer', () => {
     expect(describeInFull).toBe(describeWhole);
