@@ -62,3 +62,49 @@ describe('the fields each action takes', () => {
     expect(parse({ action: 'scroll', coordinate: [3, 4], scroll_direction: 'down', scroll_amount: 2 })).toEqual({ ok: true, action: { type: 'scroll', x: 3, y: 4, direction: 'down', amount: 2, modifiers: [] } });
   });
 });
+
+describe('every other refusal, whole (the branches mutation testing found loosely tested)', () => {
+  const noCursor: ParseContext = { image: { width: 1280, height: 800 } };
+  it.each([
+    [['left_click', [1, 2]], 'tool input must be an object, got [1,2]'],
+    [['left_click', null], 'tool input must be an object, got null'],
+    [[7, {}], 'action must be a string, got 7'],
+  ])('%j → %s', ([action, input], message) => expect(parseClaudeAction(action, input, ctx)).toEqual({ ok: false, error: message }));
+
+  it.each([
+    [{ action: 'left_click', coordinate: [1, 2], text: 5 }, 'left_click: modifiers must be a string like "ctrl+shift", got 5'],
+    [{ action: 'left_click', coordinate: [1, 2], key: 5 }, 'left_click: modifiers must be a string like "ctrl+shift", got 5'],
+    [{ action: 'left_click', coordinate: [1, 2], text: 'alt', key: 'ctrl' }, 'left_click: text "alt" and key "ctrl" name different held keys; give one'],
+    [{ action: 'hold_key', text: 'shift', duration: -1 }, 'hold_key: duration must be a non-negative number of seconds, got -1'],
+    [{ action: 'wait', duration: '2' }, 'wait: duration must be a non-negative number of seconds, got "2"'],
+    [{ action: 'left_click_drag', start_coordinate: [1], coordinate: [5, 5] }, 'left_click_drag: start_coordinate must be [x, y], got [1]'],
+    [{ action: 'left_click_drag', start_coordinate: [1, 1], coordinate: [5] }, 'left_click_drag: coordinate must be [x, y], got [5]'],
+    [{ action: 'left_click_drag', start_coordinate: [1, 1], coordinate: [5, 5], text: 7 }, 'left_click_drag: modifiers must be a string like "ctrl+shift", got 7'],
+    [{ action: 'scroll', coordinate: [1], scroll_direction: 'up', scroll_amount: 1 }, 'scroll: coordinate must be [x, y], got [1]'],
+    [{ action: 'scroll', coordinate: [1, 1], scroll_direction: 'up', scroll_amount: 1, key: 7 }, 'scroll: modifiers must be a string like "ctrl+shift", got 7'],
+    [{ action: 'zoom', region: 'all' }, 'zoom: region must be [x0, y0, x1, y1] of four finite numbers, got "all"'],
+    [{ action: 'zoom', region: [0, 0, 5] }, 'zoom: region must be [x0, y0, x1, y1] of four finite numbers, got [0,0,5]'],
+    [{ action: 'zoom', region: [0, 0, 5, '9'] }, 'zoom: region must be [x0, y0, x1, y1] of four finite numbers, got [0,0,5,"9"]'],
+    [{ action: 'zoom', region: [5, 0, 5, 9] }, 'zoom: region [5,0,5,9] must have x1 > x0 and y1 > y0'],
+    [{ action: 'zoom', region: [0, 9, 5, 9] }, 'zoom: region [0,9,5,9] must have x1 > x0 and y1 > y0'],
+  ])('%j → %s', (input, message) => expect(error(input)).toBe(message));
+
+  it('without a known pointer a drag needs its start, a click its coordinate', () => {
+    expect(parseClaudeAction('left_click_drag', { action: 'left_click_drag', coordinate: [5, 5] }, noCursor)).toEqual({ ok: false, error: 'left_click_drag: start_coordinate is required' });
+    expect(parseClaudeAction('scroll', { action: 'scroll', scroll_direction: 'up', scroll_amount: 1 }, noCursor)).toEqual({
+      ok: false,
+      error: 'scroll: coordinate is required (the pointer position is unknown)',
+    });
+  });
+
+  it('what each accepted input becomes, exactly', () => {
+    expect(parse({ action: 'key', text: 'Down', repeat: null })).toEqual({ ok: true, action: { type: 'key', keys: 'Down', repeat: 1 } });
+    expect(parse({ action: 'key', text: 'Down', repeat: 3 })).toEqual({ ok: true, action: { type: 'key', keys: 'Down', repeat: 3 } });
+    expect(parse({ action: 'left_click', coordinate: [1, 2], text: 'shift', key: 'shift' })).toEqual({ ok: true, action: { type: 'click', x: 1, y: 2, button: 'left', clicks: 1, modifiers: ['shift'] } });
+    expect(parse({ action: 'left_click', coordinate: [1, 2], key: 'ctrl' })).toEqual({ ok: true, action: { type: 'click', x: 1, y: 2, button: 'left', clicks: 1, modifiers: ['ctrl'] } });
+    expect(parse({ action: 'left_click_drag', coordinate: [5, 6], key: 'alt' })).toEqual({ ok: true, action: { type: 'drag', path: [{ x: 10, y: 20 }, { x: 5, y: 6 }], button: 'left', modifiers: ['alt'] } });
+    expect(parse({ action: 'scroll', scroll_direction: 'left', scroll_amount: 4, text: 'shift' })).toEqual({ ok: true, action: { type: 'scroll', x: 10, y: 20, direction: 'left', amount: 4, modifiers: ['shift'] } });
+    expect(parse({ action: 'zoom', region: [10, 20, 110, 70] })).toEqual({ ok: true, action: { type: 'zoom', region: { x: 10, y: 20, width: 100, height: 50 } } });
+    expect(parse({ action: 'wait', duration: 0 })).toEqual({ ok: true, action: { type: 'wait', durationMs: 0 } });
+  });
+});
