@@ -160,15 +160,31 @@ describe('workspace and --add-dir (bad input → SandboxInputError, exit 2 in th
   });
 
   it('refuses /, the home folder and above it, a missing folder, a file, a hidden folder', () => {
-    const refuses = (f: () => unknown, text: string) => expect(f).toThrow(expect.objectContaining({ name: 'SandboxInputError', message: expect.stringContaining(text) }));
-    refuses(() => checkWorkspace('/', ctx), 'root of the file system');
-    refuses(() => checkWorkspace(home, ctx), 'your home folder');
-    refuses(() => checkWorkspace(root, ctx), 'a folder holding your home folder');
-    refuses(() => checkWorkspace(path.join(root, 'nope'), ctx), 'does not exist');
+    const refuses = (f: () => unknown, text: string) => {
+      let thrown: unknown;
+      try {
+        f();
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(SandboxInputError);
+      expect((thrown as Error).message).toContain(text);
+    };
+    refuses(() => checkWorkspace('/', ctx), 'the workspace / is the root of the file system');
+    refuses(() => checkWorkspace(home, ctx), `the workspace ${home} is your home folder:`);
+    refuses(() => checkWorkspace(root, ctx), `the workspace ${root} is a folder holding your home folder (${home})`);
+    refuses(() => checkWorkspace(path.join(root, 'nope'), ctx), `the workspace ${path.join(root, 'nope')} does not exist`);
     refuses(() => checkWorkspace(path.join(project, 'file'), ctx), 'is not a folder');
-    refuses(() => checkWorkspace(path.join(home, '.ssh'), ctx), 'which the sandbox hides');
+    refuses(() => checkWorkspace(path.join(home, '.ssh'), ctx), `the workspace ${path.join(home, '.ssh')} is inside ${path.join(home, '.ssh')}, which the sandbox hides`);
     refuses(() => checkAddDir(path.join(project, 'out'), ctx), `is a symlink to ${path.join(root, 'elsewhere')}`);
-    refuses(() => checkAddDir(path.join(root, 'nope'), ctx), '--add-dir');
+    refuses(() => checkAddDir(path.join(root, 'nope'), ctx), `--add-dir ${path.join(root, 'nope')} does not exist`);
+    refuses(() => checkAddDir(home, ctx), `--add-dir ${home} is your home folder`);
+    // The hidden list of the context's platform and environment, not this process's.
+    fs.mkdirSync(path.join(home, 'Library/Keychains/sub'), { recursive: true });
+    refuses(() => checkWorkspace(path.join(home, 'Library/Keychains/sub'), { ...ctx, platform: 'darwin' }), 'which the sandbox hides');
+    expect(checkWorkspace(path.join(home, 'Library/Keychains/sub'), ctx)).toBe(path.join(home, 'Library/Keychains/sub'));
+    fs.mkdirSync(path.join(root, 'dp-data/ws'), { recursive: true });
+    refuses(() => checkWorkspace(path.join(root, 'dp-data/ws'), { ...ctx, env: { DESKPILOT_HOME: path.join(root, 'dp-data') } }), 'which the sandbox hides');
     expect(new SandboxInputError('x')).toBeInstanceOf(Error);
   });
 
@@ -176,7 +192,7 @@ describe('workspace and --add-dir (bad input → SandboxInputError, exit 2 in th
     expect(resolveGrants([path.join(project, 'file')], ctx)).toEqual([path.join(project, 'file')]);
     expect(() => resolveGrants(['rel/path'], ctx)).toThrow('not an absolute path');
     expect(() => resolveGrants([path.join(project, 'new.txt')], ctx)).toThrow('name its folder');
-    expect(() => resolveGrants([home], ctx)).toThrow('your home folder');
+    expect(() => resolveGrants([home], ctx)).toThrow(`escalate.write ${home} is your home folder`);
   });
 });
 
@@ -218,6 +234,7 @@ describe('refusal signs', () => {
       '[the sandbox may have refused this: x. Sandbox workspace-write: writable /w, /o and a private temp dir; network off. If the task really needs more, call shell again with the same command, escalate: {write: [absolute paths], network: true} (only what it needs) and a reason; a person decides.]',
     );
     expect(refusalNote('y', sandboxPolicy({ mode: 'read-only', workspace: '/w' }))).toContain('Sandbox read-only: writable nothing (read-only) and a private temp dir; network off.');
+    expect(refusalNote('z', sandboxPolicy({ mode: 'workspace-write', workspace: '/w', networkAccess: true }))).toContain('writable /w and a private temp dir; network on.');
   });
 });
 

@@ -38,6 +38,8 @@ function refuseBroad(what: string, given: string, real: string, ctx: PathContext
   if (isInside(home, real)) {
     throw new SandboxInputError(`${what} ${given} is ${real === home ? 'your home folder' : `a folder holding your home folder (${home})`}: choose a project folder inside it`);
   }
+  // display: true leaves out the X cookies — files, which no folder can be inside (so either value is the same here).
+  // Stryker disable next-line BooleanLiteral: equivalent, see above.
   const secret = hiddenCandidates({ platform: ctx.platform ?? process.platform, home, env: ctx.env ?? process.env, display: true })
     .find((h) => isInside(real, h));
   if (secret) throw new SandboxInputError(`${what} ${given} is inside ${secret}, which the sandbox hides from commands`);
