@@ -67,7 +67,7 @@ describe('a past run opened from History', () => {
       </Providers>,
     );
     await act(() => store.getState().openSession('old1'));
-    const tab = (name: string) => screen.getByRole('button', { name, exact: true });
+    const tab = (name: string) => screen.getByRole('button', { name: new RegExp(`^${name}$`) });
     expect(tab('History').getAttribute('aria-current')).toBe('true');
     expect(tab('Run').getAttribute('aria-current')).toBe('false');
     expect(screen.getByTestId('back-to-live')).toBeTruthy();
