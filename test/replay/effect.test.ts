@@ -126,4 +126,22 @@ describe('the effect check credits a step only with its own change', () => {
     expect(ownChange(b, w, b)).toBeGreaterThan(ownChange(p, w, p));
     expect(ownChange(p, w, 'AAAA')).toBe(64 * 40);
   });
+
+  it('ownChange at the cell limits: a change is more than 16 grey levels; "before" shown now is within 16', () => {
+    const cells = 64 * 40;
+    const fp = (first: number, rest = 100) => {
+      const b = Buffer.alloc(cells, rest);
+      b[0] = first;
+      return b.toString('base64');
+    };
+    // Cell 0 moved by 17 levels when recorded (a change), by 16 (none).
+    expect(ownChange(fp(100), fp(117), fp(100))).toBe(1);
+    expect(ownChange(fp(100), fp(116), fp(100))).toBe(0);
+    // Now it shows the recorded "before" within 16 levels (its own), or 17 away (not).
+    expect(ownChange(fp(100), fp(140), fp(116))).toBe(1);
+    expect(ownChange(fp(100), fp(140), fp(117))).toBe(0);
+    // Any of the three not a 64×40 fingerprint: every cell counts.
+    const short = Buffer.alloc(cells - 1, 100).toString('base64');
+    expect([ownChange(short, fp(100), fp(100)), ownChange(fp(100), short, fp(100)), ownChange(fp(100), fp(100), short)]).toEqual([cells, cells, cells]);
+  });
 });

@@ -28,6 +28,7 @@ export function ownChange(beforeThen: string, afterThen: string, beforeNow: stri
   // Not comparable cell by cell: every recorded change is the step's.
   if (then.length !== cells || after.length !== cells || now.length !== cells) return cells;
   let own = 0;
+  // Stryker disable next-line EqualityOperator: equivalent — cell `cells` reads undefined, whose difference is NaN, never a change
   for (let i = 0; i < cells; i++) {
     const changed = Math.abs(then[i]! - after[i]!) > CELL_LEVELS;
     if (changed && Math.abs(now[i]! - then[i]!) <= CELL_LEVELS) own++;
