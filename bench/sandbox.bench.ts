@@ -5,6 +5,12 @@
  * interleaved so load drifts hit both alike; plus prepareCommand alone (the stat calls
  * that find which secrets exist, and the argv).
  *
+ * Measured at load 9 on 2 cores: unsandboxed 32.7 ms, workspace-write 89.3 ms (+56.6),
+ * read-only 97.9 ms (+65.2), prepareCommand 3.3 ms — the 30 ms target missed. The floor is
+ * bubblewrap itself: a bare `bwrap --ro-bind / / bash -c true` cost ~60 ms over `bash -c true`
+ * at that load (a mount namespace and a read-only bind of every mount under /); our
+ * namespaces, masks and tmpfs add little on top. At load 25: +117 ms (everything ~10× slower).
+ *
  *   npm run bench -- sandbox        (--runs 30)
  */
 import { spawnSync } from 'node:child_process';
