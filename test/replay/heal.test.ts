@@ -11,6 +11,7 @@ import { ReplayProvider } from '../../src/main/agent/replay/replay-provider.js';
 import { screenFingerprint } from '../../src/os-control/screen-match.js';
 import type { ModelTurn, Provider, TurnRequest } from '../../src/main/agent/providers/types.js';
 import type { ModelCall, TranscriptItem } from '../../src/main/agent/transcript.js';
+import { judgePrompt, stepHealRequest } from '../../src/main/agent/replay/heal.js';
 
 
 const image = (png: Buffer) => ({ observationId: 'obs', mediaType: 'image/png' as const, width: W, height: H, load: async () => png });
@@ -191,5 +192,26 @@ describe('a heal request carries what the model may act on (item 3)', () => {
     const history: TranscriptItem[] = [{ role: 'user', text: 'screen', image: image(saved) }, judged.assistant, { role: 'tool_result', callId: 'h1', name: 'computer', ok: true, text: 'clicked' }];
     await provider.turn(request(saved, history, '[2] label "new"'), signal);
     expect(requests[2]!.transcript.filter((i) => i.role === 'user' && i.transient).map((i) => (i as { text: string }).text)).toEqual(['[2] label "new"']);
+  });
+});
+
+describe('heal.ts requests and prompts', () => {
+  const img = { observationId: 'o', mediaType: 'image/png' as const, width: 1, height: 1, load: async () => Buffer.alloc(0) };
+  const list: TranscriptItem = { role: 'user', text: '[1] button "OK"', transient: true };
+  const base = (transcript: TranscriptItem[]): TurnRequest => ({ system: '', tools: [], observation: record, transcript });
+
+  it("a step heal keeps only the request's trailing element list, and none when there is none", () => {
+    const older: TranscriptItem[] = [{ role: 'user', text: 'task', image: img }, { role: 'assistant', text: 'a', calls: [] }];
+    expect(stepHealRequest(base([...older, list]), 'heal it', img).transcript).toEqual([{ role: 'user', text: 'heal it', image: img }, list]);
+    expect(stepHealRequest(base([list, ...older]), 'heal it', img).transcript).toEqual([{ role: 'user', text: 'heal it', image: img }]);
+    expect(stepHealRequest(base([]), 'heal it', img).transcript).toEqual([{ role: 'user', text: 'heal it', image: img }]);
+    expect(stepHealRequest(base([{ role: 'tool_result', callId: 'c', name: 'computer', ok: true, text: 'x' }]), 'p', img).transcript).toHaveLength(1);
+  });
+
+  it('the judgement prompts, word for word', () => {
+    expect(judgePrompt('T', 'replayed 1 of 1 steps', 'why', 'verdict')).toBe(
+      'Task: T\n\nA recorded run of this task was replayed (replayed 1 of 1 steps), and why. Nothing is taken for granted from the recording: judge the result as in any run, on the screen as it is now.\nCheck every expectation of the test on the screen (act only where the task is not finished yet), then give your verdict with qa_verdict.',
+    );
+    expect(judgePrompt('T', 's', 'w', 'finish').split('\n').at(-1)).toBe('Check on the screen whether the task is done as described, and do what is missing. Then call finish: success true only when the task is done.');
   });
 });
