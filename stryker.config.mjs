@@ -20,6 +20,8 @@ export const MODULES = {
   'src/main/sessions/run-log.ts': ['test/sessions/run-log.test.ts', 'test/sessions/run-log-reopen-edges.test.ts', 'test/sessions/run-log-lifecycle.test.ts', 'test/sessions/run-log-disk-faults.test.ts', 'test/sessions/crash.test.ts'],
   // The server tests (serve-security, ws-client) start real servers: ~30 min a run; the unit tests kill every mutant alone.
   'src/main/server/auth.ts': ['test/server/auth-unit.test.ts'],
+  // Wrong-token slowing (issue 27: the right token is never refused) and the per-client request bucket.
+  'src/main/server/rate-limit.ts': ['test/server/auth-unit.test.ts'],
   // The one describer of actions a person decides on (issue 27): terminal, ACP, MCP progress, HUD.
   'src/shared/action-text.ts': ['test/shared/action-text.test.ts'],
   'src/main/qa/checks.ts': ['test/qa/checks-unit.test.ts', 'test/qa/element-checks.fast.test.ts', 'test/qa/decide-junit.test.ts'],

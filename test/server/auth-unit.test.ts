@@ -23,7 +23,7 @@ import {
   type AccessPolicy,
   type FailureCounter,
 } from '../../src/main/server/auth.js';
-import { TokenFailureLimiter } from '../../src/main/server/rate-limit.js';
+import { TokenBucket, TokenFailureLimiter } from '../../src/main/server/rate-limit.js';
 
 const TOKEN = 'right-token-0123456789';
 const policy = (over: Partial<AccessPolicy> = {}): AccessPolicy => ({ token: TOKEN, port: 8080, hostNames: new Set(['localhost', '127.0.0.1', '::1']), scheme: 'http:', ...over });
@@ -314,6 +314,40 @@ describe('TokenFailureLimiter: wrong answers slowed, one address at a time', () 
     // 'b' failed least recently: forgotten, its burst is whole again; 'a' is remembered.
     expect(limit.fail('a')).toEqual({ holdMs: 24000 });
     expect(limit.fail('b')).toEqual({ holdMs: 0 });
+  });
+});
+
+describe('TokenBucket: a burst at once, then perSecond', () => {
+  it('takes the burst, refuses after, refills with time up to the burst; has() takes nothing', () => {
+    const clock = { t: 0 };
+    const bucket = new TokenBucket(2, 3, () => clock.t);
+    expect([bucket.take(), bucket.take(), bucket.take(), bucket.take()]).toEqual([true, true, true, false]);
+    expect(bucket.has()).toBe(false);
+    clock.t += 499;
+    expect(bucket.take()).toBe(false);
+    clock.t += 1;
+    expect(bucket.has()).toBe(true);
+    expect(bucket.has()).toBe(true);
+    expect([bucket.take(), bucket.take()]).toEqual([true, false]);
+    clock.t += 60_000;
+    expect([bucket.take(), bucket.take(), bucket.take(), bucket.take()]).toEqual([true, true, true, false]);
+  });
+  it('exactly one token is enough; a fraction is not', () => {
+    const clock = { t: 0 };
+    const bucket = new TokenBucket(1, 1, () => clock.t);
+    expect(bucket.take()).toBe(true);
+    clock.t += 999;
+    expect(bucket.has()).toBe(false);
+    clock.t += 1;
+    expect(bucket.take()).toBe(true);
+  });
+  it('runs on the real clock by default', () => {
+    const bucket = new TokenBucket(1, 2);
+    expect([bucket.take(), bucket.take(), bucket.take()]).toEqual([true, true, false]);
+    const limiter = new TokenFailureLimiter(10, 1, 4);
+    expect(limiter.fail('a')).toEqual({ holdMs: 0 });
+    const held = limiter.fail('a');
+    expect(held !== 'refuse' && held.holdMs > 0 && held.holdMs <= 6000).toBe(true);
   });
 });
 
