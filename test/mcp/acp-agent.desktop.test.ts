@@ -75,7 +75,7 @@ describe('deskpilot acp', () => {
     expect(await exited, stderr).toBe(0);
 
     expect(stopReason).toBe('end_turn');
-    expect(asked.map((a) => a.title)).toEqual([expect.stringMatching(/^click left at/), 'type "never typed"']);
+    expect(asked.map((a) => a.title)).toEqual([expect.stringMatching(/^click left at/), 'type "never typed" (11 characters)']);
     // Before the first permission nothing had reached the probe; the approved click did, the rejected typing did not.
     expect(asked[0]!.inputEventsBefore).toBe(0);
     await probe.expectClickAt(probe.fieldCenter().x, probe.fieldCenter().y);
@@ -84,7 +84,7 @@ describe('deskpilot acp', () => {
     const calls = updates.filter((u): u is Extract<acp.SessionUpdate, { sessionUpdate: 'tool_call' }> => u.sessionUpdate === 'tool_call');
     const shots = calls.filter((c) => c.kind === 'read' && c.content?.[0]?.type === 'content' && c.content[0].content.type === 'image');
     expect(shots.length).toBeGreaterThanOrEqual(2);
-    expect(calls.map((c) => c.title)).toEqual(expect.arrayContaining([expect.stringMatching(/^click left at/), 'type "never typed"']));
+    expect(calls.map((c) => c.title)).toEqual(expect.arrayContaining([expect.stringMatching(/^click left at/), 'type "never typed" (11 characters)']));
     const results = updates.filter((u): u is Extract<acp.SessionUpdate, { sessionUpdate: 'tool_call_update' }> => u.sessionUpdate === 'tool_call_update');
     expect(results.map((r) => r.status)).toEqual(expect.arrayContaining(['completed', 'failed']));
     const said = updates.flatMap((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? [u.content.text] : [])).join('');
