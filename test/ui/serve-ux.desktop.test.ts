@@ -580,7 +580,10 @@ describe('supervision UX through deskpilot serve', () => {
       readdirSync(path.join(home.home, 'sessions'))
         .map((d) => path.join(home.home, 'sessions', d, 'events.jsonl'))
         .filter((f) => existsSync(f))
-        .map((f) => JSON.parse(readFileSync(f, 'utf8').split('\n')[0]!) as Record<string, unknown>)
+        // A complete first line only: a run just started may not have written it yet.
+        .map((f) => readFileSync(f, 'utf8').split('\n'))
+        .filter((lines) => lines.length > 1)
+        .map((lines) => JSON.parse(lines[0]!) as Record<string, unknown>)
         .filter((e) => e.type === 'run_started' && e.task === task);
     await until(() => (starts().length === 2 ? true : undefined), 20_000, 'the second run of the same task');
     expect(starts().map((e) => e.policy)).toEqual(['ask', 'ask']);
