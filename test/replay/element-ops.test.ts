@@ -65,3 +65,15 @@ describe('elementEffectDiverges', () => {
     expect(await elementEffectDiverges([expectation('set_value', { value: 'pw' })], finder({ kind: 'found', element: node(['password']) }))).toBeUndefined();
   });
 });
+
+describe('isElementOp', () => {
+  it('is true for the ops replayed on the element itself, false for a click (replayed as a pointer click), and refuses an unknown op', async () => {
+    const { isElementOp } = await import('../../src/main/agent/replay/element-ops.js');
+    expect((['click', 'focus', 'set_value', 'invoke'] as const).map((op) => isElementOp({ ...invoke, op }))).toEqual([false, true, true, true]);
+    expect(() => isElementOp({ ...invoke, op: 'drag' as never })).toThrow(/element op/);
+  });
+
+  it('a recorded op that names no element path says so', async () => {
+    expect(await placeElementOp({ ...invoke, op: 'focus', target: undefined }, finder({ kind: 'found', element: node([]) }))).toEqual({ kind: 'missing', tried: ['the recorded focus names no element path'] });
+  });
+});
