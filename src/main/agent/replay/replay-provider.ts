@@ -389,6 +389,9 @@ export class ReplayProvider implements Provider {
    * fingerprint cells there moved, or the window did.
    */
   private async textNearTargets(step: TrajectoryStep, fingerprint: string, image: Buffer, record: ObservationRecord): Promise<string | undefined> {
+    // Not yet for a moved window: OCR of the shifted area read noise words ("c2 co c6" against
+    // "2 ee c" on an unchanged page) and diverged faithful replays; the tree's path check still holds there.
+    if (this.moved) return undefined;
     for (const { target } of step.actions) {
       if (!target) continue;
       const now = areaAround(target, this.moved?.shift);
