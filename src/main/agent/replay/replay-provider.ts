@@ -394,7 +394,7 @@ export class ReplayProvider implements Provider {
     if (this.moved) return undefined;
     for (const { target } of step.actions) {
       if (!target) continue;
-      const now = areaAround(target, this.moved?.shift);
+      const now = areaAround(target);
       if (!this.moved && cellsChangedIn(step.before.fingerprint, fingerprint, now, record.region) === 0) continue;
       const then = recordedShot(await this.options.readFile(step.before.image), step.before, this.options.trajectory.display, record.image);
       const [wordsThen, wordsNow] = await Promise.all([wordsIn(then, areaAround(target)), wordsIn({ image, record }, now)]);
