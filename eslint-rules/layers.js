@@ -34,12 +34,14 @@ export const LAYERS = [
   { name: 'agent', paths: ['src/main/agent/'], may: ['shared', 'paths', 'os-control', 'sandbox', 'config', 'sessions'] },
   // `deskpilot doctor`: checks the machine and the config; a client like the CLI.
   { name: 'doctor', paths: ['src/main/doctor/'], may: ['shared', 'paths', 'os-control', 'sandbox', 'config', 'sessions', 'agent'] },
+  // `deskpilot eval` (issue 32): task format, checkers, reports, and the runner that starts runs like QA does.
+  { name: 'eval', paths: ['src/main/eval/'], may: ['shared', 'paths', 'os-control', 'sandbox', 'config', 'sessions', 'agent', 'qa'] },
   { name: 'service', paths: ['src/main/service/'], may: ['shared', 'paths', 'os-control', 'sandbox', 'config', 'sessions', 'agent', 'qa'] },
   { name: 'server', paths: ['src/main/server/'], may: ['shared', 'paths', 'os-control', 'sandbox', 'config', 'sessions', 'agent', 'qa', 'service'] },
   { name: 'electron', paths: ['src/main/electron/'], may: ['shared', 'paths', 'os-control', 'sandbox', 'config', 'sessions', 'agent', 'qa', 'service'] },
   // `deskpilot mcp` / `deskpilot acp`: front ends for other agents' protocols; they host runs in the service and serve its page.
   { name: 'protocols', paths: ['src/main/mcp-server/', 'src/main/acp/'], may: ['shared', 'paths', 'os-control', 'sandbox', 'config', 'sessions', 'agent', 'qa', 'service', 'server'] },
-  { name: 'cli', paths: ['src/main/cli/', 'src/main/cli.ts'], may: ['shared', 'paths', 'os-control', 'sandbox', 'config', 'sessions', 'agent', 'qa', 'doctor', 'service', 'server', 'protocols'] },
+  { name: 'cli', paths: ['src/main/cli/', 'src/main/cli.ts'], may: ['shared', 'paths', 'os-control', 'sandbox', 'config', 'sessions', 'agent', 'qa', 'doctor', 'eval', 'service', 'server', 'protocols'] },
   { name: 'preload', paths: ['src/preload/'], may: ['shared'] },
   { name: 'renderer', paths: ['src/renderer/'], may: ['shared'] },
 ];
