@@ -10,6 +10,7 @@ import { startRun } from '../../src/main/agent/runner.js';
 import { ToolSetupError, type AgentTool } from '../../src/main/agent/tools/agent-tool.js';
 import type { RunEvent } from '../../src/shared/events.js';
 import { finish, tempHome, testRunOptions } from '../e2e/support.js';
+import { sandboxPolicy } from '../../src/main/sandbox/index.js';
 import { createFakeComputer } from '../harness/fake-computer.js';
 import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';
 
@@ -159,6 +160,29 @@ describe('AgentTool: one declaration from the caller to the model and back', () 
     expect(existsSync(runs) ? readdirSync(runs).length : 0).toBe(before);
     expect(fake.requests).toHaveLength(0);
   });
+});
+
+describe('the shell tool as the model receives it', () => {
+  // A run's commands either run in a sandbox that can refuse (then the model may ask again
+  // with `escalate`) or they do not (then there is nothing to escalate to, and the
+  // declaration — sent with every request — says nothing of a sandbox).
+  for (const [name, sandbox, escalates] of [
+    ['an unsandboxed run', undefined, false],
+    ['a danger-full-access run', sandboxPolicy({ mode: 'danger-full-access', workspace: '/tmp' }), false],
+    ['a workspace-write run', sandboxPolicy({ mode: 'workspace-write', workspace: '/tmp' }), true],
+    ['a read-only run', sandboxPolicy({ mode: 'read-only', workspace: '/tmp' }), true],
+  ] as const) {
+    it(`${name}: ${escalates ? 'offers escalate and says it is sandboxed' : 'offers no escalate and names no sandbox'}`, async () => {
+      fake.script({ toolCalls: [finish(true, 'nothing to do')] });
+      const { handle } = await start(sandbox ? { sandbox } : {});
+      expect(await handle.done).toMatchObject({ status: 'done' });
+      const shell = (fake.requests[0]!.body.tools as Array<{ name: string; description: string; input_schema: { properties: Record<string, unknown> } }>).find(
+        (t) => t.name === 'shell',
+      )!;
+      expect(Object.keys(shell.input_schema.properties).sort()).toEqual(escalates ? ['command', 'escalate', 'reason', 'timeout_seconds'] : ['command', 'timeout_seconds']);
+      expect(shell.description.includes('sandbox')).toBe(escalates);
+    });
+  }
 });
 
 describe('tool names', () => {

@@ -4,6 +4,7 @@ import { startRun } from '../../src/main/agent/runner.js';
 import { anthropicPrefix, estimateAnthropicRun, MAX_CACHE_BREAKPOINTS } from '../../src/main/agent/cost/token-estimate.js';
 import { referenceBodies } from '../../src/main/agent/cost/reference-policies.js';
 import { tempHome, testRunOptions } from '../e2e/support.js';
+import { sandboxPolicy } from '../../src/main/sandbox/index.js';
 import { createFakeComputer } from '../harness/fake-computer.js';
 import type { ElementNode, ElementWindow } from '../../src/shared/elements.js';
 import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';
@@ -64,6 +65,9 @@ async function runTrajectory(model: string, shape: ToolShape) {
       home: home.home,
       limits: { maxSteps: TRAJECTORY_TURNS + 5, maxWallMs: 300_000, maxCostUsd: 100 },
       config: { ...defaultConfig(), takeover: 'ignore' },
+      // As `deskpilot run` starts by default (workspace-write): the shell tool then declares
+      // `escalate`, the larger of its two declarations, in every request.
+      sandbox: sandboxPolicy({ mode: 'workspace-write', workspace: home.home }),
     }),
   );
   const result = await handle.done;

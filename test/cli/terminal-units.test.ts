@@ -85,7 +85,15 @@ describe('answers and edits', () => {
 
   it('the prompt names the window, shows the whole action and lists every answer', () => {
     const q = approvalQuestion({ step: 3, action: { type: 'shell', command: `${'a'.repeat(200)}; touch x` }, reason: 'shell commands are always asked', window: { title: 'Calculator', app: 'XCalc' } });
-    expect(q).toBe(`\n[3] Allow: run shell: ${'a'.repeat(200)}; touch x in 'Calculator'?\n  why it asks: shell commands are always asked\n  y yes · n no · e edit · s similar · q quit · ? help\n> `);
+    // A run that reported no sandbox runs its commands with full access, and the card says so.
+    expect(q).toBe(
+      `\n[3] Allow: run shell: ${'a'.repeat(200)}; touch x in 'Calculator'?\n  why it asks: shell commands are always asked\n  runs in: no sandbox (full access)\n  y yes · n no · e edit · s similar · q quit · ? help\n> `,
+    );
+    const sandbox = { mode: 'workspace-write' as const, enforcer: 'bubblewrap' as const, workspace: '/home/p/DeskPilot', writable: [], network: false, display: false };
+    expect(approvalQuestion({ action: { type: 'shell', command: 'ls' }, reason: 'r', sandbox })).toContain(
+      '\n  runs in: sandbox: workspace-write by bubblewrap — writes only in /home/p/DeskPilot and a private temp dir; no network; no display; workspace /home/p/DeskPilot\n',
+    );
+    expect(approvalQuestion({ action: click, reason: 'r', sandbox })).not.toContain('runs in');
     expect(approvalQuestion({ action: click, reason: 'r', window: { title: '', app: 'xterm' } })).toContain("Allow: click left at (10, 20) in 'xterm'?");
     expect(approvalQuestion({ action: click, reason: 'r', window: { title: 'evil\u001b]0;x\u0007', app: 'a' } })).toContain("in 'evil␛]0;x␇'?");
   });

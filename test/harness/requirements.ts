@@ -58,6 +58,10 @@ export const PROGRAM_PACKAGES = {
   bwrap: 'bubblewrap',
   '/usr/bin/python3': 'python3',
   useradd: 'passwd',
+  userdel: 'passwd',
+  'xvfb-run': 'xvfb',
+  // The clean-clone and packaging tests clone the repository (test/packaging/clean-clone.ts).
+  git: 'git',
 } as const;
 export type Program = keyof typeof PROGRAM_PACKAGES;
 

@@ -66,14 +66,16 @@ afterAll(async () => {
   home.cleanup();
 });
 
-it('a click by coordinates on gnome-calculator\'s 7 waits with "on push button “7 7”" on the card', async () => {
+it('a click by coordinates on gnome-calculator\'s 7 waits with "On push button “7 7” in …" on the card', async () => {
   const b = seven.bounds!;
   fake.script((req) => ({ text: 'Pressing 7.', toolCalls: [claude.click(...toImagePoint(req, SCREEN, { x: b.x + b.width / 2, y: b.y + b.height / 2 }))] }));
   await page.locator('[data-testid=task-input]').fill('press 7 in the calculator');
   await page.locator('[data-testid=task-input]').press('Control+Enter');
   const element = page.locator('[data-testid=proposal-element]');
   await element.waitFor({ timeout: 60_000 });
-  expect(await element.textContent()).toMatch(/on push button “7( 7)?”/);
+  // The element is named before any coordinates, then the window it is in (issue 34 item 3).
+  expect(await element.textContent()).toMatch(/^On push button “7( 7)?”$/);
+  expect(await page.locator('[data-testid=proposal-target]').textContent()).toMatch(/^On push button “7( 7)?” in “.+”/);
   const shots = artifactsDir();
   const docs = path.join(REPO_ROOT, 'docs', 'screenshots');
   for (const size of [

@@ -20,15 +20,23 @@ export type BuiltinToolName = 'shell' | 'ask_user' | 'finish' | 'element';
 const ShellInput = z.object({
   command: z.string().describe('The command line to run.'),
   timeout_seconds: z.number().int().min(1).max(600).optional().describe('Kill the command after this many seconds (default 60).'),
+});
+/**
+ * The shell tool of a sandboxed run: it may ask again with more access. Offered only when
+ * commands run in a sandbox that can refuse (an unsandboxed run has nothing to escalate
+ * to); the words are kept short because the declaration rides in every request (~60
+ * tokens a request, issue 19's cost target: raw ≤ 0.8× keep-3).
+ */
+const SandboxedShellInput = ShellInput.extend({
   escalate: z
     .object({
-      write: z.array(z.string()).max(16).optional().describe('Existing absolute paths (files or folders) the command must write outside the sandbox.'),
-      network: z.boolean().optional().describe('The command needs the network.'),
+      write: z.array(z.string()).max(16).optional().describe('Existing absolute paths it must write outside the sandbox.'),
+      network: z.boolean().optional().describe('It needs the network.'),
     })
     .strict()
     .optional()
-    .describe('Only after the sandbox refused this command: run it again with this extra access. A person must approve it.'),
-  reason: z.string().max(2000).optional().describe('Why the command needs the extra access (shown to the person with escalate).'),
+    .describe('Only after the sandbox refused this command: run it again with this access (a person approves).'),
+  reason: z.string().max(2000).optional().describe('Why it needs that access.'),
 });
 const AskInput = z.object({ question: z.string().describe('The question, in one or two sentences.') });
 const FinishInput = z.object({ success: z.boolean(), summary: z.string().optional() });
@@ -47,9 +55,9 @@ interface BuiltinTool extends ToolDeclaration {
 export const BUILTIN_TOOLS: Readonly<Record<BuiltinToolName, BuiltinTool>> = {
   shell: {
     name: 'shell',
-    description:
-      'Run one shell command (bash on Linux/macOS, PowerShell on Windows) and get its output, inside a sandbox that limits what it may write and reach. A person approves every command first.',
-    input: ShellInput,
+    // The system prompt's tool line says which shell (bash, PowerShell) and that a person approves each command.
+    description: 'Run one shell command in a sandbox limiting what it may write and reach, and get its output.',
+    input: SandboxedShellInput,
     shape: '{command, timeout_seconds?, escalate?: {write?: [path], network?}, reason?}',
   },
   ask_user: {
@@ -78,9 +86,25 @@ export const isBuiltinTool = (name: string): name is BuiltinToolName => Object.h
 /** The built-ins' wire form, generated once from their zod schemas. */
 export const BUILTIN_TOOL_SPECS: readonly ToolSpec[] = Object.values(BUILTIN_TOOLS).map(toolSpec);
 
-/** The built-ins a run offers: `element` only when the run grounds on elements (profile `grounding` not `pixels`). */
-export function builtinToolSpecs(options: { elements: boolean }): readonly ToolSpec[] {
-  return options.elements ? BUILTIN_TOOL_SPECS : BUILTIN_TOOL_SPECS.filter((t) => t.name !== 'element');
+/** The shell tool of a run whose commands run unsandboxed: no `escalate`, nothing said of a sandbox. */
+const UNSANDBOXED_SHELL_SPEC: ToolSpec = toolSpec({
+  ...BUILTIN_TOOLS.shell,
+  description: 'Run one shell command and get its output.',
+  input: ShellInput,
+});
+
+export interface BuiltinToolChoice {
+  /** The run grounds on elements (profile `grounding` not `pixels`): `element` is offered. */
+  elements: boolean;
+  /** Commands run in a sandbox that can refuse (not danger-full-access): shell offers `escalate`. */
+  sandboxed: boolean;
+}
+
+/** The built-ins a run offers. */
+export function builtinToolSpecs(options: BuiltinToolChoice): readonly ToolSpec[] {
+  return BUILTIN_TOOL_SPECS.filter((t) => options.elements || t.name !== 'element').map((t) =>
+    t.name === 'shell' && !options.sandboxed ? UNSANDBOXED_SHELL_SPEC : t,
+  );
 }
 
 /**
@@ -123,7 +147,7 @@ function parseBuiltinCall(name: BuiltinToolName, input: unknown, ctx: ParseConte
   };
   switch (name) {
     case 'shell': {
-      const r = ShellInput.safeParse(input);
+      const r = SandboxedShellInput.safeParse(input);
       if (!r.success) return bad(r.error);
       return finalize(
         {

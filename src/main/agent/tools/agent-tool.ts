@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Action } from '../../../shared/actions.js';
 import type { RunStatus } from '../../../shared/events.js';
-import { builtinToolSpecs, toolNameProblem } from '../providers/builtin-tools.js';
+import { builtinToolSpecs, toolNameProblem, type BuiltinToolChoice } from '../providers/builtin-tools.js';
 import { toolSpec, type ToolSpec } from '../providers/tool-spec.js';
 import type { ModelCall } from '../transcript.js';
 
@@ -71,7 +71,7 @@ export interface RunTools {
  * taken by a built-in or the computer tool, none twice. Throws ToolSetupError naming
  * every problem, before anything of the run exists.
  */
-export function runTools(tools: readonly AgentTool[], options: { elements: boolean } = { elements: false }): RunTools {
+export function runTools(tools: readonly AgentTool[], options: BuiltinToolChoice = { elements: false, sandboxed: false }): RunTools {
   const problems: string[] = [];
   const byName = new Map<string, AgentTool>();
   for (const tool of tools) {
