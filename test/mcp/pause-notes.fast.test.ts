@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { DesktopSession } from '../../src/main/mcp-server/desktop-session.js';
+import { sandboxPolicy } from '../../src/main/sandbox/index.js';
 import { approvalProgress, pausedNote } from '../../src/main/mcp-server/approval-progress.js';
 import { createBridgeService } from '../../src/main/service/index.js';
 import type { RunEvent } from '../../src/shared/events.js';
@@ -43,7 +44,7 @@ describe('deskpilot mcp: a call on a paused session', () => {
     const unsubscribe = service.subscribe(client, (m) => {
       if (m.kind === 'run_state' && m.runId) runId = m.runId;
     });
-    const session = new DesktopSession({ service, computer, home: home.home, policy: 'auto', taskChoices: {}, env: {}, clientName: () => 'pause-test' });
+    const session = new DesktopSession({ service, computer, home: home.home, policy: 'auto', sandbox: sandboxPolicy({ mode: 'workspace-write', workspace: home.home }), taskChoices: {}, env: {}, clientName: () => 'pause-test' });
     expect((await session.call('screenshot', {}, new AbortController().signal)).ok).toBe(true);
     expect(runId).toBeDefined();
     // The person pauses the session on the supervision page, between two calls.

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { visibleText } from '../../shared/visible-text.js';
 import { mcpToolName } from '../agent/tools/mcp-tool-name.js';
+import type { SandboxPolicy } from '../sandbox/index.js';
 import { portFlag } from '../server/port-flag.js';
 import { deskpilotHome } from '../paths.js';
 import { EXIT } from './exit-codes.js';
-import { addPolicyOptions, addProviderOptions, policyFromFlags, type ChoiceFlags } from './run-flags.js';
+import { addPolicyOptions, addProviderOptions, addSandboxOptions, policyFromFlags, sandboxRequestFromFlags, type ChoiceFlags, type SandboxFlags } from './run-flags.js';
 
-interface McpFlags extends ChoiceFlags {
+interface McpFlags extends ChoiceFlags, SandboxFlags {
   port: number;
   host: string;
   webRoot?: string;
@@ -16,13 +17,15 @@ interface McpFlags extends ChoiceFlags {
  * `deskpilot mcp`: this desktop as an MCP server on stdio, under DeskPilot's
  * supervision. The provider flags choose the model of `run_task`; the policy flags
  * what waits for a person, who answers on the supervision page whose URL is printed
- * on stderr (stdout is the protocol's alone).
+ * on stderr (stdout is the protocol's alone). The sandbox flags are `run`'s: run_task's
+ * commands run in the sandbox resolved here, before anything is served.
  */
 export function registerMcpCommand(program: Command): Command {
   const mcp = program
     .command('mcp')
     .description('serve this desktop to an MCP client over stdio (Claude Code, Codex, Claude Desktop …), every action supervised');
   addProviderOptions(mcp);
+  addSandboxOptions(mcp);
   addPolicyOptions(mcp)
     .option('--port <n>', 'port of the supervision page (0 = any free port)', portFlag, 0)
     .option('--host <address>', 'address of the supervision page (loopback only: the page carries approvals)', '127.0.0.1')
@@ -38,6 +41,8 @@ export function registerMcpCommand(program: Command): Command {
         process.exit(2);
       }
       const home = deskpilotHome();
+      const sandbox = await mcpSandbox(home, flags, log);
+      if (typeof sandbox === 'number') process.exit(sandbox);
       // nut.js binds to the display when first loaded: load os-control only now.
       const { createComputer } = await import('../../os-control/index.js');
       const { createBridgeService } = await import('../service/index.js');
@@ -49,6 +54,7 @@ export function registerMcpCommand(program: Command): Command {
         computer,
         home,
         policy: policyFromFlags(flags),
+        sandbox,
         taskChoices: { profile: flags.profile, provider: flags.provider, model: flags.model, baseUrl: flags.baseUrl, apiKeyEnv: flags.apiKeyEnv },
         env: process.env,
         input: process.stdin,
@@ -84,6 +90,34 @@ export function registerMcpCommand(program: Command): Command {
       process.exit(code);
     });
   return mcp;
+}
+
+/**
+ * The sandbox of the process's runs, or the exit code (bad config or sandbox input 2, an
+ * asked-for sandbox that cannot run here 6). An MCP client chooses the folder the server
+ * starts in: / or the home folder means ~/DeskPilot (sandbox-of-command.ts), said on stderr.
+ */
+async function mcpSandbox(home: string, flags: SandboxFlags, log: (line: string) => void): Promise<SandboxPolicy | number> {
+  const { loadConfig, ConfigError } = await import('../config/index.js');
+  let config;
+  try {
+    config = await loadConfig(home);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    log(error.message);
+    return EXIT.usage;
+  }
+  const { sandboxOfCommand } = await import('./sandbox-of-command.js');
+  const sandbox = await sandboxOfCommand(sandboxRequestFromFlags(flags), config, { started: true });
+  if (!sandbox.ok) {
+    log(sandbox.message);
+    return sandbox.code;
+  }
+  for (const note of sandbox.notes) log(note);
+  const { describeSandbox } = await import('../../shared/sandbox.js');
+  const { summarizePolicy } = await import('../sandbox/index.js');
+  log(describeSandbox(summarizePolicy(sandbox.policy, process.platform)));
+  return sandbox.policy;
 }
 
 /** `deskpilot mcp list`: starts every server that is not denied, lists its offered tools, stops it. */

@@ -9,11 +9,14 @@ import { EXIT } from './exit-codes.js';
 import { shownOneLine } from './terminal-text.js';
 import { exitCodeFor, EXIT_INVALID, type CaseResult, type SuiteResult } from '../qa/results.js';
 import { describeCase } from '../qa/decide.js';
+import { describeSandbox } from '../../shared/sandbox.js';
+import { summarizePolicy } from '../sandbox/index.js';
 import { registerQaMergeCommand } from './qa-merge-command.js';
 import { perMinuteOption, registerQaWorkerCommand, resolveWorkers, runParallel, usdOption, workersOption, type WorkersFlag } from './qa-parallel.js';
 import { casesInShard, parseShard, shardLabel, ShardSpecError, type ShardSpec } from '../qa/shard.js';
+import { addSandboxOptions, sandboxRequestFromFlags, type SandboxFlags } from './run-flags.js';
 
-interface QaFlags {
+interface QaFlags extends SandboxFlags {
   junit?: string;
   report?: string;
   provider?: ProviderProfile['provider'];
@@ -80,8 +83,9 @@ export function registerQaCommand(program: Command): void {
     .option('--workers <n>', 'Linux: run cases in parallel on n virtual displays (Xvfb + openbox each), or auto (from cores and memory); without Xvfb: one run on this display', workersOption)
     .option('--max-cost <usd>', 'one cost limit for the whole suite, all workers together (each case also keeps the per-run limit)', usdOption)
     .option('--replay', "replay each case's last passing trajectory (keyed by the case's text and app) without the model; a step that differs is healed by the model; a changed case runs with the model")
-    .option('--max-rpm <n>', 'at most n model requests per minute for the whole suite, all workers together', perMinuteOption)
-    .action(async (planFile: string, flags: QaFlags) => {
+    .option('--max-rpm <n>', 'at most n model requests per minute for the whole suite, all workers together', perMinuteOption);
+  // The model's shell commands run in the sandbox `run` would give them (docs/CONFIG.md "Sandbox").
+  addSandboxOptions(qa).action(async (planFile: string, flags: QaFlags) => {
       const code = await qaCommand(planFile, flags);
       // Native capture/input handles can keep Node alive: leave once stdout has drained.
       await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
@@ -125,6 +129,14 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
     }
     throw error;
   }
+  // The sandbox before anything starts, as `run`: bad input 2, an asked-for sandbox that cannot run here 6.
+  const { sandboxOfCommand } = await import('./sandbox-of-command.js');
+  const sandbox = await sandboxOfCommand(sandboxRequestFromFlags(flags), config);
+  if (!sandbox.ok) {
+    err.write(`deskpilot qa: ${sandbox.message}\n`);
+    return sandbox.code;
+  }
+  for (const note of sandbox.notes) err.write(`deskpilot qa: ${note}\n`);
   const { apiKey, envName } = resolveApiKey(resolved.profile);
   if (!apiKey) {
     err.write(`deskpilot qa: no API key: set ${envName ?? 'the API key variable'} (or name another variable with --api-key-env)\n`);
@@ -153,6 +165,7 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
 
   const slice = flags.shard ? `shard ${shardLabel(flags.shard)}: ${casesInShard(plan, flags.shard).length} of ${plan.cases.length} case(s)` : `${plan.cases.length} case(s)`;
   out.write(`QA: ${plan.title} — ${slice}, ${resolved.profile.provider} ${resolved.profile.model}\n`);
+  out.write(`${describeSandbox(summarizePolicy(sandbox.policy, process.platform))}\n`);
   let workers: number | undefined;
   if (flags.workers !== undefined) {
     const choice = await resolveWorkers(flags.workers, caseCount);
@@ -176,6 +189,7 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
         home,
         checksDir,
         cwd: path.dirname(path.resolve(planFile)),
+        sandbox: sandbox.policy,
         ...(flags.retries !== undefined ? { retries: flags.retries } : {}),
         ...(flags.replay ? { replay: true } : {}),
         ...(flags.case?.length ? { cases: flags.case } : {}),
@@ -203,6 +217,7 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
       home,
       suiteId,
       outDir: checksDir,
+      sandbox: sandbox.policy,
       gate,
       budget,
       ...(flags.retries !== undefined ? { retries: flags.retries } : {}),

@@ -36,7 +36,7 @@ export function perMinuteOption(value: string): number {
   return n;
 }
 
-export interface ParallelRun extends Pick<PoolOptions, 'suiteId' | 'profile' | 'config' | 'home' | 'checksDir' | 'cwd' | 'retries' | 'replay' | 'cases' | 'shard' | 'gate' | 'budget'> {
+export interface ParallelRun extends Pick<PoolOptions, 'suiteId' | 'profile' | 'config' | 'home' | 'checksDir' | 'cwd' | 'sandbox' | 'retries' | 'replay' | 'cases' | 'shard' | 'gate' | 'budget'> {
   plan: TestPlan;
   workers: WorkersFlag;
   /** How many cases the run selects (for auto and the "at most one worker per case" rule). */
@@ -96,6 +96,7 @@ export async function runParallel(run: ParallelRun, workers: number): Promise<{ 
       home: run.home,
       checksDir: run.checksDir,
       cwd: run.cwd,
+      ...(run.sandbox ? { sandbox: run.sandbox } : {}),
       ...(run.retries !== undefined ? { retries: run.retries } : {}),
       ...(run.replay ? { replay: true } : {}),
       ...(run.cases?.length ? { cases: run.cases } : {}),

@@ -13,6 +13,7 @@ import { startRun, startRunWith, type RunHandle, type RunResult } from '../agent
 import { elementTreeForRun } from '../qa/element-tree-tool.js';
 import { findElementForRun } from '../qa/find-element-tool.js';
 import { findTextForRun } from '../qa/find-text-tool.js';
+import type { SandboxPolicy } from '../sandbox/index.js';
 import type { RunHostingService } from '../service/types.js';
 import { ClientAsModel, type CallResult } from './client-as-model.js';
 import { approvalProgress } from './approval-progress.js';
@@ -40,6 +41,8 @@ export interface DesktopSessionOptions {
   computer: Computer;
   home: string;
   policy: PolicyMode | undefined;
+  /** The sandbox of run_task's commands (and the session's, logged with it): `deskpilot mcp`'s flags and config. */
+  sandbox: SandboxPolicy;
   /** The model for run_task (profile, provider, model, base URL): like `deskpilot run`'s flags. */
   taskChoices: Omit<RunChoices, 'policy'>;
   env: NodeJS.ProcessEnv;
@@ -134,6 +137,7 @@ export class DesktopSession {
             config,
             computer,
             home,
+            sandbox: this.options.sandbox,
             agentsMd: { cwd: process.cwd() },
             ...hooks,
             // Its held actions wait for a person like the session's: the client hears so (approval-progress.ts).
@@ -202,6 +206,7 @@ export class DesktopSession {
             config,
             computer,
             home,
+            sandbox: this.options.sandbox,
             tools: [findText.tool, findElement.tool, elementTree.tool],
             labels: { source: 'mcp', mcpClient: client },
             onEvent: (event) => {

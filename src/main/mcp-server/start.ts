@@ -6,6 +6,7 @@ import { startServer, type RunningServer } from '../server/server.js';
 import { defaultWebRoot } from '../server/web-root.js';
 import type { RunHostingService } from '../service/types.js';
 import type { Computer } from '../../os-control/types.js';
+import type { SandboxPolicy } from '../sandbox/index.js';
 import { DesktopSession } from './desktop-session.js';
 import { createDeskPilotMcpServer } from './mcp-server.js';
 
@@ -21,6 +22,8 @@ export interface McpServeOptions {
   computer: Computer;
   home: string;
   policy: PolicyMode | undefined;
+  /** The sandbox every run of the process runs its commands in (`deskpilot mcp`'s flags and config). */
+  sandbox: SandboxPolicy;
   taskChoices: Omit<RunChoices, 'policy'>;
   env: NodeJS.ProcessEnv;
   /** The protocol's streams (stdin and the guarded stdout). */
@@ -54,6 +57,7 @@ export async function startMcp(options: McpServeOptions): Promise<RunningMcp> {
     computer: options.computer,
     home: options.home,
     policy: options.policy,
+    sandbox: options.sandbox,
     taskChoices: options.taskChoices,
     env: options.env,
     clientName: () => clientName,

@@ -26,6 +26,7 @@ import { readReplayCache, writeReplayCache, type ReplayCacheEntry } from './repl
 import { REPLAY_CALL_PREFIX, startReplay, trajectoryOfRunDir, type LoadedTrajectory, type ReplayHandle } from '../agent/replay/index.js';
 import type { ModelCall } from '../agent/transcript.js';
 import type { QaLabels } from '../../shared/qa-labels.js';
+import type { SandboxPolicy } from '../sandbox/index.js';
 
 export interface QaRunOptions {
   profile: ProviderProfile;
@@ -65,6 +66,8 @@ export interface QaRunOptions {
   cwd?: string;
   /** Check captures go to <outDir>/<case>/; default <home>/qa/<suiteId>. */
   outDir?: string;
+  /** The sandbox of the model's shell commands (`deskpilot qa` always gives one; the plan's launch and setup commands are the plan author's and run outside it). */
+  sandbox?: SandboxPolicy;
   providerOptions?: RunOptions['providerOptions'];
   onEvent?: (event: RunEvent) => void;
   onCaseStart?: (testCase: TestCase, attempt: number) => void;
@@ -270,6 +273,7 @@ async function runAttempt(
         ...(options.worker !== undefined ? { qaWorker: String(options.worker) } : {}),
       } satisfies QaLabels,
       home: options.home,
+      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
       ...providerOptionsWith(options.providerOptions, options.gate),
       onEvent: (event) => {
         state.onEvent(event);

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import type { SandboxEscalation, SandboxMode } from '../../shared/sandbox.js';
+import { z } from 'zod';
+import { SandboxModeSchema, type SandboxEscalation, type SandboxMode } from '../../shared/sandbox.js';
 
 /**
  * What one command may do, as the plan builders read it. Every path is a real path
@@ -19,6 +20,23 @@ export interface SandboxPolicy {
   /** Paths a person granted for one escalated command (existing files or folders, real paths). */
   readonly granted: readonly string[];
 }
+
+const RealPath = z.string().min(1).max(4096).refine((p) => path.isAbsolute(p), 'an absolute path');
+
+/**
+ * A policy crossing a process edge (the parent `deskpilot qa --workers` hands its
+ * workers the one it resolved): parsed, never trusted as is.
+ */
+export const SandboxPolicySchema = z
+  .object({
+    mode: SandboxModeSchema,
+    workspace: RealPath,
+    addDirs: z.array(RealPath).max(64).readonly(),
+    network: z.boolean(),
+    display: z.boolean(),
+    granted: z.array(RealPath).max(16).readonly(),
+  })
+  .strict() satisfies z.ZodType<SandboxPolicy>;
 
 export interface PolicyChoice {
   mode: SandboxMode;

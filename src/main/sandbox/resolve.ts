@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SandboxConfig } from '../../shared/config.js';
@@ -27,6 +28,23 @@ export type SandboxResolution =
 /** The app's and serve's default workspace: a DeskPilot folder in the home folder (never / or the home itself). */
 export function defaultAppWorkspace(home = os.homedir()): string {
   return path.join(home, 'DeskPilot');
+}
+
+/**
+ * The workspace of a program another one started (`deskpilot mcp`, run by an MCP
+ * client): its current folder — unless that cannot be a workspace (/ or the home
+ * folder: Claude Desktop starts its servers in /), then ~/DeskPilot as the app's (made
+ * on first use), with `note` saying so. The person's own `--cd` is never replaced.
+ */
+export function startedWorkspace(cwd: string, ctx: PathContext = {}): { workspace: string; note?: string } {
+  try {
+    return { workspace: checkWorkspace(cwd, ctx) };
+  } catch (error) {
+    if (!(error instanceof SandboxInputError)) throw error;
+    const fallback = defaultAppWorkspace(ctx.home);
+    fs.mkdirSync(fallback, { recursive: true });
+    return { workspace: fallback, note: `${error.message.split(':')[0]}; commands work in ${fallback} instead (give --cd to choose)` };
+  }
 }
 
 /**

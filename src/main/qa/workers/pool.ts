@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { assertNever } from '../../../shared/assert-never.js';
 import type { Config, ProviderProfile } from '../../../shared/config.js';
+import type { SandboxPolicy } from '../../sandbox/index.js';
 import { configOnVirtualDesktop } from '../../config/virtual-desktop.js';
 import { startVirtualDisplay, virtualDisplayUnavailable, type VirtualDisplay } from '../../../os-control/virtual-display.js';
 import type { RequestGate } from '../../agent/providers/request-gate.js';
@@ -38,6 +39,8 @@ export interface PoolOptions {
   /** Check captures go here (the --out-dir's checks folder, or the data folder's). */
   checksDir: string;
   cwd: string;
+  /** The sandbox of the model's shell commands, handed to every worker (qa-runner.ts QaRunOptions.sandbox). */
+  sandbox?: SandboxPolicy;
   retries?: number;
   /** `--replay`: workers replay each case's last passing trajectory (one cache file per case: workers never write the same one). */
   replay?: boolean;
@@ -231,6 +234,7 @@ export async function runQaPool(plan: TestPlan, options: PoolOptions): Promise<S
             home: options.home,
             checksDir: options.checksDir,
             cwd: options.cwd,
+            ...(options.sandbox ? { sandbox: options.sandbox } : {}),
             ...(options.retries !== undefined ? { retries: options.retries } : {}),
             ...(options.replay ? { replay: true as const } : {}),
             ...(options.shard ? { shard: options.shard } : {}),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigSchema, ProviderProfileSchema } from '../../../shared/config.js';
+import { SandboxPolicySchema } from '../../sandbox/index.js';
 import { TestPlanSchema } from '../plan-types.js';
 import { CaseResultSchema, type CaseResult } from '../results-schema.js';
 
@@ -24,6 +25,8 @@ export const ToWorkerSchema = z.discriminatedUnion('type', [
       home: z.string().min(1),
       checksDir: z.string().min(1),
       cwd: z.string().min(1),
+      /** The sandbox the parent resolved (its flags and config.json): the worker's runs use it as given. */
+      sandbox: SandboxPolicySchema.optional(),
       retries: z.number().int().min(0).max(5).optional(),
       /** `qa --replay`: each case from its last passing trajectory (the replay cache in \`home\`, one file per case). */
       replay: z.literal(true).optional(),

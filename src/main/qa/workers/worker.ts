@@ -129,6 +129,7 @@ export async function runQaWorker(deps: WorkerDeps): Promise<number> {
       startRun: deps.startRun,
       home: options.home,
       cwd: options.cwd,
+      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
       outDir: options.checksDir,
       suiteId: options.suiteId,
       worker: options.worker,
