@@ -4,8 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sleep, throwIfAborted } from '../shared/abort.js';
-import { assertNever } from '../shared/assert-never.js';
-import type { Point } from '../shared/actions.js';
+import { actionSpec, focusRole, type Point } from '../shared/actions.js';
 import type { CheckedAction } from './check-action.js';
 import type { DisplayInfo, ObservationRecord } from '../shared/observation.js';
 import { performAction } from './actions.js';
@@ -285,7 +284,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
         const role = focusRole(action);
         const focus = role === 'none' ? undefined : await x11ClickFocus();
         if (focus && role === 'keys') await focus.beforeKeys(signal);
-        const answer = reactionOf(action);
+        const answer = actionSpec(action).answer;
         if (answer === 'must-show' && action.type !== 'type') await beforeKeys();
         const result = await performAction(
           {
@@ -357,76 +356,4 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     findElement: (path) => findElementByPath(path),
   };
   return computer;
-}
-
-/**
- * What an action means for the keyboard focus: a button press may move it (the window
- * manager focuses the clicked window), key events must wait for that move.
- */
-function focusRole(action: CheckedAction): 'click' | 'keys' | 'none' {
-  switch (action.type) {
-    case 'click':
-    case 'mouse_down':
-    case 'drag':
-      return 'click';
-    case 'type':
-    case 'key':
-    case 'hold_key':
-    case 'key_down':
-      return 'keys';
-    case 'element':
-      // focus, set_value and invoke go through the accessibility layer, not the pointer.
-      return action.op === 'click' ? 'click' : 'none';
-    case 'move':
-    case 'mouse_up':
-    case 'scroll':
-    case 'key_up':
-    case 'wait':
-    case 'cursor_position':
-    case 'screenshot':
-    case 'zoom':
-    case 'shell':
-    case 'mcp_call':
-    case 'ask_user':
-    case 'finish':
-      return 'none';
-    default:
-      return assertNever(action, 'action kind');
-  }
-}
-
-/**
- * What the screen owes an action before settle may call it quiet (settle.ts
- * SettleReaction): typed text and keys must show (a change is waited for), pointer and
- * held-key input may (the quiet window grows with the app's answer time when one shows),
- * the rest sends no input.
- */
-function reactionOf(action: CheckedAction): 'must-show' | 'may-show' | 'none' {
-  switch (action.type) {
-    case 'type':
-    case 'key':
-      return 'must-show';
-    case 'click':
-    case 'mouse_down':
-    case 'mouse_up':
-    case 'drag':
-    case 'scroll':
-    case 'move':
-    case 'hold_key':
-    case 'key_down':
-    case 'key_up':
-    case 'element':
-      return 'may-show';
-    case 'wait':
-    case 'cursor_position':
-    case 'screenshot':
-    case 'zoom':
-    case 'shell':
-    case 'mcp_call':
-    case 'ask_user':
-    case 'finish':
-      return 'none';
-    default:
-      return assertNever(action, 'action kind');
-  }
 }

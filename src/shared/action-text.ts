@@ -1,7 +1,5 @@
-import { describeAction, type Action } from './actions.js';
-import { assertNever } from './assert-never.js';
-import { describeEscalation, escalationAsks } from './sandbox.js';
-import { visibleText } from './visible-text.js';
+import { actionSpec } from './action-table.js';
+import type { Action } from './action-schemas.js';
 
 /**
  * The one describer of an action a person decides on (issue 27 item 3): the approval
@@ -23,48 +21,9 @@ import { visibleText } from './visible-text.js';
  *    description as well (the ACP request's content, the HUD's tooltip).
  */
 
-/** The whole action in one line, controls and invisible characters made visible. */
+/** The whole action in one line, controls and invisible characters made visible (each kind's `whole` in action-table.ts). */
 export function describeWhole(action: Action): string {
-  switch (action.type) {
-    case 'type':
-      return `type "${visibleText(action.text)}" (${[...action.text].length} characters)`;
-    case 'shell': {
-      const line = `run shell: ${visibleText(action.command)}`;
-      // An escalation says exactly what it adds, as describeAction does on every card and log line.
-      return escalationAsks(action.escalate) ? `${line} — ${visibleText(describeEscalation(action.escalate))}${action.reason ? ` (reason: ${visibleText(action.reason)})` : ''}` : line;
-    }
-    case 'mcp_call':
-      return `call ${visibleText(action.server)} tool ${visibleText(action.tool)} with ${visibleText(JSON.stringify(action.arguments))}`;
-    case 'ask_user':
-      return `ask: ${visibleText(action.question)}`;
-    case 'finish':
-      return `${action.success ? 'done' : 'give up'}: ${visibleText(action.summary)}`;
-    case 'element': {
-      // The element's whole name (describeElementTarget cuts it at 57 characters for lists).
-      const t = action.target;
-      const op = action.op === 'set_value' ? 'set the value of' : action.op;
-      const what = visibleText(t ? `${t.role} ${JSON.stringify(t.name)} (#${action.id}) at (${Math.round(t.x)}, ${Math.round(t.y)})` : `element #${action.id}`);
-      return action.op === 'set_value' && action.value !== undefined ? `${op} ${what} to "${visibleText(action.value)}"` : `${op} ${what}`;
-    }
-    case 'key':
-    case 'hold_key':
-    case 'key_down':
-    case 'key_up':
-    case 'click':
-    case 'move':
-    case 'mouse_down':
-    case 'mouse_up':
-    case 'drag':
-    case 'scroll':
-    case 'wait':
-    case 'screenshot':
-    case 'cursor_position':
-    case 'zoom':
-      // Nothing here is cut by describeAction: keys, points, durations are short by their schemas.
-      return visibleText(describeAction(action));
-    default:
-      return assertNever(action, 'action kind');
-  }
+  return actionSpec(action).whole(action);
 }
 
 /** Shortest title that still shows a start, an end and the cut (the cut alone is ~17 characters). */

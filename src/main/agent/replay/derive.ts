@@ -1,8 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { actionCategory, type Action, type Point, type Rect } from '../../../shared/actions.js';
-import { assertNever } from '../../../shared/assert-never.js';
+import { actionCategory, actionSpec, type Action, type Point, type Rect } from '../../../shared/actions.js';
 import type { ActionTarget, RunEventOf } from '../../../shared/events.js';
 import type { ObservationRecord } from '../../../shared/observation.js';
 import {
@@ -42,32 +41,7 @@ const TEXT_REACH = 24;
 
 /** Which executed actions a replay repeats: everything that changes the world; looking (screenshot, zoom, cursor) is the model's own business. */
 function replays(action: Action): boolean {
-  switch (action.type) {
-    case 'click':
-    case 'move':
-    case 'mouse_down':
-    case 'mouse_up':
-    case 'drag':
-    case 'scroll':
-    case 'type':
-    case 'key':
-    case 'hold_key':
-    case 'key_down':
-    case 'key_up':
-    case 'wait':
-    case 'shell':
-    case 'mcp_call':
-    case 'element':
-      return true;
-    case 'screenshot':
-    case 'cursor_position':
-    case 'zoom':
-    case 'ask_user':
-    case 'finish':
-      return false;
-    default:
-      return assertNever(action, 'action kind');
-  }
+  return actionSpec(action).replays;
 }
 
 /** The placeholder variable a masked secret is typed from on replay: DESKPILOT_SECRET_1, _2 … in the order they were typed. */

@@ -1,5 +1,4 @@
-import type { Action, Point, Rect } from '../../../shared/actions.js';
-import { assertNever } from '../../../shared/assert-never.js';
+import { actionSpec, type Action, type Point, type Rect } from '../../../shared/actions.js';
 import { isInteractive, walkElements, type ElementNode, type ElementTreeResult } from '../../../shared/elements.js';
 import type { ActionTarget } from '../../../shared/events.js';
 
@@ -21,36 +20,7 @@ export const TARGET_READ_MS = 1_500;
 
 /** The point a pointer action acts on (global coordinates), or undefined for keyboard and other actions. */
 export function pointerTargetPoint(action: Action): Point | undefined {
-  switch (action.type) {
-    case 'click':
-    case 'scroll':
-    case 'move':
-      return { x: action.x, y: action.y };
-    case 'mouse_down':
-    case 'mouse_up':
-      return action.x !== undefined && action.y !== undefined ? { x: action.x, y: action.y } : undefined;
-    case 'drag':
-      return action.path[0];
-    case 'element':
-      // Only a click goes through the pointer; focus, set_value and invoke act over the accessibility bus.
-      return action.op === 'click' && action.target ? { x: action.target.x, y: action.target.y } : undefined;
-    case 'type':
-    case 'key':
-    case 'hold_key':
-    case 'key_down':
-    case 'key_up':
-    case 'wait':
-    case 'screenshot':
-    case 'cursor_position':
-    case 'zoom':
-    case 'shell':
-    case 'mcp_call':
-    case 'ask_user':
-    case 'finish':
-      return undefined;
-    default:
-      return assertNever(action, 'action kind');
-  }
+  return actionSpec(action).pointerAt(action);
 }
 
 function contains(b: Rect | undefined, p: Point): b is Rect {

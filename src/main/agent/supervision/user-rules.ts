@@ -1,5 +1,4 @@
-import { actionCategory, type Action } from '../../../shared/actions.js';
-import { assertNever } from '../../../shared/assert-never.js';
+import { actionCategory, actionSpec, type Action } from '../../../shared/actions.js';
 import { parseModifiers } from '../../../os-control/keys.js';
 import type { UserRule } from '../../../shared/config.js';
 import type { ActionContext } from '../gate.js';
@@ -76,38 +75,7 @@ export function compileUserRules(rules: readonly UserRule[]): CompiledUserRule[]
 
 /** The text a text pattern is matched against: typed text, a shell command, a question. */
 function textOf(action: Action): string | undefined {
-  switch (action.type) {
-    case 'type':
-      return action.text;
-    case 'shell':
-      return action.command;
-    case 'mcp_call':
-      // A textPattern rule reads an MCP call as server, tool and arguments.
-      return `${action.server} ${action.tool} ${JSON.stringify(action.arguments)}`;
-    case 'ask_user':
-      return action.question;
-    case 'element':
-      // A textPattern rule reads the value an element is set to, like typed text.
-      return action.op === 'set_value' ? action.value : undefined;
-    case 'click':
-    case 'move':
-    case 'mouse_down':
-    case 'mouse_up':
-    case 'drag':
-    case 'scroll':
-    case 'key':
-    case 'hold_key':
-    case 'key_down':
-    case 'key_up':
-    case 'wait':
-    case 'screenshot':
-    case 'cursor_position':
-    case 'zoom':
-    case 'finish':
-      return undefined;
-    default:
-      return assertNever(action, 'action kind');
-  }
+  return actionSpec(action).ruleText(action);
 }
 
 /**

@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ACTIONS,
+  ActionSchema,
+  actionCategory,
+  actionPoints,
+  actionSpec,
+  describeAction,
+  focusRole,
+  inputDevice,
+  mapActionPoints,
+  type Action,
+  type ActionTable,
+  type ActionType,
+} from '../../src/shared/actions.js';
+import { describeWhole } from '../../src/shared/action-text.js';
+
+// One valid action of every kind (parsed, so schema defaults are filled in).
+const SAMPLES: { [K in ActionType]: unknown } = {
+  click: { type: 'click', x: 10, y: 20 },
+  move: { type: 'move', x: 11, y: 21 },
+  mouse_down: { type: 'mouse_down', x: 12, y: 22 },
+  mouse_up: { type: 'mouse_up' },
+  drag: { type: 'drag', path: [{ x: 1, y: 2 }, { x: 3, y: 4 }, { x: 5, y: 6 }] },
+  scroll: { type: 'scroll', x: 13, y: 23, direction: 'down' },
+  type: { type: 'type', text: 'hello' },
+  key: { type: 'key', keys: 'ctrl+s' },
+  hold_key: { type: 'hold_key', keys: 'shift', durationMs: 100 },
+  key_down: { type: 'key_down', keys: 'shift' },
+  key_up: { type: 'key_up', keys: 'shift' },
+  wait: { type: 'wait', durationMs: 500 },
+  screenshot: { type: 'screenshot' },
+  cursor_position: { type: 'cursor_position' },
+  zoom: { type: 'zoom', region: { x: 100, y: 50, width: 40, height: 30 } },
+  shell: { type: 'shell', command: 'ls -la' },
+  mcp_call: { type: 'mcp_call', server: 'files', tool: 'read', arguments: { path: '/tmp/a' } },
+  element: { type: 'element', op: 'click', id: 3, target: { path: '/0/1', role: 'push button', name: 'Save', x: 30, y: 40 } },
+  ask_user: { type: 'ask_user', question: 'Which file?' },
+  finish: { type: 'finish', success: true, summary: 'saved' },
+};
+const sample = (kind: ActionType): Action => ActionSchema.parse(SAMPLES[kind]);
+const KINDS = Object.keys(SAMPLES) as ActionType[];
+
+// The facts as the switches they replaced decided them (computer.ts focusRole/reactionOf,
+// actions.ts actionCategory, replay/derive.ts replays, runner/target.ts pointerTargetPoint,
+// user-rules.ts textOf): the table must keep every one.
+const EXPECTED: Record<ActionType, { category: string; focus: string; answer: string; replays: boolean; device: string; chords: boolean; pointerAt?: { x: number; y: number }; ruleText?: string }> = {
+  click: { category: 'input', focus: 'click', answer: 'may-show', replays: true, device: 'pointer', chords: false, pointerAt: { x: 10, y: 20 } },
+  move: { category: 'input', focus: 'none', answer: 'may-show', replays: true, device: 'pointer', chords: false, pointerAt: { x: 11, y: 21 } },
+  mouse_down: { category: 'input', focus: 'click', answer: 'may-show', replays: true, device: 'pointer', chords: false, pointerAt: { x: 12, y: 22 } },
+  mouse_up: { category: 'input', focus: 'none', answer: 'may-show', replays: true, device: 'pointer', chords: false },
+  drag: { category: 'input', focus: 'click', answer: 'may-show', replays: true, device: 'pointer', chords: false, pointerAt: { x: 1, y: 2 } },
+  scroll: { category: 'input', focus: 'none', answer: 'may-show', replays: true, device: 'pointer', chords: false, pointerAt: { x: 13, y: 23 } },
+  type: { category: 'input', focus: 'keys', answer: 'must-show', replays: true, device: 'keyboard', chords: false, ruleText: 'hello' },
+  key: { category: 'input', focus: 'keys', answer: 'must-show', replays: true, device: 'keyboard', chords: true },
+  hold_key: { category: 'input', focus: 'keys', answer: 'may-show', replays: true, device: 'keyboard', chords: true },
+  key_down: { category: 'input', focus: 'keys', answer: 'may-show', replays: true, device: 'keyboard', chords: true },
+  key_up: { category: 'input', focus: 'none', answer: 'may-show', replays: true, device: 'keyboard', chords: true },
+  wait: { category: 'observe', focus: 'none', answer: 'none', replays: true, device: 'none', chords: false },
+  screenshot: { category: 'observe', focus: 'none', answer: 'none', replays: false, device: 'none', chords: false },
+  cursor_position: { category: 'observe', focus: 'none', answer: 'none', replays: false, device: 'none', chords: false },
+  zoom: { category: 'observe', focus: 'none', answer: 'none', replays: false, device: 'none', chords: false },
+  shell: { category: 'shell', focus: 'none', answer: 'none', replays: true, device: 'none', chords: false, ruleText: 'ls -la' },
+  mcp_call: { category: 'tool', focus: 'none', answer: 'none', replays: true, device: 'none', chords: false, ruleText: 'files read {"path":"/tmp/a"}' },
+  element: { category: 'input', focus: 'click', answer: 'may-show', replays: true, device: 'pointer', chords: false, pointerAt: { x: 30, y: 40 } },
+  ask_user: { category: 'ask_user', focus: 'none', answer: 'none', replays: false, device: 'none', chords: false, ruleText: 'Which file?' },
+  finish: { category: 'finish', focus: 'none', answer: 'none', replays: false, device: 'none', chords: false },
+};
+
+describe('the action table', () => {
+  it('has exactly one row per kind of the action schema, holding that kind’s schema', () => {
+    const union = ActionSchema.options.map((o) => o.shape.type.value).sort();
+    expect(Object.keys(ACTIONS).sort()).toEqual(union);
+    for (const option of ActionSchema.options) expect(ACTIONS[option.shape.type.value].schema).toBe(option);
+  });
+
+  it('a table without a row is not an ActionTable (tsc names the missing kind)', () => {
+    const { zoom: _zoom, ...withoutZoom } = ACTIONS;
+    // @ts-expect-error — the zoom row is missing: a kind added to the schema without its row fails tsc the same way.
+    const table: ActionTable = withoutZoom;
+    expect(Object.keys(table)).not.toContain('zoom');
+    // @ts-expect-error — a row for a kind the schema does not have is refused too.
+    const extra: ActionTable = { ...ACTIONS, teleport: ACTIONS.move };
+    expect(Object.keys(extra)).toContain('teleport');
+  });
+
+  it('a kind from outside the types (an old log) is refused by its name, "constructor" too', () => {
+    for (const type of ['teleport', 'constructor', 'toString', '__proto__']) {
+      const stray = { type } as unknown as Action;
+      expect(() => actionSpec(stray)).toThrow(`unhandled action kind: ${JSON.stringify(type)}`);
+      expect(() => describeAction(stray)).toThrow('unhandled action kind');
+      expect(() => focusRole(stray)).toThrow('unhandled action kind');
+    }
+  });
+
+  it.each(KINDS)('%s keeps the facts the old switches gave it', (kind) => {
+    const action = sample(kind);
+    const want = EXPECTED[kind];
+    expect(actionCategory(action)).toBe(want.category);
+    expect(focusRole(action)).toBe(want.focus);
+    expect(actionSpec(action).answer).toBe(want.answer);
+    expect(actionSpec(action).replays).toBe(want.replays);
+    expect(inputDevice(action)).toBe(want.device);
+    expect(actionSpec(action).chords).toBe(want.chords);
+    expect(actionSpec(action).pointerAt(action)).toEqual(want.pointerAt);
+    expect(actionSpec(action).ruleText(action)).toBe(want.ruleText);
+  });
+
+  it('an element action moves focus and goes through the pointer only for a click', () => {
+    for (const op of ['focus', 'set_value', 'invoke'] as const) {
+      const action = ActionSchema.parse({ ...(SAMPLES.element as object), op, ...(op === 'set_value' ? { value: 'x' } : {}) });
+      expect(focusRole(action)).toBe('none');
+      expect(inputDevice(action)).toBe('accessibility');
+      expect(actionSpec(action).pointerAt(action)).toBeUndefined();
+      expect(actionSpec(action).ruleText(action)).toBe(op === 'set_value' ? 'x' : undefined);
+    }
+    const withoutTarget = ActionSchema.parse({ type: 'element', op: 'click', id: 3 });
+    expect(actionSpec(withoutTarget).pointerAt(withoutTarget)).toBeUndefined();
+    expect(actionPoints(withoutTarget)).toEqual([]);
+  });
+
+  it.each(KINDS)('%s: mapping moves every point it carries and nothing else', (kind) => {
+    const action = sample(kind);
+    const shift = (p: { x: number; y: number }) => ({ x: p.x * 2 + 1, y: p.y * 3 - 1 });
+    const mapped = mapActionPoints(action, shift);
+    expect(actionPoints(mapped)).toEqual(actionPoints(action).map(shift));
+    expect(mapped.type).toBe(action.type);
+    // A kind without points comes back as it was.
+    if (actionPoints(action).length === 0) expect(mapped).toEqual(action);
+  });
+
+  it('points of the kinds that carry them, in order', () => {
+    expect(actionPoints(sample('drag'))).toEqual([{ x: 1, y: 2 }, { x: 3, y: 4 }, { x: 5, y: 6 }]);
+    expect(actionPoints(sample('zoom'))).toEqual([{ x: 100, y: 50 }, { x: 140, y: 80 }]);
+    expect(mapActionPoints(sample('zoom'), (p) => ({ x: p.x / 2, y: p.y / 2 }))).toMatchObject({ region: { x: 50, y: 25, width: 20, height: 15 } });
+    expect(actionPoints(sample('mouse_up'))).toEqual([]);
+    expect(actionPoints(ActionSchema.parse({ type: 'mouse_down', x: 5 }))).toEqual([]);
+  });
+
+  it.each(KINDS)('%s is described on one line, and wholly by describeWhole', (kind) => {
+    const action = sample(kind);
+    expect(describeAction(action)).toMatch(/\S/);
+    expect(describeAction(action)).not.toMatch(/\n/);
+    expect(describeWhole(action)).toMatch(/\S/);
+  });
+
+  it('describes each kind as the lists and logs have always said it', () => {
+    const lines = Object.fromEntries(KINDS.map((k) => [k, describeAction(sample(k))]));
+    expect(lines).toEqual({
+      click: 'click left at (10, 20)',
+      move: 'move to (11, 21)',
+      mouse_down: 'press left button at (12, 22)',
+      mouse_up: 'release left button',
+      drag: 'drag from (1, 2) to (5, 6)',
+      scroll: 'scroll down ×3 at (13, 23)',
+      type: 'type "hello"',
+      key: 'press ctrl+s',
+      hold_key: 'hold shift for 100 ms',
+      key_down: 'hold down shift',
+      key_up: 'let go of shift',
+      wait: 'wait 500 ms',
+      screenshot: 'take a screenshot',
+      cursor_position: 'read the cursor position',
+      zoom: 'zoom into (100, 50) 40×30',
+      shell: 'run shell: ls -la',
+      mcp_call: 'call files tool read {"path":"/tmp/a"}',
+      element: 'click push button "Save" (#3) at (30, 40)',
+      ask_user: 'ask: Which file?',
+      finish: 'done: saved',
+    });
+    expect(describeAction(ActionSchema.parse({ type: 'type', text: 'x'.repeat(81) }))).toBe(`type "${'x'.repeat(77)}..."`);
+    expect(describeAction(ActionSchema.parse({ type: 'shell', command: 'y'.repeat(121) }))).toBe(`run shell: ${'y'.repeat(117)}...`);
+    expect(describeAction(ActionSchema.parse({ type: 'click', x: 1.4, y: 2.6, clicks: 2, button: 'right', modifiers: ['ctrl'] }))).toBe('ctrl+double click right at (1, 3)');
+  });
+});
