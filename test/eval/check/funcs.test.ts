@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { checkDirectJsonObject, checkIncludeExclude, compareTextFile, exactMatch, fuzzyMatch, isInList, literalMatch } from '../../../src/main/eval/check/funcs.js';
+import { CheckError } from '../../../src/main/eval/check/env.js';
+import { fuzzRatio } from '../../../src/main/eval/check/fuzz.js';
+import { pyRepr } from '../../../src/main/eval/check/py.js';
+import { VmFile } from '../../../src/main/eval/check/values.js';
+
+// Each port against hand-made end states, a pass and a fail at least, with OSWorld's numbers:
+// general.py / docs.py semantics (Python ==, str(), `in`), rapidfuzz's documented ratios.
+const file = (text: string | null, name = '/h/out.txt') => new VmFile(name, text === null ? null : Buffer.from(text, 'utf8'));
+
+describe('exact_match', () => {
+  it('passes on equal output, fails on any difference (a missing newline too)', () => {
+    expect(exactMatch('false\n', { expected: 'false\n' }).score).toBe(1);
+    const miss = exactMatch('false', { expected: 'false\n' });
+    expect(miss.score).toBe(0);
+    expect(miss.detail).toBe("result 'false' is not 'false\\n'");
+  });
+  it('compares as Python ==: True == 1, dicts by keys, lists in order, None', () => {
+    expect(exactMatch(true, { expected: 1 }).score).toBe(1);
+    expect(exactMatch({ a: [1, 2], b: null }, { expected: { b: null, a: [1, 2] } }).score).toBe(1);
+    expect(exactMatch([2, 1], { expected: [1, 2] }).score).toBe(0);
+    expect(exactMatch(null, { expected: '' }).score).toBe(0);
+    expect(exactMatch(null, { expected: null }).score).toBe(1);
+    expect(exactMatch('1', { expected: 1 }).score).toBe(0);
+  });
+});
+
+describe('check_include_exclude', () => {
+  const rules = { include: ['All files have the correct permissions.'], exclude: ['error'] };
+  it('passes when every include is in the output and no exclude is', () => {
+    expect(checkIncludeExclude('checking...\nAll files have the correct permissions.\n', rules)).toEqual({ score: 1, detail: 'all 1 included, none of 1 excluded' });
+  });
+  it('fails on a missing include, on a present exclude, and on no result', () => {
+    expect(checkIncludeExclude('Some files are 755\n', rules).detail).toContain("'All files have the correct permissions.' is missing");
+    expect(checkIncludeExclude('All files have the correct permissions. error: 1 file', rules).detail).toContain("'error' must not be in");
+    expect(checkIncludeExclude(null, rules)).toEqual({ score: 0, detail: 'no result to look in' });
+  });
+  it('looks in a list by membership and treats absent include/exclude as empty', () => {
+    expect(checkIncludeExclude(['a.txt', 'b.txt'], { include: ['a.txt'], exclude: ['c.txt'] }).score).toBe(1);
+    expect(checkIncludeExclude(['a.txt.bak'], { include: ['a.txt'] }).score).toBe(0);
+    expect(checkIncludeExclude('anything', {}).score).toBe(1);
+    expect(checkIncludeExclude(42, { include: ['4'] }).score).toBe(0);
+  });
+});
+
+describe('compare_text_file', () => {
+  it('passes on the same text; reads CRLF as LF like Python text mode', () => {
+    expect(compareTextFile(file('a\r\nb\n'), file('a\nb\n', '/c/gold.txt'), {}).score).toBe(1);
+  });
+  it('fails on different text and says where', () => {
+    const out = compareTextFile(file('line one\nline 2\n'), file('line one\nline two\n', '/c/gold.txt'), {});
+    expect(out.score).toBe(0);
+    expect(out.detail).toBe("/h/out.txt differs from /c/gold.txt at line 2: '2\\n' where 'two\\n' was expected");
+  });
+  it('ignore_blanks squeezes whitespace runs and trims; ignore_case folds case', () => {
+    expect(compareTextFile(file('  Hello\t\tWorld \n\n'), file('Hello World', '/c/g'), { ignore_blanks: true }).score).toBe(1);
+    expect(compareTextFile(file('HelloWorld'), file('Hello World', '/c/g'), { ignore_blanks: true }).score).toBe(0);
+    expect(compareTextFile(file('HELLO'), file('hello', '/c/g'), { ignore_case: true }).score).toBe(1);
+    expect(compareTextFile(file('HELLO'), file('hello', '/c/g'), {}).score).toBe(0);
+  });
+  it('a result file that is not there or not UTF-8 scores 0; a missing expected file is the task\'s error', () => {
+    expect(compareTextFile(file(null), file('x', '/c/g'), {})).toEqual({ score: 0, detail: '/h/out.txt is not there' });
+    expect(compareTextFile(new VmFile('/h/b.bin', Buffer.from([0xff, 0xfe, 0x00])), file('x', '/c/g'), {}).detail).toBe('/h/b.bin is not UTF-8 text');
+    expect(() => compareTextFile(file('x'), file(null, '/c/g'), {})).toThrow(CheckError);
+  });
+});
+
+describe('literal_match', () => {
+  it('type str compares str() of both', () => {
+    expect(literalMatch('42', 42, {}).score).toBe(1);
+    expect(literalMatch('Paris', 'paris', {}).score).toBe(0);
+    expect(literalMatch('Paris', 'paris', { ignore_case: true }).score).toBe(1);
+    expect(literalMatch(['a', 'b'], "['a', 'b']", {}).score).toBe(1);
+    expect(literalMatch(null, 'None', {}).score).toBe(1);
+  });
+  it('type list compares item by item and refuses non-lists and other lengths', () => {
+    expect(literalMatch(['A', 1], ['a', '1'], { type: 'list', ignore_case: true }).score).toBe(1);
+    expect(literalMatch(['a', 'b'], ['a', 'c'], { type: 'list' }).detail).toBe("item 1 is 'b', 'c' expected");
+    expect(literalMatch(['a'], ['a', 'b'], { type: 'list' }).detail).toBe('result has 1 items, 2 expected');
+    expect(literalMatch('a', ['a'], { type: 'list' }).score).toBe(0);
+  });
+});
+
+describe('fuzzy_match', () => {
+  it("is rapidfuzz's fuzz.ratio / 100 (its documented examples)", () => {
+    expect(fuzzRatio('this is a test', 'this is a test!')).toBeCloseTo(96.5517, 3);
+    expect(fuzzRatio('fuzzy wuzzy was a bear', 'wuzzy fuzzy was a bear')).toBeCloseTo(90.909, 2);
+    expect(fuzzyMatch('this is a test', { expected: 'this is a test!' }).score).toBeCloseTo(0.965517, 5);
+  });
+  it('equal texts score 1, nothing in common 0, code points not UTF-16 units', () => {
+    expect(fuzzyMatch('abc', { expected: 'abc' }).score).toBe(1);
+    expect(fuzzyMatch('', { expected: '' }).score).toBe(1);
+    expect(fuzzyMatch('abc', { expected: 'xyz' }).score).toBe(0);
+    expect(fuzzyMatch('😀a', { expected: '😀b' }).score).toBe(0.5);
+    expect(fuzzyMatch(null, { expected: 'abc' }).score).toBe(0);
+  });
+});
+
+describe('is_in_list', () => {
+  it('passes when the expected item is in the list (or a substring of text)', () => {
+    expect(isInList(['Default', 'Yaru-dark'], { expected: 'Yaru-dark' }).score).toBe(1);
+    expect(isInList('theme: Yaru-dark\n', { expected: 'Yaru-dark' }).score).toBe(1);
+  });
+  it('fails when it is not, and when the result cannot hold it', () => {
+    expect(isInList(['Default'], { expected: 'Yaru-dark' }).detail).toBe("'Yaru-dark' is not in ['Default']");
+    expect(isInList(null, { expected: 'x' }).detail).toContain("argument of type 'NoneType' is not iterable");
+    expect(isInList('text', { expected: 3 }).score).toBe(0);
+  });
+});
+
+describe('check_direct_json_object', () => {
+  it('passes when every expected key has its value; reads single-quoted output as OSWorld does', () => {
+    expect(checkDirectJsonObject("{'name': 'Bob', 'age': 30}\n", { expected: { name: 'Bob' } }).score).toBe(1);
+    expect(checkDirectJsonObject({ name: 'Bob', age: 30 }, { expected: { name: 'Bob', age: 30 } }).score).toBe(1);
+  });
+  it('fails on a different or missing value, non-JSON output, a non-object and the failure marker', () => {
+    expect(checkDirectJsonObject('{"name": "Al"}', { expected: { name: 'Bob' } }).detail).toBe("'name' is 'Al', 'Bob' expected");
+    expect(checkDirectJsonObject('{}', { expected: { name: 'Bob' } }).detail).toBe("'name' is None, 'Bob' expected");
+    expect(checkDirectJsonObject('not json', { expected: { a: 1 } }).score).toBe(0);
+    expect(checkDirectJsonObject('[1, 2]', { expected: { a: 1 } }).score).toBe(0);
+    expect(checkDirectJsonObject('{"a": 1}', { expected: { a: '__EVALUATION_FAILED__' } }).score).toBe(0);
+    expect(checkDirectJsonObject(null, { expected: { a: 1 } }).score).toBe(0);
+  });
+  it('ignore_list_order is read from the expected object itself (OSWorld then sorts that key too, and scores 0)', () => {
+    expect(checkDirectJsonObject({ tags: ['b', 'a'] }, { expected: { tags: ['a', 'b'] } }).score).toBe(0);
+    expect(checkDirectJsonObject({ tags: ['b', 'a'] }, { expected: { tags: ['a', 'b'], ignore_list_order: true } }).score).toBe(0);
+  });
+  it('expect_in_result: a list of accepted values, or a substring', () => {
+    const rules = (expected: Record<string, unknown>) => ({ expected, expect_in_result: true });
+    expect(checkDirectJsonObject({ city: 'Paris' }, rules({ city: ['Lyon', 'Paris'] })).score).toBe(1);
+    expect(checkDirectJsonObject({ city: ['Rome', 'Paris'] }, rules({ city: ['Paris'] })).score).toBe(1);
+    expect(checkDirectJsonObject({ city: 'Nice' }, rules({ city: ['Lyon', 'Paris'] })).score).toBe(0);
+    expect(checkDirectJsonObject({ title: 'The Paris Review' }, rules({ title: 'Paris' })).score).toBe(1);
+    expect(checkDirectJsonObject({ title: 'Review' }, rules({ title: 'Paris' })).score).toBe(0);
+    expect(checkDirectJsonObject({}, rules({ title: 'Paris' })).score).toBe(0);
+    expect(checkDirectJsonObject({ n: 3 }, rules({ n: 3 })).score).toBe(0);
+  });
+});
+
+describe("Python's repr, as OSWorld's sentences and literal_match see values", () => {
+  it('matches python3 str() of a mixed list', () => {
+    expect(pyRepr([1, 'a', null, true, { k: "it's" }])).toBe(`[1, 'a', None, True, {'k': "it's"}]`);
+  });
+});

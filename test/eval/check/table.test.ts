@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { CheckError } from '../../../src/main/eval/check/env.js';
+import { cellsOf, compareTable, pyFloat, roundHalfEven } from '../../../src/main/eval/check/table.js';
+import { VmFile } from '../../../src/main/eval/check/values.js';
+import { readWorkbook } from '../../../src/main/eval/check/workbook.js';
+import type { TableRule } from '../../../src/main/eval/task/table-rules.js';
+import { xlsx, zip } from './xlsx-writer.js';
+
+// compare_table against hand-made workbooks: XLSX written as a spreadsheet app lays it out
+// (xlsx-writer.ts), CSV as text. Each rule passes on a matching end state and fails on a near miss.
+const book = (bytes: Buffer | string | null, name = '/h/result.xlsx') => new VmFile(name, bytes === null ? null : Buffer.from(bytes));
+const gold = (bytes: Buffer | string) => book(bytes, '/cache/t/gold.xlsx');
+const data = (extra: Partial<Extract<TableRule, { type: 'sheet_data' }>> = {}) => ({ rules: [{ type: 'sheet_data', sheet_idx0: 0, sheet_idx1: 'EI0', ...extra }] });
+
+const expected = xlsx({ Sheet1: [['Old ID', 'New 7 Digit ID'], [1234, '0001234'], [56, { inline: '0000056' }], [7.5, { formula: 'TEXT(A4;"0000000")', cached: '0000007' }]] });
+
+describe('compare_table: sheet_data', () => {
+  it('passes on the same values, however the strings are stored (shared, inline, formula cache)', () => {
+    const result = xlsx({ Sheet1: [['Old ID', 'New 7 Digit ID'], [1234, { inline: '0001234' }], [56, '0000056'], [7.5, '0000007']] });
+    expect(compareTable(book(result), gold(expected), data())).toEqual({ score: 1, detail: 'all 1 table rules hold' });
+  });
+
+  it('fails on one different cell and names it', () => {
+    const result = xlsx({ Sheet1: [['Old ID', 'New 7 Digit ID'], [1234, '001234'], [56, '0000056'], [7.5, '0000007']] });
+    const out = compareTable(book(result), gold(expected), data());
+    expect(out.score).toBe(0);
+    expect(out.detail).toBe('rule 0 (sheet_data): data row 2, column 2: "001234" vs "0001234"');
+  });
+
+  it('fails on an extra row or column', () => {
+    const longer = xlsx({ Sheet1: [['Old ID', 'New 7 Digit ID'], [1234, '0001234'], [56, '0000056'], [7.5, '0000007'], [1, '0000001']] });
+    expect(compareTable(book(longer), gold(expected), data()).detail).toContain('the sheets are 5×2 and 4×2');
+    const wider = xlsx({ Sheet1: [['Old ID', 'New 7 Digit ID', 'x'], [1234, '0001234'], [56, '0000056'], [7.5, '0000007']] });
+    expect(compareTable(book(wider), gold(expected), data()).score).toBe(0);
+  });
+
+  it('drops wholly empty rows as pandas does, and compares numbers rounded to precision', () => {
+    const a = xlsx({ S: [['x'], [null], [1.00004], [2]] });
+    const b = xlsx({ S: [['x'], [1], [2]] });
+    expect(compareTable(book(a), gold(b), data()).score).toBe(1);
+    const c = xlsx({ S: [['x'], [1.00006], [2]] });
+    expect(compareTable(book(c), gold(b), data()).score).toBe(0);
+    expect(compareTable(book(c), gold(b), data({ precision: 3 })).score).toBe(1);
+  });
+
+  it('ignore_blanks squeezes whitespace in text cells only when asked', () => {
+    const a = xlsx({ S: [['New  York\t City ']] });
+    const b = xlsx({ S: [['New York City']] });
+    expect(compareTable(book(a), gold(b), data()).score).toBe(0);
+    expect(compareTable(book(a), gold(b), data({ ignore_blanks: true })).score).toBe(1);
+  });
+
+  it('reads a CSV result as one sheet, a column of numbers as numbers (as pandas.read_csv infers it)', () => {
+    const scores = xlsx({ Sheet1: [['Name', 'Score'], ['Ann', 3], ['Bob, Jr.', 4.5]] });
+    const csv = 'Name,Score\r\nAnn,3\n"Bob, Jr.",4.50\n';
+    expect(compareTable(book(csv, '/h/out.csv'), gold(scores), { rules: [{ type: 'sheet_data', sheet_idx0: 'RI0', sheet_idx1: 'EI0' }] }).score).toBe(1);
+    expect(compareTable(book('Name,Score\nAnn,3\nBob,4.5\n', '/h/out.csv'), gold(scores), data()).score).toBe(0);
+    // pandas reads "0001234" in an all-number column as 1234: a text cell "0001234" is then another value.
+    expect(compareTable(book('Old ID,New 7 Digit ID\n1234,0001234\n56,0000056\n7.5,0000007\n', '/h/out.csv'), gold(expected), data()).detail).toBe('rule 0 (sheet_data): data row 2, column 2: 1234 vs "0001234"');
+  });
+
+  it('a sheet the result lacks scores 0; one the expected workbook lacks is the task\'s error', () => {
+    expect(compareTable(book(expected), gold(expected), { rules: [{ type: 'sheet_data', sheet_idx0: 'RNSummary', sheet_idx1: 'EI0' }] }).detail).toContain('"RNSummary" is not in the result workbook');
+    expect(() => compareTable(book(expected), gold(expected), { rules: [{ type: 'sheet_data', sheet_idx0: 0, sheet_idx1: 'ENSummary' }] })).toThrow(CheckError);
+  });
+});
+
+describe('compare_table: sheet_name and the rule order', () => {
+  const two = xlsx({ Data: [['a']], Chart: [['b']] });
+  it('passes on the same names in the same order, fails otherwise', () => {
+    expect(compareTable(book(two), gold(xlsx({ Data: [['x']], Chart: [['y']] })), { rules: [{ type: 'sheet_name' }] }).score).toBe(1);
+    expect(compareTable(book(two), gold(xlsx({ Chart: [['y']], Data: [['x']] })), { rules: [{ type: 'sheet_name' }] }).detail).toBe('rule 0 (sheet_name): sheet names ["Data","Chart"], ["Chart","Data"] expected');
+  });
+  it('the first failing rule ends it at 0 even when a later one would pass', () => {
+    const rules = { rules: [{ type: 'sheet_name' }, { type: 'sheet_data', sheet_idx0: 'RNData', sheet_idx1: 'ENData' }] };
+    expect(compareTable(book(two), gold(xlsx({ Data: [['a']] })), rules).detail).toContain('rule 0 (sheet_name)');
+    expect(compareTable(book(two), gold(xlsx({ Data: [['a']], Chart: [['z']] })), rules).score).toBe(1);
+    expect(compareTable(book(two), gold(xlsx({ Data: [['b']], Chart: [['z']] })), rules).detail).toContain('rule 1 (sheet_data)');
+  });
+});
+
+describe('compare_table: sheet_fuzzy', () => {
+  const result = xlsx({ S: [['Name', 'Street'], ['ALICE  ', '12 Main Rd'], [3, 'x']] });
+  const want = xlsx({ S: [['Name', 'Street'], ['alice', '12 Main Road'], [3, 'x']] });
+  const fuzzy = (rule: Record<string, unknown>) => ({ rules: [{ type: 'sheet_fuzzy', sheet_idx0: 'RI0', sheet_idx1: 'EI0', rules: [rule] }] });
+  it('exact_match after trimming and case folding', () => {
+    expect(compareTable(book(result), gold(want), fuzzy({ range: ['A1:A3'], type: 'exact_match', ignore_case: true, trim_trailings: ' ' })).score).toBe(1);
+    expect(compareTable(book(result), gold(want), fuzzy({ range: ['A1:A3'], type: 'exact_match' })).detail).toContain('A2: "ALICE  " vs "alice"');
+  });
+  it('normalization pairs, fuzzy threshold, includes / included_by', () => {
+    expect(compareTable(book(result), gold(want), fuzzy({ range: ['B2'], type: 'exact_match', normalization: [['Rd', 'Road']] })).score).toBe(1);
+    expect(compareTable(book(result), gold(want), fuzzy({ range: ['B2'], type: 'fuzzy_match', threshold: 85 })).score).toBe(1);
+    expect(compareTable(book(result), gold(want), fuzzy({ range: ['B2'], type: 'fuzzy_match', threshold: 95 })).score).toBe(0);
+    expect(compareTable(book(result), gold(want), fuzzy({ range: ['B2'], type: 'included_by' })).score).toBe(0);
+    expect(compareTable(book(want), gold(result), fuzzy({ range: ['B2'], type: 'included_by' })).score).toBe(0);
+    expect(compareTable(book(want), gold(result), fuzzy({ range: ['A1:B1'], type: 'includes' })).score).toBe(1);
+  });
+  it('reads numbers as Python floats and empty cells as None on both sides', () => {
+    expect(compareTable(book(result), gold(want), fuzzy({ range: ['A3', 'C1:C3'], type: 'exact_match' })).score).toBe(1);
+    expect(compareTable(book(result), gold(xlsx({ S: [[], [], ['3.0']] })), fuzzy({ range: ['A3'], type: 'exact_match' })).score).toBe(1);
+    expect(compareTable(book(result), gold(xlsx({ S: [[], [], ['3']] })), fuzzy({ range: ['A3'], type: 'exact_match' })).score).toBe(0);
+    expect(compareTable(book(result), gold(xlsx({ S: [[], [], [null, 'None']] })), fuzzy({ range: ['B3'], type: 'includes' })).score).toBe(0);
+  });
+});
+
+describe('compare_table: files that are not there or do not open', () => {
+  it('a missing or broken result scores 0; a broken expected workbook is the task\'s error', () => {
+    expect(compareTable(book(null), gold(expected), data())).toEqual({ score: 0, detail: '/h/result.xlsx is not there' });
+    expect(compareTable(book(zip({ 'mimetype': 'application/vnd.oasis.opendocument.spreadsheet' })), gold(expected), data()).detail).toContain('no xl/workbook.xml');
+    expect(compareTable(book(Buffer.from('PK\u0003\u0004 truncated')), gold(expected), data()).detail).toContain('does not open');
+    expect(() => compareTable(book(expected), gold(Buffer.from('PK\u0003\u0004 junk')), data())).toThrow(CheckError);
+    expect(() => compareTable(book(expected), book(null, '/cache/t/gold.xlsx'), data())).toThrow('is not there');
+  });
+});
+
+describe('the workbook reader', () => {
+  it('reads rich-text shared strings without phonetic runs, OOXML escapes, booleans, stored entries', () => {
+    const files = {
+      'xl/workbook.xml': '<workbook xmlns:r="r"><sheets><sheet name="A &amp; B" sheetId="1" r:id="rId7"/></sheets></workbook>',
+      'xl/_rels/workbook.xml.rels': '<Relationships><Relationship Id="rId7" Target="/xl/worksheets/data.xml"/></Relationships>',
+      'xl/sharedStrings.xml': '<sst><si><r><t>Hel</t></r><r><rPr><b/></rPr><t>lo</t></r><rPh><t>ignored</t></rPh></si><si><t>line_x000D_end</t></si><si/></sst>',
+      'xl/worksheets/data.xml': '<worksheet><sheetData><row r="2"><c r="B2" t="s"><v>0</v></c><c r="C2" t="s"><v>1</v></c><c r="D2" t="b"><v>1</v></c><c r="E2" s="3"/><c r="F2" t="s"><v>2</v></c></row></sheetData></worksheet>',
+    };
+    const wb = readWorkbook(zip(files, true));
+    expect(wb.names).toEqual(['A & B']);
+    expect([...wb.sheet('A & B')!.rows.get(2)!.entries()]).toEqual([
+      [2, 'Hello'],
+      [3, 'line\rend'],
+      [4, true],
+      [6, ''],
+    ]);
+  });
+
+  it('rounds half to even like numpy, prints floats like Python, walks ranges like openpyxl', () => {
+    expect([roundHalfEven(2.5, 0), roundHalfEven(3.5, 0), roundHalfEven(0.125, 2), roundHalfEven(-1.5, 0), roundHalfEven(1.23456, 4)]).toEqual([2, 4, 0.12, -2, 1.2346]);
+    expect([pyFloat(3), pyFloat(0.5), pyFloat(1e-5), pyFloat(1e16), pyFloat(-2.5e-7), pyFloat(123456789.5)]).toEqual(['3.0', '0.5', '1e-05', '1e+16', '-2.5e-07', '123456789.5']);
+    expect(cellsOf('A1:B2')).toEqual(['A1', 'B1', 'A2', 'B2']);
+    expect(cellsOf('Z9:AB9')).toEqual(['Z9', 'AA9', 'AB9']);
+  });
+});
