@@ -40,6 +40,7 @@ export const MODULES = {
   // Claude's computer actions as Anthropic's reference executor reads them (issue 26.4): 96.1%, 372 of 387.
   'src/main/agent/providers/parse/claude-computer.ts': ['test/providers/claude-fields.test.ts', 'test/providers/corpus.test.ts'],
   'src/main/agent/untrusted-text.ts': ['test/agent/untrusted-frames.test.ts'],
+  'src/main/read-capped.ts': ['test/core/read-capped.test.ts'],
   // Replay (issue 28.9): target finding, the screen checks, element ops, the heal path.
   'src/main/agent/replay/find-target.ts': ['test/replay/find-target.test.ts'],
   'src/main/agent/replay/effect.ts': ['test/replay/effect.test.ts'],

@@ -5,6 +5,7 @@ import { ConfigSchema, type Config, type ProviderProfile } from '../../shared/co
 import { PROVIDERS } from '../../shared/providers.js';
 import { homePaths } from '../paths.js';
 import { mkdirPrivate, repairPrivateHome, writePrivateFile } from '../private-files.js';
+import { readCappedText } from '../read-capped.js';
 import { own } from '../../shared/own.js';
 
 /** A config file that cannot be used; the message names the file and every problem. */
@@ -79,14 +80,17 @@ export function defaultConfig(): Config {
   return withBuiltInProfiles(ConfigSchema.parse({}));
 }
 
-/** Loads $DESKPILOT_HOME/config.json; a missing file means defaults, a bad one a ConfigError. */
+/** Profiles, rules and settings: a few KiB. 4 MiB is no config (and is read at every command's start). */
+export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+
+/** Loads $DESKPILOT_HOME/config.json; a missing file means defaults, a bad or oversized one a ConfigError. */
 export async function loadConfig(home?: string): Promise<Config> {
   const file = homePaths(home).config;
   // Every command starts here: a home an older version made world-readable is made private once.
   await repairPrivateHome(homePaths(home).home);
   let text: string;
   try {
-    text = await fs.readFile(file, 'utf8');
+    text = await readCappedText(file, { maxBytes: MAX_CONFIG_BYTES, what: 'a config file' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return defaultConfig();
     throw new ConfigError(`cannot read ${file}: ${(error as Error).message}`, file);

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readCappedText } from '../read-capped.js';
 import { MAX_TIMER_MESSAGE, MAX_TIMER_MS } from '../../shared/timers.js';
 import type { Rect } from '../../shared/actions.js';
 import { ELEMENT_STATES } from '../../shared/elements.js';
@@ -48,9 +48,7 @@ export const MAX_PLAN_PROBLEMS_SHOWN = 20;
 export async function readPlanFile(file: string): Promise<TestPlan> {
   let text: string;
   try {
-    const size = (await stat(file)).size;
-    if (size > MAX_PLAN_BYTES) throw new Error(`it is ${(size / 1024 / 1024).toFixed(1)} MiB; a plan may be at most ${MAX_PLAN_BYTES / 1024 / 1024} MiB`);
-    text = await readFile(file, 'utf8');
+    text = await readCappedText(file, { maxBytes: MAX_PLAN_BYTES, what: 'a plan' });
   } catch (error) {
     throw new PlanError([{ line: 1, message: `cannot read the plan: ${error instanceof Error ? error.message : String(error)}` }], file);
   }

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { countCases, type AttemptResult, type CaseResult, type SuiteResult } from './results.js';
+import { FileTooLargeError, readCappedText } from '../read-capped.js';
 import { AttemptResultSchema, CaseIdSchema, CaseResultSchema, CheckResultSchema, Millis, RESULTS_LIMITS, ResultName, ResultText, ShardSchema } from './results-schema.js';
 
 /**
@@ -171,19 +172,13 @@ export async function readResultsDir(dir: string): Promise<{ suite: SuiteResult;
   const file = path.join(dir, RESULTS_FILE);
   const unreadable = (error: unknown) =>
     new ResultsFileError(file, `cannot read it (${error instanceof Error ? error.message : String(error)}); is ${dir} the --out-dir of a deskpilot qa run?`);
-  let size: number;
-  try {
-    const stat = await fs.stat(file);
-    if (!stat.isFile()) throw new Error('not a regular file');
-    size = stat.size;
-  } catch (error) {
-    throw unreadable(error);
-  }
-  if (size > RESULTS_LIMITS.maxBytes) throw new ResultsFileError(file, `it is ${(size / 1024 / 1024).toFixed(1)} MiB; a results file may be at most ${RESULTS_LIMITS.maxBytes / 1024 / 1024} MiB`);
   let text: string;
   try {
-    text = await fs.readFile(file, 'utf8');
+    // A results folder is an artifact download: a FIFO in it would hang the open.
+    if (!(await fs.stat(file)).isFile()) throw new Error('not a regular file');
+    text = await readCappedText(file, { maxBytes: RESULTS_LIMITS.maxBytes, what: 'a results file' });
   } catch (error) {
+    if (error instanceof FileTooLargeError) throw new ResultsFileError(file, error.message);
     throw unreadable(error);
   }
   let json: unknown;

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readCappedText } from '../../read-capped.js';
 import path from 'node:path';
 import { TRAJECTORY_FILE, TrajectorySchema, type Trajectory } from '../../../shared/trajectory.js';
 import { warmUpDecoding } from '../../../os-control/screen-match.js';
@@ -32,12 +32,18 @@ export async function trajectoryOfRunDir(dir: string): Promise<LoadedTrajectory>
   return { trajectory: await trajectoryOfRun(dir), dir };
 }
 
+/**
+ * A trajectory holds steps and the paths of their screenshots, not the images: a
+ * 1,000-step recording is a few MiB, so 64 MiB is no trajectory.
+ */
+export const MAX_TRAJECTORY_BYTES = 64 * 1024 * 1024;
+
 /** A trajectory file (`deskpilot sessions export --format trajectory`, or a run folder's trajectory.json), checked with its schema. */
 export async function loadTrajectoryFile(file: string): Promise<LoadedTrajectory> {
   const full = path.resolve(file);
   let json: unknown;
   try {
-    json = JSON.parse(await readFile(full, 'utf8'));
+    json = JSON.parse(await readCappedText(full, { maxBytes: MAX_TRAJECTORY_BYTES, what: 'a trajectory file' }));
   } catch (error) {
     throw new Error(`${file} is not a trajectory file: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }

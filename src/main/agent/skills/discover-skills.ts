@@ -1,4 +1,5 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { readCappedText } from '../../read-capped.js';
 import path from 'node:path';
 import { parseSkillMarkdown } from './parse-skill.js';
 import { skillRoots, type SkillRoots } from './skill-dirs.js';
@@ -6,12 +7,15 @@ import { SkillError, type SkillInfo, type SkillSource, type SkillSummary } from 
 
 const RESOURCE_DIRS = ['scripts', 'references', 'assets'] as const;
 
+/** A SKILL.md is instructions for the model, sent with every request of a run that uses it: 1 MiB is no skill. */
+export const MAX_SKILL_BYTES = 1024 * 1024;
+
 /** Read and validate one skill folder (the one holding SKILL.md). */
 export async function loadSkillDir(dir: string, source: SkillSource): Promise<SkillInfo> {
   const file = path.join(dir, 'SKILL.md');
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readCappedText(file, { maxBytes: MAX_SKILL_BYTES, what: 'a SKILL.md' });
   } catch (error) {
     throw new SkillError(file, `cannot read: ${error instanceof Error ? error.message : String(error)}`);
   }
