@@ -4,6 +4,7 @@ import { registerServeCommand } from './server/command.js';
 import { EXIT } from './cli/exit-codes.js';
 import { registerDisplaysCommand } from './cli/displays-command.js';
 import { registerDoctorCommand } from './cli/doctor-command.js';
+import { registerEvalCommand } from './cli/eval-command.js';
 import { registerAcpCommand } from './cli/acp-command.js';
 import { registerMcpCommand } from './cli/mcp-command.js';
 import { registerInspectCommand } from './cli/inspect-command.js';
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
     },
   });
   registerQaCommand(program);
+  registerEvalCommand(program);
   registerReplayCommand(program);
   registerRecordCommand(program);
   registerSkillsCommand(program);

@@ -1,0 +1,81 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+
+/**
+ * Commands run as the person on a task's desktop: its DISPLAY, its private session bus,
+ * its own HOME and working folder — never the eval's. Everything started here runs in a
+ * process group of its own, kept in `started` so the task's end stops all of it (an app a
+ * `launch` step started, a shell's background child).
+ */
+export class DesktopShell {
+  private readonly started: ChildProcess[] = [];
+
+  /** `home` is the task's HOME and the working folder of everything run here. */
+  constructor(
+    readonly env: NodeJS.ProcessEnv,
+    readonly home: string,
+  ) {}
+
+  /** Runs argv (or `sh -c` of a string) to its end: stdout, or a rejection naming the command and its stderr. */
+  run(command: string | readonly string[], timeoutMs = 60_000): Promise<string> {
+    const [file, args] = typeof command === 'string' ? ['/bin/sh', ['-c', command]] : [command[0]!, command.slice(1)];
+    return new Promise((resolve, reject) => {
+      execFile(file, [...args], { env: this.env, cwd: this.home, timeout: timeoutMs, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`${shownCommand(command)}: ${String(stderr).trim().slice(-300) || error.message}`));
+        else resolve(stdout);
+      });
+    });
+  }
+
+  /** Runs argv to its end and hands back its output whatever its exit status (OSWorld's /execute); null when it could not start or ran past `timeoutMs`. */
+  exec(argv: readonly string[], timeoutMs = 120_000): Promise<{ stdout: string; stderr: string; exitCode: number | null } | null> {
+    return new Promise((resolve) => {
+      execFile(argv[0]!, argv.slice(1), { env: this.env, cwd: this.home, timeout: timeoutMs, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+        const code = error && typeof error.code === 'number' ? error.code : error ? null : 0;
+        if (error && (error.killed || typeof error.code === 'string')) return resolve(null);
+        resolve({ stdout: String(stdout), stderr: String(stderr), exitCode: code });
+      });
+    });
+  }
+
+  /** Starts argv (or `sh -c` of a string) in the background: an app a task launches. */
+  launch(command: string | readonly string[]): ChildProcess {
+    const [file, args] = typeof command === 'string' ? ['/bin/sh', ['-c', command]] : [command[0]!, command.slice(1)];
+    const child = spawn(file, [...args], { env: this.env, cwd: this.home, stdio: 'ignore', detached: true });
+    child.once('error', () => undefined); // a missing program shows as the app's window never coming
+    this.started.push(child);
+    return child;
+  }
+
+  /** Stops every process group started here (TERM, then KILL after 2 s). */
+  async stopAll(): Promise<void> {
+    await Promise.all(this.started.map((child) => stopGroup(child)));
+    this.started.length = 0;
+  }
+}
+
+function stopGroup(child: ChildProcess): Promise<void> {
+  if (!child.pid || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const signal = (s: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, s);
+    } catch {
+      // the group is gone
+    }
+  };
+  signal('SIGTERM');
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal('SIGKILL');
+      resolve();
+    }, 2_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+export function shownCommand(command: string | readonly string[]): string {
+  const text = typeof command === 'string' ? command : command.join(' ');
+  return text.length > 120 ? `${text.slice(0, 117)}…` : text;
+}

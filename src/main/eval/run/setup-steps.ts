@@ -1,0 +1,102 @@
+import path from 'node:path';
+import { sleep } from '../../../shared/abort.js';
+import { assertNever } from '../../../shared/assert-never.js';
+import { downloadCachePath } from '../task/cache.js';
+import { vmCommand, vmPath, type VmCommand } from '../task/command.js';
+import type { CommandSpec, ConfigStep } from '../task/schema.js';
+import type { DesktopShell } from './desktop-shell.js';
+
+/**
+ * A task's setup steps (OSWorld's `config`, and `postconfig` before the check), run as the
+ * person on the task's desktop: its DISPLAY, its bus, its HOME. A step that fails throws
+ * an error naming it; the task is then an error, never the agent's failure.
+ *
+ * Windows are waited for, not slept on: `activate_window` and `close_window` wait up to
+ * WINDOW_WAIT_MS for a matching window to be mapped (an app launched one step before is
+ * often ~1–3 s from its window at a load of 8 on 2 cores), where OSWorld's tasks put a
+ * `sleep` after a launch and hope.
+ */
+export const WINDOW_WAIT_MS = 30_000;
+
+export interface SetupContext {
+  shell: DesktopShell;
+  signal: AbortSignal;
+  /** `download`: the task's id and the file cache (`--file-cache DIR`), when one was given. */
+  taskId: string;
+  fileCache?: string;
+}
+
+export async function runSetupSteps(steps: readonly ConfigStep[], context: SetupContext): Promise<void> {
+  for (const [index, step] of steps.entries()) {
+    if (context.signal.aborted) return;
+    try {
+      await runStep(step, context);
+    } catch (error) {
+      throw new Error(`step ${index + 1} (${step.type}): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
+}
+
+async function runStep(step: ConfigStep, { shell, signal, taskId, fileCache }: SetupContext): Promise<void> {
+  switch (step.type) {
+    case 'launch':
+      shell.launch(argv(step.parameters.command, step.parameters.shell, shell));
+      return;
+    case 'execute':
+    case 'command':
+      await shell.run(argv(step.parameters.command, step.parameters.shell, shell), 120_000);
+      return;
+    case 'open':
+      shell.launch(['xdg-open', vmPath(step.parameters.path, shell.home)]);
+      return;
+    case 'sleep':
+      await sleep(step.parameters.seconds * 1000, signal);
+      return;
+    case 'activate_window': {
+      const id = await waitForWindow(shell, step.parameters, signal);
+      await shell.run(['xdotool', 'windowactivate', '--sync', id], 10_000);
+      return;
+    }
+    case 'close_window': {
+      const id = await waitForWindow(shell, step.parameters, signal);
+      await shell.run(['xdotool', 'windowclose', id], 10_000);
+      return;
+    }
+    case 'download':
+      for (const file of step.parameters.files) {
+        if (!fileCache) throw new Error(`${file.url}: DeskPilot never downloads; give the file cache that holds it (--file-cache DIR)`);
+        const cached = downloadCachePath(fileCache, taskId, file.url, file.path);
+        const target = vmPath(file.path, shell.home);
+        await shell.run(['mkdir', '-p', '--', path.dirname(target)]);
+        await shell.run(['cp', '--', cached, target]);
+      }
+      return;
+    default:
+      return assertNever(step, 'setup step');
+  }
+}
+
+/** OSWorld's reading of a command (task/command.ts vmCommand) as the argv to start. */
+function argv(command: CommandSpec, shell: boolean | undefined, on: DesktopShell): readonly string[] {
+  return vmArgv(vmCommand(command, shell, on.home));
+}
+
+/** A VmCommand as argv: a shell script is `sh -c script $0 $1…`, as Python's subprocess runs a list with shell=True. */
+export function vmArgv(command: VmCommand): readonly string[] {
+  return command.shell ? ['/bin/sh', '-c', command.script, ...command.args] : command.argv;
+}
+
+async function waitForWindow(shell: DesktopShell, match: { window_name: string; strict?: boolean; by_class?: boolean }, signal: AbortSignal): Promise<string> {
+  const deadline = Date.now() + WINDOW_WAIT_MS;
+  const escaped = match.window_name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = match.strict ? `^${escaped}$` : escaped;
+  const args = ['xdotool', 'search', '--onlyvisible', match.by_class ? '--class' : '--name', pattern];
+  while (!signal.aborted) {
+    const found = await shell.run(args, 10_000).catch(() => '');
+    const id = found.trim().split('\n').filter(Boolean)[0];
+    if (id) return id;
+    if (Date.now() > deadline) break;
+    await sleep(100, signal).catch(() => undefined);
+  }
+  throw new Error(`no window ${match.by_class ? 'of class' : 'titled'} "${match.window_name}" appeared within ${WINDOW_WAIT_MS / 1000} s`);
+}
