@@ -10,17 +10,25 @@
  * Chromium drew typed text 26–767 ms after the last key reached the X server, mousepad
  * showed nothing for 260–380 ms after a path was typed into its Save dialog, then the
  * text and a sensitive Save over ~250 ms of frames up to 97 ms apart. A settle of 75 ms
- * quiet returned before either. A round trip through the app does not tell either:
- * `_NET_WM_PING` came back from Chromium's browser process in 1–21 ms while its renderer
- * drew 770 ms later. So the screen itself is the proof (`SettleReaction`):
+ * quiet returned before either. A click on mousepad's File ▸ Save As… closed the menu in
+ * 62 ms, then nothing changed for ~780 ms while GTK built the dialog. So settle takes two
+ * proofs (`SettleReaction`):
  *  1. after input that must show (typed text, a key), a change after the input is
  *     waited for, up to `waitMs`;
- *  2. the quiet window grows to the app's reaction time (input → first change), capped:
- *     an app that took 300 ms to show anything may take as long between two frames of
- *     the same reaction. An app that answers in 20 ms keeps the 75 ms window.
+ *  2. after any input, a round trip through the app it went to (settle-ping.ts:
+ *     `_NET_WM_PING`, answered from the app's event loop once the input's handler
+ *     returned) is waited for, up to `waitMs`, and the quiet window counts from its
+ *     answer. It is the proof for a single-threaded toolkit (GTK answered after the
+ *     dialog was mapped); Chromium's browser process answers in 1–21 ms while its
+ *     renderer draws up to 770 ms later, which proof 1 covers;
+ *  3. the quiet window grows to the app's answer time (input → first change, or → the
+ *     round trip's answer), capped: an app that took 300 ms to answer may take as long
+ *     between two frames of the same reaction. An app that answers in 20 ms keeps the
+ *     75 ms window, so a still screen costs one round trip, not a fixed wait.
  */
 import { sleep, throwIfAborted } from '../shared/abort.js';
 import type { Frame } from './frame-pool.js';
+import { pingInputTargets } from './settle-ping.js';
 import type { SettleResult } from './types.js';
 
 /** Input the screen is expected to answer: when it was sent, and whether it must show. */
@@ -42,6 +50,11 @@ export interface SettleParams {
    * it, so an answer drawn before settle started counts as a change. Released here.
    */
   before?: Frame;
+  /**
+   * A round trip through the apps the input went to (rule 2), started when settle starts;
+   * resolves once they answered. Default: settle-ping.ts on this DISPLAY; null: none.
+   */
+  roundTrip?: (() => Promise<unknown>) | null;
   signal?: AbortSignal;
 }
 
@@ -80,6 +93,11 @@ export interface SettleState {
   compared: number;
   /** Grabs in a row equal to the one before (0 right after a change). */
   unchanged: number;
+  /**
+   * The round trip through the app (rule 2): performance.now() when it was sent and when
+   * it was answered (undefined while out); undefined when none was asked or it failed.
+   */
+  roundTrip?: { sent: number; answered: number | undefined } | undefined;
 }
 
 /**
@@ -88,19 +106,51 @@ export interface SettleState {
  *  1. nothing compared yet: wait;
  *  2. maxMs passed: gave-up (unless rule 4 holds at the same moment);
  *  3. input that must show, no change since it, less than waitMs ago: wait;
- *  4. quiet for max(quietMs, min(reaction time, quietCapMs)) and minMs passed: settled.
+ *  4. the round trip through the app still out, sent less than waitMs ago: wait;
+ *  5. quiet since the later of the last change and the round trip's answer, for
+ *     max(quietMs, min(answer time, quietCapMs)), and minMs passed: settled.
  */
 export function settleVerdict(s: SettleState, p: Pick<SettleParams, 'minMs' | 'maxMs' | 'quietMs' | 'reaction'>): 'settled' | 'gave-up' | 'wait' {
   const waited = s.now - s.start;
   const r = p.reaction;
   const awaitingReaction = r !== undefined && r.expectChange && s.firstReaction === undefined && s.now - r.since < REACTION_LIMITS.waitMs;
+  const trip = s.roundTrip;
+  const awaitingAnswer = r !== undefined && trip !== undefined && trip.answered === undefined && s.now - trip.sent < REACTION_LIMITS.waitMs;
+  const answeredAt = trip?.answered;
   const reactionMs = r !== undefined && s.firstReaction !== undefined ? s.firstReaction - r.since : 0;
+  // From the ping, not the input: typing a long text is not the app's slowness.
+  const answerMs = trip?.answered !== undefined ? trip.answered - trip.sent : 0;
   const mustShow = r?.expectChange === true;
-  const quietNeeded = Math.max(p.quietMs, mustShow ? REACTION_LIMITS.quietFloorMs : 0, Math.min(reactionMs, REACTION_LIMITS.quietCapMs));
+  const quietNeeded = Math.max(p.quietMs, mustShow ? REACTION_LIMITS.quietFloorMs : 0, Math.min(Math.max(reactionMs, answerMs), REACTION_LIMITS.quietCapMs));
   const quietGrabs = mustShow ? REACTION_LIMITS.quietGrabs : 1;
-  if (s.compared >= 1 && !awaitingReaction && waited >= p.minMs && s.now - s.lastChange >= quietNeeded && s.unchanged >= quietGrabs) return 'settled';
+  const quietSince = Math.max(s.lastChange, answeredAt ?? -Infinity);
+  if (s.compared >= 1 && !awaitingReaction && !awaitingAnswer && waited >= p.minMs && s.now - quietSince >= quietNeeded && s.unchanged >= quietGrabs) return 'settled';
   if (waited >= p.maxMs) return 'gave-up';
   return 'wait';
+}
+
+/** One settle as it ended: what it saw (benches and diagnostics read it; nothing decides from it). */
+export interface SettleTrace {
+  reaction: SettleReaction | undefined;
+  start: number;
+  end: number;
+  /** performance.now() of every change seen (a grab that differed from the one before). */
+  changes: number[];
+  firstReaction: number | undefined;
+  /** The round trip through the app (see SettleState). */
+  roundTrip: SettleState['roundTrip'];
+  /** Why the round trip gave no proof, when it failed. */
+  roundTripError?: string;
+  compared: number;
+  verdict: 'settled' | 'gave-up';
+}
+
+const traceListeners = new Set<(trace: SettleTrace) => void>();
+
+/** Calls `listener` with every settle's trace until the returned function is called. */
+export function watchSettles(listener: (trace: SettleTrace) => void): () => void {
+  traceListeners.add(listener);
+  return () => traceListeners.delete(listener);
 }
 
 /**
@@ -114,6 +164,23 @@ export async function waitForSettle(grabFrame: () => Promise<Frame>, params: Set
   const state: SettleState = { start, now: start, lastChange: start, firstReaction: undefined, compared: 0, unchanged: 0 };
   const since = params.reaction?.since;
   let previous: Frame | undefined = params.before;
+  const changes: number[] = [];
+  let roundTripError: string | undefined;
+  const roundTrip = params.roundTrip === undefined ? pingInputTargets : params.roundTrip;
+  if (params.reaction && roundTrip) {
+    const trip = { sent: performance.now(), answered: undefined as number | undefined };
+    state.roundTrip = trip;
+    roundTrip().then(
+      () => {
+        trip.answered = performance.now();
+      },
+      (error: unknown) => {
+        // No proof from the app (its X connection failed): settle decides from the screen alone.
+        state.roundTrip = undefined;
+        roundTripError = error instanceof Error ? error.message : String(error);
+      },
+    );
+  }
   try {
     for (;;) {
       throwIfAborted(params.signal);
@@ -126,6 +193,7 @@ export async function waitForSettle(grabFrame: () => Promise<Frame>, params: Set
         else {
           state.unchanged = 0;
           state.lastChange = state.now;
+          if (traceListeners.size) changes.push(state.now);
           // A grab that started before the input was sent cannot show the reaction.
           if (since !== undefined && state.firstReaction === undefined && grabbedAt >= since) state.firstReaction = state.now;
         }
@@ -136,6 +204,18 @@ export async function waitForSettle(grabFrame: () => Promise<Frame>, params: Set
       if (verdict !== 'wait') {
         const last = previous;
         previous = undefined;
+        for (const listener of traceListeners)
+          listener({
+            reaction: params.reaction,
+            start,
+            end: state.now,
+            changes,
+            firstReaction: state.firstReaction,
+            roundTrip: state.roundTrip,
+            ...(roundTripError !== undefined ? { roundTripError } : {}),
+            compared: state.compared,
+            verdict,
+          });
         return { result: { waitedMs: Math.round(state.now - start), settled: verdict === 'settled' }, last };
       }
       // One grab per GRAB_PERIOD_MS at most (a grab on our X connection takes ~5 ms).

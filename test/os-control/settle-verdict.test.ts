@@ -48,6 +48,33 @@ describe('settleVerdict', () => {
     expect(settleVerdict(state({ now: 1_075 }), { ...base, reaction })).toBe('settled');
   });
 
+  it('a round trip through the app still out: waits, up to waitMs after it was sent, even on a quiet screen', () => {
+    const reaction = { since: 995, expectChange: false };
+    const out = { roundTrip: { sent: 1_000, answered: undefined } };
+    expect(settleVerdict(state({ ...out, now: 1_500 }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...out, now: 1_000 + REACTION_LIMITS.waitMs - 1 }), { ...base, reaction })).toBe('wait');
+    // A hung app: after waitMs the screen decides alone.
+    expect(settleVerdict(state({ ...out, now: 1_000 + REACTION_LIMITS.waitMs }), { ...base, reaction })).toBe('settled');
+  });
+
+  it('the quiet window counts from the round trip’s answer, and grows to its time from the ping', () => {
+    const reaction = { since: 995, expectChange: false };
+    // The menu closed at 1 060 (a change); the app answered the ping at 1 800 (it built a dialog meanwhile).
+    const answered = { lastChange: 1_060, firstReaction: 1_060, roundTrip: { sent: 1_000, answered: 1_800 } };
+    expect(settleVerdict(state({ ...answered, now: 1_800 + 799 }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...answered, now: 1_800 + 800 }), { ...base, reaction })).toBe('settled');
+    // A fast answer (ping → answer 5 ms) keeps the plain window, from the answer.
+    const fast = { roundTrip: { sent: 1_000, answered: 1_005 } };
+    expect(settleVerdict(state({ ...fast, now: 1_005 + SETTLE_DEFAULTS.quietMs - 1 }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...fast, now: 1_005 + SETTLE_DEFAULTS.quietMs }), { ...base, reaction })).toBe('settled');
+    // Typing a long text before the ping is not the app's slowness: the answer time runs from the ping.
+    const typed = { roundTrip: { sent: 1_900, answered: 1_910 } };
+    expect(settleVerdict(state({ ...typed, now: 1_910 + SETTLE_DEFAULTS.quietMs }), { ...base, reaction })).toBe('settled');
+    // A change after the answer restarts the window from that change.
+    const later = { lastChange: 1_900, roundTrip: { sent: 1_000, answered: 1_010 } };
+    expect(settleVerdict(state({ ...later, now: 1_900 + SETTLE_DEFAULTS.quietMs - 1 }), { ...base, reaction })).toBe('wait');
+  });
+
   it('maxMs ends any wait, reported as not settled', () => {
     const reaction = { since: 990, expectChange: true };
     expect(settleVerdict(state({ now: 1_000 + 3_000, lastChange: 3_990 }), { ...base, reaction })).toBe('gave-up');

@@ -133,6 +133,15 @@ export class X11Connection {
     this.failAndClose(new X11Error('X connection closed'));
   }
 
+  /**
+   * Lets the process exit while this connection is open (a connection kept for the
+   * process's life). A request waiting for its reply still holds the process: its
+   * time-out timer does.
+   */
+  unref(): void {
+    this.socket.unref();
+  }
+
   /** Sends one request (body given without the 4-byte header). Returns its sequence number. */
   send(major: number, data: number, body: Buffer): number {
     if (this.closedError) throw this.closedError;

@@ -1,0 +1,207 @@
+/**
+ * A round trip through the app that got the input: proof that its event loop has handled
+ * every event sent before, for settle (settle.ts) to count its quiet from.
+ *
+ * Why: the screen alone cannot tell "the app has not answered yet" from "the app answers
+ * with nothing". Measured (bench/settle-input.bench.ts, load ~5 on 2 cores): a click on
+ * mousepad's File ▸ Save As… closed the menu 62 ms after the click, then nothing changed
+ * for ~780 ms while GTK built the file chooser, then the dialog was drawn; a settle of
+ * 75 ms quiet returned with the menu gone and no dialog. In another run nothing at all
+ * changed for 302 ms. GTK, Qt and Chromium's browser process answer the EWMH
+ * `_NET_WM_PING` from their event loop: a ping sent after the input is answered only
+ * once the handler of that input returned — for GTK after the dialog was built and
+ * mapped (gtk_dialog_run shows the dialog before it runs its own loop). A single-threaded
+ * toolkit's answer is that proof; Chromium's is weaker (its browser process answered in
+ * 1–21 ms while the renderer drew up to 770 ms later), which is why typed text must also
+ * show (settle.ts rule 3): the two proofs complement each other.
+ *
+ * The ping goes to the client windows under the pointer and with the input focus (the
+ * targets of pointer and key input), to those that list `_NET_WM_PING` in WM_PROTOCOLS.
+ * Answers are sent to the root window (SubstructureNotify, which any client may select).
+ * The input went out on other connections: nut.js and the typist sync after their events
+ * (XSync / GetInputFocus), so the server has queued them to the app before this ping.
+ */
+import { X11Connection, X11Error } from './x11/connection.js';
+import { getInputFocus } from './x11/keyboard.js';
+import { internAtom, property, queryTree, u32 } from './x11/properties.js';
+
+const OP = { ChangeWindowAttributes: 2, QueryPointer: 38, SendEvent: 25 } as const;
+/** ChangeWindowAttributes' event-mask bit and the mask itself (SubstructureNotify). */
+const CW_EVENT_MASK = 1 << 11;
+const SUBSTRUCTURE_NOTIFY = 1 << 19;
+const CLIENT_MESSAGE = 33;
+const ATOM_TYPE = 4;
+/** The protocol's error code for a request on a window that no longer exists. */
+const BAD_WINDOW = 3;
+/** Windows come and go while we walk the tree: such an error means "no app there", anything else is thrown. */
+function unlessWindowGone(error: unknown): void {
+  if (!(error instanceof X11Error && error.code === BAD_WINDOW)) throw error;
+}
+/** Levels searched below a top-level window (a reparenting WM's frame) for the client window. */
+const CLIENT_DEPTH = 3;
+
+export class AppPinger {
+  private nextStamp = 1;
+  private readonly waiting = new Map<number, () => void>();
+
+  private constructor(
+    private readonly conn: X11Connection,
+    private readonly atoms: { protocols: number; ping: number; wmState: number },
+  ) {
+    conn.onEvent((event) => {
+      // Bit 7 marks an event that came through SendEvent, as every answer does.
+      if ((event[0]! & 0x7f) !== CLIENT_MESSAGE || event.readUInt32LE(8) !== atoms.protocols || event.readUInt32LE(12) !== atoms.ping) return;
+      const stamp = event.readUInt32LE(16);
+      const done = this.waiting.get(stamp);
+      this.waiting.delete(stamp);
+      done?.();
+    });
+  }
+
+  /** Undefined when no window on this server can take a ping (the atoms were never made). */
+  static async open(display?: string): Promise<AppPinger | undefined> {
+    const conn = await X11Connection.open(display);
+    try {
+      const [protocols, ping, wmState] = await Promise.all(['WM_PROTOCOLS', '_NET_WM_PING', 'WM_STATE'].map((n) => internAtom(conn, n)));
+      if (!protocols || !ping || !wmState) {
+        conn.close();
+        return undefined;
+      }
+      conn.send(OP.ChangeWindowAttributes, 0, u32(conn.setup.root, CW_EVENT_MASK, SUBSTRUCTURE_NOTIFY));
+      await conn.sync();
+      // Kept for the process's life: an idle pinger holds no process open.
+      conn.unref();
+      return new AppPinger(conn, { protocols: protocols!, ping: ping!, wmState: wmState! });
+    } catch (error) {
+      conn.close();
+      throw error;
+    }
+  }
+
+  /**
+   * Pings the apps input goes to now (under the pointer, with the focus). Resolves with
+   * the number of windows pinged once all of them answered (0 at once when none takes
+   * pings); rejects only when the X connection fails. A hung app never answers: the
+   * caller bounds the wait.
+   */
+  async pingInputTargets(): Promise<number> {
+    const targets = await this.inputTargets();
+    await this.ping(targets);
+    return targets.length;
+  }
+
+  /** The client windows under the pointer and with the focus that take pings (none, one or two). */
+  async inputTargets(): Promise<number[]> {
+    const targets = new Set<number>();
+    for (const top of await Promise.all([this.topLevelUnderPointer(), this.topLevelWithFocus()])) {
+      const client = top ? await this.clientOf(top, CLIENT_DEPTH) : 0;
+      if (client && (await this.takesPing(client))) targets.add(client);
+    }
+    return [...targets];
+  }
+
+  /** Sends a ping to each window now; resolves once all answered. */
+  ping(windows: number[]): Promise<void> {
+    return Promise.all(windows.map((w) => this.pingOne(w))).then(() => undefined);
+  }
+
+  /** A round trip to the server: every ping sent before it has been passed on to its app. */
+  sync(): Promise<void> {
+    return this.conn.sync();
+  }
+
+  close(): void {
+    for (const done of this.waiting.values()) done();
+    this.waiting.clear();
+    this.conn.close();
+  }
+
+  private pingOne(window: number): Promise<void> {
+    const stamp = this.nextStamp++;
+    const event = Buffer.alloc(32);
+    event[0] = CLIENT_MESSAGE;
+    event[1] = 32;
+    event.writeUInt32LE(window, 4);
+    event.writeUInt32LE(this.atoms.protocols, 8);
+    event.writeUInt32LE(this.atoms.ping, 12);
+    event.writeUInt32LE(stamp, 16);
+    event.writeUInt32LE(window, 20);
+    const answered = new Promise<void>((resolve) => this.waiting.set(stamp, resolve));
+    // Event mask 0: delivered to the client that created the window.
+    this.conn.send(OP.SendEvent, 0, Buffer.concat([u32(window, 0), event]));
+    return answered;
+  }
+
+  private async topLevelUnderPointer(): Promise<number> {
+    const reply = await this.conn.request(OP.QueryPointer, 0, u32(this.conn.setup.root));
+    return reply.readUInt32LE(12);
+  }
+
+  /** The child of the root holding the focus window; 0 for None, PointerRoot or a window gone meanwhile. */
+  private async topLevelWithFocus(): Promise<number> {
+    const root = this.conn.setup.root;
+    let window = await getInputFocus(this.conn);
+    if (window <= 1 || window === root) return 0;
+    try {
+      for (let depth = 0; depth < 32; depth++) {
+        const { parent } = await queryTree(this.conn, window);
+        if (parent === root || parent === 0) return window;
+        window = parent;
+      }
+    } catch (error) {
+      unlessWindowGone(error);
+    }
+    return 0;
+  }
+
+  /** The window at or below `window` that has WM_STATE (the client a WM framed), 0 when none within `depth`. */
+  private async clientOf(window: number, depth: number): Promise<number> {
+    try {
+      if (await property(this.conn, window, this.atoms.wmState, this.atoms.wmState)) return window;
+      if (depth === 0) return 0;
+      for (const child of (await queryTree(this.conn, window)).children) {
+        const found = await this.clientOf(child, depth - 1);
+        if (found) return found;
+      }
+    } catch (error) {
+      unlessWindowGone(error);
+    }
+    return 0;
+  }
+
+  private async takesPing(client: number): Promise<boolean> {
+    try {
+      const list = await property(this.conn, client, this.atoms.protocols, ATOM_TYPE);
+      if (!list) return false;
+      for (let i = 0; i + 4 <= list.length; i += 4) if (list.readUInt32LE(i) === this.atoms.ping) return true;
+    } catch (error) {
+      unlessWindowGone(error);
+    }
+    return false;
+  }
+}
+
+/** One pinger per display for the process, opened at the first settle after input there. */
+const pingers = new Map<string, Promise<AppPinger | undefined>>();
+
+/**
+ * settle.ts's default round trip: pings the apps input goes to on DISPLAY (resolves at
+ * once off X11). A failed connection rejects this call and is opened afresh next time.
+ */
+export async function pingInputTargets(): Promise<number> {
+  const display = process.env.DISPLAY;
+  if (process.platform !== 'linux' || !display) return 0;
+  let pinger = pingers.get(display);
+  if (!pinger) {
+    pinger = AppPinger.open(display);
+    pingers.set(display, pinger);
+  }
+  try {
+    const open = await pinger;
+    return open ? await open.pingInputTargets() : 0;
+  } catch (error) {
+    if (pingers.get(display) === pinger) pingers.delete(display);
+    void pinger.then((p) => p?.close(), () => undefined);
+    throw error;
+  }
+}
