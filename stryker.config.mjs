@@ -47,6 +47,11 @@ export const MODULES = {
   'src/main/agent/replay/text-near.ts': ['test/replay/text-near.test.ts'],
   'src/main/agent/replay/element-ops.ts': ['test/replay/element-ops.test.ts', 'test/replay/secrets.test.ts'],
   'src/main/agent/replay/heal.ts': ['test/replay/heal.test.ts'],
+  // `deskpilot eval`'s checkers decide success (issue 32): the metric ports, compare_table, and the scoring of func lists.
+  'src/main/eval/check/funcs.ts': ['test/eval/check/funcs.test.ts'],
+  'src/main/eval/check/py.ts': ['test/eval/check/funcs.test.ts'],
+  'src/main/eval/check/table.ts': ['test/eval/check/table.test.ts'],
+  'src/main/eval/check/evaluate.ts': ['test/eval/check/evaluate.test.ts'],
 };
 
 const only = process.env.MUTATE_MODULE;
