@@ -47,6 +47,8 @@ export const SandboxSummarySchema = z
     workspace: z.string(),
     /** Further writable folders (`--add-dir`), real paths. */
     writable: z.array(z.string()).default([]),
+    /** The `--add-dir` folders as given to the run (writable in workspace-write only), when any: what a resumed run asks for again. */
+    addDirs: z.array(z.string()).optional(),
     network: z.boolean(),
     /** `--sandbox-display`: the command gets the X display (and can type into any window). */
     display: z.boolean(),

@@ -136,3 +136,68 @@ describe('the run states its sandbox', () => {
     expect(err).toContain('why it asks: the command asks to run with more than its sandbox allows');
   });
 });
+
+describe('sessions resume keeps the run\'s sandbox', () => {
+  const extra = path.join(project, 'extra');
+  fs.mkdirSync(extra, { recursive: true });
+  // A model server of its own: turns an earlier test left unconsumed must not answer these runs.
+  let model: FakeModelServer;
+  beforeAll(async () => {
+    model = await startFakeModel();
+  });
+  afterAll(async () => model?.close());
+  const paused = { fault: 'status' as const, status: 529, headers: { 'retry-after': '3600' } };
+  /** The run_started events of a run's log, the latest start last. */
+  const logStarts = (runId: string) =>
+    fs
+      .readFileSync(path.join(dpHome.home, 'sessions', runId, 'events.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { type: string })
+      .filter((e) => e.type === 'run_started');
+  const resume = (runId: string, flags: string[], cwd: string) => runCli(['sessions', 'resume', runId, '--yes', '--base-url', model.anthropicBaseUrl, ...flags], env({ ANTHROPIC_BASE_URL: model.anthropicBaseUrl }), { cwd });
+  async function pausedRun(flags: string[]): Promise<string> {
+    model.script(paused);
+    const first = runCli([...task, '--yes', ...flags], env({ ANTHROPIC_BASE_URL: model.anthropicBaseUrl }), { cwd: scratch });
+    expect((await first.exit).code, first.stderr()).toBe(4);
+    return (first.events().find((e) => e.type === 'run_started') as unknown as { runId: string }).runId;
+  }
+
+  it('read-only, its workspace and --add-dir come back from the log (not the folder resume runs in); --sandbox changes the mode', async () => {
+    // 1. A read-only run in the project that pauses at once (the provider is overloaded).
+    const runId = await pausedRun(['--sandbox', 'read-only', '--cd', project, '--add-dir', extra]);
+
+    // 2. Resumed from another folder with no sandbox flag: its command runs read-only in the project, then it pauses again.
+    let output: string | undefined;
+    model.script({ toolCalls: [{ name: 'shell', input: { command: 'pwd; echo x > resumed-ro.txt' } }] }, (req) => ((output = req.toolResults.at(-1)?.text), paused));
+    const again = resume(runId, [], path.join(scratch, 'elsewhere'));
+    expect((await again.exit).code, again.stderr()).toBe(4);
+    expect(logStarts(runId).at(-1)).toMatchObject({ sandbox: { mode: 'read-only', workspace: project, writable: [], network: false } });
+    expect(`${again.stdout()}\n${again.stderr()}`).toContain(`sandbox: read-only by bubblewrap — writes nowhere but a private temp dir; no network; no display; workspace ${project}`);
+    expect(fs.existsSync(path.join(project, 'resumed-ro.txt'))).toBe(false);
+    expect(output).toContain(`${project}\n`);
+    expect(output).toContain('Read-only file system');
+
+    // 3. Resumed with --sandbox workspace-write: the same workspace, the logged --add-dir now writable, the writes land.
+    model.script({ toolCalls: [{ name: 'shell', input: { command: 'echo x > resumed-ww.txt && echo y > extra/in-extra.txt' } }] }, { toolCalls: [finish(true, 'written')] });
+    const third = resume(runId, ['--sandbox', 'workspace-write'], path.join(scratch, 'elsewhere'));
+    expect((await third.exit).code, third.stderr()).toBe(0);
+    expect(logStarts(runId).at(-1)).toMatchObject({ sandbox: { mode: 'workspace-write', workspace: project, writable: [extra] } });
+    expect(fs.readFileSync(path.join(project, 'resumed-ww.txt'), 'utf8')).toBe('x\n');
+    expect(fs.readFileSync(path.join(extra, 'in-extra.txt'), 'utf8')).toBe('y\n');
+  }, 180_000);
+
+  it('a logged workspace that is gone is exit 2 naming it; --cd gives another', async () => {
+    const gone = path.join(scratch, 'gone');
+    fs.mkdirSync(gone);
+    const runId = await pausedRun(['--cd', gone]);
+    fs.rmSync(gone, { recursive: true });
+    const refused = resume(runId, [], scratch);
+    expect((await refused.exit).code, refused.stderr()).toBe(2);
+    expect(refused.stderr()).toContain(`the workspace ${gone} does not exist`);
+    model.script({ toolCalls: [finish(true, 'moved')] });
+    const moved = resume(runId, ['--cd', project], scratch);
+    expect((await moved.exit).code, moved.stderr()).toBe(0);
+    expect(logStarts(runId).at(-1)).toMatchObject({ sandbox: { mode: 'workspace-write', workspace: project } });
+  }, 120_000);
+});

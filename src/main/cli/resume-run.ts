@@ -2,7 +2,9 @@ import { ProviderFamilySchema } from '../../shared/config.js';
 import type { RunEventOf } from '../../shared/events.js';
 import { openSession } from '../sessions/history.js';
 import { EXIT } from './exit-codes.js';
-import { policyFromFlags, type ChoiceFlags } from './run-flags.js';
+import type { SandboxSummary } from '../../shared/sandbox.js';
+import type { SandboxRequest } from '../sandbox/index.js';
+import { policyFromFlags, sandboxRequestFromFlags, type ChoiceFlags, type SandboxFlags } from './run-flags.js';
 import { launchInTerminal } from './terminal-launch.js';
 import type { TerminalRunFlags } from './terminal-run.js';
 
@@ -12,11 +14,12 @@ import type { TerminalRunFlags } from './terminal-run.js';
  * terminal. The same choice flags as `deskpilot run` (--policy, --yes, --base-url,
  * --display …) apply; the logged policy can only make the run stricter
  * (stricterPolicy), and the logged base URL is reused only where a key may go
- * (decideKeyDestination: loopback or configured; else "pass --base-url").
+ * (decideKeyDestination: loopback or configured; else "pass --base-url"). The run keeps
+ * its sandbox (resumedSandbox) unless the sandbox flags change it.
  */
 export async function resumeRunInTerminal(
   runId: string,
-  context: { home: string; flags?: ChoiceFlags },
+  context: { home: string; flags?: ChoiceFlags & SandboxFlags },
   terminal: Partial<TerminalRunFlags> = {},
 ): Promise<number> {
   const flags = context.flags ?? {};
@@ -49,7 +52,31 @@ export async function resumeRunInTerminal(
       limits: started.limits,
     },
     extras: { task: started.task, skills: started.skills, resumeRunId: runId },
+    sandbox: resumedSandbox(events.findLast((e): e is RunEventOf<'run_started'> => e.type === 'run_started')?.sandbox, flags),
     flags: { json: false, ...terminal },
     overrides: { displayId: flags.display ?? started.display?.id, requestTimeoutSeconds: flags.requestTimeout },
   });
+}
+
+/**
+ * The sandbox a resumed run asks for: the one its latest start logged (mode, workspace,
+ * added folders, network, display), each part replaced by a flag that names it
+ * (--sandbox, --cd, --add-dir, --sandbox-display); the workspace and folders are checked
+ * again as if given now (a folder since removed is exit 2). A run logged without one
+ * (before issue 30) asks what `run` would. Trusting the log is safe: ~/.deskpilot is
+ * hidden from every sandboxed command, so no command of the run could have widened it.
+ */
+export function resumedSandbox(logged: SandboxSummary | undefined, flags: SandboxFlags): Omit<SandboxRequest, 'config'> {
+  const fromFlags = sandboxRequestFromFlags(flags);
+  if (!logged) return fromFlags;
+  const mode = flags.sandbox ?? logged.mode;
+  return {
+    ...fromFlags,
+    mode,
+    workspace: flags.cd ?? logged.workspace,
+    addDirs: flags.addDir ?? logged.addDirs ?? [],
+    display: flags.sandboxDisplay === true || logged.display,
+    // The logged network is the person's sandbox.networkAccess only in workspace-write (on in danger-full-access by definition).
+    ...(logged.mode === 'workspace-write' && mode === 'workspace-write' ? { networkAccess: logged.network } : {}),
+  };
 }

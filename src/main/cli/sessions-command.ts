@@ -6,7 +6,7 @@ import { deskpilotHome } from '../paths.js';
 import { CLI_EXPORT_FORMATS, REPLAY_FORMAT_DEPRECATED, type CliExportFormat, type ExportFormat } from '../sessions/export/formats.js';
 import { deleteSession, listSessions, openSession, runDir, sessionSummary, type ListedSession } from '../sessions/history.js';
 import { RunLogReadError } from '../sessions/reader.js';
-import { addGroundingOption, addPolicyOptions, addProviderOptions, type ChoiceFlags } from './run-flags.js';
+import { addGroundingOption, addPolicyOptions, addProviderOptions, addSandboxOptions, type ChoiceFlags, type SandboxFlags } from './run-flags.js';
 import { resolveRunRef, RunRefError } from './run-ref.js';
 import { shownOneLine } from './terminal-text.js';
 import { readQaLabels } from '../../shared/qa-labels.js';
@@ -24,7 +24,7 @@ export interface SessionsCommandOptions {
    * Continues a paused or interrupted run in its folder (the runner's side of resume:
    * startRun({ resumeRunId }) in the terminal); returns the process exit code.
    */
-  resume?: (runId: string, context: { home: string; flags: ChoiceFlags }) => Promise<number>;
+  resume?: (runId: string, context: { home: string; flags: ChoiceFlags & SandboxFlags }) => Promise<number>;
   /** Called with the exit code when a subcommand finishes (default: sets process.exitCode). */
   setExitCode?: (code: number) => void;
 }
@@ -207,11 +207,12 @@ export function registerSessionsCommand(program: Command, options: SessionsComma
 
   const resume = sessions
     .command('resume')
-    .description('continue a paused or interrupted run in its folder (with the provider, model and base URL it used, unless flags say otherwise)')
+    .description('continue a paused or interrupted run in its folder (with the provider, model, base URL and sandbox it used, unless flags say otherwise)')
     .argument('<id>', RUN_REF);
   addProviderOptions(resume);
   addGroundingOption(resume);
-  addPolicyOptions(resume).action((ref: string, flags: ChoiceFlags) =>
+  addSandboxOptions(resume);
+  addPolicyOptions(resume).action((ref: string, flags: ChoiceFlags & SandboxFlags) =>
       guard(async () => {
         const id = await resolveRunRef(home(), ref);
         const s = await sessionSummary(home(), id);

@@ -98,6 +98,7 @@ export function summarizePolicy(policy: SandboxPolicy, platform: NodeJS.Platform
     enforcer: enforcerOf(policy, platform),
     workspace: policy.workspace,
     writable: writableRoots(policy).filter((p) => p !== policy.workspace),
+    ...(policy.addDirs.length ? { addDirs: [...policy.addDirs] } : {}),
     network: policy.network,
     display: policy.display,
   };

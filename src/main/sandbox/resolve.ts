@@ -18,6 +18,8 @@ export interface SandboxRequest {
   addDirs?: readonly string[];
   /** `--sandbox-display`: wins over config `sandbox.display`. */
   display?: boolean;
+  /** A resumed run's logged network access (workspace-write): wins over config `sandbox.networkAccess`. */
+  networkAccess?: boolean;
   config?: SandboxConfig;
 }
 
@@ -65,7 +67,7 @@ export function resolveSandbox(request: SandboxRequest, probe: SandboxProbe, ctx
     throw error;
   }
   const asked = request.mode ?? request.config?.mode;
-  const choice = { workspace, addDirs, networkAccess: request.config?.networkAccess ?? false, display: request.display ?? request.config?.display ?? false };
+  const choice = { workspace, addDirs, networkAccess: request.networkAccess ?? request.config?.networkAccess ?? false, display: request.display ?? request.config?.display ?? false };
   if (asked === undefined && !probe.works) {
     return { ok: true, policy: sandboxPolicy({ ...choice, mode: 'danger-full-access' }), note: `no sandbox: ${probe.detail}${probe.fix ? ` (${probe.fix})` : ''}` };
   }
