@@ -11,7 +11,7 @@ export function registerEvalMergeCommand(evalCommand: Command): void {
       const { mergeEvalDirs } = await import('../eval/run/merge.js');
       let code: number;
       try {
-        const merged = mergeEvalDirs(dirs, flags.outDir);
+        const merged = await mergeEvalDirs(dirs, flags.outDir);
         process.stdout.write(`merged ${dirs.length} shard(s), ${merged.results} result(s): ${merged.file}\n`);
         code = 0;
       } catch (error) {

@@ -8,8 +8,9 @@ import { loadTask, TaskFileError } from '../eval/task/index.js';
 import { builtinSuiteDir, resolveSuite, SuiteError, taskSet, type SuiteSource } from '../eval/suite/suite-dir.js';
 import { buildCells } from '../eval/run/matrix.js';
 import { progressLine } from '../eval/run/progress.js';
-import { toRecord, type EvalMode, type EvalResultRecord } from '../eval/run/record.js';
-import { readResultsFile, ResultsFileError, RESULTS_FILE, RESULTS_FORMAT, writeResultsFile, type EvalResultsFile } from '../eval/run/results-file.js';
+import { toRecord, type EvalMode } from '../eval/run/record.js';
+import type { EvalResult } from '../eval/report/index.js';
+import { readEvalRun, RESULTS_FILE, REPORT_FILE, writeEvalRun, type EvalRunFile } from '../eval/run/results-file.js';
 import { runnableTask } from '../eval/run/runnable.js';
 import { runSchedule, type EvalColumn } from '../eval/run/scheduler.js';
 import { deskpilotVersion } from '../version.js';
@@ -129,15 +130,14 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
 
   // 3.
   const outDir = path.resolve(flags.outDir ?? defaultOutDir(cli.home));
-  let earlier: EvalResultsFile | undefined;
+  let earlier: EvalRunFile | undefined;
   if (flags.resume) {
     const file = path.join(outDir, RESULTS_FILE);
     if (!existsSync(file)) return fail(`--resume: ${outDir} has no ${RESULTS_FILE} to go on from`);
     try {
-      earlier = readResultsFile(file);
+      earlier = await readEvalRun(file);
     } catch (error) {
-      if (error instanceof ResultsFileError) return fail(`--resume: ${error.message}`);
-      throw error;
+      return fail(`--resume: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (earlier.mode !== mode) return fail(`--resume: the eval in ${outDir} ran in ${earlier.mode} mode, this one is ${mode}`);
     if ((earlier.shard ?? '') !== (flags.shard ? shardLabel(flags.shard) : '')) return fail(`--resume: the eval in ${outDir} is shard ${earlier.shard ?? '(all)'}; give the same --shard`);
@@ -147,26 +147,22 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
 
   // 4.
   const cells = buildCells({ tasks, columns, runs: flags.runs, mode, suite, columnArgs, ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}), ...(flags.shard ? { shard: flags.shard } : {}) });
-  const kept = new Map<string, EvalResultRecord>();
+  const kept = new Map<string, EvalResult>();
   for (const r of earlier?.results ?? []) if (r.status !== 'interrupted') kept.set(r.key, r);
   const todo = cells.filter((c) => !kept.has(c.key));
   const planned = cells.map((c) => c.key);
   const version = deskpilotVersion();
-  const results = new Map<string, EvalResultRecord>(kept);
-  const file: EvalResultsFile = {
-    format: RESULTS_FORMAT,
-    schema: 1,
-    tasksDir: suite.tasksDir,
-    mode,
-    ...(flags.shard ? { shard: shardLabel(flags.shard) } : {}),
-    planned: earlier ? [...new Set([...earlier.planned, ...planned])] : planned,
-    startedAt: earlier?.startedAt ?? new Date().toISOString(),
-    results: [],
-  };
-  const write = () => {
-    const order = new Map(file.planned.map((key, i) => [key, i]));
-    file.results = [...results.values()].sort((a, b) => (order.get(a.key) ?? 0) - (order.get(b.key) ?? 0));
-    return writeResultsFile(outDir, file);
+  const results = new Map<string, EvalResult>(kept);
+  const allPlanned = earlier ? [...new Set([...earlier.planned, ...planned])] : planned;
+  const startedAt = earlier?.startedAt ?? new Date().toISOString();
+  const write = (finished = false) => {
+    const order = new Map(allPlanned.map((key, i) => [key, i]));
+    const sorted = [...results.values()].sort((a, b) => (order.get(a.key) ?? 0) - (order.get(b.key) ?? 0));
+    return writeEvalRun(
+      outDir,
+      { tasksDir: suite.tasksDir, mode, ...(flags.shard ? { shard: shardLabel(flags.shard) } : {}), planned: allPlanned, deskpilotVersion: version, startedAt, ...(finished ? { finishedAt: new Date().toISOString() } : {}) },
+      sorted,
+    );
   };
 
   // 5.
@@ -223,13 +219,13 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
     release();
     for (const s of signals) process.removeListener(s, onSignal);
   }
-  const written = write();
+  const written = write(true);
 
   // 6.
   const all = [...results.values()];
-  const count = (status: EvalResultRecord['status']) => all.filter((r) => r.status === status).length;
+  const count = (status: EvalResult['status']) => all.filter((r) => r.status === status).length;
   out.write(
-    `${count('passed')} passed, ${count('failed')} failed, ${count('error')} errors, ${count('skipped')} skipped, ${count('needed a person')} needed a person${count('interrupted') ? `, ${count('interrupted')} interrupted` : ''}; results: ${written}\n`,
+    `${count('passed')} passed, ${count('failed')} failed, ${count('error')} errors, ${count('skipped')} skipped, ${count('needed a person')} needed a person${count('interrupted') ? `, ${count('interrupted')} interrupted` : ''}; results: ${written}, report: ${path.join(outDir, REPORT_FILE)}\n`,
   );
   if (controller.signal.aborted) {
     out.write(`Go on later with: deskpilot eval ${source} --out-dir ${outDir} --resume\n`);
@@ -240,7 +236,7 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
   return ran.every((r) => r.status === 'passed') ? EXIT.done : EXIT.failed;
 }
 
-function cellLine(r: EvalResultRecord, withColumn: boolean): string {
+function cellLine(r: EvalResult, withColumn: boolean): string {
   const mark = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', error: 'ERROR', interrupted: 'INTERRUPTED', 'needed a person': 'PERSON' }[r.status];
   const column = withColumn ? ` [${r.profile}/${r.harness} run ${r.run}]` : '';
   const figures = `${r.seconds.toFixed(1)} s${r.modelCalls ? `, ${r.steps} steps, $${r.cost.toFixed(3)}` : ''}`;

@@ -17,4 +17,43 @@ export const SOLUTIONS: Record<string, () => Turn[]> = {
     step('Running it.', claude.key('Return')),
     step('Done.', finish(true, 'hello.txt written')),
   ],
+  'shell-make-folder': () => [
+    step('Typing the command.', claude.type('mkdir -p ~/projects && touch ~/projects/todo.txt')),
+    step('Running it.', claude.key('Return')),
+    step('Done.', finish(true, 'projects/todo.txt made')),
+  ],
+  'shell-count-lines': () => [
+    step('Typing the command.', claude.type('wc -l < ~/data/log.txt > ~/count.txt')),
+    step('Running it.', claude.key('Return')),
+    step('Done.', finish(true, 'count.txt written')),
+  ],
+  'mousepad-write-note': () => [
+    step('Typing the note.', claude.type('Buy milk and eggs')),
+    step('Saving.', claude.key('ctrl+s')),
+    step('Done.', finish(true, 'saved')),
+  ],
+  'mousepad-fix-spelling': () => [
+    step('Selecting all the text.', claude.key('ctrl+a')),
+    step('Typing the first line.', claude.type('The color red.')),
+    step('New line.', claude.key('Return')),
+    step('Typing the second line.', claude.type('A color chart.')),
+    step('New line.', claude.key('Return')),
+    step('Saving.', claude.key('ctrl+s')),
+    step('Done.', finish(true, 'saved')),
+  ],
+  'calculator-to-terminal': () => [
+    step('Typing the product into the calculator.', claude.type('123*45')),
+    step('Computing it.', claude.key('Return')),
+    step('Switching to the terminal.', claude.key('alt+Tab')),
+    step('Writing the result.', claude.type('echo 5535 > ~/answer.txt')),
+    step('Running it.', claude.key('Return')),
+    step('Done.', finish(true, '123 × 45 = 5535, written to answer.txt')),
+  ],
+  'chromium-export-contact': () => [
+    step('Typing the name.', claude.type('Ada Lovelace')),
+    step('To the email field.', claude.key('Tab')),
+    step('Typing the email.', claude.type('ada@example.org')),
+    step('Submitting the form (Export).', claude.key('Return')),
+    step('Done.', finish(true, 'exported')),
+  ],
 };

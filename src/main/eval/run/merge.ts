@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { readResultsFile, RESULTS_FILE, writeResultsFile, type EvalResultsFile } from './results-file.js';
+import { readEvalRun, RESULTS_FILE, writeEvalRun } from './results-file.js';
 
 /**
  * `deskpilot eval merge`: the results of an eval's shards as one file, or a refusal that
@@ -12,10 +12,10 @@ import { readResultsFile, RESULTS_FILE, writeResultsFile, type EvalResultsFile }
  *   6. two shards hold the same cell (they overlap: not one eval's shards)
  * The merged file lists every planned cell and every result, in the shards' order.
  */
-export function mergeEvalDirs(dirs: readonly string[], outDir: string): { file: string; results: number } {
+export async function mergeEvalDirs(dirs: readonly string[], outDir: string): Promise<{ file: string; results: number }> {
   if (dirs.length === 0) throw new Error('give the --out-dir of each shard');
   // 1.
-  const files = dirs.map((dir) => ({ dir, file: readResultsFile(path.join(dir, RESULTS_FILE)) }));
+  const files = await Promise.all(dirs.map(async (dir) => ({ dir, file: await readEvalRun(path.join(dir, RESULTS_FILE)) })));
   // 2.
   const shards = files.map(({ dir, file }) => {
     if (!file.shard) throw new Error(`${dir}: its results are of a whole eval, not a shard (--shard i/n)`);
@@ -48,14 +48,18 @@ export function mergeEvalDirs(dirs: readonly string[], outDir: string): { file: 
     }
   }
   const sorted = [...shards].sort((a, b) => a.index - b.index);
-  const merged: EvalResultsFile = {
-    format: first.file.format,
-    schema: first.file.schema,
-    tasksDir: first.file.tasksDir,
-    mode: first.file.mode,
-    planned: sorted.flatMap((s) => s.file.planned),
-    startedAt: sorted.map((s) => s.file.startedAt).sort()[0]!,
-    results: sorted.flatMap((s) => s.file.results),
-  };
-  return { file: writeResultsFile(outDir, merged), results: merged.results.length };
+  const results = sorted.flatMap((s) => s.file.results);
+  const file = writeEvalRun(
+    outDir,
+    {
+      tasksDir: first.file.tasksDir,
+      mode: first.file.mode,
+      planned: sorted.flatMap((s) => s.file.planned),
+      deskpilotVersion: first.file.deskpilotVersion,
+      startedAt: sorted.map((s) => s.file.startedAt).sort()[0]!,
+      ...(sorted.every((s) => s.file.finishedAt) ? { finishedAt: sorted.map((s) => s.file.finishedAt!).sort().at(-1)! } : {}),
+    },
+    results,
+  );
+  return { file, results: results.length };
 }

@@ -1,47 +1,14 @@
+import type { EvalResult } from '../report/index.js';
 import type { EvalCell } from './scheduler.js';
 import type { TaskRunOutcome } from './task-run.js';
 
-/**
- * One cell's line of results.json, as issue 32 names its fields, plus what makes a result
- * honest by construction: the agent's own claim beside the checker's verdict, and the
- * DeskPilot version, sandbox and policy it ran under.
- */
-export interface EvalResultRecord {
-  key: string;
-  id: string;
-  profile: string;
-  provider: string;
-  model: string;
-  harness: string;
-  run: number;
-  status: TaskRunOutcome['status'];
-  success: boolean;
-  score: number;
-  steps: number;
-  modelCalls: number;
-  inputTokens: number;
-  outputTokens: number;
-  cost: number;
-  seconds: number;
-  /** Setup + check: the runner's own share of `seconds`. */
-  overheadSeconds: number;
-  reason: string;
-  failure?: TaskRunOutcome['failure'];
-  sessionId?: string;
-  /** What the agent said of its own run: done, infeasible, or nothing (the checker alone decides `success`). */
-  claim: 'done' | 'infeasible' | 'none';
-  /** "model" (a model's run), "reference" (the reference replayed), "anti-reference" (a wrong end state, no agent). */
-  mode: EvalMode;
-  version: string;
-  policy: string;
-  sandbox: string;
-  /** The task file (absolute). */
-  file: string;
-}
-
 export type EvalMode = 'model' | 'reference' | 'anti-reference';
 
-export function toRecord(cell: EvalCell, outcome: TaskRunOutcome, context: { mode: EvalMode; version: string; file: string }): EvalResultRecord {
+/**
+ * One cell's line of results.json (eval/report's schema): the checker's verdict, the agent's
+ * own claim beside it, and the DeskPilot version, sandbox and policy it ran under.
+ */
+export function toRecord(cell: EvalCell, outcome: TaskRunOutcome, context: { mode: EvalMode; version: string; file: string }): EvalResult {
   const agent = outcome.agent;
   return {
     key: cell.key,

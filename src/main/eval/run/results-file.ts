@@ -1,92 +1,65 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { EVAL_STATUSES } from './status.js';
-import type { EvalResultRecord } from './record.js';
+import { buildResultsFile, readResultsFile, renderEvalJUnit, renderEvalReport, type EvalResult, type EvalResultsFile } from '../report/index.js';
 
 /**
- * `<out-dir>/results.json` as the runner writes it: after every cell (written whole to a
- * temporary file, then renamed over the old one, so a kill never leaves half a file), and
- * read back for `--resume` and `eval merge` as hostile input (zod).
+ * The runner's side of `<out-dir>/results.json` (its schema is eval/report's, one for every
+ * reader): written whole after every cell to a temporary file and renamed over the old one,
+ * so a kill never leaves half a file, with report.html and junit.xml beside it. The runner
+ * adds what `--resume` and `eval merge` need to check they go on with the same eval.
  */
 export const RESULTS_FILE = 'results.json';
-export const RESULTS_FORMAT = 'deskpilot-eval-results';
+export const REPORT_FILE = 'report.html';
+export const JUNIT_FILE = 'junit.xml';
 
-export const EvalResultSchema = z
+export const RunMetaSchema = z
   .object({
-    key: z.string().min(1),
-    id: z.string().min(1),
-    profile: z.string(),
-    provider: z.string(),
-    model: z.string(),
-    harness: z.string(),
-    run: z.number().int().positive(),
-    status: z.enum(EVAL_STATUSES),
-    success: z.boolean(),
-    score: z.number().min(0).max(1),
-    steps: z.number().int().nonnegative(),
-    modelCalls: z.number().int().nonnegative(),
-    inputTokens: z.number().int().nonnegative(),
-    outputTokens: z.number().int().nonnegative(),
-    cost: z.number().nonnegative(),
-    seconds: z.number().nonnegative(),
-    overheadSeconds: z.number().nonnegative(),
-    reason: z.string(),
-    failure: z.enum(['checker', 'limit', 'stopped', 'setup', 'run', 'check-error', 'person', 'skipped', 'interrupted']).optional(),
-    sessionId: z.string().optional(),
-    claim: z.enum(['done', 'infeasible', 'none']),
-    mode: z.enum(['model', 'reference', 'anti-reference']),
-    version: z.string(),
-    policy: z.string(),
-    sandbox: z.string(),
-    file: z.string(),
-  })
-  .strict() satisfies z.ZodType<EvalResultRecord>;
-
-export const EvalResultsFileSchema = z
-  .object({
-    format: z.literal(RESULTS_FORMAT),
-    schema: z.literal(1),
     /** The folder the tasks came from. */
-    tasksDir: z.string(),
+    tasksDir: z.string().min(1),
     mode: z.enum(['model', 'reference', 'anti-reference']),
-    /** The shard this file holds ("2/4"), absent for a whole eval or a merge. */
-    shard: z.string().optional(),
-    /** Every cell the eval (or this shard) set out to run, in matrix order: what --resume and merge check against. */
-    planned: z.array(z.string()),
-    startedAt: z.string(),
-    results: z.array(EvalResultSchema),
+    /** The shard this file holds ("2/4"); absent for a whole eval or a merge. */
+    shard: z.string().regex(/^\d+\/\d+$/).optional(),
+    /** Every cell the eval (or this shard) set out to run, in matrix order. */
+    planned: z.array(z.string().min(1)),
   })
   .strict();
-export type EvalResultsFile = z.infer<typeof EvalResultsFileSchema>;
+export type RunMeta = z.infer<typeof RunMetaSchema>;
 
-export function writeResultsFile(outDir: string, file: EvalResultsFile): string {
+export type EvalRunFile = EvalResultsFile & RunMeta;
+
+export function writeEvalRun(outDir: string, meta: RunMeta & { deskpilotVersion: string; startedAt: string; finishedAt?: string }, results: EvalResult[]): string {
+  const { tasksDir, mode, shard, planned, ...head } = meta;
+  const file: EvalRunFile = { ...buildResultsFile({ ...head, suite: tasksDir }, results), tasksDir, mode, ...(shard ? { shard } : {}), planned };
   mkdirSync(outDir, { recursive: true });
   const target = path.join(outDir, RESULTS_FILE);
-  const temporary = `${target}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(file, null, 2)}\n`);
-  renameSync(temporary, target);
+  atomicWrite(target, `${JSON.stringify(file, null, 2)}\n`);
+  atomicWrite(path.join(outDir, REPORT_FILE), renderEvalReport(file, { reportFile: path.join(outDir, REPORT_FILE), resultsFile: target }));
+  atomicWrite(path.join(outDir, JUNIT_FILE), renderEvalJUnit(file));
   return target;
 }
 
-export class ResultsFileError extends Error {
+function atomicWrite(file: string, text: string): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
+}
+
+export class RunFileError extends Error {
   constructor(message: string) {
     super(message);
-    this.name = 'ResultsFileError';
+    this.name = 'RunFileError';
   }
 }
 
-export function readResultsFile(file: string): EvalResultsFile {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new ResultsFileError(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+/** A results.json the runner wrote (for --resume and merge): the report's checks, then the runner's own fields. */
+export async function readEvalRun(file: string): Promise<EvalRunFile> {
+  const results = await readResultsFile(file);
+  const raw = results as EvalResultsFile & Record<string, unknown>;
+  const meta = RunMetaSchema.safeParse({ tasksDir: raw.tasksDir, mode: raw.mode, shard: raw.shard, planned: raw.planned });
+  if (!meta.success) {
+    const issue = meta.error.issues[0];
+    throw new RunFileError(`${file}: ${issue?.path.join('.') || 'the file'}: ${issue?.message ?? 'not written by deskpilot eval'} (it was not written by a deskpilot eval run)`);
   }
-  const parsed = EvalResultsFileSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ResultsFileError(`${file}: ${issue?.path.join('.') || 'the file'}: ${issue?.message ?? 'not an eval results file'}`);
-  }
-  return parsed.data;
+  return { ...results, ...meta.data };
 }
