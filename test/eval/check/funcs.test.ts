@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkDirectJsonObject, checkIncludeExclude, compareTextFile, exactMatch, fuzzyMatch, isInList, literalMatch } from '../../../src/main/eval/check/funcs.js';
+import { checkDirectJsonObject, checkIncludeExclude, compareTextFile, exactMatch, fuzzyMatch, isInList, literalMatch, runFunc, shown } from '../../../src/main/eval/check/funcs.js';
+import type { Check } from '../../../src/main/eval/task/schema.js';
 import { CheckError } from '../../../src/main/eval/check/env.js';
 import { fuzzRatio } from '../../../src/main/eval/check/fuzz.js';
 import { pyRepr } from '../../../src/main/eval/check/py.js';
@@ -141,5 +142,67 @@ describe('check_direct_json_object', () => {
 describe("Python's repr, as OSWorld's sentences and literal_match see values", () => {
   it('matches python3 str() of a mixed list', () => {
     expect(pyRepr([1, 'a', null, true, { k: "it's" }])).toBe(`[1, 'a', None, True, {'k': "it's"}]`);
+  });
+});
+
+describe('runFunc: each func name reaches its own port', () => {
+  const rule = (rules: unknown) => ({ type: 'rule' as const, rules });
+  const cmd = { type: 'vm_command_line' as const, command: 'true' };
+  const cases: Array<[Check, unknown, unknown, number]> = [
+    [{ func: 'exact_match', result: cmd, expected: rule({ expected: 'a' }), options: {} }, 'a', { expected: 'a' }, 1],
+    [{ func: 'check_include_exclude', result: cmd, expected: rule({ include: ['b'] }), options: {} }, 'abc', { include: ['b'] }, 1],
+    [{ func: 'compare_text_file', result: cmd, expected: null, options: { ignore_case: true } }, file('A'), file('a', '/c/g'), 1],
+    [{ func: 'literal_match', result: cmd, expected: rule('x'), options: { type: 'list' } }, ['x'], ['x'], 1],
+    [{ func: 'fuzzy_match', result: cmd, expected: rule({ expected: 'abcd' }), options: {} }, 'abcf', { expected: 'abcd' }, 0.75],
+    [{ func: 'is_in_list', result: cmd, expected: rule({ expected: 'b' }), options: {} }, ['a', 'b'], { expected: 'b' }, 1],
+    [{ func: 'check_direct_json_object', result: cmd, expected: rule({ expected: { a: 1 } }), options: {} }, '{"a": 1}', { expected: { a: 1 } }, 1],
+    [{ func: 'compare_table', result: cmd, expected: null, options: { rules: [{ type: 'sheet_name' }] } }, file(null), undefined, 0],
+  ];
+  it.each(cases)('%#: $func', (check, result, expected, score) => {
+    const out = runFunc(check, result, expected);
+    expect(out.score).toBe(score);
+  });
+  it('the options reach the port (ignore_case, type list), and its sentence comes back', () => {
+    expect(runFunc({ func: 'compare_text_file', result: null, expected: null, options: {} }, file('A'), file('a', '/c/g')).score).toBe(0);
+    expect(runFunc({ func: 'literal_match', result: null, expected: null, options: {} }, ['x'], ['x']).score).toBe(1);
+    expect(runFunc({ func: 'literal_match', result: null, expected: null, options: { type: 'list' } }, 'x', 'x').detail).toContain('are not both lists');
+    expect(runFunc({ func: 'compare_table', result: null, expected: null, options: { rules: [{ type: 'sheet_name' }] } }, file(null), undefined).detail).toBe('/h/out.txt is not there');
+  });
+  it('values in sentences are cut at 120 characters; a file shows as its path', () => {
+    const long = 'x'.repeat(200);
+    expect(exactMatch(long, { expected: 'y' }).detail).toBe(`result '${'x'.repeat(116)}… is not 'y'`);
+    expect(shown(file('t', '/h/a.txt'))).toBe('/h/a.txt');
+    expect(shown('y'.repeat(118))).toBe(`'${'y'.repeat(118)}'`);
+  });
+});
+
+describe('the sentences each port gives', () => {
+  it('name what was compared', () => {
+    expect(fuzzyMatch('abcf', { expected: 'abcd' }).detail).toBe("result 'abcf' is 75.0% like 'abcd'");
+    expect(isInList(['a', 'b'], { expected: 'b' }).detail).toBe("'b' is in the result");
+    expect(literalMatch('a', 'a', {}).detail).toBe("result is 'a'");
+    expect(literalMatch(['a'], ['a'], { type: 'list' }).detail).toBe('all 1 items match');
+    expect(compareTextFile(file('a'), file('a', '/c/g'), {}).detail).toBe('/h/out.txt has the expected text');
+    expect(compareTextFile('not a file', file('a', '/c/g'), {}).detail).toBe('the result file is not there');
+    expect(() => compareTextFile(file('a'), 'gold', {})).toThrow('the expected file  is not there');
+    expect(() => compareTextFile(file('a'), new VmFile('/c/g.bin', Buffer.from([0xc3])), {})).toThrow('the expected file /c/g.bin is not UTF-8 text');
+    expect(checkDirectJsonObject({ a: 1, b: 2 }, { expected: { a: 1, b: 2 } }).detail).toBe('all 2 expected keys match');
+    expect(checkDirectJsonObject({ n: 3 }, { expected: { n: 3 }, expect_in_result: true }).detail).toBe("the expectation of 'n' is neither a list nor a string");
+    expect(checkDirectJsonObject({ city: 'Nice' }, { expected: { city: ['Lyon'] }, expect_in_result: true }).detail).toBe("'city' is 'Nice', none of ['Lyon']");
+    expect(checkDirectJsonObject({ t: 'x' }, { expected: { t: 'Paris' }, expect_in_result: true }).detail).toBe("'Paris' is not in 't' ('x')");
+    expect(checkDirectJsonObject('"text"', { expected: { a: 1 } }).detail).toBe("result 'text' is not a JSON object");
+    expect(checkDirectJsonObject({ a: 1 }, { expected: { a: '__EVALUATION_FAILED__' } }).detail).toBe("the expectation of 'a' says its evaluation failed");
+  });
+
+  it('include/exclude on a value that cannot be searched says so, for include and for exclude', () => {
+    expect(checkIncludeExclude(42, { include: ['4'] }).detail).toBe("cannot look in a int: argument of type 'int' is not iterable");
+    expect(checkIncludeExclude(42, { exclude: ['4'] }).detail).toBe("cannot look in a int: argument of type 'int' is not iterable");
+    expect(checkIncludeExclude('abc', { exclude: ['x'] }).score).toBe(1);
+  });
+
+  it('sorted comparisons: numbers and strings sort, mixed lists do not', () => {
+    const rules = (tags: unknown) => ({ expected: { tags }, ignore_list_order: undefined });
+    expect(checkDirectJsonObject({ tags: [3, 1, 2] }, { expected: { tags: [1, 2, 3] } }).score).toBe(0);
+    expect(checkDirectJsonObject({ tags: ['b', 'a'] }, rules(['a', 'b'])).score).toBe(0);
   });
 });
