@@ -17,7 +17,7 @@ export default tseslint.config(
     // import which; every relative import in src/ is checked against it.
     files: ['src/**/*.ts', 'src/**/*.tsx'],
     plugins: { deskpilot: layers },
-    rules: { 'deskpilot/layers': 'error' },
+    rules: { 'deskpilot/layers': 'error', 'deskpilot/front-door': 'error' },
   },
   {
     // Packages the layer table cannot see: only the Electron shell imports electron.

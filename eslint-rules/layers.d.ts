@@ -10,5 +10,7 @@ export interface Layer {
 }
 export const LAYERS: Layer[];
 export function layerOf(relativePath: string): Layer | undefined;
+/** The runner's own files: outside src/main/agent/ they are reached through agent/index.ts only. */
+export const RUNNER_PATHS: string[];
 declare const plugin: ESLint.Plugin;
 export default plugin;

@@ -94,4 +94,37 @@ const rule = {
   },
 };
 
-export default { rules: { layers: rule } };
+/**
+ * The agent's front door (issue 29 item 1): outside src/main/agent/, runs start through
+ * src/main/agent/index.ts (`launchRun`), never through the runner's own files — so every
+ * surface gets the same gate, scrubber, describer and sandbox, with its surface named.
+ */
+export const RUNNER_PATHS = ['src/main/agent/runner.ts', 'src/main/agent/runner/'];
+
+/** @type {import('eslint').Rule.RuleModule} */
+const frontDoor = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Outside src/main/agent/, runs start through agent/index.ts' },
+    schema: [],
+    messages: { internal: "'{{target}}' is the runner's own: outside src/main/agent/ start runs with launchRun from src/main/agent/index.ts (the front door)." },
+  },
+  create(context) {
+    const root = context.cwd;
+    const file = path.relative(root, context.filename).split(path.sep).join('/');
+    if (!file.startsWith('src/') || file.startsWith('src/main/agent/')) return {};
+    function check(node, source) {
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const target = path.relative(root, path.resolve(path.dirname(context.filename), source)).split(path.sep).join('/').replace(/\.js$/, '.ts');
+      if (RUNNER_PATHS.some((p) => target === p || target.startsWith(p))) context.report({ node, messageId: 'internal', data: { target } });
+    }
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};
+
+export default { rules: { layers: rule, 'front-door': frontDoor } };

@@ -10,9 +10,8 @@ import type { Computer } from '../../os-control/types.js';
 import { loadConfig } from '../config/index.js';
 import { readFileInRun } from '../sessions/files.js';
 import { resolveApiKey } from '../agent/providers/index.js';
-import { resolveRunChoices, type RunChoices } from '../agent/runner/choices.js';
 import { mcpToolboxFor } from '../agent/mcp/mcp-servers.js';
-import { startRun, type RunHandle } from '../agent/runner.js';
+import { launchRun, resolveRunChoices, type RunChoices, type RunHandle } from '../agent/index.js';
 import { probeSandbox, resolveSandbox } from '../sandbox/index.js';
 import { BridgeError, type RunHostingService } from '../service/types.js';
 import { deskpilotVersion } from '../version.js';
@@ -246,29 +245,33 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
     };
 
     // The MCP servers start only once the service has agreed to host the run (a prompt refused
-    // for a conflict starts none); from then on startRun owns them and stops them if it fails.
+    // for a conflict starts none); from then on the run owns them and stops them if it fails.
     const run = await hostOrRefuse(() =>
       service.hostRun(async (hooks) => {
         const mcp = await mcpToolboxFor(config);
-        return startRun({
-          ...(mcp ? { mcp } : {}),
-          task,
-          profile: resolved.profile,
-          apiKey,
-          policy: resolved.policy,
-          limits: resolved.limits,
-          config,
-          computer,
-          home,
-          labels: { source: 'acp' },
-          sandbox: sandbox.policy,
-          ...(options.agentsMd ? { agentsMd: { cwd: session.cwd } } : {}),
-          onEvent: (event) => {
-            onEvent(event);
-            hooks.onEvent?.(event);
+        return launchRun(
+          {
+            surface: 'acp',
+            ...(mcp ? { mcp } : {}),
+            task,
+            profile: resolved.profile,
+            apiKey,
+            policy: resolved.policy,
+            limits: resolved.limits,
+            config,
+            computer,
+            home,
+            sandbox: sandbox.policy,
+            ...(options.agentsMd ? { agentsMd: { cwd: session.cwd } } : {}),
           },
-          ...(hooks.onDelta ? { onDelta: hooks.onDelta } : {}),
-        });
+          {
+            onEvent: (event) => {
+              onEvent(event);
+              hooks.onEvent?.(event);
+            },
+            ...(hooks.onDelta ? { onDelta: hooks.onDelta } : {}),
+          },
+        );
       }, resolved.policy),
     );
     handle.run = run;

@@ -31,7 +31,7 @@ export function registerAcpCommand(program: Command): void {
       ]);
       const home = deskpilotHome();
       const computer = createComputer();
-      const service = createBridgeService({ home, computer });
+      const service = createBridgeService({ home, computer, surface: 'acp' });
       const agent = createAcpAgent({
         service,
         computer,

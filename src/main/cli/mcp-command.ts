@@ -48,7 +48,7 @@ export function registerMcpCommand(program: Command): Command {
       const { createBridgeService } = await import('../service/index.js');
       const { startMcp } = await import('../mcp-server/start.js');
       const computer = createComputer();
-      const service = createBridgeService({ home, computer });
+      const service = createBridgeService({ home, computer, surface: 'mcp' });
       const running = await startMcp({
         service,
         computer,

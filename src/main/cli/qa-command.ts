@@ -4,7 +4,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ProviderFamilySchema, type ProviderProfile } from '../../shared/config.js';
 import { ConfigError, loadConfig } from '../config/index.js';
 import { deskpilotHome } from '../paths.js';
-import { resolveRunChoices } from '../agent/runner/choices.js';
+import { resolveRunChoices } from '../agent/index.js';
 import { EXIT } from './exit-codes.js';
 import { shownOneLine } from './terminal-text.js';
 import { exitCodeFor, EXIT_INVALID, type CaseResult, type SuiteResult } from '../qa/results.js';
@@ -205,7 +205,7 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
   } else {
     // nut.js binds to the X display when first loaded, so os-control and the runner load only now.
     const { createComputer } = await import('../../os-control/index.js');
-    const { startRun } = await import('../agent/runner.js');
+    const startRun = (await import('../agent/index.js')).launcherFor('qa');
     // Said before anything moves: nobody is asked, and the pointer is the person's own.
     out.write('QA runs with policy auto (no action is asked) and takes the real mouse and keyboard of this desktop: hands off until it ends; Ctrl-C stops it.\n');
     suite = await runQaPlan(plan, {

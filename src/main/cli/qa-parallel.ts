@@ -130,7 +130,7 @@ export function registerQaWorkerCommand(program: Command): void {
       // nut.js binds to DISPLAY when first loaded: the parent set it to this worker's display.
       const { runQaWorker } = await import('../qa/workers/worker.js');
       const { createComputer } = await import('../../os-control/index.js');
-      const { startRun } = await import('../agent/runner.js');
+      const startRun = (await import('../agent/index.js')).launcherFor('qa');
       let code: number;
       try {
         code = await runQaWorker({ startRun, createComputer: () => createComputer() });

@@ -1,6 +1,6 @@
 import type { Config } from '../../shared/config.js';
 import type { RunOptions } from '../agent/run-api.js';
-import { resolveRunChoices, type RunChoices } from '../agent/runner/choices.js';
+import { resolveRunChoices, type RunChoices } from '../agent/index.js';
 import { ConfigError, configOnVirtualDesktop, loadConfig, VIRTUAL_DISPLAY_LABEL } from '../config/index.js';
 import { missingDisplay } from '../../os-control/display-env.js';
 import { probeSandbox, resolveSandbox, type SandboxRequest } from '../sandbox/index.js';
@@ -89,7 +89,7 @@ async function launchOnDisplay(request: LaunchRequest, config: Config, resolved:
   const [{ resolveApiKey }, { runInTerminal }] = await Promise.all([
     import('../agent/providers/index.js'),
     import('./terminal-run.js'),
-    import('../agent/runner.js'), // loaded here so the run starts at once
+    import('../agent/index.js').then((door) => door.loadRunner()), // loaded here so the run starts at once
   ]);
   const { apiKey, envName } = resolveApiKey(resolved.profile);
   if (!apiKey && !keyless) return closeAnd(prompter, fail(`no API key: set ${envName ?? 'the API key variable'}${keyHint}`, EXIT.usage));

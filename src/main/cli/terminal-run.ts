@@ -22,7 +22,7 @@ export interface TerminalRunFlags {
   prompter?: LinePrompter;
   /** What to tell a person whose key or base URL was refused ("check ANTHROPIC_API_KEY or --base-url"). */
   providerHint?: string;
-  /** Starts the run; startRun unless a caller (tests) wants another. */
+  /** Starts the run; the agent's front door (launchRun, surface cli) unless a caller (tests) wants another. */
   start?: (options: RunOptions) => Promise<RunHandle>;
 }
 
@@ -240,7 +240,7 @@ export async function runInTerminal(options: Omit<RunOptions, 'onEvent' | 'onDel
 
   try {
     // The runner (and the model SDKs behind it) load only when a run starts.
-    const start = flags.start ?? (await import('../agent/runner.js')).startRun;
+    const start = flags.start ?? (await import('../agent/index.js')).launcherFor('cli');
     handle = await start({ ...options, onEvent });
   } catch (error) {
     process.off('SIGINT', onSigint);

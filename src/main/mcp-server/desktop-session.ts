@@ -7,9 +7,7 @@ import type { Computer } from '../../os-control/types.js';
 import { loadConfig } from '../config/index.js';
 import { readFileInRun } from '../sessions/files.js';
 import { resolveApiKey } from '../agent/providers/index.js';
-import { resolveRunChoices, type RunChoices } from '../agent/runner/choices.js';
-import { createSupervisedDeps } from '../agent/runner/deps.js';
-import { startRun, startRunWith, type RunHandle, type RunResult } from '../agent/runner.js';
+import { launchRun, resolveRunChoices, type RunChoices, type RunHandle, type RunResult } from '../agent/index.js';
 import { elementTreeForRun } from '../qa/element-tree-tool.js';
 import { findElementForRun } from '../qa/find-element-tool.js';
 import { findTextForRun } from '../qa/find-text-tool.js';
@@ -128,24 +126,29 @@ export class DesktopSession {
       const notes = progress ? approvalProgress(progress) : undefined;
       const handle = await service.hostRun(
         (hooks) =>
-          startRun({
-            task,
-            profile: resolved.profile,
-            apiKey,
-            policy: resolved.policy,
-            limits: resolved.limits,
-            config,
-            computer,
-            home,
-            sandbox: this.options.sandbox,
-            agentsMd: { cwd: process.cwd() },
-            ...hooks,
-            // Its held actions wait for a person like the session's: the client hears so (approval-progress.ts).
-            onEvent: (event) => {
-              notes?.onEvent(event);
-              hooks.onEvent?.(event);
+          launchRun(
+            {
+              surface: 'mcp',
+              task,
+              profile: resolved.profile,
+              apiKey,
+              policy: resolved.policy,
+              limits: resolved.limits,
+              config,
+              computer,
+              home,
+              sandbox: this.options.sandbox,
+              agentsMd: { cwd: process.cwd() },
             },
-          }),
+            {
+              ...hooks,
+              // Its held actions wait for a person like the session's: the client hears so (approval-progress.ts).
+              onEvent: (event) => {
+                notes?.onEvent(event);
+                hooks.onEvent?.(event);
+              },
+            },
+          ),
         resolved.policy,
         below ? { over: below } : {},
       );
@@ -196,11 +199,13 @@ export class DesktopSession {
     const listeners = new Set<(event: RunEvent) => void>();
     const handle = await service.hostRun(
       (hooks) =>
-        startRunWith(
+        launchRun(
           {
+            surface: 'mcp',
             task: `MCP session: desktop tools for ${client}`,
             // Logged as the session's "model": the client drives it, no model server is called.
             profile: { provider: 'openai-compatible', model: 'mcp-client' },
+            driver: () => bridge.provider,
             policy,
             limits: SESSION_LIMITS,
             config,
@@ -208,7 +213,9 @@ export class DesktopSession {
             home,
             sandbox: this.options.sandbox,
             tools: [findText.tool, findElement.tool, elementTree.tool],
-            labels: { source: 'mcp', mcpClient: client },
+            labels: { mcpClient: client },
+          },
+          {
             onEvent: (event) => {
               findText.onEvent(event);
               findElement.onEvent(event);
@@ -221,7 +228,6 @@ export class DesktopSession {
             },
             ...(hooks.onDelta ? { onDelta: hooks.onDelta } : {}),
           },
-          (options, emit) => createSupervisedDeps(options, emit, bridge.provider),
         ),
       policy,
     );

@@ -1,7 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Readable, Writable } from 'node:stream';
 import type { PolicyMode } from '../../shared/approvals.js';
-import type { RunChoices } from '../agent/runner/choices.js';
+import type { RunChoices } from '../agent/index.js';
 import { startServer, type RunningServer } from '../server/server.js';
 import { defaultWebRoot } from '../server/web-root.js';
 import type { RunHostingService } from '../service/types.js';

@@ -90,6 +90,7 @@ export async function runServe(options: ServeRunOptions): Promise<{ server: Runn
     const { createComputer } = await import('../../os-control/index.js');
     const { createBridgeService } = await import('../service/index.js');
     service = createBridgeService({
+      surface: 'serve',
       home: options.home ?? deskpilotHome(),
       computer: await createComputer(),
       ...(options.virtualDesktop ? { virtualDesktop: options.virtualDesktop } : {}),

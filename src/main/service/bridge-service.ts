@@ -11,11 +11,8 @@ import { deleteSession, listSessions, openSession, runDir } from '../sessions/hi
 import { mediaTypeOf, readFileInRun, resolveInRun } from '../sessions/files.js';
 import { apiKeyEnvName, resolveApiKey } from '../agent/providers/index.js';
 import { pingProvider } from '../agent/providers/ping.js';
-import { resolveRunChoices } from '../agent/runner/choices.js';
-import { decideKeyDestination } from '../agent/runner/key-destination.js';
-import type { RunHandle, RunOptions } from '../agent/run-api.js';
+import { decideKeyDestination, launcherFor, resolveRunChoices, type RunHandle, type RunOptions, type Surface } from '../agent/index.js';
 import { mcpToolboxFor } from '../agent/mcp/mcp-servers.js';
-import { startRun } from '../agent/runner.js';
 import { listSkills, type SkillRoots } from '../agent/skills/index.js';
 import { FrameStream } from './frame-stream.js';
 import { Recording, type Recorder } from './recording.js';
@@ -39,8 +36,10 @@ export interface BridgeServiceOptions {
   /** The OS keychain (desktop app); absent in `deskpilot serve`, where keys come from the environment only. */
   secrets?: SecretStore;
   env?: NodeJS.ProcessEnv;
-  /** Starts runs; startRun unless a test wants another. */
+  /** Starts runs; the agent's front door (launchRun) unless a test wants another. */
   startRun?: (options: RunOptions) => Promise<RunHandle>;
+  /** Which surface a person starts runs from here (their `source` label): the desktop app (default), `deskpilot serve`, or the page of `deskpilot mcp` / `acp`. */
+  surface?: Extract<Surface, 'app' | 'serve' | 'mcp' | 'acp'>;
   /** Live frames per second while a client watches (default 3). */
   fps?: number;
   /** Where skills are looked for (the project folder is the working directory by default). */
@@ -93,7 +92,7 @@ type Listener = (message: PushMessage) => void;
 export function createBridgeService(options: BridgeServiceOptions): RunHostingService {
   const { home, computer, secrets, skillRoots, host, virtualDesktop } = options;
   const env = options.env ?? process.env;
-  const start = options.startRun ?? startRun;
+  const start = options.startRun ?? launcherFor(options.surface ?? 'app');
   const listeners = new Map<Listener, ClientInfo>();
   let active: ActiveRun | undefined;
   let starting = false;
