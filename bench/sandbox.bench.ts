@@ -13,12 +13,13 @@
  *
  *   npm run bench -- sandbox        (--runs 30)
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { loadavg } from 'node:os';
 import { runShell } from '../src/main/agent/tools/shell.js';
 import { prepareCommand, sandboxPolicy } from '../src/main/sandbox/index.js';
 import { median, numberArg } from './lib/stats.js';
+import { startSandboxSessionProbe } from './lib/sandbox-session-probe.js';
 
 const runs = numberArg('runs', 30);
 const workspace = fs.mkdtempSync('/var/tmp/deskpilot-sandbox-bench-');
@@ -48,6 +49,36 @@ try {
       boxed[name].push(ms);
     }
   }
+  // Where the time goes: a bare bubblewrap (one read-only bind of /, nothing else) against plain bash.
+  const bare: number[] = [];
+  const plainBash: number[] = [];
+  const spawnTime = (file: string, args: string[]) => time(() => new Promise<void>((resolve) => spawn(file, args, { stdio: 'ignore' }).on('close', () => resolve())));
+  for (let i = 0; i < runs; i++) {
+    plainBash.push(await spawnTime('bash', ['-c', 'true']));
+    bare.push(await spawnTime('bwrap', ['--ro-bind', '/', '/', 'bash', '-c', 'true']));
+  }
+  // The design probe: one sandbox per run, each command sent into it (bench/lib/sandbox-session-probe.ts).
+  const t0 = performance.now();
+  const session = await startSandboxSessionProbe(policies['workspace-write']);
+  const sessionStart = performance.now() - t0;
+  const inSession: number[] = [];
+  const plainAgain: number[] = [];
+  try {
+    for (let i = 0; i < runs; i++) {
+      plainAgain.push(await time(() => runShell('true', { cwd: workspace })));
+      inSession.push(
+        await time(async () => {
+          const r = await session.run('bash', ['-c', 'true']);
+          if (r.code !== 0) throw new Error(`true in the session failed: ${r.out}`);
+        }),
+      );
+    }
+    // It is contained: a write outside the workspace is refused in the session too.
+    const escaped = await session.run('bash', ['-c', `echo x > ${process.env.HOME ?? '/root'}/deskpilot-session-probe-escape`]);
+    if (escaped.code === 0) throw new Error('the session probe wrote outside its workspace');
+  } finally {
+    session.close();
+  }
   const prep: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
@@ -63,6 +94,9 @@ try {
     rows.push(`${`${name} (bubblewrap)`.padEnd(25)} ${median(samples).toFixed(1).padStart(6)} ms  added ${added.toFixed(1)} ms  ×${(median(samples) / base).toFixed(2)}`);
   }
   rows.push(`prepareCommand alone      ${median(prep).toFixed(2).padStart(6)} ms`);
+  rows.push(`bare bwrap --ro-bind / /  ${median(bare).toFixed(1).padStart(6)} ms  over bash -c true ${median(plainBash).toFixed(1)} ms: added ${(median(bare) - median(plainBash)).toFixed(1)} ms (bubblewrap's own floor)`);
+  const sessionAdded = median(inSession) - median(plainAgain);
+  rows.push(`one sandbox per run (probe): start ${sessionStart.toFixed(0)} ms once, then ${median(inSession).toFixed(1)} ms a command against ${median(plainAgain).toFixed(1)} ms unsandboxed: added ${sessionAdded.toFixed(1)} ms (${sessionAdded <= 30 ? 'within' : 'over'} 30 ms)`);
   rows.push(`target ≤ 30 ms added: ${worst <= 30 ? 'met' : 'MISSED'}`);
   process.stdout.write(`sandboxed shell command, median of ${runs} (load average ${load0.toFixed(1)} → ${loadavg()[0]!.toFixed(1)} on ${spawnSync('nproc').stdout.toString().trim()} cores)\n${rows.join('\n')}\n`);
 } finally {
