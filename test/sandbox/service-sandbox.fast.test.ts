@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { RunOptions } from '../../src/main/agent/run-api.js';
 import { createBridgeService } from '../../src/main/service/index.js';
 import type { ClientInfo } from '../../src/main/service/types.js';
-import { tempHome } from '../e2e/support.js';
+import { finish, tempHome } from '../e2e/support.js';
+import { startFakeModel } from '../harness/fake-model/index.js';
 import { createFakeComputer } from '../harness/fake-computer.js';
 
 // The app's and serve's runs (the bridge service's run.start) get the sandbox of
@@ -65,5 +66,29 @@ describe('the service starts runs in the sandbox of config.json', () => {
     const refused = await startWith({ sandbox: { workspace: '/' } });
     expect(refused).toBeInstanceOf(Error);
     expect((refused as Error).message).toContain('the workspace / is the root of the file system');
+  });
+});
+
+describe('run details: the sandbox is in the run the app and serve show', () => {
+  it("a run the service starts logs its mode, enforcer, workspace and network in run_started, and sessions.open (History, run details) returns it", async () => {
+    fs.writeFileSync(path.join(home.home, 'config.json'), JSON.stringify({ sandbox: { networkAccess: true } }));
+    const fake = await startFakeModel();
+    const service = createBridgeService({ home: home.home, computer: createFakeComputer(), env: { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: fake.anthropicBaseUrl } });
+    try {
+      fake.script({ toolCalls: [finish(true, 'nothing to do')] });
+      const { runId } = (await service.call('run.start', { task: 'say hi', provider: 'anthropic', model: 'claude-haiku-4-5', policy: 'auto' }, client)) as { runId: string };
+      // The run's log as History and the run details read it, once the run has ended (polled: no fixed wait).
+      let events: Array<{ type: string }> = [];
+      for (const deadline = Date.now() + 30_000; !events.some((e) => e.type === 'run_ended'); await new Promise((r) => setTimeout(r, 50))) {
+        if (Date.now() > deadline) throw new Error(`the run did not end: ${JSON.stringify(events.map((e) => e.type))}`);
+        ({ events } = (await service.call('sessions.open', { runId }, client)) as { events: Array<{ type: string }> });
+      }
+      expect(events.find((e) => e.type === 'run_started')).toMatchObject({
+        sandbox: { mode: 'workspace-write', enforcer: 'bubblewrap', workspace: path.join(userHome, 'DeskPilot'), network: true, display: false },
+      });
+    } finally {
+      await service.close();
+      await fake.close();
+    }
   });
 });
