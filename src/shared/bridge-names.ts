@@ -22,6 +22,7 @@ export const COMMAND_NAMES = [
   'sessions.list',
   'sessions.open',
   'sessions.delete',
+  'sessions.export',
   'skills.list',
   'screen.watch',
   'connection.test',

@@ -62,6 +62,8 @@ export const SettingsViewSchema = z
     keys: z.record(z.string(), z.object({ stored: z.boolean(), fromEnv: z.boolean() }).strict()),
     /** Per profile: the variable its key is read from, and whether a run could start (a key is stored or set, or none is needed). */
     profileKeys: z.record(z.string(), z.object({ keyEnv: z.string().optional(), ready: z.boolean() }).strict()).optional(),
+    /** The OS of the machine the agent acts on (the service's), for naming keys as that desktop does: never "⌘" on Linux, whatever the browser runs on. */
+    platform: z.enum(['linux', 'darwin', 'win32']).optional(),
   })
   .strict();
 export type SettingsView = z.infer<typeof SettingsViewSchema>;
@@ -156,6 +158,18 @@ export const Commands = {
     output: z.object({ events: z.array(RunEventSchema) }).strict(),
   },
   'sessions.delete': { input: z.object({ runId: z.string() }).strict(), output: z.object({}).strict() },
+  /**
+   * A run's report, as `deskpilot sessions export` writes it: one file (HTML report,
+   * animated WebP) comes back whole for the page to save; a folder (Markdown with its
+   * images, a replayable trajectory) is written under <home>/exports/<runId>/ and its path said.
+   */
+  'sessions.export': {
+    input: z.object({ runId: z.string(), format: z.enum(['html', 'md', 'animation', 'trajectory']) }).strict(),
+    output: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('file'), name: z.string(), mediaType: z.string(), dataBase64: z.string() }).strict(),
+      z.object({ kind: z.literal('folder'), path: z.string(), files: z.number().int() }).strict(),
+    ]),
+  },
   /** Skills a run can use (project, user and built-in), and the SKILL.md files that failed to load. */
   'skills.list': {
     input: z.object({}).strict(),

@@ -82,3 +82,43 @@ describe('a past run opened from History', () => {
     expect(store.getState().reviewing).toBe(false);
   });
 });
+
+describe('the end card of a run paused on a model error and then stopped (issue 34 item 9)', () => {
+  it('says both: paused on a model error (in words), and stopped', async () => {
+    const { App } = await import('../../src/renderer/components/App.js');
+    const client = new TestClient();
+    client.answers['skills.list'] = () => ({ skills: [], errors: [] });
+    const store = createAppStore(client);
+    await store.getState().loadSettings();
+    render(
+      <Providers client={client} store={store}>
+        <App />
+      </Providers>,
+    );
+    const s = new EventScript();
+    const push = (e: ReturnType<EventScript['add']>) => act(() => store.getState().handlePush({ kind: 'event', event: e }));
+    push(s.started('book the flight'));
+    push(s.add({ type: 'state', state: 'paused', reason: 'provider unavailable: HTTP 500: 500 {"type":"error","error":{"type":"api_error"}}' }));
+    push(s.add({ type: 'run_ended', status: 'stopped', summary: 'stopped by the user', steps: 0, total: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 } }));
+    expect(screen.getByTestId('run-ended').querySelector('h2')!.textContent).toBe('Run stopped');
+    expect(screen.getByTestId('run-ended-paused').textContent).toBe("It was paused on a model error (The model provider's server had an error (HTTP 500).) when it was stopped.");
+  });
+
+  it('a run stopped while running says nothing about a pause', async () => {
+    const { App } = await import('../../src/renderer/components/App.js');
+    const client = new TestClient();
+    client.answers['skills.list'] = () => ({ skills: [], errors: [] });
+    const store = createAppStore(client);
+    render(
+      <Providers client={client} store={store}>
+        <App />
+      </Providers>,
+    );
+    const s = new EventScript();
+    for (const e of [s.started('book the flight'), s.add({ type: 'state', state: 'paused', reason: 'paused by the user' }), s.add({ type: 'state', state: 'running', reason: '' })])
+      act(() => store.getState().handlePush({ kind: 'event', event: e }));
+    act(() => store.getState().handlePush({ kind: 'event', event: s.add({ type: 'run_ended', status: 'stopped', summary: 'stopped', steps: 0, total: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 } }) }));
+    expect(screen.getByTestId('run-ended')).toBeTruthy();
+    expect(screen.queryByTestId('run-ended-paused')).toBeNull();
+  });
+});

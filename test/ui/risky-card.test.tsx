@@ -90,3 +90,37 @@ describe('key names by platform', () => {
     expect(chordsOf('Page_Down', 'linux')).toEqual([['Page Down']]);
   });
 });
+
+describe('key names follow the desktop the agent acts on (the service says which), not the browser', () => {
+  const ua = (text: string) => Object.defineProperty(window.navigator, 'userAgent', { configurable: true, get: () => text });
+  async function card(platform: 'linux' | 'darwin' | 'win32', browser: string, keys = 'ctrl+q super+l') {
+    ua(browser);
+    const client = new TestClient();
+    client.settings = { ...client.settings, platform };
+    const store = createAppStore(client);
+    await store.getState().loadSettings();
+    const s = new EventScript();
+    for (const e of [s.started(), s.observation(0), s.proposed(0, { type: 'key', keys }), s.asked(0)]) store.getState().handlePush({ kind: 'event', event: e });
+    render(
+      <Providers client={client} store={store}>
+        <ApprovalQueue />
+      </Providers>,
+    );
+    const names = [...screen.getByTestId('proposal-keys').querySelectorAll('kbd.key')].map((k) => k.textContent);
+    const badge = screen.getByTestId('approval-shot').textContent ?? '';
+    cleanup();
+    return { names, badge };
+  }
+
+  it('a Mac browser watching a Linux desktop reads Ctrl and Super — no ⌘ or ⌃ — on the card and on the screenshot', async () => {
+    const { names, badge } = await card('linux', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/537.36 Chrome/127.0');
+    expect(names).toEqual(['Ctrl', 'Q', 'Super', 'L']);
+    expect(badge).toContain('Ctrl+Q, then Super+L');
+    expect(badge).not.toMatch(/[⌘⌃]/);
+  });
+
+  it('a Linux browser watching a Mac reads the Mac names; a Windows desktop says Win', async () => {
+    expect((await card('darwin', 'Mozilla/5.0 (X11; Linux x86_64) Chrome/127.0')).names).toEqual(['⌃ Control', 'Q', '⌘ Cmd', 'L']);
+    expect((await card('win32', 'Mozilla/5.0 (X11; Linux x86_64) Chrome/127.0')).names).toEqual(['Ctrl', 'Q', 'Win', 'L']);
+  });
+});

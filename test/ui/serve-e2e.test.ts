@@ -139,9 +139,9 @@ describe('deskpilot serve in Chromium', () => {
 
   it('reject with feedback → the model’s next request carries it, and nothing is typed', async () => {
     await until(() => fake.pending() === 0, 20_000, 'the model to be asked for step 2');
-    // The card names the kind and count, and shows the whole text beneath it.
-    await page.locator('[data-testid=proposal-description]', { hasText: 'type 5 characters:' }).waitFor({ timeout: 20_000 });
-    expect(await page.locator('[data-testid=proposal-text]').textContent()).toContain('hello');
+    // The card's headline is the one describer's: the whole text and its count (short and plain: no second copy).
+    await page.locator('[data-testid=proposal-description]', { hasText: 'type "hello" (5 characters)' }).waitFor({ timeout: 20_000 });
+    expect(await page.locator('[data-testid=proposal-text]').count()).toBe(0);
     const target = padCenter();
     fake.script((req) => ({ text: 'Clicking again.', toolCalls: [claude.click(...screenToImage(req, target))] }));
     const before = fake.requests.length;

@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Providers } from '../../src/renderer/bridge/context.js';
-import { Timeline } from '../../src/renderer/components/Timeline.js';
+import { ROW_HEIGHT, Timeline } from '../../src/renderer/components/Timeline.js';
 import { createAppStore } from '../../src/renderer/store/app-store.js';
 import { EventScript, TestClient } from './fixtures.js';
 
@@ -116,11 +116,60 @@ describe('step timeline', () => {
     // Scrolling brings other rows in.
     const list = screen.getByTestId('step-list');
     act(() => {
-      list.scrollTop = 44 * 150;
+      list.scrollTop = ROW_HEIGHT * 150;
       fireEvent.scroll(list);
     });
     const texts = screen.getAllByTestId('step-row').map((r) => r.textContent ?? '');
     expect(texts.some((t) => t.startsWith('151'))).toBe(true);
     expect(screen.getAllByTestId('step-row').length).toBeLessThan(40);
+  });
+});
+
+describe('how a run ends, in the step list (issue 34 item 6)', () => {
+  const ended = (s: EventScript, status: string) => s.add({ type: 'run_ended', status, summary: status, steps: 1, total: { costUsd: 0 } });
+
+  it('a step the run ended on says how it ended, never "…"', () => {
+    for (const [status, label] of [
+      ['stopped', 'stopped here'],
+      ['error', 'error here'],
+      ['limit', 'limit reached'],
+    ] as const) {
+      mount((s) => {
+        s.started();
+        s.observation(0);
+        s.proposed(0, { type: 'click', x: 1, y: 1 });
+        s.asked(0);
+        ended(s, status);
+      });
+      const row = screen.getByTestId('step-row');
+      expect(row.textContent).toContain(label);
+      expect(row.textContent).not.toContain('…');
+      cleanup();
+    }
+  });
+
+  it('while the run goes, a proposed step not yet answered or run is "in progress"', () => {
+    mount((s) => {
+      s.started();
+      s.observation(0);
+      s.proposed(0, { type: 'click', x: 1, y: 1 });
+    });
+    expect(screen.getByTestId('step-row').textContent).toContain('in progress');
+  });
+
+  it('the final message is shown but not counted as a step', () => {
+    mount((s) => {
+      s.started();
+      s.observation(0);
+      s.proposed(0, { type: 'click', x: 1, y: 1 });
+      s.observation(1);
+      s.add({ type: 'action_proposed', step: 1, proposalId: 'p1', action: { type: 'finish', success: true, summary: 'all done' }, observationId: 'obs-1', reasoning: '' });
+      ended(s, 'done');
+    });
+    expect(screen.getByTestId('step-count').textContent).toBe('1');
+    const rows = screen.getAllByTestId('step-row');
+    expect(rows).toHaveLength(2);
+    expect(rows[1]!.querySelector('.step-no')!.textContent).toBe('✓');
+    expect(screen.getByTestId('step-detail').querySelector('h3')!.textContent).toBe('Final message');
   });
 });

@@ -9,6 +9,7 @@ import type { Computer } from '../../os-control/types.js';
 import { ConfigError, configOnVirtualDesktop, loadConfig, saveConfig, VIRTUAL_DISPLAY_LABEL } from '../config/index.js';
 import { deleteSession, listSessions, openSession, runDir } from '../sessions/history.js';
 import { mediaTypeOf, readFileInRun, resolveInRun } from '../sessions/files.js';
+import { exportForBridge } from './export-run.js';
 import { apiKeyEnvName, resolveApiKey } from '../agent/providers/index.js';
 import { pingProvider } from '../agent/providers/ping.js';
 import { decideKeyDestination, launcherFor, resolveRunChoices, type RunHandle, type RunOptions, type Surface } from '../agent/index.js';
@@ -164,6 +165,8 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
     return [...names];
   };
 
+  /** Key names follow the desktop the agent acts on: this process's OS (the BSDs name keys as Linux does). */
+  const desktopPlatform = (p: NodeJS.Platform): NonNullable<SettingsView['platform']> => (p === 'darwin' || p === 'win32' ? p : 'linux');
   const settingsView = async (config: Config): Promise<SettingsView> => {
     const keys: SettingsView['keys'] = {};
     for (const name of keyNames(config)) {
@@ -176,7 +179,7 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
       const stored = keyEnv ? (own(keys, keyEnv)?.stored ?? false) : false;
       profileKeys[name] = { ...(keyEnv ? { keyEnv } : {}), ready: stored || Boolean(resolveApiKey(profile, env).apiKey?.trim()) };
     }
-    return { config, keys, profileKeys };
+    return { config, keys, profileKeys, platform: desktopPlatform(process.platform) };
   };
 
   const withConfigErrors = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -416,6 +419,13 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
         throw new BridgeError('not_found', error instanceof Error ? error.message : String(error));
       }
       return {};
+    },
+    'sessions.export': async (input) => {
+      try {
+        return await exportForBridge(home, input);
+      } catch (error) {
+        throw new BridgeError('not_found', error instanceof Error ? error.message : String(error));
+      }
     },
     'screen.watch': async (input, client) => {
       frames.watch(client.id, input.on);

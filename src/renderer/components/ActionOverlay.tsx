@@ -1,4 +1,5 @@
-import { chordsText, pagePlatform } from '../lib/key-names.js';
+import { chordsText } from '../lib/key-names.js';
+import { useDesktopPlatform } from '../lib/desktop-platform.js';
 import { describeAction, type Action } from '../../shared/actions.js';
 import { visibleSegments } from '../../shared/visible-text.js';
 
@@ -24,6 +25,7 @@ function headAndTail(text: string): string {
  * right pixel at any displayed size.
  */
 export function ActionOverlay({ action, size }: { action: Action; size: ImageSize }) {
+  const platform = useDesktopPlatform();
   switch (action.type) {
     case 'click':
     case 'move':
@@ -94,11 +96,11 @@ export function ActionOverlay({ action, size }: { action: Action; size: ImageSiz
       return <TextBadge text={`⌨ ${action.text}`} kind="type" />;
     case 'key':
     case 'hold_key':
-      return <TextBadge text={`⌨ ${chordsText(action.keys, pagePlatform())}`} kind="key" />;
+      return <TextBadge text={`⌨ ${chordsText(action.keys, platform)}`} kind="key" />;
     case 'key_down':
-      return <TextBadge text={`⌨ hold ${chordsText(action.keys, pagePlatform())}`} kind="key" />;
+      return <TextBadge text={`⌨ hold ${chordsText(action.keys, platform)}`} kind="key" />;
     case 'key_up':
-      return <TextBadge text={`⌨ let go ${chordsText(action.keys, pagePlatform())}`} kind="key" />;
+      return <TextBadge text={`⌨ let go ${chordsText(action.keys, platform)}`} kind="key" />;
     case 'zoom': {
       const a = toPercent({ x: action.region.x, y: action.region.y }, size);
       return (

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useApp, useClient } from '../bridge/context.js';
 import { Activity } from './Activity.js';
 import { ApprovalQueue } from './ApprovalQueue.js';
@@ -6,14 +6,17 @@ import { Composer } from './Composer.js';
 import { Header } from './Header.js';
 import { useModelTrouble } from './ModelTroubleCard.js';
 import { History } from './History.js';
-import { LiveScreen } from './LiveScreen.js';
 import { ProjectInstructions } from './ProjectInstructions.js';
 import { QuestionBox } from './QuestionBox.js';
 import { RecordPanel } from './RecordPanel.js';
 import { Settings } from './Settings.js';
+import { Stage, StageSlot } from './Stage.js';
 import { Timeline } from './Timeline.js';
+import { RunActions } from './RunActions.js';
+import { countedSteps, stepsText } from '../store/run-view.js';
 import { useApprovalAlert } from '../lib/approval-alert.js';
 import { usageText } from '../lib/format.js';
+import { pauseText } from '../lib/model-trouble.js';
 import { useShortcuts } from '../lib/shortcuts.js';
 
 export function App() {
@@ -26,7 +29,6 @@ export function App() {
   const run = useApp((s) => s.run);
   const reviewing = useApp((s) => s.reviewing);
   const backToLive = useApp((s) => s.backToLive);
-  const setDraft = useApp((s) => s.setDraft);
   const recordingNow = useApp((s) => s.recording.state === 'starting' || s.recording.state === 'recording');
 
   useEffect(() => client.subscribe(handlePush), [client, handlePush]);
@@ -36,9 +38,10 @@ export function App() {
   // then Esc stops it (the header's), wherever the person is looking.
   const liveRun = useApp((s) => !!s.activeRunId && s.activeState !== 'ended');
   useShortcuts(reviewing && !liveRun ? { Escape: () => void backToLive() } : {});
-  // The live screen lives in the right column: alone while there are no steps, under
-  // the timeline once there are (the left column is for the task and what waits for you).
+  // The right column is the one large screen (Stage: live, the action waiting, or a picked
+  // step); the left column is the task, what waits for you, and the compact step list.
   const hasSteps = !!run && run.stepOrder.length > 0;
+  const [slot, setSlot] = useState<HTMLElement | null>(null);
   useEffect(() => {
     loadSettings().catch((e: unknown) => reportError(`settings: ${String(e)}`));
   }, [loadSettings, reportError]);
@@ -55,6 +58,7 @@ export function App() {
         </div>
       )}
       <main>
+        <StageSlot.Provider value={slot}>
         {tab === 'run' && (
           <div className="run-view">
             <div className="col-left">
@@ -70,19 +74,8 @@ export function App() {
                     <button onClick={() => void backToLive()} data-testid="back-to-live">
                       Back to live {!liveRun && <kbd>Esc</kbd>}
                     </button>
-                    {run?.task && (
-                      <button
-                        onClick={() => {
-                          setDraft({ task: run.task, policy: run.policy, model: run.model });
-                          void backToLive();
-                        }}
-                        data-testid="review-run-again"
-                        title="The same task, policy and model in the task box, to edit before Start"
-                      >
-                        Run again
-                      </button>
-                    )}
                   </div>
+                  {run?.task && <RunActions run={run} place="review" />}
                 </section>
               ) : (
                 <>
@@ -100,18 +93,16 @@ export function App() {
                           <h2>Run {run.ended.status}</h2>
                           <p className="task-text">{run.task}</p>
                           <p>{run.ended.summary}</p>
+                          {run.ended.pausedFor && (
+                            // Both things that happened: it was paused (why), and then it ended.
+                            <p className="notice" data-testid="run-ended-paused">
+                              It was {pauseText(run.ended.pausedFor)} when it {run.ended.status === 'stopped' ? 'was stopped' : `ended (${run.ended.status})`}.
+                            </p>
+                          )}
                           <p className="muted" data-testid="run-ended-usage">
-                            {usageText(run.total)}
+                            {stepsText(countedSteps(run))} · {usageText(run.total)}
                           </p>
-                          <div className="buttons">
-                            <button
-                              onClick={() => setDraft({ task: run.task, policy: run.policy, model: run.model })}
-                              data-testid="run-again"
-                              title="The same task, policy and model in the box below, to edit before Start"
-                            >
-                              Run again
-                            </button>
-                          </div>
+                          <RunActions run={run} place="end" />
                         </section>
                       )}
                       {/* While a person is recorded the task box waits (a run would act on the recorded desktop): the recording comes first. */}
@@ -124,13 +115,14 @@ export function App() {
                   <Activity />
                 </>
               )}
+              {(hasSteps || reviewing) && <Timeline />}
             </div>
             <div className="col-right">
-              {(hasSteps || reviewing) && <Timeline />}
-              {!reviewing && <LiveScreen />}
+              <Stage onSlot={setSlot} />
             </div>
           </div>
         )}
+        </StageSlot.Provider>
         {tab === 'history' && <History />}
         {tab === 'settings' && <Settings />}
       </main>

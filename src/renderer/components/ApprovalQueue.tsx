@@ -1,19 +1,24 @@
 import { useEffect, useRef, useState } from 'react';
-import { describeAction, type Action } from '../../shared/actions.js';
+import { createPortal } from 'react-dom';
+import type { Action } from '../../shared/actions.js';
+import { describeWhole, shortTitle } from '../../shared/action-text.js';
 import { ruleLabel } from '../../shared/labels.js';
-import { visibleText } from '../../shared/visible-text.js';
+import { hasHiddenCharacters, visibleText } from '../../shared/visible-text.js';
 import type { ApprovalAnswer } from '../../shared/approvals.js';
 import { isModeRule } from '../../shared/rule-ids.js';
 import { useApp, useClient } from '../bridge/context.js';
 import { clampToImage, hasTarget, moveTarget, nudgeFor, targetOf } from '../lib/geometry.js';
 import { notificationsSupported, requestApprovalNotifications } from '../lib/approval-alert.js';
-import { chordsOf, pagePlatform, type DesktopPlatform } from '../lib/key-names.js';
+import { chordsOf, type DesktopPlatform } from '../lib/key-names.js';
+import { useDesktopPlatform } from '../lib/desktop-platform.js';
 import { riskWarningOf } from '../lib/risk.js';
 import { isTextEntry, useShortcuts } from '../lib/shortcuts.js';
 import { ActionOverlay } from './ActionOverlay.js';
 import { Countdown } from './Countdown.js';
 import { FullText } from './FullText.js';
+import { Magnifier } from './Magnifier.js';
 import { Screenshot } from './Screenshot.js';
+import { STAGE_MAX_HEIGHT, useStageSlot } from './Stage.js';
 import { assertNever } from '../../shared/assert-never.js';
 
 /**
@@ -50,9 +55,10 @@ export function ApprovalQueue() {
   const shotRef = useRef<HTMLDivElement>(null);
 
   const rejectRef = useRef<HTMLButtonElement>(null);
+  const slot = useStageSlot();
   const risk = riskWarningOf(head?.decision);
-  // The page's platform: the desktop app's own, and for `deskpilot serve` the browser's (the same machine, as a rule).
-  const platform: DesktopPlatform = pagePlatform();
+  // Keys are named as the desktop the agent acts on names them (the service says which), not the browser's.
+  const platform: DesktopPlatform = useDesktopPlatform();
 
   const headId = head?.proposalId;
   useEffect(() => {
@@ -151,6 +157,14 @@ export function ApprovalQueue() {
     'card',
   );
 
+  if (!head && run && !reviewing && run.state !== 'ended') {
+    // During a run, one line: the screen and the steps need the room more.
+    return (
+      <section className="panel queue queue-empty compact" aria-label="Approval queue">
+        <p className="muted">No action is waiting for you. One that needs you appears here, and the page title shows a badge.</p>
+      </section>
+    );
+  }
   if (!head) {
     return (
       <section className="panel queue queue-empty" aria-label="Approval queue">
@@ -163,6 +177,46 @@ export function ApprovalQueue() {
 
   const shown = mode === 'edit' ? (editedAction() ?? head.action) : head.action;
   const canPick = mode === 'edit' && hasTarget(head.action);
+  const point = targetOf(shown);
+  // The screen the model saw, with the action and a magnifier around its point: on the run
+  // view's one large screen (the Stage's slot), or here when the card is mounted alone.
+  const screen = head.shot ? (
+        <Screenshot
+          src={client.fileUrl(run!.runId, head.shot.image)}
+          size={head.shot}
+          alt={`Screenshot the model saw at step ${head.step + 1}`}
+          testId="approval-shot"
+          maxHeight={slot === undefined ? APPROVAL_SHOT_MAX_HEIGHT : STAGE_MAX_HEIGHT}
+          onPick={canPick ? moveTo : undefined}
+          focusRef={shotRef}
+          onKeyDown={
+            canPick
+              ? (e) => {
+                  const d = nudgeFor(e.key, e.shiftKey);
+                  const at = targetOf(editedAction() ?? head.action);
+                  if (d && at) {
+                    e.preventDefault();
+                    e.stopPropagation();
+                    moveTo({ x: at.x + d.x, y: at.y + d.y });
+                  } else if (e.key === 'Enter') {
+                    e.preventDefault();
+                    confirmEdit();
+                  }
+                }
+              : undefined
+          }
+          pickLabel={canPick ? `Target at ${targetText(targetOf(shown))}. Arrow keys move it 1 pixel, Shift+arrow 10 pixels; Enter runs the edited action.` : undefined}
+        >
+          <ActionOverlay action={shown} size={head.shot} />
+          {point && <Magnifier src={client.fileUrl(run!.runId, head.shot.image)} size={head.shot} point={point} />}
+          {mode === 'edit' && edited && edited !== head.action && (
+            // Where the model wanted it, faint, so the person sees what they changed.
+            <div className="ghost" data-testid="original-overlay">
+              <ActionOverlay action={head.action} size={head.shot} />
+            </div>
+          )}
+        </Screenshot>
+  ) : null;
 
   return (
     <section className={risk ? 'panel queue risky' : 'panel queue'} aria-label="Approval queue" data-testid="approval-queue" data-risky={risky}>
@@ -181,7 +235,7 @@ export function ApprovalQueue() {
       )}
       <LandsOn action={shown} element={head.element} window={head.window} />
       <p className="proposal-line" data-testid="proposal-description">
-        <strong>{headline(shown)}</strong>
+        <strong>{headlineOf(shown).title}</strong>
         {hasTarget(shown) && <span className="muted coords-note"> (in the screenshot the model saw)</span>}
       </p>
       <CarriedText action={shown} platform={platform} />
@@ -296,81 +350,22 @@ export function ApprovalQueue() {
       </div>
       {notice && <p className="notice" role="status">{notice}</p>}
       {head.reasoning && <p className="reasoning">{head.reasoning}</p>}
-      {head.shot && (
-        <Screenshot
-          src={client.fileUrl(run!.runId, head.shot.image)}
-          size={head.shot}
-          alt={`Screenshot the model saw at step ${head.step + 1}`}
-          testId="approval-shot"
-          maxHeightVh={APPROVAL_SHOT_MAX_VH}
-          onPick={canPick ? moveTo : undefined}
-          focusRef={shotRef}
-          onKeyDown={
-            canPick
-              ? (e) => {
-                  const d = nudgeFor(e.key, e.shiftKey);
-                  const at = targetOf(editedAction() ?? head.action);
-                  if (d && at) {
-                    e.preventDefault();
-                    e.stopPropagation();
-                    moveTo({ x: at.x + d.x, y: at.y + d.y });
-                  } else if (e.key === 'Enter') {
-                    e.preventDefault();
-                    confirmEdit();
-                  }
-                }
-              : undefined
-          }
-          pickLabel={canPick ? `Target at ${targetText(targetOf(shown))}. Arrow keys move it 1 pixel, Shift+arrow 10 pixels; Enter runs the edited action.` : undefined}
-        >
-          <ActionOverlay action={shown} size={head.shot} />
-          {mode === 'edit' && edited && edited !== head.action && (
-            // Where the model wanted it, faint, so the person sees what they changed.
-            <div className="ghost" data-testid="original-overlay">
-              <ActionOverlay action={head.action} size={head.shot} />
-            </div>
-          )}
-        </Screenshot>
-      )}
+      {screen && (slot === undefined ? screen : slot ? createPortal(screen, slot) : null)}
     </section>
   );
 }
 
-/** The card's one-line title: what kind of action, without the text it carries (shown whole below). */
-function headline(action: Action): string {
-  switch (action.type) {
-    case 'type':
-      return `type ${[...action.text].length} characters:`;
-    case 'shell':
-      return 'run this shell command:';
-    case 'mcp_call':
-      return visibleText(`call ${action.server} tool ${action.tool} with:`);
-    case 'key':
-      return `press keys${action.repeat > 1 ? ` ×${action.repeat}` : ''}:`;
-    case 'hold_key':
-      return `hold keys for ${action.durationMs} ms:`;
-    case 'key_down':
-      return 'hold down until let go:';
-    case 'key_up':
-      return 'let go of:';
-    case 'click':
-    case 'move':
-    case 'mouse_down':
-    case 'mouse_up':
-    case 'drag':
-    case 'scroll':
-    case 'wait':
-    case 'screenshot':
-    case 'cursor_position':
-    case 'zoom':
-    case 'element':
-    case 'ask_user':
-    case 'finish':
-      return visibleText(describeAction(action));
-    default:
-      return assertNever(action, 'action kind');
-  }
+/**
+ * The card's headline is the one describer's (shared/action-text.ts, issue 27 item 3): the
+ * same words the terminal prompt, ACP, MCP and the HUD say, never the renderer's own. It is
+ * `shortTitle` — `describeWhole` when that fits one line (160 characters), else its start
+ * and end around the cut — and then the card shows the carried text whole below it.
+ */
+function headlineOf(action: Action): { title: string; whole: boolean } {
+  const title = shortTitle(action, HEADLINE_CHARS);
+  return { title, whole: title === describeWhole(action) };
 }
+const HEADLINE_CHARS = 160;
 
 /**
  * What the action lands on, named before any coordinates (issue 34 item 3): the element
@@ -404,7 +399,12 @@ function CarriedText({ action, platform }: { action: Action; platform: DesktopPl
   const text = carriedText(action);
   if (text === undefined) return null;
   const chords = action.type === 'key' || action.type === 'hold_key' || action.type === 'key_down' || action.type === 'key_up' ? chordsOf(text, platform) : null;
-  if (!chords) return <FullText text={text} label={headline(action)} testId="proposal-text" />;
+  if (!chords) {
+    // The headline already says short plain text whole; text cut there, or with a control or
+    // invisible character in it, is shown whole here with every such character marked.
+    if (headlineOf(action).whole && !hasHiddenCharacters(text) && !text.includes('\n')) return null;
+    return <FullText text={text} label={`${action.type} text, whole`} testId="proposal-text" />;
+  }
   return (
     <p className="chords" data-testid="proposal-keys">
       {chords.map((chord, i) => (
@@ -418,10 +418,6 @@ function CarriedText({ action, platform }: { action: Action; platform: DesktopPl
           ))}
         </span>
       ))}
-      <span className="muted mono as-sent" title="The keys exactly as the model sent them">
-        {' '}
-        {text}
-      </span>
     </p>
   );
 }
@@ -502,7 +498,7 @@ function TargetFields({ point, onChange, onEnter }: { point: { x: number; y: num
  * The approval screenshot is at most this share of the window's height, so the card
  * (buttons above it) fits without scrolling at 800×600 and up (issue 13 item 11).
  */
-const APPROVAL_SHOT_MAX_VH = 42;
+const APPROVAL_SHOT_MAX_HEIGHT = '42vh';
 
 /** Offers desktop notifications for waiting approvals (the browser asks the person). */
 function NotifyToggle() {

@@ -33,7 +33,8 @@ export function History() {
     };
   }, [client, query, reload, reportError]);
 
-  const open = (runId: string) => void openSession(runId).catch((e: unknown) => reportError(String(e)));
+  // Always as a past run under History's tab, the run that just ended too (issue 34 item 9).
+  const open = (runId: string) => void openSession(runId, { review: true }).catch((e: unknown) => reportError(String(e)));
 
   return (
     <section className="panel history" aria-label="Session history">

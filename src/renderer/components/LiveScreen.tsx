@@ -3,15 +3,14 @@ import { useApp, useClient } from '../bridge/context.js';
 import { HeldBadge } from './HeldBadge.js';
 
 /**
- * The live screen: thumbnails pushed a few times a second while this view is
- * visible; the stream is switched off when the page is hidden or the view unmounts.
+ * The live screen: thumbnails pushed a few times a second while the page is visible;
+ * the stream is switched off when the page is hidden or the watcher unmounts. The run
+ * view's Stage watches and shows the frame (LiveFrame); LiveScreen is the same as a panel
+ * of its own.
  */
-export function LiveScreen() {
+export function useScreenWatch(): void {
   const client = useClient();
-  const frame = useApp((s) => s.frame);
   const connected = useApp((s) => s.connected);
-  const held = useApp((s) => s.run?.held);
-
   useEffect(() => {
     let on = false;
     const sync = () => {
@@ -27,13 +26,13 @@ export function LiveScreen() {
       if (on) client.call('screen.watch', { on: false }).catch(() => {});
     };
   }, [client, connected]);
+}
 
+/** The newest frame, whole in view (its height capped to the window less the header and title). */
+export function LiveFrame() {
+  const frame = useApp((s) => s.frame);
   return (
-    <section className="panel live" aria-label="Live screen">
-      <h2>
-        Live screen {frame && <span className="muted live-dot" title={new Date(frame.at).toLocaleTimeString()}>●</span>}
-        <HeldBadge held={held} />
-      </h2>
+    <>
       {frame?.desktop && (
         <p className="live-desktop" data-testid="live-desktop">
           Runs act on a private {frame.desktop}, not on your screen.
@@ -44,6 +43,21 @@ export function LiveScreen() {
       ) : (
         <div className="live-empty muted">Waiting for the screen…</div>
       )}
+    </>
+  );
+}
+
+export function LiveScreen() {
+  const frame = useApp((s) => s.frame);
+  const held = useApp((s) => s.run?.held);
+  useScreenWatch();
+  return (
+    <section className="panel live" aria-label="Live screen">
+      <h2>
+        Live screen {frame && <span className="muted live-dot" title={new Date(frame.at).toLocaleTimeString()}>●</span>}
+        <HeldBadge held={held} />
+      </h2>
+      <LiveFrame />
     </section>
   );
 }

@@ -18,7 +18,7 @@ export function Screenshot({
   focusRef,
   onKeyDown,
   pickLabel,
-  maxHeightVh,
+  maxHeight,
 }: {
   src: string;
   size: ImageSize;
@@ -29,8 +29,8 @@ export function Screenshot({
   focusRef?: RefObject<HTMLDivElement | null>;
   onKeyDown?: (e: KeyboardEvent<HTMLDivElement>) => void;
   pickLabel?: string;
-  /** Cap the shown height to this share of the window (the width follows the image's aspect ratio). */
-  maxHeightVh?: number;
+  /** Cap the shown height to this CSS length ("42vh", "calc(100vh - 150px)"); the width follows the image's aspect ratio. */
+  maxHeight?: string;
 }) {
   const own = useRef<HTMLDivElement>(null);
   const ref = focusRef ?? own;
@@ -39,7 +39,7 @@ export function Screenshot({
       ref={ref}
       className={`shot${onPick ? ' shot-pickable' : ''}`}
       data-testid={testId}
-      style={{ aspectRatio: `${size.width} / ${size.height}`, ...(maxHeightVh ? { maxWidth: `calc(${maxHeightVh}vh * ${size.width / size.height})` } : {}) }}
+      style={{ aspectRatio: `${size.width} / ${size.height}`, ...(maxHeight ? { maxWidth: `calc(${maxHeight} * ${size.width / size.height})` } : {}) }}
       {...(onPick ? { tabIndex: 0, role: 'application', 'aria-label': pickLabel ?? alt, onKeyDown } : {})}
       onClick={
         onPick

@@ -1,30 +1,33 @@
-import { useState } from 'react';
-import { describeAction, type Action } from '../../shared/actions.js';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { describeAction } from '../../shared/actions.js';
 import { useApp, useClient } from '../bridge/context.js';
 import { formatMs, usageText } from '../lib/format.js';
-import type { ProposalView, RunView, StepView } from '../store/run-view.js';
+import { countedSteps, isFinalMessage, shownAction, type ProposalView, type RunView, type StepView } from '../store/run-view.js';
+import type { RunStatus } from '../../shared/events.js';
 import { ActionOverlay } from './ActionOverlay.js';
 import { Screenshot } from './Screenshot.js';
+import { useStageSlot } from './Stage.js';
 import { visibleText } from '../../shared/visible-text.js';
 import type { ApprovalAnswer } from '../../shared/approvals.js';
 
 const DECISION_WORDS: Record<ApprovalAnswer['decision'], string> = { approve: 'approved', reject: 'rejected', edit: 'edited and approved', approve_similar: 'approved with similar ones' };
 
 /**
- * The step timeline: a virtualised list of steps (only the rows in view are in the
- * DOM, so a run of hundreds of steps stays light) and the selected step in full —
- * the screenshot the model saw with its action drawn on it, the reasoning, the
- * result, duration, tokens and cost. Arrow keys / j k move between steps.
+ * The step timeline: a compact virtualised list of steps (only the rows in view are in
+ * the DOM, so a run of hundreds of steps stays light) that follows the newest step until
+ * the person picks one, and the selected step in words — the reasoning, the result,
+ * duration, tokens and cost. Its screenshot is on the run view's one large screen
+ * (Stage); mounted without a stage, the detail shows it itself. Arrow keys / j k move
+ * between steps; "Follow newest" goes back to following.
  */
 
-export const ROW_HEIGHT = 44;
+export const ROW_HEIGHT = 30;
 const OVERSCAN = 6;
+/** The list's least height (three rows) and the space kept under it to the window's bottom edge. */
+const MIN_LIST_HEIGHT = 3 * 30;
+const LIST_MARGIN = 12;
 const MIN_ROWS = 14;
 
-/** What actually ran (or would run): the person's edit replaces the model's proposal. */
-export function shownAction(p: ProposalView): Action {
-  return p.answer?.decision === 'edit' ? p.answer.action : p.action;
-}
 
 function stepStatus(run: RunView, step: StepView): { label: string; tone: string } {
   const ps = step.proposals.map((id) => run.proposals[id]).filter((p): p is ProposalView => !!p);
@@ -39,8 +42,14 @@ function stepStatus(run: RunView, step: StepView): { label: string; tone: string
   if (ps.some((p) => run.pending.includes(p.proposalId))) return { label: 'waiting', tone: 'wait' };
   if (ps.length && ps.every((p) => p.executed?.ok)) return { label: 'done', tone: 'ok' };
   if (step.invalid.length) return { label: 'invalid', tone: 'warn' };
-  return { label: ps.length ? '…' : 'looked', tone: 'muted' };
+  if (ps.length === 0) return { label: 'looked', tone: 'muted' };
+  // Proposed, not answered, not run: still going, or the run ended here — say how (never "…").
+  if (run.state !== 'ended') return { label: 'in progress', tone: 'wait' };
+  return { label: ENDED_HERE[run.ended?.status ?? 'stopped'], tone: 'warn' };
 }
+
+/** A step whose action never ran because the run ended on it, by how the run ended. */
+const ENDED_HERE: Record<RunStatus, string> = { stopped: 'stopped here', error: 'error here', limit: 'limit reached', failed: 'not run', done: 'not run' };
 
 export function Timeline() {
   const run = useApp((s) => s.run);
@@ -48,6 +57,32 @@ export function Timeline() {
   const select = useApp((s) => s.selectStep);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(0);
+  const listRef = useRef<HTMLDivElement | null>(null);
+  const following = selected === null;
+  const [fit, setFit] = useState<number | undefined>(undefined);
+  // Following: the newest row is in view after every new step (before the browser paints),
+  // and so is the list: its height ends above the window's bottom edge (panels above it come
+  // and go — a trouble card, the model's streaming text), at most 40% of the window.
+  useLayoutEffect(() => {
+    const el = listRef.current;
+    if (!el) return;
+    const room = Math.floor(window.innerHeight - el.getBoundingClientRect().top - LIST_MARGIN);
+    const next = Math.max(MIN_LIST_HEIGHT, Math.min(room, Math.floor(window.innerHeight * 0.4)));
+    if (next !== fit && window.innerHeight > 0) setFit(next);
+  });
+  const count = run?.stepOrder.length ?? 0;
+  // Only on a new step (or when following is switched back on): the person may scroll the list meanwhile.
+  useLayoutEffect(() => {
+    const el = listRef.current;
+    if (!following || !el) return;
+    el.scrollTop = el.scrollHeight;
+    setScrollTop(el.scrollTop);
+  }, [following, count]);
+  useEffect(() => {
+    const again = () => setFit(undefined);
+    window.addEventListener('resize', again);
+    return () => window.removeEventListener('resize', again);
+  }, []);
 
   if (!run || run.stepOrder.length === 0) {
     return (
@@ -73,7 +108,12 @@ export function Timeline() {
   return (
     <section className="panel timeline" aria-label="Steps">
       <h2>
-        Steps <span className="muted">{order.length}</span>
+        Steps <span className="muted" data-testid="step-count">{countedSteps(run)}</span>
+        {!following && run.state !== 'ended' && (
+          <button className="link follow" onClick={() => select(null)} data-testid="follow-newest">
+            Follow newest
+          </button>
+        )}
       </h2>
       <div className="timeline-body">
         <div
@@ -83,8 +123,10 @@ export function Timeline() {
           tabIndex={0}
           data-testid="step-list"
           ref={(el) => {
+            listRef.current = el;
             if (el && el.clientHeight !== viewport) setViewport(el.clientHeight);
           }}
+          style={fit ? { maxHeight: fit } : undefined}
           onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
           onKeyDown={(e) => {
             const delta = e.key === 'ArrowDown' || e.key === 'j' ? 1 : e.key === 'ArrowUp' || e.key === 'k' ? -1 : 0;
@@ -106,10 +148,11 @@ export function Timeline() {
                   aria-selected={n === current}
                   className={`step-row${n === current ? ' selected' : ''}`}
                   data-testid="step-row"
+                  data-step={n + 1}
                   style={{ top: (first + i) * ROW_HEIGHT, height: ROW_HEIGHT }}
                   onClick={() => select(n)}
                 >
-                  <span className="step-no">{n + 1}</span>
+                  <span className="step-no">{isFinalMessage(run, step) ? '✓' : n + 1}</span>
                   <StepWhat text={first0 ? visibleText(describeAction(shownAction(first0))) : step.text.slice(0, 120) || 'observed the screen'} />
                   <span className={`tag tag-${st.tone}`}>{st.label}</span>
                 </div>
@@ -134,13 +177,14 @@ function StepWhat({ text }: { text: string }) {
 
 export function StepDetail({ run, step }: { run: RunView; step: StepView }) {
   const client = useClient();
+  const onStage = useStageSlot() !== undefined;
   const proposals = step.proposals.map((id) => run.proposals[id]).filter((p): p is ProposalView => !!p);
   const shot = proposals[0]?.shot ?? step.shot;
   const duration = proposals.reduce((a, p) => a + (p.executed?.durationMs ?? 0), 0);
   return (
     <article className="step-detail" data-testid="step-detail" aria-label={`Step ${step.step + 1}`}>
       <header>
-        <h3>Step {step.step + 1}</h3>
+        <h3>{isFinalMessage(run, step) ? 'Final message' : `Step ${step.step + 1}`}</h3>
         <span className="muted">
           {formatMs(Math.max(duration, step.endedAt - step.startedAt))}
           {step.usage && (
@@ -151,7 +195,7 @@ export function StepDetail({ run, step }: { run: RunView; step: StepView }) {
           )}
         </span>
       </header>
-      {shot && (
+      {shot && !onStage && (
         <Screenshot src={client.fileUrl(run.runId, shot.image)} size={shot} alt={`Screenshot the model saw at step ${step.step + 1}`} testId="step-shot">
           {proposals.map((p) => (
             <ActionOverlay key={p.proposalId} action={shownAction(p)} size={shot} />

@@ -14,7 +14,11 @@ import { hasHiddenCharacters } from '../../shared/visible-text.js';
 
 export type DesktopPlatform = 'linux' | 'darwin' | 'win32';
 
-/** The platform the page runs on: the desktop app's own; a browser's best guess for `deskpilot serve` on the same machine. */
+/**
+ * The page's own platform. Only a fallback until the service has said which desktop the
+ * agent acts on (SettingsView.platform, see `useDesktopPlatform`): a browser on a Mac
+ * supervising `deskpilot serve` on a Linux box must read Linux key names.
+ */
 export function pagePlatform(): DesktopPlatform {
   const ua = typeof navigator === 'undefined' ? '' : navigator.userAgent;
   if (/Mac/.test(ua)) return 'darwin';

@@ -94,3 +94,9 @@ export function modelTrouble({ run, state, reason, now, requestTimeoutMs }: Trou
   }
   return null;
 }
+
+/** Why a run was paused, in words: a model error said plainly (the raw error stays in the log), any other reason as given. */
+export function pauseText(reason: string): string {
+  const raw = UNAVAILABLE_MESSAGE.exec(reason)?.[1];
+  return raw !== undefined ? `paused on a model error (${plainError(raw)})` : `paused (${reason})`;
+}

@@ -56,7 +56,8 @@ export interface ComposerDraft {
 export interface AppActions {
   setTab(tab: Tab): void;
   handlePush(message: PushMessage): void;
-  openSession(runId: string): Promise<void>;
+  /** Opens a past run in the run view; `review` shows it as a past run even when it is the one that just ended. */
+  openSession(runId: string, options?: { review?: boolean }): Promise<void>;
   backToLive(): Promise<void>;
   loadSettings(): Promise<void>;
   setSettings(view: SettingsView): void;
@@ -181,9 +182,9 @@ export function createAppStore(client: BridgeClient, options: { canStoreKeys?: b
         }
       },
 
-      openSession: async (runId) => {
+      openSession: async (runId, options = {}) => {
         const { events } = await client.call('sessions.open', { runId });
-        set({ run: replay(runId, events), reviewing: runId !== get().activeRunId, tab: 'run', selectedStep: null, streaming: '' });
+        set({ run: replay(runId, events), reviewing: options.review === true || runId !== get().activeRunId, tab: 'run', selectedStep: null, streaming: '' });
       },
 
       backToLive: async () => {

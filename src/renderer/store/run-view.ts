@@ -82,7 +82,8 @@ export interface RunView {
   errors: { at: number; message: string; fatal: boolean; retryInMs?: number }[];
   /** When the model last answered (the event's time): trouble before it is over (lib/model-trouble). */
   modelAnsweredAt?: number;
-  ended?: { status: RunStatus; summary: string };
+  /** `pausedFor`: why the run was paused when it ended (a run paused on a model error, then stopped, says both). */
+  ended?: { status: RunStatus; summary: string; pausedFor?: string };
   /** Latest screenshot per observation id, only the ones proposals point at. */
   shots: Record<string, ShotRef>;
   /**
@@ -230,7 +231,7 @@ export function applyEvent(prev: RunView, ev: RunEvent): RunView {
       run.errors = [...run.errors, { at: ev.at, message: ev.message, fatal: ev.fatal, ...(ev.retryInMs !== undefined ? { retryInMs: ev.retryInMs } : {}) }].slice(-MAX_ERRORS);
       break;
     case 'run_ended':
-      run.ended = { status: ev.status, summary: ev.summary };
+      run.ended = { status: ev.status, summary: ev.summary, ...(run.state === 'paused' && run.stateReason ? { pausedFor: run.stateReason } : {}) };
       run.state = 'ended';
       run.total = ev.total;
       run.pending = [];
@@ -246,4 +247,23 @@ const MODEL_ANSWERED: ReadonlySet<RunEvent['type']> = new Set(['model_text', 'ac
 
 export function replay(runId: string, events: RunEvent[]): RunView {
   return events.reduce(applyEvent, emptyRun(runId));
+}
+
+/** What actually ran (or would run): the person's edit replaces the model's proposal. */
+export function shownAction(p: ProposalView): Action {
+  return p.answer?.decision === 'edit' ? p.answer.action : p.action;
+}
+
+/** The step that only carries the model's final message (a `finish`): shown, but not an action, so not counted (issue 34 item 6). */
+export function isFinalMessage(run: RunView, step: StepView): boolean {
+  return step.proposals.length > 0 && step.proposals.every((id) => run.proposals[id]?.action.type === 'finish');
+}
+
+/** Steps that acted or looked: every view's step count (the final message is not one). */
+export function countedSteps(run: RunView): number {
+  return run.stepOrder.filter((n) => !isFinalMessage(run, run.steps[n]!)).length;
+}
+
+export function stepsText(n: number): string {
+  return `${n} ${n === 1 ? 'step' : 'steps'}`;
 }

@@ -1,0 +1,95 @@
+import { useState } from 'react';
+import { useApp, useClient } from '../bridge/context.js';
+import type { RunView } from '../store/run-view.js';
+
+type ExportFormat = 'html' | 'md' | 'animation' | 'trajectory';
+const FORMATS: { format: ExportFormat; label: string; title: string }[] = [
+  { format: 'html', label: 'HTML report', title: 'One self-contained page: every step, its screenshot and what was decided' },
+  { format: 'md', label: 'Markdown', title: 'A Markdown file beside a folder of its screenshots' },
+  { format: 'animation', label: 'Animation', title: 'An animated WebP of the run, each action drawn on its screen' },
+  { format: 'trajectory', label: 'Trajectory', title: 'A replayable folder: what `deskpilot replay` runs again' },
+];
+
+/**
+ * What a finished run offers (issue 34 item 6), the same on its end card and in History's
+ * view of it: Run again (the same task, policy and model in the task box, to edit before
+ * Start), Open in History (the end card only), and Export — the exports `deskpilot
+ * sessions export` writes, through the service's sessions.export. A one-file export is
+ * saved by the browser (a download); a folder is written beside the run and its path said.
+ */
+export function RunActions({ run, place }: { run: RunView; place: 'end' | 'review' }) {
+  const client = useClient();
+  const setDraft = useApp((s) => s.setDraft);
+  const backToLive = useApp((s) => s.backToLive);
+  const openSession = useApp((s) => s.openSession);
+  const reportError = useApp((s) => s.reportError);
+  const [busy, setBusy] = useState<ExportFormat | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+
+  const exportAs = async (format: ExportFormat) => {
+    setBusy(format);
+    setStatus(null);
+    try {
+      const r = await client.call('sessions.export', { runId: run.runId, format });
+      if (r.kind === 'file') {
+        const bytes = Uint8Array.from(atob(r.dataBase64), (c) => c.charCodeAt(0));
+        const url = URL.createObjectURL(new Blob([bytes], { type: r.mediaType }));
+        const a = document.createElement('a');
+        a.href = url;
+        a.download = r.name;
+        document.body.append(a);
+        a.click();
+        a.remove();
+        // The download has read the blob once the click's task is over.
+        setTimeout(() => URL.revokeObjectURL(url), 60_000);
+        setStatus(`Saved ${r.name} (${kb(bytes.length)}) to your downloads.`);
+      } else {
+        setStatus(`Written to ${r.path} (${r.files} ${r.files === 1 ? 'file' : 'files'}).`);
+      }
+    } catch (e) {
+      setStatus(`Export failed: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div className="run-actions">
+      <div className="buttons">
+        <button
+          className="primary"
+          onClick={() => {
+            setDraft({ task: run.task, policy: run.policy, model: run.model });
+            if (place === 'review') void backToLive();
+          }}
+          data-testid={place === 'end' ? 'run-again' : 'review-run-again'}
+          title="The same task, policy and model in the task box, to edit before Start"
+        >
+          Run again
+        </button>
+        {place === 'end' && (
+          <button onClick={() => void openSession(run.runId, { review: true }).catch((e: unknown) => reportError(String(e)))} data-testid="open-in-history">
+            Open in History
+          </button>
+        )}
+      </div>
+      <div className="buttons export-buttons" role="group" aria-label="Export this run">
+        <span className="muted">Export:</span>
+        {FORMATS.map((f) => (
+          <button key={f.format} disabled={busy !== null} onClick={() => void exportAs(f.format)} title={f.title} data-testid={`export-${f.format}`}>
+            {busy === f.format ? `${f.label}…` : f.label}
+          </button>
+        ))}
+      </div>
+      {status && (
+        <p className={status.startsWith('Export failed') ? 'notice' : 'muted export-status'} role="status" data-testid="export-status">
+          {status}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function kb(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
