@@ -2,22 +2,28 @@
  * Settle after input (issue 26 items 1–3): does the screenshot taken right after an
  * action show the app's answer to it? Each case is DeskPilot's own path — perform, settle,
  * observe, as the runner does after every step — on a private Xvfb:
- *  1. chromium: the probe page (with renderer accessibility on, as a recorded run has it)
- *     shows a fresh text field; click into it, settle, type `Replay ✓ Grüße 7` (three
- *     characters on remapped spare keycodes, remapped afresh each run: the spare keycodes
- *     are restored between runs), settle, observe;
- *  2. mousepad: ctrl+s on an untitled document opens GTK's Save dialog (Save insensitive
- *     while Name is empty); type a path into Name, settle, observe.
+ *  - chromium-type: the probe page (with renderer accessibility on, as a recorded run has
+ *    it) shows a fresh text field; click into it, settle, type `Replay ✓ Grüße 7` (three
+ *    characters on remapped spare keycodes, remapped afresh each run: the spare keycodes
+ *    are restored between runs), settle, observe;
+ *  - mousepad-type: ctrl+s on an untitled document opens GTK's Save dialog (Save
+ *    insensitive while Name is empty); type a path into Name, settle, observe;
+ *  - mousepad-key-dialog: ctrl+s (a key that opens a dialog), settle, observe;
+ *  - mousepad-click-dialog: a click on the File menu, settle, a click on its "Save As…"
+ *    (a click that opens a dialog), settle, observe;
+ *  - chromium-key-page: Return on a focused button loads the next of two local pages (a key
+ *    that changes a page; each page is a 400-row table, some work to lay out and paint).
  * A run passes when the observation equals the screen the app ends on (taken after a
- * further 2.5 s and a settle), apart from a text caret (a change at most 2 px wide): the
- * whole text drawn, Save sensitive. Each case runs `--runs` times (20) on the machine as
- * it is ("quiet") and with two busy loops this bench starts and stops itself ("busy").
- * Printed: passes/runs and the median settle per case and load, and the load average.
+ * further 2.5 s and a settle), apart from a text caret (a change at most 2 px wide). Each
+ * case runs `--runs` times (20) on the machine as it is ("quiet") and with two busy loops
+ * this bench starts and stops itself ("busy"). Printed: passes/runs, the median settle per
+ * case and load, and the load average; for a failed run, what settle saw (its changes
+ * after the input) and the changes drawn after it returned.
  *
- *   npm run bench -- settle-input        (--runs 20)
+ *   npm run bench -- settle-input        (--runs 20, --loads quiet,busy, --cases a,b)
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -33,6 +39,17 @@ const SCREEN = { width: 1280, height: 800 };
 const TEXT = 'Replay ✓ Grüße 7';
 const never = new AbortController().signal;
 
+function listArg(name: string, fallback: string): string[] {
+  const i = process.argv.indexOf(`--${name}`);
+  return (i > 0 ? process.argv[i + 1]! : fallback).split(',');
+}
+const ALL_CASES = ['chromium-type', 'mousepad-type', 'mousepad-key-dialog', 'mousepad-click-dialog', 'chromium-key-page'];
+const cases = listArg('cases', ALL_CASES.join(','));
+/** `--keep DIR`: a failed run's observation and final screen are written there as PNGs. */
+const keep = process.argv.includes('--keep') ? process.argv[process.argv.indexOf('--keep') + 1] : undefined;
+const loads = listArg('loads', 'quiet,busy');
+for (const c of cases) if (!ALL_CASES.includes(c)) throw new Error(`unknown case ${c}: one of ${ALL_CASES.join(', ')}`);
+
 function loadState(): string {
   return `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} cores`;
 }
@@ -42,34 +59,100 @@ const bus = await startAccessibilityBus(xvfb0);
 const xvfb = bus.xvfb;
 process.env.DISPLAY = xvfb.display;
 const { createComputer } = await import('../src/os-control/index.js');
+const { watchSettles } = await import('../src/os-control/settle.js');
+const { DisplayGrabber } = await import('../src/os-control/display-grab.js');
+const { listDisplays, pickDisplay } = await import('../src/os-control/displays.js');
+type SettleTrace = Parameters<Parameters<typeof watchSettles>[0]>[0];
 const computer = createComputer();
 await computer.warmUp();
 const dir = mkdtempSync(join(tmpdir(), 'deskpilot-settle-bench-'));
+let lastTrace: SettleTrace | undefined;
+watchSettles((t) => {
+  lastTrace = t;
+});
 
-async function screen(): Promise<{ data: Buffer; width: number; channels: number }> {
+type Pixels = { data: Buffer; width: number; channels: number };
+async function screen(): Promise<Pixels> {
   const shot = await computer.observe({ target: { format: 'png', exact: SCREEN } });
   const { data, info } = await sharp(shot.image).raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, channels: info.channels };
 }
 
-/** The observation equals the final screen, but for a text caret's blink (a changed box at most 2 px wide). */
-function sameButCaret(a: Awaited<ReturnType<typeof screen>>, b: Awaited<ReturnType<typeof screen>>): boolean {
+/** The box of pixels that differ between two screens, or undefined. */
+function differingBox(a: Pixels, b: Pixels): { x0: number; x1: number; y0: number; y1: number } | undefined {
   let x0 = Infinity;
   let x1 = -Infinity;
+  let y0 = Infinity;
+  let y1 = -Infinity;
   for (let i = 0; i < a.data.length; i += a.channels) {
     if (a.data[i] !== b.data[i] || a.data[i + 1] !== b.data[i + 1] || a.data[i + 2] !== b.data[i + 2]) {
-      const x = (i / a.channels) % a.width;
+      const p = i / a.channels;
+      const x = p % a.width;
+      const y = Math.floor(p / a.width);
       x0 = Math.min(x0, x);
       x1 = Math.max(x1, x);
+      y0 = Math.min(y0, y);
+      y1 = Math.max(y1, y);
     }
   }
-  return x1 < 0 || x1 - x0 < 2;
+  return x1 < 0 ? undefined : { x0, x1, y0, y1 };
 }
 
-async function looksFinal(seen: Awaited<ReturnType<typeof screen>>): Promise<boolean> {
-  await new Promise((r) => setTimeout(r, 2_500));
+/** The observation equals the final screen, but for a text caret's blink (a changed box at most 2 px wide). */
+function sameButCaret(box: ReturnType<typeof differingBox>): boolean {
+  return box === undefined || box.x1 - box.x0 < 2;
+}
+
+const watcher = new DisplayGrabber();
+/** Grabs every ~20 ms for `ms`; the times (performance.now()) at which the screen changed. */
+async function changesFor(ms: number): Promise<number[]> {
+  const display = pickDisplay(await listDisplays());
+  const changes: number[] = [];
+  const end = performance.now() + ms;
+  let prev = await watcher.grab(display);
+  while (performance.now() < end) {
+    await new Promise((r) => setTimeout(r, 20));
+    const next = await watcher.grab(display);
+    if (!next.frame.data.equals(prev.frame.data)) changes.push(performance.now());
+    prev.frame.release();
+    prev = next;
+  }
+  prev.frame.release();
+  return changes;
+}
+
+/** What settle saw and what came after it, for a failed run (times in ms from the input). */
+function describeFailure(trace: SettleTrace | undefined, after: number[]): string {
+  if (!trace) return 'no settle trace';
+  const from = trace.reaction?.since ?? trace.start;
+  const rel = (t: number) => Math.round(t - from);
+  const trip = trace.roundTrip ? `, app round trip ${rel(trace.roundTrip.sent)}→${trace.roundTrip.answered === undefined ? 'none' : rel(trace.roundTrip.answered)}` : '';
+  return (
+    `settle ${rel(trace.start)}..${rel(trace.end)} ${trace.verdict}, ${trace.compared} compared, changes at [${trace.changes.map(rel).join(' ')}]${trip}` +
+    `${trace.reaction ? (trace.reaction.expectChange ? ' (must show)' : ' (may show)') : ' (no input)'}; after it: [${after.map(rel).join(' ')}]`
+  );
+}
+
+interface Outcome {
+  pass: number;
+  settle: number[];
+  failures: string[];
+}
+
+/** Settle after the action under test, observe, and judge against the screen 2.5 s later. */
+async function judge(o: Outcome, run: number, name: string): Promise<void> {
+  o.settle.push((await computer.settle({ maxMs: 3_000 })).waitedMs);
+  const trace = lastTrace;
+  const seen = await screen();
+  const after = await changesFor(2_500);
   await computer.settle({ maxMs: 5_000 });
-  return sameButCaret(seen, await screen());
+  const final = await screen();
+  const box = differingBox(seen, final);
+  if (sameButCaret(box)) o.pass++;
+  else {
+    if (keep) for (const [what, p] of [['seen', seen], ['final', final]] as const) await sharp(p.data, { raw: { width: p.width, height: p.data.length / p.width / p.channels, channels: p.channels as 3 } }).png().toFile(join(keep, `${name}-${run}-${what}.png`));
+    o.failures.push(`run ${run}: differs in x ${box!.x0}..${box!.x1} y ${box!.y0}..${box!.y1}; ${describeFailure(trace, after)}`);
+  }
 }
 
 /** Waits out the typist's idle restore (RESTORE_IDLE_MS, 3 s), so each run maps its characters afresh. */
@@ -80,21 +163,14 @@ async function restoreSpares(): Promise<void> {
 type ProbeApp = Awaited<ReturnType<typeof startProbe>>;
 type App = Awaited<ReturnType<typeof startApp>>;
 
-async function chromiumCase(probe: ProbeApp, runs: number): Promise<{ pass: number; settle: number[] }> {
-  let pass = 0;
-  const settle: number[] = [];
-  for (let r = 0; r < runs; r++) {
-      await restoreSpares();
-      const controls = await probe.showControls(10);
-      const field = controls.find((c) => c.id === 'c3')!;
-      await computer.perform(checked({ type: 'click', x: field.x + field.width / 2, y: field.y + field.height / 2, button: 'left', clicks: 1, modifiers: [] }), never);
-      await computer.settle({ maxMs: 3_000 });
-      await computer.perform(checked({ type: 'type', text: TEXT }), never);
-      settle.push((await computer.settle({ maxMs: 3_000 })).waitedMs);
-      const seen = await screen();
-      if (await looksFinal(seen)) pass++;
-  }
-  return { pass, settle };
+async function chromiumType(probe: ProbeApp, o: Outcome, run: number): Promise<void> {
+  await restoreSpares();
+  const controls = await probe.showControls(10);
+  const field = controls.find((c) => c.id === 'c3')!;
+  await computer.perform(checked({ type: 'click', x: field.x + field.width / 2, y: field.y + field.height / 2, button: 'left', clicks: 1, modifiers: [] }), never);
+  await computer.settle({ maxMs: 3_000 });
+  await computer.perform(checked({ type: 'type', text: TEXT }), never);
+  await judge(o, run, 'chromium-type');
 }
 
 /**
@@ -114,56 +190,124 @@ async function waitForWindow(title: string, present: boolean): Promise<void> {
   }
 }
 
-async function mousepadCase(app: App, runs: number): Promise<{ pass: number; settle: number[] }> {
-  let pass = 0;
-  const settle: number[] = [];
-  activate(app.windowId);
-  for (let r = 0; r < runs; r++) {
-      await computer.perform(checked({ type: 'key', keys: 'ctrl+s' }), never);
-      await waitForWindow('Save As', true);
-      // The dialog as a person finds it: drawn, and its folder listed.
-      await new Promise((res) => setTimeout(res, 1_500));
-      await computer.settle({ maxMs: 5_000 });
-      await computer.perform(checked({ type: 'type', text: join(dir, `note-${r}.txt`) }), never);
-      settle.push((await computer.settle({ maxMs: 3_000 })).waitedMs);
-      const seen = await screen();
-      if (await looksFinal(seen)) pass++;
-      await computer.perform(checked({ type: 'key', keys: 'Escape' }), never);
-      await waitForWindow('Save As', false);
+/** The Save dialog as a person finds it: drawn, and its folder listed. */
+async function dialogReady(): Promise<void> {
+  await waitForWindow('Save As', true);
+  await new Promise((res) => setTimeout(res, 1_500));
+  await computer.settle({ maxMs: 5_000 });
+}
+
+async function closeDialog(): Promise<void> {
+  await computer.perform(checked({ type: 'key', keys: 'Escape' }), never);
+  await waitForWindow('Save As', false);
+  await computer.settle({ maxMs: 5_000 });
+}
+
+async function mousepadType(_app: App, o: Outcome, run: number): Promise<void> {
+  await computer.perform(checked({ type: 'key', keys: 'ctrl+s' }), never);
+  await dialogReady();
+  await computer.perform(checked({ type: 'type', text: join(dir, `note-${run}.txt`) }), never);
+  await judge(o, run, 'mousepad-type');
+  await closeDialog();
+}
+
+async function mousepadKeyDialog(_app: App, o: Outcome, run: number): Promise<void> {
+  await new Promise((res) => setTimeout(res, 500));
+  await computer.perform(checked({ type: 'key', keys: 'ctrl+s' }), never);
+  await judge(o, run, 'mousepad-key-dialog');
+  await waitForWindow('Save As', true);
+  await closeDialog();
+}
+
+async function mousepadClickDialog(app: App, o: Outcome, run: number): Promise<void> {
+  await new Promise((res) => setTimeout(res, 500));
+  const g = app.geometry();
+  const click = (x: number, y: number) => computer.perform(checked({ type: 'click', x, y, button: 'left', clicks: 1, modifiers: [] }), never);
+  // The menu bar's File, then its "Save As…" (measured on this layout: mousepad 0.5, Adwaita).
+  await click(g.x + 18, g.y - 8);
+  await computer.settle({ maxMs: 3_000 });
+  await click(g.x + 59, g.y + 169);
+  await judge(o, run, 'mousepad-click-dialog');
+  await waitForWindow('Save As', true);
+  await closeDialog();
+}
+
+async function chromiumKeyPage(_browser: App, o: Outcome, run: number): Promise<void> {
+  await new Promise((res) => setTimeout(res, 500));
+  await computer.perform(checked({ type: 'key', keys: 'Return' }), never);
+  await judge(o, run, 'chromium-key-page');
+}
+
+/**
+ * Two local pages that lead to each other, the button to the other focused on load; each a
+ * 400-row table. A button rather than a link: a focused link also shows its address in
+ * Chromium's status bubble, which fades in up to ~1.5 s after the page under two busy
+ * loops (measured: 4 of 20 observations differed only there) — a focus hint, not the page.
+ */
+function writePages(): string {
+  const rows = (tag: string) => Array.from({ length: 400 }, (_, i) => `<tr><td>${tag} row ${i}</td><td>${(i * 7919) % 1000}</td><td>${'x'.repeat(i % 40)}</td></tr>`).join('');
+  for (const [name, next, colour] of [['a', 'b', '#e8f0ff'], ['b', 'a', '#fff0e0']] as const) {
+    writeFileSync(
+      join(dir, `${name}.html`),
+      `<!doctype html><meta charset="utf-8"><title>page ${name}</title><body style="background:${colour};font:16px sans-serif">` +
+        `<h1>Page ${name.toUpperCase()}</h1><button id="next" onclick="location.href='${next}.html'">to page ${next.toUpperCase()}</button><table>${rows(name)}</table>` +
+        `<script>document.getElementById('next').focus()</script></body>`,
+    );
   }
-  return { pass, settle };
+  return join(dir, 'a.html');
 }
 
 function activate(windowId: string): void {
   spawnSync('xdotool', ['windowactivate', '--sync', windowId], { env: xvfb.env, timeout: 10_000 });
 }
 
-/** `--loads quiet,busy` (default both): which of the two conditions to run. */
-const loads = (() => {
-  const i = process.argv.indexOf('--loads');
-  return (i > 0 ? process.argv[i + 1]! : 'quiet,busy').split(',');
-})();
-
 console.log(`settle-input bench: Xvfb ${xvfb.display} ${SCREEN.width}×${SCREEN.height}, ${RUNS} runs per case; ${loadState()}`);
-// Both apps start before any busy loop (a browser's start under two busy loops can take longer than the probe waits).
-const probe = await startProbe(xvfb, { x: 20, y: 20, width: 1000, height: 640, extraArgs: ['--force-renderer-accessibility'], env: bus.env });
-const mousepad = await startApp(xvfb, 'mousepad', [], ['--class', 'mousepad'], { GSETTINGS_BACKEND: 'memory', NO_AT_BRIDGE: '1', LC_ALL: 'C.UTF-8' });
+// The apps start before any busy loop (a browser's start under two busy loops can take longer than the probe waits).
+const wants = (prefix: string) => cases.some((c) => c.startsWith(prefix));
+const probe = cases.includes('chromium-type')
+  ? await startProbe(xvfb, { x: 20, y: 20, width: 1000, height: 640, extraArgs: ['--force-renderer-accessibility'], env: bus.env })
+  : undefined;
+const mousepad = wants('mousepad') ? await startApp(xvfb, 'mousepad', [], ['--class', 'mousepad'], { GSETTINGS_BACKEND: 'memory', NO_AT_BRIDGE: '1', LC_ALL: 'C.UTF-8' }) : undefined;
+const browser = cases.includes('chromium-key-page')
+  ? await startApp(
+      xvfb,
+      'chromium',
+      ['--no-sandbox', '--test-type', '--disable-gpu', '--no-first-run', '--no-default-browser-check', '--disable-background-networking', '--disable-component-update',
+        '--password-store=basic', '--force-device-scale-factor=1', '--ozone-platform=x11', `--user-data-dir=${join(dir, 'profile')}`, '--window-position=40,40',
+        '--window-size=900,600', `--app=file://${writePages()}`],
+      ['--class', 'chromium'],
+    )
+  : undefined;
+
+const runners: Record<string, { window: () => string | undefined; run: (o: Outcome, run: number) => Promise<void>; what: string }> = {
+  'chromium-type': { window: () => probe?.windowId, run: (o, r) => chromiumType(probe!, o, r), what: 'whole text' },
+  'mousepad-type': { window: () => mousepad?.windowId, run: (o, r) => mousepadType(mousepad!, o, r), what: 'Save sensitive (final screen)' },
+  'mousepad-key-dialog': { window: () => mousepad?.windowId, run: (o, r) => mousepadKeyDialog(mousepad!, o, r), what: 'Save dialog as it ends' },
+  'mousepad-click-dialog': { window: () => mousepad?.windowId, run: (o, r) => mousepadClickDialog(mousepad!, o, r), what: 'Save dialog as it ends' },
+  'chromium-key-page': { window: () => browser?.windowId, run: (o, r) => chromiumKeyPage(browser!, o, r), what: 'next page as it ends' },
+};
+
 for (const busy of [false, true]) {
   if (!loads.includes(busy ? 'busy' : 'quiet')) continue;
   const stopLoad = busy ? startCpuLoad(2) : () => {};
   try {
     const label = busy ? 'two busy loops' : 'quiet';
-    activate(probe.windowId);
-    const c = await chromiumCase(probe, RUNS);
-    console.log(`  chromium, ${label}: whole text in ${c.pass}/${RUNS} observations; settle median ${median(c.settle)} ms (max ${Math.max(...c.settle)}); ${loadState()}`);
-    const m = await mousepadCase(mousepad, RUNS);
-    console.log(`  mousepad Save dialog, ${label}: Save sensitive (final screen) in ${m.pass}/${RUNS} observations; settle median ${median(m.settle)} ms (max ${Math.max(...m.settle)}); ${loadState()}`);
+    for (const name of cases) {
+      const c = runners[name]!;
+      activate(c.window()!);
+      await computer.settle({ maxMs: 5_000 });
+      const o: Outcome = { pass: 0, settle: [], failures: [] };
+      for (let r = 0; r < RUNS; r++) await c.run(o, r);
+      console.log(`  ${name}, ${label}: ${c.what} in ${o.pass}/${RUNS} observations; settle median ${median(o.settle)} ms (max ${Math.max(...o.settle)}); ${loadState()}`);
+      for (const f of o.failures) console.log(`    ${f}`);
+    }
   } finally {
     stopLoad();
   }
 }
-await probe.close();
-await mousepad.stop();
+await probe?.close();
+await mousepad?.stop();
+await browser?.stop();
 rmSync(dir, { recursive: true, force: true });
 await bus.stop();
 // Exit while the X server still runs (nut.js holds a connection); the harness kills Xvfb on exit.
