@@ -3,6 +3,7 @@
  * bus, the probe page in Chromium with accessibility on at (20, 20) 1000×640, and a
  * temporary DESKPILOT_HOME. Registers its own beforeAll/afterAll.
  */
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll } from 'vitest';
 import { startAccessibilityBus, type AccessibilityBus } from '../harness/a11y-bus.js';
 import type { FakeModelServer } from '../harness/fake-model/index.js';
@@ -18,6 +19,15 @@ export interface ProbeDesktop {
   readonly home: string;
   /** The CLI's environment: the bus, the home, and a model server only when given (else nothing listens where it would go). */
   env(fake?: FakeModelServer): NodeJS.ProcessEnv;
+  /** Moves the probe's window (xdotool --sync: returns once it is there); by how much it moved. */
+  moveWindow(to: { x: number; y: number }): { dx: number; dy: number };
+}
+
+function windowPosition(windowId: string, env: NodeJS.ProcessEnv): { x: number; y: number } {
+  const out = spawnSync('xdotool', ['getwindowgeometry', windowId], { env, encoding: 'utf8' }).stdout;
+  const m = /Position: (-?\d+),(-?\d+)/.exec(out);
+  if (!m) throw new Error(`xdotool getwindowgeometry gave no position: ${out}`);
+  return { x: Number(m[1]), y: Number(m[2]) };
 }
 
 export function useProbeDesktop(): ProbeDesktop {
@@ -51,5 +61,11 @@ export function useProbeDesktop(): ProbeDesktop {
       ANTHROPIC_BASE_URL: fake ? fake.anthropicBaseUrl : 'http://127.0.0.1:9/',
       OPENAI_API_KEY: '',
     }),
+    moveWindow: (to) => {
+      const before = windowPosition(probe!.windowId, bus!.env);
+      spawnSync('xdotool', ['windowmove', '--sync', probe!.windowId, String(to.x), String(to.y)], { env: bus!.env, timeout: 10_000 });
+      const after = windowPosition(probe!.windowId, bus!.env);
+      return { dx: after.x - before.x, dy: after.y - before.y };
+    },
   };
 }

@@ -48,19 +48,6 @@ const runIdOf = (events: Array<Record<string, unknown>>) => String(events.find((
 let recordedRunId = '';
 let recordedState: Awaited<ReturnType<Probe['controlValues']>> = [];
 
-function windowPosition(): { x: number; y: number } {
-  const out = spawnSync('xdotool', ['getwindowgeometry', desktop.probe.windowId], { env: desktop.bus.env, encoding: 'utf8' }).stdout;
-  const m = /Position: (-?\d+),(-?\d+)/.exec(out)!;
-  return { x: Number(m[1]), y: Number(m[2]) };
-}
-
-function moveWindow(to: { x: number; y: number }): { dx: number; dy: number } {
-  const before = windowPosition();
-  spawnSync('xdotool', ['windowmove', '--sync', desktop.probe.windowId, String(to.x), String(to.y)], { env: desktop.bus.env, timeout: 10_000 });
-  const after = windowPosition();
-  return { dx: after.x - before.x, dy: after.y - before.y };
-}
-
 describe('deskpilot replay', () => {
   it('a scripted model run replays with no model server running, to the same control state, with no model call', async () => {
     const fake = await startFakeModel();
@@ -166,7 +153,7 @@ describe('deskpilot replay', () => {
   }, 120_000);
 
   it('a moved window replays without the model (targets by element path, screens compared inside the window); moved and renamed, --strict refuses that step without acting', async () => {
-    const moved = moveWindow({ x: 200, y: 120 });
+    const moved = desktop.moveWindow({ x: 200, y: 120 });
     try {
       expect(moved.dx).toBeGreaterThan(100);
       await desktop.probe.showControls(10);
@@ -187,12 +174,12 @@ describe('deskpilot replay', () => {
       expect(desktop.probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown').map((e) => e.target)).toEqual(['c1', 'c3', 'c7']);
       expect((await desktop.probe.controlValues()).find((c) => c.id === 'c6')!.value).toBe('0');
     } finally {
-      moveWindow({ x: 20, y: 20 });
+      desktop.moveWindow({ x: 20, y: 20 });
     }
   }, 180_000);
 
   it('--heal completes the moved and renamed page with the fake model and writes the healed trajectory (revision 2)', async () => {
-    const moved = moveWindow({ x: 200, y: 120 });
+    const moved = desktop.moveWindow({ x: 200, y: 120 });
     const fake = await startFakeModel();
     try {
       const shown = await desktop.probe.showControls(10, undefined, { c6: 'Send' });
@@ -216,7 +203,7 @@ describe('deskpilot replay', () => {
       expect(healed.steps.map((s) => s.origin)).toEqual(['replay', 'replay', 'replay', 'replay', 'healed']);
     } finally {
       await fake.close();
-      moveWindow({ x: 20, y: 20 });
+      desktop.moveWindow({ x: 20, y: 20 });
     }
   }, 180_000);
 

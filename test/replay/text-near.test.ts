@@ -9,8 +9,9 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { TRAJECTORY_FORMAT, TRAJECTORY_SCHEMA, type Trajectory } from '../../src/shared/trajectory.js';
 import { ReplayProvider, SCREEN_MATCH } from '../../src/main/agent/replay/replay-provider.js';
-import { areaAround, cellsChangedIn, wordsDiffer } from '../../src/main/agent/replay/text-near.js';
-import { fingerprintDistance, screenFingerprint } from '../../src/os-control/screen-match.js';
+import { areaAround, cellsChangedIn, isEvidence, pixelsAgree, wordsDiffer, type AreaWord, type SamePixels } from '../../src/main/agent/replay/text-near.js';
+import { CONFIDENT } from '../../src/os-control/ocr/index.js';
+import { decodeGrey, fingerprintDistance, screenFingerprint } from '../../src/os-control/screen-match.js';
 import type { ModelTurn } from '../../src/main/agent/providers/types.js';
 import { H, requestOn, W } from './drawn-screen.js';
 
@@ -106,11 +107,60 @@ describe('the screen check before a step reads the text around its target', () =
     expect(cellsChangedIn(fa, fb, areaAround(target), { x: 0, y: 0, width: W, height: H })).toBe(0);
   });
 
-  it('words in another order are the same text; a word gone or added is not', () => {
-    expect(wordsDiffer(['remove', '1', 'item?'], ['remove', '1', 'item?'])).toBeUndefined();
-    expect(wordsDiffer(['cancel', 'remove'], ['remove', 'cancel'])).toBeUndefined();
-    expect(wordsDiffer(['remove', '1', 'item?'], ['remove', 'item?'])).toMatch(/changed/);
-    expect(wordsDiffer(['remove', 'remove', '1'], ['1', 'remove'])).toBeUndefined();
-    expect(wordsDiffer([], ['delete'])).toMatch(/recorded "", now "delete"/);
+  it('words in another order are the same text; a confident word gone or added is not', () => {
+    const w = (text: string, confidence = 90, x = 0): AreaWord => ({ text, confidence, box: { x, y: 10, width: 30, height: 12 } });
+    const differ: SamePixels = () => false;
+    expect(wordsDiffer([w('remove'), w('1'), w('item?')], [w('remove'), w('1'), w('item?')], differ)).toBeUndefined();
+    expect(wordsDiffer([w('cancel'), w('remove')], [w('remove'), w('cancel')], differ)).toBeUndefined();
+    expect(wordsDiffer([w('remove'), w('1'), w('item?')], [w('remove'), w('item?')], differ)).toMatch(/changed: recorded "remove 1 item\?", now "remove item\?" \("1" gone\)$/);
+    expect(wordsDiffer([w('remove'), w('remove'), w('1')], [w('1'), w('remove')], differ)).toBeUndefined();
+    expect(wordsDiffer([], [w('delete')], differ)).toMatch(/recorded "", now "delete" \("delete" new\)$/);
+  });
+
+  it('only a confident word that says something counts, and only when nothing like it was read on the other side and its pixels differ there', () => {
+    const w = (text: string, confidence = 90, x = 0): AreaWord => ({ text, confidence, box: { x, y: 10, width: 30, height: 12 } });
+    const differ: SamePixels = () => false;
+    // 1. OCR's noise on gnome-calculator's buttons (measured: 36–70): below CONFIDENT, or one letter.
+    expect(isEvidence(w('ee', CONFIDENT - 1))).toBe(false);
+    expect(isEvidence(w('ee', CONFIDENT))).toBe(true);
+    expect(isEvidence(w('j', 99))).toBe(false);
+    expect(isEvidence(w('=', 99))).toBe(false);
+    expect(isEvidence(w('7', 99))).toBe(true);
+    expect(isEvidence(w('(7', 99))).toBe(true);
+    expect(isEvidence(w('a)', 99))).toBe(false);
+    expect(wordsDiffer([w('fee', 56)], [w('vv', 64), w('eee', 69), w('j', 99)], differ)).toBeUndefined();
+    // 2. Read at any confidence on the other side, or misread by a letter: the same word.
+    expect(wordsDiffer([w('remove', 95)], [w('remove', 40)], differ)).toBeUndefined();
+    expect(wordsDiffer([w('items?', 95)], [w('item', 40)], differ)).toBeUndefined();
+    expect(wordsDiffer([w('remove', 95)], [w('femove', 40)], differ)).toBeUndefined();
+    expect(wordsDiffer([w('remove', 95)], [w('fem', 40)], differ)).toMatch(/"remove" gone/);
+    // 3. Unread on the other side but the same pixels there: OCR missed it, nothing changed.
+    const seen: Array<[number, string]> = [];
+    const same: SamePixels = (box, side) => (seen.push([box.x, side]), box.x === 5);
+    expect(wordsDiffer([w('mod', 96, 5)], [], same)).toBeUndefined();
+    expect(wordsDiffer([], [w('mod', 96, 5)], same)).toBeUndefined();
+    expect(wordsDiffer([w('mod', 96, 6)], [w('xy', 96, 5)], same)).toMatch(/"mod" gone/);
+    expect(seen).toEqual([[5, 'then'], [5, 'now'], [6, 'then'], [5, 'now']]);
+  });
+
+  it('pixels agree under a word where the same text is drawn, moved with its window; not where another is', async () => {
+    const grey = async (svg: string) => decodeGrey(await sharp(Buffer.from(svg)).png().toBuffer(), { width: W, height: H });
+    const page = (x: number, text: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="${W}" height="${H}" fill="white"/><text x="${x}" y="100" font-family="DejaVu Sans" font-size="13">${text}</text></svg>`;
+    const then = { grey: await grey(page(100, 'Remove 1 item?')), origin: { x: 0, y: 0 } };
+    const box = { x: 100, y: 88, width: 55, height: 15 }; // "Remove"
+    const one = { x: 158, y: 88, width: 9, height: 15 }; // "1"
+    const same = pixelsAgree(then, { grey: await grey(page(100, 'Remove 1 item?')), origin: { x: 0, y: 0 } }, { x: 0, y: 0 });
+    expect(same(box, 'then')).toBe(true);
+    expect(same(one, 'now')).toBe(true);
+    const moved = pixelsAgree(then, { grey: await grey(page(180, 'Remove 1 item?')), origin: { x: 0, y: 0 } }, { x: 80, y: 0 });
+    expect(moved(box, 'then')).toBe(true);
+    expect(moved({ ...one, x: one.x + 80 }, 'now')).toBe(true);
+    const unaligned = pixelsAgree(then, { grey: await grey(page(180, 'Remove 1 item?')), origin: { x: 0, y: 0 } }, { x: 0, y: 0 });
+    expect(unaligned(box, 'then')).toBe(false);
+    const changed = pixelsAgree(then, { grey: await grey(page(100, 'Remove all 532 items?')), origin: { x: 0, y: 0 } }, { x: 0, y: 0 });
+    expect(changed(box, 'then')).toBe(true);
+    expect(changed(one, 'then')).toBe(false);
+    // A word moved off the other image is not the same pixels.
+    expect(pixelsAgree(then, then, { x: W - 120, y: 0 })(box, 'then')).toBe(false);
   });
 });

@@ -5,6 +5,7 @@ import { globalToImage } from '../../../os-control/coords.js';
 import { changedPixels, decodeGrey, decodeScreen, fingerprintDistance, regionDistance, screenFromGrey, type GreyImage } from '../../../os-control/screen-match.js';
 import type { Computer, ImageTarget } from '../../../os-control/types.js';
 import type { ModelTurn, Provider, TurnRequest } from '../providers/types.js';
+import type { Driver, DriverTurnRequest } from '../driver.js';
 import type { ModelCall, TranscriptImage } from '../transcript.js';
 import { pointerTargetPoint } from '../runner/target.js';
 import { elementEffectDiverges, isElementOp, placeElementOp, type ElementExpectation, type ElementOpAction } from './element-ops.js';
@@ -15,7 +16,7 @@ import { MASKED_SECRET, REDACTED } from '../../sessions/scrub.js';
 import { SETTLE_DEFAULTS } from '../../../os-control/settle.js';
 import { earlyLookups, pathsToLookUp } from './early-lookups.js';
 import { ownChange } from './effect.js';
-import { areaAround, cellsChangedIn, recordedShot, wordsDiffer, wordsIn } from './text-near.js';
+import { areaAround, cellsChangedIn, pixelsAgree, recordedShot, wordsDiffer, wordsIn } from './text-near.js';
 import { Judgement, judgePrompt, stepHealRequest, type JudgeWith } from './heal.js';
 
 /**
@@ -132,7 +133,7 @@ const ZERO_TOKENS = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cache
  */
 const REPLAY_IMAGE_TARGET: ImageTarget = { format: 'jpeg', quality: 90 };
 
-export class ReplayProvider implements Provider {
+export class ReplayProvider implements Driver {
   readonly family: Provider['family'];
   readonly model = 'replay';
   readonly settleQuietMs = REPLAY_SETTLE_QUIET_MS;
@@ -168,7 +169,7 @@ export class ReplayProvider implements Provider {
     return this.options.healer ? this.options.healer.imageTarget(capture) : REPLAY_IMAGE_TARGET;
   }
 
-  async turn(request: TurnRequest, signal: AbortSignal): Promise<ModelTurn> {
+  async turn(request: DriverTurnRequest, signal: AbortSignal): Promise<ModelTurn> {
     if (this.judgement) return this.askModel(this.judgement.request(request), signal);
     const image = latestImage(request);
     const { steps } = this.options.trajectory;
@@ -244,7 +245,7 @@ export class ReplayProvider implements Provider {
       if (placed.element) elements.push(placed.element);
     }
     // Every target is found again (a missing one says which form failed); the words around them must still read as recorded.
-    const textChanged = await this.textNearTargets(step, fingerprint, data, request.observation);
+    const textChanged = await this.textNearTargets(step, fingerprint, data, request.observation, greyVia);
     if (textChanged) return this.diverge({ kind: 'screen', index: this.index, message: textChanged, expectedImage: step.before.image, seen: data }, request, image, signal);
     for (const rule of rules) this.stats.rules[rule] = (this.stats.rules[rule] ?? 0) + 1;
     this.lookedAgain = false;
@@ -386,19 +387,27 @@ export class ReplayProvider implements Provider {
   /**
    * The words around each of the step's targets, as recorded (text-near.ts): a changed
    * sentence in a dialog passes the whole-screen check. Read by OCR only where the
-   * fingerprint cells there moved, or the window did.
+   * fingerprint cells there moved (in a moved window: the same cells where they are now),
+   * and a word counts only where its pixels differ too, aligned by the window's move.
    */
-  private async textNearTargets(step: TrajectoryStep, fingerprint: string, image: Buffer, record: ObservationRecord): Promise<string | undefined> {
-    // Not yet for a moved window: OCR of the shifted area read noise words ("c2 co c6" against
-    // "2 ee c" on an unchanged page) and diverged faithful replays; the tree's path check still holds there.
+  private async textNearTargets(step: TrajectoryStep, fingerprint: string, image: Buffer, record: ObservationRecord, nowVia: () => Promise<GreyImage>): Promise<string | undefined> {
+    // Not yet for a moved window (re-enabled once its desktop tests pass with the alignment below).
     if (this.moved) return undefined;
+    const shift = { x: 0, y: 0 };
+    let file: Promise<Buffer> | undefined;
+    let greys: Promise<[GreyImage, GreyImage]> | undefined;
+    const recorded = () => (file ??= this.options.readFile(step.before.image));
+    const bothGrey = () => (greys ??= Promise.all([recorded().then((b) => decodeGrey(b, record.region)), nowVia()]));
     for (const { target } of step.actions) {
       if (!target) continue;
-      const now = areaAround(target);
-      if (!this.moved && cellsChangedIn(step.before.fingerprint, fingerprint, now, record.region) === 0) continue;
-      const then = recordedShot(await this.options.readFile(step.before.image), step.before, this.options.trajectory.display, record.image);
-      const [wordsThen, wordsNow] = await Promise.all([wordsIn(then, areaAround(target)), wordsIn({ image, record }, now)]);
-      const differ = wordsDiffer(wordsThen, wordsNow);
+      const area = areaAround(target);
+      // Unchanged cells there say the text is the same (in a moved window: its pixels moved back first).
+      const changed = cellsChangedIn(step.before.fingerprint, fingerprint, area, record.region);
+      if (changed === 0) continue;
+      const then = recordedShot(await recorded(), step.before, this.options.trajectory.display, record.image);
+      const [wordsThen, wordsNow, [greyThen, greyNow]] = await Promise.all([wordsIn(then, area), wordsIn({ image, record }, areaAround(target, shift)), bothGrey()]);
+      const origin = { x: record.region.x, y: record.region.y };
+      const differ = wordsDiffer(wordsThen, wordsNow, pixelsAgree({ grey: greyThen, origin }, { grey: greyNow, origin }, shift));
       if (differ) return differ;
     }
     return undefined;

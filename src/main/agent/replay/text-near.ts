@@ -1,8 +1,9 @@
+import sharp from 'sharp';
 import type { Point, Rect } from '../../../shared/actions.js';
 import type { ObservationRecord } from '../../../shared/observation.js';
 import type { TrajectoryShot, TrajectoryTarget } from '../../../shared/trajectory.js';
-import { normalizeText, readText } from '../../../os-control/ocr/index.js';
-import { FINGERPRINT_SIZE } from '../../../os-control/screen-match.js';
+import { CONFIDENT, normalizeText, readText, similarity } from '../../../os-control/ocr/index.js';
+import { cropGrey, FINGERPRINT_SIZE, strongDifferenceAt, type GreyImage } from '../../../os-control/screen-match.js';
 import { CELL_LEVELS } from './effect.js';
 
 /**
@@ -15,7 +16,8 @@ import { CELL_LEVELS } from './effect.js';
  *      target's window: a dialog is its window) are compared — no decode, no OCR; a
  *      screen where none moved has the same text there (the common case: ~0 ms);
  *   2. where cells moved (or the window moved: cells are not comparable), OCR reads the
- *      area on the recorded screenshot and on this one, and the same words must be there.
+ *      area on the recorded screenshot and on this one (the moved window's area where it
+ *      is now), and wordsDiffer says whether a word is gone or new (its rules, numbered).
  * A caret or a hover moves a cell by under CELL_LEVELS; a look again (replay-provider)
  * rules out a change still being drawn.
  */
@@ -56,10 +58,42 @@ export function cellsChangedIn(a: string, b: string, area: Rect, region: Rect): 
   return changed;
 }
 
+/**
+ * The fingerprint the screen now would have had if the window had not moved: its pixels
+ * (grey at logical size) moved back by the window's shift, then shrunk to cells the way
+ * screen-match.ts makes a fingerprint. cellsChangedIn against the recorded fingerprint then
+ * passes a moved window's area, or sends it to OCR, exactly as it would have in place.
+ */
+export async function fingerprintMovedBack(now: GreyImage, shift: Point, region: Rect): Promise<string> {
+  const dx = Math.round((shift.x * now.width) / region.width);
+  const dy = Math.round((shift.y * now.height) / region.height);
+  const back = new Uint8Array(now.data.length);
+  for (let y = 0; y < now.height; y++) {
+    const from = y + dy;
+    if (from < 0 || from >= now.height) continue;
+    const x0 = Math.max(0, -dx);
+    const x1 = Math.min(now.width, now.width - dx);
+    if (x1 > x0) back.set(now.data.subarray(from * now.width + x0 + dx, from * now.width + x1 + dx), y * now.width + x0);
+  }
+  const cells = await sharp(Buffer.from(back.buffer, back.byteOffset, back.length), { raw: { width: now.width, height: now.height, channels: 1 } })
+    .resize(FINGERPRINT_SIZE.width, FINGERPRINT_SIZE.height, { fit: 'fill', kernel: 'linear' })
+    .greyscale()
+    .raw()
+    .toBuffer();
+  return cells.toString('base64');
+}
+
 /** A screenshot and how its pixels map to global points. */
 export interface Shot {
   image: Buffer;
   record: Pick<ObservationRecord, 'region' | 'image'>;
+}
+
+/** A word OCR read: normalised text, Tesseract's confidence (0–100) and its box in global logical points. */
+export interface AreaWord {
+  text: string;
+  confidence: number;
+  box: Rect;
 }
 
 /**
@@ -69,20 +103,24 @@ export interface Shot {
  * (a crop of mostly white page), read whole it came out right (~0.7 s; once per image,
  * os-control/ocr caches it).
  */
-export async function wordsIn(shot: Shot, area: Rect): Promise<string[]> {
+export async function wordsIn(shot: Shot, area: Rect): Promise<AreaWord[]> {
   const { region, image } = shot.record;
   // Linear from image pixels to logical points (a screenshot is its region, scaled).
   const sx = region.width / image.width;
   const sy = region.height / image.height;
   const { words } = await readText(shot.image, {});
   return words
-    .filter((w) => {
-      const x = region.x + (w.bbox.x + w.bbox.width / 2) * sx;
-      const y = region.y + (w.bbox.y + w.bbox.height / 2) * sy;
+    .map((w) => ({
+      text: normalizeText(w.text),
+      confidence: w.confidence,
+      box: { x: region.x + w.bbox.x * sx, y: region.y + w.bbox.y * sy, width: w.bbox.width * sx, height: w.bbox.height * sy },
+    }))
+    .filter(({ box }) => {
+      const x = box.x + box.width / 2;
+      const y = box.y + box.height / 2;
       return x >= area.x && y >= area.y && x < area.x + area.width && y < area.y + area.height;
     })
-    .map((w) => normalizeText(w.text))
-    .filter((w) => /[\p{L}\p{N}]/u.test(w));
+    .filter((w) => /[\p{L}\p{N}]/u.test(w.text));
 }
 
 /** The recorded shot as a Shot: the recording's screenshot covers the trajectory's display at the shot's size. */
@@ -91,15 +129,80 @@ export function recordedShot(image: Buffer, shot: TrajectoryShot, display: Rect,
   return { image, record: { region: display, image: { ...size, format: 'jpeg' } } };
 }
 
+/** A word without the punctuation at its edges ("item?" → "item"); a word of punctuation only stays as it is. */
+function token(text: string): string {
+  return text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '') || text;
+}
+
 /**
- * One sentence when the words differ: what was recorded and what is there now. Compared
- * as sets: OCR reads a word twice or skips a repeated one from one screenshot to the next
- * (the recording's 1121 px "Remove" button went unread once while its question read
- * right), so only a word seen on one side and nowhere on the other is a change.
+ * A word OCR is sure of and that says something: Tesseract's confidence ≥ CONFIDENT and two
+ * or more letters or digits, or a number ("1" in "Remove 1 item?"). On gnome-calculator's
+ * buttons, OCR of a faithful replay's screens read "EE" (52, 70), "Vv" (64), "be" (48), "J"
+ * (36), "FEE" (56), "€" (74) — noise of 1–3 characters below 75, but "mod" at 96 on one side
+ * and not at all on the other: a confident word alone is not yet a change (rule 3 below).
  */
-export function wordsDiffer(then: readonly string[], now: readonly string[]): string | undefined {
-  const gone = then.filter((w) => !now.includes(w));
-  const added = now.filter((w) => !then.includes(w));
+export function isEvidence(word: AreaWord): boolean {
+  if (word.confidence < CONFIDENT) return false;
+  const t = token(word.text);
+  return (t.match(/[\p{L}\p{N}]/gu) ?? []).length >= 2 || /^\p{N}+$/u.test(t);
+}
+
+/** OCR read a similar word on the other side, at any confidence ("items?" for "item?", "Remove" for "Femove"). */
+function readOn(word: AreaWord, other: readonly AreaWord[]): boolean {
+  const t = token(word.text);
+  return other.some((o) => similarity(token(o.text), t) >= 0.8);
+}
+
+/**
+ * Whether the pixels under a word's box are the same on the other side. `side` is where the
+ * box was read; the other side's box is the same one moved by the window's shift.
+ */
+export type SamePixels = (box: Rect, side: 'then' | 'now') => boolean;
+
+/**
+ * Share of strongly different pixels (os-control strongDifferenceAt, > 64 levels) under a
+ * word's box below which its pixels are the same: a word unchanged but re-encoded through
+ * the recording's JPEG size measured 0–1.1%, a changed word 7–40%.
+ */
+export const WORD_STRONG = 0.03;
+
+/**
+ * The pixel comparison wordsDiffer asks: the recorded screen and this one as grey at logical
+ * size, each with the global point of its top-left pixel, and how far the window moved.
+ */
+export function pixelsAgree(then: { grey: GreyImage; origin: Point }, now: { grey: GreyImage; origin: Point }, shift: Point): SamePixels {
+  return (box, side) => {
+    const [from, to, d] = side === 'then' ? [then, now, shift] : [now, then, { x: -shift.x, y: -shift.y }];
+    const left = Math.max(0, Math.round(box.x - from.origin.x));
+    const top = Math.max(0, Math.round(box.y - from.origin.y));
+    const patch = cropGrey(from.grey, { ...box, x: box.x - from.origin.x, y: box.y - from.origin.y });
+    if (patch.width === 0 || patch.height === 0) return false;
+    const x = Math.round(left + from.origin.x + d.x - to.origin.x);
+    const y = Math.round(top + from.origin.y + d.y - to.origin.y);
+    // ±1 px: a window's shift is found to the pixel, a box's edges are rounded on each side.
+    let least = 1;
+    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) least = Math.min(least, strongDifferenceAt(to.grey, patch, x + dx, y + dy));
+    return least < WORD_STRONG;
+  };
+}
+
+/**
+ * One sentence when the text around the target changed: what was recorded and what is there
+ * now. A word counts as gone (read then, not now) or new (read now, not then) when:
+ *   1. OCR is sure of it and it says something (isEvidence): noise on buttons and icons
+ *      is read at low confidence and in one or two letters;
+ *   2. OCR read nothing like it on the other side, at any confidence: a word read at 65
+ *      once and at 80 the next time is the same word (compared as sets: OCR reads a word
+ *      twice or skips a repeated one from one screenshot to the next);
+ *   3. the pixels under it differ on the other side (aligned by the window's move): OCR of
+ *      the recording's 1121 px screenshot missed gnome-calculator's "mod" button that it
+ *      read at 96 on the 1280 px one, whose pixels are the same.
+ */
+export function wordsDiffer(then: readonly AreaWord[], now: readonly AreaWord[], samePixels: SamePixels): string | undefined {
+  const gone = then.filter((w) => isEvidence(w) && !readOn(w, now) && !samePixels(w.box, 'then'));
+  const added = now.filter((w) => isEvidence(w) && !readOn(w, then) && !samePixels(w.box, 'now'));
   if (gone.length === 0 && added.length === 0) return undefined;
-  return `the text around the target changed: recorded ${JSON.stringify(then.join(' '))}, now ${JSON.stringify(now.join(' '))}`;
+  const words = (list: readonly AreaWord[]) => JSON.stringify(list.map((w) => w.text).join(' '));
+  const which = [gone.length ? `${words(gone)} gone` : '', added.length ? `${words(added)} new` : ''].filter(Boolean).join(', ');
+  return `the text around the target changed: recorded ${words(then)}, now ${words(now)} (${which})`;
 }
