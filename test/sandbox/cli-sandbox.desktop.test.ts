@@ -64,7 +64,7 @@ describe('bad sandbox input: exit 2, said clearly, no run started', () => {
     expect(code, stderr).toBe(2);
     expect(stderr).toContain(message);
     expect(events).toEqual([]);
-  });
+  }, 120_000);
 });
 
 describe('no working sandbox', () => {
@@ -73,7 +73,7 @@ describe('no working sandbox', () => {
     expect(code, stderr).toBe(6);
     expect(stderr).toContain('deskpilot: --sandbox read-only was asked for, but the sandbox cannot run here: bubblewrap (bwrap) is not installed');
     expect(events).toEqual([]);
-  });
+  }, 120_000);
 
   it('Windows (probe stubbed by platform): default danger-full-access said in a note, an asked-for mode is an environment error', async () => {
     const probe = await probeSandbox('win32');
@@ -119,7 +119,7 @@ describe('the run states its sandbox', () => {
     const json = runCli([...task, '--ask-for-approval', 'never', '--sandbox', 'read-only'], env(), { cwd: project });
     expect((await json.exit).code, json.stderr()).toBe(0);
     expect(json.events().find((e) => e.type === 'run_started')).toMatchObject({ policy: 'auto', sandbox: { mode: 'read-only', enforcer: 'bubblewrap', workspace: project, network: false } });
-  });
+  }, 240_000);
 
   it("a shell command's approval prompt says where it runs; an escalation's says what it adds", async () => {
     fake.script(
@@ -134,7 +134,7 @@ describe('the run states its sandbox', () => {
     expect(err).toContain(`runs in: sandbox: workspace-write by bubblewrap — writes only in ${project} and a private temp dir; no network; the X display is given to commands: they can type into any window; workspace ${project}`);
     expect(err).toContain("Allow: run shell: touch /etc/x — runs OUTSIDE the sandbox's limits with write access to /etc and network access (reason: config)?");
     expect(err).toContain('why it asks: the command asks to run with more than its sandbox allows');
-  });
+  }, 240_000);
 });
 
 describe('sessions resume keeps the run\'s sandbox', () => {
@@ -185,7 +185,7 @@ describe('sessions resume keeps the run\'s sandbox', () => {
     expect(logStarts(runId).at(-1)).toMatchObject({ sandbox: { mode: 'workspace-write', workspace: project, writable: [extra] } });
     expect(fs.readFileSync(path.join(project, 'resumed-ww.txt'), 'utf8')).toBe('x\n');
     expect(fs.readFileSync(path.join(extra, 'in-extra.txt'), 'utf8')).toBe('y\n');
-  }, 180_000);
+  }, 360_000);
 
   it('a logged workspace that is gone is exit 2 naming it; --cd gives another', async () => {
     const gone = path.join(scratch, 'gone');
@@ -199,5 +199,5 @@ describe('sessions resume keeps the run\'s sandbox', () => {
     const moved = resume(runId, ['--cd', project], scratch);
     expect((await moved.exit).code, moved.stderr()).toBe(0);
     expect(logStarts(runId).at(-1)).toMatchObject({ sandbox: { mode: 'workspace-write', workspace: project } });
-  }, 120_000);
+  }, 240_000);
 });

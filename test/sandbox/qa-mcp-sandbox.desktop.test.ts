@@ -125,14 +125,14 @@ describe('deskpilot qa: the model\'s shell commands run in the sandbox', () => {
     expectContained('qa', result);
     const [runId] = sessionsLabelled('qaCase', 'Writes files');
     expect(runStarted(runId!).sandbox).toMatchObject({ mode: 'workspace-write', enforcer: 'bubblewrap', workspace: project, network: false });
-  }, 120_000);
+  }, 240_000);
 
   it('--workers 1: the worker on its own display gets the same sandbox from its parent', async () => {
     const { code, stdout, stderr, result } = await qaWith('worker', ['--workers', '1', '--cd', project]);
     expect([0, 1], stderr).toContain(code);
     expect(stdout).toContain('1 virtual display');
     expectContained('worker', result);
-  }, 180_000);
+  }, 300_000);
 
   it('bad sandbox input is exit 2 before any app starts; --sandbox read-only refuses the write inside too', async () => {
     const bad = runCli(['qa', planFile, ...model(), '--cd', fakeHome], env(), { cwd: project });
@@ -142,7 +142,7 @@ describe('deskpilot qa: the model\'s shell commands run in the sandbox', () => {
     expect(fs.existsSync(path.join(project, 'ro-inside.txt'))).toBe(false);
     expect(fs.existsSync(path.join(outside, 'ro-escaped.txt'))).toBe(false);
     expect(result).toContain('[the sandbox may have refused this');
-  }, 120_000);
+  }, 240_000);
 });
 
 interface Mcp {
@@ -187,7 +187,7 @@ describe('deskpilot mcp: run_task runs its shell commands in the sandbox', () =>
     } finally {
       await mcp.client.close();
     }
-  }, 120_000);
+  }, 240_000);
 
   it('started in / (as Claude Desktop starts servers): commands work in ~/DeskPilot, said so', async () => {
     const mcp = await spawnMcp(['--policy', 'auto', ...model()], '/');
@@ -200,7 +200,7 @@ describe('deskpilot mcp: run_task runs its shell commands in the sandbox', () =>
     } finally {
       await mcp.client.close();
     }
-  }, 120_000);
+  }, 240_000);
 
   it('a --cd of the home folder is exit 2, an asked-for sandbox without bubblewrap exit 6: nothing served', async () => {
     const home = runCli(['mcp', '--cd', fakeHome], env(), { cwd: project });
@@ -209,5 +209,5 @@ describe('deskpilot mcp: run_task runs its shell commands in the sandbox', () =>
     const noBwrap = runCli(['mcp', '--sandbox', 'read-only'], { ...env(), PATH: path.join(scratch, 'empty-path') }, { cwd: project });
     expect((await noBwrap.exit).code, noBwrap.stderr()).toBe(6);
     expect(noBwrap.stderr()).toContain('--sandbox read-only was asked for, but the sandbox cannot run here: bubblewrap (bwrap) is not installed');
-  }, 60_000);
+  }, 120_000);
 });
