@@ -206,3 +206,40 @@ describe('the sentences each port gives', () => {
     expect(checkDirectJsonObject({ tags: ['b', 'a'] }, rules(['a', 'b'])).score).toBe(0);
   });
 });
+
+describe('edges the mutation run found unpinned', () => {
+  it('a lone carriage return reads as a newline (Python universal newlines)', () => {
+    expect(compareTextFile(file('a\rb'), file('a\nb', '/c/g'), {}).score).toBe(1);
+  });
+  it('a missing expected file is named in the error', () => {
+    expect(() => compareTextFile(file('a'), file(null, '/c/g'), {})).toThrow('the expected file /c/g is not there');
+  });
+  it('case folding is lower-casing: "ß" and "SS" differ (Python str.lower)', () => {
+    expect(literalMatch('ß', 'SS', { ignore_case: true }).score).toBe(0);
+    expect(compareTextFile(file('ß'), file('SS', '/c/g'), { ignore_case: true }).score).toBe(0);
+  });
+  it('no result at all: include/exclude and JSON say so', () => {
+    expect(checkIncludeExclude(undefined, {})).toEqual({ score: 0, detail: 'no result to look in' });
+    expect(checkDirectJsonObject('null', { expected: { a: 1 } })).toEqual({ score: 0, detail: 'no result' });
+    expect(checkDirectJsonObject(undefined, { expected: { a: 1 } })).toEqual({ score: 0, detail: 'no result' });
+  });
+  it('rules that are not an object read as none', () => {
+    expect(exactMatch(null, null).score).toBe(1);
+    expect(exactMatch('x', 'x').score).toBe(0);
+    expect(fuzzyMatch('abc', null)).toEqual({ score: 0, detail: "result 'abc' is not text" });
+  });
+  it('a non-object JSON result is refused by name, an array too', () => {
+    expect(checkDirectJsonObject([1], { expected: { a: 1 } }).detail).toBe('result [1] is not a JSON object');
+    expect(checkDirectJsonObject(5, { expected: { a: 1 } }).detail).toBe('result 5 is not a JSON object');
+  });
+  it('expect_in_result with a list accepts a listed value in a result list only by equality', () => {
+    expect(checkDirectJsonObject({ c: ['ab'] }, { expected: { c: ['a'] }, expect_in_result: true }).score).toBe(0);
+    expect(checkDirectJsonObject({ c: 'Paris' }, { expected: { c: ['Par'] }, expect_in_result: true }).score).toBe(0);
+    expect(checkDirectJsonObject({ c: 3 }, { expected: { c: [3] }, expect_in_result: true }).score).toBe(0);
+  });
+  it('ignore_list_order: the flag key itself cannot be sorted, as in OSWorld, so the check says so', () => {
+    expect(checkDirectJsonObject({ tags: ['b', 'a'], ignore_list_order: true }, { expected: { tags: ['a', 'b'], ignore_list_order: true } }).detail).toBe("'ignore_list_order' cannot be compared ignoring order");
+    expect(checkDirectJsonObject({ tags: ['c', 'a'] }, { expected: { tags: ['a', 'b'], ignore_list_order: true } }).detail).toBe("'tags' is ['c', 'a'], ['a', 'b'] expected (any order)");
+    expect(checkDirectJsonObject({ tags: 5 }, { expected: { tags: ['a', 'b'], ignore_list_order: true } }).detail).toBe("'tags' cannot be compared ignoring order");
+  });
+});
