@@ -57,22 +57,20 @@ describe('settleVerdict', () => {
     expect(settleVerdict(state({ ...out, now: 1_000 + REACTION_LIMITS.waitMs }), { ...base, reaction })).toBe('settled');
   });
 
-  it('the quiet window counts from the round trip’s answer, and grows to its time from the ping', () => {
+  it('the quiet window counts from the round trip’s answer, and is not grown by it', () => {
     const reaction = { since: 995, expectChange: false };
     // The menu closed at 1 060 (a change); the app answered the ping at 1 800 (it built a dialog meanwhile).
     const answered = { lastChange: 1_060, firstReaction: 1_060, roundTrip: { sent: 1_000, answered: 1_800 } };
-    expect(settleVerdict(state({ ...answered, now: 1_800 + 799 }), { ...base, reaction })).toBe('wait');
-    expect(settleVerdict(state({ ...answered, now: 1_800 + 800 }), { ...base, reaction })).toBe('settled');
-    // A fast answer (ping → answer 5 ms) keeps the plain window, from the answer.
-    const fast = { roundTrip: { sent: 1_000, answered: 1_005 } };
-    expect(settleVerdict(state({ ...fast, now: 1_005 + SETTLE_DEFAULTS.quietMs - 1 }), { ...base, reaction })).toBe('wait');
-    expect(settleVerdict(state({ ...fast, now: 1_005 + SETTLE_DEFAULTS.quietMs }), { ...base, reaction })).toBe('settled');
-    // Typing a long text before the ping is not the app's slowness: the answer time runs from the ping.
-    const typed = { roundTrip: { sent: 1_900, answered: 1_910 } };
-    expect(settleVerdict(state({ ...typed, now: 1_910 + SETTLE_DEFAULTS.quietMs }), { ...base, reaction })).toBe('settled');
+    expect(settleVerdict(state({ ...answered, now: 1_800 + SETTLE_DEFAULTS.quietMs - 1 }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...answered, now: 1_800 + SETTLE_DEFAULTS.quietMs }), { ...base, reaction })).toBe('settled');
+    // After keys: the floor, from the answer.
+    const keys = { since: 995, expectChange: true };
+    expect(settleVerdict(state({ ...answered, now: 1_800 + REACTION_LIMITS.quietFloorMs - 1 }), { ...base, reaction: keys })).toBe('wait');
+    expect(settleVerdict(state({ ...answered, now: 1_800 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction: keys })).toBe('settled');
     // A change after the answer restarts the window from that change.
     const later = { lastChange: 1_900, roundTrip: { sent: 1_000, answered: 1_010 } };
     expect(settleVerdict(state({ ...later, now: 1_900 + SETTLE_DEFAULTS.quietMs - 1 }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...later, now: 1_900 + SETTLE_DEFAULTS.quietMs }), { ...base, reaction })).toBe('settled');
   });
 
   it('maxMs ends any wait, reported as not settled', () => {
