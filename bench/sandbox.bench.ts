@@ -6,10 +6,24 @@
  * that find which secrets exist, and the argv).
  *
  * Measured at load 9 on 2 cores: unsandboxed 32.7 ms, workspace-write 89.3 ms (+56.6),
- * read-only 97.9 ms (+65.2), prepareCommand 3.3 ms — the 30 ms target missed. The floor is
- * bubblewrap itself: a bare `bwrap --ro-bind / / bash -c true` cost ~60 ms over `bash -c true`
- * at that load (a mount namespace and a read-only bind of every mount under /); our
- * namespaces, masks and tmpfs add little on top. At load 25: +117 ms (everything ~10× slower).
+ * read-only 97.9 ms (+65.2), prepareCommand 3.3 ms — the 30 ms target missed. At load 13
+ * (session 11): unsandboxed 32.3 ms, workspace-write +37.7 ms, read-only +47.7 ms, a bare
+ * `bwrap --ro-bind / / bash -c true` +21.7 ms over `bash -c true` (30.0 ms): bubblewrap's
+ * own mount namespace is over half of it; our ~30 masks, tmpfs and namespaces add the rest.
+ *
+ * One sandbox per run (bench/lib/sandbox-session-probe.ts, a probe, not a product path):
+ * the same argv once, a small Node inside spawning each command sent to it. At load 13 it
+ * started in 341 ms once, then took 23.0 ms a command against 33.4 ms unsandboxed — 10 ms
+ * LESS than no sandbox, because spawning costs the parent's size (libuv forks it): from a
+ * 45 MB Node `bash -c true` took 18.8 ms, from the same Node with 250 MB touched 65.2 ms;
+ * DeskPilot's main process is the big one. What a product version must add before it
+ * replaces the per-command bwrap: the secrets re-read per command and the session replaced
+ * when the set changed (a ~/.ssh made mid-run would show through the live read-only bind);
+ * an escalated command in a fresh sandbox (its argv differs); kill of a command's process
+ * group inside on timeout or stop, and of what it left running (today the pid namespace
+ * dies with each command); one private /tmp per run instead of per command (said in the
+ * docs); output caps streamed back. The code interpreter's persistent sessions need the
+ * same helper.
  *
  *   npm run bench -- sandbox        (--runs 30)
  */
