@@ -1,11 +1,12 @@
 /**
- * Provider.wantsScreenPixels: a provider that compares screens itself (a replay) gets each
- * capture's grey pixels with its turn (TurnRequest.screen), asked of the computer only
+ * Driver.wantsScreenPixels: a driver that compares screens itself (a replay) gets each
+ * capture's grey pixels with its turn (DriverTurnRequest.screen), asked of the computer only
  * then; every other provider gets none and the computer is not asked for them.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Action } from '../../src/shared/actions.js';
-import type { ModelTurn, Provider, TurnRequest } from '../../src/main/agent/providers/types.js';
+import type { Driver, DriverTurnRequest } from '../../src/main/agent/driver.js';
+import type { ModelTurn } from '../../src/main/agent/providers/types.js';
 import { startRunWith } from '../../src/main/agent/runner.js';
 import { createSupervisedDeps } from '../../src/main/agent/runner/deps.js';
 import type { ObserveOptions } from '../../src/os-control/types.js';
@@ -16,7 +17,7 @@ const home = tempHome();
 afterAll(() => home.cleanup());
 
 /** Clicks once, then finishes; keeps what each turn was handed. */
-function stubProvider(wantsScreenPixels: boolean, requests: TurnRequest[]): Provider {
+function stubProvider(wantsScreenPixels: boolean, requests: DriverTurnRequest[]): Driver {
   return {
     family: 'anthropic',
     model: 'stub',
@@ -39,7 +40,7 @@ async function run(wantsScreenPixels: boolean) {
   const asked: ObserveOptions[] = [];
   const observe = computer.observe.bind(computer);
   computer.observe = (options) => (asked.push(options), observe(options));
-  const requests: TurnRequest[] = [];
+  const requests: DriverTurnRequest[] = [];
   const handle = await startRunWith(
     testRunOptions({ task: 'pixels', profile: { provider: 'anthropic', model: 'stub', baseUrl: 'http://127.0.0.1:9' }, computer, home: home.home, policy: 'auto' }),
     (options, emit) => createSupervisedDeps(options, emit, stubProvider(wantsScreenPixels, requests)),

@@ -1,5 +1,5 @@
 import type { RunEvent, RunEventInput } from '../../shared/events.js';
-import type { Provider } from './providers/types.js';
+import type { Driver } from './driver.js';
 import type { RunHandle, RunOptions } from './run-api.js';
 import type { DepsFactory } from './runner/context.js';
 
@@ -30,7 +30,7 @@ export interface RunRequest extends Omit<RunOptions, 'onEvent' | 'onDelta'> {
    * `deskpilot mcp` session answers the turns itself (ClientAsModel). The run keeps
    * exactly the supervision of a model run (gate, control, takeover watch).
    */
-  driver?: (options: RunOptions) => Provider;
+  driver?: (options: RunOptions) => Driver;
 }
 
 /** Where a run's events and streamed text go (the surface's view of it). */
@@ -65,5 +65,6 @@ export function launcherFor(surface: Surface): (options: RunOptions) => Promise<
 }
 
 export type { RunErrorCause, RunHandle, RunOptions, RunResult } from './run-api.js';
+export type { Driver, DriverTurnRequest } from './driver.js';
 export { resolveRunChoices, type RunChoices } from './runner/choices.js';
 export { decideKeyDestination } from './runner/key-destination.js';

@@ -1,7 +1,8 @@
 import { abortError } from '../../shared/abort.js';
 import type { RunEvent } from '../../shared/events.js';
 import type { ImageTarget } from '../../os-control/types.js';
-import type { ModelTurn, Provider } from '../agent/providers/types.js';
+import type { Driver } from '../agent/index.js';
+import type { ModelTurn } from '../agent/providers/types.js';
 import type { ModelCall } from '../agent/transcript.js';
 
 /**
@@ -100,8 +101,8 @@ export class ClientAsModel {
     done.resolve({ ok: result.ok, text: result.text, image: { path: event.image, width: image.width, height: image.height, mediaType: MEDIA[image.format] } });
   }
 
-  /** The Provider the session's run talks to. */
-  readonly provider: Provider = {
+  /** The Driver of the session's run: the client's next tool call is its turn. */
+  readonly provider: Driver = {
     family: 'openai-compatible',
     model: 'mcp-client',
     imageTarget: () => MCP_IMAGE_TARGET,

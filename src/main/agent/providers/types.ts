@@ -1,4 +1,3 @@
-import type { GreyImage } from '../../../os-control/screen-match.js';
 import type { ImageTarget } from '../../../os-control/types.js';
 import type { ObservationRecord } from '../../../shared/observation.js';
 import type { ProviderFamily } from '../../../shared/providers.js';
@@ -20,8 +19,6 @@ export interface TurnRequest {
   transcript: readonly TranscriptItem[];
   /** The screenshot the model will see last (its record decides the coordinate space). */
   observation: ObservationRecord;
-  /** That capture's pixels in grey at capture size, for a provider that asked (Provider.wantsScreenPixels). */
-  screen?: GreyImage;
   /**
    * The function tools this run offers besides the computer: the built-ins
    * (builtin-tools.ts) and the run's own tools, as wire specs. A call of a name not
@@ -50,23 +47,12 @@ export interface ModelTurn {
   unreadable?: string;
 }
 
-/** A provider translates between the neutral transcript and one model API. */
+/** A provider translates between the neutral transcript and one model API; the runner uses it as a Driver (agent/driver.ts). */
 export interface Provider {
   readonly family: ProviderFamily;
   readonly model: string;
   /** How the screenshot for this model must be sized, given the display's physical size. */
   imageTarget(capture: { width: number; height: number }): ImageTarget;
-  /**
-   * How long the screen must stay unchanged after acting before the next screenshot
-   * (default: os-control's SETTLE_DEFAULTS.quietMs). Only a replay, which checks every
-   * screen against its recording and looks again when one does not match, asks for less.
-   */
-  readonly settleQuietMs?: number;
-  /**
-   * A provider that compares screens itself (a replay) gets each screenshot's grey pixels
-   * with the turn (TurnRequest.screen), taken from the capture: no JPEG to decode again.
-   */
-  readonly wantsScreenPixels?: boolean;
   /**
    * One model turn. Retries 429/529/5xx/network errors with backoff honouring
    * retry-after; throws ProviderUnavailableError when retries are exhausted and

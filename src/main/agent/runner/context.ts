@@ -5,7 +5,7 @@ import type { RunEvent, RunEventInput, RunStatus, Usage } from '../../../shared/
 import type { Price } from '../../../shared/config.js';
 import type { Computer } from '../../../os-control/types.js';
 import type { Gate } from '../gate.js';
-import type { Provider } from '../providers/types.js';
+import type { Driver } from '../driver.js';
 import type { RunErrorCause, RunOptions } from '../run-api.js';
 import type { FileRunLog } from '../../sessions/run-log.js';
 import type { RunLog } from '../../sessions/types.js';
@@ -37,7 +37,8 @@ export interface LoopControl {
 
 /** The pieces a run is made of; startRun builds the real ones (deps.ts), tests and benches may pass their own. */
 export interface RunDeps {
-  provider: Provider;
+  /** Who proposes each turn: the profile's model, a replay, an MCP client (agent/driver.ts). */
+  provider: Driver;
   gate: Gate;
   control: LoopControl;
   /** Answers to held proposals reach the one approval queue through this. */
@@ -69,7 +70,7 @@ export interface SeenObservation {
   frameId?: string;
   /** The element list sent with this screenshot and the tree it came from (agent/grounding); absent: a pixels step. */
   grounding?: StepGrounding;
-  /** Its pixels in grey, when the provider wants them (Provider.wantsScreenPixels). */
+  /** Its pixels in grey, when the provider wants them (Driver.wantsScreenPixels). */
   screenPixels?: GreyImage;
 }
 
@@ -89,7 +90,7 @@ export interface RunContext {
   readonly options: RunOptions;
   readonly task: string;
   readonly log: RunLog;
-  readonly provider: Provider;
+  readonly provider: Driver;
   readonly gate: Gate;
   readonly control: LoopControl;
   readonly computer: Computer;

@@ -2,6 +2,7 @@ import type { RunEvent, RunEventInput } from '../../../shared/events.js';
 import type { FileRunLog } from '../../sessions/run-log.js';
 import { createProvider } from '../providers/index.js';
 import type { Provider } from '../providers/types.js';
+import type { Driver } from '../driver.js';
 import type { RunOptions } from '../run-api.js';
 import { createRunSupervision } from '../supervision/run-supervision.js';
 import type { RunDeps } from './context.js';
@@ -27,10 +28,10 @@ export function createRunProvider(options: RunOptions): Provider {
 }
 
 /**
- * The same supervision around another provider: `deskpilot mcp` (an MCP client is the
- * "model" of its session) gets exactly the gate, control and takeover watch of a run.
+ * The same supervision around another driver: `deskpilot mcp` (an MCP client is the
+ * "model" of its session) and a replay get exactly the gate, control and takeover watch of a run.
  */
-export function createSupervisedDeps(options: RunOptions, emit: (event: RunEventInput) => RunEvent, provider: Provider): RunDeps {
+export function createSupervisedDeps(options: RunOptions, emit: (event: RunEventInput) => RunEvent, provider: Driver): RunDeps {
   // One wiring of control, takeover watch and gate: answering with the mouse is not a
   // takeover, nothing but observing runs while paused (also mid-turn), and a person
   // moving the mouse or typing pauses the run (config.takeover).
