@@ -149,7 +149,8 @@ describe('runFunc: each func name reaches its own port', () => {
   const rule = (rules: unknown) => ({ type: 'rule' as const, rules });
   const cmd = { type: 'vm_command_line' as const, command: 'true' };
   const cases: Array<[Check, unknown, unknown, number]> = [
-    [{ func: 'exact_match', result: cmd, expected: rule({ expected: 'a' }), options: {} }, 'a', { expected: 'a' }, 1],
+    // 'b' against {expected: 'a'}: exact_match says 0 where check_include_exclude (the next case) would say 1.
+    [{ func: 'exact_match', result: cmd, expected: rule({ expected: 'a' }), options: {} }, 'b', { expected: 'a' }, 0],
     [{ func: 'check_include_exclude', result: cmd, expected: rule({ include: ['b'] }), options: {} }, 'abc', { include: ['b'] }, 1],
     [{ func: 'compare_text_file', result: cmd, expected: null, options: { ignore_case: true } }, file('A'), file('a', '/c/g'), 1],
     [{ func: 'literal_match', result: cmd, expected: rule('x'), options: { type: 'list' } }, ['x'], ['x'], 1],
@@ -241,5 +242,13 @@ describe('edges the mutation run found unpinned', () => {
     expect(checkDirectJsonObject({ tags: ['b', 'a'], ignore_list_order: true }, { expected: { tags: ['a', 'b'], ignore_list_order: true } }).detail).toBe("'ignore_list_order' cannot be compared ignoring order");
     expect(checkDirectJsonObject({ tags: ['c', 'a'] }, { expected: { tags: ['a', 'b'], ignore_list_order: true } }).detail).toBe("'tags' is ['c', 'a'], ['a', 'b'] expected (any order)");
     expect(checkDirectJsonObject({ tags: 5 }, { expected: { tags: ['a', 'b'], ignore_list_order: true } }).detail).toBe("'tags' cannot be compared ignoring order");
+  });
+});
+
+describe('pass and fail sentences, word for word', () => {
+  it('exact_match, literal_match and a non-JSON result', () => {
+    expect(exactMatch('a', { expected: 'a' }).detail).toBe("result equals 'a'");
+    expect(literalMatch('a', 'b', {}).detail).toBe("result 'a' is not 'b'");
+    expect(checkDirectJsonObject('not json', { expected: { a: 1 } }).detail).toBe("result 'not json' is not a JSON object");
   });
 });
