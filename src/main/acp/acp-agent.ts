@@ -254,10 +254,9 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
             surface: 'acp',
             ...(mcp ? { mcp } : {}),
             task,
-            profile: resolved.profile,
+            // The profile, policy and limits as resolveRunChoices decided them.
+            ...resolved,
             apiKey,
-            policy: resolved.policy,
-            limits: resolved.limits,
             config,
             computer,
             home,

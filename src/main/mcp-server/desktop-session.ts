@@ -130,10 +130,9 @@ export class DesktopSession {
             {
               surface: 'mcp',
               task,
-              profile: resolved.profile,
+              // The profile, policy and limits as resolveRunChoices decided them.
+              ...resolved,
               apiKey,
-              policy: resolved.policy,
-              limits: resolved.limits,
               config,
               computer,
               home,
