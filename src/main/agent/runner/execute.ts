@@ -1,4 +1,4 @@
-import { actionCategory, actionPoints, describeAction, type Action, type ActionOf, type Point } from '../../../shared/actions.js';
+import { actionCategory, actionPoints, describeAction, inputDevice, type Action, type ActionOf, type Point } from '../../../shared/actions.js';
 import { mcpToolName } from '../tools/mcp-tool-name.js';
 import type { ApprovedBy } from '../../../shared/approvals.js';
 import { assertNever } from '../../../shared/assert-never.js';
@@ -374,10 +374,10 @@ function needsActiveWindow(ctx: RunContext, action: Action): boolean {
 
 /** Where an input action leaves the pointer (global coordinates); undefined for keyboard actions. */
 function pointerAfter(action: Action): Point | undefined {
-  const points = actionPoints(action);
-  // Focus, set_value and invoke act through the accessibility layer: the pointer stays where it was.
-  if (action.type === 'element' && action.op !== 'click') return undefined;
-  return action.type === 'zoom' ? undefined : points[points.length - 1];
+  // Only what goes through the pointer moves it (an element's focus, set_value and invoke act
+  // through the accessibility bus; a zoom's corners are a region, not a place the pointer goes).
+  if (inputDevice(action) !== 'pointer') return undefined;
+  return actionPoints(action).at(-1);
 }
 
 function fmt(n: number): string {
