@@ -8,6 +8,8 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
  */
 export class DesktopShell {
   private readonly started: ChildProcess[] = [];
+  /** Launched programs that could not start (not installed: ENOENT, or a shell's 127): a window wait fails at once on them. */
+  readonly launchFailures: string[] = [];
 
   /** `home` is the task's HOME and the working folder of everything run here. */
   constructor(
@@ -41,7 +43,10 @@ export class DesktopShell {
   launch(command: string | readonly string[]): ChildProcess {
     const [file, args] = typeof command === 'string' ? ['/bin/sh', ['-c', command]] : [command[0]!, command.slice(1)];
     const child = spawn(file, [...args], { env: this.env, cwd: this.home, stdio: 'ignore', detached: true });
-    child.once('error', () => undefined); // a missing program shows as the app's window never coming
+    child.once('error', (error) => this.launchFailures.push(`${shownCommand(command)}: ${error.message}`));
+    child.once('exit', (code) => {
+      if (code === 127) this.launchFailures.push(`${shownCommand(command)}: command not found (exit 127)`);
+    });
     this.started.push(child);
     return child;
   }

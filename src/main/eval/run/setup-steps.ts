@@ -35,6 +35,7 @@ export async function runSetupSteps(steps: readonly ConfigStep[], context: Setup
       throw new Error(`step ${index + 1} (${step.type}): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
   }
+  if (context.shell.launchFailures.length) throw new Error(`a launched program could not start: ${context.shell.launchFailures.join('; ')}`);
 }
 
 async function runStep(step: ConfigStep, { shell, signal, taskId, fileCache }: SetupContext): Promise<void> {
@@ -92,6 +93,7 @@ async function waitForWindow(shell: DesktopShell, match: { window_name: string; 
   const pattern = match.strict ? `^${escaped}$` : escaped;
   const args = ['xdotool', 'search', '--onlyvisible', match.by_class ? '--class' : '--name', pattern];
   while (!signal.aborted) {
+    if (shell.launchFailures.length) throw new Error(`a launched program could not start: ${shell.launchFailures.join('; ')}`);
     const found = await shell.run(args, 10_000).catch(() => '');
     const id = found.trim().split('\n').filter(Boolean)[0];
     if (id) return id;
