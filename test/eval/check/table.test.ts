@@ -138,3 +138,62 @@ describe('the workbook reader', () => {
     expect(cellsOf('Z9:AB9')).toEqual(['Z9', 'AA9', 'AB9']);
   });
 });
+
+describe('compare_table: edges the mutation run asked about', () => {
+  const fuzzy = (rule: Record<string, unknown>, idx0: unknown = 'RI0', idx1: unknown = 'EI0') => ({ rules: [{ type: 'sheet_fuzzy', sheet_idx0: idx0, sheet_idx1: idx1, rules: [rule] }] });
+  it('an expected-side index without an expected workbook is the task\'s error', () => {
+    expect(() => compareTable(book(expected), undefined, data())).toThrow('sheet index "EI0" names the expected workbook, but the task gives none');
+    expect(compareTable(book(expected), undefined, { rules: [{ type: 'sheet_data', sheet_idx0: 0, sheet_idx1: 'RI0' }] }).score).toBe(1);
+    expect(compareTable(book(expected), undefined, { rules: [{ type: 'sheet_name' }] }).detail).toBe('rule 0 (sheet_name): sheet names ["Sheet1"], null expected');
+  });
+  it('sheets by number, RI/EI index and RN/EN name; a missing first sheet is named', () => {
+    const two = xlsx({ A: [['x']], B: [['y']] });
+    const other = xlsx({ A: [['y']], B: [['x']] });
+    expect(compareTable(book(two), gold(other), { rules: [{ type: 'sheet_data', sheet_idx0: 1, sheet_idx1: 'EI1' }] }).score).toBe(0);
+    expect(compareTable(book(two), gold(other), { rules: [{ type: 'sheet_data', sheet_idx0: 'RI1', sheet_idx1: 'ENA' }] }).score).toBe(1);
+    expect(compareTable(book(two), gold(other), { rules: [{ type: 'sheet_data', sheet_idx0: 'RNB', sheet_idx1: 'EI0' }] }).score).toBe(1);
+    expect(compareTable(book(two), gold(other), { rules: [{ type: 'sheet_data', sheet_idx0: 5, sheet_idx1: 'EI0' }] }).detail).toBe('rule 0 (sheet_data): sheet 5 is not in the result workbook');
+    expect(compareTable(book(two), gold(other), { rules: [{ type: 'sheet_data', sheet_idx0: 'EI9', sheet_idx1: 'RI0' }] }).detail).toBe('rule 0 (sheet_data): sheet "EI9" is not in the expected workbook');
+    expect(compareTable(book(two), gold(other), { rules: [{ type: 'sheet_data', sheet_idx0: 'RI0', sheet_idx1: 'RI7' }] }).detail).toBe('rule 0 (sheet_data): sheet "RI7" is not in the result workbook');
+  });
+  it('booleans equal 1 and 0 as pandas compares them; text "1" does not equal 1; empty cells equal empty', () => {
+    expect(compareTable(book(xlsx({ S: [[true, false]] })), gold(xlsx({ S: [[1, 0]] })), data()).score).toBe(1);
+    expect(compareTable(book(xlsx({ S: [['1']] })), gold(xlsx({ S: [[1]] })), data()).detail).toBe('rule 0 (sheet_data): data row 1, column 1: "1" vs 1');
+    expect(compareTable(book(xlsx({ S: [['a', null, 'c']] })), gold(xlsx({ S: [['a', null, 'c']] })), data()).score).toBe(1);
+    expect(compareTable(book(xlsx({ S: [['a', null, 'c']] })), gold(xlsx({ S: [['a', 'b', 'c']] })), data()).detail).toBe('rule 0 (sheet_data): data row 1, column 2: null vs "b"');
+    expect(compareTable(book(xlsx({ S: [] })), gold(xlsx({ S: [] })), data()).score).toBe(1);
+    expect(compareTable(book(xlsx({ S: [] })), gold(xlsx({ S: [['a']] })), data()).detail).toBe('rule 0 (sheet_data): the sheets are 0×0 and 1×1');
+  });
+  it('the default precision is 4 digits', () => {
+    expect(compareTable(book(xlsx({ S: [[0.12344]] })), gold(xlsx({ S: [[0.1234]] })), data()).score).toBe(1);
+    expect(compareTable(book(xlsx({ S: [[0.12346]] })), gold(xlsx({ S: [[0.1234]] })), data()).score).toBe(0);
+  });
+  it('fuzzy: default threshold 85, leading characters trimmed, characters ignored, booleans as True/False', () => {
+    const pair = (a: unknown, b: unknown, rule: Record<string, unknown>) => compareTable(book(xlsx({ S: [[a as string]] })), gold(xlsx({ S: [[b as string]] })), fuzzy({ range: ['A1'], ...rule })).score;
+    expect(pair('abcdefghij', 'abcdefghiX', { type: 'fuzzy_match' })).toBe(1);
+    expect(pair('abcdefgh', 'abcdefXY', { type: 'fuzzy_match' })).toBe(0);
+    expect(pair('+ 12', '12', { type: 'exact_match', trim_leadings: '+ ' })).toBe(1);
+    expect(pair('12', '+ 12', { type: 'exact_match', trim_leadings: '+ ' })).toBe(1);
+    expect(pair('x12+', 'x12', { type: 'exact_match', trim_trailings: '+' })).toBe(1);
+    expect(pair('+x12', 'x12', { type: 'exact_match', trim_trailings: '+' })).toBe(0);
+    expect(pair('(555) 12-34', '5551234', { type: 'exact_match', ignore_chars: ' ()-' })).toBe(1);
+    expect(pair('(555) 12-34', '5551234', { type: 'exact_match' })).toBe(0);
+    expect(pair(true, 'True', { type: 'exact_match' })).toBe(1);
+    expect(pair(false, 'False', { type: 'exact_match' })).toBe(1);
+    expect(pair('Rd', 'Road', { type: 'exact_match', normalization: [['Road', 'Rd']] })).toBe(1);
+  });
+  it('fuzzy reads a sheet the workbook lacks as empty cells', () => {
+    expect(compareTable(book(expected), gold(expected), fuzzy({ range: ['A1'], type: 'exact_match' }, 'RNNone', 'ENNone')).score).toBe(1);
+    expect(compareTable(book(expected), gold(expected), fuzzy({ range: ['A1'], type: 'exact_match' }, 'RNNone', 'EI0')).detail).toBe('rule 0 (sheet_fuzzy): A1: "None" vs "Old ID" (exact_match)');
+  });
+  it('pyFloat, roundHalfEven and cellsOf at their edges', () => {
+    expect([pyFloat(0), pyFloat(Number.NaN), pyFloat(Infinity), pyFloat(-Infinity), pyFloat(1e-4), pyFloat(9.9e-5), pyFloat(9999999999999998), pyFloat(1.5e300)]).toEqual(['0.0', 'nan', 'inf', '-inf', '0.0001', '9.9e-05', '9999999999999998.0', '1.5e+300']);
+    expect(roundHalfEven(1e308, 4)).toBe(1e308);
+    expect(roundHalfEven(0.5, 0)).toBe(0);
+    expect(roundHalfEven(1.49, 0)).toBe(1);
+    expect(roundHalfEven(1.51, 0)).toBe(2);
+    expect(cellsOf('B2:A1')).toEqual(['A1', 'B1', 'A2', 'B2']);
+    expect(cellsOf('C3')).toEqual(['C3']);
+    expect(cellsOf('AZ1:BA1')).toEqual(['AZ1', 'BA1']);
+  });
+});
