@@ -9,7 +9,7 @@ import { shardOption } from './qa-command.js';
 import { EXIT } from './exit-codes.js';
 import { positiveInt } from './run-flags.js';
 import { usdOption, workersOption, type WorkersFlag } from './qa-parallel.js';
-import { registerEvalMergeCommand } from './eval-merge-command.js';
+import { registerEvalCompareCommand, registerEvalMergeCommand } from './eval-merge-command.js';
 
 export interface EvalFlags {
   profile?: string[];
@@ -50,6 +50,7 @@ export function registerEvalCommand(program: Command): void {
   program.enablePositionalOptions();
   const evalCommand = program.command('eval').enablePositionalOptions();
   registerEvalMergeCommand(evalCommand);
+  registerEvalCompareCommand(evalCommand);
   evalCommand
     .description(
       'run task files (OSWorld format) or the built-in suite, each task on a private virtual desktop with its own HOME, ' +
