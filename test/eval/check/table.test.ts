@@ -197,3 +197,53 @@ describe('compare_table: edges the mutation run asked about', () => {
     expect(cellsOf('AZ1:BA1')).toEqual(['AZ1', 'BA1']);
   });
 });
+
+describe('compare_table: more edges from the mutation run', () => {
+  const pair = (a: unknown, b: unknown, rule: Record<string, unknown>) =>
+    compareTable(book(xlsx({ S: [[a as string]] })), gold(xlsx({ S: [[b as string]] })), { rules: [{ type: 'sheet_fuzzy', sheet_idx0: 'RI0', sheet_idx1: 'EI0', rules: [{ range: ['A1'], ...rule }] }] }).score;
+  it('messages name the file or the sheet', () => {
+    expect(compareTable('not a file', gold(expected), data()).detail).toBe('the result table is not there');
+    expect(() => compareTable(book(expected), gold(Buffer.from('PK\u0003\u0004 junk')), data())).toThrow('the expected table /cache/t/gold.xlsx does not open: not an XLSX workbook');
+    expect(() => compareTable(book(expected), gold(expected), { rules: [{ type: 'sheet_data', sheet_idx0: 0, sheet_idx1: 'ENSummary' }] })).toThrow('sheet "ENSummary" is not in the expected workbook');
+  });
+  it('a damaged sheet inside a workbook that opens scores 0 and says why', () => {
+    const files = {
+      'xl/workbook.xml': '<workbook><sheets><sheet name="S" r:id="rId1"/></sheets></workbook>',
+      'xl/_rels/workbook.xml.rels': '<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>',
+      'xl/sharedStrings.xml': '<sst><si><t>a</t></si></sst>',
+      'xl/worksheets/sheet1.xml': '<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>7</v></c></row></sheetData></worksheet>',
+    };
+    expect(compareTable(book(zip(files)), gold(expected), data())).toEqual({ score: 0, detail: 'rule 0 (sheet_data): shared string 7 does not exist' });
+  });
+  it('sheet names: same count but another name, or another count', () => {
+    const names = (a: string[], b: string[]) => compareTable(book(xlsx(Object.fromEntries(a.map((n) => [n, [['x']]])))), gold(xlsx(Object.fromEntries(b.map((n) => [n, [['x']]])))), { rules: [{ type: 'sheet_name' }] }).score;
+    expect(names(['A', 'B'], ['A', 'C'])).toBe(0);
+    expect(names(['A'], ['A', 'B'])).toBe(0);
+    expect(names(['A', 'B'], ['A'])).toBe(0);
+  });
+  it('precision and ignore_blanks apply to both sides', () => {
+    expect(compareTable(book(xlsx({ S: [[1.0004]] })), gold(xlsx({ S: [[1.0001]] })), data({ precision: 3 })).score).toBe(1);
+    expect(compareTable(book(xlsx({ S: [['New York']] })), gold(xlsx({ S: [['New \t York']] })), data({ ignore_blanks: true })).score).toBe(1);
+    expect(compareTable(book(xlsx({ S: [['abc']] })), gold(xlsx({ S: [['xyz']] })), data({ ignore_blanks: true })).score).toBe(0);
+  });
+  it('fuzzy types: includes is not included_by, case matters unless ignored, the threshold is inclusive', () => {
+    expect(pair('abc', 'b', { type: 'includes' })).toBe(1);
+    expect(pair('b', 'abc', { type: 'includes' })).toBe(0);
+    expect(pair('b', 'abc', { type: 'included_by' })).toBe(1);
+    expect(pair('A', 'a', { type: 'exact_match' })).toBe(0);
+    expect(pair('A', 'a', { type: 'exact_match', ignore_case: true })).toBe(1);
+    expect(pair('abcd', 'abcf', { type: 'fuzzy_match', threshold: 75 })).toBe(1);
+    expect(pair('abcd', 'abcf', { type: 'fuzzy_match', threshold: 76 })).toBe(0);
+    expect(pair('++a', 'a', { type: 'exact_match', trim_leadings: '+' })).toBe(1);
+    expect(pair('a+b', 'ab', { type: 'exact_match', trim_leadings: '+', trim_trailings: '+' })).toBe(0);
+    expect(pair('ab++', 'ab', { type: 'exact_match', trim_trailings: '+' })).toBe(1);
+  });
+  it('rows are read in their sheet order even when the file lists them out of order', () => {
+    const files = {
+      'xl/workbook.xml': '<workbook><sheets><sheet name="S" r:id="rId1"/></sheets></workbook>',
+      'xl/_rels/workbook.xml.rels': '<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>',
+      'xl/worksheets/sheet1.xml': '<worksheet><sheetData><row r="2"><c r="A2"><v>2</v></c></row><row r="1"><c r="A1"><v>1</v></c></row></sheetData></worksheet>',
+    };
+    expect(compareTable(book(zip(files)), gold(xlsx({ S: [[1], [2]] })), data()).score).toBe(1);
+  });
+});
