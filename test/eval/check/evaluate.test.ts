@@ -156,3 +156,23 @@ describe('evaluate: func lists, postconfig, infeasible (desktop_env.py evaluate)
     expect(ran).toEqual([]);
   });
 });
+
+describe('evaluate: what it says', () => {
+  const fuzzy = (command: string, expected: string) => ({ func: 'fuzzy_match', result: { type: 'vm_command_line', command, shell: true }, expected: { type: 'rule', rules: { expected } } });
+  it('joins each func\'s sentence with its score, in order, for and/or lists and their early ends', async () => {
+    const both = (conj: 'and' | 'or', a: Record<string, unknown>, b: Record<string, unknown>) => task({ func: [a.func, b.func], conj, result: [a.result, b.result], expected: [a.expected, b.expected] });
+    expect((await evaluate(both('and', commandIs('echo ok', 'ok\n'), fuzzy('printf abcd', 'abcf')), env())).detail).toBe(
+      "exact_match: 1 — result equals 'ok\\n'; fuzzy_match: 0.750 — result 'abcd' is 75.0% like 'abcf'",
+    );
+    expect((await evaluate(both('and', commandIs('echo no', 'ok\n'), fuzzy('printf abcd', 'abcf')), env())).detail).toBe("exact_match: 0 — result 'no\\n' is not 'ok\\n'");
+    expect((await evaluate(both('or', commandIs('echo ok', 'ok\n'), fuzzy('printf abcd', 'abcf')), env())).detail).toBe("exact_match: 1 — result equals 'ok\\n'");
+  });
+  it('an infeasible task the agent tried to do says so', async () => {
+    expect(await evaluate(task({ func: 'infeasible' }), env())).toEqual({ score: 0, detail: 'infeasible: the task cannot be done, but the agent did not end it as infeasible' });
+  });
+  it('no postconfig: the step runner is not called at all', async () => {
+    const steps: ConfigStep[][] = [];
+    await evaluate(task(commandIs('echo ok', 'ok\n')), env({ runSteps: async (s) => void steps.push(s) }));
+    expect(steps).toEqual([]);
+  });
+});
