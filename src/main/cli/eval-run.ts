@@ -204,8 +204,9 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
         deskpilotHome: cli.home,
         onVirtualDisplayVar: ON_VIRTUAL_DISPLAY,
       },
-      onCellEnd: (cell, outcome, spent) => {
-        const record = toRecord(cell, outcome, { mode, version, file: (cell.task as { file?: string }).file ?? '' });
+      onCellEnd: async (cell, outcome, spent) => {
+        let record = toRecord(cell, outcome, { mode, version, file: (cell.task as { file?: string }).file ?? '' });
+        if (record.sessionId) record = await withSessionReport(record, cli.home, outDir, cli.err);
         results.set(cell.key, record);
         write();
         if (outcome.status === 'interrupted') return;
@@ -241,4 +242,21 @@ function cellLine(r: EvalResult, withColumn: boolean): string {
   const column = withColumn ? ` [${r.profile}/${r.harness} run ${r.run}]` : '';
   const figures = `${r.seconds.toFixed(1)} s${r.modelCalls ? `, ${r.steps} steps, $${r.cost.toFixed(3)}` : ''}`;
   return `${mark} ${r.id}${column} (${figures})${r.status === 'passed' ? '' : ` — ${shownOneLine(r.reason)}`}`;
+}
+
+/**
+ * The run's own session report (the sessions export's HTML: every step, screenshot and
+ * decision) beside results.json, `sessions/<id>.html`, linked from report.html's grid. A
+ * report that cannot be written is said on stderr and the result keeps no link.
+ */
+async function withSessionReport(record: EvalResult, home: string, outDir: string, err: NodeJS.WritableStream): Promise<EvalResult> {
+  const relative = `sessions/${record.sessionId!}.html`;
+  try {
+    const [{ exportRun }, { runDir }] = await Promise.all([import('../sessions/export/index.js'), import('../sessions/history.js')]);
+    await exportRun(runDir(home, record.sessionId!), 'html', path.join(outDir, relative));
+    return { ...record, sessionReport: relative };
+  } catch (error) {
+    err.write(`deskpilot eval: no session report for ${record.id} (${record.sessionId!}): ${error instanceof Error ? error.message : String(error)}\n`);
+    return record;
+  }
 }

@@ -35,6 +35,7 @@ interface ResultLine {
   inputTokens: number;
   cost: number;
   sessionId?: string;
+  sessionReport?: string;
   policy: string;
   reason: string;
   key: string;
@@ -127,6 +128,10 @@ describe('deskpilot eval with a scripted model', () => {
       expect(r.cost, r.id).toBeGreaterThan(0);
       // Each result names its session, kept in the data folder with the other runs.
       expect(existsSync(path.join(runDir(home.home, r.sessionId!), 'events.jsonl')), r.id).toBe(true);
+      // …and its session report sits beside results.json, linked from report.html's grid.
+      expect(r.sessionReport, r.id).toBe(`sessions/${r.sessionId!}.html`);
+      expect(readFileSync(path.join(outDir, r.sessionReport!), 'utf8'), r.id).toContain('<html');
+      expect(readFileSync(path.join(outDir, 'report.html'), 'utf8'), r.id).toContain(`href="sessions/${r.sessionId!}.html"`);
     }
   }, 240_000);
 
