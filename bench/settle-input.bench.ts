@@ -126,7 +126,9 @@ function describeFailure(trace: SettleTrace | undefined, after: number[]): strin
   if (!trace) return 'no settle trace';
   const from = trace.reaction?.since ?? trace.start;
   const rel = (t: number) => Math.round(t - from);
-  const trip = trace.roundTrip ? `, app round trip ${rel(trace.roundTrip.sent)}→${trace.roundTrip.answered === undefined ? 'none' : rel(trace.roundTrip.answered)}` : '';
+  const trip = trace.roundTrip
+    ? `, app round trip ${trace.trips > 1 ? `(${trace.trips}th) ` : ''}${rel(trace.roundTrip.sent)}→${trace.roundTrip.answered === undefined ? 'none' : rel(trace.roundTrip.answered)}`
+    : '';
   return (
     `settle ${rel(trace.start)}..${rel(trace.end)} ${trace.verdict}, ${trace.compared} compared, changes at [${trace.changes.map(rel).join(' ')}]${trip}` +
     `${trace.reaction ? (trace.reaction.expectChange ? ' (must show)' : ' (may show)') : ' (no input)'}; after it: [${after.map(rel).join(' ')}]`

@@ -18,7 +18,7 @@
  *  2. after any input, a round trip through the app it went to (settle-ping.ts:
  *     `_NET_WM_PING`, answered from the app's event loop once the input's handler
  *     returned) is waited for, up to `waitMs`, and the quiet window counts from its
- *     answer. It is the proof for a single-threaded toolkit (GTK answered after the
+ *     answer; a change after an answer asks again (the app may be busy drawing). It is the proof for a single-threaded toolkit (GTK answered after the
  *     dialog was mapped); Chromium's browser process answers in 1–21 ms while its
  *     renderer draws up to 770 ms later, which proof 1 covers;
  *  3. the quiet window grows to the app's reaction time (input → first change), capped:
@@ -143,6 +143,8 @@ export interface SettleTrace {
   roundTrip: SettleState['roundTrip'];
   /** Why the round trip gave no proof, when it failed. */
   roundTripError?: string;
+  /** Round trips asked (one after the input, one more after each change once answered). */
+  trips: number;
   compared: number;
   verdict: 'settled' | 'gave-up';
 }
@@ -168,10 +170,13 @@ export async function waitForSettle(grabFrame: () => Promise<Frame>, params: Set
   let previous: Frame | undefined = params.before;
   const changes: number[] = [];
   let roundTripError: string | undefined;
+  let trips = 0;
   const roundTrip = params.roundTrip === undefined ? pingInputTargets : params.roundTrip;
-  if (params.reaction && roundTrip) {
+  const askApp = (): void => {
+    if (!roundTrip || roundTripError !== undefined) return;
     const trip = { sent: performance.now(), answered: undefined as number | undefined };
     state.roundTrip = trip;
+    trips++;
     roundTrip().then(
       () => {
         trip.answered = performance.now();
@@ -182,7 +187,8 @@ export async function waitForSettle(grabFrame: () => Promise<Frame>, params: Set
         roundTripError = error instanceof Error ? error.message : String(error);
       },
     );
-  }
+  };
+  if (params.reaction) askApp();
   try {
     for (;;) {
       throwIfAborted(params.signal);
@@ -196,6 +202,10 @@ export async function waitForSettle(grabFrame: () => Promise<Frame>, params: Set
           state.unchanged = 0;
           state.lastChange = state.now;
           if (traceListeners.size) changes.push(state.now);
+          // The app answered, then the screen changed: it may be drawing what the input
+          // started (GTK's first paint of a file chooser took ~800 ms after its answer,
+          // quiet machine). Ask again: the answer comes once that work is done.
+          if (state.roundTrip?.answered !== undefined) askApp();
           // A grab that started before the input was sent cannot show the reaction.
           if (since !== undefined && state.firstReaction === undefined && grabbedAt >= since) state.firstReaction = state.now;
         }
@@ -215,6 +225,7 @@ export async function waitForSettle(grabFrame: () => Promise<Frame>, params: Set
             firstReaction: state.firstReaction,
             roundTrip: state.roundTrip,
             ...(roundTripError !== undefined ? { roundTripError } : {}),
+            trips,
             compared: state.compared,
             verdict,
           });

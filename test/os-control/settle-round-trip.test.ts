@@ -40,6 +40,36 @@ describe('waitForSettle and the app’s round trip', () => {
     expect(grabs).toBeGreaterThan(12);
   });
 
+  it('a change after the app answered asks again, and the quiet waits for that answer', async () => {
+    let grabs = 0;
+    const answers: Array<() => void> = [];
+    let secondAnsweredAtGrab = -1;
+    const { result, last } = await waitForSettle(
+      async () => {
+        grabs++;
+        if (grabs === 3) answers[0]!();
+        // The app draws at grab 4 (right after its first answer), the second ask is answered at grab 15.
+        if (grabs === 15 && answers[1]) {
+          secondAnsweredAtGrab = grabs;
+          answers[1]();
+        }
+        return unpooled(Buffer.alloc(64, grabs >= 4 ? 9 : 7));
+      },
+      {
+        minMs: 0,
+        maxMs: 10_000,
+        quietMs: 1,
+        reaction: { since: performance.now(), expectChange: false },
+        roundTrip: () => new Promise<void>((resolve) => answers.push(resolve)),
+      },
+    );
+    last?.release();
+    expect(result.settled).toBe(true);
+    expect(answers).toHaveLength(2);
+    expect(secondAnsweredAtGrab).toBe(15);
+    expect(grabs).toBeGreaterThan(15);
+  });
+
   it('a failed round trip (the X connection broke) leaves the screen to decide', async () => {
     let grabs = 0;
     const { result, last } = await waitForSettle(
