@@ -172,4 +172,29 @@ describe('the action table', () => {
     expect(describeAction(ActionSchema.parse({ type: 'shell', command: 'y'.repeat(121) }))).toBe(`run shell: ${'y'.repeat(117)}...`);
     expect(describeAction(ActionSchema.parse({ type: 'click', x: 1.4, y: 2.6, clicks: 2, button: 'right', modifiers: ['ctrl'] }))).toBe('ctrl+double click right at (1, 3)');
   });
+
+  it('says every variant of a kind the way lists and logs say it (cuts at their limits, never before)', () => {
+    const line = (raw: unknown) => describeAction(ActionSchema.parse(raw));
+    expect(line({ type: 'click', x: 1, y: 2, modifiers: ['ctrl', 'shift'] })).toBe('ctrl+shift+click left at (1, 2)');
+    expect(line({ type: 'click', x: 1, y: 2, clicks: 3 })).toBe('triple click left at (1, 2)');
+    expect(line({ type: 'mouse_down' })).toBe('press left button');
+    expect(line({ type: 'mouse_down', x: 5 })).toBe('press left button');
+    expect(line({ type: 'mouse_up', x: 3, y: 4, button: 'right' })).toBe('release right button at (3, 4)');
+    expect(line({ type: 'key', keys: 'Return', repeat: 3 })).toBe('press Return ×3');
+    expect(line({ type: 'type', text: 'x'.repeat(80) })).toBe(`type "${'x'.repeat(80)}"`);
+    expect(line({ type: 'finish', success: false, summary: 'stuck' })).toBe('give up: stuck');
+    const escalated = line({ type: 'shell', command: 'make', escalate: { network: true }, reason: 'fetch deps' });
+    expect(escalated.startsWith('run shell: make — ')).toBe(true);
+    expect(escalated.endsWith(' (reason: fetch deps)')).toBe(true);
+    const target = { path: '/0/1', role: 'push button', x: 30, y: 40 };
+    expect(line({ type: 'element', op: 'click', id: 3 })).toBe('click element #3');
+    expect(line({ type: 'element', op: 'set_value', id: 3, value: 'abc', target: { ...target, name: 'Save' } })).toBe('set the value of push button "Save" (#3) at (30, 40) to "abc"');
+    expect(line({ type: 'element', op: 'set_value', id: 3, target: { ...target, name: 'Save' } })).toBe('set the value of push button "Save" (#3) at (30, 40) to ""');
+    expect(line({ type: 'element', op: 'set_value', id: 3, value: 'hunter2', target: { ...target, name: 'Password', password: true } })).toBe('set the value of push button "Password" (#3) at (30, 40) to ••••••• (a password)');
+    expect(line({ type: 'element', op: 'invoke', id: 3, value: 'stray', target: { ...target, name: 'n'.repeat(60) } })).toBe(`invoke push button "${'n'.repeat(60)}" (#3) at (30, 40)`);
+    expect(line({ type: 'element', op: 'focus', id: 3, target: { ...target, name: 'n'.repeat(61) } })).toBe(`focus push button "${'n'.repeat(57)}..." (#3) at (30, 40)`);
+    const stray = ActionSchema.parse({ type: 'element', op: 'click', id: 3, value: 'stray' });
+    expect(actionSpec(stray).ruleText(stray)).toBeUndefined();
+    expect(mapActionPoints(stray, () => ({ x: 0, y: 0 }))).toEqual(stray);
+  });
 });
