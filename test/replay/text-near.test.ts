@@ -9,18 +9,18 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { TRAJECTORY_FORMAT, TRAJECTORY_SCHEMA, type Trajectory } from '../../src/shared/trajectory.js';
 import { ReplayProvider, SCREEN_MATCH } from '../../src/main/agent/replay/replay-provider.js';
-import { areaAround, cellsChangedIn, isEvidence, pixelsAgree, wordsDiffer, type AreaWord, type SamePixels } from '../../src/main/agent/replay/text-near.js';
+import { areaAround, cellsChangedIn, fingerprintMovedBack, isEvidence, pixelsAgree, wordsDiffer, type AreaWord, type SamePixels } from '../../src/main/agent/replay/text-near.js';
 import { CONFIDENT } from '../../src/os-control/ocr/index.js';
 import { decodeGrey, fingerprintDistance, screenFingerprint } from '../../src/os-control/screen-match.js';
 import type { ModelTurn } from '../../src/main/agent/providers/types.js';
 import { H, requestOn, W } from './drawn-screen.js';
 
 /** A window with a list and a status bar, and a confirmation dialog over it: a question and a Remove button. */
-async function dialog(question: string, status = 'Ready'): Promise<Buffer> {
+async function dialog(question: string, status = 'Ready', at = { x: 0, y: 0 }): Promise<Buffer> {
   const rows = Array.from({ length: 8 }, (_, i) => `<text x="30" y="${60 + i * 24}" font-family="DejaVu Sans" font-size="13">file-${i}.txt</text>`).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="${W}" height="${H}" fill="white"/>${rows}<text x="20" y="385" font-family="DejaVu Sans" font-size="13">${status}</text>
-<rect x="200" y="120" width="300" height="130" fill="#f2f2f2" stroke="#888"/><text x="220" y="165" font-family="DejaVu Sans" font-size="13">${question}</text>
-<rect x="380" y="205" width="100" height="30" rx="3" fill="#e6e6e6" stroke="#666"/><text x="430" y="225" font-family="DejaVu Sans" font-size="13" text-anchor="middle">Remove</text></svg>`;
+<g transform="translate(${at.x} ${at.y})"><rect x="200" y="120" width="300" height="130" fill="#f2f2f2" stroke="#888"/><text x="220" y="165" font-family="DejaVu Sans" font-size="13">${question}</text>
+<rect x="380" y="205" width="100" height="30" rx="3" fill="#e6e6e6" stroke="#666"/><text x="430" y="225" font-family="DejaVu Sans" font-size="13" text-anchor="middle">Remove</text></g></svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
@@ -96,6 +96,18 @@ describe('the screen check before a step reads the text around its target', () =
     expect(actionsOf(await other.provider.turn(request(await dialog('Remove 1 item?', 'Saved 10:04')), signal))).toMatchObject([{ type: 'click', x: 430, y: 220 }]);
   });
 
+  it('a moved dialog: the changed question is refused, read where the dialog is now; the same question replays at its new place', async () => {
+    const at = { x: -120, y: 60 };
+    const { provider } = await setUp();
+    const changed = await dialog('Remove all 532 items?', 'Ready', at);
+    expect(actionsOf(await provider.turn(request(changed), signal))).toEqual([{ type: 'screenshot' }]);
+    expect(actionsOf(await provider.turn(request(changed), signal))).toMatchObject([{ type: 'finish', success: false }]);
+    expect(provider.stats.divergences).toMatchObject([{ kind: 'screen', index: 0 }]);
+    expect(provider.stats.divergences[0]!.message).toMatch(/^the text around the target changed: recorded "[^"]*remove 1 item\?[^"]*", now .*\((".+" gone|".+" new)/);
+    const same = await setUp();
+    expect(actionsOf(await same.provider.turn(request(await dialog('Remove 1 item?', 'Ready', at)), signal))).toMatchObject([{ type: 'click', x: 430 + at.x, y: 220 + at.y }]);
+  });
+
   it('the area is the target\'s window (a dialog) when recorded, else a box around the point; cells outside it do not count', async () => {
     const target = { point: { x: 430, y: 220 }, window: { title: 'Confirm', app: 'files', bounds: { x: 200, y: 120, width: 300, height: 130 }, offset: { x: 0, y: 0 } } };
     expect(areaAround(target)).toEqual({ x: 200, y: 120, width: 300, height: 130 });
@@ -162,5 +174,25 @@ describe('the screen check before a step reads the text around its target', () =
     expect(changed(one, 'then')).toBe(false);
     // A word moved off the other image is not the same pixels.
     expect(pixelsAgree(then, then, { x: W - 120, y: 0 })(box, 'then')).toBe(false);
+  });
+
+  it('a moved window\'s cells are compared as if it had not moved: its pixels moved back, then shrunk like a fingerprint', async () => {
+    const grey = async (png: Buffer) => decodeGrey(png, { width: W, height: H });
+    const region = { x: 0, y: 0, width: W, height: H };
+    const recorded = await dialog('Remove 1 item?');
+    const fp = await screenFingerprint(recorded);
+    const shifted = async (question: string) => {
+      const png = await dialog(question);
+      // The whole screen moved by (80, 40): white comes in at the top left.
+      const bigger = await sharp(png).extend({ top: 40, left: 80, background: 'white' }).png().toBuffer();
+      return sharp(bigger).extract({ left: 0, top: 0, width: W, height: H }).png().toBuffer();
+    };
+    const area = { x: 200, y: 120, width: 300, height: 130 };
+    const same = await fingerprintMovedBack(await grey(await shifted('Remove 1 item?')), { x: 80, y: 40 }, region);
+    expect(cellsChangedIn(fp, same, area, region)).toBe(0);
+    // Not moved back, the same pixels change many cells; a changed question moved back still changes some.
+    expect(cellsChangedIn(fp, await screenFingerprint(await shifted('Remove 1 item?')), area, region)).toBeGreaterThan(10);
+    const changed = await fingerprintMovedBack(await grey(await shifted('Remove all 532 items?')), { x: 80, y: 40 }, region);
+    expect(cellsChangedIn(fp, changed, area, region)).toBeGreaterThan(0);
   });
 });

@@ -16,7 +16,7 @@ import { MASKED_SECRET, REDACTED } from '../../sessions/scrub.js';
 import { SETTLE_DEFAULTS } from '../../../os-control/settle.js';
 import { earlyLookups, pathsToLookUp } from './early-lookups.js';
 import { ownChange } from './effect.js';
-import { areaAround, cellsChangedIn, pixelsAgree, recordedShot, wordsDiffer, wordsIn } from './text-near.js';
+import { areaAround, cellsChangedIn, fingerprintMovedBack, pixelsAgree, recordedShot, wordsDiffer, wordsIn } from './text-near.js';
 import { Judgement, judgePrompt, stepHealRequest, type JudgeWith } from './heal.js';
 
 /**
@@ -391,9 +391,7 @@ export class ReplayProvider implements Driver {
    * and a word counts only where its pixels differ too, aligned by the window's move.
    */
   private async textNearTargets(step: TrajectoryStep, fingerprint: string, image: Buffer, record: ObservationRecord, nowVia: () => Promise<GreyImage>): Promise<string | undefined> {
-    // Not yet for a moved window (re-enabled once its desktop tests pass with the alignment below).
-    if (this.moved) return undefined;
-    const shift = { x: 0, y: 0 };
+    const shift = this.moved?.shift ?? { x: 0, y: 0 };
     let file: Promise<Buffer> | undefined;
     let greys: Promise<[GreyImage, GreyImage]> | undefined;
     const recorded = () => (file ??= this.options.readFile(step.before.image));
@@ -402,7 +400,8 @@ export class ReplayProvider implements Driver {
       if (!target) continue;
       const area = areaAround(target);
       // Unchanged cells there say the text is the same (in a moved window: its pixels moved back first).
-      const changed = cellsChangedIn(step.before.fingerprint, fingerprint, area, record.region);
+      const cells = this.moved ? await fingerprintMovedBack(await nowVia(), shift, record.region) : fingerprint;
+      const changed = cellsChangedIn(step.before.fingerprint, cells, area, record.region);
       if (changed === 0) continue;
       const then = recordedShot(await recorded(), step.before, this.options.trajectory.display, record.image);
       const [wordsThen, wordsNow, [greyThen, greyNow]] = await Promise.all([wordsIn(then, area), wordsIn({ image, record }, areaAround(target, shift)), bothGrey()]);
