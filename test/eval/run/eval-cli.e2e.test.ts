@@ -116,12 +116,12 @@ describe('deskpilot eval with a scripted model', () => {
     const byId = new Map(results(outDir).map((r) => [r.id, r]));
     expect([...byId.keys()].sort()).toEqual(['asks-the-person', 'shell-count-lines', 'shell-hello-file', 'shell-make-folder']);
     for (const id of ['shell-hello-file', 'shell-make-folder']) {
-      expect(byId.get(id)).toMatchObject({ status: 'passed', success: true, score: 1, claim: 'done', steps: 3, modelCalls: 3, policy: 'auto' });
+      expect(byId.get(id), byId.get(id)?.reason).toMatchObject({ status: 'passed', success: true, score: 1, claim: 'done', steps: 3, modelCalls: 3, policy: 'auto' });
     }
     // The model claimed success; the checker read 16 where 17 belongs.
-    expect(byId.get('shell-count-lines')).toMatchObject({ status: 'failed', success: false, score: 0, claim: 'done' });
+    expect(byId.get('shell-count-lines'), byId.get('shell-count-lines')?.reason).toMatchObject({ status: 'failed', success: false, score: 0, claim: 'done' });
     expect(byId.get('shell-count-lines')!.reason).toContain("result '16' is not '17'");
-    expect(byId.get('asks-the-person')).toMatchObject({ status: 'needed a person', success: false });
+    expect(byId.get('asks-the-person'), byId.get('asks-the-person')?.reason).toMatchObject({ status: 'needed a person', success: false });
     expect(byId.get('asks-the-person')!.reason).toContain('Which greeting should I write?');
     for (const r of byId.values()) {
       expect(r.inputTokens, r.id).toBeGreaterThan(0);
