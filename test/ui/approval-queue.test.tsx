@@ -302,7 +302,7 @@ describe('the card’s headline is the one describer’s (issue 27 item 3)', () 
       const { store } = setup(raw);
       const action = store.getState().run!.proposals.p0!.action;
       const shown = screen.getByTestId('proposal-description').querySelector('strong')!.textContent;
-      expect(shown).toBe(shortTitle(action, 160));
+      expect(shown).toBe(shortTitle(action, 100));
       expect(shown === describeWhole(action)).toBe(!(action.type === 'shell' && action.command === long));
       // A whole, plain, one-line title needs no second copy of its text; anything else is shown whole below.
       expect(screen.queryByTestId('proposal-text') !== null).toBe(again);

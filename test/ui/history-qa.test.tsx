@@ -111,3 +111,31 @@ describe('history: QA suites', () => {
     expect(opened).toEqual(['plain-new']);
   });
 });
+
+describe('history: small things (issue 34 item 9)', () => {
+  it('delete asks in the app’s own row, never window.confirm: Keep deletes nothing, Delete deletes that run', async () => {
+    const { client } = await mount();
+    window.confirm = () => {
+      throw new Error('window.confirm must not be used');
+    };
+    const row = screen.getAllByTestId('session-row').find((r) => r.textContent?.includes('rename the file'))!;
+    act(() => void fireEvent.click(within(row).getByTestId('delete-run')));
+    expect(within(row).getByTestId('confirm-delete').textContent).toContain('Delete this run and its screenshots?');
+    expect(document.activeElement).toBe(within(row).getByTestId('confirm-delete-yes'));
+    act(() => void fireEvent.click(within(row).getByTestId('confirm-delete-no')));
+    expect(client.callsOf('sessions.delete')).toEqual([]);
+    expect(within(row).queryByTestId('confirm-delete')).toBeNull();
+    act(() => void fireEvent.click(within(row).getByTestId('delete-run')));
+    await act(async () => void fireEvent.click(within(row).getByTestId('confirm-delete-yes')));
+    expect(client.callsOf('sessions.delete')).toEqual([{ runId: 'plain-new' }]);
+  });
+
+  it('a run’s date names the month in words (never 3/4), and its duration is said', async () => {
+    await mount();
+    const row = screen.getAllByTestId('session-row').find((r) => r.textContent?.includes('rename the file'))!;
+    const line = row.querySelector('.session-open .muted')!.textContent ?? '';
+    expect(line).toMatch(/took 30\.0 s/);
+    expect(line).not.toMatch(/\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/);
+    expect(line).toMatch(/Nov|Dec/);
+  });
+});

@@ -93,13 +93,14 @@ describe('the Record button', () => {
     expect(screen.getByTestId('record-task')).toBeTruthy();
   });
 
-  it('a failed recording is said in the form; a refusal from main (a browser of deskpilot serve) replaces the form with the reason', async () => {
+  it('a failed recording is said in the form; a refusal from main (a browser of deskpilot serve) hides the panel', async () => {
     const { push } = await mount();
     push({ state: 'failed', task: 't', message: 'recording needs an X11 session (DISPLAY is not set)' });
     expect(screen.getByTestId('record-failed').textContent).toBe('The last recording failed: recording needs an X11 session (DISPLAY is not set)');
     expect(screen.getByTestId('record-start')).toBeTruthy();
     push({ state: 'unavailable', reason: 'Recording is only available in the DeskPilot desktop app.' });
-    expect(screen.getByTestId('record-unavailable').textContent).toBe('Recording is only available in the DeskPilot desktop app.');
+    // A panel that cannot work on this surface is not shown at all (issue 34 item 8).
+    expect(screen.queryByTestId('record-panel')).toBeNull();
     expect(screen.queryByTestId('record-start')).toBeNull();
     expect(screen.queryByTestId('record-task')).toBeNull();
   });

@@ -115,16 +115,17 @@ describe('deskpilot serve in Chromium', () => {
     const since = probe.nextSeq();
     await startTask(page, 'click the pad, then type hello');
     await page.locator('[data-testid=approval-queue]').waitFor({ timeout: 20_000 });
-    await page.locator('[data-testid=approval-shot] img').evaluate((img: HTMLImageElement) => img.decode());
+    await page.locator('[data-testid=approval-shot] > img').evaluate((img: HTMLImageElement) => img.decode());
     expect(await page.locator('[data-testid=proposal-description]').textContent()).toContain(`click left at (${imagePoint[0]}, ${imagePoint[1]})`);
     const drawn = await overlayInImagePixels(page, '[data-testid=approval-shot]', imageSize);
     // One displayed pixel is img.width/imageSize.width image pixels: allow that much.
     const tol = imageSize.width / drawn.img.width + 0.5;
     expect(Math.abs(drawn.x - imagePoint[0])).toBeLessThanOrEqual(tol);
     expect(Math.abs(drawn.y - imagePoint[1])).toBeLessThanOrEqual(tol);
-    // The same in the step timeline.
-    const inTimeline = await overlayInImagePixels(page, '[data-testid=step-shot]', imageSize);
-    expect(Math.abs(inTimeline.x - imagePoint[0])).toBeLessThanOrEqual(imageSize.width / inTimeline.img.width + 0.5);
+    // One screen (issue 34 item 2): not a second copy in the step list; the magnifier is on the same point.
+    expect(await page.locator('[data-testid=step-shot]').count()).toBe(0);
+    expect(await page.locator('[data-testid=magnifier]').getAttribute('data-x')).toBe(String(imagePoint[0]));
+    expect(await page.locator('[data-testid=magnifier]').getAttribute('data-y')).toBe(String(imagePoint[1]));
     await page.screenshot({ path: path.join(shots, '02-approval.png') });
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.screenshot({ path: path.join(shots, '02-approval-dark.png') });
@@ -157,13 +158,13 @@ describe('deskpilot serve in Chromium', () => {
 
   it('edit the target by clicking the screenshot → the probe receives the edited point', async () => {
     await page.locator('[data-testid=approval-queue]').waitFor({ timeout: 20_000 });
-    await page.locator('[data-testid=approval-shot] img').evaluate((img: HTMLImageElement) => img.decode());
+    await page.locator('[data-testid=approval-shot] > img').evaluate((img: HTMLImageElement) => img.decode());
     const field = probe.fieldCenter();
     fake.script({ text: 'Asking.', toolCalls: [{ name: 'ask_user', input: { question: 'Which greeting should I type?' } }] });
     const since = probe.nextSeq();
     await page.keyboard.press('e');
     // Measured in edit mode: the card's layout changes when editing starts.
-    const img = await boxOf(page, '[data-testid=approval-shot] img');
+    const img = await boxOf(page, '[data-testid=approval-shot] > img');
     // Click on the screenshot where the text field is (screen → displayed image).
     await page.mouse.click(img.x + (field.x / SCREEN.width) * img.width, img.y + (field.y / SCREEN.height) * img.height);
     await page.screenshot({ path: path.join(shots, '03-edit.png') });
@@ -267,7 +268,7 @@ describe('deskpilot serve in Chromium', () => {
     const rows = await page.locator('[data-testid=step-row]').count();
     expect(rows).toBeGreaterThanOrEqual(3);
     await page.locator('[data-testid=step-row]').first().click();
-    await page.locator('[data-testid=step-shot] img').evaluate((img: HTMLImageElement) => img.decode());
+    await page.locator('[data-testid=step-shot] > img').evaluate((img: HTMLImageElement) => img.decode());
     expect(await page.locator('[data-testid=step-detail]').textContent()).toContain('click left');
     await page.screenshot({ path: path.join(shots, '07-reopened.png') });
     await page.getByRole('button', { name: 'Back to live' }).click();

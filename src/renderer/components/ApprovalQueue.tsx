@@ -358,14 +358,14 @@ export function ApprovalQueue() {
 /**
  * The card's headline is the one describer's (shared/action-text.ts, issue 27 item 3): the
  * same words the terminal prompt, ACP, MCP and the HUD say, never the renderer's own. It is
- * `shortTitle` — `describeWhole` when that fits one line (160 characters), else its start
+ * `shortTitle` — `describeWhole` when that fits two short lines (100 characters), else its start
  * and end around the cut — and then the card shows the carried text whole below it.
  */
 function headlineOf(action: Action): { title: string; whole: boolean } {
   const title = shortTitle(action, HEADLINE_CHARS);
   return { title, whole: title === describeWhole(action) };
 }
-const HEADLINE_CHARS = 160;
+const HEADLINE_CHARS = 100;
 
 /**
  * What the action lands on, named before any coordinates (issue 34 item 3): the element

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { SessionSummary } from '../../shared/bridge.js';
 import { useApp, useClient } from '../bridge/context.js';
-import { formatTime, formatUsd, usageText } from '../lib/format.js';
+import { formatMs, formatTime, formatUsd, usageText } from '../lib/format.js';
 import { groupHistory, type CaseStatus, type QaSuiteView } from '../lib/qa-suites.js';
 
 const CASE_TAG: Record<CaseStatus, string> = { passed: 'ok', failed: 'bad', blocked: 'warn', error: 'bad', flaky: 'wait', running: 'muted' };
@@ -17,6 +17,7 @@ export function History() {
   const [query, setQuery] = useState('');
   const [sessions, setSessions] = useState<SessionSummary[] | null>(null);
   const [reload, setReload] = useState(0);
+  const [deleting, setDeleting] = useState<string | null>(null);
   const entries = useMemo(() => (sessions ? groupHistory(sessions) : null), [sessions]);
 
   useEffect(() => {
@@ -54,21 +55,40 @@ export function History() {
                 <button className="session-open" onClick={() => open(e.session.runId)}>
                   <span className="session-task">{e.session.task}</span>
                   <span className="muted">
-                    {formatTime(e.session.startedAt)} · {e.session.steps} {e.session.steps === 1 ? 'step' : 'steps'} · {e.session.usage ? usageText(e.session.usage) : formatUsd(e.session.costUsd)} · {e.session.provider}/{e.session.model}
+                    {formatTime(e.session.startedAt)}
+                    {e.session.endedAt !== undefined && ` · took ${formatMs(e.session.endedAt - e.session.startedAt)}`} · {e.session.steps} {e.session.steps === 1 ? 'step' : 'steps'} · {e.session.usage ? usageText(e.session.usage) : formatUsd(e.session.costUsd)} · {e.session.provider}/{e.session.model}
                   </span>
                 </button>
                 <span className={`tag tag-${STATUS_TAG[e.session.status]}`} data-testid="session-status">
                   {e.session.status}
                 </span>
-                <button
-                  className="icon"
-                  aria-label={`Delete run ${e.session.task}`}
-                  onClick={() => {
-                    if (window.confirm('Delete this run and its screenshots?')) void client.call('sessions.delete', { runId: e.session.runId }).then(() => setReload((n) => n + 1));
-                  }}
-                >
-                  ✕
-                </button>
+                {deleting === e.session.runId ? (
+                  // The app's own confirmation, in the row it is about (issue 34 item 9): never the browser's dialog.
+                  <span className="confirm-delete" role="group" aria-label={`Delete run ${e.session.task}?`} data-testid="confirm-delete">
+                    <span>Delete this run and its screenshots?</span>
+                    <button
+                      className="danger"
+                      autoFocus
+                      onClick={() =>
+                        void client
+                          .call('sessions.delete', { runId: e.session.runId })
+                          .then(() => setReload((n) => n + 1))
+                          .catch((err: unknown) => reportError(String(err)))
+                          .finally(() => setDeleting(null))
+                      }
+                      data-testid="confirm-delete-yes"
+                    >
+                      Delete
+                    </button>
+                    <button onClick={() => setDeleting(null)} data-testid="confirm-delete-no">
+                      Keep
+                    </button>
+                  </span>
+                ) : (
+                  <button className="icon" aria-label={`Delete run ${e.session.task}`} onClick={() => setDeleting(e.session.runId)} data-testid="delete-run">
+                    ✕
+                  </button>
+                )}
               </li>
             ),
           )}

@@ -30,15 +30,10 @@ export function RecordPanel() {
     case 'recording':
       return <Recording recording={recording} />;
     case 'unavailable':
-      // One line for the people supervising from a browser: they cannot use it, and may ask why.
-      return (
-        <details className="panel record record-off" data-testid="record-panel">
-          <summary>Record a demonstration: desktop app only</summary>
-          <p className="muted" data-testid="record-unavailable">
-            {recording.reason}
-          </p>
-        </details>
-      );
+      // A panel that cannot work here is not shown (issue 34 item 8): a browser of
+      // `deskpilot serve` may not record this machine's keys and clicks. (`deskpilot
+      // record` on the machine itself does; the README says so.)
+      return null;
     default:
       return assertNever(recording, 'recording state');
   }

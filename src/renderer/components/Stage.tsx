@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import { useApp, useClient } from '../bridge/context.js';
 import { targetOf } from '../lib/geometry.js';
-import { shownAction, type ProposalView, type RunView, type StepView } from '../store/run-view.js';
+import { isFinalMessage, shownAction, type ProposalView, type RunView, type StepView } from '../store/run-view.js';
 import { ActionOverlay } from './ActionOverlay.js';
 import { HeldBadge } from './HeldBadge.js';
 import { LiveFrame, useScreenWatch } from './LiveScreen.js';
@@ -60,7 +60,7 @@ export function Stage({ onSlot }: { onSlot: (el: HTMLElement | null) => void }) 
           </>
         )}
         {view.kind === 'proposal' && <>Step {view.proposal.step + 1} · proposed · the screen the model saw</>}
-        {view.kind === 'step' && <>Step {view.step.step + 1} · the screen the model saw</>}
+        {view.kind === 'step' && run && <>{isFinalMessage(run, view.step) ? 'Final message' : `Step ${view.step.step + 1}`} · the screen the model saw</>}
         <HeldBadge held={held} />
         {view.kind === 'step' && !reviewing && (
           <button className="stage-back" onClick={() => select(null)} data-testid="stage-back">
