@@ -14,9 +14,9 @@ import type { DesktopShell } from './desktop-shell.js';
  * Windows are waited for, not slept on: `activate_window` and `close_window` wait up to
  * WINDOW_WAIT_MS for a matching window to be mapped (an app launched one step before is
  * often ~1–3 s from its window at a load of 8 on 2 cores), where OSWorld's tasks put a
- * `sleep` after a launch and hope. 60 s: xterm's window took up to ~10 s at a load of 30 on
- * 2 cores while three eval test files ran; a program that cannot start fails at once
- * (launchFailures), so the long wait is paid only by a window that never comes.
+ * `sleep` after a launch and hope. 60 s (not measured as needed: headroom for loads of ~30 on
+ * 2 cores, where one CLI test run in four saw an unexplained error); a program that cannot
+ * start fails at once (launchFailures), so the long wait is paid only by a window that never comes.
  */
 export const WINDOW_WAIT_MS = 60_000;
 
