@@ -259,7 +259,7 @@ describe('deskpilot serve in Chromium', () => {
   });
 
   it('a past session reopens from History', async () => {
-    await page.getByRole('button', { name: 'History' }).click();
+    await page.getByRole('button', { name: 'History', exact: true }).click();
     await page.locator('[data-testid=session-row]').first().waitFor();
     expect(await page.locator('[data-testid=session-row]').count()).toBeGreaterThanOrEqual(3);
     await page.screenshot({ path: path.join(shots, '06-history.png') });

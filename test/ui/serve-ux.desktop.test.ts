@@ -180,7 +180,7 @@ describe('supervision UX through deskpilot serve', () => {
     await page.locator('.col-right [data-testid=live-frame]').waitFor({ timeout: 15_000 });
     await shotBoth(page, 'ux-idle-1440', 'idle');
 
-    await page.getByRole('button', { name: 'History' }).click();
+    await page.getByRole('button', { name: 'History', exact: true }).click();
     const suite = page.locator('[data-testid=suite-row]');
     await suite.waitFor();
     expect(await suite.locator('[data-count=passed]').textContent()).toBe('0 passed');

@@ -77,7 +77,7 @@ function RecordForm({ failed }: { failed: string | undefined }) {
       <div className="record-row">
         <label className="field grow">
           Task name
-          <input data-testid="record-task" value={name} maxLength={500} placeholder="e.g. “export the report as PDF”" onChange={(e) => setName(e.target.value)} />
+          <input data-testid="record-task" value={name} maxLength={500} placeholder="e.g. “export as PDF”" onChange={(e) => setName(e.target.value)} />
         </label>
         <button type="submit" className="record-button" disabled={!name.trim() || busy || running} data-testid="record-start">
           <span className="rec-dot" aria-hidden="true" />
