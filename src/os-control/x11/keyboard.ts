@@ -44,13 +44,14 @@ export interface KeyboardMapping {
   keysyms: Uint32Array[];
 }
 
-export async function getKeyboardMapping(conn: X11Connection): Promise<KeyboardMapping> {
+/** `signal`: a caller that stops (a run's Stop) stops waiting for the answer (connection.ts). */
+export async function getKeyboardMapping(conn: X11Connection, signal?: AbortSignal): Promise<KeyboardMapping> {
   const { minKeycode, maxKeycode } = conn.setup;
   const count = maxKeycode - minKeycode + 1;
   const body = Buffer.alloc(4);
   body[0] = minKeycode;
   body[1] = count;
-  const r = await conn.request(OP.GetKeyboardMapping, 0, body);
+  const r = await conn.request(OP.GetKeyboardMapping, 0, body, { signal });
   const perKeycode = r[1]!;
   const keysyms: Uint32Array[] = [];
   for (let k = 0; k < count; k++) {
@@ -82,8 +83,8 @@ function changeKeyboardMappingBody(first: number, perKeycode: number, rows: Arra
 }
 
 /** Keycodes of each of the 8 modifiers (0 Shift, 1 Lock, 2 Control, 3–7 Mod1–Mod5). */
-export async function getModifierMapping(conn: X11Connection): Promise<number[][]> {
-  const r = await conn.request(OP.GetModifierMapping, 0, Buffer.alloc(0));
+export async function getModifierMapping(conn: X11Connection, signal?: AbortSignal): Promise<number[][]> {
+  const r = await conn.request(OP.GetModifierMapping, 0, Buffer.alloc(0), { signal });
   const per = r[1]!;
   return Array.from({ length: 8 }, (_, m) => [...r.subarray(32 + m * per, 32 + (m + 1) * per)].filter((k) => k !== 0));
 }

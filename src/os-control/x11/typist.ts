@@ -278,12 +278,14 @@ export class X11Typist {
     // Generous: under load a GTK app took over 3 s to catch up; timing out risks a wrong character.
     const catchUpMs = options.catchUpTimeoutMs ?? 10_000;
     throwIfAborted(signal);
-    const mapping = await getKeyboardMapping(this.conn);
+    // Every wait of a typing call honours its signal (a Stop during a hung server ends it
+    // at once, not at the 5 s request limit); the clean-up in `finally` below does not.
+    const mapping = await getKeyboardMapping(this.conn, signal);
     // Keycodes still mapped by an earlier call are ours to reuse (unless a layout change replaced them).
     for (const [keycode, keysym] of this.held) {
       if (mapping.keysyms[keycode - mapping.minKeycode]?.[0] !== keysym) this.held.delete(keycode);
     }
-    const layout = layoutFrom(mapping, (await getModifierMapping(this.conn))[0] ?? [], new Set(this.held.keys()));
+    const layout = layoutFrom(mapping, (await getModifierMapping(this.conn, signal))[0] ?? [], new Set(this.held.keys()));
     this.perKeycode = layout.perKeycode;
     const ours = [...this.held.keys()];
     const pool = [...ours, ...layout.spares];
@@ -325,7 +327,7 @@ export class X11Typist {
           fakeKey(this.conn, this.xtest, shift, false);
         }
       }
-      await this.conn.sync();
+      await this.conn.sync({ signal });
       if (!(await this.applicationCaughtUp(sentinel, catchUpMs, signal))) report.unconfirmed++;
     };
 
@@ -379,7 +381,7 @@ export class X11Typist {
         }
         if (++sinceSync >= chunk) {
           sinceSync = 0;
-          await this.conn.sync();
+          await this.conn.sync({ signal });
           const ahead = started + report.strokes * interval - performance.now();
           if (ahead >= 1) await sleep(ahead, signal);
           else await yieldToEventLoop();
