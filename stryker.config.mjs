@@ -24,6 +24,7 @@ export const MODULES = {
   'src/main/server/rate-limit.ts': ['test/server/auth-unit.test.ts'],
   // The one describer of actions a person decides on (issue 27): terminal, ACP, MCP progress, HUD.
   'src/shared/action-text.ts': ['test/shared/action-text.test.ts'],
+  // The table of action kinds (issue 29): 99.42% (345 of 347; 2 survivors, see the commit).
   'src/shared/action-table.ts': ['test/shared/action-table.test.ts', 'test/shared/action-text.test.ts'],
   'src/main/qa/checks.ts': ['test/qa/checks-unit.test.ts', 'test/qa/element-checks.fast.test.ts', 'test/qa/decide-junit.test.ts'],
   'src/main/qa/decide.ts': ['test/qa/decide-unit.test.ts', 'test/qa/decide-junit.test.ts'],
