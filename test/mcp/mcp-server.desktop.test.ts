@@ -114,7 +114,8 @@ describe('deskpilot mcp (policy auto)', () => {
     );
     await mcp.close();
     mcp = await spawnMcp(['--policy', 'auto', '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl], env());
-    const result = (await mcp.client.callTool({ name: 'run_task', arguments: { task: 'type into the field' } })) as CallToolResult;
+    // A whole run in one call: the SDK's 60 s default is not a run's length on a loaded 2-core machine.
+    const result = (await mcp.client.callTool({ name: 'run_task', arguments: { task: 'type into the field' } }, undefined, { timeout: 110_000 })) as CallToolResult;
     expect(result.isError ?? false, textOf(result)).toBe(false);
     const text = textOf(result);
     expect(text).toMatch(/^done: typed it/);
@@ -123,6 +124,44 @@ describe('deskpilot mcp (policy auto)', () => {
     expect(sessionEvents(runId!).find((e) => e.type === 'run_ended')).toMatchObject({ status: 'done', summary: 'typed it' });
     expect(await probe.textValue()).toBe('from run_task ✓');
   }, 120_000);
+
+  it("run_task's own clicks and keys do not pause the session that hosts it: the next tool call acts at once (issue 27 item 2)", async () => {
+    const { probe, fake } = desktop;
+    await probe.reset();
+    await mcp.close();
+    mcp = await spawnMcp(['--policy', 'auto', '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl], env());
+    // The session exists (and its takeover watch runs) before the hosted run moves the pointer and types.
+    const shot = (await mcp.client.callTool({ name: 'screenshot', arguments: {} })) as CallToolResult;
+    expect(shot.isError ?? false, textOf(shot)).toBe(false);
+    fake.script(
+      (req) => ({ text: 'Clicking the field.', toolCalls: [claude.click(...toImagePoint(req, SCREEN, probe.fieldCenter()))] }),
+      { text: 'Typing.', toolCalls: [claude.type('hosted')] },
+      { text: 'Done.', toolCalls: [finish(true, 'typed it')] },
+    );
+    const task = (await mcp.client.callTool({ name: 'run_task', arguments: { task: 'type into the field' } }, undefined, { timeout: 110_000 })) as CallToolResult;
+    expect(task.isError ?? false, textOf(task)).toBe(false);
+    expect(await probe.textValue()).toBe('hosted');
+    // The session's next call: a paused session would hold it and say so in a progress note
+    // (and hang until a person resumed); the call ends at the first such note.
+    const notes: string[] = [];
+    let paused: (note: string) => void = () => {};
+    const pausedNote = new Promise<string>((resolve) => (paused = resolve));
+    const since = probe.nextSeq();
+    const call = mcp.client.callTool({ name: 'type', arguments: { text: ' then the session' } }, undefined, {
+      onprogress: (p: Progress) => {
+        notes.push(String(p.message ?? ''));
+        if (/paused/.test(String(p.message ?? ''))) paused(String(p.message));
+      },
+      timeout: 110_000,
+    }) as Promise<CallToolResult>;
+    const first = await Promise.race([call.then((r) => ({ result: r })), pausedNote.then((note) => ({ note }))]);
+    expect(first, `the call was held: ${notes.join(' | ')}`).toHaveProperty('result');
+    const result = (first as { result: CallToolResult }).result;
+    expect(result.isError ?? false, textOf(result)).toBe(false);
+    expect(notes.filter((n) => /paused/.test(n))).toEqual([]);
+    expect(await probe.textValue()).toBe('hosted then the session');
+    expect(inputEvents(since).length).toBeGreaterThan(0);
+  }, 300_000);
 
   it('logs the MCP session in the history: its actions, and done when the client closes', async () => {
     await mcp.close();
