@@ -92,6 +92,8 @@ export async function runServe(options: ServeRunOptions): Promise<{ server: Runn
     service = createBridgeService({
       surface: 'serve',
       home: options.home ?? deskpilotHome(),
+      // The CLI ships OCR, so serve's page can export trajectories (the app cannot: export-run.ts).
+      exportTrajectory: async (runDir, outDir) => (await import('../agent/replay/index.js')).exportTrajectory(runDir, outDir),
       computer: await createComputer(),
       ...(options.virtualDesktop ? { virtualDesktop: options.virtualDesktop } : {}),
     });

@@ -9,7 +9,7 @@ import type { Computer } from '../../os-control/types.js';
 import { ConfigError, configOnVirtualDesktop, loadConfig, saveConfig, VIRTUAL_DISPLAY_LABEL } from '../config/index.js';
 import { deleteSession, listSessions, openSession, runDir } from '../sessions/history.js';
 import { mediaTypeOf, readFileInRun, resolveInRun } from '../sessions/files.js';
-import { exportForBridge } from './export-run.js';
+import { exportForBridge, type TrajectoryExporter } from './export-run.js';
 import { apiKeyEnvName, resolveApiKey } from '../agent/providers/index.js';
 import { pingProvider } from '../agent/providers/ping.js';
 import { decideKeyDestination, launcherFor, resolveRunChoices, type RunHandle, type RunOptions, type Surface } from '../agent/index.js';
@@ -41,6 +41,8 @@ export interface BridgeServiceOptions {
   startRun?: (options: RunOptions) => Promise<RunHandle>;
   /** Which surface a person starts runs from here (their `source` label): the desktop app (default), `deskpilot serve`, or the page of `deskpilot mcp` / `acp`. */
   surface?: Extract<Surface, 'app' | 'serve' | 'mcp' | 'acp'>;
+  /** Writes a run's trajectory for `sessions.export` (export-run.ts); absent in the desktop app, which ships no OCR. */
+  exportTrajectory?: TrajectoryExporter;
   /** Live frames per second while a client watches (default 3). */
   fps?: number;
   /** Where skills are looked for (the project folder is the working directory by default). */
@@ -422,7 +424,7 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
     },
     'sessions.export': async (input) => {
       try {
-        return await exportForBridge(home, input);
+        return await exportForBridge(home, input, options.exportTrajectory);
       } catch (error) {
         throw new BridgeError('not_found', error instanceof Error ? error.message : String(error));
       }

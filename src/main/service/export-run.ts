@@ -11,13 +11,26 @@ import { mediaTypeOf } from '../sessions/files.js';
  * WebP) is also sent back whole so the page can save it where the person wants; a
  * folder (Markdown beside its images, a trajectory) is named by its path.
  */
-export async function exportForBridge(home: string, input: CommandInput<'sessions.export'>): Promise<CommandOutput<'sessions.export'>> {
+/**
+ * Writes a run's trajectory (replay's exportTrajectory). Given by a host that ships OCR
+ * (`deskpilot serve`): deriving a trajectory reads the text under each point, and the
+ * desktop app ships no Tesseract (~58 MB, issue 27.13), so its main process must not reach
+ * that code at all — not even by a dynamic import.
+ */
+export type TrajectoryExporter = (runDir: string, outDir: string) => Promise<{ files: number }>;
+
+export async function exportForBridge(
+  home: string,
+  input: CommandInput<'sessions.export'>,
+  exportTrajectory: TrajectoryExporter | undefined,
+): Promise<CommandOutput<'sessions.export'>> {
   const dir = runDir(home, input.runId);
   const outDir = path.join(home, 'exports', input.runId);
   switch (input.format) {
     case 'trajectory': {
-      // OCR reads the text under each point: loaded only for this export.
-      const { exportTrajectory } = await import('../agent/replay/index.js');
+      if (!exportTrajectory) {
+        throw new Error(`this app does not export trajectories (they need OCR, which the desktop app does not ship): run \`deskpilot sessions export ${input.runId} --format trajectory\``);
+      }
       const target = path.join(outDir, `${input.runId}.trajectory`);
       const result = await exportTrajectory(dir, target);
       return { kind: 'folder', path: target, files: result.files };
