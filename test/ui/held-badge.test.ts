@@ -115,13 +115,13 @@ describe('the held-keys badge', () => {
     ['dark', { width: 1440, height: 900 }],
     ['dark', { width: 900, height: 700 }],
     ['light', { width: 900, height: 700 }],
-  ] as const)('renders in %s at %o, inside the live view heading', async (scheme, viewport) => {
+  ] as const)('renders in %s at %o, inside the screen heading', async (scheme, viewport) => {
     const page = await openShellPage('', viewport, scheme);
     await startRun(page);
     await push(page, executed({ type: 'key_down', keys: 'ctrl+shift' }, { keys: ['Control_L', 'Shift_L'], buttons: [] }));
     await badge(page).waitFor();
     const box = (await badge(page).boundingBox())!;
-    const heading = (await page.locator('.live h2').boundingBox())!;
+    const heading = (await page.locator('[data-testid=stage] h2').boundingBox())!;
     expect(box.y).toBeGreaterThanOrEqual(heading.y - 1);
     expect(box.y + box.height).toBeLessThanOrEqual(heading.y + heading.height + 1);
     expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);

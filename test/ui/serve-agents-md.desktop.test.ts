@@ -94,7 +94,7 @@ describe('AGENTS.md in the run details', () => {
 
     release();
     await page.locator('[data-testid=run-ended]').waitFor({ timeout: 60_000 });
-    await page.getByRole('button', { name: 'History' }).click();
+    await page.getByRole('button', { name: 'History', exact: true }).click();
     await page.locator('[data-testid=session-row]', { hasText: 'File this week’s report' }).locator('.session-open').click();
     const reviewed = page.locator('section.review [data-testid=project-instructions]');
     await reviewed.waitFor({ timeout: 30_000 });

@@ -92,7 +92,7 @@ describe('token use and cost in the UI', () => {
       await shotBoth(`usage-step-${size.width}x${size.height}`);
     }
     await page.setViewportSize({ width: 1440, height: 900 });
-    await page.getByRole('button', { name: 'History' }).click();
+    await page.getByRole('button', { name: 'History', exact: true }).click();
     const row = page.locator('[data-testid=session-row]').first();
     await expect.poll(() => row.textContent(), { timeout: 30_000 }).toContain(usageText(events[2]!.total));
     await shotBoth('usage-history-1440x900');
