@@ -45,11 +45,14 @@ function deskpilot(...args: string[]) {
 }
 
 describe('npm pack ships the CLI, all of it, and nothing else (issue 27.13)', () => {
-  it('holds the command, the built CLI, the browser page and the built-in skills; no sources or tests', () => {
-    const outside = files.filter((f) => !/^(bin\/deskpilot\.js|package\.json|README\.md|LICENSE|out\/cli\/[^/]+\.js|out\/web\/.+|resources\/skills\/.+)$/.test(f));
+  it('holds the command, the built CLI, the browser page, the built-in skills and eval suite; no sources or tests', () => {
+    const outside = files.filter((f) => !/^(bin\/deskpilot\.js|package\.json|README\.md|LICENSE|out\/cli\/[^/]+\.js|out\/web\/.+|resources\/skills\/.+|resources\/eval\/.+)$/.test(f));
     expect(outside).toEqual([]);
     for (const f of ['bin/deskpilot.js', 'out/cli/cli.js', 'out/web/index.html']) expect(files, f).toContain(f);
     expect(files.some((f) => /^resources\/skills\/[^/]+\/SKILL\.md$/.test(f))).toBe(true);
+    // `deskpilot eval builtin` (issue 32): its tasks, references and anti-references.
+    expect(files).toContain('resources/eval/builtin/sets.json');
+    expect(files.some((f) => /^resources\/eval\/builtin\/tasks\/[^/]+\.json$/.test(f))).toBe(true);
   });
 
   it('every package the built CLI imports is a dependency (the install brings nothing else)', () => {
