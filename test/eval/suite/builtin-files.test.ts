@@ -47,10 +47,11 @@ describe('the built-in suite', () => {
     const antiNames = readdirSync(path.join(builtinSuiteDir(), 'anti-reference')).map((n) => n.replace(/\.json$/, ''));
     expect(refNames.filter((n) => !ids.has(n))).toEqual([]);
     expect(antiNames.filter((n) => !ids.has(n))).toEqual([]);
-    // The ci set names real tasks, one of them infeasible and one multi-app.
+    // The ci set names real tasks, one of them infeasible. The multi-app task is out of it for
+    // now: its reference diverged at its alt+Tab step (9.2% of the screen) in 1 of 2 clean-clone runs.
     const ci = taskSet(suite, 'ci');
     expect([...ci].filter((id) => !ids.has(id))).toEqual([]);
-    expect(ci.has('infeasible-calculator-plot') && ci.has('calculator-to-terminal')).toBe(true);
+    expect(ci.has('infeasible-calculator-plot')).toBe(true);
   });
 
   it('an unknown set is refused naming the sets there are', () => {
