@@ -62,6 +62,8 @@ export const PROGRAM_PACKAGES = {
   'xvfb-run': 'xvfb',
   // The clean-clone and packaging tests clone the repository (test/packaging/clean-clone.ts).
   git: 'git',
+  // deskpilot eval's `open` setup step (eval/run/setup-steps.ts) opens a file the way a person would.
+  'xdg-open': 'xdg-utils',
 } as const;
 export type Program = keyof typeof PROGRAM_PACKAGES;
 
