@@ -1,4 +1,4 @@
-import { readCappedText } from '../read-capped.js';
+import { formatBytes, readCappedText } from '../read-capped.js';
 import { MAX_TIMER_MESSAGE, MAX_TIMER_MS } from '../../shared/timers.js';
 import type { Rect } from '../../shared/actions.js';
 import { ELEMENT_STATES } from '../../shared/elements.js';
@@ -57,7 +57,7 @@ export async function readPlanFile(file: string): Promise<TestPlan> {
 
 export function parsePlan(markdown: string, file = 'plan.md'): TestPlan {
   if (Buffer.byteLength(markdown) > MAX_PLAN_BYTES) {
-    throw new PlanError([{ line: 1, message: `the plan is ${(Buffer.byteLength(markdown) / 1024 / 1024).toFixed(1)} MiB; a plan may be at most ${MAX_PLAN_BYTES / 1024 / 1024} MiB` }], file);
+    throw new PlanError([{ line: 1, message: `the plan is ${formatBytes(Buffer.byteLength(markdown))}; a plan may be at most ${formatBytes(MAX_PLAN_BYTES)}` }], file);
   }
   const problems: Array<{ line: number; message: string }> = [];
   const fail = (line: number, message: string) => problems.push({ line, message });
