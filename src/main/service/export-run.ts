@@ -5,13 +5,6 @@ import { runDir } from '../sessions/history.js';
 import { mediaTypeOf } from '../sessions/files.js';
 
 /**
- * `sessions.export` (issue 34 item 6): the same exports `deskpilot sessions export`
- * writes, through the same functions (sessions/export's exportRun, replay's
- * exportTrajectory), into <home>/exports/<runId>/. A single file (HTML report, animated
- * WebP) is also sent back whole so the page can save it where the person wants; a
- * folder (Markdown beside its images, a trajectory) is named by its path.
- */
-/**
  * Writes a run's trajectory (replay's exportTrajectory). Given by a host that ships OCR
  * (`deskpilot serve`): deriving a trajectory reads the text under each point, and the
  * desktop app ships no Tesseract (~58 MB, issue 27.13), so its main process must not reach
@@ -19,6 +12,13 @@ import { mediaTypeOf } from '../sessions/files.js';
  */
 export type TrajectoryExporter = (runDir: string, outDir: string) => Promise<{ files: number }>;
 
+/**
+ * `sessions.export` (issue 34 item 6): the same exports `deskpilot sessions export`
+ * writes, through the same functions (sessions/export's exportRun, replay's
+ * exportTrajectory), into <home>/exports/<runId>/. A single file (HTML report, animated
+ * WebP) is also sent back whole so the page can save it where the person wants; a
+ * folder (Markdown beside its images, a trajectory) is named by its path.
+ */
 export async function exportForBridge(
   home: string,
   input: CommandInput<'sessions.export'>,

@@ -36,11 +36,8 @@ import { summarizePolicy } from '../../sandbox/index.js';
  * error, the folder holds no half-started run.
  */
 export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): Promise<RunHandle> {
-  const tools = await closingMcpOnError(options, () => runTools([...(options.tools ?? []), ...(options.mcp?.tools ?? [])], {
-      elements: groundingOf(options.profile) !== 'pixels',
-      sandboxed: options.sandbox !== undefined && options.sandbox.mode !== 'danger-full-access',
-    }),
-  );
+  const builtins = { elements: groundingOf(options.profile) !== 'pixels', sandboxed: options.sandbox !== undefined && options.sandbox.mode !== 'danger-full-access' };
+  const tools = await closingMcpOnError(options, () => runTools([...(options.tools ?? []), ...(options.mcp?.tools ?? [])], builtins));
   const home = options.home ?? deskpilotHome();
   const log = await closingMcpOnError(options, () => openLog(options, home));
   const point = await closingOnError(log, () => closingMcpOnError(options, () => restorePoint(options, log)));
