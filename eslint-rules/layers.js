@@ -21,8 +21,9 @@ import path from 'node:path';
  */
 export const LAYERS = [
   { name: 'shared', paths: ['src/shared/'], may: [] },
-  // The data folder: one file every main-side layer needs to find ~/.deskpilot.
-  { name: 'paths', paths: ['src/main/paths.ts', 'src/main/private-files.ts'], may: ['shared'] },
+  // The data folder (one file every main-side layer needs to find ~/.deskpilot) and the process
+  // table (stopping what a run, a QA case or an eval task started, all of it).
+  { name: 'paths', paths: ['src/main/paths.ts', 'src/main/private-files.ts', 'src/main/process-tree.ts'], may: ['shared'] },
   { name: 'os-control', paths: ['src/os-control/'], may: ['shared'] },
   // The sandbox every command runs in (shell tool, code interpreter): below the agent, above nothing but shared.
   { name: 'sandbox', paths: ['src/main/sandbox/'], may: ['shared'] },

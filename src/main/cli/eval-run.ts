@@ -203,6 +203,7 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
         spawnDeskpilot: cli.spawnDeskpilot,
         deskpilotHome: cli.home,
         onVirtualDisplayVar: ON_VIRTUAL_DISPLAY,
+        warn: (text) => cli.err.write(`deskpilot eval: ${text}\n`),
       },
       onCellEnd: async (cell, outcome, spent) => {
         let record = toRecord(cell, outcome, { mode, version, file: (cell.task as { file?: string }).file ?? '' });

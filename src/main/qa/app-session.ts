@@ -1,8 +1,8 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { sleep } from '../../shared/abort.js';
 import type { Rect } from '../../shared/actions.js';
 import type { TestPlan } from './plan-types.js';
+import { stopProcessGroup } from '../process-tree.js';
 
 /**
  * The app under test on an X11 desktop: setup commands, launch, wait for its window,
@@ -88,24 +88,13 @@ export async function launchApp(app: TestPlan['app'], options: LaunchOptions = {
   const onExit = () => killGroup('SIGKILL');
   process.once('exit', onExit);
 
-  /** True while any process of the group is alive (not a zombie waiting for its parent to reap it). */
-  const groupAlive = () => (process.platform === 'linux' ? liveGroupMembers(pid) > 0 : signalReaches(-pid));
-  const groupGone = async (ms: number) => {
-    const deadline = Date.now() + ms;
-    while (groupAlive() && Date.now() < deadline) await sleep(25);
-    return !groupAlive();
-  };
   // The whole group, not only the process we started: a launch script's background app
   // (`mousepad … &`) that outlived the case was still there when the next case started,
   // and as a single-instance GTK app took the next case's launch over, then vanished
   // mid-case (measured: 2 of 3 runs of the 6-case workers plan).
   const stop = async () => {
     process.removeListener('exit', onExit);
-    if (!groupAlive()) return;
-    killGroup('SIGTERM');
-    if (await groupGone(2_000)) return;
-    killGroup('SIGKILL');
-    await groupGone(2_000);
+    await stopProcessGroup(pid);
   };
 
   let windowId: string;
@@ -172,35 +161,4 @@ async function clientRect(windowId: string, env: NodeJS.ProcessEnv): Promise<Rec
 
 function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Whether signal 0 reaches `target` (a pid, or a process group as -pgid): it exists. */
-function signalReaches(target: number): boolean {
-  try {
-    process.kill(target, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Processes of group `pgid` that are not zombies, from /proc (Linux). Signal 0 also
- * reaches a zombie, and a container whose PID 1 does not reap orphans keeps them for good.
- */
-function liveGroupMembers(pgid: number): number {
-  let live = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // exited while we looked
-    }
-    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') live++;
-  }
-  return live;
 }

@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { stopProcessGroup } from '../../process-tree.js';
 
 /**
  * Commands run as the person on a task's desktop: its DISPLAY, its private session bus,
@@ -51,33 +52,19 @@ export class DesktopShell {
     return child;
   }
 
-  /** Stops every process group started here (TERM, then KILL after 2 s). */
+  /** Stops every process group started here (TERM, then KILL after 2 s), until none of their processes is alive. */
   async stopAll(): Promise<void> {
     await Promise.all(this.started.map((child) => stopGroup(child)));
     this.started.length = 0;
   }
 }
 
-function stopGroup(child: ChildProcess): Promise<void> {
-  if (!child.pid || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  const signal = (s: NodeJS.Signals) => {
-    try {
-      process.kill(-child.pid!, s);
-    } catch {
-      // the group is gone
-    }
-  };
-  signal('SIGTERM');
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      signal('SIGKILL');
-      resolve();
-    }, 2_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+/**
+ * The group, even when the process we started has ended: a launch shell that exits after
+ * starting its app in the background leaves the app running in its group.
+ */
+async function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.pid) await stopProcessGroup(child.pid);
 }
 
 export function shownCommand(command: string | readonly string[]): string {

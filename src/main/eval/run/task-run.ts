@@ -1,8 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { errorText } from '../../../shared/error-text.js';
+import { stopProcessesWithEnv } from '../../process-tree.js';
 import { AgentProcess, type AgentOutcome } from './agent-process.js';
 import { DesktopShell } from './desktop-shell.js';
 import { decideStatus, type StatusOutcome } from './status.js';
@@ -57,6 +59,8 @@ export interface TaskRunDeps {
   onSpend?: (usd: number) => void;
   /** Said once the agent has started (for the progress line). */
   onAgentStart?: () => void;
+  /** A problem after the verdict that does not change it (a task's HOME that could not be removed). */
+  warn?: (text: string) => void;
 }
 
 export interface TaskRunOutcome extends StatusOutcome {
@@ -126,8 +130,12 @@ export async function runTaskOnce(task: RunnableTask, plan: AgentPlan, deps: Tas
   } finally {
     // 6.
     await shell.stopAll();
+    // What left its group (a browser's helpers, a daemonised child, an app the agent's own
+    // shell started) still carries the task's HOME: a Chromium still writing its profile
+    // made the removal below fail with ENOTEMPTY and ended the whole eval (exit 7).
+    await stopProcessesWithEnv(`HOME=${home}`);
     await desktop.stop();
-    rmSync(home, { recursive: true, force: true });
+    await removeHome(home, deps);
   }
 }
 
@@ -178,6 +186,18 @@ function agentWorkspace(home: string): string {
   const dir = path.join(home, 'agent-workspace');
   mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+/**
+ * The task's HOME goes; a failure to remove it is said, never the end of the eval: the
+ * verdict is already made and the other tasks' results are still to come.
+ */
+async function removeHome(home: string, deps: TaskRunDeps): Promise<void> {
+  try {
+    await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  } catch (error) {
+    deps.warn?.(`could not remove the task's home folder ${home}: ${errorText(error)}`);
+  }
 }
 
 function interruptReason(signal: AbortSignal): string {

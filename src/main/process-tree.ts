@@ -1,0 +1,110 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { sleep } from '../shared/abort.js';
+
+/**
+ * Stopping what we started, all of it, and knowing it is gone (Linux /proc; elsewhere
+ * signal 0). Two ways to name "all of it":
+ *   - a process group (a launched app and whatever its launch script started in the background);
+ *   - an environment entry every process of a task inherited (`HOME=/tmp/deskpilot-eval-home-…`):
+ *     this also finds what left the group (a browser's helpers, `setsid`, a daemonised child).
+ * "Gone" means not alive and not a zombie: signal 0 also reaches a zombie, and a container
+ * whose PID 1 does not reap orphans keeps them for good.
+ */
+
+const POLL_MS = 25;
+
+/** Stops group `pgid`: TERM, then KILL after `graceMs`; resolves once no member is alive (true) or 2 s after the KILL (false). */
+export async function stopProcessGroup(pgid: number, graceMs = 2_000): Promise<boolean> {
+  const alive = () => (process.platform === 'linux' ? liveProcesses((p) => p.pgrp === pgid).length > 0 : signalReaches(-pgid));
+  return stopUntilGone(alive, (signal) => send(-pgid, signal), graceMs);
+}
+
+/**
+ * Stops every process of ours whose environment holds exactly `entry` (`NAME=value`), except
+ * this one: TERM, KILL after `graceMs`, until none is alive. The count of processes found.
+ * Linux only (0 elsewhere). A process we may not read (another user's) is not ours to stop.
+ */
+export async function stopProcessesWithEnv(entry: string, graceMs = 2_000): Promise<number> {
+  if (process.platform !== 'linux') return 0;
+  const found = () => liveProcesses((p) => p.pid !== process.pid && environHas(p.pid, entry)).map((p) => p.pid);
+  const first = found();
+  if (first.length === 0) return 0;
+  await stopUntilGone(
+    () => found().length > 0,
+    (signal) => {
+      for (const pid of found()) send(pid, signal);
+    },
+    graceMs,
+  );
+  return first.length;
+}
+
+/** Members of group `pgid` that are alive (Linux /proc). */
+export function liveGroupMembers(pgid: number): number {
+  return liveProcesses((p) => p.pgrp === pgid).length;
+}
+
+async function stopUntilGone(alive: () => boolean, signal: (s: NodeJS.Signals) => void, graceMs: number): Promise<boolean> {
+  if (!alive()) return true;
+  signal('SIGTERM');
+  if (await goneWithin(alive, graceMs)) return true;
+  signal('SIGKILL');
+  return goneWithin(alive, 2_000);
+}
+
+async function goneWithin(alive: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (alive() && Date.now() < deadline) await sleep(POLL_MS);
+  return !alive();
+}
+
+interface ProcStat {
+  pid: number;
+  pgrp: number;
+}
+
+/** Processes that are alive (state neither Z nor X), from /proc/<pid>/stat, that `keep` accepts. */
+function liveProcesses(keep: (p: ProcStat) => boolean): ProcStat[] {
+  const live: ProcStat[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited while we looked
+    }
+    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields[0] === 'Z' || fields[0] === 'X') continue;
+    const p = { pid: Number(entry), pgrp: Number(fields[2]) };
+    if (keep(p)) live.push(p);
+  }
+  return live;
+}
+
+function environHas(pid: number, entry: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(entry);
+  } catch {
+    return false; // gone, or not ours to read
+  }
+}
+
+function send(target: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(target, signal);
+  } catch {
+    // gone already
+  }
+}
+
+/** Whether signal 0 reaches `target` (a pid, or a process group as -pgid): it exists. */
+function signalReaches(target: number): boolean {
+  try {
+    process.kill(target, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
