@@ -24,7 +24,7 @@ describe('the header after a run', () => {
         <Header />
       </Providers>,
     );
-    expect(screen.getByTestId('policy-mode').textContent).toBe('Ask every action');
+    expect(screen.getByTestId('policy-mode').textContent).toBe('next run: Ask every action');
     const s = new EventScript('r1');
     const started = s.add({ type: 'run_started', task: 't', provider: 'anthropic', model: 'm', policy: 'auto', limits: { maxSteps: 5, maxWallMs: 60_000, maxCostUsd: 1 } });
     const usage = { inputTokens: 1200, outputTokens: 80, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.0125 };
@@ -37,8 +37,47 @@ describe('the header after a run', () => {
     expect(screen.getByTestId('policy-mode').className).toContain('policy-auto');
     expect(screen.getByTestId('meter').textContent).toBe('$0.0125 · 1.3k tok');
     act(() => store.getState().handlePush({ kind: 'event', event: s.add({ type: 'run_ended', status: 'done', summary: 'ok', steps: 1, total: usage }) }));
-    expect(screen.getByTestId('policy-mode').textContent).toBe('Ask every action');
+    expect(screen.getByTestId('policy-mode').textContent).toBe('next run: Ask every action');
     expect(screen.queryByTestId('meter')).toBeNull();
+  });
+
+  it('header and task box name the same policy: the box’s choice before a run, the run’s during it, the configured one after an Auto run', async () => {
+    const { App } = await import('../../src/renderer/components/App.js');
+    const { fireEvent } = await import('@testing-library/react');
+    const client = new TestClient();
+    client.answers['skills.list'] = () => ({ skills: [], errors: [] });
+    const store = createAppStore(client);
+    await store.getState().loadSettings(); // configured: ask
+    render(
+      <Providers client={client} store={store}>
+        <App />
+      </Providers>,
+    );
+    const header = () => screen.getByTestId('policy-mode');
+    const box = () => screen.getByTestId('policy-select') as HTMLSelectElement;
+    act(() => void fireEvent.change(box(), { target: { value: 'auto' } }));
+    expect(header().textContent).toBe('next run: Auto');
+    expect(header().className).toContain('policy-auto');
+    act(() => void fireEvent.change(screen.getByTestId('task-input'), { target: { value: 'tidy the desktop' } }));
+    await act(async () => void fireEvent.click(screen.getByTestId('start-run')));
+    expect((client.callsOf('run.start')[0] as { policy?: string }).policy).toBe('auto');
+    const s = new EventScript('r2');
+    act(() => {
+      store.getState().handlePush({ kind: 'run_state', runId: 'r2', state: 'running', reason: '', policy: 'auto' });
+      store.getState().handlePush({ kind: 'event', event: s.add({ type: 'run_started', task: 'tidy the desktop', provider: 'anthropic', model: 'm', policy: 'auto', limits: { maxSteps: 5, maxWallMs: 60_000, maxCostUsd: 1 } }) });
+    });
+    expect(header().textContent).toBe('Auto');
+    const zero = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
+    act(() => store.getState().handlePush({ kind: 'event', event: s.add({ type: 'run_ended', status: 'done', summary: 'ok', steps: 1, total: zero }) }));
+    // After the Auto run: the box is back on the configured policy, and the header says so — never a red Auto beside "idle".
+    expect(box().value).toBe('');
+    expect(header().textContent).toBe('next run: Ask every action');
+    expect(header().className).toContain('policy-ask');
+    expect(screen.getByTestId('run-state').textContent).toBe('idle');
+    // Run again brings the ended run's Auto back into the box, and the header follows it.
+    await act(async () => void fireEvent.click(screen.getByTestId('run-again')));
+    expect(box().value).toBe('auto');
+    expect(header().textContent).toBe('next run: Auto');
   });
 
   it('one rounding for every cost: the header, the step line and the report say $0.0125 for $0.0125', () => {

@@ -15,7 +15,9 @@ export function Composer() {
   const [task, setTask] = useState('');
   const [profile, setProfile] = useState('');
   const [model, setModel] = useState('');
-  const [policy, setPolicy] = useState<PolicyMode | ''>('');
+  // The header names this choice while no run is live: one value, in the store.
+  const policy = useApp((s) => s.composerPolicy);
+  const setPolicy = useApp((s) => s.setComposerPolicy);
   const [maxSteps, setMaxSteps] = useState('');
   const [skills, setSkills] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
@@ -26,7 +28,6 @@ export function Composer() {
   useEffect(() => {
     if (!draft) return;
     setTask(draft.task);
-    setPolicy(draft.policy);
     setModel(draft.model);
     setDraft(null);
     taskRef.current?.focus();
@@ -62,7 +63,10 @@ export function Composer() {
         ...(Number(maxSteps) > 0 ? { limits: { maxSteps: Math.floor(Number(maxSteps)) } } : {}),
         ...(skills.length ? { skills } : {}),
       });
+      // The box starts over: the next run's policy is the configured one again unless chosen
+      // (a one-off Auto never carries into the next task unasked; Run again brings it back).
       setTask('');
+      setPolicy('');
       reportError(null);
     } catch (err) {
       reportError(`Could not start: ${err instanceof Error ? err.message : String(err)}`);

@@ -58,7 +58,9 @@ export function Header() {
         ))}
       </nav>
       <div className="status">
-        <span className={`policy policy-${policy}`} data-testid="policy-mode" title="Approval policy">
+        {/* While idle it names the policy the next run starts with (the task box's), said as such. */}
+        <span className={`policy policy-${policy}`} data-testid="policy-mode" title={live ? 'Approval policy of this run' : 'Approval policy the next run starts with (chosen in the task box)'}>
+          {!live && <span className="policy-next">next run: </span>}
           {POLICY_TITLES[policy]}
         </span>
         <span className={`state state-${state ?? 'idle'}`} data-testid="run-state" title={reason}>

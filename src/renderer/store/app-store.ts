@@ -44,6 +44,12 @@ export interface AppState {
   recording: RecordingState;
   /** A task for the composer to take up, editable before it starts ("Run again"); the composer clears it. */
   draft: ComposerDraft | null;
+  /**
+   * The policy chosen in the task box for the next run ('' = the configured one). Held
+   * here, not in the composer, so the header names the policy Start will use (issue 34
+   * item 5: never "Auto" in the header beside "Ask" in the box).
+   */
+  composerPolicy: PolicyMode | '';
 }
 
 /** What "Run again" hands the composer: the ended run's task, policy and model. */
@@ -65,17 +71,19 @@ export interface AppActions {
   setConnected(on: boolean): void;
   reportError(message: string | null): void;
   setDraft(draft: ComposerDraft | null): void;
+  setComposerPolicy(policy: PolicyMode | ''): void;
 }
 
 export type AppStore = StoreApi<AppState & AppActions>;
 
 /**
  * The policy the header shows (issue 34 item 5): the live run's while one runs, else the
- * configured one a new run starts with — never the policy of a run that has ended.
+ * one the next run starts with — the task box's choice, else the configured one — never
+ * the policy of a run that has ended.
  */
-export function shownPolicy(s: Pick<AppState, 'activeRunId' | 'activeState' | 'policy' | 'settings'>): PolicyMode {
+export function shownPolicy(s: Pick<AppState, 'activeRunId' | 'activeState' | 'policy' | 'settings' | 'composerPolicy'>): PolicyMode {
   const live = !!s.activeRunId && s.activeState !== 'ended';
-  return live ? s.policy : (s.settings?.config.policy.mode ?? s.policy);
+  return live ? s.policy : s.composerPolicy || (s.settings?.config.policy.mode ?? s.policy);
 }
 
 const MAX_STREAMING = 2_000;
@@ -114,9 +122,11 @@ export function createAppStore(client: BridgeClient, options: { canStoreKeys?: b
       killHotkey: null,
       recording: { state: 'idle' },
       draft: null,
+      composerPolicy: '',
 
       setTab: (tab) => set({ tab }),
-      setDraft: (draft) => set({ draft }),
+      setDraft: (draft) => set(draft ? { draft, composerPolicy: draft.policy } : { draft }),
+      setComposerPolicy: (composerPolicy) => set({ composerPolicy }),
       setConnected: (connected) => set({ connected }),
       reportError: (lastError) => set({ lastError }),
       selectStep: (selectedStep) => set({ selectedStep }),
