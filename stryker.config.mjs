@@ -43,6 +43,11 @@ export const MODULES = {
   'src/main/agent/providers/parse/claude-computer.ts': ['test/providers/claude-fields.test.ts', 'test/providers/corpus.test.ts'],
   'src/main/agent/untrusted-text.ts': ['test/agent/untrusted-frames.test.ts'],
   'src/main/read-capped.ts': ['test/core/read-capped.test.ts'],
+  // What an MCP client hears while a call waits for a person, and what an ACP editor is asked and what its answer does (issue 27.14).
+  'src/main/mcp-server/approval-progress.ts': ['test/mcp/pause-notes.fast.test.ts', 'test/shared/action-text.test.ts'],
+  'src/main/acp/permission.ts': ['test/mcp/acp-permission.fast.test.ts'],
+  // Stopping what a case or an eval task started, all of it (process groups, everything carrying the task's HOME).
+  'src/main/process-tree.ts': ['test/main/process-tree.test.ts'],
   // Replay (issue 28.9): target finding, the screen checks, element ops, the heal path.
   'src/main/agent/replay/find-target.ts': ['test/replay/find-target.test.ts'],
   'src/main/agent/replay/effect.ts': ['test/replay/effect.test.ts'],

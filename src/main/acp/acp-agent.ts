@@ -1,9 +1,8 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
 import { actionCategory, type Action } from '../../shared/actions.js';
-import { describeWhole, shortTitle } from '../../shared/action-text.js';
-import { visibleText } from '../../shared/visible-text.js';
-import type { ApprovalAnswer, PolicyMode } from '../../shared/approvals.js';
+import { shortTitle } from '../../shared/action-text.js';
+import type { PolicyMode } from '../../shared/approvals.js';
 import type { RunEvent, RunStatus } from '../../shared/events.js';
 import { errorText } from '../../shared/error-text.js';
 import type { Computer } from '../../os-control/types.js';
@@ -15,6 +14,7 @@ import { launchRun, resolveRunChoices, type RunChoices, type RunHandle } from '.
 import { probeSandbox, resolveSandbox } from '../sandbox/index.js';
 import { BridgeError, type RunHostingService } from '../service/types.js';
 import { deskpilotVersion } from '../version.js';
+import { permissionOutcome, permissionRequest, wholeContent } from './permission.js';
 
 /**
  * `deskpilot acp`: DeskPilot as an Agent Client Protocol agent (`@agentclientprotocol/sdk`,
@@ -46,13 +46,6 @@ interface AcpSession {
   run?: RunHandle;
 }
 
-/** The permission options offered for a held action, and the queue answer each means. */
-const PERMISSION_OPTIONS: Array<acp.PermissionOption & { answer: ApprovalAnswer }> = [
-  { optionId: 'approve', name: 'Allow', kind: 'allow_once', answer: { decision: 'approve' } },
-  { optionId: 'approve_similar', name: 'Allow this kind of action for the rest of the run', kind: 'allow_always', answer: { decision: 'approve_similar' } },
-  { optionId: 'reject', name: 'Reject', kind: 'reject_once', answer: { decision: 'reject' } },
-];
-
 /** How a run's end reads as an ACP stop reason. */
 export function stopReasonOf(status: RunStatus): acp.StopReason {
   switch (status) {
@@ -80,11 +73,6 @@ function toolKind(action: Action): acp.ToolKind {
     case 'finish':
       return 'other';
   }
-}
-
-/** The whole action as a tool call's content: what an editor shows under a title that may be shortened. */
-function wholeContent(action: Action): acp.ToolCallContent[] {
-  return [{ type: 'content', content: { type: 'text', text: describeWhole(action) } }];
 }
 
 /** The task text of a prompt: its text blocks and the names of linked resources. */
@@ -215,18 +203,7 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
       await updates;
       let response: acp.RequestPermissionResponse;
       try {
-        response = await client.request(acp.methods.client.session.requestPermission, {
-          sessionId,
-          // The title may be shortened (start and end, the cut said); the content is the whole action, as the approval card shows it.
-          toolCall: {
-            toolCallId: event.proposalId,
-            title: action ? shortTitle(action) : visibleText(event.decision.reason),
-            status: 'pending',
-            ...(action ? { content: wholeContent(action) } : {}),
-            rawInput: { action, why: event.decision.reason, rule: event.decision.rule },
-          },
-          options: PERMISSION_OPTIONS.map(({ answer: _answer, ...option }) => option),
-        });
+        response = await client.request(acp.methods.client.session.requestPermission, { sessionId, ...permissionRequest(event.proposalId, event.decision, action) });
       } catch (error) {
         // No answer can be had: the action must not run.
         handle.run?.stop(`the editor could not be asked for permission: ${errorText(error)}`);
@@ -234,14 +211,9 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
       }
       const run = handle.run;
       if (!run) return;
-      if (response.outcome.outcome === 'cancelled') {
-        run.stop('cancelled from the editor (permission request cancelled)');
-        return;
-      }
-      const chosen = response.outcome.optionId;
-      const option = PERMISSION_OPTIONS.find((o) => o.optionId === chosen);
-      // An option we did not offer is no approval.
-      run.answerApproval(event.proposalId, option?.answer ?? { decision: 'reject', feedback: `unknown permission option ${JSON.stringify(chosen)}` }, 'acp');
+      const outcome = permissionOutcome(event.decision, response);
+      if (outcome.kind === 'stop') run.stop(outcome.reason);
+      else run.answerApproval(event.proposalId, outcome.answer, 'acp');
     };
 
     // The MCP servers start only once the service has agreed to host the run (a prompt refused
