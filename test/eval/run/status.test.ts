@@ -16,23 +16,28 @@ describe('decideStatus', () => {
   it('2. skipped with its reason', () => {
     expect(decideStatus({ skipped: 'getter vm_screen_size is not supported' })).toMatchObject({ status: 'skipped', reason: 'getter vm_screen_size is not supported', failure: 'skipped' });
   });
-  it('3. a setup error is an error, before the agent', () => {
+  it('3. the runner\'s own failure is an error of its kind, before the setup and the agent', () => {
+    expect(decideStatus({ runnerError: 'no virtual desktop: Xvfb exited', setupError: 'x', agent: agent(), check: { score: 1 } })).toMatchObject({ status: 'error', success: false, score: 0, failure: 'runner', reason: 'the runner failed: no virtual desktop: Xvfb exited' });
+    expect(decideStatus({ interrupted: 'interrupted (Ctrl-C)', runnerError: 'x' })).toMatchObject({ status: 'interrupted' });
+    expect(decideStatus({ skipped: 'getter x', runnerError: 'x' })).toMatchObject({ status: 'skipped' });
+  });
+  it('4. a setup error is an error, before the agent', () => {
     expect(decideStatus({ setupError: 'step 1 (execute): boom', agent: agent(), check: { score: 0 } })).toMatchObject({ status: 'error', failure: 'setup', reason: 'setup failed: step 1 (execute): boom' });
   });
-  it('4. a question to the person: needed a person, whatever the checker says', () => {
+  it('5. a question to the person: needed a person, whatever the checker says', () => {
     const out = decideStatus({ agent: agent({ status: 'stopped', askedPerson: 'the model asked: which one?' }), check: { score: 1 } });
     expect(out).toMatchObject({ status: 'needed a person', success: false, failure: 'person' });
     expect(out.reason).toContain('which one?');
   });
-  it('5. a run that ended in an error, or with no ending at all, is an error', () => {
+  it('6. a run that ended in an error, or with no ending at all, is an error', () => {
     expect(decideStatus({ agent: agent({ status: 'error', summary: 'provider refused the key' }) })).toMatchObject({ status: 'error', failure: 'run', reason: 'the run failed: provider refused the key' });
     expect(decideStatus({ agent: agent({ status: undefined, exitCode: 2, stderrTail: 'x\ndeskpilot: no API key: set ANTHROPIC_API_KEY\n' }) })).toMatchObject({ status: 'error', reason: 'the run failed: no API key: set ANTHROPIC_API_KEY' });
   });
-  it('6. a checker that threw is an error, not a failure', () => {
+  it('7. a checker that threw is an error, not a failure', () => {
     expect(decideStatus({ agent: agent(), check: { error: 'not in the file cache' } })).toMatchObject({ status: 'error', failure: 'check-error', reason: 'the checker failed: not in the file cache' });
     expect(decideStatus({ agent: agent() })).toMatchObject({ status: 'error', failure: 'check-error' });
   });
-  it('7. the score alone: 1 passes whatever the agent claimed, less fails with the kind of failure', () => {
+  it('8. the score alone: 1 passes whatever the agent claimed, less fails with the kind of failure', () => {
     expect(decideStatus({ agent: agent({ status: 'failed' }), check: { score: 1, detail: 'exact_match: 1' } })).toMatchObject({ status: 'passed', success: true, score: 1 });
     expect(decideStatus({ agent: agent(), check: { score: 0.5 } })).toMatchObject({ status: 'failed', success: false, score: 0.5, failure: 'checker' });
     expect(decideStatus({ agent: agent({ status: 'limit' }), check: { score: 0 } })).toMatchObject({ status: 'failed', failure: 'limit' });

@@ -11,7 +11,7 @@ const Count = z.number().int().nonnegative().max(1e12);
 const Amount = z.number().nonnegative().max(1e9);
 
 export const EvalStatusSchema = z.enum(EVAL_STATUSES);
-export const FAILURE_KINDS = ['checker', 'limit', 'stopped', 'setup', 'run', 'check-error', 'person', 'skipped', 'interrupted'] as const;
+export const FAILURE_KINDS = ['checker', 'limit', 'stopped', 'runner', 'setup', 'run', 'check-error', 'person', 'skipped', 'interrupted'] as const;
 export const FailureKindSchema = z.enum(FAILURE_KINDS);
 // The runner's FailureKind and this list are one set: adding a kind there fails tsc here until it is listed.
 type SameSet<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

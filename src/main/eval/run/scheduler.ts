@@ -1,3 +1,5 @@
+import { errorText } from '../../../shared/error-text.js';
+import { decideStatus } from './status.js';
 import type { AgentPlan, RunnableTask, TaskRunDeps, TaskRunOutcome } from './task-run.js';
 import { runTaskOnce } from './task-run.js';
 
@@ -64,7 +66,7 @@ export async function runSchedule(cells: readonly EvalCell[], options: ScheduleO
         outcome = { status: 'skipped', success: false, score: 0, reason: `not run: the eval's cost limit ($${options.maxCostUsd!.toFixed(2)}) was spent`, failure: 'skipped', claim: 'none', seconds: 0, overheadSeconds: 0 };
       } else {
         options.onCellStart?.(cell);
-        outcome = await runTaskOnce(cell.task, cell.plan(budget), { ...options.deps, onSpend: (usd) => (spent += usd) }, options.signal);
+        outcome = await runCell(cell, budget, { ...options.deps, onSpend: (usd) => (spent += usd) }, options.signal);
       }
       outcomes.set(cell.key, outcome);
       await options.onCellEnd?.(cell, outcome, spent);
@@ -72,4 +74,18 @@ export async function runSchedule(cells: readonly EvalCell[], options: ScheduleO
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.workers, cells.length)) }, worker));
   return outcomes;
+}
+
+/**
+ * One cell, whatever happens in it: anything the runner throws on the way (a plan that
+ * cannot be made, a bug in a step) is that cell's `error` (the runner's), never the eval's
+ * end — the other worker is mid-task, and the cells after it still run.
+ */
+async function runCell(cell: EvalCell, budget: number | undefined, deps: TaskRunDeps, signal: AbortSignal): Promise<TaskRunOutcome> {
+  const started = Date.now();
+  try {
+    return await runTaskOnce(cell.task, cell.plan(budget), deps, signal);
+  } catch (error) {
+    return { ...decideStatus({ runnerError: errorText(error) }), claim: 'none', seconds: (Date.now() - started) / 1000, overheadSeconds: 0 };
+  }
 }

@@ -7,21 +7,25 @@ import type { AgentOutcome } from './agent-process.js';
  *
  *   1. interrupted   — the eval was stopped (Ctrl-C) while the task was in flight: says nothing about the agent.
  *   2. skipped       — the task needs something this runner does not support (its reason).
- *   3. error (setup) — a setup step failed: not the agent's failure.
- *   4. needed a person — the run asked a person (ask_user, an approval, a safety check); it was ended at once.
- *   5. error (run)   — the run could not start or ended in an error of its own (provider, environment, a crash).
- *   6. error (check) — the checker threw: the task's check is broken, not the agent.
- *   7. passed / failed — the checker's score alone: 1 is passed, anything less failed (the agent's claim sits beside it).
+ *   3. error (runner) — the runner's own part failed on this task (no desktop, its HOME, a process it could
+ *                      not start or stop): says nothing of the task or the agent, and the eval goes on.
+ *   4. error (setup) — a setup step failed: not the agent's failure.
+ *   5. needed a person — the run asked a person (ask_user, an approval, a safety check); it was ended at once.
+ *   6. error (run)   — the run could not start or ended in an error of its own (provider, environment, a crash).
+ *   7. error (check) — the checker threw: the task's check is broken, not the agent.
+ *   8. passed / failed — the checker's score alone: 1 is passed, anything less failed (the agent's claim sits beside it).
  */
 export const EVAL_STATUSES = ['passed', 'failed', 'skipped', 'error', 'interrupted', 'needed a person'] as const;
 export type EvalStatus = (typeof EVAL_STATUSES)[number];
 
 /** Why a task did not pass, for "failures by kind". */
-export type FailureKind = 'checker' | 'limit' | 'stopped' | 'setup' | 'run' | 'check-error' | 'person' | 'skipped' | 'interrupted';
+export type FailureKind = 'checker' | 'limit' | 'stopped' | 'runner' | 'setup' | 'run' | 'check-error' | 'person' | 'skipped' | 'interrupted';
 
 export interface StatusInput {
   interrupted?: string;
   skipped?: string;
+  /** The runner's own failure on this task (its desktop, HOME or processes), not the task's nor the agent's. */
+  runnerError?: string;
   setupError?: string;
   /** The agent's part: absent for an anti-reference (no agent runs). */
   agent?: Pick<AgentOutcome, 'status' | 'askedPerson' | 'summary' | 'exitCode' | 'stderrTail'>;
@@ -44,20 +48,22 @@ export function decideStatus(input: StatusInput): StatusOutcome {
   // 2.
   if (input.skipped) return { ...none, status: 'skipped', reason: input.skipped, failure: 'skipped' };
   // 3.
+  if (input.runnerError) return { ...none, status: 'error', reason: `the runner failed: ${input.runnerError}`, failure: 'runner' };
+  // 4.
   if (input.setupError) return { ...none, status: 'error', reason: `setup failed: ${input.setupError}`, failure: 'setup' };
   const agent = input.agent;
-  // 4.
-  if (agent?.askedPerson) return { ...none, status: 'needed a person', reason: `${agent.askedPerson}; an eval run has no one to ask, so it ended there`, failure: 'person' };
   // 5.
+  if (agent?.askedPerson) return { ...none, status: 'needed a person', reason: `${agent.askedPerson}; an eval run has no one to ask, so it ended there`, failure: 'person' };
+  // 6.
   if (agent && (agent.status === undefined || agent.status === 'error')) {
     const why = agent.status === 'error' ? agent.summary : lastLine(agent.stderrTail) || `the run ended without a result (exit ${agent.exitCode ?? 'by a signal'})`;
     return { ...none, status: 'error', reason: `the run failed: ${why}`, failure: 'run' };
   }
-  // 6.
+  // 7.
   const check = input.check;
   if (!check) return { ...none, status: 'error', reason: 'the task was not checked', failure: 'check-error' };
   if ('error' in check) return { ...none, status: 'error', reason: `the checker failed: ${check.error}`, failure: 'check-error' };
-  // 7.
+  // 8.
   const score = Math.max(0, Math.min(1, check.score));
   const detail = check.detail ? `: ${check.detail.slice(0, 400)}` : '';
   if (score === 1) return { status: 'passed', success: true, score, reason: `the checker passed the end state${detail}` };

@@ -90,13 +90,15 @@ export async function runTaskOnce(task: RunnableTask, plan: AgentPlan, deps: Tas
   try {
     desktop = await deps.startDesktop();
   } catch (error) {
-    return finish({ setupError: `no virtual desktop: ${errorText(error)}` });
+    return finish({ runnerError: `no virtual desktop: ${errorText(error)}` });
   }
-  // 2.
-  const home = mkdtempSync(path.join(os.tmpdir(), 'deskpilot-eval-home-'));
-  const env = personEnv(desktop, home, deps);
-  const shell = new DesktopShell(env, home);
+  let home: string | undefined;
+  let shell: DesktopShell | undefined;
   try {
+    // 2.
+    home = mkdtempSync(path.join(os.tmpdir(), 'deskpilot-eval-home-'));
+    const env = personEnv(desktop, home, deps);
+    shell = new DesktopShell(env, home);
     // 3.
     const setupStart = Date.now();
     try {
@@ -127,16 +129,35 @@ export async function runTaskOnce(task: RunnableTask, plan: AgentPlan, deps: Tas
       overheadMs += Date.now() - checkStart;
     }
     return finish({ check, ...(agent ? { agent } : {}) }, agent);
+  } catch (error) {
+    // The runner's own part (the HOME, the agent's process) failed: this task's error, never the eval's end.
+    return finish({ runnerError: errorText(error) });
   } finally {
     // 6.
-    await shell.stopAll();
-    // What left its group (a browser's helpers, a daemonised child, an app the agent's own
-    // shell started) still carries the task's HOME: a Chromium still writing its profile
-    // made the removal below fail with ENOTEMPTY and ended the whole eval (exit 7).
-    await stopProcessesWithEnv(`HOME=${home}`);
-    await desktop.stop();
-    await removeHome(home, deps);
+    await stopEverything(desktop, shell, home, deps);
   }
+}
+
+/**
+ * The task's end: its apps, whatever carries its HOME, its desktop, then the HOME itself.
+ * Each part is tried whatever the one before did, and a failure is a warning: the verdict
+ * is made, and the eval's other tasks still run (a Chromium still writing its profile made
+ * the HOME's removal fail with ENOTEMPTY and ended a whole eval with exit 7).
+ */
+async function stopEverything(desktop: DesktopHandle, shell: DesktopShell | undefined, home: string | undefined, deps: TaskRunDeps): Promise<void> {
+  const attempt = async (what: string, part: () => Promise<unknown>) => {
+    try {
+      await part();
+    } catch (error) {
+      deps.warn?.(`${what}: ${errorText(error)}`);
+    }
+  };
+  if (shell) await attempt("could not stop the task's apps", () => shell.stopAll());
+  // What left its group (a browser's helpers, a daemonised child, an app the agent's own
+  // shell started) still carries the task's HOME.
+  if (home) await attempt(`could not stop the processes of the task's home folder ${home}`, () => stopProcessesWithEnv(`HOME=${home}`));
+  await attempt(`could not stop the task's virtual desktop ${desktop.display}`, () => desktop.stop());
+  if (home) await attempt(`could not remove the task's home folder ${home}`, () => rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
 }
 
 /**
@@ -186,18 +207,6 @@ function agentWorkspace(home: string): string {
   const dir = path.join(home, 'agent-workspace');
   mkdirSync(dir, { recursive: true });
   return dir;
-}
-
-/**
- * The task's HOME goes; a failure to remove it is said, never the end of the eval: the
- * verdict is already made and the other tasks' results are still to come.
- */
-async function removeHome(home: string, deps: TaskRunDeps): Promise<void> {
-  try {
-    await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-  } catch (error) {
-    deps.warn?.(`could not remove the task's home folder ${home}: ${errorText(error)}`);
-  }
 }
 
 function interruptReason(signal: AbortSignal): string {
