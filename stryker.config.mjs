@@ -44,7 +44,7 @@ export const MODULES = {
   'src/main/agent/untrusted-text.ts': ['test/agent/untrusted-frames.test.ts'],
   'src/main/read-capped.ts': ['test/core/read-capped.test.ts'],
   // What an MCP client hears while a call waits for a person, and what an ACP editor is asked and what its answer does (issue 27.14).
-  'src/main/mcp-server/approval-progress.ts': ['test/mcp/pause-notes.fast.test.ts', 'test/shared/action-text.test.ts'],
+  'src/main/mcp-server/approval-progress.ts': ['test/mcp/approval-progress.fast.test.ts', 'test/shared/action-text.test.ts'],
   'src/main/acp/permission.ts': ['test/mcp/acp-permission.fast.test.ts'],
   // Stopping what a case or an eval task started, all of it (process groups, everything carrying the task's HOME).
   'src/main/process-tree.ts': ['test/main/process-tree.test.ts'],
