@@ -60,7 +60,7 @@ describe('a masked secret on replay', () => {
     const turn = await provider.turn(requestOn(png), signal);
     expect(actionsOf(turn)).toMatchObject([{ type: 'finish', success: false }]);
     expect(provider.stats.divergences).toMatchObject([{ kind: 'secret', index: 0 }]);
-    expect(provider.stats.divergences[0]!.message).toBe('the step types a secret that was masked when recorded, and a mask is never typed: set the environment variable DESKPILOT_SECRET_1 to it');
+    expect(provider.stats.divergences[0]!.message).toBe('the step types a secret that was masked when recorded, and a mask is never typed: set the environment variable DESKPILOT_SECRET_1 to it (or replay at a terminal, which asks for it)');
   });
 
   it('a redacted key with no secretRef stops too, and a healing replay does not ask the model to make it up', async () => {

@@ -1,10 +1,12 @@
 import path from 'node:path';
 import type { Command } from 'commander';
+import type { SecretWanted } from '../agent/replay/secrets-wanted.js';
 import { deskpilotHome } from '../paths.js';
 import { runDir } from '../sessions/history.js';
 import { EXIT } from './exit-codes.js';
 import { addPolicyOptions, addProviderOptions, policyFromFlags, type ChoiceFlags } from './run-flags.js';
 import { resolveRunRef } from './run-ref.js';
+import { canAskHidden, readHidden } from './secret-prompt.js';
 import { launchInTerminal } from './terminal-launch.js';
 import { shownOneLine } from './terminal-text.js';
 
@@ -58,6 +60,7 @@ async function replayCommand(ref: string | undefined, flags: ReplayFlags): Promi
     return fail(error instanceof Error ? error.message : String(error), EXIT.usage);
   }
   if (source.trajectory.steps.length === 0) return fail(`run ${source.trajectory.runId} did nothing that can be replayed`, EXIT.usage);
+  const secrets = await askSecrets(replay.secretsWanted(source.trajectory, process.env));
   let handle: Awaited<ReturnType<typeof replay.startReplay>> | undefined;
   const code = await launchInTerminal({
     home,
@@ -74,7 +77,7 @@ async function replayCommand(ref: string | undefined, flags: ReplayFlags): Promi
     extras: { task: source.trajectory.task },
     flags: {
       json: flags.json ?? false,
-      start: async (options) => (handle = await replay.startReplay(options, { source, mode })),
+      start: async (options) => (handle = await replay.startReplay(options, { source, mode, ...(secrets ? { secrets } : {}) })),
     },
     overrides: { displayId: flags.display, requestTimeoutSeconds: flags.requestTimeout },
     keyless: mode === 'strict',
@@ -93,4 +96,23 @@ async function replayCommand(ref: string | undefined, flags: ReplayFlags): Promi
   }
   if (outcome.healed) process.stderr.write(`deskpilot: healed trajectory (revision ${outcome.healed.revision}): ${outcome.healed.file}\n`);
   return code;
+}
+
+/**
+ * Asks the person at the terminal, before the replay starts, for each secret its steps
+ * type that the environment does not hold (item 28.6), with echo off (secret-prompt.ts).
+ * Asked up front, not mid-run: the approval prompter reads the same stdin once the run
+ * starts. Nothing is asked without a terminal (a pipe, CI): such a step diverges, naming
+ * its variable. An empty answer gives nothing, and the step diverges the same way.
+ */
+async function askSecrets(wanted: SecretWanted[]): Promise<Record<string, string> | undefined> {
+  if (wanted.length === 0 || !canAskHidden(process.stdin, process.stderr)) return undefined;
+  const given: Record<string, string> = {};
+  for (const { env, index, intent } of wanted) {
+    const shown = shownOneLine(intent);
+    const what = shown ? ` ("${shown.length > 80 ? `${shown.slice(0, 79)}…` : shown}")` : '';
+    const value = await readHidden(`deskpilot: step ${index + 1}${what} types a secret that was masked when recorded, and ${env} is not set.\n  Type it (not shown; Enter with nothing to skip): `, process.stdin, process.stderr);
+    if (value) given[env] = value;
+  }
+  return Object.keys(given).length ? given : undefined;
 }

@@ -19,6 +19,7 @@ export { ReplayProvider, SCREEN_MATCH, type Divergence, type ReplayMode, type Re
 export { findTarget, type TargetLookup, type TargetRule } from './find-target.js';
 export { DIVERGENCE_FILES, divergenceMarkdown, type DivergenceReport } from './report.js';
 export { REPLAY_LABELS, REPLAY_CALL_PREFIX } from './labels.js';
+export { secretsWanted, type SecretWanted } from './secrets-wanted.js';
 
 /** A trajectory and the folder its relative file names (screens, patches) resolve in. */
 export interface LoadedTrajectory {
@@ -60,6 +61,12 @@ export interface ReplayOptions {
   mode: ReplayMode;
   /** The calls that end a replay that reached the recorded final screen (replay-provider.ts endCalls). */
   endCalls?: () => ModelCall[];
+  /**
+   * Secrets a person gave for the trajectory's secretRef variables (secrets-wanted.ts), by
+   * variable name; looked up before the environment. Never logged: each is told to the
+   * log's scrubber before the step that types it is returned.
+   */
+  secrets?: Readonly<Record<string, string>>;
 }
 
 export interface ReplayHandle extends RunHandle {
@@ -114,6 +121,7 @@ export async function startReplay(options: RunOptions, replay: ReplayOptions): P
         readFile: readTrajectoryFile,
         ...(replay.mode === 'heal' ? { healer: createRunProvider(runOptions) } : {}),
         ...(replay.endCalls ? { endCalls: replay.endCalls } : {}),
+        ...(replay.secrets ? { env: { ...process.env, ...replay.secrets } } : {}),
         markSecret: (value) => log.markSecret(value),
         onDivergence: async (d) => {
           divergence = await writeDivergenceReport(log, trajectory, d, readTrajectoryFile);

@@ -315,7 +315,7 @@ export class ReplayProvider implements Driver {
     const name = recorded.secretRef?.env;
     const value = name === undefined ? undefined : (this.options.env ?? process.env)[name];
     if (!value) {
-      const need = name === undefined ? 'the trajectory names no secretRef {"env": …} to take it from' : `set the environment variable ${name} to it`;
+      const need = name === undefined ? 'the trajectory names no secretRef {"env": …} to take it from' : `set the environment variable ${name} to it (or replay at a terminal, which asks for it)`;
       return { kind: 'missing', message: `the step types a secret that was masked when recorded, and a mask is never typed: ${need}` };
     }
     this.options.markSecret?.(value);
