@@ -7,16 +7,20 @@ import type { ActionTarget } from '../../../shared/events.js';
  * and logged with `action_executed` (its `target`): the element path and the window, so
  * a replay can find the same element again after the window moved (agent/replay).
  *
- * The read starts when the action is proposed and runs while the gate decides; it is
- * bounded by TARGET_READ_MS and never fails the action: a slow or absent tree only
- * means the replay falls back on the text, the patch or the point.
+ * The read starts when the action is proposed and runs while the gate decides; the action
+ * waits for that read to end (it never fails the action: an absent tree or a failed read
+ * only means the replay falls back on the text, the patch or the point).
  */
 
 /**
- * A tree read of the focused window costs 76–200 ms (bench/accessibility: gnome-calculator,
- * gtk3-widget-factory at load 18); past 1.5 s the action goes ahead without a target.
+ * The read is awaited until it ends, not for a fixed short budget: it costs 76–200 ms
+ * (bench/accessibility: gnome-calculator, gtk3-widget-factory at load 18) but passed the
+ * old 1.5 s budget at load ~20, and the recorded click then logged no element, so its
+ * replay had no path to check (replay-gtk failed before the replay). A hung app is already
+ * bounded by the reader itself (ACCESSIBILITY_LIMITS: 2 s to connect, 2 s per call, in
+ * flight together); this backstop is only for a reader with no timeouts of its own.
  */
-export const TARGET_READ_MS = 1_500;
+export const TARGET_READ_BACKSTOP_MS = 10_000;
 
 /** The point a pointer action acts on (global coordinates), or undefined for keyboard and other actions. */
 export function pointerTargetPoint(action: Action): Point | undefined {
@@ -51,14 +55,14 @@ export function targetInTree(tree: ElementTreeResult, point: Point): Omit<Action
 }
 
 /**
- * Reads what `point` lands on now. Resolves undefined when the tree is absent, does not
- * cover the point, fails or takes longer than TARGET_READ_MS: the target is an aid for
- * replays, never a reason to hold or fail the action.
+ * Reads what `point` lands on now. Resolves with the point alone when the tree is absent,
+ * does not cover it, fails, or never answers (TARGET_READ_BACKSTOP_MS): the target is an
+ * aid for replays, never a reason to fail the action.
  */
 export async function readActionTarget(readTree: () => Promise<ElementTreeResult>, point: Point): Promise<ActionTarget | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), TARGET_READ_MS);
+    timer = setTimeout(() => resolve(undefined), TARGET_READ_BACKSTOP_MS);
   });
   try {
     const tree = await Promise.race([readTree(), late]);
