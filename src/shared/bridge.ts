@@ -56,6 +56,10 @@ export const SkillSummarySchema = z
 export type SkillSummary = z.infer<typeof SkillSummarySchema>;
 
 /** Settings as the UI sees them: the config plus which keys are stored, never the keys. */
+/** What sessions.export can write (`deskpilot sessions export --format`). */
+export const ExportFormatSchema = z.enum(['html', 'md', 'animation', 'trajectory']);
+export type ExportFormat = z.infer<typeof ExportFormatSchema>;
+
 export const SettingsViewSchema = z
   .object({
     config: ConfigSchema,
@@ -64,6 +68,8 @@ export const SettingsViewSchema = z
     profileKeys: z.record(z.string(), z.object({ keyEnv: z.string().optional(), ready: z.boolean() }).strict()).optional(),
     /** The OS of the machine the agent acts on (the service's), for naming keys as that desktop does: never "⌘" on Linux, whatever the browser runs on. */
     platform: z.enum(['linux', 'darwin', 'win32']).optional(),
+    /** The formats sessions.export writes here; the desktop app writes no trajectory (it ships no OCR). Absent: all of them. */
+    exports: z.array(ExportFormatSchema).optional(),
   })
   .strict();
 export type SettingsView = z.infer<typeof SettingsViewSchema>;
@@ -164,7 +170,7 @@ export const Commands = {
    * images, a replayable trajectory) is written under <home>/exports/<runId>/ and its path said.
    */
   'sessions.export': {
-    input: z.object({ runId: z.string(), format: z.enum(['html', 'md', 'animation', 'trajectory']) }).strict(),
+    input: z.object({ runId: z.string(), format: ExportFormatSchema }).strict(),
     output: z.discriminatedUnion('kind', [
       z.object({ kind: z.literal('file'), name: z.string(), mediaType: z.string(), dataBase64: z.string() }).strict(),
       z.object({ kind: z.literal('folder'), path: z.string(), files: z.number().int() }).strict(),

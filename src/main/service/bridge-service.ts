@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
-import { Commands, PushMessageSchema, type CommandName, type CommandOutput, type PushMessage, type SettingsView } from '../../shared/bridge.js';
+import { Commands, ExportFormatSchema, PushMessageSchema, type CommandName, type CommandOutput, type PushMessage, type SettingsView } from '../../shared/bridge.js';
 import type { Config } from '../../shared/config.js';
 import { BASE_URL_ENVS, DEFAULT_KEY_ENVS } from '../../shared/providers.js';
 import type { PolicyMode } from '../../shared/approvals.js';
@@ -181,7 +181,9 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
       const stored = keyEnv ? (own(keys, keyEnv)?.stored ?? false) : false;
       profileKeys[name] = { ...(keyEnv ? { keyEnv } : {}), ready: stored || Boolean(resolveApiKey(profile, env).apiKey?.trim()) };
     }
-    return { config, keys, profileKeys, platform: desktopPlatform(process.platform) };
+    // A format the service would refuse is not offered: the app has no trajectory exporter.
+    const exports = ExportFormatSchema.options.filter((f) => f !== 'trajectory' || options.exportTrajectory !== undefined);
+    return { config, keys, profileKeys, platform: desktopPlatform(process.platform), exports };
   };
 
   const withConfigErrors = async <T>(work: () => Promise<T>): Promise<T> => {

@@ -1,8 +1,7 @@
 import { useState } from 'react';
+import type { ExportFormat } from '../../shared/bridge.js';
 import { useApp, useClient } from '../bridge/context.js';
 import type { RunView } from '../store/run-view.js';
-
-type ExportFormat = 'html' | 'md' | 'animation' | 'trajectory';
 const FORMATS: { format: ExportFormat; label: string; title: string }[] = [
   { format: 'html', label: 'HTML report', title: 'One self-contained page: every step, its screenshot and what was decided' },
   { format: 'md', label: 'Markdown', title: 'A Markdown file beside a folder of its screenshots' },
@@ -25,6 +24,9 @@ export function RunActions({ run, place }: { run: RunView; place: 'end' | 'revie
   const reportError = useApp((s) => s.reportError);
   const [busy, setBusy] = useState<ExportFormat | null>(null);
   const [status, setStatus] = useState<string | null>(null);
+  // Only what this service writes: the desktop app has no trajectory exporter, so no button that can only refuse.
+  const offered = useApp((s) => s.settings?.exports);
+  const formats = offered ? FORMATS.filter((f) => offered.includes(f.format)) : FORMATS;
 
   const exportAs = async (format: ExportFormat) => {
     setBusy(format);
@@ -75,7 +77,7 @@ export function RunActions({ run, place }: { run: RunView; place: 'end' | 'revie
       </div>
       <div className="buttons export-buttons" role="group" aria-label="Export this run">
         <span className="muted">Export:</span>
-        {FORMATS.map((f) => (
+        {formats.map((f) => (
           <button key={f.format} disabled={busy !== null} onClick={() => void exportAs(f.format)} title={f.title} data-testid={`export-${f.format}`}>
             {busy === f.format ? `${f.label}…` : f.label}
           </button>

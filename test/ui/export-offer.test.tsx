@@ -1,0 +1,75 @@
+// @vitest-environment jsdom
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Computer } from '../../src/os-control/types.js';
+import { ConfigSchema } from '../../src/shared/config.js';
+import { saveConfig } from '../../src/main/config/index.js';
+import { createBridgeService } from '../../src/main/service/index.js';
+import type { ClientInfo } from '../../src/main/service/types.js';
+import { Providers } from '../../src/renderer/bridge/context.js';
+import { RunActions } from '../../src/renderer/components/RunActions.js';
+import { createAppStore } from '../../src/renderer/store/app-store.js';
+import { replay } from '../../src/renderer/store/run-view.js';
+import { EventScript, TestClient } from './fixtures.js';
+
+// The desktop app has no trajectory exporter (it ships no OCR): its service refuses a
+// trajectory export. A button that can only refuse is not offered: the service says
+// which formats it writes (settings.get's `exports`), and the run's actions show those.
+// deskpilot serve, which has the exporter, keeps the button.
+
+afterEach(cleanup);
+const desktop: ClientInfo = { id: 'electron', kind: 'electron' };
+
+async function exportsOf(withExporter: boolean): Promise<string[] | undefined> {
+  const home = mkdtempSync(path.join(tmpdir(), 'dp-export-offer-'));
+  try {
+    await saveConfig(ConfigSchema.parse({}), home);
+    const service = createBridgeService({
+      home,
+      computer: {} as Computer,
+      env: {},
+      startRun: async () => Promise.reject(new Error('no runs here')),
+      ...(withExporter ? { exportTrajectory: async () => ({ files: 1 }) } : {}),
+    });
+    try {
+      return (await service.call('settings.get', {}, desktop)).exports;
+    } finally {
+      await service.close();
+    }
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+async function buttonsWith(exports: string[] | undefined): Promise<string[]> {
+  const client = new TestClient();
+  if (exports) client.settings = { ...client.settings, exports: exports as never };
+  const store = createAppStore(client);
+  await store.getState().loadSettings();
+  const s = new EventScript('done1');
+  s.add({ type: 'run_started', task: 'export me', provider: 'anthropic', model: 'm', policy: 'ask', limits: { maxSteps: 5, maxWallMs: 60_000, maxCostUsd: 1 } });
+  s.add({ type: 'run_ended', status: 'done', summary: 'ok', steps: 0, total: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 } });
+  render(
+    <Providers client={client} store={store}>
+      <RunActions run={replay('done1', s.events)} place="end" />
+    </Providers>,
+  );
+  await act(async () => {});
+  return screen.getAllByRole('button').map((b) => b.getAttribute('data-testid') ?? '').filter((id) => id.startsWith('export-'));
+}
+
+describe('the export buttons offer what the service writes', () => {
+  it('the app’s service (no trajectory exporter) does not list trajectory; serve’s does', async () => {
+    expect(await exportsOf(false)).toEqual(['html', 'md', 'animation']);
+    expect(await exportsOf(true)).toEqual(['html', 'md', 'animation', 'trajectory']);
+  });
+
+  it('no Trajectory button where the service writes none; the button where it does', async () => {
+    expect(await buttonsWith(['html', 'md', 'animation'])).toEqual(['export-html', 'export-md', 'export-animation']);
+    cleanup();
+    expect(await buttonsWith(['html', 'md', 'animation', 'trajectory'])).toEqual(['export-html', 'export-md', 'export-animation', 'export-trajectory']);
+  });
+});
