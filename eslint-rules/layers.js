@@ -25,8 +25,8 @@ export const LAYERS = [
   // table (stopping what a run, a QA case or an eval task started, all of it).
   { name: 'paths', paths: ['src/main/paths.ts', 'src/main/private-files.ts', 'src/main/process-tree.ts'], may: ['shared'] },
   { name: 'os-control', paths: ['src/os-control/'], may: ['shared'] },
-  // The sandbox every command runs in (shell tool, code interpreter): below the agent, above nothing but shared.
-  { name: 'sandbox', paths: ['src/main/sandbox/'], may: ['shared'] },
+  // The sandbox every command runs in (shell tool, code interpreter): below the agent; paths for process-tree.ts (ending what it started).
+  { name: 'sandbox', paths: ['src/main/sandbox/'], may: ['shared', 'paths'] },
   { name: 'config', paths: ['src/main/config/'], may: ['shared', 'paths'] },
   { name: 'sessions', paths: ['src/main/sessions/'], may: ['shared', 'paths'] },
   // QA is a client of the agent (it starts runs like the CLI does); listed before

@@ -126,6 +126,8 @@ describe('a run: the refusal reaches the model, its escalation waits for a perso
     expect(events.filter((e) => e.type === 'action_executed')).toHaveLength(1);
     handle.answerApproval(asked.type === 'approval_requested' ? asked.proposalId : '', { decision: 'approve' }, 'tester');
     expect(await handle.done).toMatchObject({ status: 'done' });
+    // The run's sandbox session (its bubblewrap binds the workspace) ended with the run.
+    expect(running(`bind ${workspace} ${workspace}`)).toBe(false);
     expect(fs.readFileSync(target, 'utf8')).toBe('two\n');
     expect(toolResults[1]).toContain('exit code 0');
     expect(toolResults[1]).not.toContain('the sandbox may have refused');

@@ -10,3 +10,6 @@ export { sandboxRefusal, refusalNote } from './refusal.js';
 export { hiddenCandidates } from './hidden-paths.js';
 export { probeSandbox, bwrapFix, type SandboxProbe } from './probe.js';
 export { resolveSandbox, defaultAppWorkspace, startedWorkspace, type SandboxRequest, type SandboxResolution } from './resolve.js';
+export { launchProcess, type LaunchedCommand, type LaunchEnd } from './launch.js';
+export { RunSandbox } from './run-sandbox.js';
+export { SandboxSession } from './session.js';

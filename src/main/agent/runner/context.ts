@@ -4,6 +4,7 @@ import type { DisplayInfo, ObservationRecord } from '../../../shared/observation
 import type { RunEvent, RunEventInput, RunStatus, Usage } from '../../../shared/events.js';
 import type { Price } from '../../../shared/config.js';
 import type { Computer } from '../../../os-control/types.js';
+import type { RunSandbox } from '../../sandbox/index.js';
 import type { Gate } from '../gate.js';
 import type { Driver } from '../driver.js';
 import type { RunErrorCause, RunOptions } from '../run-api.js';
@@ -95,6 +96,8 @@ export interface RunContext {
   readonly control: LoopControl;
   readonly computer: Computer;
   readonly questions: PendingQuestions;
+  /** The run's sandbox for its shell commands: one bubblewrap session, closed at the run's end (sandbox/run-sandbox.ts). */
+  readonly commands?: RunSandbox;
   /** Wraps each input action so the takeover watch tells the agent's moves from a person's. */
   readonly acting: <T>(work: () => Promise<T>, expectedEnd?: Point) => Promise<T>;
   /** Wraps a wait for the person, whose mouse use then is not a takeover. */

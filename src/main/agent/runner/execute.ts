@@ -232,7 +232,7 @@ async function perform(ctx: RunContext, proposalId: string, action: CheckedActio
           error = refused;
           break;
         }
-        const result = await runShell(desktop.command, { timeoutMs, signal: ctx.control.signal, ...(sandbox ? { sandbox } : {}) });
+        const result = await runShell(desktop.command, { timeoutMs, signal: ctx.control.signal, ...(sandbox ? { sandbox } : {}), ...(ctx.commands ? { session: ctx.commands } : {}) });
         throwIfAborted(ctx.control.signal);
         output = formatShellResult(result, timeoutMs);
         if (result.exitCode !== 0) error = result.timedOut ? 'timed out' : `exit code ${result.exitCode}`;

@@ -18,7 +18,7 @@ import type { DepsFactory, RunContext, RunDeps, RunEnding } from './context.js';
 import { runLoop } from './loop.js';
 import { PendingQuestions } from './questions.js';
 import { rebuildTranscript } from './resume.js';
-import { summarizePolicy } from '../../sandbox/index.js';
+import { RunSandbox, summarizePolicy } from '../../sandbox/index.js';
 
 /**
  * Starting (or resuming) a run, as named steps in the order they happen:
@@ -197,6 +197,7 @@ function buildContext(parts: {
     control: deps.control,
     computer: options.computer,
     questions,
+    ...(options.sandbox && options.sandbox.mode !== 'danger-full-access' ? { commands: new RunSandbox(options.sandbox) } : {}),
     acting: (work, expectedEnd) => (deps.acting ? deps.acting(work, expectedEnd) : work()),
     humanActs: (work) => (deps.humanActs ? deps.humanActs(work) : work()),
     display,
@@ -248,6 +249,8 @@ async function runToEnd(ctx: RunContext, deps: RunDeps, log: FileRunLog, wallTim
   } finally {
     clearTimeout(wallTimer);
     deps.dispose?.();
+    // The run's sandbox session ends with it: no process of it is left (sandbox/run-sandbox.ts).
+    if (ctx.commands && !(await ctx.commands.close())) emit({ type: 'error', message: "a process of the run's sandbox was still alive 2 s after it was killed", fatal: false });
     await ctx.options.mcp?.close().catch((error: unknown) => emit({ type: 'error', message: `closing the MCP servers failed: ${errorText(error)}`, fatal: false }));
   }
   // From here the handle's stop/pause/resume do nothing: the loop is over.

@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { prepareCommand, refusalNote, sandboxRefusal, type CommandSpec, type SandboxPolicy } from '../../sandbox/index.js';
+import { launchProcess, prepareCommand, refusalNote, sandboxRefusal, type CommandSpec, type LaunchedCommand, type RunSandbox, type SandboxPolicy } from '../../sandbox/index.js';
 
 export interface ShellOptions {
   timeoutMs?: number;
@@ -15,6 +14,11 @@ export interface ShellOptions {
    * `cwd` says otherwise. Absent: no sandbox (danger-full-access), as before issue 30.
    */
   sandbox?: SandboxPolicy;
+  /**
+   * The run's sandbox session (sandbox/run-sandbox.ts): a command under the run's own
+   * policy is sent into it; an escalated one (a widened policy) gets a fresh sandbox.
+   */
+  session?: RunSandbox;
 }
 
 /**
@@ -64,19 +68,20 @@ function shellFor(platform: NodeJS.Platform, command: string): { file: string; a
   return { file: 'bash', args: ['-c', command] };
 }
 
-/** Keeps the first and last halves of an over-long output, saying how much was cut. */
-export function truncateMiddle(text: string, max: number): { text: string; truncated: boolean } {
-  if (text.length <= max) return { text, truncated: false };
-  const half = Math.floor(max / 2);
-  const cut = text.length - 2 * half;
+/** Keeps the first and last halves of an over-long output, saying how much was cut (`dropped`: cut before it got here). */
+export function truncateMiddle(text: string, max: number, dropped = 0): { text: string; truncated: boolean } {
+  if (text.length <= max && dropped === 0) return { text, truncated: false };
+  const half = Math.min(Math.floor(max / 2), Math.floor(text.length / 2));
+  const cut = text.length - 2 * half + dropped;
   return { text: `${text.slice(0, half)}\n[... ${cut} characters cut ...]\n${text.slice(text.length - half)}`, truncated: true };
 }
 
 /**
- * Runs one shell command (bash on Linux/macOS, PowerShell on Windows) in its own
- * process group, so a timeout or a stop kills the command and everything it started.
- * Never throws for the command's own failure: the exit code and output go back to
- * the model.
+ * Runs one shell command (bash on Linux/macOS, PowerShell on Windows) so that a timeout
+ * or a stop kills the command and everything it started: in the run's sandbox session
+ * when `session` covers its policy (sandbox/run-sandbox.ts), else in its own process
+ * group (and its own bubblewrap when sandboxed). Never throws for the command's own
+ * failure: the exit code and output go back to the model.
  */
 export function runShell(command: string, options: ShellOptions = {}): Promise<ShellResult> {
   const started = Date.now();
@@ -90,56 +95,45 @@ export function runShell(command: string, options: ShellOptions = {}): Promise<S
     }
     const sandbox = options.sandbox;
     const plain: CommandSpec = { ...shell, cwd: options.cwd ?? sandbox?.workspace ?? process.cwd(), env: shellEnvironment(options.env ?? process.env) };
-    let spec: CommandSpec = plain;
+    let output = '';
+    // Keep at most twice the limit in memory; the middle is cut anyway.
+    const append = (text: string) => {
+      output += text;
+      if (output.length > 4 * max) output = truncateMiddle(output, 2 * max).text;
+    };
+    let launched: LaunchedCommand;
     let dispose = () => {};
     try {
-      if (sandbox) ({ spawn: spec, dispose } = prepareCommand(sandbox, plain, { platform, env: options.env ?? process.env }));
+      if (sandbox && options.session?.covers(sandbox)) {
+        launched = options.session.launch(plain, 2 * max, append);
+      } else {
+        let spec = plain;
+        if (sandbox) ({ spawn: spec, dispose } = prepareCommand(sandbox, plain, { platform, env: options.env ?? process.env }));
+        launched = launchProcess(spec, platform, append);
+      }
     } catch (error) {
+      dispose();
       // Never run it unsandboxed instead: the model and the person read why it did not run.
       resolve({ exitCode: null, output: `not run: ${(error as Error).message}`, truncated: false, timedOut: false, aborted: false, durationMs: Date.now() - started });
       return;
     }
-    const { file, args } = spec;
-    const child = spawn(file, args, {
-      cwd: spec.cwd,
-      env: spec.env,
-      detached: platform !== 'win32',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      windowsHide: true,
-    });
-    let output = '';
-    // Keep at most twice the limit in memory; the middle is cut anyway.
-    const append = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      if (output.length > 4 * max) output = truncateMiddle(output, 2 * max).text;
-    };
-    child.stdout.on('data', append);
-    child.stderr.on('data', append);
     let timedOut = false;
     let aborted = false;
-    const kill = () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      try {
-        if (platform !== 'win32' && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-        else child.kill('SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    };
     const timer = setTimeout(() => {
       timedOut = true;
-      kill();
+      launched.kill();
     }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const onAbort = () => {
       aborted = true;
-      kill();
+      launched.kill();
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    const finish = (exitCode: number | null, extra = '') => {
+    void launched.done.then(({ exitCode, note, cut: dropped }) => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       dispose();
-      const cut = truncateMiddle(output + extra, max);
+      const extra = note ? `${output ? '\n' : ''}${note}` : '';
+      const cut = truncateMiddle(output + extra, max, dropped);
       // Read the whole (capped) output for the signs: the cut middle may hold them.
       const refusal = sandbox && !timedOut && !aborted ? sandboxRefusal(output, exitCode, sandbox) : undefined;
       resolve({
@@ -152,9 +146,7 @@ export function runShell(command: string, options: ShellOptions = {}): Promise<S
         ...(refusal ? { sandboxRefusal: refusal } : {}),
         ...(sandbox ? { sandbox } : {}),
       });
-    };
-    child.on('error', (error) => finish(null, `${output ? '\n' : ''}failed to start ${file}: ${error.message}`));
-    child.on('close', (code) => finish(code));
+    });
   });
 }
 
