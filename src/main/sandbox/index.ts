@@ -13,3 +13,4 @@ export { resolveSandbox, defaultAppWorkspace, startedWorkspace, type SandboxRequ
 export { launchProcess, type LaunchedCommand, type LaunchEnd } from './launch.js';
 export { RunSandbox } from './run-sandbox.js';
 export { SandboxSession } from './session.js';
+export { startSandboxedProcess, PROCESS_MARKER, type SandboxedProcess, type SandboxedProcessOptions } from './sandboxed-process.js';
