@@ -14,6 +14,7 @@ import { apiKeyEnvName, resolveApiKey } from '../agent/providers/index.js';
 import { pingProvider } from '../agent/providers/ping.js';
 import { decideKeyDestination, launcherFor, resolveRunChoices, type RunHandle, type RunOptions, type Surface } from '../agent/index.js';
 import { mcpToolboxFor } from '../agent/mcp/mcp-servers.js';
+import { compileUserRules, UserRuleError } from '../agent/supervision/index.js';
 import { listSkills, type SkillRoots } from '../agent/skills/index.js';
 import { FrameStream } from './frame-stream.js';
 import { Recording, type Recorder } from './recording.js';
@@ -387,6 +388,15 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
       if (keys.length && !secrets) throw new BridgeError('unavailable', 'keys cannot be stored here; set them as environment variables');
       const storeProblem = keys.some(([, value]) => value !== '') ? secrets?.storeProblem() : null;
       if (storeProblem) throw new BridgeError('unavailable', `keys cannot be stored: ${storeProblem}; set them as environment variables instead. Nothing was saved.`);
+      // A rule the gate cannot compile (a pattern, a chord) would refuse every run at its
+      // start: refused here instead, naming the rule's field ("policy.rules[0].keys[1]: …"),
+      // which Settings shows at that field. The gate's own compiler: one reading of a rule.
+      try {
+        compileUserRules(input.config.policy.rules);
+      } catch (error) {
+        if (error instanceof UserRuleError) throw new BridgeError('invalid', error.message);
+        throw error;
+      }
       const undoHost = host ? await host.prepareSettings(input.config) : () => {};
       const previous: [string, string | undefined][] = [];
       try {

@@ -154,7 +154,11 @@ export function Composer() {
             </>
           ) : (
             <>
-              Set <code>{keyState?.keyEnv ?? 'the key variable'}</code> in the environment of <code>deskpilot serve</code> and restart it (the browser UI does not store keys: see docs/CONFIG.md).
+              Set <code>{keyState?.keyEnv ?? 'the key variable'}</code> in the environment of <code>deskpilot serve</code> and restart it:{' '}
+              <button type="button" className="link" onClick={() => setTab('settings')} data-testid="no-key-how">
+                how, step by step
+              </button>
+              .
             </>
           )}
         </p>

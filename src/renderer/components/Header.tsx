@@ -10,12 +10,11 @@ import { shownPolicy, type Tab } from '../store/app-store.js';
 export function Header() {
   const client = useClient();
   const tab = useApp((s) => s.tab);
-  const setTab = useApp((s) => s.setTab);
   const reviewing = useApp((s) => s.reviewing);
-  const backToLive = useApp((s) => s.backToLive);
   // A past run opened from History is shown under History's tab (issue 34 item 9); Run goes back to the live view.
   const current: Tab = reviewing && tab === 'run' ? 'history' : tab;
-  const show = (t: Tab) => (t === 'run' && reviewing ? void backToLive() : setTab(t));
+  // Every tab change goes through navigate: it asks before Settings' unsaved edits are lost.
+  const show = useApp((s) => s.navigate);
   const policy = useApp(shownPolicy);
   const active = useApp((s) => s.activeRunId);
   const state = useApp((s) => s.activeState);
@@ -37,8 +36,8 @@ export function Header() {
   useShortcuts({
     ...(live ? { p: () => control(state === 'paused' ? 'run.resume' : 'run.pause'), x: stop, Escape: stop } : {}),
     'alt+1': () => show('run'),
-    'alt+2': () => setTab('history'),
-    'alt+3': () => setTab('settings'),
+    'alt+2': () => show('history'),
+    'alt+3': () => show('settings'),
   });
 
   const tabs: [Tab, string][] = [

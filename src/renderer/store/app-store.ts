@@ -50,6 +50,10 @@ export interface AppState {
    * item 5: never "Auto" in the header beside "Ask" in the box).
    */
   composerPolicy: PolicyMode | '';
+  /** Settings has edits not saved yet: leaving the tab asks first (issue 34 item 7). */
+  settingsDirty: boolean;
+  /** The tab the person asked for while Settings had unsaved edits; Settings asks Save / Discard / Keep editing. */
+  leaveRequest: Tab | null;
 }
 
 /** What "Run again" hands the composer: the ended run's task, policy and model. */
@@ -72,6 +76,14 @@ export interface AppActions {
   reportError(message: string | null): void;
   setDraft(draft: ComposerDraft | null): void;
   setComposerPolicy(policy: PolicyMode | ''): void;
+  /**
+   * Every tab change a person asks for (tabs, Alt+1/2/3): Run while a past run is open
+   * goes back to the live run; leaving Settings with unsaved edits asks first.
+   */
+  navigate(tab: Tab): void;
+  setSettingsDirty(dirty: boolean): void;
+  /** Settings answers the leave request: go (after a save or a discard) or stay. */
+  answerLeave(go: boolean): void;
 }
 
 export type AppStore = StoreApi<AppState & AppActions>;
@@ -123,10 +135,30 @@ export function createAppStore(client: BridgeClient, options: { canStoreKeys?: b
       recording: { state: 'idle' },
       draft: null,
       composerPolicy: '',
+      settingsDirty: false,
+      leaveRequest: null,
 
       setTab: (tab) => set({ tab }),
       setDraft: (draft) => set(draft ? { draft, composerPolicy: draft.policy } : { draft }),
       setComposerPolicy: (composerPolicy) => set({ composerPolicy }),
+      setSettingsDirty: (settingsDirty) => set({ settingsDirty }),
+      navigate: (tab) => {
+        const s = get();
+        if (s.tab === 'settings' && tab !== 'settings' && s.settingsDirty) return set({ leaveRequest: tab });
+        if (tab === 'run' && s.reviewing) {
+          set({ tab });
+          void s.backToLive();
+          return;
+        }
+        set({ tab, leaveRequest: null });
+      },
+      answerLeave: (go) => {
+        const to = get().leaveRequest;
+        set({ leaveRequest: null });
+        if (!go || !to) return;
+        set({ settingsDirty: false });
+        get().navigate(to);
+      },
       setConnected: (connected) => set({ connected }),
       reportError: (lastError) => set({ lastError }),
       selectStep: (selectedStep) => set({ selectedStep }),
