@@ -1,22 +1,30 @@
 /**
  * `deskpilot eval` through the real CLI (bin/deskpilot.js), each task on a private virtual
- * desktop of its own, the model a scripted fake model server (test/harness/fake-model):
+ * desktop of its own, the model a scripted fake model server (test/harness/fake-model).
  *
- *   - it solves two tasks, does a third wrong (and claims success), and asks the person on
- *     a fourth: results.json says passed, passed, failed (the claim beside it), needed a
- *     person — the checker alone decides, and the question ends the run instead of hanging;
- *   - Ctrl-C while a task is in flight: that task is `interrupted`, the results are written,
- *     exit 130; `--resume` runs only it, and keeps the finished one without asking the model again.
+ * One eval of eight tasks (--workers 2) holds every way a task can end, and the cases below
+ * read it — one eval, not one per case, because each task is a desktop and a `deskpilot run`
+ * child (~4 s of CPU each; CI has 2 cores for everything):
  *
+ *   - the model solves two tasks, claims success on a third it did not do, and asks the person
+ *     on a fourth: passed, passed, failed (the claim beside it), needed a person — the checker
+ *     alone decides, and the question ends the run instead of hanging;
+ *   - bad input: a setup command that fails, an app that is not installed and a checker that
+ *     cannot judge are each an `error` of that task with its reason, and the eval goes on;
+ *   - Ctrl-C while the last task is in flight (its model never answers): that task is
+ *     `interrupted`, the results are written, exit 130; `--resume` runs only it (solved this
+ *     time) and keeps the finished ones without asking the model again.
+ *
+ * A malformed task file is exit 2 naming the file and the field, before any desktop starts.
  * The fake model answers by the task each request is about (its instruction is in the
- * request), so the order the tasks run in does not matter (--workers 2).
+ * request), so the order the tasks run in does not matter.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModel, type FakeModelServer, type FakeRequest, type FakeResult } from '../../harness/fake-model/index.js';
 import { requirePrograms } from '../../harness/requirements.js';
-import { claude, finish, REPO_ROOT, runCli, tempHome, until } from '../../e2e/support.js';
+import { finish, REPO_ROOT, runCli, tempHome, until, type CliRun } from '../../e2e/support.js';
 import { runDir } from '../../../src/main/sessions/history.js';
 import { SOLUTIONS } from '../suite/solutions.js';
 
@@ -38,40 +46,31 @@ interface ResultLine {
   sessionReport?: string;
   policy: string;
   reason: string;
+  failure?: string;
   key: string;
 }
 
-beforeAll(async () => {
-  requirePrograms(['Xvfb', 'openbox', 'dbus-daemon', 'xterm', 'xdotool']);
-  fake = await startFakeModel({ estimateUsage: true });
-}, 60_000);
+const results = (outDir: string) => (JSON.parse(readFileSync(path.join(outDir, 'results.json'), 'utf8')) as { results: ResultLine[] }).results;
+const env = () => ({ ...process.env, DESKPILOT_HOME: home.home, ANTHROPIC_API_KEY: 'test-key' });
+const modelFlags = () => ['--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl];
 
-afterAll(async () => {
-  await fake?.close();
-  home.cleanup();
-});
-
-/** A folder of task files: copies of builtin tasks, and one made from a copy with another id and instruction. */
-function suiteOf(name: string, tasks: Array<{ from: string; id?: string; instruction?: string }>): string {
+function folder(name: string, tasks: Record<string, unknown>): string {
   const dir = path.join(home.home, name);
   mkdirSync(dir, { recursive: true });
-  for (const t of tasks) {
-    const file = path.join(BUILTIN, `${t.from}.json`);
-    if (!t.id) copyFileSync(file, path.join(dir, `${t.from}.json`));
-    else {
-      const json = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-      writeFileSync(path.join(dir, `${t.id}.json`), JSON.stringify({ ...json, id: t.id, instruction: t.instruction }));
-    }
-  }
+  for (const [file, json] of Object.entries(tasks)) writeFileSync(path.join(dir, file), typeof json === 'string' ? json : JSON.stringify(json));
   return dir;
 }
 
-/** Routes each request to its task's script by the instruction it carries; each task's turns in order. */
+const builtin = (id: string) => JSON.parse(readFileSync(path.join(BUILTIN, `${id}.json`), 'utf8')) as Record<string, unknown>;
+const echoOk = { func: 'exact_match', result: { type: 'vm_command_line', command: 'echo ok', shell: true }, expected: { type: 'rule', rules: { expected: 'ok\n' } } };
+const countLines = builtin('shell-count-lines');
+
+/** Routes each request to its task's script by the instruction it carries; each task's turns in order; any other task ends at once. */
 function routeByTask(scripts: Record<string, { marker: string; turns: FakeResult[] }>, seen: Map<string, number>): (req: FakeRequest) => FakeResult {
   return (req) => {
     const text = JSON.stringify(req.body);
     const entry = Object.entries(scripts).find(([, s]) => text.includes(s.marker));
-    if (!entry) return { fault: 'status', status: 400, body: { error: { type: 'invalid_request_error', message: 'a request for no scripted task' } } };
+    if (!entry) return { text: 'Done.', toolCalls: [finish(true, 'nothing to do')] };
     const [id, script] = entry;
     const n = seen.get(id) ?? 0;
     seen.set(id, n + 1);
@@ -79,51 +78,86 @@ function routeByTask(scripts: Record<string, { marker: string; turns: FakeResult
   };
 }
 
-const results = (outDir: string) => (JSON.parse(readFileSync(path.join(outDir, 'results.json'), 'utf8')) as { results: ResultLine[]; planned: string[] }).results;
-const env = () => ({ ...process.env, DESKPILOT_HOME: home.home, ANTHROPIC_API_KEY: 'test-key' });
-const modelFlags = () => ['--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl];
+const HANGS = 'z-interrupted';
+const HANGS_MARKER = 'Print this page on the office printer';
+
+let suite = '';
+let outDir = '';
+let first: CliRun;
+let firstCode: number | null = null;
+let afterFirst = new Map<string, ResultLine>();
+const seen = new Map<string, number>();
+
+beforeAll(async () => {
+  requirePrograms(['Xvfb', 'openbox', 'dbus-daemon', 'xterm', 'xdotool']);
+  fake = await startFakeModel({ estimateUsage: true });
+  suite = folder('mixed', {
+    // Solved by the model, in the terminal the setup opened.
+    'shell-hello-file.json': builtin('shell-hello-file'),
+    'shell-make-folder.json': builtin('shell-make-folder'),
+    // The model claims success and did nothing (no terminal: nothing to act on).
+    'claims-success.json': { ...countLines, id: 'claims-success', config: [(countLines.config as unknown[])[0]] },
+    'asks-the-person.json': { id: 'asks-the-person', instruction: 'Ask the person which greeting to write into greeting.txt, then write it.', evaluator: echoOk },
+    'a-setup-fails.json': { id: 'a-setup-fails', instruction: 'Do nothing.', config: [{ type: 'execute', parameters: { command: 'echo broken >&2; exit 3', shell: true } }], evaluator: echoOk },
+    'b-missing-app.json': {
+      id: 'b-missing-app',
+      instruction: 'Do nothing.',
+      config: [
+        { type: 'launch', parameters: { command: ['deskpilot-no-such-app'] } },
+        { type: 'activate_window', parameters: { window_name: 'No Such App' } },
+      ],
+      evaluator: echoOk,
+    },
+    'c-check-throws.json': { id: 'c-check-throws', instruction: 'Do nothing.', evaluator: { func: 'exact_match', result: { type: 'cloud_file', path: 'https://example.org/x.txt', dest: 'x.txt' }, expected: { type: 'rule', rules: { expected: 'x' } } } },
+    // Last in the order: in flight when Ctrl-C comes; infeasible (there is no printer), which the resumed run says.
+    [`${HANGS}.json`]: { id: HANGS, instruction: `${HANGS_MARKER}.`, evaluator: { func: 'infeasible' } },
+  });
+  fake.setFallback(
+    routeByTask(
+      {
+        'shell-hello-file': { marker: 'whose only line is: Hello, DeskPilot', turns: SOLUTIONS['shell-hello-file']!() },
+        'shell-make-folder': { marker: 'make a folder named projects', turns: SOLUTIONS['shell-make-folder']!() },
+        'claims-success': { marker: 'count the lines of the file data/log.txt', turns: [{ text: 'Done.', toolCalls: [finish(true, 'count.txt says 17')] }] },
+        'asks-the-person': { marker: 'Ask the person which greeting', turns: [{ text: 'Asking.', toolCalls: [{ name: 'ask_user', input: { question: 'Which greeting should I write?' } }] }] },
+        // The first time, the model never answers.
+        [HANGS]: { marker: HANGS_MARKER, turns: [{ fault: 'hang' }] },
+      },
+      seen,
+    ),
+  );
+  outDir = path.join(home.home, 'out-mixed');
+  first = runCli(['eval', suite, ...modelFlags(), '--workers', '2', '--max-steps', '8', '--out-dir', outDir], env());
+  await until(() => (seen.get(HANGS) ?? 0) > 0 && /^\[7\/8\]/m.test(first.stdout()), 220_000, `the other seven tasks to end while ${HANGS} waits for the model: ${first.stdout()}${first.stderr()}`);
+  first.child.kill('SIGINT');
+  firstCode = (await first.exit).code;
+  afterFirst = new Map(results(outDir).map((r) => [r.id, r]));
+}, 240_000);
+
+afterAll(async () => {
+  if (first && first.child.exitCode === null) first.child.kill('SIGKILL');
+  await fake?.close();
+  home.cleanup();
+});
 
 describe('deskpilot eval with a scripted model', () => {
-  it('two tasks solved, one done wrong, one that asks the person: the checker decides each, the question ends its run', async () => {
-    const suite = suiteOf('four', [
-      { from: 'shell-hello-file' },
-      { from: 'shell-make-folder' },
-      { from: 'shell-count-lines' },
-      { from: 'shell-hello-file', id: 'asks-the-person', instruction: 'Ask the person which greeting to write into greeting.txt, then write it.' },
-    ]);
-    const seen = new Map<string, number>();
-    fake.setFallback(
-      routeByTask(
-        {
-          'shell-hello-file': { marker: 'whose only line is: Hello, DeskPilot', turns: SOLUTIONS['shell-hello-file']!() },
-          'shell-make-folder': { marker: 'make a folder named projects', turns: SOLUTIONS['shell-make-folder']!() },
-          // Wrong: 16 lines written, and the model says it succeeded.
-          'shell-count-lines': { marker: 'count the lines of the file data/log.txt', turns: [{ text: 'Writing the count.', toolCalls: [claude.type('echo 16 > ~/count.txt')] }, { text: 'Run.', toolCalls: [claude.key('Return')] }, { text: 'Done.', toolCalls: [finish(true, 'count.txt says 16')] }] },
-          'asks-the-person': { marker: 'Ask the person which greeting', turns: [{ text: 'Asking.', toolCalls: [{ name: 'ask_user', input: { question: 'Which greeting should I write?' } }] }] },
-        },
-        seen,
-      ),
-    );
-    const outDir = path.join(home.home, 'out-four');
-    const run = runCli(['eval', suite, ...modelFlags(), '--workers', '2', '--max-steps', '8', '--out-dir', outDir], env());
-    const { code } = await run.exit;
-    expect(code, run.stderr() + run.stdout()).toBe(1);
-
-    const lines = run.stdout().split('\n');
+  it('names where the tasks come from first, and shows progress with passes and spend', () => {
+    const lines = first.stdout().split('\n');
     expect(lines[0]).toBe(`Tasks from ${suite} — task files are code: their setup commands run as you on the eval's desktops`);
-    expect(run.stdout()).toMatch(/^\[4\/4\] 2 passed · \$\d+\.\d\d$/m);
+    expect(first.stdout()).toMatch(/^\[7\/8\] 2 passed · \$\d+\.\d\d/m);
+  });
 
-    const byId = new Map(results(outDir).map((r) => [r.id, r]));
-    expect([...byId.keys()].sort()).toEqual(['asks-the-person', 'shell-count-lines', 'shell-hello-file', 'shell-make-folder']);
+  it('two tasks solved, one claimed but not done, one that asks the person: the checker decides each, the question ends its run', () => {
+    const byId = afterFirst;
     for (const id of ['shell-hello-file', 'shell-make-folder']) {
       expect(byId.get(id), byId.get(id)?.reason).toMatchObject({ status: 'passed', success: true, score: 1, claim: 'done', steps: 3, modelCalls: 3, policy: 'auto' });
     }
-    // The model claimed success; the checker read 16 where 17 belongs.
-    expect(byId.get('shell-count-lines'), byId.get('shell-count-lines')?.reason).toMatchObject({ status: 'failed', success: false, score: 0, claim: 'done' });
-    expect(byId.get('shell-count-lines')!.reason).toContain("result '16' is not '17'");
+    // The model claimed success; the checker found no count where 17 belongs.
+    expect(byId.get('claims-success'), byId.get('claims-success')?.reason).toMatchObject({ status: 'failed', success: false, score: 0, claim: 'done', failure: 'checker' });
+    expect(byId.get('claims-success')!.reason).toContain("is not '17'");
     expect(byId.get('asks-the-person'), byId.get('asks-the-person')?.reason).toMatchObject({ status: 'needed a person', success: false });
     expect(byId.get('asks-the-person')!.reason).toContain('Which greeting should I write?');
-    for (const r of byId.values()) {
+    for (const id of ['shell-hello-file', 'shell-make-folder', 'claims-success', 'asks-the-person', 'c-check-throws']) {
+      const r = byId.get(id)!;
       expect(r.inputTokens, r.id).toBeGreaterThan(0);
       expect(r.cost, r.id).toBeGreaterThan(0);
       // Each result names its session, kept in the data folder with the other runs.
@@ -133,42 +167,45 @@ describe('deskpilot eval with a scripted model', () => {
       expect(readFileSync(path.join(outDir, r.sessionReport!), 'utf8'), r.id).toContain('<html');
       expect(readFileSync(path.join(outDir, 'report.html'), 'utf8'), r.id).toContain(`href="sessions/${r.sessionId!}.html"`);
     }
-  }, 240_000);
+  });
+
+  it('a failing setup command, a missing app and a checker that cannot judge are errors of their task; the eval goes on', () => {
+    const byId = afterFirst;
+    expect(byId.get('a-setup-fails')).toMatchObject({ status: 'error', failure: 'setup' });
+    expect(byId.get('a-setup-fails')!.reason).toMatch(/^setup failed: step 1 \(execute\): .*broken/);
+    expect(byId.get('b-missing-app')).toMatchObject({ status: 'error', failure: 'setup' });
+    expect(byId.get('b-missing-app')!.reason).toContain('deskpilot-no-such-app');
+    // A task whose setup failed never asked the model.
+    expect(byId.get('a-setup-fails')!.modelCalls + byId.get('b-missing-app')!.modelCalls).toBe(0);
+    expect(byId.get('c-check-throws')).toMatchObject({ status: 'error', failure: 'check-error' });
+    expect(byId.get('c-check-throws')!.reason).toContain('--file-cache');
+  });
 
   it('Ctrl-C marks the task in flight interrupted and writes the results (exit 130); --resume runs only what is left', async () => {
-    const suite = suiteOf('two', [{ from: 'shell-hello-file' }, { from: 'shell-make-folder' }]);
-    const seen = new Map<string, number>();
-    let hung = false;
-    fake.setFallback(
-      routeByTask(
-        {
-          'shell-hello-file': { marker: 'whose only line is: Hello, DeskPilot', turns: SOLUTIONS['shell-hello-file']!() },
-          // The first time, the model never answers: the task is in flight when Ctrl-C comes.
-          'shell-make-folder': { marker: 'make a folder named projects', turns: [{ fault: 'hang' }] },
-        },
-        seen,
-      ),
-    );
-    const outDir = path.join(home.home, 'out-two');
-    const first = runCli(['eval', suite, ...modelFlags(), '--out-dir', outDir], env());
-    await until(() => (seen.get('shell-make-folder') ?? 0) > 0 && (hung = true), 180_000, 'the second task to ask the model');
-    expect(hung).toBe(true);
-    first.child.kill('SIGINT');
-    const { code } = await first.exit;
-    expect(code, first.stderr()).toBe(130);
-    const after = new Map(results(outDir).map((r) => [r.id, r]));
-    expect(after.get('shell-hello-file')?.status).toBe('passed');
-    expect(after.get('shell-make-folder')?.status).toBe('interrupted');
+    expect(firstCode, first.stderr()).toBe(130);
+    expect(afterFirst.size).toBe(8);
+    expect(afterFirst.get(HANGS)?.status).toBe('interrupted');
     expect(first.stdout()).toContain(`--out-dir ${outDir} --resume`);
 
-    seen.clear();
-    fake.setFallback(routeByTask({ 'shell-make-folder': { marker: 'make a folder named projects', turns: SOLUTIONS['shell-make-folder']!() } }, seen));
+    const resumedSeen = new Map<string, number>();
+    fake.setFallback(routeByTask({ [HANGS]: { marker: HANGS_MARKER, turns: [{ text: 'There is no printer on this desktop.', toolCalls: [finish(false, 'no printer: this cannot be done here')] }] } }, resumedSeen));
     const resumed = runCli(['eval', suite, ...modelFlags(), '--out-dir', outDir, '--resume'], env());
-    expect((await resumed.exit).code, resumed.stderr() + resumed.stdout()).toBe(0);
-    // The finished task was kept, not run again (the model heard nothing of it).
-    expect(seen.get('shell-hello-file')).toBeUndefined();
+    // Exit 1: the kept results hold a failure and errors.
+    expect((await resumed.exit).code, resumed.stderr() + resumed.stdout()).toBe(1);
+    expect(resumed.stdout()).toContain('1 task run(s) (7 kept from the earlier run)');
+    // The finished tasks were kept, not run again (the model heard of no other task).
+    expect([...resumedSeen.keys()]).toEqual([HANGS]);
     const final = new Map(results(outDir).map((r) => [r.id, r]));
-    expect(final.get('shell-hello-file')).toMatchObject({ status: 'passed', sessionId: after.get('shell-hello-file')!.sessionId });
-    expect(final.get('shell-make-folder')).toMatchObject({ status: 'passed' });
-  }, 240_000);
+    expect(final.size).toBe(8);
+    for (const [id, before] of afterFirst) if (id !== HANGS) expect(final.get(id), id).toMatchObject({ status: before.status, ...(before.sessionId ? { sessionId: before.sessionId } : {}) });
+    expect(final.get(HANGS)).toMatchObject({ status: 'passed', claim: 'infeasible' });
+  }, 120_000);
+
+  it('a malformed task file: exit 2 naming the file and the field, nothing run', async () => {
+    const dir = folder('malformed', { 'good.json': { id: 'good', instruction: 'x', evaluator: echoOk }, 'bad.json': { id: 'bad', evaluator: echoOk } });
+    const run = runCli(['eval', dir, '--anti-reference', '--out-dir', path.join(home.home, 'out-malformed')], env());
+    expect((await run.exit).code).toBe(2);
+    expect(run.stderr()).toContain(`malformed task file: ${path.join(dir, 'bad.json')}: instruction`);
+    expect(run.stdout()).toBe('');
+  }, 60_000);
 });
