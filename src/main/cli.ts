@@ -8,6 +8,7 @@ import { registerEvalCommand } from './cli/eval-command.js';
 import { registerAcpCommand } from './cli/acp-command.js';
 import { registerMcpCommand } from './cli/mcp-command.js';
 import { registerInspectCommand } from './cli/inspect-command.js';
+import { registerHarnessesCommand } from './cli/harnesses-command.js';
 import { registerQaCommand } from './cli/qa-command.js';
 import { registerRecordCommand } from './cli/record-command.js';
 import { registerReplayCommand } from './cli/replay-command.js';
@@ -55,6 +56,7 @@ export function buildProgram(): Command {
     run: runOnVirtualDisplay,
   });
   registerDisplaysCommand(program);
+  registerHarnessesCommand(program);
   registerInspectCommand(program);
   registerDoctorCommand(program);
   registerMcpCommand(program);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { killHotkeyProblem } from './accelerator.js';
 import { PolicyModeSchema } from './approvals.js';
 import { LimitsSchema } from './events.js';
+import { FORMAT_HARNESSES, HarnessNameSchema } from './harnesses.js';
 import { ProviderFamilySchema } from './providers.js';
 import { SandboxModeSchema } from './sandbox.js';
 
@@ -37,8 +38,10 @@ export const ProviderProfileSchema = z
     apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
     /** Force a tool version instead of choosing from the model id, e.g. "computer_20250124". */
     toolVersion: z.string().optional(),
-    /** For openai-compatible servers: which output format the model was trained on. */
-    format: z.enum(['tools', 'ui-tars', 'qwen-vl']).optional(),
+    /** The older name of `harness` for openai-compatible servers (tools, ui-tars, qwen-vl): read as the harness of that name; one that disagrees with `harness` is a config error. */
+    format: z.enum(FORMAT_HARNESSES).optional(),
+    /** How the model is asked to act (shared/harnesses.ts, `deskpilot harnesses`); default: by the model's family. */
+    harness: HarnessNameSchema.optional(),
     /** Anthropic thinking budget / OpenAI reasoning effort, where the model supports it. */
     thinking: z.enum(['off', 'low', 'medium', 'high']).optional(),
     maxOutputTokens: z.number().int().positive().optional(),

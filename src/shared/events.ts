@@ -166,6 +166,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
       display: DisplayInfoSchema.optional(),
       /** The model server's base URL when not the provider default (not a secret; resume reuses it). */
       baseUrl: z.string().optional(),
+      /** How the model was asked to act (shared/harnesses.ts; resume keeps it). A string: a log may name a harness this version does not know. */
+      harness: z.string().optional(),
       /** AGENTS.md read into the system prompt (absent: none, or --no-agents-md). */
       projectInstructions: ProjectInstructionsSchema.optional(),
       /** The sandbox the run's commands ran in (absent on older lines and runs started without one: no sandbox). */

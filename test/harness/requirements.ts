@@ -57,6 +57,8 @@ export const PROGRAM_PACKAGES = {
   // run a child interpreter inside it and make an unprivileged user to run as.
   bwrap: 'bubblewrap',
   '/usr/bin/python3': 'python3',
+  // The code harness's persistent Python session (agent/harness/code/session.ts).
+  python3: 'python3',
   useradd: 'passwd',
   userdel: 'passwd',
   'xvfb-run': 'xvfb',

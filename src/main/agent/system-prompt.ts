@@ -24,6 +24,8 @@ export interface SystemPromptInput {
   tools?: readonly Pick<ToolSpec, 'name' | 'description'>[];
   /** Extra text for this run (the QA instructions, …). */
   addendum?: string;
+  /** How the run's harness asks the model to act (agent/harness), when it says more than the computer tool does; such a harness offers no computer tool. */
+  harness?: string;
 }
 
 const PLATFORM_NAMES: Partial<Record<NodeJS.Platform, string>> = {
@@ -71,8 +73,9 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
       '- When the task is complete, say so briefly and stop calling tools.',
     ].join('\n'),
   );
+  if (input.harness) parts.push(input.harness);
   const tools = toolLines(input.tools ?? [], input.platform);
-  if (tools.length) parts.push(['Tools besides the computer:', ...tools].join('\n'));
+  if (tools.length) parts.push([input.harness ? 'Tools:' : 'Tools besides the computer:', ...tools].join('\n'));
   const skills = input.skills ?? [];
   if (skills.length) {
     parts.push(

@@ -1,4 +1,5 @@
 import { ProviderFamilySchema } from '../../shared/config.js';
+import { HarnessNameSchema } from '../../shared/harnesses.js';
 import type { RunEventOf } from '../../shared/events.js';
 import { openSession } from '../sessions/history.js';
 import { EXIT } from './exit-codes.js';
@@ -35,6 +36,8 @@ export async function resumeRunInTerminal(
     return EXIT.usage;
   }
   const sameProvider = provider.data === started.provider;
+  const logged = HarnessNameSchema.safeParse(started.harness);
+  const harness = flags.harness ?? (sameProvider && logged.success ? logged.data : undefined);
   return launchInTerminal({
     home: context.home,
     choices: {
@@ -46,6 +49,8 @@ export async function resumeRunInTerminal(
       ...(sameProvider && started.baseUrl ? { loggedBaseUrl: started.baseUrl } : {}),
       apiKeyEnv: flags.apiKeyEnv,
       ...(flags.grounding !== undefined ? { grounding: flags.grounding } : {}),
+      // The harness the run was started in (its model was told how to act in it), unless --harness names another.
+      ...(harness ? { harness } : {}),
       policy: policyFromFlags(flags),
       // The log is a file: its policy can only tighten what the flags or the config say.
       loggedPolicy: started.policy,

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import path from 'node:path';
 import { deskpilotHome } from '../paths.js';
-import { addGroundingOption, addPolicyOptions, addProviderOptions, addSandboxOptions, policyFromFlags, positiveInt, positiveNumber, sandboxRequestFromFlags, type ChoiceFlags, type SandboxFlags } from './run-flags.js';
+import { addGroundingOption, addHarnessOption, addPolicyOptions, addProviderOptions, addSandboxOptions, policyFromFlags, positiveInt, positiveNumber, sandboxRequestFromFlags, type ChoiceFlags, type SandboxFlags } from './run-flags.js';
 import { EXIT } from './exit-codes.js';
 import { launchInTerminal } from './terminal-launch.js';
 import { DEFAULT_VIRTUAL_SCREEN, virtualScreenOption, type ScreenSize } from './virtual-display-run.js';
@@ -25,6 +25,7 @@ export function registerRunCommand(program: Command): void {
     .argument('<task>', 'what to do, in plain language');
   addProviderOptions(run);
   addGroundingOption(run);
+  addHarnessOption(run);
   addSandboxOptions(run);
   addPolicyOptions(run)
     .option('--max-steps <n>', 'stop after this many model turns', positiveInt)
@@ -57,6 +58,7 @@ async function runCommand(task: string, flags: RunFlags): Promise<number> {
       baseUrl: flags.baseUrl,
       apiKeyEnv: flags.apiKeyEnv,
       ...(flags.grounding !== undefined ? { grounding: flags.grounding } : {}),
+      ...(flags.harness !== undefined ? { harness: flags.harness } : {}),
       policy: policyFromFlags(flags),
       limits: { maxSteps: flags.maxSteps, maxCostUsd: flags.maxCost },
     },

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { PolicyModeSchema, type PolicyMode } from '../../shared/approvals.js';
 import { GroundingSchema, ProviderFamilySchema, type Grounding, type ProviderProfile } from '../../shared/config.js';
+import { HARNESS_NAMES, type HarnessName } from '../../shared/harnesses.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../shared/providers.js';
 import { SANDBOX_MODES, type SandboxMode } from '../../shared/sandbox.js';
 import type { SandboxRequest } from '../sandbox/index.js';
@@ -21,6 +22,8 @@ export interface ChoiceFlags {
   display?: string;
   requestTimeout?: number;
   grounding?: Grounding;
+  /** --harness: how the model is asked to act (shared/harnesses.ts). */
+  harness?: HarnessName;
   /** The seed's spelling of --policy (untrusted | on-request | never). */
   askForApproval?: keyof typeof ASK_FOR_APPROVAL;
 }
@@ -74,6 +77,13 @@ export function addProviderOptions(command: Command): Command {
 export function addGroundingOption(command: Command): Command {
   return command.addOption(
     new Option('--grounding <how>', 'how the model finds targets: pixels, both (+ a list of controls with ids; default) or elements (+ the ids drawn on the screenshot)').choices(GroundingSchema.options),
+  );
+}
+
+/** --harness (run and resume): the profile's `harness` for this run. */
+export function addHarnessOption(command: Command): Command {
+  return command.addOption(
+    new Option('--harness <name>', 'how the model is asked to act: its family\'s computer tool (default), or code (Python blocks whose computer calls are approved like actions); deskpilot harnesses lists them').choices(HARNESS_NAMES),
   );
 }
 

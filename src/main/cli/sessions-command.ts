@@ -6,7 +6,7 @@ import { deskpilotHome } from '../paths.js';
 import { CLI_EXPORT_FORMATS, REPLAY_FORMAT_DEPRECATED, type CliExportFormat, type ExportFormat } from '../sessions/export/formats.js';
 import { deleteSession, listSessions, openSession, runDir, sessionSummary, type ListedSession } from '../sessions/history.js';
 import { RunLogReadError } from '../sessions/reader.js';
-import { addGroundingOption, addPolicyOptions, addProviderOptions, addSandboxOptions, type ChoiceFlags, type SandboxFlags } from './run-flags.js';
+import { addGroundingOption, addHarnessOption, addPolicyOptions, addProviderOptions, addSandboxOptions, type ChoiceFlags, type SandboxFlags } from './run-flags.js';
 import { resolveRunRef, RunRefError } from './run-ref.js';
 import { shownOneLine } from './terminal-text.js';
 import { readQaLabels } from '../../shared/qa-labels.js';
@@ -211,6 +211,7 @@ export function registerSessionsCommand(program: Command, options: SessionsComma
     .argument('<id>', RUN_REF);
   addProviderOptions(resume);
   addGroundingOption(resume);
+  addHarnessOption(resume);
   addSandboxOptions(resume);
   addPolicyOptions(resume).action((ref: string, flags: ChoiceFlags & SandboxFlags) =>
       guard(async () => {

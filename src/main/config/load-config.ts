@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigSchema, type Config, type ProviderProfile } from '../../shared/config.js';
+import { harnessProblem } from '../../shared/harnesses.js';
 import { PROVIDERS } from '../../shared/providers.js';
 import { homePaths } from '../paths.js';
 import { mkdirPrivate, repairPrivateHome, writePrivateFile } from '../private-files.js';
@@ -67,6 +68,11 @@ export function parseConfig(text: string, file: string): Config {
   const parsed = ConfigSchema.safeParse(raw);
   if (!parsed.success) {
     throw new ConfigError(`${file} has invalid settings:\n${describeIssues(parsed.error)}\nSee docs/CONFIG.md for the schema.`, file);
+  }
+  // A profile whose `format` (the harness's older name) disagrees with its `harness`, or whose harness its provider cannot carry.
+  for (const [name, profile] of Object.entries(parsed.data.profiles)) {
+    const problem = harnessProblem(profile);
+    if (problem) throw new ConfigError(`${file} has invalid settings:\n  - profiles.${name}: ${problem}\nSee docs/CONFIG.md for the schema.`, file);
   }
   return withBuiltInProfiles(parsed.data);
 }

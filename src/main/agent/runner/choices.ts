@@ -1,5 +1,6 @@
 import type { PolicyMode } from '../../../shared/approvals.js';
 import type { Config, Grounding, ProviderProfile } from '../../../shared/config.js';
+import { harnessProblem, type HarnessName } from '../../../shared/harnesses.js';
 import { PROVIDERS } from '../../../shared/providers.js';
 import { LimitsSchema, type Limits } from '../../../shared/events.js';
 import { ConfigError, resolveProfile } from '../../config/index.js';
@@ -16,6 +17,8 @@ export interface RunChoices {
   apiKeyEnv?: string;
   /** The profile's `grounding` for this run (--grounding). */
   grounding?: Grounding;
+  /** The profile's `harness` for this run (--harness; shared/harnesses.ts). */
+  harness?: HarnessName;
   policy?: PolicyMode;
   limits?: Partial<Limits>;
   /**
@@ -66,6 +69,7 @@ export function resolveRunChoices(config: Config, choices: RunChoices, env: Node
     profile.provider = choices.provider;
     delete profile.toolVersion;
     delete profile.format;
+    delete profile.harness;
     delete profile.baseUrl;
   }
   if (choices.model !== undefined && choices.model !== profile.model) {
@@ -75,6 +79,13 @@ export function resolveRunChoices(config: Config, choices: RunChoices, env: Node
     profile.model = choices.model;
     delete profile.format;
     delete profile.toolVersion;
+    // A harness named by the old format key is the model's too; `code` (any model) stays.
+    if (profile.harness !== undefined && profile.harness !== 'code') delete profile.harness;
+  }
+  if (choices.harness !== undefined) {
+    profile.harness = choices.harness;
+    // The flag names the harness: the profile's older key for it gives way.
+    delete profile.format;
   }
   if (choices.apiKeyEnv !== undefined) profile.apiKeyEnv = choices.apiKeyEnv;
   if (choices.grounding !== undefined) profile.grounding = choices.grounding;
@@ -87,6 +98,8 @@ export function resolveRunChoices(config: Config, choices: RunChoices, env: Node
     const fromEnv = env[PROVIDERS[profile.provider].baseUrlEnv]?.trim();
     if (fromEnv) profile.baseUrl = fromEnv;
   }
+  const harness = harnessProblem(profile);
+  if (harness) throw new ConfigError(harness, 'config.json');
   if (!profile.model) throw new ConfigError(`no model given for provider ${profile.provider}; pass --model`, 'config.json');
   if (PROVIDERS[profile.provider].baseUrlRequired && !profile.baseUrl) {
     throw new ConfigError(`an ${profile.provider} provider needs a base URL (--base-url or ${PROVIDERS[profile.provider].baseUrlEnv})`, 'config.json');

@@ -17,6 +17,7 @@ import type { PendingQuestions } from './questions.js';
 import type { StepGrounding } from '../grounding/ground-step.js';
 import type { GreyImage } from '../../../os-control/screen-match.js';
 import type { Grounding } from '../../../shared/config.js';
+import type { CodeSessions } from '../harness/code/sessions.js';
 
 /**
  * What the loop needs to steer one run: stop (abort every await), pause at the next
@@ -109,6 +110,8 @@ export interface RunContext {
   readonly tools: RunTools;
   /** How the model finds targets (profile `grounding`, agent/grounding). */
   readonly grounding: Grounding;
+  /** The code harness's interpreters (harness/code): present when the run's harness is `code`; ended with the run. */
+  readonly code?: CodeSessions;
   readonly startedAt: number;
   emit(event: RunEventInput): RunEvent;
   transcript: TranscriptItem[];

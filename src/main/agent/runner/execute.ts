@@ -18,6 +18,8 @@ import type { ElementTreeResult } from '../../../shared/elements.js';
 import { resolveElementIds } from '../grounding/resolve-id.js';
 import { elementContext } from '../grounding/element-context.js';
 import { elementFactsMatter } from '../supervision/element-facts.js';
+import { EXECUTE_TOOL_NAME } from '../harness/code/execute-tool.js';
+import { runCodeCall, type BlockPerformer } from '../harness/code/run-block.js';
 
 /** What one model turn's calls came to: one result per call id, in order, and maybe the end of the run. */
 export interface TurnOutcome {
@@ -80,6 +82,16 @@ async function executeCall(
   seen: SeenObservation,
   reasoning: string,
 ): Promise<ActionResult & { acted: boolean; acknowledgedSafetyChecks?: ModelCall['safetyChecks'] }> {
+  if (ctx.code && call.name === EXECUTE_TOOL_NAME) {
+    // The code harness's block: gated whole, then each computer call in it as the action it is (harness/code/run-block.ts).
+    return runCodeCall(ctx, ctx.code, call, {
+      propose: (action, index, options) =>
+        proposeAndRun(ctx, call, `${ctx.step}.${callIndex}.${index}`, action, seen, options.reasoning ?? reasoning, options.perform),
+      check: (action) => checkAction(action, seen.record),
+      screen: seen.record.image,
+      reasoning,
+    });
+  }
   const tool = ctx.tools.find(call.name);
   if (tool?.asAction) {
     // A tool call that is an action: it takes the action path below (checked, gated, performed).
@@ -139,6 +151,8 @@ async function proposeAndRun(
   proposed: CheckedAction,
   seen: SeenObservation,
   reasoning: string,
+  /** What runs once the gate lets the action through, instead of the executor (a code block: harness/code/run-block.ts). */
+  performWith?: BlockPerformer,
 ): Promise<ActionResult & { acted: boolean }> {
   ctx.emit({
     type: 'action_proposed',
@@ -211,6 +225,7 @@ async function proposeAndRun(
   }
   // The gate hands out only checked actions: a person's edit passed the same checkAction as model output.
   // An edit that moved the point acts elsewhere: the target read for the proposal is not its target.
+  if (performWith) return { ...(await performWith(outcome.action, outcome.by, proposalId)), acted: true };
   const samePoint = JSON.stringify(pointerTargetPoint(outcome.action)) === JSON.stringify(targetPoint);
   const landed = target && samePoint ? await target : undefined;
   return { ...(await perform(ctx, proposalId, outcome.action, outcome.by, seen, landed)), acted: actionCategory(outcome.action) !== 'observe' };

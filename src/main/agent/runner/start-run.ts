@@ -12,7 +12,9 @@ import { loadSkillsForPrompt } from '../skills/index.js';
 import { FRESH_INPUT } from '../supervision/input-memory.js';
 import { buildSystemPrompt, type SkillForPrompt } from '../system-prompt.js';
 import { groundingOf } from '../grounding/ground-step.js';
-import { runTools, type RunTools } from '../tools/agent-tool.js';
+import { runTools, ToolSetupError, type RunTools } from '../tools/agent-tool.js';
+import { runHarness, type RunHarness } from '../harness/index.js';
+import { CodeSessions } from '../harness/code/sessions.js';
 import type { TranscriptItem } from '../transcript.js';
 import type { DepsFactory, RunContext, RunDeps, RunEnding } from './context.js';
 import { runLoop } from './loop.js';
@@ -37,7 +39,8 @@ import { RunSandbox, summarizePolicy } from '../../sandbox/index.js';
  */
 export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): Promise<RunHandle> {
   const builtins = { elements: groundingOf(options.profile) !== 'pixels', sandboxed: options.sandbox !== undefined && options.sandbox.mode !== 'danger-full-access' };
-  const tools = await closingMcpOnError(options, () => runTools([...(options.tools ?? []), ...(options.mcp?.tools ?? [])], builtins));
+  const harness = await closingMcpOnError(options, () => runHarness(options.profile));
+  const tools = await closingMcpOnError(options, () => withHarnessTools(runTools([...(options.tools ?? []), ...(options.mcp?.tools ?? [])], builtins), harness));
   const home = options.home ?? deskpilotHome();
   const log = await closingMcpOnError(options, () => openLog(options, home));
   const point = await closingOnError(log, () => closingMcpOnError(options, () => restorePoint(options, log)));
@@ -51,6 +54,7 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
     task: point.task,
     provider: options.profile.provider,
     model: options.profile.model,
+    harness: harness.name,
     policy: options.policy,
     limits: options.limits,
     skills: options.skills ?? [],
@@ -71,7 +75,7 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
   const agentsMdBlock = projectInstructions ? agentsMdPrompt(projectInstructions) : '';
 
   const questions = new PendingQuestions();
-  const ctx = buildContext({ options, log, deps, emit, tools, point, skillPrompts, agentsMdBlock, display, questions });
+  const ctx = buildContext({ options, log, deps, emit, tools, point, skillPrompts, agentsMdBlock, display, questions, harness });
   const wallTimer = armWallTimer(ctx, deps, options.limits.maxWallMs - point.activeBeforeMs);
   const done = runToEnd(ctx, deps, log, wallTimer, ended);
   return handleFor(log, done, deps, questions, ended);
@@ -87,6 +91,14 @@ interface RestorePoint {
   activeBeforeMs: number;
   labels: Record<string, string>;
   resumedFromSeq?: number;
+}
+
+/** 1. The harness's own tools (the code harness's execute) after the run's; a caller's tool of the same name is refused. */
+function withHarnessTools(tools: RunTools, harness: RunHarness): RunTools {
+  if (harness.tools.length === 0) return tools;
+  const taken = harness.tools.filter((t) => tools.specs.some((s) => s.name === t.name) || tools.find(t.name));
+  if (taken.length) throw new ToolSetupError(`the run's tools cannot be offered: tool name "${taken[0]!.name}" is taken by the ${harness.name} harness`);
+  return { specs: [...tools.specs, ...harness.tools], find: (name) => tools.find(name) };
 }
 
 /** The run's MCP servers stop when any start-up step before run_started fails, steps 1–5 (McpToolbox.close never rejects). */
@@ -185,8 +197,10 @@ function buildContext(parts: {
   agentsMdBlock: string;
   display: DisplayInfo;
   questions: PendingQuestions;
+  harness: RunHarness;
 }): RunContext {
-  const { options, log, deps, emit, tools, point, skillPrompts, agentsMdBlock, display, questions } = parts;
+  const { options, log, deps, emit, tools, point, skillPrompts, agentsMdBlock, display, questions, harness } = parts;
+  const harnessPrompt = harness.prompt({ fenced: options.profile.provider === 'openai-compatible' });
   return {
     runId: log.runId,
     options,
@@ -204,6 +218,7 @@ function buildContext(parts: {
     price: priceFor(options.profile.model, options.config.prices),
     tools,
     grounding: groundingOf(options.profile),
+    ...(harness.name === 'code' ? { code: new CodeSessions({ cwd: process.cwd(), resumed: options.resumeRunId !== undefined, ...(options.sandbox ? { sandbox: options.sandbox } : {}) }) } : {}),
     system: (screen) =>
       buildSystemPrompt({
         family: options.profile.provider,
@@ -215,6 +230,7 @@ function buildContext(parts: {
         skills: skillPrompts,
         tools: tools.specs,
         ...(options.systemAddendum ? { addendum: options.systemAddendum } : {}),
+        ...(harnessPrompt ? { harness: harnessPrompt } : {}),
       }),
     startedAt: Date.now() - point.activeBeforeMs,
     emit,
@@ -251,6 +267,8 @@ async function runToEnd(ctx: RunContext, deps: RunDeps, log: FileRunLog, wallTim
     deps.dispose?.();
     // The run's sandbox session ends with it: no process of it is left (sandbox/run-sandbox.ts).
     if (ctx.commands && !(await ctx.commands.close())) emit({ type: 'error', message: "a process of the run's sandbox was still alive 2 s after it was killed", fatal: false });
+    // The code harness's interpreters and every process their blocks started.
+    await ctx.code?.close().catch((error: unknown) => emit({ type: 'error', message: `ending the code sessions failed: ${errorText(error)}`, fatal: false }));
     await ctx.options.mcp?.close().catch((error: unknown) => emit({ type: 'error', message: `closing the MCP servers failed: ${errorText(error)}`, fatal: false }));
   }
   // From here the handle's stop/pause/resume do nothing: the loop is over.

@@ -11,6 +11,7 @@ import type { ToolSpec } from '../tool-spec.js';
 import type { ModelTurn, Provider, TurnCallbacks, TurnRequest } from '../types.js';
 import { BETA_HEADERS, THINKING_BUDGETS, chooseToolVersion, claudeImageTarget, usesAdaptiveThinking, type ClaudeToolVersion } from './models.js';
 import { renderMessages } from './render.js';
+import { runHarness } from '../../harness/index.js';
 
 /**
  * Claude through the Anthropic Messages API, streaming.
@@ -51,6 +52,8 @@ type ResponseMessage = z.infer<typeof ResponseMessage>;
 
 export function createAnthropicProvider(profile: ProviderProfile, options: AnthropicProviderOptions): Provider {
   const version = chooseToolVersion(profile);
+  // The code harness acts through its execute tool: no computer tool is declared (agent/harness).
+  const { computerTool } = runHarness(profile);
   const client = new Anthropic({
     apiKey: options.apiKey,
     ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
@@ -71,7 +74,8 @@ export function createAnthropicProvider(profile: ProviderProfile, options: Anthr
             display_height_px: height,
             ...(version === 'computer_20251124' ? { enable_zoom: true } : {}),
           };
-    return [computer, ...request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }))];
+    const functions = request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+    return computerTool ? [computer, ...functions] : functions;
   }
 
   function thinkingParams(): { thinking?: Record<string, unknown>; output_config?: Record<string, unknown>; max_tokens: number } {

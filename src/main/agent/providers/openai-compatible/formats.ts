@@ -1,5 +1,6 @@
 import type { ImageTarget } from '../../../../os-control/types.js';
 import type { ProviderProfile } from '../../../../shared/config.js';
+import { harnessOf, harnessProblem } from '../../../../shared/harnesses.js';
 import { qwenCoordinates } from '../parse/qwen-vl.js';
 import { uiTarsCoordinates } from '../parse/ui-tars.js';
 
@@ -13,17 +14,24 @@ import { uiTarsCoordinates } from '../parse/ui-tars.js';
  *   32 (Qwen3-VL: 16-px patches merged 2×2).
  */
 
-export type CompatFormat = NonNullable<ProviderProfile['format']>;
+export type CompatFormat = NonNullable<ProviderProfile['format']> | 'code';
 
-export function chooseFormat(profile: Pick<ProviderProfile, 'model' | 'format'>): CompatFormat {
-  if (profile.format) return profile.format;
-  if (/ui-?tars/i.test(profile.model)) return 'ui-tars';
-  if (/qwen.*vl|qwen-?3-?vl/i.test(profile.model)) return 'qwen-vl';
-  return 'tools';
+/**
+ * The harness a model on an OpenAI-compatible server speaks (shared/harnesses.ts
+ * harnessOf: `harness`, else `format`, else by model id). A harness this wire cannot
+ * carry was refused when the config was read (harnessProblem); here it is an error too.
+ */
+export function chooseFormat(profile: Pick<ProviderProfile, 'model' | 'format' | 'harness'>): CompatFormat {
+  const problem = harnessProblem({ provider: 'openai-compatible', ...profile });
+  if (problem) throw new Error(problem);
+  const harness = harnessOf({ provider: 'openai-compatible', ...profile });
+  if (harness === 'claude-computer' || harness === 'openai-computer') throw new Error(`harness "${harness}" does not run on openai-compatible`);
+  return harness;
 }
 
 export function compatImageTarget(format: CompatFormat, model: string): ImageTarget {
   switch (format) {
+    case 'code':
     case 'ui-tars':
       // UI-TARS-1.5 was trained up to 16384 28-px patches; 1.0 on far fewer.
       return uiTarsCoordinates(model) === 'absolute'

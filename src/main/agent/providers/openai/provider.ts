@@ -10,6 +10,7 @@ import { withIdleTimeout, withRetry, type RetryOptions } from '../retry.js';
 import type { ToolSpec } from '../tool-spec.js';
 import type { ModelTurn, Provider, TurnCallbacks, TurnRequest } from '../types.js';
 import { renderInput } from './render.js';
+import { runHarness } from '../../harness/index.js';
 
 /**
  * OpenAI models through the Responses API, streaming.
@@ -68,6 +69,8 @@ const environment = (): 'linux' | 'mac' | 'windows' =>
 
 export function createOpenAIProvider(profile: ProviderProfile, options: OpenAIProviderOptions): Provider {
   const tool = chooseOpenAITool(profile);
+  // The code harness acts through its execute tool: no computer tool is declared (agent/harness).
+  const { computerTool } = runHarness(profile);
   const client = new OpenAI({
     apiKey: options.apiKey,
     ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
@@ -99,7 +102,7 @@ export function createOpenAIProvider(profile: ProviderProfile, options: OpenAIPr
       input: rendered.input,
       ...(rendered.previousResponseId ? { previous_response_id: rendered.previousResponseId } : {}),
       tools: [
-        computer,
+        ...(computerTool ? [computer] : []),
         ...request.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false })),
       ],
       truncation: 'auto',

@@ -1,0 +1,25 @@
+/**
+ * What the `code` harness tells the model (appended to the system prompt): the execute
+ * tool, the persistent session, and the `computer` API inside it. The names follow Open
+ * Interpreter's OS mode (`computer.display.view()`, `computer.mouse.click(...)`,
+ * `computer.keyboard.write(...)`), so a model that knows that harness reads them at once.
+ */
+/** `fenced`: the model may not call tools (an OpenAI-compatible server), so fenced blocks are read as calls too. */
+export function codeHarnessPrompt(options: { fenced: boolean }): string {
+  const how = options.fenced
+    ? 'Act by calling the execute tool with {language: "python", code}; its output comes back. If you cannot call tools, write the code in a fenced block (```python … ```) instead: it runs the same way. A fence without a language is shown, never run.'
+    : 'Act by calling the execute tool with {language: "python", code}; its output comes back.';
+  return [
+    'How you act: you write code.',
+    how,
+    'The Python session persists for the run: variables, imports and the working folder survive between blocks. The value of a last bare expression is shown.',
+    'A person may approve each block before it runs, and each computer call in it is approved like the same action by hand; a call that is rejected or refused raises ComputerError with the reason.',
+    'The computer API (coordinates are pixels of the latest screenshot you were sent):',
+    '- computer.display.view(): the screenshot after this block is sent to you; returns {"width", "height"} of the one you have',
+    '- computer.display.size(): {"width", "height"} of the screenshot you have',
+    '- computer.mouse.click(x, y, button="left", clicks=1), computer.mouse.move(x, y), computer.mouse.scroll(x, y, dy, dx=0) (notches; positive dy scrolls down)',
+    '- computer.keyboard.write(text): types text exactly; computer.keyboard.press(key) e.g. "Return", "ctrl+s"; computer.keyboard.hotkey(*keys) e.g. hotkey("ctrl", "s")',
+    '- computer.wait(seconds)',
+    'Each call returns when its action is done. Prefer plain Python for files, data and anything with a command line; use the computer API for the screen.',
+  ].join('\n');
+}

@@ -1,0 +1,159 @@
+import type { ApprovedBy } from '../../../../shared/approvals.js';
+import { throwIfAborted } from '../../../../shared/abort.js';
+import type { CheckedAction } from '../../../../os-control/check-action.js';
+import type { RunContext } from '../../runner/context.js';
+import type { ModelCall } from '../../transcript.js';
+import { planCall } from './computer-api.js';
+import { readExecuteInput, type CodeLanguage } from './execute-tool.js';
+import type { CodeSessions } from './sessions.js';
+import type { BlockResult, ComputerCallReply, ComputerCallRequest } from './session.js';
+
+/**
+ * One `execute` call of the `code` harness, supervised like everything else:
+ *   1. read      — the block's language and code (a bad input is told to the model, nothing runs)
+ *   2. gate      — the whole block is proposed as the command it is (a `shell` action whose
+ *                  text is the code under a header naming the session): the same risk rules
+ *                  (a command is risky: under ask and risky it waits, shown whole), user
+ *                  rules on command text, the approval queue, a person's edit
+ *   3. run       — in the run's persistent session of that language, in the run's sandbox
+ *   4. each computer call — the action it is (computer-api.ts), through the runner's own
+ *                  proposeAndRun: checkAction, the gate and queue, the takeover watch, the
+ *                  executor, the audit log. A refusal is raised in the code with its reason
+ *   5. answer    — output, value and traceback, cut to the budget with the cut said
+ * A stop (Stop, Ctrl-C, the kill hotkey, the run's time limit) ends the block and the
+ * interpreter with everything it started, and stops the run as any stop does.
+ */
+
+/** What the runner lends a block: its own proposal path, the check against the screenshot the model saw. */
+export interface BlockHooks {
+  /** The runner's proposeAndRun for this call: `perform` replaces the executor (the block itself); `index` numbers the proposal within the call. */
+  propose(action: CheckedAction, index: number, options: { reasoning?: string; perform?: BlockPerformer }): Promise<{ ok: boolean; text: string; acted: boolean }>;
+  /** checkAction against the screenshot the model saw. */
+  check(action: unknown): { ok: true; action: CheckedAction } | { ok: false; error: string };
+  /** The size of that screenshot (the coordinate space of every call). */
+  screen: { width: number; height: number };
+  /** The model's text of the turn (the reasoning shown with the block). */
+  reasoning: string;
+}
+
+export type BlockPerformer = (action: CheckedAction, by: ApprovedBy, proposalId: string) => Promise<{ ok: boolean; text: string }>;
+
+export interface BlockOutcome {
+  ok: boolean;
+  text: string;
+  acted: boolean;
+}
+
+/** Output kept for the model per block (~4k tokens); the shell tool keeps 16,000 characters too. */
+export const BLOCK_OUTPUT_CHARS = 16_000;
+const DEFAULT_BLOCK_MS = 60_000;
+
+const SESSION_NAMES: Readonly<Record<CodeLanguage, string>> = { python: 'python3' };
+
+/** The command a block is proposed as: a header line naming the session (a comment in Python and in a shell), then the code. */
+export function blockCommand(language: CodeLanguage, code: string): string {
+  return `# ${language} block, run in this run's persistent ${SESSION_NAMES[language]} session\n${code}`;
+}
+
+/** The code of a (maybe edited) block command: without its header line when it still has it. */
+export function codeOfCommand(language: CodeLanguage, command: string): string {
+  const header = blockCommand(language, '');
+  return command.startsWith(header) ? command.slice(header.length) : command;
+}
+
+export async function runCodeCall(ctx: RunContext, sessions: CodeSessions, call: ModelCall, hooks: BlockHooks): Promise<BlockOutcome> {
+  // 1. read
+  const input = readExecuteInput(call.input);
+  if (!input.ok) {
+    ctx.emit({ type: 'action_invalid', step: ctx.step, callId: call.callId, raw: JSON.stringify(call.input ?? null).slice(0, 2_000), error: input.error });
+    return { ok: false, text: input.error, acted: false };
+  }
+  const { language, code } = input.block;
+  const timeoutMs = (input.block.timeout_seconds ?? DEFAULT_BLOCK_MS / 1000) * 1000;
+  const checked = hooks.check({ type: 'shell', command: blockCommand(language, code), timeoutMs });
+  if (!checked.ok) {
+    ctx.emit({ type: 'action_invalid', step: ctx.step, callId: call.callId, raw: code.slice(0, 2_000), error: checked.error });
+    return { ok: false, text: `error: ${checked.error}`, acted: false };
+  }
+  let acted = false;
+  let index = 0;
+  // 4. each computer call of the block
+  const onCall = async (request: ComputerCallRequest): Promise<ComputerCallReply> => {
+    const plan = planCall(request);
+    if (plan.kind === 'invalid') return { ok: false, error: plan.error };
+    if (plan.kind === 'size') return { ok: true, value: { width: hooks.screen.width, height: hooks.screen.height } };
+    const where = request.line !== null ? `line ${request.line} of the ${language} block: ${lineOf(code, request.line)}` : `the ${language} block`;
+    for (const raw of plan.actions) {
+      const action = hooks.check(raw);
+      if (!action.ok) {
+        ctx.emit({ type: 'action_invalid', step: ctx.step, callId: call.callId, raw: JSON.stringify(raw).slice(0, 2_000), error: action.error });
+        return { ok: false, error: `computer.${request.method}: ${action.error}; nothing was done` };
+      }
+      index += 1;
+      const result = await hooks.propose(action.action, index, { reasoning: where });
+      acted ||= result.acted;
+      if (!result.ok) return { ok: false, error: result.text };
+    }
+    return { ok: true };
+  };
+  // 2. gate, then 3. run as the block's executor
+  const perform: BlockPerformer = async (approved, by, proposalId) => {
+    const started = Date.now();
+    const runCode = approved.type === 'shell' ? codeOfCommand(language, approved.command) : code;
+    const result = await sessions.session(language).run(runCode, { signal: ctx.control.signal, timeoutMs, maxOutputChars: BLOCK_OUTPUT_CHARS, onCall });
+    acted = true;
+    if (result.status === 'stopped') {
+      ctx.emit({ type: 'action_executed', step: ctx.step, proposalId, action: approved, by, ok: false, error: 'stopped before it finished', durationMs: Date.now() - started, held: ctx.input.held });
+      throwIfAborted(ctx.control.signal);
+    }
+    // 5. answer: scrubbed like every tool output (a key the code printed, a typed secret).
+    const text = ctx.log.scrubText(blockText(language, result, timeoutMs));
+    const ok = result.status === 'done';
+    ctx.emit({
+      type: 'action_executed',
+      step: ctx.step,
+      proposalId,
+      action: approved,
+      by,
+      ok,
+      ...(ok ? {} : { error: result.status === 'error' ? 'the block raised an error' : statusLine(language, result, timeoutMs) }),
+      output: text,
+      durationMs: Date.now() - started,
+      held: ctx.input.held,
+    });
+    return { ok, text };
+  };
+  const outcome = await hooks.propose(checked.action, 0, { reasoning: hooks.reasoning, perform });
+  return { ok: outcome.ok, text: outcome.text, acted: acted || outcome.acted };
+}
+
+function lineOf(code: string, line: number): string {
+  const text = code.split('\n')[line - 1]?.trim() ?? '';
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+function statusLine(language: CodeLanguage, result: BlockResult, timeoutMs: number): string {
+  switch (result.status) {
+    case 'done':
+      return `${language} block: done`;
+    case 'error':
+      return `${language} block: raised an error`;
+    case 'timed_out':
+      return `${language} block: ran past ${Math.round(timeoutMs / 1000)} s and was ended with every process it started; the next block starts a fresh session (variables are gone)`;
+    case 'crashed':
+      return `${language} block: ${result.error ?? 'the interpreter ended'}; the next block starts a fresh session (variables are gone)`;
+    case 'stopped':
+      return `${language} block: stopped`;
+  }
+}
+
+/** What the model reads of a block: status, then output, the last expression's value and the traceback. */
+export function blockText(language: CodeLanguage, result: BlockResult, timeoutMs: number): string {
+  const parts = [statusLine(language, result, timeoutMs)];
+  if (result.restarted) parts.push(`The ${language} session was started afresh (an earlier one was ended): earlier variables and imports are gone.`);
+  parts.push(result.output ? `output:\n${result.output}` : 'output: (none)');
+  if (result.truncated) parts.push(`(the output was cut to ${BLOCK_OUTPUT_CHARS} characters: its middle is left out, as marked)`);
+  if (result.value !== undefined) parts.push(`value: ${result.value}`);
+  if (result.status === 'error' && result.error) parts.push(`error:\n${result.error}`);
+  return parts.join('\n');
+}

@@ -1,0 +1,224 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { z } from 'zod';
+import { stopProcessGroup, stopProcessesWithEnv } from '../../../process-tree.js';
+import { prepareCommand, type CommandSpec, type SandboxPolicy } from '../../../sandbox/index.js';
+import { shellEnvironment, truncateMiddle } from '../../tools/shell.js';
+import { PYTHON_DRIVER } from './python-driver.js';
+
+/**
+ * One persistent Python session of a run (the `code` harness): a python3 process, run
+ * through the run's sandbox like every command (sandbox/host.ts prepareCommand), that
+ * keeps its globals between blocks. Its lifetime: started by the first block, ended by
+ * `close()` when the run ends, and ended early — with everything it started — when a
+ * block is stopped or runs past its time; the next block then starts a fresh one and
+ * says so. Every process of a session carries `DESKPILOT_CODE_SESSION=<nonce>` in its
+ * environment, so `close()` finds what left the process group too (process-tree.ts).
+ */
+
+export interface ComputerCallRequest {
+  method: string;
+  args: Record<string, unknown>;
+  /** The block's line the call was made from (the interpreter's stack). */
+  line: number | null;
+}
+
+export type ComputerCallReply = { ok: true; value?: unknown } | { ok: false; error: string };
+
+export interface BlockOptions {
+  signal: AbortSignal;
+  timeoutMs: number;
+  /** Output kept for the model; the middle of a longer one is cut, and the cut said. */
+  maxOutputChars: number;
+  /** Answers each `computer.*` call of the block (through the gate). */
+  onCall(call: ComputerCallRequest): Promise<ComputerCallReply>;
+}
+
+export interface BlockResult {
+  /** done: the block ran to its end; error: it raised (the traceback is in `error`); stopped / timed_out: ended from outside; crashed: the interpreter died. */
+  status: 'done' | 'error' | 'stopped' | 'timed_out' | 'crashed';
+  /** stdout and stderr as they arrived, cut to the budget. */
+  output: string;
+  truncated: boolean;
+  value?: string;
+  error?: string;
+  /** This block started a fresh interpreter after an earlier one was ended. */
+  restarted: boolean;
+  durationMs: number;
+}
+
+export interface SessionOptions {
+  /** The run's sandbox (absent: danger-full-access). */
+  sandbox?: SandboxPolicy;
+  /** Where the session starts when no sandbox names a workspace. */
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  /** The interpreter (default python3 on PATH). */
+  python?: string;
+  /** The run was resumed: its first block says the earlier session's variables are gone. */
+  fresh?: boolean;
+}
+
+const DoneSchema = z.object({ type: z.literal('done'), ok: z.boolean(), value: z.string().optional(), error: z.string().optional() });
+const CallSchema = z.object({ type: z.literal('call'), id: z.number().int(), method: z.string(), args: z.record(z.string(), z.unknown()), line: z.number().int().nullable() });
+const DriverMessageSchema = z.union([DoneSchema, CallSchema]);
+
+interface Live {
+  child: ChildProcess;
+  nonce: string;
+  stdin: Writable;
+  exited: Promise<void>;
+  dispose: () => void;
+}
+
+export class PythonSession {
+  private live: Live | undefined;
+  /** An earlier interpreter of this session was ended (stop, time-out, crash): the next block says so. */
+  private lost = false;
+  private busy = false;
+
+  constructor(private readonly options: SessionOptions) {
+    this.lost = options.fresh === true;
+  }
+
+  /** Runs one block; never throws for the code's own failure (it is in the result). Throws only when the interpreter cannot start. */
+  async run(code: string, options: BlockOptions): Promise<BlockResult> {
+    if (this.busy) throw new Error('a block is already running in this session');
+    this.busy = true;
+    const started = Date.now();
+    const restarted = this.live === undefined && this.lost;
+    try {
+      if (options.signal.aborted) return { status: 'stopped', output: '', truncated: false, restarted: false, durationMs: 0 };
+      const live = (this.live ??= this.start());
+      const outcome = await this.runIn(live, code, options);
+      if (outcome.status === 'stopped' || outcome.status === 'timed_out' || outcome.status === 'crashed') await this.end(true);
+      const cut = truncateMiddle(outcome.output, options.maxOutputChars);
+      return { ...outcome, output: cut.text, truncated: cut.truncated, restarted, durationMs: Date.now() - started };
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Ends the interpreter and every process it started; resolves once none is alive. */
+  async close(): Promise<void> {
+    await this.end(false);
+  }
+
+  private start(): Live {
+    const nonce = randomBytes(12).toString('hex');
+    const env = { ...shellEnvironment(this.options.env ?? process.env), DESKPILOT_CODE_SESSION: nonce, PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' };
+    const plain: CommandSpec = { file: this.options.python ?? 'python3', args: ['-u', '-c', PYTHON_DRIVER], cwd: this.options.sandbox?.workspace ?? this.options.cwd, env };
+    // Throws SandboxUnavailableError when the run's sandbox cannot run here: never unsandboxed instead.
+    const { spawn: spec, dispose } = this.options.sandbox ? prepareCommand(this.options.sandbox, plain) : { spawn: plain, dispose: () => {} };
+    const child = spawn(spec.file, [...spec.args], { cwd: spec.cwd, env: spec.env, detached: true, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], windowsHide: true });
+    const exited = new Promise<void>((resolve) => {
+      child.once('close', () => resolve());
+      child.once('error', () => resolve());
+    });
+    // A write to a dead interpreter's stdin is reported by the block's outcome, not as an unhandled error.
+    child.stdin!.on('error', () => {});
+    return { child, nonce, stdin: child.stdin!, exited, dispose };
+  }
+
+  private async end(lost: boolean): Promise<void> {
+    const live = this.live;
+    this.live = undefined;
+    if (!live) return;
+    if (lost) this.lost = true;
+    live.stdin.end();
+    const pid = live.child.pid;
+    if (pid !== undefined) await stopProcessGroup(pid, 200);
+    // What left the group (setsid, a daemon) still carries the session's marker.
+    await stopProcessesWithEnv(`DESKPILOT_CODE_SESSION=${live.nonce}`, 200);
+    await live.exited;
+    live.dispose();
+  }
+
+  private runIn(live: Live, code: string, options: BlockOptions): Promise<Omit<BlockResult, 'restarted' | 'durationMs' | 'truncated'>> {
+    const { child } = live;
+    const marker = `\u0000${live.nonce}\u0000`;
+    return new Promise((resolve) => {
+      let output = '';
+      let settled = false;
+      let done: z.infer<typeof DoneSchema> | undefined;
+      const ended = { stdout: false, stderr: false };
+      const max = options.maxOutputChars;
+      const streams: Array<[keyof typeof ended, Readable]> = [
+        ['stdout', child.stdout!],
+        ['stderr', child.stderr!],
+      ];
+      const listeners: Array<() => void> = [];
+      for (const [name, stream] of streams) {
+        let pending = '';
+        const onData = (chunk: Buffer) => {
+          if (ended[name]) return;
+          pending += chunk.toString('utf8');
+          const at = pending.indexOf(marker);
+          const take = at >= 0 ? pending.slice(0, at) : pending.slice(0, Math.max(0, pending.length - marker.length));
+          pending = at >= 0 ? '' : pending.slice(take.length);
+          output += take;
+          // Keep at most a few budgets in memory: the middle is cut anyway.
+          if (output.length > 4 * max) output = truncateMiddle(output, 2 * max).text;
+          if (at >= 0) {
+            ended[name] = true;
+            maybeFinish();
+          }
+        };
+        stream.on('data', onData);
+        listeners.push(() => {
+          stream.off('data', onData);
+          if (!ended[name]) output += pending;
+        });
+      }
+      const rpc = createInterface({ input: child.stdio[3] as Readable });
+      const finish = (result: Omit<BlockResult, 'restarted' | 'durationMs' | 'truncated'>) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        options.signal.removeEventListener('abort', onAbort);
+        child.off('close', onClose);
+        rpc.close();
+        for (const off of listeners) off();
+        resolve({ ...result, output: result.output });
+      };
+      const maybeFinish = () => {
+        if (!done || !ended.stdout || !ended.stderr) return;
+        finish({
+          status: done.ok ? 'done' : 'error',
+          output,
+          ...(done.value !== undefined ? { value: done.value } : {}),
+          ...(done.error !== undefined ? { error: done.error } : {}),
+        });
+      };
+      rpc.on('line', (line) => {
+        let message: z.infer<typeof DriverMessageSchema>;
+        try {
+          message = DriverMessageSchema.parse(JSON.parse(line));
+        } catch {
+          return; // not the driver's: code that wrote to fd 3 itself
+        }
+        if (message.type === 'done') {
+          done = message;
+          maybeFinish();
+          return;
+        }
+        const { id } = message;
+        options
+          .onCall({ method: message.method, args: message.args, line: message.line })
+          .catch((error: unknown) => ({ ok: false as const, error: error instanceof Error ? error.message : String(error) }))
+          .then((reply) => {
+            if (!settled) live.stdin.write(`${JSON.stringify({ type: 'reply', id, ...reply })}\n`);
+          });
+      });
+      const onClose = () => finish({ status: 'crashed', output, error: `the Python interpreter ended (exit ${child.exitCode ?? child.signalCode ?? 'unknown'})` });
+      child.once('close', onClose);
+      child.once('error', (error) => finish({ status: 'crashed', output, error: `the Python interpreter could not start: ${error.message} (is python3 installed? deskpilot doctor checks)` }));
+      const onAbort = () => finish({ status: 'stopped', output });
+      options.signal.addEventListener('abort', onAbort, { once: true });
+      const timer = setTimeout(() => finish({ status: 'timed_out', output }), options.timeoutMs);
+      live.stdin.write(`${JSON.stringify({ type: 'run', code })}\n`);
+    });
+  }
+}

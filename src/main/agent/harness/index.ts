@@ -1,0 +1,51 @@
+import { harnessOf, harnessProblem, HARNESSES, type HarnessChoice, type HarnessName } from '../../../shared/harnesses.js';
+import { ConfigError } from '../../config/index.js';
+import type { ToolSpec } from '../providers/tool-spec.js';
+import { EXECUTE_TOOL_SPEC } from './code/execute-tool.js';
+import { codeHarnessPrompt } from './code/prompt.js';
+
+/**
+ * A harness over the provider's transport (issue 29 item 3, issue 31): what a model is
+ * offered and told, apart from how the request reaches its server. The facts of each
+ * harness (families, fit, source) are in shared/harnesses.ts; here is what it changes in
+ * a run:
+ *  - whether the provider declares its family's computer tool (every GUI harness does;
+ *    `code` does not: the model acts through code);
+ *  - the tools the harness adds (`code`: execute);
+ *  - the lines it adds to the system prompt;
+ *  - whether a reply's fenced blocks are calls (`code` without function calling).
+ * The GUI harnesses' wire forms (tool declaration, reply parsing, image size) are still
+ * the providers' own code, chosen by this name (providers/anthropic, openai,
+ * openai-compatible/formats.ts).
+ */
+export interface RunHarness {
+  readonly name: HarnessName;
+  /** The provider declares its family's computer tool and reads its calls. */
+  readonly computerTool: boolean;
+  /** Tools offered besides the built-ins and the caller's. */
+  readonly tools: readonly ToolSpec[];
+  /** Appended to the system prompt's description of how to act. */
+  prompt(options: { fenced: boolean }): string | undefined;
+}
+
+const RUN_HARNESSES: Readonly<Record<HarnessName, RunHarness>> = {
+  'claude-computer': guiHarness('claude-computer'),
+  'openai-computer': guiHarness('openai-computer'),
+  'ui-tars': guiHarness('ui-tars'),
+  'qwen-vl': guiHarness('qwen-vl'),
+  tools: guiHarness('tools'),
+  code: { name: 'code', computerTool: false, tools: [EXECUTE_TOOL_SPEC], prompt: codeHarnessPrompt },
+};
+
+function guiHarness(name: HarnessName): RunHarness {
+  return { name, computerTool: true, tools: [], prompt: () => undefined };
+}
+
+/** The harness a run's profile asks for (`harness`, else `format`, else by family and model); a profile whose harness cannot be used is a ConfigError. */
+export function runHarness(profile: HarnessChoice): RunHarness {
+  const problem = harnessProblem(profile);
+  if (problem) throw new ConfigError(problem, 'config.json');
+  return RUN_HARNESSES[harnessOf(profile)];
+}
+
+export { HARNESSES, type HarnessName };

@@ -1,0 +1,34 @@
+import { spawnSync } from 'node:child_process';
+import { afterAll, expect, it } from 'vitest';
+import { HARNESS_NAMES } from '../../src/shared/harnesses.js';
+import { BIN, tempHome } from '../e2e/support.js';
+
+// Issue 31 item 1 at the command line: `deskpilot harnesses` lists each harness with the
+// families whose wire carries it and its source; `--harness` takes only their names, and a
+// harness the provider cannot carry is refused before anything starts (exit 2).
+
+const home = tempHome('deskpilot-harnesses-');
+afterAll(() => home.cleanup());
+
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, DESKPILOT_HOME: home.home, DISPLAY: '', ...env }, encoding: 'utf8', timeout: 120_000 });
+
+it('deskpilot harnesses names every harness with its families, fit and source; --json is the same table', () => {
+  const r = cli(['harnesses']);
+  expect(r.status).toBe(0);
+  for (const name of HARNESS_NAMES) expect(r.stdout).toMatch(new RegExp(`^${name}  \\(`, 'm'));
+  expect(r.stdout).toContain('code  (anthropic, openai, openai-compatible)');
+  expect(r.stdout).toContain('ui-tars  (openai-compatible)');
+  expect(r.stdout).toMatch(/source: bytedance\/UI-TARS/);
+  const json = JSON.parse(cli(['harnesses', '--json']).stdout) as Array<{ name: string; families: string[] }>;
+  expect(json.map((h) => h.name)).toEqual([...HARNESS_NAMES]);
+}, 150_000);
+
+it('run --harness refuses an unknown name and a harness the provider cannot carry (exit 2, nothing started)', () => {
+  const unknown = cli(['run', 'x', '--harness', 'nope']);
+  expect(unknown.status).toBe(2);
+  expect(unknown.stderr).toContain('Allowed choices are claude-computer, openai-computer, ui-tars, qwen-vl, tools, code');
+  const wrongWire = cli(['run', 'x', '--provider', 'anthropic', '--harness', 'ui-tars'], { ANTHROPIC_API_KEY: 'x' });
+  expect(wrongWire.status).toBe(2);
+  expect(wrongWire.stderr).toContain('harness "ui-tars" does not run on anthropic');
+}, 150_000);
