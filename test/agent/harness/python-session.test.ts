@@ -1,0 +1,119 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PythonSession, type BlockOptions, type ComputerCallRequest } from '../../../src/main/agent/harness/code/session.js';
+import { planCall } from '../../../src/main/agent/harness/code/computer-api.js';
+import { blockText } from '../../../src/main/agent/harness/code/run-block.js';
+import { sandboxPolicy } from '../../../src/main/sandbox/index.js';
+
+// The code harness's Python session on its own (issue 31 item 3): the real python3, in
+// the real bubblewrap sandbox where the run has one. What the model's code can reach,
+// what comes back, and that a stop leaves no process.
+
+const workspace = mkdtempSync(path.join(os.tmpdir(), 'deskpilot-code-ws-'));
+// Outside /tmp: bubblewrap gives a command a private /tmp, so a write there is not a write outside.
+const outside = mkdtempSync(path.join('/var/tmp', 'deskpilot-code-out-'));
+const sessions: PythonSession[] = [];
+afterAll(async () => {
+  await Promise.all(sessions.map((s) => s.close()));
+  rmSync(workspace, { recursive: true, force: true });
+  rmSync(outside, { recursive: true, force: true });
+});
+
+function session(sandboxed: boolean): PythonSession {
+  const s = new PythonSession({ cwd: workspace, ...(sandboxed ? { sandbox: sandboxPolicy({ mode: 'workspace-write', workspace }) } : {}) });
+  sessions.push(s);
+  return s;
+}
+
+const calls: ComputerCallRequest[] = [];
+function options(extra: Partial<BlockOptions> = {}): BlockOptions {
+  return {
+    signal: new AbortController().signal,
+    timeoutMs: 60_000,
+    maxOutputChars: 2_000,
+    // Answers like the runner would for a call whose plan is invalid: the error, nothing acted.
+    onCall: async (call) => {
+      calls.push(call);
+      const plan = planCall(call);
+      return plan.kind === 'invalid' ? { ok: false, error: plan.error } : { ok: true, value: 'acted' };
+    },
+    ...extra,
+  };
+}
+
+describe('python session in the run sandbox (workspace-write, real bubblewrap)', () => {
+  const sandboxed = session(true);
+
+  it('starts in the workspace and writes there; a write outside it is refused and nothing is written', async () => {
+    const inside = await sandboxed.run('import os\nprint(os.getcwd())\nopen("made.txt", "w").write("ok")', options());
+    expect(inside.status).toBe('done');
+    expect(inside.output.trim()).toBe(workspace);
+    expect(readFileSync(path.join(workspace, 'made.txt'), 'utf8')).toBe('ok');
+    const target = path.join(outside, 'escaped.txt');
+    const refused = await sandboxed.run(`open(${JSON.stringify(target)}, "w").write("no")`, options());
+    expect(refused.status).toBe('error');
+    expect(refused.error).toMatch(/Read-only file system|Permission denied/);
+    expect(existsSync(target)).toBe(false);
+  }, 60_000);
+
+  it('gets no display unless the person allowed it, and none of DeskPilot\'s own environment', async () => {
+    process.env.DESKPILOT_TEST_SECRET = 'sk-should-not-reach';
+    const r = await sandboxed.run('import os\n(os.environ.get("DISPLAY"), os.environ.get("DESKPILOT_TEST_SECRET"))', options());
+    delete process.env.DESKPILOT_TEST_SECRET;
+    expect(r.value).toBe('(None, None)');
+  }, 60_000);
+});
+
+describe('python session: what comes back', () => {
+  const plain = session(false);
+
+  it('a flood of output is cut to the budget and the cut is said', async () => {
+    const r = await plain.run('for i in range(20000):\n    print("line", i)', options());
+    expect(r.status).toBe('done');
+    expect(r.truncated).toBe(true);
+    expect(r.output.length).toBeLessThan(2_100);
+    expect(r.output).toMatch(/^line 0\n/);
+    expect(r.output).toMatch(/\[\.\.\. \d+ characters cut \.\.\.\]/);
+    expect(r.output.trimEnd()).toMatch(/line 19999$/);
+    expect(blockText('python', r, 60_000)).toContain('the output was cut to 16000 characters');
+  }, 60_000);
+
+  it('a computer call with wrong arguments raises in the code and nothing is asked of the desktop', async () => {
+    calls.length = 0;
+    const missing = await plain.run('computer.mouse.click(10)', options());
+    expect(missing.status).toBe('error');
+    expect(missing.error).toContain("TypeError: _Mouse.click() missing 1 required positional argument: 'y'");
+    expect(calls).toEqual([]);
+    const bad = await plain.run('try:\n    computer.mouse.click(10, 20, button="sideways")\nexcept ComputerError as e:\n    print("refused:", e)', options());
+    expect(bad.output).toMatch(/^refused: computer\.mouse\.click: button: .*nothing was done/);
+    expect(calls.map((c) => c.method)).toEqual(['mouse.click']);
+  }, 60_000);
+
+  it('a stop mid-block ends the interpreter and what it started; the next block starts afresh and says so', async () => {
+    const pids = path.join(workspace, 'pids');
+    const controller = new AbortController();
+    const running = plain.run(`import os, subprocess, time\nchild = subprocess.Popen(["sleep", "600"], start_new_session=True)\nopen(${JSON.stringify(pids)}, "w").write(f"{os.getpid()} {child.pid}")\nwhile True:\n    time.sleep(0.05)`, options({ signal: controller.signal }));
+    // Wait for the block to be running (its pids written), then stop it as Stop / Ctrl-C does.
+    while (!existsSync(pids) || readFileSync(pids, 'utf8').split(' ').length < 2) await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    expect((await running).status).toBe('stopped');
+    const [interpreter, sleeper] = readFileSync(pids, 'utf8').split(' ').map(Number);
+    // The sleep left the process group (new session): the session marker in its environment finds it.
+    for (const pid of [interpreter!, sleeper!]) expect(alive(pid), `process ${pid}`).toBe(false);
+    const next = await plain.run('1 + 1', options());
+    expect(next).toMatchObject({ status: 'done', value: '2', restarted: true });
+    expect(blockText('python', next, 60_000)).toContain('started afresh');
+  }, 60_000);
+});
+
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
