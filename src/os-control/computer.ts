@@ -24,6 +24,8 @@ import { loadCharMap } from './keymap.js';
 import { resolveKey } from './keys.js';
 import { loadNut } from './native.js';
 import { SETTLE_DEFAULTS, waitForSettle, type SettleReaction } from './settle.js';
+import { textEchoWatch, type TypedEcho } from './settle-echo.js';
+import { pingInputTargets } from './settle-ping.js';
 import { TakeoverDetector } from './takeover.js';
 import { typeText } from './typing.js';
 import { ClickFocus } from './x11/click-focus.js';
@@ -98,7 +100,9 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
   // (settle.ts SettleReaction). `before` is the display grabbed right before keys went
   // out: the first frame that differs from it is the app's answer, even one drawn before
   // settle started. It owns its frame: whoever replaces or takes it releases it.
-  let pendingInput: (SettleReaction & { before?: { displayId: string; grab: DisplayGrab } }) | undefined;
+  // `echo`: the typed text as the app reports it back (settle-echo.ts), collected from
+  // before the first key until that settle ends.
+  let pendingInput: (SettleReaction & { before?: { displayId: string; grab: DisplayGrab }; echo?: TypedEcho }) | undefined;
   const takeInput = () => {
     const taken = pendingInput;
     pendingInput = undefined;
@@ -185,18 +189,32 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
   }
 
   async function type(text: string, signal: AbortSignal): Promise<void> {
-    const x11 = await x11Typist();
-    if (x11) {
-      try {
-        await x11.type(text, { signal, beforeKeys });
-        return;
-      } catch (err) {
-        if (!(err instanceof NoSpareKeycodeError)) throw err;
+    // The echo collects from before the first key (an insert may come back before settle
+    // starts); text typed twice before one settle is one echo.
+    const earlier = pendingInput?.echo;
+    const echo = earlier ?? (await textEchoWatch())?.begin();
+    echo?.expect(text);
+    const keysOut = async () => {
+      await beforeKeys();
+      if (echo && pendingInput) pendingInput.echo = echo;
+    };
+    try {
+      const x11 = await x11Typist();
+      if (x11) {
+        try {
+          await x11.type(text, { signal, beforeKeys: keysOut });
+          return;
+        } catch (err) {
+          if (!(err instanceof NoSpareKeycodeError)) throw err;
+        }
       }
+      await keysOut();
+      const charMap = await loadCharMap();
+      await typeText(devices, text, { signal, charMap, paste });
+    } finally {
+      // No keys went out (refused before the first): nothing will come back.
+      if (echo && pendingInput?.echo !== echo) echo.end();
     }
-    await beforeKeys();
-    const charMap = await loadCharMap();
-    await typeText(devices, text, { signal, charMap, paste });
   }
 
   const computer: DesktopComputer = {
@@ -204,7 +222,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     held: () => devices.held(),
 
     async warmUp() {
-      await Promise.all([devices.position(), loadCharMap(), displays(), x11Typist(), x11ClickFocus()]);
+      await Promise.all([devices.position(), loadCharMap(), displays(), x11Typist(), x11ClickFocus(), textEchoWatch()]);
     },
 
     listDisplays: () => displays(),
@@ -326,11 +344,14 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
           minMs: o.minMs ?? SETTLE_DEFAULTS.minMs,
           maxMs: o.maxMs ?? SETTLE_DEFAULTS.maxMs,
           quietMs: o.quietMs ?? SETTLE_DEFAULTS.quietMs,
-          ...(input ? { reaction: { since: input.since, expectChange: input.expectChange } } : {}),
+          // The app's proofs are asked only after input: a settle with nothing sent
+          // (the first observation, after an accessibility action) costs no round trip.
+          ...(input ? { reaction: { since: input.since, expectChange: input.expectChange }, roundTrip: pingInputTargets } : {}),
+          ...(input?.echo ? { echo: input.echo } : {}),
           ...(before ? { before } : {}),
           ...(o.signal ? { signal: o.signal } : {}),
         },
-      );
+      ).finally(() => input?.echo?.end());
       if (result.settled && last && lastGrab?.frame === last) {
         // Another settle may have run meanwhile and left its frame: this one is newer.
         takeSettled()?.grab.frame.release();

@@ -13,7 +13,8 @@
  * mapped (gtk_dialog_run shows the dialog before it runs its own loop). A single-threaded
  * toolkit's answer is that proof; Chromium's is weaker (its browser process answered in
  * 1–21 ms while the renderer drew up to 770 ms later), which is why typed text must also
- * show (settle.ts rule 3): the two proofs complement each other.
+ * show (settle.ts proof 1) and come back from the app's accessibility (proof 3): the
+ * proofs complement each other.
  *
  * The ping goes to the client windows under the pointer and with the input focus (the
  * targets of pointer and key input), to those that list `_NET_WM_PING` in WM_PROTOCOLS.

@@ -11,8 +11,8 @@
  * showed nothing for 260–380 ms after a path was typed into its Save dialog, then the
  * text and a sensitive Save over ~250 ms of frames up to 97 ms apart. A settle of 75 ms
  * quiet returned before either. A click on mousepad's File ▸ Save As… closed the menu in
- * 62 ms, then nothing changed for ~780 ms while GTK built the dialog. So settle takes two
- * proofs (`SettleReaction`):
+ * 62 ms, then nothing changed for ~780 ms while GTK built the dialog. So after input
+ * (`SettleReaction`) settle takes these proofs:
  *  1. after input that must show (typed text, a key), a change after the input is
  *     waited for, up to `waitMs`;
  *  2. after any input, a round trip through the app it went to (settle-ping.ts:
@@ -21,14 +21,19 @@
  *     answer; a change after an answer asks again (the app may be busy drawing). It is the proof for a single-threaded toolkit (GTK answered after the
  *     dialog was mapped); Chromium's browser process answers in 1–21 ms while its
  *     renderer draws up to 770 ms later, which proof 1 covers;
- *  3. the quiet window grows to the app's reaction time (input → first change), capped:
+ *  3. after typing, the app's own report of the text it inserted (settle-echo.ts: AT-SPI
+ *     text-changed events), once it has reported any: all of the typed text back (up
+ *     to maxMs: the app said it is still at it), and the quiet window counts from then. Chromium's renderer drew
+ *     `Replay ` and, more than a quiet window later, the rest of `Replay ✓ Grüße 7`;
+ *     neither the screen nor the browser process's ping can tell that from "done";
+ *  4. the quiet window grows to the app's reaction time (input → first change), capped:
  *     an app that took 300 ms to show anything may take as long between two frames of
  *     the same reaction. An app that answers in 20 ms keeps the 75 ms window, so a still
  *     screen costs one round trip, not a fixed wait.
  */
 import { sleep, throwIfAborted } from '../shared/abort.js';
 import type { Frame } from './frame-pool.js';
-import { pingInputTargets } from './settle-ping.js';
+import type { EchoProgress, TypedEcho } from './settle-echo.js';
 import type { SettleResult } from './types.js';
 
 /** Input the screen is expected to answer: when it was sent, and whether it must show. */
@@ -52,9 +57,12 @@ export interface SettleParams {
   before?: Frame;
   /**
    * A round trip through the apps the input went to (rule 2), started when settle starts;
-   * resolves once they answered. Default: settle-ping.ts on this DISPLAY; null: none.
+   * resolves once they answered (settle-ping.ts). Asked only after input (`reaction`);
+   * none when left out.
    */
-  roundTrip?: (() => Promise<unknown>) | null;
+  roundTrip?: () => Promise<unknown>;
+  /** The typed text as the app reports it back (proof 3 above, settleVerdict rule 5; settle-echo.ts); read on every grab. */
+  echo?: Pick<TypedEcho, 'progress'>;
   signal?: AbortSignal;
 }
 
@@ -98,17 +106,21 @@ export interface SettleState {
    * it was answered (undefined while out); undefined when none was asked or it failed.
    */
   roundTrip?: { sent: number; answered: number | undefined } | undefined;
+  /** The app's report of the typed text (proof 3); undefined when none is collected. */
+  echo?: EchoProgress | undefined;
 }
 
 /**
  * `settled`: the screen is quiet for the window this input needs; `gave-up`: maxMs
  * passed; `wait`: grab again. Rules in order:
  *  1. nothing compared yet: wait;
- *  2. maxMs passed: gave-up (unless rule 4 holds at the same moment);
+ *  2. maxMs passed: gave-up (unless rule 6 holds at the same moment);
  *  3. input that must show, no change since it, less than waitMs ago: wait;
  *  4. the round trip through the app still out, sent less than waitMs ago: wait;
- *  5. quiet since the later of the last change and the round trip's answer, for
- *     max(quietMs, min(reaction time, quietCapMs)), and minMs passed: settled.
+ *  5. the app reported part of the typed text back, not all of it: wait;
+ *  6. quiet since the latest of the last change, the round trip's answer and the whole
+ *     text's report, for max(quietMs, min(reaction time, quietCapMs)), and minMs
+ *     passed: settled.
  */
 export function settleVerdict(s: SettleState, p: Pick<SettleParams, 'minMs' | 'maxMs' | 'quietMs' | 'reaction'>): 'settled' | 'gave-up' | 'wait' {
   const waited = s.now - s.start;
@@ -117,6 +129,10 @@ export function settleVerdict(s: SettleState, p: Pick<SettleParams, 'minMs' | 'm
   const trip = s.roundTrip;
   const awaitingAnswer = r !== undefined && trip !== undefined && trip.answered === undefined && s.now - trip.sent < REACTION_LIMITS.waitMs;
   const answeredAt = trip?.answered;
+  const echo = s.echo;
+  // Not bounded by waitMs: the app has said it is still inserting what we typed, so only
+  // maxMs ends the wait (a field that refuses part of the text costs that once).
+  const awaitingEcho = r !== undefined && echo !== undefined && echo.seen && echo.completeAt === undefined;
   const reactionMs = r !== undefined && s.firstReaction !== undefined ? s.firstReaction - r.since : 0;
   const mustShow = r?.expectChange === true;
   // The round trip's own time does not grow the window: after the answer the input is
@@ -125,8 +141,8 @@ export function settleVerdict(s: SettleState, p: Pick<SettleParams, 'minMs' | 'm
   // and 20 of 20 such settles ran to maxMs.
   const quietNeeded = Math.max(p.quietMs, mustShow ? REACTION_LIMITS.quietFloorMs : 0, Math.min(reactionMs, REACTION_LIMITS.quietCapMs));
   const quietGrabs = mustShow ? REACTION_LIMITS.quietGrabs : 1;
-  const quietSince = Math.max(s.lastChange, answeredAt ?? -Infinity);
-  if (s.compared >= 1 && !awaitingReaction && !awaitingAnswer && waited >= p.minMs && s.now - quietSince >= quietNeeded && s.unchanged >= quietGrabs) return 'settled';
+  const quietSince = Math.max(s.lastChange, answeredAt ?? -Infinity, echo?.completeAt ?? -Infinity);
+  if (s.compared >= 1 && !awaitingReaction && !awaitingAnswer && !awaitingEcho && waited >= p.minMs && s.now - quietSince >= quietNeeded && s.unchanged >= quietGrabs) return 'settled';
   if (waited >= p.maxMs) return 'gave-up';
   return 'wait';
 }
@@ -141,6 +157,8 @@ export interface SettleTrace {
   firstReaction: number | undefined;
   /** The round trip through the app (see SettleState). */
   roundTrip: SettleState['roundTrip'];
+  /** The app's report of the typed text as settle ended (see SettleState). */
+  echo: EchoProgress | undefined;
   /** Why the round trip gave no proof, when it failed. */
   roundTripError?: string;
   /** Round trips asked (one after the input, one more after each change once answered). */
@@ -171,7 +189,7 @@ export async function waitForSettle(grabFrame: () => Promise<Frame>, params: Set
   const changes: number[] = [];
   let roundTripError: string | undefined;
   let trips = 0;
-  const roundTrip = params.roundTrip === undefined ? pingInputTargets : params.roundTrip;
+  const roundTrip = params.roundTrip;
   const askApp = (): void => {
     if (!roundTrip || roundTripError !== undefined) return;
     const trip = { sent: performance.now(), answered: undefined as number | undefined };
@@ -195,6 +213,7 @@ export async function waitForSettle(grabFrame: () => Promise<Frame>, params: Set
       const grabbedAt = performance.now();
       const frame = await grabFrame();
       state.now = performance.now();
+      state.echo = params.echo?.progress();
       if (previous) {
         state.compared++;
         if (frame.data.equals(previous.data)) state.unchanged++;
@@ -224,6 +243,7 @@ export async function waitForSettle(grabFrame: () => Promise<Frame>, params: Set
             changes,
             firstReaction: state.firstReaction,
             roundTrip: state.roundTrip,
+            echo: state.echo,
             ...(roundTripError !== undefined ? { roundTripError } : {}),
             trips,
             compared: state.compared,

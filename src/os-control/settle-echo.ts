@@ -1,0 +1,197 @@
+/**
+ * The typed text, as the app reports it back: proof for settle (settle.ts rule 5) that
+ * the app has handled every key of a `type`, where the screen and the window system
+ * cannot give it.
+ *
+ * Why: Chromium's browser process answers `_NET_WM_PING` (settle-ping.ts) in 1–21 ms
+ * while its renderer is still turning the keys into text, and the renderer may stop
+ * drawing for longer than any quiet window between two parts of the same text: the
+ * probe page drew `Replay ` and only later the rest of `Replay ✓ Grüße 7`. An app with
+ * its accessibility bridge on says what it inserted: Chromium sends AT-SPI
+ * `object:text-changed:insert` with the inserted text once its renderer has put it in the
+ * field (measured on the probe page, quiet 2-core machine: "Re" then "play ✓ Grüße 7",
+ * each within ~25 ms of the pixels that show it). The typist knows what it typed, so
+ * settle waits until everything typed has come back.
+ *
+ * The proof is asked only of an app that answers: until the first insert after the keys
+ * arrives, nothing is awaited (an app without the bridge, a terminal's password prompt,
+ * cost nothing); once one has, settle waits for the rest, bounded by its reaction limit.
+ *
+ * What counts as "all of it" (`EchoMatch`): the typed characters, control characters
+ * left out (Return submits, Tab moves on: neither is inserted), appear in order among
+ * the inserted ones (an autocompletion may insert more between them); or a password
+ * field's mask — as many inserted characters as typed, all the same one.
+ *
+ * Toolkits send these events only while someone listens for them (atk-bridge asks the
+ * registry), so the watch registers `object:text-changed` with the AT-SPI registry; the
+ * registry forgets it when our connection closes.
+ */
+import { z } from 'zod';
+import { withTimeout } from '../shared/promises.js';
+import { ACCESSIBILITY_LIMITS } from './accessibility/limits.js';
+import { accessibilityBusAddress } from './accessibility/atspi/bus.js';
+
+/** Control characters are keys, never inserted text. */
+const CONTROL = /\p{Cc}/u;
+
+/**
+ * Whether the inserts seen so far contain everything typed: a streaming match (no text
+ * kept), fed with each insert's characters in the order they came.
+ */
+export class EchoMatch {
+  private readonly expected: string[] = [];
+  private matched = 0;
+  private inserted = 0;
+  /** The one character every insert consisted of so far (a password mask), '' once two differed. */
+  private mask: string | undefined;
+
+  /** Characters typed (added before their keys go out). */
+  expect(text: string): void {
+    for (const ch of text) if (!CONTROL.test(ch)) this.expected.push(ch);
+  }
+
+  /** Characters the app inserted. */
+  insert(text: string): void {
+    for (const ch of text) {
+      this.inserted++;
+      this.mask = this.mask === undefined || this.mask === ch ? ch : '';
+      if (this.matched < this.expected.length && this.expected[this.matched] === ch) this.matched++;
+    }
+  }
+
+  /** Something was inserted since the first expect. */
+  get seen(): boolean {
+    return this.inserted > 0;
+  }
+
+  get complete(): boolean {
+    const all = this.expected.length;
+    return this.matched === all || (this.mask !== undefined && this.mask !== '' && this.inserted >= all);
+  }
+}
+
+/** What settle reads from an echo on each grab. */
+export interface EchoProgress {
+  /** The app inserted something since the keys went out. */
+  seen: boolean;
+  /** performance.now() when all of the typed text had come back, undefined before. */
+  completeAt: number | undefined;
+}
+
+/** One typing call's echo (or several calls' before one settle), collected until `end`. */
+export interface TypedEcho {
+  expect(text: string): void;
+  progress(): EchoProgress;
+  end(): void;
+}
+
+/** A TextChanged signal's body (AT-SPI Event.Object): detail, offset, length, the text as a variant, properties. */
+const TextChangedBody = z.tuple([z.string(), z.number(), z.number(), z.object({ signature: z.string(), value: z.unknown() }), z.unknown()]).rest(z.unknown());
+
+/** The inserted text of a TextChanged signal's body, undefined for a deletion or another shape. */
+export function insertedText(body: unknown): string | undefined {
+  const parsed = TextChangedBody.safeParse(body);
+  if (!parsed.success) return undefined;
+  const [detail, , , data] = parsed.data;
+  return detail.startsWith('insert') && typeof data.value === 'string' ? data.value : undefined;
+}
+
+type DbusModule = typeof import('dbus-next');
+type MessageBus = import('dbus-next').MessageBus;
+type Message = import('dbus-next').Message;
+
+const TEXT_CHANGED_MATCH = "type='signal',interface='org.a11y.atspi.Event.Object',member='TextChanged'";
+const SIGNAL = 4;
+
+export class TextEchoWatch {
+  private readonly open = new Set<{ match: EchoMatch; completeAt: number | undefined }>();
+  private closed = false;
+
+  private constructor(private readonly bus: MessageBus) {
+    bus.on('message', (message: Message) => {
+      if (message.type !== SIGNAL || message.member !== 'TextChanged' || message.interface !== 'org.a11y.atspi.Event.Object') return;
+      const text = insertedText(message.body);
+      if (text === undefined) return;
+      for (const echo of this.open) {
+        echo.match.insert(text);
+        if (echo.completeAt === undefined && echo.match.complete) echo.completeAt = performance.now();
+      }
+    });
+    bus.on('error', () => this.close());
+  }
+
+  /**
+   * Connects to the accessibility bus of `env`'s session and asks toolkits for text
+   * events. Rejects (AtspiBusUnavailable, a call's error) when there is no bus to ask.
+   */
+  static async open(env: NodeJS.ProcessEnv = process.env): Promise<TextEchoWatch> {
+    const address = await accessibilityBusAddress(env);
+    const imported = await import('dbus-next');
+    const dbus = ((imported as { default?: DbusModule }).default ?? imported) as DbusModule;
+    const bus = dbus.sessionBus({ busAddress: address });
+    try {
+      await bounded(new Promise<void>((resolve, reject) => {
+        bus.on('connect', () => resolve());
+        bus.on('error', (err: unknown) => reject(err instanceof Error ? err : new Error(String(err))));
+      }), `connecting to the accessibility bus`);
+      const call = (destination: string, path: string, iface: string, member: string, body: unknown[]) =>
+        bounded(bus.call(new dbus.Message({ destination, path, interface: iface, member, signature: 's', body })), `${iface}.${member}`);
+      await call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'AddMatch', [TEXT_CHANGED_MATCH]);
+      await call('org.a11y.atspi.Registry', '/org/a11y/atspi/registry', 'org.a11y.atspi.Registry', 'RegisterEvent', ['object:text-changed']);
+    } catch (error) {
+      bus.disconnect();
+      throw error;
+    }
+    // Kept for the process's life: it must not hold a CLI open.
+    (bus as unknown as { _connection?: { stream?: { unref?: () => void } } })._connection?.stream?.unref?.();
+    return new TextEchoWatch(bus);
+  }
+
+  /** Starts collecting inserts now, before the keys go out. */
+  begin(): TypedEcho {
+    const echo = { match: new EchoMatch(), completeAt: undefined as number | undefined };
+    if (!this.closed) this.open.add(echo);
+    return {
+      expect: (text) => {
+        echo.match.expect(text);
+        echo.completeAt = undefined;
+      },
+      progress: () => ({ seen: echo.match.seen, completeAt: echo.completeAt }),
+      end: () => this.open.delete(echo),
+    };
+  }
+
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.open.clear();
+    this.bus.disconnect();
+  }
+}
+
+function bounded<T>(promise: Promise<T>, what: string): Promise<T> {
+  return withTimeout(promise, ACCESSIBILITY_LIMITS.connectTimeoutMs, what);
+}
+
+/** One watch per accessibility bus for the process, opened at the first typing; undefined where there is no bus. */
+const watches = new Map<string, Promise<TextEchoWatch | undefined>>();
+
+/**
+ * The process's echo watch for `env`'s session (undefined when it has no accessibility
+ * bus: typing is then settled from the screen and the app's round trip alone). A watch
+ * whose connection failed is opened anew next time.
+ */
+export async function textEchoWatch(env: NodeJS.ProcessEnv = process.env): Promise<TextEchoWatch | undefined> {
+  const key = `${env.AT_SPI_BUS_ADDRESS ?? ''}|${env.DBUS_SESSION_BUS_ADDRESS ?? ''}`;
+  if (key === '|') return undefined;
+  let watch = watches.get(key);
+  const known = watch ? await watch : undefined;
+  if (watch && (known === undefined || known.isOpen)) return known;
+  watch = TextEchoWatch.open(env).catch(() => undefined);
+  watches.set(key, watch);
+  return watch;
+}
