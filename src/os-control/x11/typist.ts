@@ -21,7 +21,10 @@
  *   reused only after the focused application proved it has caught up (a sentinel keymap
  *   change it must process after our keys, seen through RECORD: keymap-fetch-watch.ts),
  *   no client fetched the keymap for FETCH_QUIET_MS, and RESTORE_IDLE_MS after its last key;
- * - on abort or error everything is restored at once and Shift released.
+ * - on abort or error everything is restored at once and Shift released, without waiting
+ *   for the server (a hung one would hold a Stop for the request limit);
+ * - a record on the server (spare-record.ts) names the keycodes mapped, written before
+ *   them: the next typist on that display restores what a killed process left.
  *
  * Abort is checked every `chunk` strokes and inside every wait.
  */
@@ -41,6 +44,7 @@ import {
   windowUnderPointer,
   type KeyboardMapping,
 } from './keyboard.js';
+import { restoreLeftovers, SpareRecord } from './spare-record.js';
 import { charForKeysym, keysymForChar } from './typing-keysyms.js';
 
 export interface X11TypeOptions {
@@ -196,19 +200,26 @@ export class X11Typist {
     private readonly watch: KeymapFetchWatch | undefined,
     /** X-Resource's major opcode, when the server has it (client-pids.ts). */
     private readonly xres: number | undefined,
+    private readonly record: SpareRecord,
   ) {}
 
-  /** Connects to `display` (default $DISPLAY). Throws when XTEST is missing. */
-  static async open(display?: string): Promise<X11Typist> {
-    const conn = await X11Connection.open(display);
+  /**
+   * Connects to `display` (default $DISPLAY) and restores the spare keycodes a DeskPilot
+   * process that ended left mapped there (spare-record.ts). Throws when XTEST is missing.
+   * `requestTimeoutMs`: each request's limit (connection.ts; tests of a hung server).
+   */
+  static async open(display?: string, options: { requestTimeoutMs?: number } = {}): Promise<X11Typist> {
+    const conn = await X11Connection.open(display, options);
     try {
       const xtest = await queryExtension(conn, 'XTEST');
       if (!xtest.present) throw new X11Error('the X server has no XTEST extension');
+      const record = await SpareRecord.open(conn);
+      await restoreLeftovers(conn).catch(reportLeftoverFailure);
       // Without RECORD we cannot see the application catch up: remapping still types,
       // but a spare keycode is then reused or restored after catchUpTimeoutMs instead.
       const watch = await KeymapFetchWatch.start(conn, display).catch(() => undefined);
       const xres = await queryExtension(conn, 'X-Resource');
-      return new X11Typist(conn, xtest.majorOpcode, watch, xres.present ? xres.majorOpcode : undefined);
+      return new X11Typist(conn, xtest.majorOpcode, watch, xres.present ? xres.majorOpcode : undefined, record);
     } catch (err) {
       conn.close();
       throw err;
@@ -246,6 +257,7 @@ export class X11Typist {
     holding.delete(this);
     const perKeycode = (await getKeyboardMapping(this.conn)).perKeycode;
     this.restore(keycodes, perKeycode);
+    this.record.clear();
     await this.conn.sync();
   }
 
@@ -262,8 +274,11 @@ export class X11Typist {
     for (const keycode of rows) {
       if (!changeKeyboardMappingBeforeExit(this.conn, keycode, this.perKeycode, [[]])) {
         console.error(`deskpilot: could not restore the keyboard mapping while exiting; spare keycode ${keycode} may still type its last character`);
+        // The record stays: the next DeskPilot on this display restores it.
+        return;
       }
     }
+    this.record.clearBeforeExit();
   }
 
   /** Spare keycodes mapped by us right now (keycode → keysym), for tests. */
@@ -394,14 +409,18 @@ export class X11Typist {
       completed = true;
     } finally {
       try {
+        // Queued in order behind the keys, never waited for before the call returns: a
+        // stopped server (SIGSTOP, hung) held a Stop here for the 5 s request limit. A live
+        // one processes them in order all the same; the sync only reports their errors.
         setShift(false);
         if (sentinelOn && sentinel !== undefined) this.sendRows([[sentinel, []]], layout.perKeycode);
-        await this.conn.sync();
-        if (!completed) await this.restoreNow();
+        if (!completed) this.restoreQueued(layout.perKeycode);
         else if (this.held.size) this.scheduleRestore();
+        if (!signal?.aborted) await this.conn.sync();
       } catch {
         // The connection failed: the server releases an XTEST client's keys when it
-        // disconnects; the mapping stays as it was left.
+        // disconnects; the mapping stays as it was left, and so does its record
+        // (spare-record.ts), for the next typist to restore.
       }
     }
     report.remapped = new Set(items.flatMap((i) => (i.kind === 'spare' ? [i.keysym] : []))).size;
@@ -442,7 +461,20 @@ export class X11Typist {
       // Both levels carry the keysym, so Shift or CapsLock cannot change what it types.
       rows.push([keycode, [it.keysym, it.keysym]]);
     }
+    // The record goes out first: a process killed right after the remap leaves it named.
+    this.record.write(this.held);
     this.sendRows(rows, perKeycode);
+  }
+
+  /** Restores every held keycode and clears the record, queued (not waited for). */
+  private restoreQueued(perKeycode: number): void {
+    clearTimeout(this.restoreTimer);
+    this.restoreTimer = undefined;
+    if (this.held.size === 0) return;
+    this.restore(new Set(this.held.keys()), perKeycode);
+    this.held.clear();
+    holding.delete(this);
+    this.record.clear();
   }
 
   private restore(keycodes: Set<number>, perKeycode: number): void {
@@ -528,6 +560,11 @@ export class X11Typist {
     this.watch?.close();
     this.conn.close();
   }
+}
+
+/** Leftovers that could not be restored stay as they were; typing goes on. */
+function reportLeftoverFailure(error: unknown): void {
+  console.error(`deskpilot: could not restore spare keycodes left by an ended DeskPilot process (${errorText(error)})`);
 }
 
 /**
