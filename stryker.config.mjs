@@ -35,6 +35,13 @@ export const MODULES = {
   'src/main/sandbox/bwrap.ts': ['test/sandbox/plan.fast.test.ts'],
   'src/main/sandbox/workspace.ts': ['test/sandbox/plan.fast.test.ts'],
   'src/main/sandbox/refusal.ts': ['test/sandbox/plan.fast.test.ts'],
+  // A run's sandbox session (issue 30 item 1) and the interpreter's entry (item 9): real bubblewrap, a few seconds a file.
+  'src/main/sandbox/run-sandbox.ts': ['test/sandbox/run-sandbox.desktop.test.ts'],
+  'src/main/sandbox/session.ts': ['test/sandbox/run-sandbox.desktop.test.ts'],
+  'src/main/sandbox/supervisor.ts': ['test/sandbox/supervisor-protocol.fast.test.ts', 'test/sandbox/run-sandbox.desktop.test.ts'],
+  'src/main/sandbox/launch.ts': ['test/sandbox/run-sandbox.desktop.test.ts', 'test/sandbox/shell-sandbox.desktop.test.ts'],
+  'src/main/sandbox/pid-namespace.ts': ['test/sandbox/run-sandbox.desktop.test.ts', 'test/sandbox/sandboxed-process.desktop.test.ts'],
+  'src/main/sandbox/sandboxed-process.ts': ['test/sandbox/sandboxed-process.desktop.test.ts'],
   // The desktop app's menu without DevTools and the tray's word on the stop key (issue 27.11, 27.12).
   'src/main/electron/app-menu.ts': ['test/ui/electron-views.fast.test.ts'],
   'src/main/electron/tray-view.ts': ['test/ui/electron-views.fast.test.ts'],

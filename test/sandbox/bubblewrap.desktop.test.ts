@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareCommand, sandboxPolicy, sandboxRefusal, type SandboxPolicy } from '../../src/main/sandbox/index.js';
+import { prepareCommand, RunSandbox, sandboxPolicy, sandboxRefusal, type SandboxPolicy } from '../../src/main/sandbox/index.js';
 import type { SandboxMode } from '../../src/shared/sandbox.js';
 import { requirePrograms } from '../harness/requirements.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
@@ -118,7 +118,10 @@ function childScript(stage: Stage, tag: string): string {
   return `/usr/bin/python3 -c "${py.replace(/"/g, '\\"')}"`;
 }
 
-function run(runner: Runner, stage: Stage, policy: SandboxPolicy, script: string): Promise<{ code: number | null; output: string }> {
+/** How a command reaches bubblewrap: one of its own (escalations, and the path before sessions), or the run's session (what a run's commands get). */
+type Via = 'one-off' | 'session';
+
+function run(runner: Runner, stage: Stage, policy: SandboxPolicy, script: string, via: Via = 'one-off'): Promise<{ code: number | null; output: string }> {
   const env: NodeJS.ProcessEnv = {
     PATH: '/usr/local/bin:/usr/bin:/bin',
     HOME: runner.home,
@@ -129,7 +132,9 @@ function run(runner: Runner, stage: Stage, policy: SandboxPolicy, script: string
     DBUS_SESSION_BUS_ADDRESS: `unix:path=${stage.runtimeDir}/bus`,
     TMPDIR: '/tmp',
   };
-  const { spawn: spec, dispose } = prepareCommand(policy, { file: 'bash', args: ['-c', script], cwd: stage.workspace, env }, { platform: 'linux', env, home: runner.home });
+  const plain = { file: 'bash', args: ['-c', script], cwd: stage.workspace, env };
+  if (via === 'session') return inSession(runner, policy, plain);
+  const { spawn: spec, dispose } = prepareCommand(policy, plain, { platform: 'linux', env, home: runner.home });
   return new Promise((resolve) => {
     const child = spawn(spec.file, spec.args, { cwd: spec.cwd, env: spec.env, uid: runner.uid, gid: runner.gid, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -140,6 +145,16 @@ function run(runner: Runner, stage: Stage, policy: SandboxPolicy, script: string
       resolve({ code, output });
     });
   });
+}
+
+/** The command in a run's sandbox session of its own, as the runner's user; the session closed after, nothing of it left. */
+async function inSession(runner: Runner, policy: SandboxPolicy, plain: { file: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; output: string }> {
+  const session = new RunSandbox(policy, { platform: 'linux', env: plain.env, home: runner.home, ...(runner.uid !== process.getuid!() ? { uid: runner.uid, gid: runner.gid } : {}) });
+  let output = '';
+  const end = await session.launch(plain, 100_000, (text) => (output += text)).done;
+  expect(session.started, session.fallbackReason).toBe(1);
+  expect(await session.close()).toBe(true);
+  return { code: end.exitCode, output: output + (end.note ?? '') };
 }
 
 const results = (output: string) => Object.fromEntries([...output.matchAll(/^([A-Za-z-]+)=(\S+)$/gm)].map((m) => [m[1]!, m[2]!]));
@@ -195,16 +210,22 @@ afterAll(async () => {
   fs.rmSync(base, { recursive: true, force: true });
 });
 
-describe.each(['first runner', 'second runner'])('bubblewrap sandbox, %s', (which) => {
-  for (const c of CASES) {
+describe.each([
+  ['first runner', 'one-off'],
+  ['second runner', 'one-off'],
+  ['first runner', 'session'],
+  ['second runner', 'session'],
+] as const)('bubblewrap sandbox, %s, %s', (which, via) => {
+  // danger-full-access has no sandbox, so no session: a run makes none for it (start-run.ts).
+  for (const c of CASES.filter((c) => via === 'one-off' || c.mode !== 'danger-full-access')) {
     it(`${c.name}: allows and refuses what the mode says, for the command and its child`, async () => {
       const runner = RUNNERS[which === 'first runner' ? 0 : 1];
       // Not root: the only runner is this (unprivileged) process's user, run once.
       if (!runner) return expect(process.getuid!()).not.toBe(0);
       const stage = stageOf(runner);
-      const tag = `${runner.label}-${c.name.replace(/\W+/g, '-')}`;
+      const tag = `${runner.label}-${via}-${c.name.replace(/\W+/g, '-')}`;
       const policy = sandboxPolicy({ mode: c.mode, workspace: stage.workspace, networkAccess: c.networkAccess, display: c.display });
-      const { output } = await run(runner, stage, policy, `${probeScript(stage, tag)}\n${childScript(stage, tag)}\nexit 0`);
+      const { output } = await run(runner, stage, policy, `${probeScript(stage, tag)}\n${childScript(stage, tag)}\nexit 0`, via);
       const got = results(output);
       const want = c.expect;
       const okIf = (b: boolean) => (b ? 'ok' : 'fail');

