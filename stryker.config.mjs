@@ -67,6 +67,8 @@ export const MODULES = {
   'src/main/eval/check/py.ts': ['test/eval/check/funcs.test.ts'],
   'src/main/eval/check/table.ts': ['test/eval/check/table.test.ts'],
   'src/main/eval/check/evaluate.ts': ['test/eval/check/evaluate.test.ts'],
+  // The one derivation of an eval task run's status (issue 32): its numbered rules in order.
+  'src/main/eval/run/status.ts': ['test/eval/run/status.test.ts'],
 };
 
 const only = process.env.MUTATE_MODULE;
