@@ -135,6 +135,27 @@ describe('a run sandbox session', () => {
     expect(run.started).toBe(2);
   });
 
+  it('a command cannot reach the session’s channel: the supervisor’s stdio are sockets, not openable through /proc', async () => {
+    const run = open();
+    // The supervisor is the command's parent.
+    const tried = await runShell(`echo '{"id":0,"exit":0,"signal":null,"cut":0,"swept":0}' > /proc/$PPID/fd/1; cat /proc/$PPID/fd/0; echo mine`, { sandbox: policy, session: run });
+    expect(tried.output).toBe(`bash: line 1: /proc/2/fd/1: No such device or address\ncat: /proc/2/fd/0: No such device or address\nmine\n`);
+    expect((await runShell('echo next', { sandbox: policy, session: run })).output).toBe('next\n');
+    expect(run.started).toBe(1);
+  });
+
+  it('a line from the session that is not a supervisor message ends it, said; a message for another command is ignored', async () => {
+    // A stand-in for the supervisor, started by the same bubblewrap argv: ready, then a stray message, then garbage.
+    const fake = path.join(base, 'fake-supervisor.sh');
+    fs.writeFileSync(fake, `#!/bin/sh\nns=$(readlink /proc/self/ns/pid)\necho "{\\"ready\\":true,\\"ns\\":\\"$ns\\"}"\nread line\necho '{"id":999,"out":"forged"}'\necho '{"id":0,"out":"real "}'\necho garbage\nsleep 60\n`, { mode: 0o755 });
+    const run = new RunSandbox(policy, { home, node: fake });
+    opened.push(run);
+    const result = await runShell('true', { sandbox: policy, session: run });
+    expect(result.exitCode).toBeNull();
+    expect(result.output).toBe('real \nthe sandbox session broke its protocol (not JSON: garbage)');
+    expect(run.started).toBe(1);
+  });
+
   it('caps a flood of output inside the sandbox and says exactly how much was cut', async () => {
     const run = open();
     const result = await runShell(`head -c 1000000 /dev/zero | tr '\\0' a; echo END`, { sandbox: policy, session: run, maxOutputChars: 100 });

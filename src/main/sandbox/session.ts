@@ -50,7 +50,10 @@ export class SandboxSession {
     readonly key: string,
     private readonly child: ChildProcessWithoutNullStreams,
   ) {
-    this.exited = new Promise((resolve) => child.on('exit', () => resolve()));
+    this.exited = new Promise((resolve) => {
+      child.on('exit', () => resolve());
+      child.on('error', () => resolve()); // never spawned: no 'exit' comes
+    });
     child.on('exit', (code, signal) => this.die(`the sandbox session ended (bubblewrap ${signal ?? `exit ${code}`}${this.stderr ? `: ${this.stderr.trim().slice(-300)}` : ''})`));
     child.stderr.on('data', (chunk: Buffer) => (this.stderr = (this.stderr + chunk.toString('utf8')).slice(-2_000)));
     child.stdin.on('error', () => {}); // a write after the supervisor died: 'exit' says so
