@@ -156,6 +156,15 @@ describe('a run sandbox session', () => {
     expect(run.started).toBe(1);
   });
 
+  it('a command that stops the supervisor still ends at its timeout, with all it started; the next command runs', async () => {
+    const run = open();
+    const marker = `dp-run-stopped-${process.pid}-${Date.now()}`;
+    const result = await runShell(`kill -STOP $PPID; exec -a ${marker} sleep 60`, { sandbox: policy, session: run, timeoutMs: 300 });
+    expect(result).toMatchObject({ timedOut: true, exitCode: null });
+    expect(running(marker)).toBe(0);
+    expect((await runShell('echo next', { sandbox: policy, session: run })).output).toBe('next\n');
+  });
+
   it('caps a flood of output inside the sandbox and says exactly how much was cut', async () => {
     const run = open();
     const result = await runShell(`head -c 1000000 /dev/zero | tr '\\0' a; echo END`, { sandbox: policy, session: run, maxOutputChars: 100 });

@@ -97,6 +97,8 @@ const kill = (m) => {
   try { process.kill(-current.child.pid, 'SIGKILL'); } catch {}
   sweep(() => {});
 };
+// A stopped and continued supervisor may get SIGHUP (an orphaned process group); it is no reason to end.
+process.on('SIGHUP', () => {});
 const lines = require('node:readline').createInterface({ input: process.stdin });
 lines.on('line', (line) => {
   const m = JSON.parse(line);
