@@ -56,4 +56,21 @@ export const SOLUTIONS: Record<string, () => Turn[]> = {
     step('Submitting the form (Export).', claude.key('Return')),
     step('Done.', finish(true, 'exported')),
   ],
+  'gedit-append-line': () => [
+    step('To the end of the text.', claude.key('ctrl+End')),
+    step('A new line.', claude.key('Return')),
+    step('Typing the second line.', claude.type('Line two')),
+    step('Saving.', claude.key('ctrl+s')),
+    step('Done.', finish(true, 'saved')),
+  ],
+  'shell-sort-names': () => [
+    step('Typing the command.', claude.type('sort ~/names.txt > ~/sorted.txt')),
+    step('Running it.', claude.key('Return')),
+    step('Done.', finish(true, 'sorted.txt written')),
+  ],
+  'shell-rename-file': () => [
+    step('Typing the command.', claude.type('mv ~/report-draft.txt ~/report-final.txt')),
+    step('Running it.', claude.key('Return')),
+    step('Done.', finish(true, 'renamed')),
+  ],
 };
