@@ -170,10 +170,14 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
   // X11: every character is a key event on one X connection (x11/typist.ts), exact by
   // construction. The clipboard path below stays for other platforms and for an X server
   // where remapping is impossible (no XTEST, or no keycode without a keysym).
+  // A typist whose connection failed (a request past its limit on a hung server closes
+  // it) is replaced at the next typing; one that could not open (no XTEST) is not retried.
   let typist: Promise<X11Typist | undefined> | undefined;
-  function x11Typist(): Promise<X11Typist | undefined> {
-    if (process.platform !== 'linux') return Promise.resolve(undefined);
-    typist ??= X11Typist.open().catch(() => undefined);
+  async function x11Typist(): Promise<X11Typist | undefined> {
+    if (process.platform !== 'linux') return undefined;
+    const current = typist ? await typist : undefined;
+    if (typist && (current === undefined || current.isOpen)) return current;
+    typist = X11Typist.open().catch(() => undefined);
     return typist;
   }
 

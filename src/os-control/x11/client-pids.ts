@@ -19,17 +19,17 @@ const XRES = { QueryVersion: 0, QueryClientIds: 4 } as const;
 const PID_MASK = 2;
 
 /** Client resource-id base → PID, for every client whose PID the server knows. */
-export async function clientPids(conn: X11Connection, xresOpcode: number): Promise<Map<number, number>> {
+export async function clientPids(conn: X11Connection, xresOpcode: number, signal?: AbortSignal): Promise<Map<number, number>> {
   const version = Buffer.alloc(4);
   version[0] = 1;
   version[1] = 2;
-  await conn.request(xresOpcode, XRES.QueryVersion, version);
+  await conn.request(xresOpcode, XRES.QueryVersion, version, { signal });
   // One spec: client None (all clients), PID mask.
   const body = Buffer.alloc(12);
   body.writeUInt32LE(1, 0);
   body.writeUInt32LE(0, 4);
   body.writeUInt32LE(PID_MASK, 8);
-  const reply = await conn.request(xresOpcode, XRES.QueryClientIds, body);
+  const reply = await conn.request(xresOpcode, XRES.QueryClientIds, body, { signal });
   return parseClientIds(reply);
 }
 

@@ -133,6 +133,11 @@ export class X11Connection {
     this.failAndClose(new X11Error('X connection closed'));
   }
 
+  /** False once the connection failed or was closed (a request past its limit closes it). */
+  get isOpen(): boolean {
+    return this.closedError === undefined;
+  }
+
   /**
    * Lets the process exit while this connection is open (a connection kept for the
    * process's life). A request waiting for its reply still holds the process: its

@@ -98,19 +98,19 @@ export async function queryKeymap(conn: X11Connection): Promise<number[]> {
 }
 
 /** The focus window (0 = None, 1 = PointerRoot). */
-export async function getInputFocus(conn: X11Connection): Promise<number> {
-  const r = await conn.request(OP.GetInputFocus, 0, Buffer.alloc(0));
+export async function getInputFocus(conn: X11Connection, signal?: AbortSignal): Promise<number> {
+  const r = await conn.request(OP.GetInputFocus, 0, Buffer.alloc(0), { signal });
   return r.readUInt32LE(8);
 }
 
 /** The deepest window under the pointer (for PointerRoot focus), or 0. */
-export async function windowUnderPointer(conn: X11Connection): Promise<number> {
+export async function windowUnderPointer(conn: X11Connection, signal?: AbortSignal): Promise<number> {
   let window = conn.setup.root;
   let found = 0;
   for (let depth = 0; depth < 16; depth++) {
     const body = Buffer.alloc(4);
     body.writeUInt32LE(window, 0);
-    const r = await conn.request(OP.QueryPointer, 0, body);
+    const r = await conn.request(OP.QueryPointer, 0, body, { signal });
     const child = r.readUInt32LE(12);
     if (child === 0) break;
     found = window = child;

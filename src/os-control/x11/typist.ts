@@ -281,6 +281,11 @@ export class X11Typist {
     this.record.clearBeforeExit();
   }
 
+  /** False once its X connection failed (a request past its limit, a server gone): open a new typist. */
+  get isOpen(): boolean {
+    return this.conn.isOpen;
+  }
+
   /** Spare keycodes mapped by us right now (keycode → keysym), for tests. */
   mappedSpares(): Map<number, number> {
     return new Map(this.held);
@@ -532,8 +537,8 @@ export class X11Typist {
    * `timeoutMs` (no RECORD, a single spare keycode, or an application that never fetches).
    */
   private async applicationCaughtUp(sentinel: number | undefined, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
-    let focus = await getInputFocus(this.conn);
-    if (focus === 1) focus = await windowUnderPointer(this.conn); // PointerRoot: keys go under the pointer
+    let focus = await getInputFocus(this.conn, signal);
+    if (focus === 1) focus = await windowUnderPointer(this.conn, signal); // PointerRoot: keys go under the pointer
     if (focus === 0) return true; // focus None: the server discards key events, nobody translates them
     if (!this.watch || sentinel === undefined) {
       // Nothing to observe: a fixed pause, reported as unconfirmed.
@@ -542,7 +547,7 @@ export class X11Typist {
     }
     const client = this.watch.clientOf(focus);
     const started = performance.now();
-    const clients = this.xres === undefined ? new Set([client]) : sameProcess(await clientPids(this.conn, this.xres), client);
+    const clients = this.xres === undefined ? new Set([client]) : sameProcess(await clientPids(this.conn, this.xres, signal), client);
     if (!(await this.watch.waitCaughtUp(clients, this.changesSent, sentinel, timeoutMs, signal))) return false;
     return this.watch.waitQuiet(FETCH_QUIET_MS, Math.max(0, timeoutMs - (performance.now() - started)), signal);
   }
