@@ -43,6 +43,16 @@ function stepAction(n: number, controls: Controls, req: FakeRequest) {
 }
 
 const INTENTS = ['Tick the c1 box.', 'Click into the c3 field.', 'Write alpha.', 'Tick the c7 box.', 'Press the c6 button.'];
+/** Polls `value` until it gives something (each poll reads a file or a process's output: a condition, not a fixed wait). */
+async function until<T>(value: () => T | undefined, timeoutMs: number, why: () => string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const got = value();
+    if (got !== undefined) return got;
+    if (Date.now() > deadline) throw new Error(why());
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 const runIdOf = (events: Array<Record<string, unknown>>) => String(events.find((e) => e.type === 'run_started')!.runId);
 
 let recordedRunId = '';
@@ -52,8 +62,7 @@ describe('deskpilot replay', () => {
   it('a scripted model run replays with no model server running, to the same control state, with no model call', async () => {
     const fake = await startFakeModel();
     try {
-      const controls = await desktop.probe.showControls(10);
-      await new Promise((r) => setTimeout(r, 500));
+      const controls = await desktop.showControls(10);
       fake.script(
         ...[1, 2, 3, 4, 5].map((n) => (req: FakeRequest) => ({ text: INTENTS[n - 1]!, toolCalls: [stepAction(n, controls, req)] })),
         { text: 'Done.', toolCalls: [finish(true, 'all set')] },
@@ -93,8 +102,7 @@ describe('deskpilot replay', () => {
     expect(press.element?.name).toBe('c6');
 
     // Replay on a fresh page: no model server, no key.
-    await desktop.probe.showControls(10);
-    await new Promise((r) => setTimeout(r, 500));
+    await desktop.showControls(10);
     const replay = runCli(['replay', recordedRunId, '--yes', '--json'], env());
     const { code } = await replay.exit;
     expect(code, replay.stderr()).toBe(0);
@@ -114,8 +122,7 @@ describe('deskpilot replay', () => {
   }, 240_000);
 
   it('a replayed action waits in the same approval queue as a model\'s: under --policy ask, "n" keeps it from running and the replay stops', async () => {
-    await desktop.probe.showControls(10);
-    await new Promise((r) => setTimeout(r, 500));
+    await desktop.showControls(10);
     const since = desktop.probe.nextSeq();
     const replay = runCli(['replay', recordedRunId, '--policy', 'ask', '--json'], env(), { stdin: 'n\n\n' });
     const { code } = await replay.exit;
@@ -126,13 +133,12 @@ describe('deskpilot replay', () => {
     expect(events.filter((e) => e.type === 'approval_requested')).toHaveLength(1);
     expect(events.find((e) => e.type === 'approval_answered')).toMatchObject({ answer: { decision: 'reject' } });
     expect(events.filter((e) => e.type === 'action_executed')).toEqual([]);
-    await new Promise((r) => setTimeout(r, 300));
+    await desktop.inputBarrier();
     expect(desktop.probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown')).toEqual([]);
   }, 120_000);
 
   it('--strict refuses a renamed button at its step: the steps before act, that one does not; the report shows expected vs seen', async () => {
-    await desktop.probe.showControls(10, undefined, { c6: 'Send' });
-    await new Promise((r) => setTimeout(r, 500));
+    await desktop.showControls(10, undefined, { c6: 'Send' });
     const since = desktop.probe.nextSeq();
     const replay = runCli(['replay', recordedRunId, '--strict', '--yes', '--json'], env());
     const { code } = await replay.exit;
@@ -156,21 +162,19 @@ describe('deskpilot replay', () => {
     const moved = desktop.moveWindow({ x: 200, y: 120 });
     try {
       expect(moved.dx).toBeGreaterThan(100);
-      await desktop.probe.showControls(10);
-      await new Promise((r) => setTimeout(r, 500));
+      await desktop.showControls(10);
       const clean = runCli(['replay', recordedRunId, '--strict', '--yes', '--json'], env());
       expect((await clean.exit).code, clean.stderr()).toBe(0);
       expect(clean.stderr()).toContain('5 of 5 steps replayed, 0 healed, 0 model calls');
       expect(await desktop.probe.controlValues()).toEqual(recordedState);
 
-      await desktop.probe.showControls(10, undefined, { c6: 'Send' });
-      await new Promise((r) => setTimeout(r, 500));
+      await desktop.showControls(10, undefined, { c6: 'Send' });
       const since = desktop.probe.nextSeq();
       const replay = runCli(['replay', recordedRunId, '--strict', '--yes', '--json'], env());
       const { code } = await replay.exit;
       expect(code, replay.stderr()).toBe(1);
       expect(replay.stderr()).toContain('diverged at step 5 of 5');
-      await new Promise((r) => setTimeout(r, 300));
+      await desktop.inputBarrier();
       expect(desktop.probe.events().filter((e) => e.seq >= since && e.type === 'pointerdown').map((e) => e.target)).toEqual(['c1', 'c3', 'c7']);
       expect((await desktop.probe.controlValues()).find((c) => c.id === 'c6')!.value).toBe('0');
     } finally {
@@ -182,10 +186,9 @@ describe('deskpilot replay', () => {
     const moved = desktop.moveWindow({ x: 200, y: 120 });
     const fake = await startFakeModel();
     try {
-      const shown = await desktop.probe.showControls(10, undefined, { c6: 'Send' });
+      const shown = await desktop.showControls(10, undefined, { c6: 'Send' });
       // The probe measured its content origin where the window started: shift by the move.
       const controls = shown.map((c) => ({ ...c, x: c.x + moved.dx, y: c.y + moved.dy }));
-      await new Promise((r) => setTimeout(r, 500));
       const stepOf = (req: FakeRequest) => Number(/at step (\d+) of 5/.exec(req.lastUserText)?.[1] ?? 0);
       const heal = (req: FakeRequest) => ({ text: `Healing step ${stepOf(req)}.`, toolCalls: [stepAction(stepOf(req), controls, req)] });
       fake.script(heal);
@@ -208,43 +211,49 @@ describe('deskpilot replay', () => {
   }, 180_000);
 
   it("deskpilot record: a person's demonstration (xdotool as the person) is saved with a draft SKILL.md and replays exactly", async () => {
-    const controls = await desktop.probe.showControls(10);
-    await new Promise((r) => setTimeout(r, 500));
+    const controls = await desktop.showControls(10);
     const record = runCli(['record', 'tick c1, write beta into c3, tick c7'], env());
-    const deadline = Date.now() + 60_000;
-    while (!record.stderr().includes('do the task now')) {
-      if (Date.now() > deadline) throw new Error(`record did not start: ${record.stderr()}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const started = await until(() => /as run (\S+): do the task now/.exec(record.stderr())?.[1], 60_000, () => `record did not start: ${record.stderr()}`);
+    // The recorder takes each input in turn: after an action it settles and logs the screen
+    // the next one starts from, and only then reads the next input (and the pointer's place).
+    // The person acts again once that screenshot is in the log, as a person watching would.
+    const events = path.join(desktop.home, 'sessions', started, 'events.jsonl');
+    const observations = () => (existsSync(events) ? readFileSync(events, 'utf8').split('\n').filter((l) => l.includes('"type":"observation"')).length : 0);
+    let done = observations();
+    const recorded = async () => {
+      done += 1;
+      await until(() => (observations() >= done ? true : undefined), 60_000, () => `the recorder logged ${observations()} screens, waiting for ${done}: ${record.stderr()}`);
+    };
     const person = (...args: string[]) => spawnSync('xdotool', args, { env: desktop.bus.env, timeout: 10_000 });
     const clickOn = async (id: string) => {
       const p = byId(controls, id);
       person('mousemove', '--sync', String(Math.round(p.x)), String(Math.round(p.y)));
       person('click', '1');
-      await new Promise((r) => setTimeout(r, 800));
+      await recorded();
     };
     await clickOn('c1');
     await clickOn('c3');
     person('type', '--delay', '40', 'beta');
-    await new Promise((r) => setTimeout(r, 1_500));
+    // The typed word is one action once the keys pause (record.ts TEXT_GAP_MS).
+    await recorded();
     await clickOn('c7');
     person('key', 'Pause');
     const { code } = await record.exit;
     expect(code, record.stderr()).toBe(0);
     const runId = record.stdout().trim();
-    const recorded = await desktop.probe.controlValues();
-    expect(recorded.filter((c) => c.checked || c.value === 'beta').map((c) => c.id)).toEqual(['c1', 'c3', 'c7']);
+    expect(runId).toBe(started);
+    const state = await desktop.probe.controlValues();
+    expect(state.filter((c) => c.checked || c.value === 'beta').map((c) => c.id)).toEqual(['c1', 'c3', 'c7']);
     const skill = readFileSync(path.join(desktop.home, 'sessions', runId, 'SKILL.md'), 'utf8');
     expect(skill).toContain('1. Click the check box "c1"');
     expect(skill).toContain('3. Type "beta".');
     expect(skill).toContain(`deskpilot replay ${runId}`);
 
-    await desktop.probe.showControls(10);
-    await new Promise((r) => setTimeout(r, 500));
+    await desktop.showControls(10);
     const replay = runCli(['replay', runId, '--yes', '--json'], env());
     const replayed = await replay.exit;
     expect(replayed.code, replay.stderr()).toBe(0);
-    expect(await desktop.probe.controlValues()).toEqual(recorded);
+    expect(await desktop.probe.controlValues()).toEqual(state);
     expect(replay.stderr()).toContain('4 of 4 steps replayed, 0 healed, 0 model calls');
   }, 180_000);
 });
