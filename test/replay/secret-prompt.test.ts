@@ -75,7 +75,7 @@ describe('readHidden', () => {
     const pipe = new PassThrough();
     const t = fakeTerminal();
     expect(canAskHidden(pipe, t.output)).toBe(false);
-    expect(canAskHidden(t.input, new PassThrough())).toBe(false);
+    expect(canAskHidden(t.input, new PassThrough() as { isTTY?: boolean })).toBe(false);
     expect(canAskHidden(t.input, t.output)).toBe(true);
     await expect(readHidden('? ', pipe, t.output)).rejects.toThrow(/only at a terminal/);
   });

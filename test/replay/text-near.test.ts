@@ -15,6 +15,9 @@ import { decodeGrey, fingerprintDistance, screenFingerprint } from '../../src/os
 import type { ModelTurn } from '../../src/main/agent/providers/types.js';
 import { H, requestOn, W } from './drawn-screen.js';
 
+/** The cases that read the screen with OCR: ~2–5 s idle, past 20 s at load ~28 (a mutation run's dry run timed out on one). */
+const OCR_CASE_MS = 120_000;
+
 /** A window with a list and a status bar, and a confirmation dialog over it: a question and a Remove button. */
 async function dialog(question: string, status = 'Ready', at = { x: 0, y: 0 }): Promise<Buffer> {
   const rows = Array.from({ length: 8 }, (_, i) => `<text x="30" y="${60 + i * 24}" font-family="DejaVu Sans" font-size="13">file-${i}.txt</text>`).join('');
@@ -87,14 +90,14 @@ describe('the screen check before a step reads the text around its target', () =
     // OCR's reading of a 13 px font varies ("532 item", "all 532 items?"): the sentence says what it read on each side.
     expect(provider.stats.divergences[0]!.message).toMatch(/^the text around the target changed: recorded "[^"]*remove 1 item\?[^"]*", now "[^"]*532 item/);
     expect(provider.stats.replayed).toBe(0);
-  });
+  }, OCR_CASE_MS);
 
   it('the same dialog replays; a change outside the area around the target (the status bar) does not stop it', async () => {
     const { provider, recorded } = await setUp();
     expect(actionsOf(await provider.turn(request(recorded), signal))).toMatchObject([{ type: 'click', x: 430, y: 220 }]);
     const other = await setUp();
     expect(actionsOf(await other.provider.turn(request(await dialog('Remove 1 item?', 'Saved 10:04')), signal))).toMatchObject([{ type: 'click', x: 430, y: 220 }]);
-  });
+  }, OCR_CASE_MS);
 
   it('a moved dialog: the changed question is refused, read where the dialog is now; the same question replays at its new place', async () => {
     const at = { x: -120, y: 60 };
@@ -106,7 +109,7 @@ describe('the screen check before a step reads the text around its target', () =
     expect(provider.stats.divergences[0]!.message).toMatch(/^the text around the target changed: recorded "[^"]*remove 1 item\?[^"]*", now .*\((".+" gone|".+" new)/);
     const same = await setUp();
     expect(actionsOf(await same.provider.turn(request(await dialog('Remove 1 item?', 'Ready', at)), signal))).toMatchObject([{ type: 'click', x: 430 + at.x, y: 220 + at.y }]);
-  });
+  }, OCR_CASE_MS);
 
   it('the area is the target\'s window (a dialog) when recorded, else a box around the point; cells outside it do not count', async () => {
     const target = { point: { x: 430, y: 220 }, window: { title: 'Confirm', app: 'files', bounds: { x: 200, y: 120, width: 300, height: 130 }, offset: { x: 0, y: 0 } } };
