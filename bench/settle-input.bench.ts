@@ -58,6 +58,8 @@ const xvfb0 = await startXvfb(SCREEN);
 const bus = await startAccessibilityBus(xvfb0);
 const xvfb = bus.xvfb;
 process.env.DISPLAY = xvfb.display;
+// The session's bus, as a desktop session has it: settle reads the apps' accessibility events there (settle-echo.ts).
+process.env.DBUS_SESSION_BUS_ADDRESS = bus.env.DBUS_SESSION_BUS_ADDRESS;
 const { createComputer } = await import('../src/os-control/index.js');
 const { watchSettles } = await import('../src/os-control/settle.js');
 const { DisplayGrabber } = await import('../src/os-control/display-grab.js');
@@ -131,7 +133,8 @@ function describeFailure(trace: SettleTrace | undefined, after: number[]): strin
     : '';
   return (
     `settle ${rel(trace.start)}..${rel(trace.end)} ${trace.verdict}, ${trace.compared} compared, changes at [${trace.changes.map(rel).join(' ')}]${trip}` +
-    `${trace.reaction ? (trace.reaction.expectChange ? ' (must show)' : ' (may show)') : ' (no input)'}; after it: [${after.map(rel).join(' ')}]`
+    `${trace.reaction ? (trace.reaction.expectChange ? ' (must show)' : ' (may show)') : ' (no input)'}` +
+    `${trace.echo ? `, text reported back ${trace.echo.completeAt !== undefined ? `whole at ${rel(trace.echo.completeAt)}` : trace.echo.seen ? 'in part' : 'not at all'}` : ''}; after it: [${after.map(rel).join(' ')}]`
   );
 }
 
@@ -139,12 +142,17 @@ interface Outcome {
   pass: number;
   settle: number[];
   failures: string[];
+  /** Settles after input whose typed text the app reported back in part, and in whole (settle-echo.ts). */
+  echoSeen: number;
+  echoComplete: number;
 }
 
 /** Settle after the action under test, observe, and judge against the screen 2.5 s later. */
 async function judge(o: Outcome, run: number, name: string): Promise<void> {
   o.settle.push((await computer.settle({ maxMs: 3_000 })).waitedMs);
   const trace = lastTrace;
+  if (trace?.echo?.seen) o.echoSeen++;
+  if (trace?.echo?.completeAt !== undefined) o.echoComplete++;
   const seen = await screen();
   const after = await changesFor(2_500);
   await computer.settle({ maxMs: 5_000 });
@@ -298,9 +306,9 @@ for (const busy of [false, true]) {
       const c = runners[name]!;
       activate(c.window()!);
       await computer.settle({ maxMs: 5_000 });
-      const o: Outcome = { pass: 0, settle: [], failures: [] };
+      const o: Outcome = { pass: 0, settle: [], failures: [], echoSeen: 0, echoComplete: 0 };
       for (let r = 0; r < RUNS; r++) await c.run(o, r);
-      console.log(`  ${name}, ${label}: ${c.what} in ${o.pass}/${RUNS} observations; settle median ${median(o.settle)} ms (max ${Math.max(...o.settle)}); ${loadState()}`);
+      console.log(`  ${name}, ${label}: ${c.what} in ${o.pass}/${RUNS} observations; settle median ${median(o.settle)} ms (max ${Math.max(...o.settle)}); typed text reported back in part ${o.echoSeen}, whole ${o.echoComplete}; ${loadState()}`);
       for (const f of o.failures) console.log(`    ${f}`);
     }
   } finally {

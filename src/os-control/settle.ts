@@ -119,8 +119,8 @@ export interface SettleState {
  *  4. the round trip through the app still out, sent less than waitMs ago: wait;
  *  5. the app reported part of the typed text back, not all of it: wait;
  *  6. quiet since the latest of the last change, the round trip's answer and the whole
- *     text's report, for max(quietMs, min(reaction time, quietCapMs)), and minMs
- *     passed: settled.
+ *     text's report, for max(quietMs, min(reaction time, quietCapMs)) — the reaction
+ *     time left out once the whole text was reported — and minMs passed: settled.
  */
 export function settleVerdict(s: SettleState, p: Pick<SettleParams, 'minMs' | 'maxMs' | 'quietMs' | 'reaction'>): 'settled' | 'gave-up' | 'wait' {
   const waited = s.now - s.start;
@@ -139,7 +139,11 @@ export function settleVerdict(s: SettleState, p: Pick<SettleParams, 'minMs' | 'm
   // handled and only its drawing is left. Grown to the answer time (~1 s after typing a
   // path under load) the window outlasted the gaps of a blinking caret (GTK: 400/800 ms),
   // and 20 of 20 such settles ran to maxMs.
-  const quietNeeded = Math.max(p.quietMs, mustShow ? REACTION_LIMITS.quietFloorMs : 0, Math.min(reactionMs, REACTION_LIMITS.quietCapMs));
+  // Nor does a slow reaction once the app reported all of the typed text back: what is
+  // left is drawing it. Grown to the reaction (~900 ms at load ~20) the window outlasted
+  // Chromium's caret blink (500 ms), and such settles ran to maxMs.
+  const grownTo = echo?.completeAt !== undefined ? 0 : Math.min(reactionMs, REACTION_LIMITS.quietCapMs);
+  const quietNeeded = Math.max(p.quietMs, mustShow ? REACTION_LIMITS.quietFloorMs : 0, grownTo);
   const quietGrabs = mustShow ? REACTION_LIMITS.quietGrabs : 1;
   const quietSince = Math.max(s.lastChange, answeredAt ?? -Infinity, echo?.completeAt ?? -Infinity);
   if (s.compared >= 1 && !awaitingReaction && !awaitingAnswer && !awaitingEcho && waited >= p.minMs && s.now - quietSince >= quietNeeded && s.unchanged >= quietGrabs) return 'settled';

@@ -94,6 +94,13 @@ describe('settleVerdict rule 5: the typed text reported back', () => {
     expect(settleVerdict(state({ echo: complete, now: 1_900 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('settled');
   });
 
+  it('once all of it came back, a slow first reaction no longer grows the quiet window (only drawing is left)', () => {
+    // First change 900 ms after the keys: without the report the window is 900 ms.
+    const slow = { firstReaction: 1_890, lastChange: 1_900 };
+    expect(settleVerdict(state({ ...slow, now: 1_900 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...slow, echo: { seen: true, completeAt: 1_895 }, now: 1_900 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('settled');
+  });
+
   it('does not wait for an app that reported nothing (no accessibility bridge)', () => {
     expect(settleVerdict(state({ echo: { seen: false, completeAt: undefined } }), { ...base, reaction })).toBe('settled');
     expect(settleVerdict(state({ echo: undefined }), { ...base, reaction })).toBe('settled');
