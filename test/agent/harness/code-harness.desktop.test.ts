@@ -40,6 +40,7 @@ afterAll(async () => {
 
 const profiles = {
   anthropic: (): ProviderProfile => ({ provider: 'anthropic', model: 'claude-sonnet-5-5', baseUrl: fake.anthropicBaseUrl, harness: 'code' }),
+  openai: (): ProviderProfile => ({ provider: 'openai', model: 'gpt-5.4', baseUrl: fake.openaiBaseUrl, harness: 'code' }),
   compatible: (): ProviderProfile => ({ provider: 'openai-compatible', model: 'local-coder', baseUrl: fake.openaiBaseUrl, harness: 'code' }),
 };
 
@@ -114,6 +115,28 @@ describe('code harness: a Python block drives the desktop through the gate', () 
     const answer = requests[1]!.toolResults[0]!;
     expect(answer.isError).toBe(false);
     expect(answer.text).toContain(`typed ${[...text].length}`);
+  }, 90_000);
+
+  it('a JavaScript block does the same in QuickJS, the calls in order without await (Responses wire: a function_call_output answers it)', async () => {
+    await probe.reset();
+    const text = 'Ärger über 東京 — ½ € ✓';
+    const since = probe.nextSeq();
+    const { result, events, requests } = await run(profiles.openai(), [
+      (req) => {
+        const [x, y] = fieldPoint(req);
+        return { text: 'Typing with JavaScript.', toolCalls: [{ name: 'execute', input: { language: 'javascript', code: `computer.mouse.click(${x}, ${y});\ncomputer.keyboard.write(${JSON.stringify(text)});\ncomputer.keyboard.press("Return");\nconsole.log("typed", [...${JSON.stringify(text)}].length);` } }] };
+      },
+      { text: 'Done.', toolCalls: [finish(true, 'typed')] },
+    ]);
+    expect(result.status).toBe('done');
+    await probe.waitForText(`${text}\n`, 10_000);
+    await probe.waitFor((e) => e.type === 'keydown' && e.key === 'Enter', { sinceSeq: since, timeoutMs: 10_000 });
+    expect(requests[0]!.toolNames).toContain('execute');
+    expect(requests[0]!.toolNames).not.toContain('computer');
+    const executed = events.flatMap((e) => (e.type === 'action_executed' ? [e] : []));
+    expect(executed.map((e) => e.action.type)).toEqual(['click', 'type', 'key', 'shell']);
+    expect(executed[3]!.action).toMatchObject({ type: 'shell', command: expect.stringMatching(/^\/\/ javascript block, run in this run's persistent QuickJS session\n/) });
+    expect(requests[1]!.toolResults.at(-1)!.text).toContain(`typed ${[...text].length}`);
   }, 90_000);
 
   it('keeps variables between blocks; a syntax error reaches the model and the run goes on (Chat Completions wire)', async () => {

@@ -7,14 +7,14 @@
 /** `fenced`: the model may not call tools (an OpenAI-compatible server), so fenced blocks are read as calls too. */
 export function codeHarnessPrompt(options: { fenced: boolean }): string {
   const how = options.fenced
-    ? 'Act by calling the execute tool with {language: "python", code}; its output comes back. If you cannot call tools, write the code in a fenced block (```python … ```) instead: it runs the same way. A fence without a language is shown, never run.'
-    : 'Act by calling the execute tool with {language: "python", code}; its output comes back.';
+    ? 'Act by calling the execute tool with {language: "python" or "javascript", code}; its output comes back. If you cannot call tools, write the code in a fenced block (```python … ``` or ```javascript … ```) instead: it runs the same way. A fence without a language is shown, never run.'
+    : 'Act by calling the execute tool with {language: "python" or "javascript", code}; its output comes back.';
   return [
     'How you act: you write code.',
     how,
-    'The Python session persists for the run: variables, imports and the working folder survive between blocks. The value of a last bare expression is shown.',
+    'Each language has one session for the run: variables (and in Python imports and the working folder) survive between blocks. The value of a last bare expression is shown. JavaScript runs in QuickJS: no Node APIs, no files; print with console.log.',
     'A person may approve each block before it runs, and each computer call in it is approved like the same action by hand; a call that is rejected or refused raises ComputerError with the reason.',
-    'The computer API (coordinates are pixels of the latest screenshot you were sent):',
+    'The computer API, the same names in both languages (coordinates are pixels of the latest screenshot you were sent; in JavaScript the arguments are positional):',
     '- computer.display.view(): the screenshot after this block is sent to you; returns {"width", "height"} of the one you have',
     '- computer.display.size(): {"width", "height"} of the screenshot you have',
     '- computer.mouse.click(x, y, button="left", clicks=1), computer.mouse.move(x, y), computer.mouse.scroll(x, y, dy, dx=0) (notches; positive dy scrolls down)',

@@ -48,11 +48,16 @@ export interface BlockOutcome {
 export const BLOCK_OUTPUT_CHARS = 16_000;
 const DEFAULT_BLOCK_MS = 60_000;
 
-const SESSION_NAMES: Readonly<Record<CodeLanguage, string>> = { python: 'python3' };
+/** The session a block runs in, and how a comment starts in its language. */
+const SESSIONS: Readonly<Record<CodeLanguage, { name: string; comment: string }>> = {
+  python: { name: 'python3', comment: '#' },
+  javascript: { name: 'QuickJS', comment: '//' },
+};
 
-/** The command a block is proposed as: a header line naming the session (a comment in Python and in a shell), then the code. */
+/** The command a block is proposed as: a header line naming the session (a comment in the block's language), then the code. */
 export function blockCommand(language: CodeLanguage, code: string): string {
-  return `# ${language} block, run in this run's persistent ${SESSION_NAMES[language]} session\n${code}`;
+  const { name, comment } = SESSIONS[language];
+  return `${comment} ${language} block, run in this run's persistent ${name} session\n${code}`;
 }
 
 /** The code of a (maybe edited) block command: without its header line when it still has it. */

@@ -49,6 +49,14 @@ export interface BlockResult {
   durationMs: number;
 }
 
+/** A persistent interpreter of one language (PythonSession, JsSession). */
+export interface CodeSession {
+  /** Runs one block; never throws for the code's own failure (it is in the result). */
+  run(code: string, options: BlockOptions): Promise<BlockResult>;
+  /** Ends the interpreter and everything it started. */
+  close(): Promise<void>;
+}
+
 export interface SessionOptions {
   /** The run's sandbox (absent: danger-full-access). */
   sandbox?: SandboxPolicy;
@@ -73,7 +81,7 @@ interface Live {
   dispose: () => void;
 }
 
-export class PythonSession {
+export class PythonSession implements CodeSession {
   private live: Live | undefined;
   /** An earlier interpreter of this session was ended (stop, time-out, crash): the next block says so. */
   private lost = false;
@@ -218,6 +226,8 @@ export class PythonSession {
       const onAbort = () => finish({ status: 'stopped', output });
       options.signal.addEventListener('abort', onAbort, { once: true });
       const timer = setTimeout(() => finish({ status: 'timed_out', output }), options.timeoutMs);
+      // Stopped while the interpreter started: the abort event has fired already.
+      if (options.signal.aborted) return onAbort();
       live.stdin.write(`${JSON.stringify({ type: 'run', code })}\n`);
     });
   }
