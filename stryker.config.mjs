@@ -53,9 +53,8 @@ export const MODULES = {
   // What an MCP client hears while a call waits for a person, and what an ACP editor is asked and what its answer does (issue 27.14).
   'src/main/mcp-server/approval-progress.ts': ['test/mcp/approval-progress.fast.test.ts', 'test/shared/action-text.test.ts'],
   'src/main/acp/permission.ts': ['test/mcp/acp-permission.fast.test.ts'],
-  // Not here: src/main/process-tree.ts. A mutant of its filter (which processes carry the entry) signals every
-  // process of the user — it killed the mutation run's own shell and the team's test runs once. Its real-process
-  // tests (test/main/process-tree.test.ts) check each filter instead.
+  // Stopping what a case or an eval task started, all of it (process groups, everything carrying the task's HOME).
+  'src/main/process-tree.ts': ['test/main/process-tree.test.ts'],
   // Replay (issue 28.9): target finding, the screen checks, element ops, the heal path.
   'src/main/agent/replay/find-target.ts': ['test/replay/find-target.test.ts', 'test/replay/find-target-rules.test.ts'],
   'src/main/agent/replay/effect.ts': ['test/replay/effect.test.ts'],
