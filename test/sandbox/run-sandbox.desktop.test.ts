@@ -196,7 +196,8 @@ describe('a run sandbox session', () => {
   });
 
   it('a session that cannot start makes the run fall back to one bubblewrap a command — sandboxed still, never unsandboxed', async () => {
-    const run = new RunSandbox(policy, { home, node: '/nonexistent/node' });
+    const said: string[] = [];
+    const run = new RunSandbox(policy, { home, node: '/nonexistent/node', onFallback: (reason) => said.push(reason) });
     opened.push(run);
     const first = await runShell(`pwd; echo x > ${outside}/fallback`, { sandbox: policy, session: run });
     expect(first.output).toContain(`${workspace}\n`);
@@ -204,9 +205,11 @@ describe('a run sandbox session', () => {
     expect(fs.existsSync(path.join(outside, 'fallback'))).toBe(false);
     expect(run.fallbackReason).toMatch(/^the sandbox session did not start: the sandbox session ended \(bubblewrap exit 1: bwrap: execvp \/nonexistent\/node/);
     expect(run.started).toBe(0);
+    expect(said).toEqual([run.fallbackReason]);
     // Not retried for every command.
     expect((await runShell('echo again', { sandbox: policy, session: run })).output).toBe('again\n');
     expect(run.started).toBe(0);
+    expect(said).toHaveLength(1);
     // With no bubblewrap on the machine nothing runs.
     const none = new RunSandbox(policy, { home, env: { PATH: '/nonexistent' } });
     opened.push(none);

@@ -16,7 +16,8 @@ import { SandboxSession, type SessionOptions } from './session.js';
  *   3. one command at a time (the supervisor ends whatever a command left running before
  *      the next starts); a second caller waits its turn;
  *   4. a session that cannot start (no Node the sandbox can run, say) is not retried: the
- *      run's commands go one bubblewrap each, as before, never unsandboxed;
+ *      run's commands go one bubblewrap each, as before, never unsandboxed; `onFallback`
+ *      says why (the run logs it);
  *   5. `close` at the run's end: resolves true once no process of any session is alive.
  * On macOS (Seatbelt) and with no sandbox, every command is a process of its own.
  */
@@ -31,7 +32,7 @@ export class RunSandbox {
 
   constructor(
     readonly policy: SandboxPolicy,
-    private readonly options: HostOptions & SessionOptions = {},
+    private readonly options: HostOptions & SessionOptions & { onFallback?: (reason: string) => void } = {},
   ) {
     // Stryker disable next-line LogicalOperator: equivalent where the tests run — the platform only picks how a process group is killed, the same on Linux either way.
     this.platform = options.platform ?? process.platform;
@@ -91,6 +92,7 @@ export class RunSandbox {
         this.started++;
       } catch (error) {
         this.unusable = (error as Error).message;
+        this.options.onFallback?.(this.unusable);
       }
     }
     if (!this.session) return launchProcess(wrapCommand(plan, this.policy, spec), this.platform, onOutput);

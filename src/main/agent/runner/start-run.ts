@@ -211,7 +211,9 @@ function buildContext(parts: {
     control: deps.control,
     computer: options.computer,
     questions,
-    ...(options.sandbox && options.sandbox.mode !== 'danger-full-access' ? { commands: new RunSandbox(options.sandbox) } : {}),
+    ...(options.sandbox && options.sandbox.mode !== 'danger-full-access'
+      ? { commands: new RunSandbox(options.sandbox, { onFallback: (reason) => emit({ type: 'error', message: `${reason}: the run's commands run one bubblewrap each (slower, as sandboxed)`, fatal: false }) }) }
+      : {}),
     acting: (work, expectedEnd) => (deps.acting ? deps.acting(work, expectedEnd) : work()),
     humanActs: (work) => (deps.humanActs ? deps.humanActs(work) : work()),
     display,
