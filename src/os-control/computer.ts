@@ -24,7 +24,7 @@ import { loadCharMap } from './keymap.js';
 import { resolveKey } from './keys.js';
 import { loadNut } from './native.js';
 import { SETTLE_DEFAULTS, waitForSettle, type SettleReaction } from './settle.js';
-import { textEchoWatch, type TypedEcho } from './settle-echo.js';
+import { currentTextEchoWatch, openTextEchoWatch, type TypedEcho } from './settle-echo.js';
 import { pingInputTargets } from './settle-ping.js';
 import { TakeoverDetector } from './takeover.js';
 import { typeText } from './typing.js';
@@ -196,7 +196,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     // The echo collects from before the first key (an insert may come back before settle
     // starts); text typed twice before one settle is one echo.
     const earlier = pendingInput?.echo;
-    const echo = earlier ?? (await textEchoWatch())?.begin();
+    const echo = earlier ?? currentTextEchoWatch()?.begin();
     echo?.expect(text);
     const keysOut = async () => {
       await beforeKeys();
@@ -226,7 +226,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     held: () => devices.held(),
 
     async warmUp() {
-      await Promise.all([devices.position(), loadCharMap(), displays(), x11Typist(), x11ClickFocus(), textEchoWatch()]);
+      await Promise.all([devices.position(), loadCharMap(), displays(), x11Typist(), x11ClickFocus(), openTextEchoWatch()]);
     },
 
     listDisplays: () => displays(),

@@ -28,7 +28,6 @@
  */
 import { z } from 'zod';
 import { withTimeout } from '../shared/promises.js';
-import { ACCESSIBILITY_LIMITS } from './accessibility/limits.js';
 import { accessibilityBusAddress } from './accessibility/atspi/bus.js';
 
 /** Control characters are keys, never inserted text. */
@@ -173,25 +172,58 @@ export class TextEchoWatch {
   }
 }
 
+/**
+ * How long opening may take: not on any action's path (typing uses a watch only once it
+ * is open), so generous — at load ~37 on 2 cores the 2 s call limit of the tree reader
+ * was not enough and the first bench had no watch at all.
+ */
+const OPEN_TIMEOUT_MS = 15_000;
+/** After a failed open, the next typing tries again only this much later. */
+const RETRY_MS = 10_000;
+
 function bounded<T>(promise: Promise<T>, what: string): Promise<T> {
-  return withTimeout(promise, ACCESSIBILITY_LIMITS.connectTimeoutMs, what);
+  return withTimeout(promise, OPEN_TIMEOUT_MS, what);
 }
 
-/** One watch per accessibility bus for the process, opened at the first typing; undefined where there is no bus. */
-const watches = new Map<string, Promise<TextEchoWatch | undefined>>();
+/** The process's watch per accessibility bus: open, opening, or failed at some time. */
+const watches = new Map<string, { watch?: TextEchoWatch; opening?: Promise<TextEchoWatch | undefined>; failedAt?: number }>();
+
+const busKey = (env: NodeJS.ProcessEnv) => `${env.AT_SPI_BUS_ADDRESS ?? ''}|${env.DBUS_SESSION_BUS_ADDRESS ?? ''}`;
 
 /**
- * The process's echo watch for `env`'s session (undefined when it has no accessibility
- * bus: typing is then settled from the screen and the app's round trip alone). A watch
- * whose connection failed is opened anew next time.
+ * Opens the process's echo watch for `env`'s session, or joins the opening under way;
+ * undefined when there is no accessibility bus (typing is then settled from the screen
+ * and the app's round trip alone). For warm-up: typing itself never waits for it.
  */
-export async function textEchoWatch(env: NodeJS.ProcessEnv = process.env): Promise<TextEchoWatch | undefined> {
-  const key = `${env.AT_SPI_BUS_ADDRESS ?? ''}|${env.DBUS_SESSION_BUS_ADDRESS ?? ''}`;
-  if (key === '|') return undefined;
-  let watch = watches.get(key);
-  const known = watch ? await watch : undefined;
-  if (watch && (known === undefined || known.isOpen)) return known;
-  watch = TextEchoWatch.open(env).catch(() => undefined);
-  watches.set(key, watch);
-  return watch;
+export function openTextEchoWatch(env: NodeJS.ProcessEnv = process.env): Promise<TextEchoWatch | undefined> {
+  const key = busKey(env);
+  if (key === '|') return Promise.resolve(undefined);
+  const slot = watches.get(key) ?? {};
+  watches.set(key, slot);
+  if (slot.watch?.isOpen) return Promise.resolve(slot.watch);
+  slot.opening ??= TextEchoWatch.open(env).then(
+    (watch) => {
+      slot.watch = watch;
+      slot.opening = undefined;
+      return watch;
+    },
+    () => {
+      slot.failedAt = performance.now();
+      slot.opening = undefined;
+      return undefined;
+    },
+  );
+  return slot.opening;
+}
+
+/**
+ * The open watch for `env`'s session, if there is one now. Starts opening it when there
+ * is none (again RETRY_MS after a failure, and after its connection failed), for the
+ * next typing: the keys never wait for the bus.
+ */
+export function currentTextEchoWatch(env: NodeJS.ProcessEnv = process.env): TextEchoWatch | undefined {
+  const slot = watches.get(busKey(env));
+  if (slot?.watch?.isOpen) return slot.watch;
+  if (!slot?.opening && (slot?.failedAt === undefined || performance.now() - slot.failedAt >= RETRY_MS)) void openTextEchoWatch(env);
+  return undefined;
 }
