@@ -6,7 +6,9 @@ import { ConfigSchema } from '../../src/shared/config.js';
 import { REPO_ROOT } from '../e2e/support.js';
 import { contrastFailures } from './contrast.js';
 import { artifactsDir } from './serve-harness.js';
-import { startShellPages, type ShellPages } from './shell-page.js';
+import type { PushMessage } from '../../src/shared/bridge.js';
+import { describeSandbox } from '../../src/shared/sandbox.js';
+import { pushTo, startShellPages, type ShellPages } from './shell-page.js';
 
 // Settings a person can use (issue 34 item 7) and the idle header (item 5), in the real
 // renderer (built with vite) in Chromium with a stand-in preload (shell-page.ts), at
@@ -54,6 +56,10 @@ describe.each(SIZES)('Settings at %o', (size) => {
   it.each(['light', 'dark'] as const)('%s: problems at their fields in words; leaving with unsaved edits asks; the idle header names the next run’s policy', async (scheme) => {
     const page = await pages.open({ viewport: size, colorScheme: scheme, answers: { 'settings.get': SETTINGS } });
     const tag = `${size.width}x${size.height}${scheme === 'dark' ? '-dark' : ''}`;
+    // The first screen (History is empty): the getting-started panel above the task box, Start saying why it is off.
+    await page.getByTestId('first-run').waitFor();
+    expect(await page.getByTestId('start-why').textContent()).toBe('Describe a task above to start.');
+    await shot(page, `first-run-${tag}`);
     await page.keyboard.press('Alt+3');
     await page.locator('form.settings').waitFor();
     // The rule from config.json is a row of the table, not JSON.
@@ -62,7 +68,8 @@ describe.each(SIZES)('Settings at %o', (size) => {
     await page.getByLabel('Rule 2 effect').selectOption('allow');
     await page.getByTestId('settings-max-steps').fill('0');
     await page.getByLabel('Base URL of local').fill('localhost 11434');
-    await page.getByTestId('settings-save').click();
+    // Ctrl+S from the field being typed in (the form's key), as a person saves.
+    await page.keyboard.press('Control+s');
     await page.getByTestId('settings-problems').waitFor();
     // Three problems, each at its field, marked; the first one on the page has focus.
     expect(await page.getByTestId('settings-problems').locator('li').allTextContents()).toEqual([
@@ -105,6 +112,48 @@ describe.each(SIZES)('Settings at %o', (size) => {
     expect(await page.getByTestId('policy-mode').textContent()).toBe('next run: Auto');
     expect(await page.getByTestId('run-state').textContent()).toBe('idle');
     await shot(page, `idle-next-auto-${tag}`);
+    await page.context().close();
+  }, 120_000);
+});
+
+describe.each(SIZES)('the run’s sandbox at %o', (size) => {
+  it.each(['light', 'dark'] as const)('%s: the task panel says where commands run, in describeSandbox’s words, in view', async (scheme) => {
+    const sandbox = { mode: 'workspace-write' as const, enforcer: 'bubblewrap' as const, workspace: '/home/me/DeskPilot', writable: [], network: false, display: false };
+    const event = { v: 1, runId: 'sb1', seq: 0, at: Date.now(), type: 'run_started', task: 'file the March invoices into ~/DeskPilot/invoices', provider: 'anthropic', model: 'claude-sonnet-4-6', policy: 'ask', limits: { maxSteps: 50, maxWallMs: 1_800_000, maxCostUsd: 5 }, skills: [], labels: {}, sandbox };
+    const started = { kind: 'event', event } as unknown as PushMessage;
+    // The page catches up with the run it joins (sessions.open), as with the real service.
+    const page = await pages.open({ viewport: size, colorScheme: scheme, answers: { 'settings.get': SETTINGS, 'sessions.open': { events: [event] } } });
+    await pushTo(page, { kind: 'run_state', runId: 'sb1', state: 'running', reason: '', policy: 'ask' });
+    await pushTo(page, started);
+    const line = page.getByTestId('run-sandbox');
+    await line.waitFor();
+    expect(await line.textContent()).toBe(describeSandbox(sandbox));
+    expect(await inView(page, '[data-testid=run-sandbox]')).toBe(true);
+    await shot(page, `run-sandbox-${size.width}x${size.height}${scheme === 'dark' ? '-dark' : ''}`);
+    await page.context().close();
+  }, 120_000);
+});
+
+describe.each(SIZES)('approve similar at %o', (size) => {
+  it.each(['light', 'dark'] as const)('%s: the card says what S lets through, in view', async (scheme) => {
+    const at = Date.now();
+    let seq = 0;
+    const ev = (body: Record<string, unknown>) => ({ v: 1, runId: 'sim1', seq: seq++, at: at + seq, ...body });
+    const started = ev({ type: 'run_started', task: 'type the two report titles', provider: 'anthropic', model: 'claude-sonnet-4-6', policy: 'ask', limits: { maxSteps: 50, maxWallMs: 1_800_000, maxCostUsd: 5 }, skills: [], labels: {} });
+    const page = await pages.open({ viewport: size, colorScheme: scheme, answers: { 'settings.get': SETTINGS, 'sessions.open': { events: [started] } } });
+    const push = (body: Record<string, unknown>) => pushTo(page, { kind: 'event', event: ev(body) } as unknown as PushMessage);
+    await pushTo(page, { kind: 'run_state', runId: 'sim1', state: 'running', reason: '', policy: 'ask' });
+    await pushTo(page, { kind: 'event', event: started } as unknown as PushMessage);
+    const proposal = (id: string, text: string) =>
+      push({ type: 'action_proposed', step: 0, proposalId: id, action: { type: 'type', text }, reasoning: 'The title field has focus: I type the title.' });
+    await proposal('p0', 'Quarterly report');
+    await push({ type: 'approval_requested', proposalId: 'p0', decision: { verdict: 'ask', rule: 'mode:ask', reason: 'You asked to approve every action.' } });
+    const hint = page.getByTestId('similar-hint');
+    await hint.waitFor();
+    expect(await hint.textContent()).toContain('for the rest of this run, every other “type” action that the policy (asks every action) holds');
+    expect(await inView(page, '[data-testid=similar-hint]')).toBe(true);
+    const tag = `${size.width}x${size.height}${scheme === 'dark' ? '-dark' : ''}`;
+    await shot(page, `approve-similar-${tag}`);
     await page.context().close();
   }, 120_000);
 });

@@ -223,6 +223,25 @@ describe('leaving Settings with unsaved edits (issue 34 item 7)', () => {
     expect(client.callsOf('settings.save')).toHaveLength(1);
   });
 
+  it('rules as config.json has them (an empty list, a padded reason) are not an edit: leaving asks nothing', async () => {
+    const client = new TestClient();
+    client.settings = {
+      ...client.settings,
+      config: { ...client.settings.config, policy: { ...client.settings.config.policy, rules: [{ effect: 'deny', actions: [], keys: ['ctrl+q'], textPattern: '', reason: ' no quitting ' }] } },
+    };
+    const store = createAppStore(client);
+    render(
+      <Providers client={client} store={store}>
+        <Settings />
+      </Providers>,
+    );
+    await screen.findByTestId('settings-save');
+    act(() => store.getState().setTab('settings'));
+    expect(screen.queryByTestId('settings-unsaved')).toBeNull();
+    act(() => store.getState().navigate('history'));
+    expect(store.getState().tab).toBe('history');
+  });
+
   it('Save and leave with a bad field stays, with the problem at the field', async () => {
     const { store } = await mount();
     act(() => store.getState().setTab('settings'));

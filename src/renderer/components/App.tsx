@@ -3,6 +3,7 @@ import { useApp, useClient } from '../bridge/context.js';
 import { Activity } from './Activity.js';
 import { ApprovalQueue } from './ApprovalQueue.js';
 import { Composer } from './Composer.js';
+import { FirstRun } from './FirstRun.js';
 import { Header } from './Header.js';
 import { useModelTrouble } from './ModelTroubleCard.js';
 import { History } from './History.js';
@@ -13,6 +14,7 @@ import { Settings } from './Settings.js';
 import { Stage, StageSlot } from './Stage.js';
 import { Timeline } from './Timeline.js';
 import { RunActions } from './RunActions.js';
+import { RunSandbox } from './RunSandbox.js';
 import { countedSteps, stepsText } from '../store/run-view.js';
 import { useApprovalAlert } from '../lib/approval-alert.js';
 import { usageText } from '../lib/format.js';
@@ -67,6 +69,7 @@ export function App() {
                   <h2>Past run</h2>
                   <p className="task-text">{run?.task}</p>
                   <ProjectInstructions instructions={run?.projectInstructions} />
+                  <RunSandbox sandbox={run?.sandbox} />
                   <p className="muted">
                     {run?.ended ? `${run.ended.status}: ${run.ended.summary}` : 'not finished'} · {run?.provider}/{run?.model}
                   </p>
@@ -84,6 +87,7 @@ export function App() {
                       <h2>Task</h2>
                       <p className="task-text" data-testid="current-task">{run.task}</p>
                       <ProjectInstructions instructions={run.projectInstructions} />
+                      <RunSandbox sandbox={run.sandbox} />
                     </section>
                   ) : (
                     <>
@@ -93,6 +97,7 @@ export function App() {
                           <h2>Run {run.ended.status}</h2>
                           <p className="task-text">{run.task}</p>
                           <p>{run.ended.summary}</p>
+                          <RunSandbox sandbox={run.sandbox} />
                           {run.ended.pausedFor && (
                             // Both things that happened: it was paused (why), and then it ended.
                             <p className="notice" data-testid="run-ended-paused">
@@ -106,6 +111,7 @@ export function App() {
                         </section>
                       )}
                       {/* While a person is recorded the task box waits (a run would act on the recorded desktop): the recording comes first. */}
+                      {!recordingNow && !run && <FirstRun />}
                       {!recordingNow && <Composer />}
                       <RecordPanel />
                     </>

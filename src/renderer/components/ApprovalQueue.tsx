@@ -12,6 +12,7 @@ import { notificationsSupported, requestApprovalNotifications } from '../lib/app
 import { chordsOf, type DesktopPlatform } from '../lib/key-names.js';
 import { useDesktopPlatform } from '../lib/desktop-platform.js';
 import { riskWarningOf } from '../lib/risk.js';
+import { grantText, similarGrants, similarMeaning } from '../lib/similar.js';
 import { isTextEntry, useShortcuts } from '../lib/shortcuts.js';
 import { ActionOverlay } from './ActionOverlay.js';
 import { Countdown } from './Countdown.js';
@@ -162,6 +163,7 @@ export function ApprovalQueue() {
     return (
       <section className="panel queue queue-empty compact" aria-label="Approval queue">
         <p className="muted">No action is waiting for you. One that needs you appears here, and the page title shows a badge.</p>
+        <SimilarActive />
       </section>
     );
   }
@@ -175,6 +177,7 @@ export function ApprovalQueue() {
     );
   }
 
+  const similarTitle = head.decision?.humanOnly ? 'Only you can approve this one, each time' : `S ${similarMeaning(head.action, head.decision)}`;
   const shown = mode === 'edit' ? (editedAction() ?? head.action) : head.action;
   const canPick = mode === 'edit' && hasTarget(head.action);
   const point = targetOf(shown);
@@ -299,7 +302,7 @@ export function ApprovalQueue() {
             <button className="primary" disabled={busy} onClick={() => void answer({ decision: 'approve' })}>
               Approve <kbd>A</kbd>
             </button>
-            <button disabled={busy || head.decision?.humanOnly} onClick={() => void answer({ decision: 'approve_similar' })}>
+            <button disabled={busy || head.decision?.humanOnly} onClick={() => void answer({ decision: 'approve_similar' })} title={similarTitle} aria-describedby="similar-hint">
               Approve similar <kbd>S</kbd>
             </button>
             <button disabled={busy} onClick={startEdit}>
@@ -322,7 +325,7 @@ export function ApprovalQueue() {
             <button className="danger" disabled={busy} onClick={() => void answer({ decision: 'approve' })} data-testid="approve-anyway">
               Approve anyway <kbd>A</kbd>
             </button>
-            <button disabled={busy || head.decision?.humanOnly} onClick={() => void answer({ decision: 'approve_similar' })}>
+            <button disabled={busy || head.decision?.humanOnly} onClick={() => void answer({ decision: 'approve_similar' })} title={similarTitle} aria-describedby="similar-hint">
               Approve similar <kbd>S</kbd>
             </button>
           </>
@@ -348,6 +351,12 @@ export function ApprovalQueue() {
           </>
         )}
       </div>
+      {mode === 'idle' && (
+        <p className="muted similar-hint" id="similar-hint" data-testid="similar-hint">
+          {head.decision?.humanOnly ? 'Approve similar is off: only you can approve this one, each time.' : `Approve similar ${similarMeaning(head.action, head.decision)}.`}
+        </p>
+      )}
+      <SimilarActive />
       {notice && <p className="notice" role="status">{notice}</p>}
       {head.reasoning && <p className="reasoning">{head.reasoning}</p>}
       {screen && (slot === undefined ? screen : slot ? createPortal(screen, slot) : null)}
@@ -508,5 +517,18 @@ function NotifyToggle() {
     <button type="button" className="link" data-testid="notify-toggle" onClick={() => void requestApprovalNotifications().then(setState)}>
       Also notify me on the desktop
     </button>
+  );
+}
+
+/** The "approve similar" grants in force in this run, while it runs: what the gate now lets through unasked. */
+function SimilarActive() {
+  const run = useApp((s) => (s.reviewing ? null : s.run));
+  if (!run || run.state === 'ended') return null;
+  const grants = similarGrants(run);
+  if (!grants.length) return null;
+  return (
+    <p className="similar-active" data-testid="similar-active">
+      Approving similar in this run, without asking: {grants.map(grantText).join('; ')}.
+    </p>
   );
 }

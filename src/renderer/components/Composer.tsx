@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { PolicyMode } from '../../shared/approvals.js';
 import { POLICY_TITLES } from '../../shared/labels.js';
 import { useApp, useClient } from '../bridge/context.js';
+import { useConnectionTest } from '../lib/connection-test.js';
 import { SkillPicker } from './SkillPicker.js';
 
 /** The task box with profile, model, policy and skill selectors. Ctrl/⌘+Enter starts. */
@@ -35,21 +36,12 @@ export function Composer() {
   const running = !!active && activeState !== 'ended';
   const canStoreKeys = useApp((s) => s.canStoreKeys);
   const setTab = useApp((s) => s.setTab);
-  const [ping, setPing] = useState<{ busy: boolean; ok?: boolean; message?: string }>({ busy: false });
   // First run: Start stays off until the chosen profile has a key (the service's own lookup).
   const chosen = profile || settings?.config.defaultProfile || '';
   const keyState = settings?.profileKeys?.[chosen];
   const noKey = keyState !== undefined && !keyState.ready;
 
-  const testConnection = async () => {
-    setPing({ busy: true });
-    try {
-      const r = await client.call('connection.test', chosen ? { profile: chosen } : {});
-      setPing({ busy: false, ok: r.ok, message: r.message });
-    } catch (err) {
-      setPing({ busy: false, ok: false, message: err instanceof Error ? err.message : String(err) });
-    }
-  };
+  const { check: ping, run: testConnection } = useConnectionTest(chosen);
 
   const start = async () => {
     if (!task.trim() || busy || running || noKey) return;
@@ -76,6 +68,17 @@ export function Composer() {
   };
 
   const def = settings?.config.defaultProfile;
+  const profileModel = chosen ? settings?.config.profiles[chosen]?.model : undefined;
+  // A control that is off says why, next to it (issue 34 item 8): the first reason that applies.
+  const startWhy = running
+    ? 'A run is in progress: stop it to start another.'
+    : noKey
+      ? `No API key for profile “${chosen}” (see below).`
+      : busy
+        ? 'Starting…'
+        : !task.trim()
+          ? 'Describe a task above to start.'
+          : null;
   return (
     <form
       className="panel composer"
@@ -117,12 +120,12 @@ export function Composer() {
         </label>
         <label className="field">
           Model
-          <input value={model} placeholder="from profile" onChange={(e) => setModel(e.target.value)} />
+          <input value={model} placeholder={profileModel ? `${profileModel} (the profile’s)` : 'the profile’s model'} onChange={(e) => setModel(e.target.value)} data-testid="model-input" />
         </label>
         <label className="field">
           Policy
           <select value={policy} onChange={(e) => setPolicy(e.target.value as PolicyMode | '')} data-testid="policy-select">
-            <option value="">configured: {POLICY_TITLES[settings?.config.policy.mode ?? 'ask']}</option>
+            <option value="">{POLICY_TITLES[settings?.config.policy.mode ?? 'ask']} (your setting)</option>
             <option value="ask">{POLICY_TITLES.ask}</option>
             <option value="risky">{POLICY_TITLES.risky}</option>
             <option value="auto">{POLICY_TITLES.auto} (never asks)</option>
@@ -133,10 +136,16 @@ export function Composer() {
           <input inputMode="numeric" value={maxSteps} placeholder={String(settings?.config.limits.maxSteps ?? 50)} onChange={(e) => setMaxSteps(e.target.value.replace(/\D/g, ''))} />
         </label>
         <div className="composer-actions">
-          <button type="button" onClick={() => void testConnection()} disabled={ping.busy || noKey} data-testid="test-connection">
+          <button
+            type="button"
+            onClick={() => void testConnection()}
+            disabled={ping.busy || noKey}
+            data-testid="test-connection"
+            title={noKey ? `No API key for profile “${chosen}” to test with` : 'Sends one tiny request to the profile’s model: is the key accepted, is the server there?'}
+          >
             {ping.busy ? 'Testing…' : 'Test connection'}
           </button>
-          <button type="submit" className="primary" disabled={!task.trim() || busy || running || noKey} data-testid="start-run">
+          <button type="submit" className="primary" disabled={startWhy !== null} data-testid="start-run" aria-describedby={startWhy ? 'start-why' : undefined}>
             Start <kbd>Ctrl+Enter</kbd>
           </button>
         </div>
@@ -169,7 +178,11 @@ export function Composer() {
           {ping.message}
         </p>
       )}
-      {running && <p className="muted">A run is in progress; stop it to start another.</p>}
+      {startWhy && (
+        <p className="muted start-why" id="start-why" data-testid="start-why">
+          {startWhy}
+        </p>
+      )}
     </form>
   );
 }

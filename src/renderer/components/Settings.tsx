@@ -57,8 +57,11 @@ export function Settings() {
     if (!view || !draft) return false;
     if (Object.keys(keys).length > 0) return true;
     if (JSON.stringify({ ...draft, policy: { ...draft.policy, rules: [] } }) !== JSON.stringify({ ...view.config, policy: { ...view.config.policy, rules: [] } })) return true;
+    // Both sides pass the editor's own reading, so a saved rule it writes differently (an
+    // empty list, a padded reason) is not an edit the person made.
     const read = rulesOf(rules);
-    return read.rules.length === 0 && read.problems.length > 0 ? true : JSON.stringify(read.rules) !== JSON.stringify(view.config.policy.rules);
+    const saved = rulesOf(rulesDraftOf(view.config.policy.rules));
+    return read.rules.length === 0 && read.problems.length > 0 ? true : JSON.stringify(read.rules) !== JSON.stringify(saved.rules);
   }, [view, draft, rules, keys]);
   useEffect(() => setDirty(dirty), [dirty, setDirty]);
   useEffect(() => () => setDirty(false), [setDirty]);

@@ -39,7 +39,7 @@ export function SkillPicker({ selected, onChange }: { selected: readonly string[
   return (
     <fieldset className="skills" data-testid="skills">
       <legend>
-        Skills <span className="muted">{selected.length ? `${selected.length} on` : 'none on'}</span>
+        Skills <span className="muted">— know-how added to this run: {selected.length ? `${selected.length} added` : 'none yet (click one to add it)'}</span>
       </legend>
       {list.skills.length === 0 ? (
         <p className="muted skills-status">No skills found.</p>

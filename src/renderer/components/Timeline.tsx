@@ -220,6 +220,7 @@ export function StepDetail({ run, step }: { run: RunView; step: StepView }) {
             <p className="muted">
               {p.answer && `${DECISION_WORDS[p.answer.decision]} by ${p.answeredBy ?? 'a person'}`}
               {p.answer?.decision === 'reject' && p.answer.feedback && ` — “${p.answer.feedback}”`}
+              {!p.answer && p.executed && <span data-testid="let-through-by">let through by {p.executed.by}</span>}
               {p.denied && `denied: ${p.denied.reason}`}
               {p.executed &&
                 ` · ${p.executed.ok ? 'ran' : `failed: ${p.executed.error ?? ''}`} in ${formatMs(p.executed.durationMs)}${p.executed.output ? ` · ${p.executed.output.slice(0, 200)}` : ''}`}

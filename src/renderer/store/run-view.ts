@@ -2,6 +2,7 @@ import type { Action, HeldInputs } from '../../shared/actions.js';
 import type { ApprovalAnswer, GateDecision, PolicyMode } from '../../shared/approvals.js';
 import type { ProjectInstructions, RunEvent, RunState, RunStatus, Usage } from '../../shared/events.js';
 import { approverLabel } from '../../shared/labels.js';
+import type { SandboxSummary } from '../../shared/sandbox.js';
 
 /**
  * What the UI holds about one run, derived from its events only. Screenshots are
@@ -96,6 +97,8 @@ export interface RunView {
   held?: HeldInputs;
   /** AGENTS.md read into the system prompt, as logged with run_started. */
   projectInstructions?: ProjectInstructions;
+  /** The sandbox the run's commands run in, as logged with run_started (shown with describeSandbox). */
+  sandbox?: SandboxSummary;
 }
 
 const zeroUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 });
@@ -159,6 +162,7 @@ export function applyEvent(prev: RunView, ev: RunEvent): RunView {
       run.model = ev.model;
       run.policy = ev.policy;
       if (ev.projectInstructions) run.projectInstructions = ev.projectInstructions;
+      if (ev.sandbox) run.sandbox = ev.sandbox;
       run.state = 'running';
       run.ended = undefined;
       break;
