@@ -63,7 +63,7 @@ export async function runSchedule(cells: readonly EvalCell[], options: ScheduleO
       const budget = left();
       let outcome: TaskRunOutcome;
       if (budget !== undefined && budget <= 0) {
-        outcome = { status: 'skipped', success: false, score: 0, reason: `not run: the eval's cost limit ($${options.maxCostUsd!.toFixed(2)}) was spent`, failure: 'skipped', claim: 'none', seconds: 0, overheadSeconds: 0 };
+        outcome = { ...decideStatus({ skipped: `not run: the eval's cost limit ($${options.maxCostUsd!.toFixed(2)}) was spent` }), claim: 'none', seconds: 0, overheadSeconds: 0 };
       } else {
         options.onCellStart?.(cell);
         outcome = await runCell(cell, budget, { ...options.deps, onSpend: (usd) => (spent += usd) }, options.signal);
