@@ -211,6 +211,11 @@ describe('a run sandbox session', () => {
     expect((await runShell('echo again', { sandbox: policy, session: run })).output).toBe('again\n');
     expect(run.started).toBe(0);
     expect(said).toHaveLength(1);
+    // No listener: the same fallback, unsaid.
+    const quiet = new RunSandbox(policy, { home, node: '/nonexistent/node' });
+    opened.push(quiet);
+    expect((await runShell('echo quiet', { sandbox: policy, session: quiet })).output).toBe('quiet\n');
+    expect(quiet.fallbackReason).toBe(run.fallbackReason);
     // With no bubblewrap on the machine nothing runs.
     const none = new RunSandbox(policy, { home, env: { PATH: '/nonexistent' } });
     opened.push(none);
