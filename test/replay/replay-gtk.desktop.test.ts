@@ -42,26 +42,30 @@ afterAll(async () => {
   home.cleanup();
 });
 
-/** The calculator's elements once its buttons are in the tree (GTK 4 names a button "7 7"). */
+/** The buttons the test presses: the calculator is ready once each is in the tree (under load ~20 "=" was there before "+"). */
+const PRESSED = ['7', '+', '8', '='];
+
+/** The calculator's elements once its display and every pressed button are in the tree (GTK 4 names a button "7 7"). */
 async function calculator(): Promise<{ button(label: string): ElementNode; display: ElementNode }> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     const tree = await computer.elementTree({});
     if (tree.kind === 'tree') {
       const nodes = [...walkElements(tree.windows.map((w) => w.root))];
       const display = nodes.find((n) => n.role === 'text' && n.states.includes('editable'));
       const buttons = nodes.filter((n) => n.role === 'push button' && n.bounds);
-      if (display && buttons.some((b) => b.name.split(' ')[0] === '=')) {
+      if (display && PRESSED.every((label) => buttons.some((b) => b.name.split(' ')[0] === label))) {
         return { button: (label) => buttons.find((b) => b.name.split(' ')[0] === label)!, display };
       }
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error('gnome-calculator showed no buttons within 30 s');
+  throw new Error(`gnome-calculator did not show its display and the buttons ${PRESSED.join(' ')} within 60 s`);
 }
 
+/** The display's value once it reads `expected`, or what it read last after 30 s (a deadline, not a wait: under load ~20 the calculator took seconds). */
 async function displayValue(displayPath: string, expected: string): Promise<string> {
-  const deadline = Date.now() + 5_000;
+  const deadline = Date.now() + 30_000;
   let value = '';
   while (Date.now() < deadline) {
     const r = await computer.findElement(displayPath);
