@@ -50,6 +50,50 @@ describe('decideStatus', () => {
   });
 });
 
+describe('decideStatus reasons, word for word (every view shows them)', () => {
+  it('a run that ended with no result: the last line of its stderr, else how it ended', () => {
+    const noEnd = (stderrTail: string, exitCode: number | null) => decideStatus({ agent: agent({ status: undefined, exitCode, stderrTail }) }).reason;
+    expect(noEnd('', null)).toBe('the run failed: the run ended without a result (exit by a signal)');
+    expect(noEnd('', 3)).toBe('the run failed: the run ended without a result (exit 3)');
+    // The last non-empty line, trimmed, its "deskpilot: " prefix (only at its start) dropped, at most 300 characters.
+    expect(noEnd('first\nsecond\nerror: deskpilot: third   \n\n', 1)).toBe('the run failed: error: deskpilot: third');
+    expect(noEnd('a\nb\ndeskpilot: c', 1)).toBe('the run failed: c');
+    expect(noEnd(`deskpilot: ${'x'.repeat(400)}`, 1)).toBe(`the run failed: ${'x'.repeat(300)}`);
+  });
+
+  it('not checked; passed with and without the checker\'s detail (at most 400 characters of it)', () => {
+    expect(decideStatus({ agent: agent() }).reason).toBe('the task was not checked');
+    expect(decideStatus({ check: { score: 1 } }).reason).toBe('the checker passed the end state');
+    expect(decideStatus({ check: { score: 1, detail: 'exact_match: 1' } }).reason).toBe('the checker passed the end state: exact_match: 1');
+    expect(decideStatus({ check: { score: 0, detail: 'd'.repeat(500) } }).reason).toBe(`the checker said no (score 0): ${'d'.repeat(400)}`);
+  });
+
+  it('failed: the score to three places, and how the run ended with its summary (at most 160 characters) beside it', () => {
+    expect(decideStatus({ check: { score: 0.12345 } }).reason).toBe('the checker said no (score 0.123)');
+    expect(decideStatus({ agent: agent({ summary: '' }), check: { score: 0 } }).reason).toBe('the checker said no (score 0) (the run ended done)');
+    expect(decideStatus({ agent: agent({ summary: 's'.repeat(200) }), check: { score: 0, detail: 'no' } }).reason).toBe(`the checker said no (score 0): no (the run ended done: ${'s'.repeat(160)})`);
+  });
+
+  it('a limit or a stop: a failure of its kind, never a success, with the checker\'s detail or score', () => {
+    expect(decideStatus({ agent: agent({ status: 'limit', summary: 'step limit (8)' }), check: { score: 0.5 } })).toEqual({
+      status: 'failed',
+      success: false,
+      score: 0.5,
+      failure: 'limit',
+      reason: 'a step or cost limit ended the run (the run ended limit: step limit (8)); the checker said 0.5',
+    });
+    expect(decideStatus({ agent: agent({ status: 'limit', summary: '' }), check: { score: 0, detail: 'exact_match: 0' } }).reason).toBe('a step or cost limit ended the run (the run ended limit); the checker said: exact_match: 0');
+    expect(decideStatus({ agent: agent({ status: 'stopped', summary: 'Ctrl-C' }), check: { score: 0.25 } })).toEqual({
+      status: 'failed',
+      success: false,
+      score: 0.25,
+      failure: 'stopped',
+      reason: 'the run was stopped (the run ended stopped: Ctrl-C); the checker said 0.25',
+    });
+    expect(decideStatus({ agent: agent({ status: 'stopped', summary: '' }), check: { score: 0, detail: 'no file' } }).reason).toBe('the run was stopped (the run ended stopped); the checker said: no file');
+  });
+});
+
 describe('progress line', () => {
   it('done/total, passes, spend and an ETA at the pace so far', () => {
     expect(progressLine({ done: 2, total: 8, passed: 1, spentUsd: 0.4213, elapsedMs: 60_000, workers: 2 })).toBe('[2/8] 1 passed · $0.42 · ETA 3m00s');
