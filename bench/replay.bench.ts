@@ -123,6 +123,13 @@ async function main() {
     console.log(`  with the model: ${(modelMs / 1000).toFixed(2)} s wall, ${modelCalls} model calls`);
     console.log(`  replayed:       ${(replayMs / 1000).toFixed(2)} s wall, ${fake.requests.length - before} model calls, ${outcome.stats.replayed} steps (targets found by ${JSON.stringify(outcome.stats.rules)})`);
     console.log(`    per step (median): ${median(step).toFixed(0)} ms — find + propose ${gap('observation', 'action_proposed')} ms, target read + gate + act ${gap('action_proposed', 'action_executed')} ms, settle + capture ${gap('action_executed', 'observation')} ms (of it settling ${median(shots.slice(1).map((e) => (e.type === 'observation' ? e.settleMs : 0)))} ms)`);
+    // Each step's time and its find + propose (the screen and text checks, the target finding): a few slow steps pass a median by.
+    const finds = events.flatMap((e, i) => {
+      if (e.type !== 'action_proposed' || e.action.type === 'screenshot') return [];
+      const prev = [...events.slice(0, i)].reverse().find((p) => p.type === 'observation');
+      return prev ? [e.at - prev.at] : [];
+    });
+    console.log(`    each step: ${step.map((ms) => ms.toFixed(0)).join(', ')} ms (sum ${step.reduce((a, b) => a + b, 0).toFixed(0)}); find + propose: ${finds.map((ms) => ms.toFixed(0)).join(', ')} ms`);
     const firstShot = shots[0];
     if (firstShot) console.log(`    start-up (startReplay → first screenshot logged): ${(firstShot.at - replayWallStart).toFixed(0)} ms; look-again screenshots: ${events.filter((e) => e.type === 'action_executed' && e.action.type === 'screenshot').length}`);
     for (const e of events) if (e.type === 'model_text' && e.text.startsWith('The screen does not match the recording yet')) console.log(`      looked again: ${e.text}`);
