@@ -63,7 +63,7 @@ export const MODULES = {
   'src/main/agent/replay/find-target.ts': ['test/replay/find-target.test.ts', 'test/replay/find-target-rules.test.ts'],
   'src/main/agent/replay/effect.ts': ['test/replay/effect.test.ts'],
   'src/main/agent/replay/text-near.ts': ['test/replay/text-near.test.ts'],
-  'src/main/agent/replay/element-ops.ts': ['test/replay/element-ops.test.ts', 'test/replay/secrets.test.ts'],
+  'src/main/agent/replay/element-ops.ts': ['test/replay/element-ops.test.ts', 'test/replay/element-ops-edges.test.ts', 'test/replay/secrets.test.ts'],
   'src/main/agent/replay/heal.ts': ['test/replay/heal.test.ts'],
   // `deskpilot eval`'s checkers decide success (issue 32): the metric ports, compare_table, and the scoring of func lists.
   // funcs 95.8% (272+1 timeout of 285), table 90.7% (358+4 of 399), evaluate 96.3% (52 of 54), at load 6-25; py unmeasured.
