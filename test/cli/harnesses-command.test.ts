@@ -32,3 +32,12 @@ it('run --harness refuses an unknown name and a harness the provider cannot carr
   expect(wrongWire.status).toBe(2);
   expect(wrongWire.stderr).toContain('harness "ui-tars" does not run on anthropic');
 }, 150_000);
+
+it("the run header names a harness that is not the family's own (code), and leaves the default unsaid", async () => {
+  const { formatEvent } = await import('../../src/main/cli/format-event.js');
+  const started = (harness: string | undefined) =>
+    ({ type: 'run_started', runId: 'r1', seq: 0, at: 0, task: 'look', provider: 'anthropic', model: 'claude-sonnet-5-5', policy: 'ask', limits: { maxSteps: 5, maxWallMs: 1000, maxCostUsd: 1 }, skills: [], labels: {}, ...(harness ? { harness } : {}) }) as unknown as Parameters<typeof formatEvent>[0];
+  expect(formatEvent(started('code'))).toBe('run r1: look (anthropic claude-sonnet-5-5, harness code, policy ask)');
+  expect(formatEvent(started('claude-computer'))).toBe('run r1: look (anthropic claude-sonnet-5-5, policy ask)');
+  expect(formatEvent(started(undefined))).toBe('run r1: look (anthropic claude-sonnet-5-5, policy ask)');
+});

@@ -1,4 +1,6 @@
-import type { RunEvent } from '../../shared/events.js';
+import type { RunEvent, RunEventOf } from '../../shared/events.js';
+import { defaultHarness } from '../../shared/harnesses.js';
+import { ProviderFamilySchema } from '../../shared/providers.js';
 import { formatCost, inputTokensOf, usageText } from '../../shared/usage-text.js';
 import { describeDisplay } from '../../os-control/displays.js';
 import { describeInFull, shown, shownOneLine } from './terminal-text.js';
@@ -12,7 +14,7 @@ import { describeSandbox } from '../../shared/sandbox.js';
 export function formatEvent(event: RunEvent): string | undefined {
   switch (event.type) {
     case 'run_started':
-      return `${event.resumedFromSeq !== undefined ? 'resumed' : 'run'} ${event.runId}: ${shownOneLine(event.task)} (${shownOneLine(event.provider)} ${shownOneLine(event.model)}, policy ${event.policy}${event.display ? `, display ${describeDisplay(event.display)}` : ''})${event.sandbox ? `\n  ${shownOneLine(describeSandbox(event.sandbox))}` : ''}`;
+      return `${event.resumedFromSeq !== undefined ? 'resumed' : 'run'} ${event.runId}: ${shownOneLine(event.task)} (${shownOneLine(event.provider)} ${shownOneLine(event.model)}${chosenHarness(event)}, policy ${event.policy}${event.display ? `, display ${describeDisplay(event.display)}` : ''})${event.sandbox ? `\n  ${shownOneLine(describeSandbox(event.sandbox))}` : ''}`;
     case 'observation':
       return `[${event.step}] screenshot ${event.observation.image.width}×${event.observation.image.height}`;
     case 'model_text':
@@ -42,4 +44,15 @@ export function formatEvent(event: RunEvent): string | undefined {
     case 'run_ended':
       return `run ${event.status} after ${event.steps} step${event.steps === 1 ? '' : 's'}${event.summary ? `: ${shown(event.summary, '    ')}` : ''} (${inputTokensOf(event.total) + event.total.outputTokens > 0 ? usageText(event.total) : formatCost(event.total.costUsd)})`;
   }
+}
+
+/**
+ * The harness in the run header when it is not the model family's own (`code`, or a
+ * format chosen by hand): ", harness code". The default goes unsaid — the family and
+ * model already name it (deskpilot harnesses).
+ */
+function chosenHarness(event: RunEventOf<'run_started'>): string {
+  const family = ProviderFamilySchema.safeParse(event.provider);
+  if (!event.harness || (family.success && defaultHarness({ provider: family.data, model: event.model }) === event.harness)) return '';
+  return `, harness ${shownOneLine(event.harness)}`;
 }
