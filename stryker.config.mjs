@@ -66,7 +66,7 @@ export const MODULES = {
   'src/main/agent/replay/element-ops.ts': ['test/replay/element-ops.test.ts', 'test/replay/element-ops-edges.test.ts', 'test/replay/secrets.test.ts'],
   'src/main/agent/replay/heal.ts': ['test/replay/heal.test.ts'],
   // `deskpilot eval`'s checkers decide success (issue 32): the metric ports, compare_table, and the scoring of func lists.
-  // funcs 95.8% (272+1 timeout of 285), table 90.7% (358+4 of 399), evaluate 96.3% (52 of 54), at load 6-25; py unmeasured.
+  // funcs 95.8% (272+1 timeout of 285), table 90.7% (358+4 of 399), evaluate 96.3% (52 of 54), at load 6-25; py 93.7% (299 of 319, with py.test.ts; survivors mostly equivalent: the null/undefined guards' halves, sort comparators on equal items), 5 min at load ~15.
   'src/main/eval/check/funcs.ts': ['test/eval/check/funcs.test.ts'],
   'src/main/eval/check/py.ts': ['test/eval/check/funcs.test.ts', 'test/eval/check/py.test.ts'],
   'src/main/eval/check/table.ts': ['test/eval/check/table.test.ts'],
