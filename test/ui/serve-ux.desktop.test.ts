@@ -362,6 +362,9 @@ describe('supervision UX through deskpilot serve', () => {
     expect(await page.locator('form.settings').count()).toBe(1);
     await blur(page);
     await page.keyboard.press('Alt+1');
+    // The "xp" typed into the instructions is not saved: leaving Settings asks first (item 7); Discard goes to the run.
+    await page.getByTestId('leave-dialog').waitFor({ timeout: 10_000 });
+    await page.getByTestId('leave-discard').click();
     await page.locator('[data-testid=run-ended]').waitFor({ timeout: 10_000 });
   }, 180_000);
 
