@@ -64,6 +64,14 @@ describe('elementEffectDiverges', () => {
     expect(await none).toBe('x "y" reads "" after the replayed set_value, not "abc"');
   });
 
+  it('every expectation is checked: the first holding does not pass a second that does not', async () => {
+    vi.useFakeTimers();
+    const lookups: Record<string, ElementNode> = { a: node({ path: 'a', states: ['visible', 'focused'] }), b: node({ path: 'b', states: ['visible'] }) };
+    const result = elementEffectDiverges([expectation('focus', { path: 'a', label: 'A' }), expectation('focus', { path: 'b', label: 'B' })], { findElement: async (p) => found(lookups[p]!) });
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(await result).toBe('B does not have the keyboard focus after the replayed focus');
+  });
+
   it('reads the tree at once, then every 100 ms, ten reads in all before the effect is missing', async () => {
     vi.useFakeTimers();
     let reads = 0;
