@@ -11,7 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { startFakeModel, type FakeRequest } from '../harness/fake-model/index.js';
 import { claude, finish, runCli, toImagePoint } from '../e2e/support.js';
@@ -117,13 +117,17 @@ describe('no secret is written or typed as a mask (items 5, 6, 7) — a real pas
   }, 300_000);
 
   it('deskpilot record: what a person types into it is masked in events.jsonl, the trajectory and the draft SKILL.md', async () => {
-    const field = centre((await desktop.probe.showControls(10)).find((c) => c.id === 'c4')!);
+    const field = centre((await desktop.showControls(10)).find((c) => c.id === 'c4')!);
     const record = runCli(['record', 'log in'], env());
     const deadline = Date.now() + 60_000;
-    while (!record.stderr().includes('do the task now')) {
+    const startedAs = () => /as run (\S+): do the task now/.exec(record.stderr())?.[1];
+    while (!startedAs()) {
       if (Date.now() > deadline) throw new Error(`record did not start: ${record.stderr()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
+    // The recorder's screens so far (events.jsonl): one before anything, then one after each action it logged.
+    const events = path.join(desktop.home, 'sessions', startedAs()!, 'events.jsonl');
+    const screens = () => (existsSync(events) ? readFileSync(events, 'utf8').split('\n').filter((l) => l.includes('"type":"observation"')).length : 0);
     const person = (...args: string[]) => spawnSync('xdotool', args, { env: desktop.bus.env, timeout: 10_000 });
     const since = desktop.probe.nextSeq();
     person('mousemove', '--sync', String(Math.round(field.x)), String(Math.round(field.y)));
@@ -131,8 +135,11 @@ describe('no secret is written or typed as a mask (items 5, 6, 7) — a real pas
     await desktop.probe.waitFor((e) => e.type === 'pointerup' && e.target === 'c4', { sinceSeq: since });
     person('type', '--delay', '40', 'swordfish');
     await desktop.probe.waitFor((e) => e.type === 'keyup' && e.target === 'c4' && e.key === 'h', { sinceSeq: since });
-    // The typed word is one action once the recorder's 800 ms gap has passed; the stop key ends it.
-    await new Promise((r) => setTimeout(r, 1_500));
+    // The typed word is one action once the recorder's 800 ms gap has passed: the stop key comes once it is logged (its screen after it is).
+    while (screens() < 3) {
+      if (Date.now() > deadline + 60_000) throw new Error(`the recorder logged ${screens()} screens, not 3 (start, click, typed word): ${record.stderr()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
     person('key', 'Pause');
     expect((await record.exit).code, record.stderr()).toBe(0);
     const runId = record.stdout().trim();
