@@ -55,8 +55,9 @@ export const MODULES = {
   // What an MCP client hears while a call waits for a person, and what an ACP editor is asked and what its answer does (issue 27.14).
   'src/main/mcp-server/approval-progress.ts': ['test/mcp/approval-progress.fast.test.ts', 'test/shared/action-text.test.ts'],
   'src/main/acp/permission.ts': ['test/mcp/acp-permission.fast.test.ts'],
-  // Stopping what a case or an eval task started, all of it (process groups, everything carrying the task's HOME).
-  'src/main/process-tree.ts': ['test/main/process-tree.test.ts'],
+  // Not here: src/main/process-tree.ts. A mutant of its filter (which processes carry the entry) signals every
+  // process of the user — it killed the mutation run's own shell and the team's test runs once. Its real-process
+  // tests (test/main/process-tree.test.ts) check each filter instead.
   // The code harness (issue 31): each computer.* call of a block as the action the computer tool would propose. 94.17% (113 of 120; the 7 survivors are equivalent: >= for > behind the !== 0 guard, optional chains and fallbacks on an issue zod always gives, the join of one-segment paths).
   'src/main/agent/harness/code/computer-api.ts': ['test/agent/harness/computer-api.test.ts'],
   // Replay (issue 28.9): target finding, the screen checks, element ops, the heal path. At load 20-30: effect 100% (31+1 timeout of 32),
