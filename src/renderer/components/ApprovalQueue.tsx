@@ -15,6 +15,7 @@ import { riskWarningOf } from '../lib/risk.js';
 import { grantText, similarGrants, similarMeaning } from '../lib/similar.js';
 import { isTextEntry, useShortcuts } from '../lib/shortcuts.js';
 import { ActionOverlay } from './ActionOverlay.js';
+import { CommandSandbox } from './CommandSandbox.js';
 import { Countdown } from './Countdown.js';
 import { FullText } from './FullText.js';
 import { Magnifier } from './Magnifier.js';
@@ -242,6 +243,7 @@ export function ApprovalQueue() {
         {hasTarget(shown) && <span className="muted coords-note"> (in the screenshot the model saw)</span>}
       </p>
       <CarriedText action={shown} platform={platform} />
+      <CommandSandbox action={shown} sandbox={run?.sandbox} />
       {head.decision && !risk && (
         <p className="muted why">
           {head.decision.reason}
