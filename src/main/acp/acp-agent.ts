@@ -5,6 +5,7 @@ import { shortTitle } from '../../shared/action-text.js';
 import type { PolicyMode } from '../../shared/approvals.js';
 import type { RunEvent, RunStatus } from '../../shared/events.js';
 import { errorText } from '../../shared/error-text.js';
+import type { SandboxSummary } from '../../shared/sandbox.js';
 import type { Computer } from '../../os-control/types.js';
 import { loadConfig } from '../config/index.js';
 import { readFileInRun } from '../sessions/files.js';
@@ -139,8 +140,13 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
     };
     const handle: { run?: RunHandle } = {};
     const proposals = new Map<string, Action>();
+    // The run's sandbox as it logged it: each held command's request says where it runs.
+    let runSandbox: SandboxSummary | undefined;
     const onEvent = (event: RunEvent) => {
       switch (event.type) {
+        case 'run_started':
+          runSandbox = event.sandbox;
+          break;
         case 'model_text':
           if (event.text.trim()) send({ sessionUpdate: event.kind === 'thinking' ? 'agent_thought_chunk' : 'agent_message_chunk', content: { type: 'text', text: event.text } });
           break;
@@ -203,7 +209,7 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
       await updates;
       let response: acp.RequestPermissionResponse;
       try {
-        response = await client.request(acp.methods.client.session.requestPermission, { sessionId, ...permissionRequest(event.proposalId, event.decision, action) });
+        response = await client.request(acp.methods.client.session.requestPermission, { sessionId, ...permissionRequest(event.proposalId, event.decision, action, runSandbox) });
       } catch (error) {
         // No answer can be had: the action must not run.
         handle.run?.stop(`the editor could not be asked for permission: ${errorText(error)}`);

@@ -3,6 +3,7 @@ import type { Action } from '../../shared/actions.js';
 import { describeWhole, shortTitle } from '../../shared/action-text.js';
 import { visibleText } from '../../shared/visible-text.js';
 import type { ApprovalAnswer, GateDecision } from '../../shared/approvals.js';
+import { describeSandbox, type SandboxSummary } from '../../shared/sandbox.js';
 
 /**
  * What an ACP editor is asked when the gate holds an action, and what its choice means in
@@ -15,7 +16,10 @@ import type { ApprovalAnswer, GateDecision } from '../../shared/approvals.js';
  *      offered "allow always": the queue would take it as a single approval, and the editor
  *      would show a promise the run does not keep;
  *   3. an option we did not offer is no approval: it rejects, saying which option came;
- *   4. a cancelled request stops the run (nothing held may run unanswered).
+ *   4. a cancelled request stops the run (nothing held may run unanswered);
+ *   5. a shell command's request says where it would run, in the terminal prompt's words
+ *      ("runs in: " + describeSandbox of the run's logged sandbox; none logged: "no sandbox
+ *      (full access)") — an editor's card shows the same as the app's and the terminal's.
  */
 
 interface PermissionOption extends acp.PermissionOption {
@@ -41,18 +45,28 @@ export function wholeContent(action: Action): acp.ToolCallContent[] {
   return [{ type: 'content', content: { type: 'text', text: describeWhole(action) } }];
 }
 
-/** The request's tool call and options for a held action (`action` undefined: the proposal was not seen; the gate's reason names it). */
+/** Where a held shell command would run (rule 5); nothing for another action. */
+function whereContent(action: Action, sandbox: SandboxSummary | undefined): acp.ToolCallContent[] {
+  if (action.type !== 'shell') return [];
+  return [{ type: 'content', content: { type: 'text', text: `runs in: ${visibleText(sandbox ? describeSandbox(sandbox) : 'no sandbox (full access)')}` } }];
+}
+
+/**
+ * The request's tool call and options for a held action (`action` undefined: the proposal
+ * was not seen; the gate's reason names it). `sandbox`: the run's, as run_started logged it.
+ */
 export function permissionRequest(
   proposalId: string,
   decision: GateDecision,
   action: Action | undefined,
+  sandbox?: SandboxSummary,
 ): { toolCall: acp.ToolCallUpdate; options: acp.PermissionOption[] } {
   return {
     toolCall: {
       toolCallId: proposalId,
       title: action ? shortTitle(action) : visibleText(decision.reason),
       status: 'pending',
-      ...(action ? { content: wholeContent(action) } : {}),
+      ...(action ? { content: [...wholeContent(action), ...whereContent(action, sandbox)] } : {}),
       rawInput: { action, why: decision.reason, rule: decision.rule },
     },
     options: optionsFor(decision).map(({ answer: _answer, ...option }) => option),
