@@ -121,7 +121,7 @@ export const ProjectInstructionsSchema = z
 export type ProjectInstructions = z.infer<typeof ProjectInstructionsSchema>;
 
 /**
- * What a pointer action landed on, read just before it ran (agent/runner/target.ts): the
+ * What a pointer action landed on, read just before it ran (agent/action-target.ts): the
  * accessibility element under the point and its window, in global desktop points. A
  * replay finds the target again from it (agent/replay). Absent when the OS published
  * nothing there (xcalc, no accessibility bus) or the read took too long.
@@ -180,9 +180,20 @@ export const RunEventSchema = z.discriminatedUnion('type', [
       type: z.literal('observation'),
       step: z.number().int().nonnegative(),
       observation: ObservationRecordSchema,
-      /** The image as sent to the model, and a small thumbnail for the UI. */
+      /**
+       * The stored screenshot and a small thumbnail for the UI: what reports, exports and
+       * trajectories show, with `secretRegions` filled. The model's own copy is `modelImage`
+       * when it differs (secret regions were filled), else `image`.
+       */
       image: RunFileSchema,
       thumb: RunFileSchema,
+      modelImage: RunFileSchema.optional(),
+      /**
+       * Where the screenshot showed a secret (password fields, by the accessibility tree or
+       * typed into this run), in global logical points: filled with their mean colour in
+       * `image` and `thumb` (sessions/redact-image.ts). At most 32.
+       */
+      secretRegions: z.array(RectSchema).max(32).optional(),
       /** How long the screen took to settle before this capture. */
       settleMs: z.number().nonnegative().default(0),
       /**

@@ -42,7 +42,7 @@ const sample = (kind: ActionType): Action => ActionSchema.parse(SAMPLES[kind]);
 const KINDS = Object.keys(SAMPLES) as ActionType[];
 
 // The facts as the switches they replaced decided them (computer.ts focusRole/reactionOf,
-// actions.ts actionCategory, replay/derive.ts replays, runner/target.ts pointerTargetPoint,
+// actions.ts actionCategory, replay/derive.ts replays, action-target.ts pointerTargetPoint,
 // user-rules.ts textOf): the table must keep every one.
 const EXPECTED: Record<ActionType, { category: string; focus: string; answer: string; replays: boolean; device: string; chords: boolean; pointerAt?: { x: number; y: number }; ruleText?: string }> = {
   click: { category: 'input', focus: 'click', answer: 'may-show', replays: true, device: 'pointer', chords: false, pointerAt: { x: 10, y: 20 } },

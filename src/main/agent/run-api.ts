@@ -53,7 +53,7 @@ export interface RunOptions {
    */
   sandbox?: SandboxPolicy;
   /**
-   * Read what each pointer action lands on (runner/target.ts) and log it with the action,
+   * Read what each pointer action lands on (action-target.ts) and log it with the action,
    * for replays (default true). A strict replay turns it off: its source trajectory has
    * the targets already, and the read costs ~100 ms per click (bench/replay.bench.ts).
    */

@@ -3,7 +3,10 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CheckError, evaluate, localFiles, parseTask, vmCommand, type ConfigStep, type EvalEnv, type EvalTask, type VmCommand } from '../../../src/main/eval/task/index.js';
+import { parseTask, vmCommand, type ConfigStep, type EvalTask, type VmCommand } from '../../../src/main/eval/task/index.js';
+import { evaluate } from '../../../src/main/eval/check/evaluate.js';
+import { localFiles } from '../../../src/main/eval/check/local-vm.js';
+import { CheckError, type EvalEnv } from '../../../src/main/eval/check/env.js';
 
 // evaluate() over a real end state: a temporary HOME on this machine, real commands run by
 // sh with that HOME, real files; only the runner's desktop (DISPLAY) is absent, which no

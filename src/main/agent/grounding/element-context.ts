@@ -15,7 +15,7 @@ import type { ObservationRecord } from '../../../shared/observation.js';
 import { imageToGlobal } from '../../../os-control/coords.js';
 import type { ElementFact } from '../gate.js';
 import { elementAt } from './element-list.js';
-import { pointerTargetPoint } from '../runner/target.js';
+import { pointerTargetPoint } from '../action-target.js';
 import type { StepGrounding } from './ground-step.js';
 
 /** Actions whose keys land on the focused element. */
@@ -25,7 +25,7 @@ const factOf = (n: Pick<ElementNode, 'role' | 'name' | 'states'>): ElementFact =
 
 /**
  * The pointer action's point the element is looked up at (image pixels), or undefined for
- * actions that do not point. One answer with the runner's target read (runner/target.ts);
+ * actions that do not point. One answer with the runner's target read (action-target.ts);
  * an element action names its element itself (elementContext), so it has no point here.
  */
 function pointOf(action: Action): { x: number; y: number } | undefined {

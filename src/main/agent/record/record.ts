@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { describeAction, mapActionPoints, type Action, type Point, type ScrollDirection } from '../../../shared/actions.js';
+import { describeAction, mapActionPoints, type Action, type Point, type Rect, type ScrollDirection } from '../../../shared/actions.js';
 import type { ActionTarget, RunEventInput } from '../../../shared/events.js';
 import type { DisplayInfo } from '../../../shared/observation.js';
 import { globalToImage } from '../../../os-control/coords.js';
@@ -10,9 +10,11 @@ import { walkElements } from '../../../shared/elements.js';
 import { writePrivateFile } from '../../private-files.js';
 import { readRunLog } from '../../sessions/reader.js';
 import { typedPassword } from '../../sessions/scrub.js';
+import { fillSecretRegions } from '../../sessions/redact-image.js';
+import { isPasswordField, TypedSecretFields } from '../../sessions/secret-regions.js';
 import { createRunLog, type FileRunLog } from '../../sessions/run-log.js';
 import { ZERO_USAGE } from '../pricing.js';
-import { readActionTarget } from '../runner/target.js';
+import { readActionTarget } from '../action-target.js';
 import { skillDraft } from './skill-draft.js';
 import { DEFAULT_STOP_KEY } from './stop-key.js';
 
@@ -82,7 +84,8 @@ export async function recordDemonstration(options: RecordOptions): Promise<Recor
   if (options.signal?.aborted) recorder.stop();
   const steps: Array<{ action: Action; target?: ActionTarget }> = [];
   let step = 0;
-  let seen = await observe(log, computer, display, step);
+  const secretFields = new TypedSecretFields();
+  let seen = await observe(log, computer, display, step, secretFields);
   options.onReady?.(log.runId);
 
   const nextInput = inputs(recorder);
@@ -98,15 +101,18 @@ export async function recordDemonstration(options: RecordOptions): Promise<Recor
     options.onAction?.(intent);
     step += 1;
     await computer.settle({ maxMs: 1_500, displayId: display.id });
-    seen = await observe(log, computer, display, step);
+    seen = await observe(log, computer, display, step, secretFields);
   };
   const flushText = async () => {
     if (!text) return;
     const typed = text;
     text = '';
     // Typed into a password field (or a window whose title says password): masked before it is logged, everywhere after.
-    const secret = typedPassword(typed, await typingInto(computer, (message) => emit({ type: 'error', message, fatal: false })));
+    const into = await typingInto(computer, (message) => emit({ type: 'error', message, fatal: false }));
+    const secret = typedPassword(typed, into);
     if (secret !== undefined) log.markSecret(secret);
+    // The field's pixels are filled in every screenshot the recording stores from now on (issue 28 item 8).
+    if (into.passwordField) secretFields.add(into.fieldBounds);
     await act({ type: 'type', text: typed });
   };
 
@@ -173,14 +179,15 @@ async function loggedSteps(dir: string): Promise<Array<{ action: Action; target?
 }
 
 /** Where typed text goes now: the focused element (a password field?) and the active window's title. */
-async function typingInto(computer: Computer, warn: (message: string) => void): Promise<{ passwordField: boolean; windowTitle: string | undefined }> {
+async function typingInto(computer: Computer, warn: (message: string) => void): Promise<{ passwordField: boolean; fieldBounds: Rect | undefined; windowTitle: string | undefined }> {
   const said = (what: string) => (error: unknown) => {
     warn(`the recorder could not read ${what} to tell a password field: ${error instanceof Error ? error.message : String(error)}`);
     return undefined;
   };
   const [tree, window] = await Promise.all([computer.elementTree({ scope: 'focused' }).catch(said('the focused element')), computer.activeWindow().catch(said('the active window'))]);
   const focused = tree?.kind === 'tree' ? [...walkElements(tree.windows.map((w) => w.root))].find((n) => n.states.includes('focused')) : undefined;
-  return { passwordField: focused?.states.includes('password') === true || focused?.role === 'password text', windowTitle: window?.title };
+  const passwordField = focused !== undefined && isPasswordField(focused);
+  return { passwordField, fieldBounds: passwordField ? focused.bounds : undefined, windowTitle: window?.title };
 }
 
 /** The recorder's inputs one by one, or 'idle' when `idleMs` passes first (the input then still comes next time). */
@@ -197,10 +204,15 @@ function inputs(recorder: { next(): Promise<RawInput | undefined> }): (idleMs: n
   };
 }
 
-async function observe(log: FileRunLog, computer: Computer, display: DisplayInfo, step: number) {
+/** A screenshot of the recording, stored with the password fields typed into filled (no model sees it: one copy). */
+async function observe(log: FileRunLog, computer: Computer, display: DisplayInfo, step: number, secretFields: TypedSecretFields) {
   const shot = await computer.observe({ displayId: display.id, target: RECORD_IMAGE_TARGET });
   const base = `screens/${String(step).padStart(4, '0')}-${shot.record.id}`;
-  const [image, thumb] = await Promise.all([log.writeFile(`${base}.jpg`, shot.image), shot.thumb.then((bytes) => log.writeFile(`${base}.thumb.jpg`, bytes))]);
-  log.append({ type: 'observation', step, observation: shot.record, image, thumb, settleMs: 0 });
+  const regions = [...secretFields.regions];
+  const [image, thumb] = await Promise.all([
+    fillSecretRegions(shot.image, shot.record, regions).then((bytes) => log.writeFile(`${base}.jpg`, bytes)),
+    shot.thumb.then((bytes) => fillSecretRegions(bytes, shot.record, regions)).then((bytes) => log.writeFile(`${base}.thumb.jpg`, bytes)),
+  ]);
+  log.append({ type: 'observation', step, observation: shot.record, image, thumb, settleMs: 0, ...(regions.length > 0 ? { secretRegions: regions } : {}) });
   return shot;
 }

@@ -22,7 +22,7 @@ import { mkdirPrivate, writePrivateFile } from '../../private-files.js';
 import { readFileInRun } from '../../sessions/files.js';
 import { EVENTS_FILE, readRunLog } from '../../sessions/reader.js';
 import { MASKED_SECRET, REDACTED } from '../../sessions/scrub.js';
-import { pointerTargetPoint } from '../runner/target.js';
+import { pointerTargetPoint } from '../action-target.js';
 import { REPLAY_CALL_PREFIX, REPLAY_LABELS } from './labels.js';
 
 /**

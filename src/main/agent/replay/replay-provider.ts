@@ -7,7 +7,7 @@ import type { Computer, ImageTarget } from '../../../os-control/types.js';
 import type { ModelTurn, Provider, TurnRequest } from '../providers/types.js';
 import type { Driver, DriverTurnRequest } from '../driver.js';
 import type { ModelCall, TranscriptImage } from '../transcript.js';
-import { pointerTargetPoint } from '../runner/target.js';
+import { pointerTargetPoint } from '../action-target.js';
 import { elementEffectDiverges, isElementOp, placeElementOp, type ElementExpectation, type ElementOpAction } from './element-ops.js';
 import { findTarget, PLAIN_CONTRAST, type ElementLookups, type ScreenNow, type TargetLookup } from './find-target.js';
 import { REPLAY_CALL_PREFIX } from './labels.js';

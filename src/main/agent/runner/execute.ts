@@ -12,7 +12,7 @@ import { isAbortError, throwIfAborted } from '../../../shared/abort.js';
 import type { RunContext, RunEnding, SeenObservation } from './context.js';
 import { actionToGlobal, globalToImage } from '../../../os-control/coords.js';
 import { observeZoom } from './observe.js';
-import { pointerTargetPoint, readActionTarget } from './target.js';
+import { pointerTargetPoint, readActionTarget } from '../action-target.js';
 import type { ActionTarget } from '../../../shared/events.js';
 import type { ElementTreeResult } from '../../../shared/elements.js';
 import { resolveElementIds } from '../grounding/resolve-id.js';
@@ -163,7 +163,7 @@ async function proposeAndRun(
     reasoning,
     callId: call.callId,
   });
-  // What a pointer action lands on is read while the gate decides (runner/target.ts).
+  // What a pointer action lands on is read while the gate decides (action-target.ts).
   const targetPoint = ctx.options.readTargets === false ? undefined : pointerTargetPoint(proposed);
   const globalPoint = targetPoint ? pointerTargetPoint(actionToGlobal(proposed, seen.record)) : undefined;
   // One read of the focused window's tree serves the target and the gate (treeForGate), ~76–250 ms each.

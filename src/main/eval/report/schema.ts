@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVAL_STATUSES, type FailureKind } from '../run/status.js';
+import { EVAL_STATUSES, type FailureKind } from '../statuses.js';
 
 /**
  * `<out-dir>/results.json` of `deskpilot eval` (issue 32 item 4), described once: the runner

@@ -1,4 +1,7 @@
-import { evaluate, localFiles, type EvalEnv, type EvalTask, type LoadResult } from '../task/index.js';
+import { evaluate } from '../check/evaluate.js';
+import { localFiles } from '../check/local-vm.js';
+import type { EvalEnv } from '../check/env.js';
+import type { EvalTask, LoadResult } from '../task/index.js';
 import type { DesktopShell } from './desktop-shell.js';
 import { runSetupSteps, vmArgv } from './setup-steps.js';
 import type { RunnableTask } from './task-run.js';

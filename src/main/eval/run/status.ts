@@ -1,4 +1,5 @@
 import type { AgentOutcome } from './agent-process.js';
+import type { EvalStatus, FailureKind } from '../statuses.js';
 
 /**
  * The one derivation of a task run's status; every view (progress line, results.json,
@@ -15,11 +16,7 @@ import type { AgentOutcome } from './agent-process.js';
  *   7. error (check) — the checker threw: the task's check is broken, not the agent.
  *   8. passed / failed — the checker's score alone: 1 is passed, anything less failed (the agent's claim sits beside it).
  */
-export const EVAL_STATUSES = ['passed', 'failed', 'skipped', 'error', 'interrupted', 'needed a person'] as const;
-export type EvalStatus = (typeof EVAL_STATUSES)[number];
-
-/** Why a task did not pass, for "failures by kind". */
-export type FailureKind = 'checker' | 'limit' | 'stopped' | 'runner' | 'setup' | 'run' | 'check-error' | 'person' | 'skipped' | 'interrupted';
+export { EVAL_STATUSES, type EvalStatus, type FailureKind } from '../statuses.js';
 
 export interface StatusInput {
   interrupted?: string;

@@ -1,8 +1,9 @@
 /**
- * `deskpilot eval`'s task format and checkers (issue 32): the one entry the runner uses.
+ * `deskpilot eval`'s task format (issue 32): the one entry the runner uses. The checkers
+ * are check/'s (`evaluate` in check/evaluate.ts), which reads this folder's schema: this
+ * file does not re-export them, so the two folders do not import each other.
  *
  *   loadTask(file)        → {ok: true, task} | {ok: false, skip} ; malformed → TaskFileError
- *   evaluate(task, env)   → {score 0–1, detail}                   ; cannot judge → throws
  *   vmCommand / vmPath    how "the VM" reads a command and a path (setup steps and getters alike)
  *   downloadCachePath     where a download step's URL is found in --file-cache DIR
  */
@@ -22,6 +23,3 @@ export {
 } from './schema.js';
 export { vmCommand, vmPath, shlexSplit, CommandSyntaxError, type VmCommand } from './command.js';
 export { downloadCachePath, cacheFilePath, taskCacheDir, uuid5 } from './cache.js';
-export { evaluate } from '../check/evaluate.js';
-export { localFiles, MAX_CHECKED_FILE_BYTES } from '../check/local-vm.js';
-export { CheckError, type CheckOutcome, type DirectoryTree, type EvalEnv, type VmRunResult } from '../check/env.js';

@@ -1,7 +1,9 @@
 import type { ApprovedBy } from '../../../../shared/approvals.js';
 import { throwIfAborted } from '../../../../shared/abort.js';
 import type { CheckedAction } from '../../../../os-control/check-action.js';
-import type { RunContext } from '../../runner/context.js';
+import type { RunEventInput } from '../../../../shared/events.js';
+import type { RunLog } from '../../../sessions/types.js';
+import type { InputMemory } from '../../supervision/input-memory.js';
 import type { ModelCall } from '../../transcript.js';
 import { planCall } from './computer-api.js';
 import { readExecuteInput, type CodeLanguage } from './execute-tool.js';
@@ -23,6 +25,19 @@ import type { BlockResult, ComputerCallReply, ComputerCallRequest } from './sess
  * A stop (Stop, Ctrl-C, the kill hotkey, the run's time limit) ends the block and the
  * interpreter with everything it started, and stops the run as any stop does.
  */
+
+/**
+ * What a block needs of its run — where events go, the step, the stop, the log's
+ * scrubber, the keys held — and no more: the runner's RunContext has all of it, and this
+ * folder does not import the runner (which imports this one).
+ */
+export interface BlockRun {
+  emit(event: RunEventInput): unknown;
+  readonly step: number;
+  readonly control: { readonly signal: AbortSignal };
+  readonly log: Pick<RunLog, 'scrubText'>;
+  readonly input: Pick<InputMemory, 'held'>;
+}
 
 /** What the runner lends a block: its own proposal path, the check against the screenshot the model saw. */
 export interface BlockHooks {
@@ -66,7 +81,7 @@ export function codeOfCommand(language: CodeLanguage, command: string): string {
   return command.startsWith(header) ? command.slice(header.length) : command;
 }
 
-export async function runCodeCall(ctx: RunContext, sessions: CodeSessions, call: ModelCall, hooks: BlockHooks): Promise<BlockOutcome> {
+export async function runCodeCall(ctx: BlockRun, sessions: CodeSessions, call: ModelCall, hooks: BlockHooks): Promise<BlockOutcome> {
   // 1. read
   const input = readExecuteInput(call.input);
   if (!input.ok) {

@@ -1,6 +1,6 @@
-import { actionSpec, type Action, type Point, type Rect } from '../../../shared/actions.js';
-import { isInteractive, walkElements, type ElementNode, type ElementTreeResult } from '../../../shared/elements.js';
-import type { ActionTarget } from '../../../shared/events.js';
+import { actionSpec, type Action, type Point, type Rect } from '../../shared/actions.js';
+import { isInteractive, walkElements, type ElementNode, type ElementTreeResult } from '../../shared/elements.js';
+import type { ActionTarget } from '../../shared/events.js';
 
 /**
  * What a pointer action lands on, read from the accessibility tree just before it runs

@@ -4,8 +4,8 @@
  * had no path to check). Fake timers stand in for a slow accessibility bus: no real waiting.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ElementTreeResult } from '../../src/shared/elements.js';
-import { readActionTarget, TARGET_READ_BACKSTOP_MS } from '../../src/main/agent/runner/target.js';
+import type { ElementTreeResult } from '../../../src/shared/elements.js';
+import { readActionTarget, TARGET_READ_BACKSTOP_MS } from '../../../src/main/agent/action-target.js';
 
 const tree: ElementTreeResult = {
   kind: 'tree',
