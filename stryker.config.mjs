@@ -53,7 +53,13 @@ export const MODULES = {
   // Claude's computer actions as Anthropic's reference executor reads them (issue 26.4): 96.1%, 372 of 387.
   'src/main/agent/providers/parse/claude-computer.ts': ['test/providers/claude-fields.test.ts', 'test/providers/corpus.test.ts'],
   'src/main/agent/untrusted-text.ts': ['test/agent/untrusted-frames.test.ts'],
+  // Files a person points DeskPilot at, read under their limit (issue 27.10): 91.07% before the piece/close/name tests
+  // (46 killed + 5 timeouts of 56, 17 min at load ~20).
   'src/main/read-capped.ts': ['test/core/read-capped.test.ts'],
+  // The typed text the app reports back, for settle (issue 26.1), on a real accessibility bus.
+  'src/os-control/settle-echo.ts': ['test/os-control/settle-echo.test.ts', 'test/os-control/settle-echo-watch.desktop.test.ts'],
+  // The spare keycodes a killed typist left, restored by the next (issue 27.8), on a real Xvfb.
+  'src/os-control/x11/spare-record.ts': ['test/os-control/spare-record.desktop.test.ts'],
   // What an MCP client hears while a call waits for a person, and what an ACP editor is asked and what its answer does (issue 27.14).
   'src/main/mcp-server/approval-progress.ts': ['test/mcp/approval-progress.fast.test.ts', 'test/shared/action-text.test.ts'],
   'src/main/acp/permission.ts': ['test/mcp/acp-permission.fast.test.ts'],

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -72,6 +72,47 @@ describe('readCapped', () => {
     mkdirSync(folder, { recursive: true });
     await expect(readCapped(folder, { maxBytes: 10, what: 'a plan' })).rejects.toMatchObject({ message: 'it is a folder, not a plan', code: 'EISDIR' });
     await expect(readCapped(path.join(dir, 'nope'), { maxBytes: 10, what: 'a plan' })).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('a FIFO read in short pieces gives exactly its bytes (a piece is kept only as long as what was read)', async () => {
+    // Two writes with a pause between: the first read returns only the first (a pipe read
+    // returns what is there), a short piece in the middle of the data.
+    const { file, stop } = fifoFed('pieces.fifo', "{ printf 'first|'; sleep 0.3; printf 'second|'; sleep 0.3; printf 'third'; }");
+    try {
+      expect(await readCappedText(file, { maxBytes: 1024, what: 'a plan' })).toBe('first|second|third');
+    } finally {
+      stop();
+    }
+  });
+
+  it('closes the file whatever the outcome: read, refused for its size, refused as a folder', async () => {
+    const small = path.join(dir, 'closed-small.txt');
+    const big = path.join(dir, 'closed-big.txt');
+    const folder = path.join(dir, 'closed-folder');
+    writeFileSync(small, 'hello');
+    writeFileSync(big, 'x'.repeat(100));
+    mkdirSync(folder, { recursive: true });
+    const openOn = (target: string) => readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`) === target;
+      } catch {
+        return false; // closed while listed (the listing's own fd)
+      }
+    });
+    expect(await readCappedText(small, { maxBytes: 10, what: 'a plan' })).toBe('hello');
+    await expect(readCapped(big, { maxBytes: 10, what: 'a plan' })).rejects.toThrow(FileTooLargeError);
+    await expect(readCapped(folder, { maxBytes: 10, what: 'a plan' })).rejects.toThrow('it is a folder');
+    expect([small, big, folder].flatMap(openOn)).toEqual([]);
+  });
+
+  it('the error is a FileTooLargeError by name, with the file, the limit and the size it knew', async () => {
+    const file = path.join(dir, 'named.bin');
+    writeFileSync(file, 'x'.repeat(30));
+    const error = (await readCapped(file, { maxBytes: 20, what: 'a plan' }).catch((e: unknown) => e)) as FileTooLargeError;
+    expect({ name: error.name, file: error.file, maxBytes: error.maxBytes, size: error.size }).toEqual({ name: 'FileTooLargeError', file, maxBytes: 20, size: 30 });
+    expect(error.message).toBe('it is 30 bytes; a plan may be at most 20 bytes');
+    const endless = (await readCapped('/dev/zero', { maxBytes: 20, what: 'a plan' }).catch((e: unknown) => e)) as FileTooLargeError;
+    expect({ name: endless.name, size: endless.size }).toEqual({ name: 'FileTooLargeError', size: undefined });
   });
 
   it('says limits in the unit a person reads', () => {

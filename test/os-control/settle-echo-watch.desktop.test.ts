@@ -1,0 +1,271 @@
+/**
+ * settle-echo.ts's watch on a real accessibility bus (at-spi-bus-launcher on a private
+ * session bus, the AT-SPI registry it starts): what it asks the registry for, which
+ * signals it counts as the app's inserts, what one typing's echo reports and when, and
+ * the process's one watch per bus (issue 26 item 1; issue 27 item 14, its mutation set).
+ * The app here is a D-Bus client sending the TextChanged signals a toolkit's bridge sends
+ * (atk-bridge: detail, offset, length, the text as a variant, properties); Chromium
+ * itself is settle-echo.desktop.test.ts.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { MessageBus } from 'dbus-next';
+import { AtspiBusUnavailable } from '../../src/os-control/accessibility/atspi/bus.js';
+import { currentTextEchoWatch, openTextEchoWatch, TextEchoWatch } from '../../src/os-control/settle-echo.js';
+import { startAccessibilityBus, type AccessibilityBus } from '../harness/a11y-bus.js';
+import { startXvfb, type Xvfb } from '../harness/xvfb.js';
+
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+
+type DbusModule = typeof import('dbus-next');
+let dbus: DbusModule;
+let xvfb: Xvfb;
+let a11y: AccessibilityBus;
+/** The stand-in app's connection to the accessibility bus. */
+let app: MessageBus;
+/** Watches opened here, closed after each case. */
+const opened: TextEchoWatch[] = [];
+
+beforeAll(async () => {
+  const imported = await import('dbus-next');
+  dbus = ((imported as { default?: DbusModule }).default ?? imported) as DbusModule;
+  xvfb = await startXvfb({ width: 320, height: 240, windowManager: false });
+  a11y = await startAccessibilityBus(xvfb);
+  app = dbus.sessionBus({ busAddress: a11y.address });
+  await new Promise<void>((resolve, reject) => {
+    app.on('connect', () => resolve());
+    app.on('error', reject);
+  });
+});
+afterEach(() => {
+  for (const w of opened.splice(0)) w.close();
+});
+afterAll(async () => {
+  app?.disconnect();
+  await a11y?.stop();
+  await xvfb?.stop();
+});
+
+const EVENT_OBJECT = 'org.a11y.atspi.Event.Object';
+
+/** A TextChanged signal as atk-bridge sends it (or with one part changed). */
+function textChanged(detail: string, text: unknown, o: { iface?: string; member?: string; type?: number; destination?: string } = {}): void {
+  const value = typeof text === 'string' ? new dbus.Variant('s', text) : new dbus.Variant('i', text);
+  app.send(new dbus.Message({
+    type: o.type ?? dbus.MessageType.SIGNAL,
+    ...(o.destination ? { destination: o.destination } : {}),
+    path: '/org/a11y/atspi/accessible/7',
+    interface: o.iface ?? EVENT_OBJECT,
+    member: o.member ?? 'TextChanged',
+    signature: 'siiva{sv}',
+    body: [detail, 0, typeof text === 'string' ? [...text].length : 1, value, {}],
+    flags: dbus.MessageFlag.NO_REPLY_EXPECTED,
+  }));
+}
+
+async function until(what: string, ok: () => boolean): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`waited 20 s for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+async function open(): Promise<TextEchoWatch> {
+  const watch = await TextEchoWatch.open(a11y.env);
+  opened.push(watch);
+  return watch;
+}
+
+/**
+ * Sends an insert of `x` (typed by no one; every open echo of the watch gets it) and waits
+ * until the watch has handled it: every signal sent before it has been handled too.
+ */
+async function flush(watch: TextEchoWatch): Promise<void> {
+  const probe = watch.begin();
+  probe.expect('\u0001never');
+  textChanged('insert', 'x');
+  await until('the flush insert', () => probe.progress().seen);
+  probe.end();
+}
+
+async function callBus<T>(member: string, signature: string, body: unknown[], destination = 'org.freedesktop.DBus', path = '/org/freedesktop/DBus', iface = 'org.freedesktop.DBus'): Promise<T> {
+  const reply = await app.call(new dbus.Message({ destination, path, interface: iface, member, signature, body }));
+  return reply!.body[0] as T;
+}
+
+describe('TextEchoWatch on the accessibility bus', () => {
+  it('asks the registry for text events: object:text-changed is registered (the registry says Object:TextChanged:) while the watch is open', async () => {
+    const registered = async () => (await callBus<Array<[string, string]>>('GetRegisteredEvents', '', [], 'org.a11y.atspi.Registry', '/org/a11y/atspi/registry', 'org.a11y.atspi.Registry')).map(([, event]) => event);
+    const watch = await open();
+    expect(watch.isOpen).toBe(true);
+    expect(await registered()).toContain('Object:TextChanged:');
+  });
+
+  it("reports the app's inserts of the typed text: seen at the first, complete (with the time) at the last", async () => {
+    const watch = await open();
+    const echo = watch.begin();
+    echo.expect('Replay ✓\n');
+    expect(echo.progress()).toEqual({ seen: false, completeAt: undefined });
+    textChanged('insert', 'Re');
+    await until('the first insert', () => echo.progress().seen);
+    expect(echo.progress().completeAt).toBeUndefined();
+    const before = performance.now();
+    textChanged('insert:system', 'play ✓');
+    await until('the whole text', () => echo.progress().completeAt !== undefined);
+    const after = performance.now();
+    expect(echo.progress().completeAt).toBeGreaterThanOrEqual(before);
+    expect(echo.progress().completeAt).toBeLessThanOrEqual(after);
+    // The time stays the first moment all of it was back.
+    const at = echo.progress().completeAt;
+    await flush(watch);
+    expect(echo.progress().completeAt).toBe(at);
+  });
+
+  it('more text typed before the settle waits for its own echo; two echoes at once each get every insert', async () => {
+    const watch = await open();
+    const first = watch.begin();
+    const second = watch.begin();
+    first.expect('ab');
+    second.expect('abc');
+    textChanged('insert', 'ab');
+    await until('ab', () => first.progress().completeAt !== undefined);
+    first.expect('c');
+    expect(first.progress().completeAt).toBeUndefined();
+    expect(second.progress()).toEqual({ seen: true, completeAt: undefined });
+    textChanged('insert', 'c');
+    await until('c', () => first.progress().completeAt !== undefined && second.progress().completeAt !== undefined);
+  });
+
+  it('counts only inserts of TextChanged signals on Event.Object with a string', async () => {
+    const watch = await open();
+    const echo = watch.begin();
+    echo.expect('ab');
+    // Each of these carries the whole typed text; none is an insert the app reports.
+    textChanged('delete', 'ab');
+    textChanged('insert', 7);
+    textChanged('insert', 'ab', { iface: 'org.a11y.atspi.Event.Window' });
+    textChanged('insert', 'ab', { member: 'TextCaretMoved' });
+    // A method call to the watch's own connection, not a signal.
+    for (const name of await watchNames()) textChanged('insert', 'ab', { type: dbus.MessageType.METHOD_CALL, destination: name });
+    // The flush's own insert ('x') is all this echo may have seen.
+    await flush(watch);
+    expect(echo.progress()).toEqual({ seen: true, completeAt: undefined });
+    textChanged('insert', 'ab');
+    await until('the real insert', () => echo.progress().completeAt !== undefined);
+  });
+
+  it('an ended echo and a closed watch hear nothing more; a closed watch collects no new echo', async () => {
+    const watch = await open();
+    const ended = watch.begin();
+    ended.expect('ab');
+    ended.end();
+    await flush(watch);
+    textChanged('insert', 'ab');
+    await flush(watch);
+    expect(ended.progress()).toEqual({ seen: false, completeAt: undefined });
+
+    const live = watch.begin();
+    live.expect('cd');
+    watch.close();
+    expect(watch.isOpen).toBe(false);
+    watch.close();
+    const late = watch.begin();
+    late.expect('cd');
+    textChanged('insert', 'cd');
+    // A second watch, open, shows the signal went out and was delivered to listeners.
+    const other = await open();
+    await flush(other);
+    expect(live.progress().seen).toBe(false);
+    expect(late.progress().seen).toBe(false);
+  });
+
+  it('refuses to open without a bus, and on a bus that is not there, with the reason', async () => {
+    await expect(TextEchoWatch.open({})).rejects.toThrow(AtspiBusUnavailable);
+    await expect(TextEchoWatch.open({ AT_SPI_BUS_ADDRESS: 'unix:path=/nonexistent/deskpilot-no-bus' })).rejects.toThrow(/ENOENT|nonexistent/);
+  });
+});
+
+/** The unique names on the accessibility bus that belong to this process other than the app's. */
+async function watchNames(): Promise<string[]> {
+  const names = (await callBus<string[]>('ListNames', '', [])).filter((n) => n.startsWith(':') && n !== app.name);
+  const mine: string[] = [];
+  for (const name of names) {
+    const pid = await callBus<number>('GetConnectionUnixProcessID', 's', [name]).catch(() => -1);
+    if (pid === process.pid) mine.push(name);
+  }
+  return mine;
+}
+
+describe("the process's watch per bus", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('has none without a bus address; opens one per bus, shared by every caller, and again once it closed', async () => {
+    expect(await openTextEchoWatch({})).toBeUndefined();
+    expect(currentTextEchoWatch({})).toBeUndefined();
+    const env = { AT_SPI_BUS_ADDRESS: a11y.address };
+    const [a, b] = await Promise.all([openTextEchoWatch(env), openTextEchoWatch(env)]);
+    expect(a).toBeInstanceOf(TextEchoWatch);
+    expect(b).toBe(a);
+    expect(await openTextEchoWatch(env)).toBe(a);
+    expect(currentTextEchoWatch(env)).toBe(a);
+    // Another key (the session bus's address too) is another watch.
+    const viaSession = await openTextEchoWatch(a11y.env);
+    expect(viaSession).toBeInstanceOf(TextEchoWatch);
+    expect(viaSession).not.toBe(a);
+    a!.close();
+    // Closed: the next typing has none, and its call starts opening a new one.
+    expect(currentTextEchoWatch(env)).toBeUndefined();
+    const again = await openTextEchoWatch(env);
+    expect(again).toBeInstanceOf(TextEchoWatch);
+    expect(again).not.toBe(a);
+    expect(again!.isOpen).toBe(true);
+    again!.close();
+    viaSession!.close();
+  });
+
+  it('a typing call never waits: it starts the opening, and the next one has the watch', async () => {
+    const env = { AT_SPI_BUS_ADDRESS: a11y.address, DBUS_SESSION_BUS_ADDRESS: 'first-call' };
+    expect(currentTextEchoWatch(env)).toBeUndefined();
+    const opening = openTextEchoWatch(env);
+    const watch = await opening;
+    expect(watch).toBeInstanceOf(TextEchoWatch);
+    expect(currentTextEchoWatch(env)).toBe(watch);
+    watch!.close();
+  });
+
+  it('after a failed open, tries again only 10 s later', async () => {
+    let now = 1_000_000;
+    vi.spyOn(performance, 'now').mockImplementation(() => now);
+    const missing = `unix:path=/nonexistent/deskpilot-retry-${process.pid}`;
+    const env = { AT_SPI_BUS_ADDRESS: missing };
+    expect(await openTextEchoWatch(env)).toBeUndefined();
+    const opens = vi.spyOn(TextEchoWatch, 'open');
+    now += 9_999;
+    expect(currentTextEchoWatch(env)).toBeUndefined();
+    expect(opens).not.toHaveBeenCalled();
+    now += 1;
+    expect(currentTextEchoWatch(env)).toBeUndefined();
+    expect(opens).toHaveBeenCalledTimes(1);
+    // While that opening is under way, no second one.
+    expect(currentTextEchoWatch(env)).toBeUndefined();
+    expect(opens).toHaveBeenCalledTimes(1);
+    expect(await openTextEchoWatch(env)).toBeUndefined();
+  });
+
+  it('an open watch does not hold a process open (a CLI ends when its work does)', async () => {
+    const script = `import { TextEchoWatch } from ${JSON.stringify(new URL('../../src/os-control/settle-echo.ts', import.meta.url).pathname)};
+const watch = await TextEchoWatch.open(process.env);
+console.log(watch.isOpen ? 'open' : 'closed');`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env: a11y.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    // Ends by itself once the script's last line ran; held open, it is killed after 40 s.
+    const killer = setTimeout(() => child.kill('SIGKILL'), 40_000);
+    const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+    clearTimeout(killer);
+    expect({ code, signal, out: out.trim() }).toEqual({ code: 0, signal: null, out: 'open' });
+  });
+});
