@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { Commands, ExportFormatSchema, PushMessageSchema, type CommandName, type CommandOutput, type PushMessage, type SettingsView } from '../../shared/bridge.js';
 import type { Config } from '../../shared/config.js';
 import { BASE_URL_ENVS, DEFAULT_KEY_ENVS } from '../../shared/providers.js';
@@ -20,7 +21,7 @@ import { FrameStream } from './frame-stream.js';
 import { Recording, type Recorder } from './recording.js';
 import { BridgeError, type ClientInfo, type RunHostingService, type SecretStore, type ServiceHost } from './types.js';
 import { own } from '../../shared/own.js';
-import { defaultAppWorkspace, probeSandbox, resolveSandbox, type SandboxPolicy } from '../sandbox/index.js';
+import { checkWorkspace, defaultAppWorkspace, probeSandbox, resolveSandbox, SandboxInputError, type SandboxPolicy } from '../sandbox/index.js';
 
 export interface BridgeServiceOptions {
   /** DESKPILOT_HOME. */
@@ -397,6 +398,8 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
         if (error instanceof UserRuleError) throw new BridgeError('invalid', error.message);
         throw error;
       }
+      // A workspace every run would refuse at its start (/, the home folder, a missing folder …) is refused here, at its field.
+      if (input.config.sandbox?.workspace !== undefined) checkAppWorkspace(input.config.sandbox.workspace);
       const undoHost = host ? await host.prepareSettings(input.config) : () => {};
       const previous: [string, string | undefined][] = [];
       try {
@@ -534,6 +537,22 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
       listeners.clear();
     },
   };
+}
+
+/**
+ * Settings' workspace for the app and serve (issue 30 item 2), checked as a run would
+ * check it (sandbox/workspace.ts checkWorkspace) and said as "sandbox.workspace: …" so the
+ * page shows it at the field. A full path only: the service's own folder is no one's
+ * idea of "here", and `~` is not expanded.
+ */
+function checkAppWorkspace(given: string): void {
+  if (!path.isAbsolute(given)) throw new BridgeError('invalid', `sandbox.workspace: must be a full path (for example ${defaultAppWorkspace(os.homedir())})`);
+  try {
+    checkWorkspace(given);
+  } catch (error) {
+    if (error instanceof SandboxInputError) throw new BridgeError('invalid', `sandbox.workspace: ${error.message}`);
+    throw error;
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import { problemsOf, serviceProblem, type FieldKey, type SettingsProblem } from 
 import { useShortcuts } from '../lib/shortcuts.js';
 import { FieldProblem, invalidProps } from './FieldProblem.js';
 import { RuleEditor, rulesDraftOf, rulesOf, type RulesDraft } from './RuleEditor.js';
+import { SandboxSettings } from './SandboxSettings.js';
 
 /**
  * Settings: profiles (provider, model, base URL, key variable), API keys (write-only:
@@ -322,6 +323,8 @@ export function Settings() {
         </label>
         <RuleEditor draft={rules} onChange={(d) => (setRules(d), setSaved(false))} problems={byField} />
       </fieldset>
+
+      <SandboxSettings sandbox={draft.sandbox} onChange={(next) => patch((c) => (next ? (c.sandbox = next) : delete c.sandbox))} problemAt={problemAt} />
 
       <fieldset>
         <legend>Limits</legend>

@@ -48,6 +48,8 @@ const FIELDS: Record<string, string> = {
   takeover: 'When you move the mouse or type',
   killHotkey: 'Stop hotkey',
   instructions: 'Your instructions',
+  'sandbox.mode': 'Sandbox mode',
+  'sandbox.workspace': 'Workspace',
 };
 
 /** Words for a format the schema checks, by field where the field says more than the format. */
