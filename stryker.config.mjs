@@ -40,7 +40,8 @@ export const MODULES = {
   'src/main/sandbox/run-sandbox.ts': ['test/sandbox/run-sandbox.desktop.test.ts'],
   'src/main/sandbox/session.ts': ['test/sandbox/run-sandbox.desktop.test.ts'],
   'src/main/sandbox/supervisor.ts': ['test/sandbox/supervisor-protocol.fast.test.ts', 'test/sandbox/run-sandbox.desktop.test.ts'],
-  'src/main/sandbox/launch.ts': ['test/sandbox/run-sandbox.desktop.test.ts', 'test/sandbox/shell-sandbox.desktop.test.ts'],
+  // launch.ts signals only the group of the child it spawned (-child.pid), never by a filter: safe to mutate.
+  'src/main/sandbox/launch.ts': ['test/sandbox/launch.fast.test.ts', 'test/sandbox/run-sandbox.desktop.test.ts', 'test/sandbox/shell-sandbox.desktop.test.ts'],
   // pid-namespace 69.2% with the desktop files alone (firstChildOf returning nothing survived: sandboxed-process's stop then
   // waits on no namespace); pid-namespace.fast reads real /proc (a zombie, a fork). It only reads: no mutant signals a process.
   'src/main/sandbox/pid-namespace.ts': ['test/sandbox/pid-namespace.fast.test.ts', 'test/sandbox/run-sandbox.desktop.test.ts', 'test/sandbox/sandboxed-process.desktop.test.ts'],
