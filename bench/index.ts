@@ -5,6 +5,9 @@
  *
  *   npm run bench                 all of them
  *   npm run bench -- os-control   only files whose name contains "os-control"
+ *   npm run bench -- settle-input --runs 5 --cases chromium-type
+ *                                 from the first option on, every argument goes to each bench
+ *                                 (before, options were dropped and their values read as name filters)
  */
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -12,7 +15,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const args = process.argv.slice(2);
+const firstOption = args.findIndex((a) => a.startsWith('-'));
+const filters = firstOption < 0 ? args : args.slice(0, firstOption);
+const options = firstOption < 0 ? [] : args.slice(firstOption);
 const files = readdirSync(here)
   .filter((f) => f.endsWith('.bench.ts'))
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
@@ -20,7 +26,7 @@ const files = readdirSync(here)
 
 function runOne(file: string): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(here, file)], { stdio: 'inherit', env: process.env });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(here, file), ...options], { stdio: 'inherit', env: process.env });
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
     child.on('error', () => resolve(1));
   });

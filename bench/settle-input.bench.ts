@@ -20,7 +20,7 @@
  * case and load, and the load average; for a failed run, what settle saw (its changes
  * after the input) and the changes drawn after it returned.
  *
- *   npm run bench -- settle-input        (--runs 20, --loads quiet,busy, --cases a,b)
+ *   npm run bench -- settle-input        (--runs 20, --loads quiet,busy, --cases a,b, --keep DIR, --trace)
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,6 +48,8 @@ const cases = listArg('cases', ALL_CASES.join(','));
 /** `--keep DIR`: a failed run's observation and final screen are written there as PNGs. */
 const keep = process.argv.includes('--keep') ? process.argv[process.argv.indexOf('--keep') + 1] : undefined;
 const loads = listArg('loads', 'quiet,busy');
+/** `--trace`: every run's settle as the failures show it (what settle saw, what was drawn after), not only a failed run's. */
+const traceAll = process.argv.includes('--trace');
 for (const c of cases) if (!ALL_CASES.includes(c)) throw new Error(`unknown case ${c}: one of ${ALL_CASES.join(', ')}`);
 
 function loadState(): string {
@@ -149,7 +151,8 @@ interface Outcome {
 
 /** Settle after the action under test, observe, and judge against the screen 2.5 s later. */
 async function judge(o: Outcome, run: number, name: string): Promise<void> {
-  o.settle.push((await computer.settle({ maxMs: 3_000 })).waitedMs);
+  const waited = (await computer.settle({ maxMs: 3_000 })).waitedMs;
+  o.settle.push(waited);
   const trace = lastTrace;
   if (trace?.echo?.seen) o.echoSeen++;
   if (trace?.echo?.completeAt !== undefined) o.echoComplete++;
@@ -158,6 +161,7 @@ async function judge(o: Outcome, run: number, name: string): Promise<void> {
   await computer.settle({ maxMs: 5_000 });
   const final = await screen();
   const box = differingBox(seen, final);
+  if (traceAll) console.log(`    ${name} run ${run}: ${sameButCaret(box) ? 'pass' : 'MISS'}, settle ${Math.round(waited)} ms; ${describeFailure(trace, after)}`);
   if (sameButCaret(box)) o.pass++;
   else {
     if (keep) for (const [what, p] of [['seen', seen], ['final', final]] as const) await sharp(p.data, { raw: { width: p.width, height: p.data.length / p.width / p.channels, channels: p.channels as 3 } }).png().toFile(join(keep, `${name}-${run}-${what}.png`));
