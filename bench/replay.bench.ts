@@ -103,7 +103,7 @@ async function main() {
     const events: RunEvent[] = [];
     const replayStart = performance.now();
     const replayWallStart = Date.now();
-    const replay = await startReplay({ ...base, task: '', profile, onEvent: (e) => events.push(e) }, { source, mode: 'strict' });
+    const replay = await startReplay({ ...base, task: '', profile, onEvent: (e) => events.push(e) }, { surface: 'cli', source, mode: 'strict' });
     const outcome = await replay.replayed;
     const replayMs = performance.now() - replayStart;
     if (outcome.result.status !== 'done') throw new Error(`replay ended ${outcome.result.status}: ${outcome.result.summary}`);

@@ -99,8 +99,14 @@ const rule = {
  * The agent's front door (issue 29 item 1): outside src/main/agent/, runs start through
  * src/main/agent/index.ts (`launchRun`), never through the runner's own files — so every
  * surface gets the same gate, scrubber, describer and sandbox, with its surface named.
+ * Inside the agent, the runner's files are its own and the door's: its other rooms
+ * (replay, record, grounding, harness …) start a run through the door too (a replay is a
+ * driver) and share what they need with the runner from a file below both
+ * (agent/action-target.ts), so no room reaches into the runner that reaches into it.
  */
 export const RUNNER_PATHS = ['src/main/agent/runner.ts', 'src/main/agent/runner/'];
+/** The agent's files that may use the runner's: the door and the runner itself. */
+const RUNNER_USERS = ['src/main/agent/index.ts', ...RUNNER_PATHS];
 
 /** @type {import('eslint').Rule.RuleModule} */
 const frontDoor = {
@@ -108,16 +114,21 @@ const frontDoor = {
     type: 'problem',
     docs: { description: 'Outside src/main/agent/, runs start through agent/index.ts' },
     schema: [],
-    messages: { internal: "'{{target}}' is the runner's own: outside src/main/agent/ start runs with launchRun from src/main/agent/index.ts (the front door)." },
+    messages: {
+      internal: "'{{target}}' is the runner's own: outside src/main/agent/ start runs with launchRun from src/main/agent/index.ts (the front door).",
+      room: "'{{target}}' is the runner's own: start a run through src/main/agent/index.ts (launchRun, a driver of your own) and share a piece with the runner from a file below both (as agent/action-target.ts), not from runner/.",
+    },
   },
   create(context) {
     const root = context.cwd;
     const file = path.relative(root, context.filename).split(path.sep).join('/');
-    if (!file.startsWith('src/') || file.startsWith('src/main/agent/')) return {};
+    if (!file.startsWith('src/')) return {};
+    const insideAgent = file.startsWith('src/main/agent/');
+    if (insideAgent && RUNNER_USERS.some((p) => file === p || file.startsWith(p))) return {};
     function check(node, source) {
       if (typeof source !== 'string' || !source.startsWith('.')) return;
       const target = path.relative(root, path.resolve(path.dirname(context.filename), source)).split(path.sep).join('/').replace(/\.js$/, '.ts');
-      if (RUNNER_PATHS.some((p) => target === p || target.startsWith(p))) context.report({ node, messageId: 'internal', data: { target } });
+      if (RUNNER_PATHS.some((p) => target === p || target.startsWith(p))) context.report({ node, messageId: insideAgent ? 'room' : 'internal', data: { target } });
     }
     return {
       ImportDeclaration: (node) => check(node, node.source.value),

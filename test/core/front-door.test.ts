@@ -26,9 +26,21 @@ describe('front door rule (eslint-rules/layers.js)', () => {
     expect(errors[0]).toContain('src/main/agent/index.ts');
   });
 
-  it('lets a surface use the door, and the agent its own runner', async () => {
+  it.each([
+    ['src/main/agent/replay/probe.ts', "import { startRunWith } from '../runner/start-run.js';\nexport const s = startRunWith;\n"],
+    ['src/main/agent/record/probe.ts', "import { readActionTarget } from '../runner/target.js';\nexport const r = readActionTarget;\n"],
+    ['src/main/agent/grounding/probe.ts', "import type { RunContext } from '../runner/context.js';\nexport type C = RunContext;\n"],
+    ['src/main/agent/harness/code/probe.ts', "export const load = () => import('../../runner/deps.js');\n"],
+  ])('refuses the runner’s files to the agent’s other rooms: %s', async (file, code) => {
+    const errors = await doorErrors(file, code);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('a file below both');
+  });
+
+  it('lets a surface use the door, and the door and the runner the runner’s files', async () => {
     expect(await doorErrors('src/main/acp/probe.ts', "import { launchRun } from '../agent/index.js';\nexport const l = launchRun;\n")).toEqual([]);
-    expect(await doorErrors('src/main/agent/replay/probe.ts', "import { startRunWith } from '../runner/start-run.js';\nexport const s = startRunWith;\n")).toEqual([]);
+    expect(await doorErrors('src/main/agent/index.ts', "export const load = () => import('./runner/start-run.js');\n")).toEqual([]);
+    expect(await doorErrors('src/main/agent/runner/probe.ts', "import { createDefaultDeps } from './deps.js';\nexport const d = createDefaultDeps;\n")).toEqual([]);
     // Other rooms of the agent stay open to the layers above it (the layer table decides those).
     expect(await doorErrors('src/main/service/probe.ts', "import { listSkills } from '../agent/skills/index.js';\nexport const l = listSkills;\n")).toEqual([]);
   });

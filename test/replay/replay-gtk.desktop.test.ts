@@ -117,7 +117,7 @@ describe('replay in gnome-calculator', () => {
     expect(await displayValue(calc.display.path, '')).toBe('');
     const replay = await startReplay(
       testRunOptions({ task: '', profile: { ...profile, baseUrl: 'http://127.0.0.1:9/' }, computer, home: home.home, limits: { maxSteps: 20, maxWallMs: 120_000, maxCostUsd: 5 } }),
-      { source, mode: 'strict' },
+      { surface: 'cli', source, mode: 'strict' },
     );
     const outcome = await replay.replayed;
     expect(outcome.result.status, outcome.result.summary).toBe('done');

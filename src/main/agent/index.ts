@@ -2,15 +2,17 @@ import type { RunEvent, RunEventInput } from '../../shared/events.js';
 import type { Driver } from './driver.js';
 import type { RunHandle, RunOptions } from './run-api.js';
 import type { DepsFactory } from './runner/context.js';
+import type { FileRunLog } from '../sessions/run-log.js';
 
 /**
  * The front door to the agent (issue 29 item 1). Every surface starts a run here —
  * the desktop app and `deskpilot serve` (service/bridge-service.ts), `deskpilot run` and
  * `resume` and the eval runner's runs (cli/terminal-run.ts), QA workers
  * (cli/qa-command.ts, qa-parallel.ts), `deskpilot mcp` (run_task and the client-driven
- * session), `deskpilot acp` — so each one passes the same start: the gate with the
- * config's rules, the log's scrubber, the one describer, the run's sandbox
- * (runner/start-run.ts's ten steps). Outside `agent/`, lint refuses imports of the
+ * session), `deskpilot acp`, `deskpilot replay` and QA's cached replays (agent/replay,
+ * a driver of its own) — so each one passes the same start: the gate with the config's
+ * rules, the log's scrubber, the one describer, the run's sandbox (runner/start-run.ts's
+ * ten steps). Outside `agent/`, lint refuses imports of the
  * runner itself (eslint.config.js): what a surface needs of the agent's start is here.
  *
  * This file stays light: the CLI imports it at start for `resolveRunChoices`, and the
@@ -30,7 +32,15 @@ export interface RunRequest extends Omit<RunOptions, 'onEvent' | 'onDelta'> {
    * `deskpilot mcp` session answers the turns itself (ClientAsModel). The run keeps
    * exactly the supervision of a model run (gate, control, takeover watch).
    */
-  driver?: (options: RunOptions) => Driver;
+  driver?: (options: RunOptions, run: DriverRun) => Driver;
+}
+
+/** What a driver may use of the run it drives, given when the run starts (its log exists then). */
+export interface DriverRun {
+  /** The run's log: a secret told to it is masked everywhere it writes; a replay's divergence report goes into its folder. */
+  log: FileRunLog;
+  /** The profile's own model, as a run without a driver would use it (a replay's healer). */
+  model(): Driver;
 }
 
 /** Where a run's events and streamed text go (the surface's view of it). */
@@ -38,7 +48,7 @@ export type RunHost = Pick<RunOptions, 'onEvent' | 'onDelta'>;
 
 /** Starts one run (or resumes one: `resumeRunId`) and returns its handle at once; `done` resolves when it ends. */
 export async function launchRun(request: RunRequest, host: RunHost = {}): Promise<RunHandle> {
-  const [{ startRunWith }, { createDefaultDeps, createSupervisedDeps }] = await loadRunner();
+  const [{ startRunWith }, { createDefaultDeps, createRunProvider, createSupervisedDeps }] = await loadRunner();
   const { surface, driver, ...rest } = request;
   const options: RunOptions = {
     ...rest,
@@ -47,7 +57,9 @@ export async function launchRun(request: RunRequest, host: RunHost = {}): Promis
     ...(host.onEvent ? { onEvent: host.onEvent } : {}),
     ...(host.onDelta ? { onDelta: host.onDelta } : {}),
   };
-  const deps: DepsFactory = driver ? (o, emit: (event: RunEventInput) => RunEvent) => createSupervisedDeps(o, emit, driver(o)) : createDefaultDeps;
+  const deps: DepsFactory = driver
+    ? (o, emit: (event: RunEventInput) => RunEvent, log) => createSupervisedDeps(o, emit, driver(o, { log, model: () => createRunProvider(o) }))
+    : createDefaultDeps;
   return startRunWith(options, deps);
 }
 

@@ -77,7 +77,7 @@ async function replayCommand(ref: string | undefined, flags: ReplayFlags): Promi
     extras: { task: source.trajectory.task },
     flags: {
       json: flags.json ?? false,
-      start: async (options) => (handle = await replay.startReplay(options, { source, mode, ...(secrets ? { secrets } : {}) })),
+      start: async (options) => (handle = await replay.startReplay(options, { surface: 'cli', source, mode, ...(secrets ? { secrets } : {}) })),
     },
     overrides: { displayId: flags.display, requestTimeoutSeconds: flags.requestTimeout },
     keyless: mode === 'strict',

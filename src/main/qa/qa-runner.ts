@@ -287,7 +287,7 @@ async function runAttempt(
     const cached = options.replay ? await cachedTrajectory(options.home, id) : undefined;
     // From the cache: replayed, healed where it differs, and ended with a pass verdict once the recorded final screen is reached with no heal — the checks then decide. After any heal the model gives the verdict (replay/heal.ts).
     handle = cached
-      ? (replay = await startReplay(runOptions, { source: cached.source, mode: 'heal', endCalls: () => [replayVerdictCall(cached.entry.runId)] }))
+      ? (replay = await startReplay(runOptions, { surface: 'qa', source: cached.source, mode: 'heal', endCalls: () => [replayVerdictCall(cached.entry.runId)] }))
       : await options.startRun(runOptions);
   } catch (error) {
     // The run could not start at all (no key, unknown skill, no display): the setup is invalid.

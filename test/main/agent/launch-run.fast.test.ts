@@ -87,4 +87,25 @@ describe('launchRun, the front door', () => {
     expect(turns).toEqual([0]);
     expect(fake.requests).toHaveLength(0);
   });
+
+  it('a driver is given the run: its log (a secret told to it is masked in what is written) and the profile’s own model (a replay’s healer)', async () => {
+    const secret = 'hunter2-of-the-driver';
+    fake.script({ toolCalls: [finish(true, `typed ${secret}`)] });
+    const handle = await launchRun(
+      request({
+        surface: 'cli',
+        driver: (_options, run) => {
+          run.log.markSecret(secret);
+          return run.model();
+        },
+      }),
+    );
+    const result = await handle.done;
+    expect(result.status).toBe('done');
+    // The profile's model answered the turn: the fake model server got the request.
+    expect(fake.requests).toHaveLength(1);
+    const written = readFileSync(path.join(handle.dir, 'events.jsonl'), 'utf8');
+    expect(written).toContain('typed ');
+    expect(written).not.toContain(secret);
+  });
 });

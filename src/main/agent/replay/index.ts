@@ -4,10 +4,8 @@ import { TRAJECTORY_FILE, TrajectorySchema, type Trajectory } from '../../../sha
 import { warmUpDecoding } from '../../../os-control/screen-match.js';
 import { writePrivateFile } from '../../private-files.js';
 import { readFileInRun } from '../../sessions/files.js';
-import type { RunHandle, RunOptions, RunResult } from '../run-api.js';
+import { launchRun, type RunHandle, type RunOptions, type RunResult, type Surface } from '../index.js';
 import type { ModelCall } from '../transcript.js';
-import { createRunProvider, createSupervisedDeps } from '../runner/deps.js';
-import { startRunWith } from '../runner/start-run.js';
 import { deriveTrajectory, trajectoryOfRun } from './derive.js';
 import { REPLAY_LABELS } from './labels.js';
 import { writeDivergenceReport, type DivergenceReport } from './report.js';
@@ -57,6 +55,8 @@ export async function loadTrajectoryFile(file: string): Promise<LoadedTrajectory
 }
 
 export interface ReplayOptions {
+  /** Who asked for the replay (`deskpilot replay`: cli; a QA case from its cache: qa), logged as the run's source. */
+  surface: Surface;
   source: LoadedTrajectory;
   mode: ReplayMode;
   /** The calls that end a replay that reached the recorded final screen (replay-provider.ts endCalls). */
@@ -85,10 +85,11 @@ export interface ReplayOutcome {
 }
 
 /**
- * Replays a trajectory as a run (replay-provider.ts): started like any run through
- * startRunWith with the supervised gate, control and takeover watch of createSupervisedDeps,
- * so the policy and the approval queue decide every replayed action. `options.task` and
- * the labels are the trajectory's; the profile is the healing model's (unused in strict mode).
+ * Replays a trajectory as a run (replay-provider.ts): started like any run, through the
+ * front door (agent/index.ts launchRun) with the replay as its driver, so it gets the
+ * supervised gate, control and takeover watch of every run, and the policy and the
+ * approval queue decide every replayed action. `options.task` and the labels are the
+ * trajectory's; the profile is the healing model's (unused in strict mode).
  */
 export async function startReplay(options: RunOptions, replay: ReplayOptions): Promise<ReplayHandle> {
   const { trajectory, dir } = replay.source;
@@ -97,9 +98,11 @@ export async function startReplay(options: RunOptions, replay: ReplayOptions): P
   const readTrajectoryFile = (relativePath: string) => readFileInRun(dir, relativePath);
   let provider: ReplayProvider | undefined;
   let divergence: DivergenceReport | undefined;
-  const handle = await startRunWith(
+  const { onEvent, onDelta, ...request } = options;
+  const handle = await launchRun(
     {
-      ...options,
+      ...request,
+      surface: replay.surface,
       // No model looks at a strict replay's screenshots: no element list or marks each step
       // (a tree read, ~100–250 ms); the gate still reads the tree when a rule or a person needs it.
       ...(replay.mode === 'strict' ? { profile: { ...options.profile, grounding: 'pixels' as const } } : {}),
@@ -112,23 +115,24 @@ export async function startReplay(options: RunOptions, replay: ReplayOptions): P
         [REPLAY_LABELS.revision]: String(trajectory.revision),
         [REPLAY_LABELS.mode]: replay.mode,
       },
+      driver: (runOptions, run) => {
+        provider = new ReplayProvider({
+          trajectory,
+          mode: replay.mode,
+          computer: runOptions.computer,
+          readFile: readTrajectoryFile,
+          ...(replay.mode === 'heal' ? { healer: run.model() } : {}),
+          ...(replay.endCalls ? { endCalls: replay.endCalls } : {}),
+          ...(replay.secrets ? { env: { ...process.env, ...replay.secrets } } : {}),
+          markSecret: (value) => run.log.markSecret(value),
+          onDivergence: async (d) => {
+            divergence = await writeDivergenceReport(run.log, trajectory, d, readTrajectoryFile);
+          },
+        });
+        return provider;
+      },
     },
-    (runOptions, emit, log) => {
-      provider = new ReplayProvider({
-        trajectory,
-        mode: replay.mode,
-        computer: runOptions.computer,
-        readFile: readTrajectoryFile,
-        ...(replay.mode === 'heal' ? { healer: createRunProvider(runOptions) } : {}),
-        ...(replay.endCalls ? { endCalls: replay.endCalls } : {}),
-        ...(replay.secrets ? { env: { ...process.env, ...replay.secrets } } : {}),
-        markSecret: (value) => log.markSecret(value),
-        onDivergence: async (d) => {
-          divergence = await writeDivergenceReport(log, trajectory, d, readTrajectoryFile);
-        },
-      });
-      return createSupervisedDeps(runOptions, emit, provider);
-    },
+    { ...(onEvent ? { onEvent } : {}), ...(onDelta ? { onDelta } : {}) },
   );
   const made = provider!;
   const replayed = handle.done.then(async (result): Promise<ReplayOutcome> => {
