@@ -34,6 +34,7 @@ export const PROGRAM_PACKAGES = {
   'fc-list': 'fontconfig',
   mousepad: 'mousepad',
   gedit: 'gedit',
+  thunar: 'thunar',
   'gnome-calculator': 'gnome-calculator',
   'gtk3-widget-factory': 'gtk-3-examples',
   'dbus-launch': 'dbus-x11',

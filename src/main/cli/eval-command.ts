@@ -56,7 +56,7 @@ export function registerEvalCommand(program: Command): void {
       'run task files (OSWorld format) or the built-in suite, each task on a private virtual desktop with its own HOME, ' +
         'the agent with --policy auto; each task\'s checker alone decides success. Writes results.json to --out-dir',
     )
-    .argument('<tasks>', 'builtin (the built-in suite), a suite or task folder, or one task file')
+    .argument('<tasks>', 'builtin (the built-in suite), extended (LibreOffice Calc and Writer, opt-in), a suite or task folder, or one task file')
     .option('--profile <name>', 'a profile from config.json (repeat for a matrix)', collect)
     .addOption(new Option('--provider <provider>', 'model provider (an ad-hoc model instead of --profile)').choices(ProviderFamilySchema.options))
     .option('--model <model>', 'model id')

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadTask, TaskFileError } from '../eval/task/index.js';
-import { builtinSuiteDir, resolveSuite, SuiteError, taskSet, type SuiteSource } from '../eval/suite/suite-dir.js';
+import { resolveSuite, shippedSuiteOf, SuiteError, taskSet, type SuiteSource } from '../eval/suite/suite-dir.js';
 import { buildCells } from '../eval/run/matrix.js';
 import { progressLine } from '../eval/run/progress.js';
 import { toRecord, type EvalMode } from '../eval/run/record.js';
@@ -169,7 +169,8 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
   const resolved = await resolveWorkers(flags.workers ?? 1, todo.length);
   if ('fallback' in resolved) return fail(`eval runs each task on a private virtual desktop: ${resolved.fallback}`, EXIT.environment);
   const workers = resolved.workers;
-  out.write(`Tasks from ${suite.tasksDir}${suite.tasksDir.startsWith(builtinSuiteDir()) ? ' (the built-in suite)' : ''} — task files are code: their setup commands run as you on the eval's desktops\n`);
+  const shipped = shippedSuiteOf(suite.tasksDir);
+  out.write(`Tasks from ${suite.tasksDir}${shipped ? ` (the ${shipped === 'builtin' ? 'built-in' : shipped} suite)` : ''} — task files are code: their setup commands run as you on the eval's desktops\n`);
   out.write(
     `${mode === 'model' ? `${todo.length} task run(s)` : `${todo.length} ${mode} check(s)`}${kept.size ? ` (${kept.size} kept from the earlier run)` : ''} on ${workers} private virtual desktop(s) at a time, each task on a fresh one with its own HOME` +
       `${mode === 'model' ? '; runs use --policy auto (nothing is asked: a run that would ask a person ends as "needed a person")' : mode === 'reference' ? "; each task's reference solution is replayed without a model" : "; no agent: each task's wrong end state is made by its anti-reference"}; results: ${path.join(outDir, RESULTS_FILE)}\n`,

@@ -1,15 +1,17 @@
 /**
- * Records the built-in suite's reference solutions: `npx tsx test/eval/suite/record-references.ts [task id…]`.
+ * Records the shipped suites' reference solutions:
+ * `npx tsx test/eval/suite/record-references.ts [--suite builtin|extended] [task id…]`
+ * (without ids: every task of that suite with a scripted solution).
  *
  * For each task, a scripted fake model (test/harness/fake-model) does the task's solution
  * through the real `deskpilot eval` (a fresh desktop and HOME, the task's setup, `deskpilot
  * run --policy auto`); only a run whose checker passed is kept: its trajectory is exported
- * (agent/replay export) to resources/eval/builtin/reference/<id>/, which
- * `deskpilot eval builtin --reference` then replays without a model. A task that cannot be
+ * (agent/replay export) to resources/eval/<suite>/reference/<id>/, which
+ * `deskpilot eval <suite> --reference` then replays without a model. A task that cannot be
  * done has a claim reference (reference/<id>.json) instead and is not recorded here.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { exportTrajectory } from '../../../src/main/agent/replay/index.js';
 import { runDir } from '../../../src/main/sessions/history.js';
@@ -17,7 +19,11 @@ import { startFakeModel } from '../../harness/fake-model/index.js';
 import { BIN, REPO_ROOT, tempHome } from '../../e2e/support.js';
 import { SOLUTIONS } from './solutions.js';
 
-const SUITE = path.join(REPO_ROOT, 'resources', 'eval', 'builtin');
+const args = process.argv.slice(2);
+const suiteFlag = args.indexOf('--suite');
+const SUITE_NAME = suiteFlag >= 0 ? args.splice(suiteFlag, 2)[1] : 'builtin';
+if (SUITE_NAME !== 'builtin' && SUITE_NAME !== 'extended') throw new Error(`--suite ${SUITE_NAME}: the shipped suites are builtin and extended`);
+const SUITE = path.join(REPO_ROOT, 'resources', 'eval', SUITE_NAME);
 
 async function record(id: string): Promise<void> {
   const solution = SOLUTIONS[id];
@@ -45,5 +51,5 @@ async function record(id: string): Promise<void> {
   }
 }
 
-const ids = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(SOLUTIONS);
+const ids = args.length ? args : Object.keys(SOLUTIONS).filter((id) => existsSync(path.join(SUITE, 'tasks', `${id}.json`)));
 for (const id of ids) await record(id);

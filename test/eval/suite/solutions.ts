@@ -11,6 +11,9 @@ type Turn = FakeReply;
 
 const step = (text: string, ...calls: FakeToolCall[]): Turn => ({ text, toolCalls: calls });
 
+/** A one-command terminal task: type it, run it, finish. */
+const terminal = (command: string, summary: string): Turn[] => [step('Typing the command.', claude.type(command)), step('Running it.', claude.key('Return')), step('Done.', finish(true, summary))];
+
 export const SOLUTIONS: Record<string, () => Turn[]> = {
   'shell-hello-file': () => [
     step('Typing the command into the terminal.', claude.type("printf 'Hello, DeskPilot\\n' > ~/hello.txt")),
@@ -72,5 +75,119 @@ export const SOLUTIONS: Record<string, () => Turn[]> = {
     step('Typing the command.', claude.type('mv ~/report-draft.txt ~/report-final.txt')),
     step('Running it.', claude.key('Return')),
     step('Done.', finish(true, 'renamed')),
+  ],
+  'shell-copy-to-backup': () => terminal("mkdir ~/backup && cp ~/docs/*.txt ~/backup/", 'copied'),
+  'shell-delete-tmp-files': () => terminal('rm ~/work/*.tmp', 'deleted'),
+  'shell-json-setting': () => terminal(`sed -i 's/"light"/"dark"/' ~/app/settings.json`, 'theme set to dark'),
+  'shell-make-executable': () => terminal('chmod +x ~/bin/greet.sh', 'executable'),
+  'shell-archive-photos': () => terminal('cd ~ && tar czf photos.tar.gz photos', 'archived'),
+  'shell-csv-total': () => terminal("awk -F, 'NR>1{s+=$2} END{print s}' ~/sales.csv > ~/total.txt", 'total written'),
+  'shell-replace-word': () => terminal("sed -i 's/colour/color/g' ~/letter.txt", 'replaced'),
+  'shell-find-largest': () => terminal('ls -S ~/logs | head -1 > ~/largest.txt', 'largest.txt written'),
+  'mousepad-delete-line': () => [
+    step('To the start of the text.', claude.key('ctrl+Home')),
+    step('To the second line.', claude.key('Down')),
+    step('Selecting the whole line.', claude.key('shift+Down')),
+    step('Deleting it.', claude.key('Delete')),
+    step('Saving.', claude.key('ctrl+s')),
+    step('Done.', finish(true, 'deleted and saved')),
+  ],
+  'mousepad-add-heading': () => [
+    step('To the start of the text.', claude.key('ctrl+Home')),
+    step('Typing the heading.', claude.type('# Shopping')),
+    step('A line break after it.', claude.key('Return')),
+    step('Saving.', claude.key('ctrl+s')),
+    step('Done.', finish(true, 'heading added and saved')),
+  ],
+  'gedit-fix-typo': () => [
+    step('To the start of the text.', claude.key('ctrl+Home')),
+    step('Selecting the first word.', claude.key('ctrl+shift+Right')),
+    step('Typing the right word over it.', claude.type('The')),
+    step('Saving.', claude.key('ctrl+s')),
+    step('Done.', finish(true, 'fixed and saved')),
+  ],
+  'gedit-write-list': () => [
+    step('First fruit.', claude.type('apples')),
+    step('New line.', claude.key('Return')),
+    step('Second fruit.', claude.type('pears')),
+    step('New line.', claude.key('Return')),
+    step('Third fruit.', claude.type('plums')),
+    step('Saving.', claude.key('ctrl+s')),
+    step('Done.', finish(true, 'saved')),
+  ],
+  'widget-factory-dark-theme': () => [
+    step('The dark theme is the window action ctrl+d.', claude.key('ctrl+d')),
+    step('Done.', finish(true, 'dark theme on')),
+  ],
+  'thunar-new-folder': () => [
+    step('New folder (ctrl+shift+n).', claude.key('ctrl+shift+n')),
+    step('Naming it.', claude.type('Invoices')),
+    step('Creating it.', claude.key('Return')),
+    step('Done.', finish(true, 'folder made')),
+  ],
+  'thunar-rename-file': () => [
+    step('Selecting the file (the only one).', claude.key('ctrl+a')),
+    step('Rename (F2).', claude.key('F2')),
+    step('Typing the new name (the extension stays).', claude.type('final')),
+    step('Renaming.', claude.key('Return')),
+    step('Done.', finish(true, 'renamed')),
+  ],
+  'thunar-delete-file': () => [
+    step('Selecting old-report.txt by typing its name.', claude.type('old')),
+    step('Delete.', claude.key('Delete')),
+    step('Confirming.', claude.key('Return')),
+    step('Done.', finish(true, 'deleted')),
+  ],
+  'chromium-save-preferences': () => [
+    step('Turning the newsletter on.', claude.key('space')),
+    step('To the language.', claude.key('Tab')),
+    step('Choosing German.', claude.type('G')),
+    step('To Save.', claude.key('Tab')),
+    step('Saving.', claude.key('Return')),
+    step('Done.', finish(true, 'saved')),
+  ],
+  // Clicks are in the screenshot's pixels: the 1280×800 screen is sent as 1121×701 (×0.8758).
+  'chromium-code-to-terminal': () => [
+    step('Clicking into the terminal (lower right).', claude.click(788, 482)),
+    step('Writing the code.', claude.type('echo K7-4921 > ~/code.txt')),
+    step('Running it.', claude.key('Return')),
+    step('Done.', finish(true, 'code.txt written')),
+  ],
+  'calculator-to-mousepad': () => [
+    step('Typing the product into the calculator.', claude.type('17*23')),
+    step('Computing it.', claude.key('Return')),
+    step('Clicking into the text editor (left).', claude.click(263, 263)),
+    step('Writing the result.', claude.type('391')),
+    step('Saving.', claude.key('ctrl+s')),
+    step('Done.', finish(true, '17 × 23 = 391, saved')),
+  ],
+  // The extended suite (LibreOffice): keyboard only, from the cell or line the document opens at.
+  'calc-add-total': () => [
+    step('To the last filled cell (B4).', claude.key('ctrl+End')),
+    step('To the row below, column A.', claude.key('Down')),
+    step('To column A.', claude.key('Home')),
+    step('The label.', claude.type('Total')),
+    step('To column B.', claude.key('Tab')),
+    step('The sum of the amounts.', claude.type('=SUM(B2:B4)')),
+    step('Entering it.', claude.key('Return')),
+    step('Saving (the xlsx format is kept).', claude.key('ctrl+s')),
+    step('Done.', finish(true, 'total row added, saved')),
+  ],
+  'calc-fix-value': () => [
+    step('To A1.', claude.key('ctrl+Home')),
+    step('Down to row 3.', claude.key('Down')),
+    step('Down to row 3.', claude.key('Down')),
+    step('Right to B3.', claude.key('Right')),
+    step('The right price.', claude.type('430')),
+    step('Entering it.', claude.key('Return')),
+    step('Saving (the xlsx format is kept).', claude.key('ctrl+s')),
+    step('Done.', finish(true, 'B3 is 430, saved')),
+  ],
+  'writer-sign-memo': () => [
+    step('To the end of the memo.', claude.key('ctrl+End')),
+    step('A new line.', claude.key('Return')),
+    step('The signature.', claude.type('Regards, Ada')),
+    step('Saving (as plain text).', claude.key('ctrl+s')),
+    step('Done.', finish(true, 'signed, saved')),
   ],
 };

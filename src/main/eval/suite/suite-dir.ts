@@ -15,24 +15,36 @@ import { z } from 'zod';
  *                                        after the task's setup, and the claim beside it
  *   <suite>/sets.json                    named subsets: {"ci": ["id", …]}
  *
- * The built-in suite `builtin` ships in resources/eval/builtin/ (the npm package's
- * `files`, the app's extraResources). Any folder of task JSON files runs too; it has
+ * Two suites ship in resources/eval/ (the npm package's `files`, the app's
+ * extraResources): `builtin`, over small Debian apps (CI runs it), and `extended`, over
+ * LibreOffice Calc and Writer — opt-in, because LibreOffice is ~300 MB to install and a
+ * minute to start at load 30 on 2 cores. Any folder of task JSON files runs too; it has
  * references only when it is laid out like this.
  */
 export const BUILTIN_SUITE = 'builtin';
+export const EXTENDED_SUITE = 'extended';
+export const SHIPPED_SUITES = [BUILTIN_SUITE, EXTENDED_SUITE] as const;
+export type ShippedSuite = (typeof SHIPPED_SUITES)[number];
 
-export function builtinSuiteDir(): string {
+const isShippedSuite = (name: string): name is ShippedSuite => (SHIPPED_SUITES as readonly string[]).includes(name);
+
+/** The shipped suite a folder belongs to, for the first progress line. */
+export function shippedSuiteOf(tasksDir: string): ShippedSuite | undefined {
+  return SHIPPED_SUITES.find((name) => tasksDir.startsWith(builtinSuiteDir(name) + path.sep));
+}
+
+export function builtinSuiteDir(name: ShippedSuite = BUILTIN_SUITE): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   // From source (src/main/eval/suite) and from a bundle (out/cli) the package root is a different number of levels up.
   for (let i = 0; i < 8; i++) {
-    const candidate = path.join(dir, 'resources', 'eval', BUILTIN_SUITE);
+    const candidate = path.join(dir, 'resources', 'eval', name);
     if (existsSync(candidate)) return candidate;
     const parent = path.dirname(dir);
     if (parent === dir) break;
     dir = parent;
   }
   const packaged = (process as NodeJS.Process & { resourcesPath?: string }).resourcesPath;
-  return packaged ? path.join(packaged, 'eval', BUILTIN_SUITE) : path.resolve('resources', 'eval', BUILTIN_SUITE);
+  return packaged ? path.join(packaged, 'eval', name) : path.resolve('resources', 'eval', name);
 }
 
 export interface SuiteSource {
@@ -44,9 +56,9 @@ export interface SuiteSource {
   root?: string;
 }
 
-/** "builtin", a suite folder, a folder of task files or one task file. */
+/** "builtin" or "extended", a suite folder, a folder of task files or one task file. */
 export function resolveSuite(source: string): SuiteSource {
-  const target = source === BUILTIN_SUITE ? builtinSuiteDir() : path.resolve(source);
+  const target = isShippedSuite(source) ? builtinSuiteDir(source) : path.resolve(source);
   if (!existsSync(target)) throw new SuiteError(`${source}: no such task file or folder`);
   if (statSync(target).isFile()) return { tasksDir: path.dirname(target), files: [target] };
   const tasks = path.join(target, 'tasks');
