@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import type { ActiveWindow } from './window-info.js';
 import { activeWindowOverSocket } from './x11/active-window.js';
-import { withTimeout } from '../shared/promises.js';
+import { x11Session } from './x11/session.js';
 
 /**
  * The focused window's title and application name, for the risk rules (typing into
@@ -10,7 +10,7 @@ import { withTimeout } from '../shared/promises.js';
  * tool, a timeout — yields `undefined` ("unknown"), never an exception: the policy
  * treats an unknown window conservatively.
  *
- * - X11: over our own X connection (x11/active-window.ts): the _NET_ACTIVE_WINDOW of the
+ * - X11: over the display's X session (x11/session.ts, x11/active-window.ts): the _NET_ACTIVE_WINDOW of the
  *   root window, then the window's WM_CLASS, _NET_WM_NAME and _NET_WM_PID; the input focus
  *   when no EWMH window manager runs. `xprop` (+ `xdotool getwindowfocus`) when that
  *   connection cannot answer.
@@ -82,10 +82,10 @@ export function parseXpropWindow(output: string, windowId?: string): ActiveWindo
 
 async function x11ActiveWindow(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<ActiveWindow | undefined> {
   if (!env.DISPLAY) return undefined;
-  // Our own X connection first (x11/active-window.ts: ~1 ms instead of two xprop processes);
+  // The display's X session first (x11/active-window.ts: ~1 ms instead of two xprop processes);
   // xprop when it cannot answer (a display it cannot reach, an auth it does not speak, a hang).
   try {
-    return await withTimeout(activeWindowOverSocket(env.DISPLAY, timeoutMs, env.XAUTHORITY), timeoutMs, `the focused window of ${env.DISPLAY}`);
+    return await activeWindowOverSocket(x11Session(env.DISPLAY, env.XAUTHORITY), { timeoutMs });
   } catch {
     return x11ActiveWindowByXprop(env, timeoutMs);
   }

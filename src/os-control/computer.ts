@@ -29,7 +29,8 @@ import { pingInputTargets } from './settle-ping.js';
 import { TakeoverDetector } from './takeover.js';
 import { typeText } from './typing.js';
 import { ClickFocus } from './x11/click-focus.js';
-import { NoSpareKeycodeError, X11Typist } from './x11/typist.js';
+import { NoSpareKeycodeError, type X11Typist } from './x11/typist.js';
+import { x11Session } from './x11/session.js';
 import type { Computer, Observation, ObserveOptions, PerformResult, SettleOptions, SettleResult } from './types.js';
 
 /**
@@ -177,7 +178,10 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     if (process.platform !== 'linux') return undefined;
     const current = typist ? await typist : undefined;
     if (typist && (current === undefined || current.isOpen)) return current;
-    typist = X11Typist.open().catch(() => undefined);
+    // The display's session keeps the typist (x11/session.ts) and replaces a closed one.
+    typist = x11Session()
+      .typist()
+      .catch(() => undefined);
     return typist;
   }
 

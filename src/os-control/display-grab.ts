@@ -1,6 +1,6 @@
 /**
  * Whole-display grabs, the frames settle compares and observe encodes. On X11 they come
- * over our own X connection into reused buffers (x11/image-grab.ts, frame-pool.ts:
+ * over the display's grabber (x11/session.ts keeps it) into reused buffers (x11/image-grab.ts, frame-pool.ts:
  * ~5 ms for 1920×1080 against libnut's bimodal ~4/40 ms); elsewhere, or when that
  * connection cannot be had, from libnut as before.
  */
@@ -9,7 +9,8 @@ import type { Rect } from '../shared/actions.js';
 import { grabDisplayNut, pxToRegion } from './capture.js';
 import { FramePool, unpooled, type Frame } from './frame-pool.js';
 import type { RawImage } from './image.js';
-import { X11ImageGrabber } from './x11/image-grab.js';
+import type { X11ImageGrabber } from './x11/image-grab.js';
+import { x11Session } from './x11/session.js';
 
 /** One grab of a whole display. Its owner releases `frame` once (frame-pool.ts). */
 export interface DisplayGrab {
@@ -54,7 +55,7 @@ export class DisplayGrabber {
         // grab its own way, and the next grab opens a new connection.
         frame.release();
         this.x11 = undefined;
-        x11.close();
+        x11Session().dropGrabber(x11);
       }
     }
     const nut = await grabDisplayNut(display);
@@ -75,10 +76,13 @@ export class DisplayGrabber {
 
   private connection(): Promise<X11ImageGrabber | undefined> {
     if (!this.useX11 || this.x11Refused) return Promise.resolve(undefined);
-    this.x11 ??= X11ImageGrabber.open().catch(() => {
-      this.x11Refused = true;
-      return undefined;
-    });
+    // The display's session keeps the grabber (x11/session.ts): one per display for the process.
+    this.x11 ??= x11Session()
+      .grabber()
+      .catch(() => {
+        this.x11Refused = true;
+        return undefined;
+      });
     return this.x11;
   }
 }

@@ -9,6 +9,7 @@ import { startXterm, type NativeApp } from '../harness/native-apps.js';
 import { startProbe, type Probe } from '../harness/probe/probe.js';
 import { getActiveWindow, parseXpropWindow, x11ActiveWindowByXprop } from '../../src/os-control/active-window.js';
 import { activeWindowOverSocket } from '../../src/os-control/x11/active-window.js';
+import { x11Session } from '../../src/os-control/x11/session.js';
 import { findRisk } from '../../src/main/agent/supervision/risk-rules.js';
 
 let xvfb: Xvfb;
@@ -64,12 +65,12 @@ describe('active window on X11', () => {
       spawnSync('xdotool', ['set_window', '--name', 'Grüße — 終わり 👋', utf8.windowId], { env: xvfb.env });
       for (const id of [xterm.windowId, probe.windowId, utf8.windowId]) {
         await activeAfter(id);
-        const bySocket = await activeWindowOverSocket(xvfb.display, 2_000);
+        const bySocket = await activeWindowOverSocket(x11Session(xvfb.display), { timeoutMs: 2_000 });
         const byXprop = await x11ActiveWindowByXprop(xvfb.env, 2_000);
         expect(bySocket?.windowId).toBe(id);
         expect(bySocket).toEqual(byXprop);
       }
-      expect((await activeWindowOverSocket(xvfb.display, 2_000))?.title).toBe('Grüße — 終わり 👋');
+      expect((await activeWindowOverSocket(x11Session(xvfb.display), { timeoutMs: 2_000 }))?.title).toBe('Grüße — 終わり 👋');
     } finally {
       await utf8.stop();
     }
@@ -80,7 +81,7 @@ describe('active window on X11', () => {
     const app = await startXterm(bare, { cols: 30, rows: 4, x: 10, y: 10 });
     try {
       spawnSync('xdotool', ['windowfocus', '--sync', app.windowId], { env: bare.env });
-      const bySocket = await activeWindowOverSocket(bare.display, 2_000);
+      const bySocket = await activeWindowOverSocket(x11Session(bare.display), { timeoutMs: 2_000 });
       expect(bySocket).toMatchObject({ app: 'XTerm', instance: 'xterm', windowId: app.windowId, pid: app.pid });
       expect(bySocket).toEqual(await x11ActiveWindowByXprop(bare.env, 2_000));
     } finally {

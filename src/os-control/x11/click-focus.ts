@@ -16,8 +16,9 @@
  * focused by the window manager: not waited for.
  */
 import { sleep } from '../../shared/abort.js';
-import { X11Connection, X11Error } from './connection.js';
+import { X11Error, type X11Connection } from './connection.js';
 import { getInputFocus } from './keyboard.js';
+import { x11Session, type X11Session } from './session.js';
 
 /** How long after a click keys wait for the focus to follow it (openbox at load 20 took up to ~400 ms). */
 export const FOCUS_WAIT_MS = 1_000;
@@ -35,10 +36,18 @@ export class ClickFocus {
   /** The top-level the last click landed in, while the focus has not reached it yet. */
   private pending: { topLevel: number; until: number } | undefined;
 
-  private constructor(private readonly conn: X11Connection) {}
+  /** Asks over the display's session (session.ts): its connection, opened afresh after a failure. */
+  private constructor(private readonly session: X11Session) {}
 
+  /** Opens the display's session connection now (a display we cannot reach rejects here). */
   static async open(display?: string): Promise<ClickFocus> {
-    return new ClickFocus(await X11Connection.open(display));
+    const session = x11Session(display);
+    await session.connection();
+    return new ClickFocus(session);
+  }
+
+  private get conn(): Promise<X11Connection> {
+    return this.session.connection();
   }
 
   /** Right after a button press: notes where the click went when the focus is elsewhere. */
@@ -64,15 +73,15 @@ export class ClickFocus {
     }
   }
 
-  close(): void {
-    this.conn.close();
-  }
+  /** Nothing of its own to close: the connection is the session's. */
+  close(): void {}
 
   /** The child of the root window under the pointer (a frame or an unmanaged window), if any. */
   private async topLevelUnderPointer(): Promise<number | undefined> {
+    const conn = await this.conn;
     const body = Buffer.alloc(4);
-    body.writeUInt32LE(this.conn.setup.root, 0);
-    const r = await this.conn.request(OP.QueryPointer, 0, body);
+    body.writeUInt32LE(conn.setup.root, 0);
+    const r = await conn.request(OP.QueryPointer, 0, body);
     const child = r.readUInt32LE(12);
     return child === 0 ? undefined : child;
   }
@@ -83,7 +92,7 @@ export class ClickFocus {
    */
   private async focusTopLevel(): Promise<number | 'pointer-root' | undefined> {
     try {
-      const focus = await getInputFocus(this.conn);
+      const focus = await getInputFocus(await this.conn);
       // PointerRoot: keys go to the window under the pointer, which is where the click went.
       if (focus === POINTER_ROOT) return 'pointer-root';
       return await this.walkToTopLevel(focus);
@@ -96,12 +105,13 @@ export class ClickFocus {
   private async walkToTopLevel(focus: number): Promise<number | undefined> {
     let window = focus;
     if (window === 0) return undefined;
-    const root = this.conn.setup.root;
+    const conn = await this.conn;
+    const root = conn.setup.root;
     if (window === root) return undefined;
     for (let depth = 0; depth < 32; depth++) {
       const body = Buffer.alloc(4);
       body.writeUInt32LE(window, 0);
-      const r = await this.conn.request(OP.QueryTree, 0, body);
+      const r = await conn.request(OP.QueryTree, 0, body);
       const parent = r.readUInt32LE(12);
       if (parent === root || parent === 0) return window;
       window = parent;
@@ -112,7 +122,7 @@ export class ClickFocus {
   private async overrideRedirect(window: number): Promise<boolean> {
     const body = Buffer.alloc(4);
     body.writeUInt32LE(window, 0);
-    const r = await this.conn.request(OP.GetWindowAttributes, 0, body);
+    const r = await (await this.conn).request(OP.GetWindowAttributes, 0, body);
     return r[27] === 1;
   }
 }

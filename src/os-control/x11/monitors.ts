@@ -3,16 +3,18 @@
  * what `xrandr --listmonitors` prints, without spawning it. A spawn of xrandr costs
  * ~15 ms on this project's VM, and observe asked for the list every 2 s (its cache), so
  * in a run with a model (a step takes longer than 2 s) nearly every screenshot paid it.
- * Over a connection it is five round trips, ~1 ms.
+ * Over the display's session (session.ts: RandR's opcode asked once) it is three round
+ * trips, ~1 ms.
  *
  * Like `xrandr --listmonitors`, inactive monitors are listed too (get_active false).
  *
  * Reference: the X11 protocol (QueryExtension 98, GetAtomName 17) and the RandR protocol
  * 1.5 (RRQueryVersion 0, RRGetMonitors 42), little-endian as connection.ts speaks.
  */
-import { withTimeout } from '../../shared/promises.js';
-import { X11Connection } from './connection.js';
+import type { X11Connection } from './connection.js';
+import { queryExtension } from './keyboard.js';
 import { u32 } from './properties.js';
+import { x11Session, type X11Session } from './session.js';
 
 /** One monitor as the server lists it, in root-window pixels. */
 export interface X11Monitor {
@@ -24,17 +26,8 @@ export interface X11Monitor {
   height: number;
 }
 
-const OP = { QueryExtension: 98, GetAtomName: 17 } as const;
+const OP = { GetAtomName: 17 } as const;
 const RANDR = { QueryVersion: 0, GetMonitors: 42 } as const;
-
-/** The major opcode of an extension, or undefined when the server lacks it. */
-async function extensionOpcode(conn: X11Connection, name: string): Promise<number | undefined> {
-  const bytes = Buffer.from(name, 'latin1');
-  const head = Buffer.alloc(4);
-  head.writeUInt16LE(bytes.length, 0);
-  const reply = await conn.request(OP.QueryExtension, 0, Buffer.concat([head, bytes]));
-  return reply[8] ? reply[9] : undefined;
-}
 
 async function atomName(conn: X11Connection, atom: number): Promise<string> {
   const reply = await conn.request(OP.GetAtomName, 0, u32(atom));
@@ -46,9 +39,10 @@ async function atomName(conn: X11Connection, atom: number): Promise<string> {
  * The monitors of the connection's screen, or undefined when the server has no RandR
  * 1.5 (GetMonitors is 1.5; `xrandr --listmonitors` needs it as well).
  */
-export async function queryMonitors(conn: X11Connection): Promise<X11Monitor[] | undefined> {
-  const randr = await extensionOpcode(conn, 'RANDR');
-  if (randr === undefined) return undefined;
+export async function queryMonitors(conn: X11Connection, session?: X11Session): Promise<X11Monitor[] | undefined> {
+  const extension = session ? await session.extension(conn, 'RANDR') : await queryExtension(conn, 'RANDR');
+  if (!extension.present) return undefined;
+  const randr = extension.majorOpcode;
   // The protocol asks a client to state its version before any other RandR request.
   const version = await conn.request(randr, RANDR.QueryVersion, u32(1, 5));
   const [major, minor] = [version.readUInt32LE(8), version.readUInt32LE(12)];
@@ -75,12 +69,8 @@ export async function queryMonitors(conn: X11Connection): Promise<X11Monitor[] |
   return listed.map(({ atom: _atom, ...m }, i) => ({ name: names[i]!, ...m }));
 }
 
-/** Opens a connection to `display`, lists its monitors, closes it. `timeoutMs` bounds each half: the connect and the questions; `signal` closes the connection at once. */
-export async function readMonitors(display = process.env.DISPLAY ?? '', timeoutMs = 2_000, signal?: AbortSignal): Promise<X11Monitor[] | undefined> {
-  const conn = await X11Connection.open(display, { timeoutMs, requestTimeoutMs: timeoutMs, ...(signal ? { signal } : {}) });
-  try {
-    return await withTimeout(queryMonitors(conn), timeoutMs, `the monitor list of X display ${display}`);
-  } finally {
-    conn.close();
-  }
+/** The monitors of `display` over its session (session.ts). `timeoutMs` bounds each half: the connect and the questions; `signal` stops waiting. */
+export function readMonitors(display = process.env.DISPLAY ?? '', timeoutMs = 2_000, signal?: AbortSignal): Promise<X11Monitor[] | undefined> {
+  const session = x11Session(display);
+  return session.ask('the monitor list', (conn) => queryMonitors(conn, session), { timeoutMs, ...(signal ? { signal } : {}) });
 }
