@@ -13,7 +13,7 @@ import type { ProviderFamily } from './providers.js';
  * before (`format`: tools, ui-tars, qwen-vl) are harnesses of the same names, so an old
  * profile means exactly what it meant.
  */
-export const HARNESS_NAMES = ['claude-computer', 'openai-computer', 'ui-tars', 'qwen-vl', 'tools', 'code'] as const;
+export const HARNESS_NAMES = ['claude-computer', 'openai-computer', 'ui-tars', 'qwen-vl', 'tools', 'code', 'hybrid'] as const;
 export const HarnessNameSchema = z.enum(HARNESS_NAMES);
 export type HarnessName = z.infer<typeof HarnessNameSchema>;
 
@@ -76,17 +76,30 @@ export const HARNESSES: Readonly<Record<HarnessName, HarnessFacts>> = {
     summary: 'one execute tool {language: python | javascript, code}: persistent sessions whose computer API acts through the gate',
     source: "Open Interpreter's classic harness (execute; OS mode's computer API)",
   },
+  hybrid: {
+    name: 'hybrid',
+    families: ['anthropic', 'openai', 'openai-compatible'],
+    fits: 'function-calling models that also write code (the GUI tool is the family\'s: claude-computer, openai-computer, qwen-vl or tools; not UI-TARS, which has no function calling)',
+    summary: "the family's computer tool and execute in one loop: the model picks per step, told that code is better for files, data, repeated inputs and anything with an API or command line",
+    source: 'CoAct-1 (arXiv 2508.03923: GUI operator or programmer per step); Open Interpreter execute',
+  },
 };
 
+/** Harnesses that fit any model of their families, so another model keeps them (`--model` drops a model-specific harness). */
+export const MODEL_INDEPENDENT_HARNESSES: readonly HarnessName[] = ['code', 'hybrid'];
+
+/** The harnesses a model gets by its family and id: each family's own GUI harness (also the GUI tool inside `hybrid`). */
+export type FamilyHarness = 'claude-computer' | 'openai-computer' | 'ui-tars' | 'qwen-vl' | 'tools';
+
 /** The harness a family uses when neither `harness` nor `format` names one (openai-compatible: by model id, `defaultHarness`). */
-const FAMILY_DEFAULT: Readonly<Record<ProviderFamily, HarnessName | undefined>> = {
+const FAMILY_DEFAULT: Readonly<Record<ProviderFamily, FamilyHarness | undefined>> = {
   anthropic: 'claude-computer',
   openai: 'openai-computer',
   'openai-compatible': undefined,
 };
 
-/** The harness a model gets when its profile names none: by family, and on an OpenAI-compatible server by model id. */
-export function defaultHarness(profile: { provider: ProviderFamily; model: string }): HarnessName {
+/** The harness a model gets when its profile names none: by family, and on an OpenAI-compatible server by model id. `hybrid` adds execute to this one. */
+export function defaultHarness(profile: { provider: ProviderFamily; model: string }): FamilyHarness {
   const byFamily = FAMILY_DEFAULT[profile.provider];
   if (byFamily) return byFamily;
   if (/ui-?tars/i.test(profile.model)) return 'ui-tars';
@@ -115,10 +128,19 @@ export function harnessProblem(profile: HarnessChoice): string | undefined {
   if (name !== undefined && !HARNESSES[name].families.includes(profile.provider)) {
     return `harness "${name}" does not run on ${profile.provider} (it runs on ${HARNESSES[name].families.join(', ')}); see deskpilot harnesses`;
   }
+  if (name === 'hybrid' && defaultHarness(profile) === 'ui-tars') {
+    return `harness "hybrid" needs function calling, and ${profile.model} is a UI-TARS model (text actions, no functions): use harness "ui-tars" or "code"`;
+  }
   return undefined;
 }
 
 /** The harness of a profile: `harness`, else `format` (its older name), else by family and model. Call `harnessProblem` first. */
 export function harnessOf(profile: HarnessChoice): HarnessName {
   return profile.harness ?? profile.format ?? defaultHarness(profile);
+}
+
+/** The harness worth naming beside a model (a header, a report): none when it is the family's own for that model, which the family and model already say. */
+export function namedHarness(profile: HarnessChoice): HarnessName | undefined {
+  const name = harnessOf(profile);
+  return name === defaultHarness(profile) ? undefined : name;
 }

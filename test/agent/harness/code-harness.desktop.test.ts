@@ -3,12 +3,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Computer } from '../../../src/os-control/types.js';
 import type { ProviderProfile } from '../../../src/shared/config.js';
-import type { RunEvent } from '../../../src/shared/events.js';
-import type { RunHandle, RunOptions } from '../../../src/main/agent/run-api.js';
+import type { RunOptions } from '../../../src/main/agent/run-api.js';
 import { startFakeModel, type FakeModelServer, type FakeReply, type FakeRequest } from '../../harness/fake-model/index.js';
 import { startProbe, type Probe } from '../../harness/probe/probe.js';
 import { startXvfb, type Xvfb } from '../../harness/xvfb.js';
-import { finish, tempHome, testRunOptions, toImagePoint } from '../../e2e/support.js';
+import { finish, tempHome, toImagePoint } from '../../e2e/support.js';
+import { runScripted, type ApprovalAnswerer } from './harness-run.js';
 
 // The code harness (issue 31) end to end: the real SDK asks the fake model server on its
 // wire, the model answers with `execute` calls, the block runs in a real python3 session,
@@ -46,38 +46,8 @@ const profiles = {
 
 const python = (code: string) => ({ name: 'execute', input: { language: 'python', code } });
 
-async function run(
-  profile: ProviderProfile,
-  turns: Array<FakeReply | ((req: FakeRequest) => FakeReply)>,
-  options: Partial<RunOptions> = {},
-  onApproval?: (event: Extract<RunEvent, { type: 'approval_requested' }>, handle: RunHandle, proposed: RunEvent | undefined) => void,
-) {
-  const { launchRun } = await import('../../../src/main/agent/index.js');
-  const events: RunEvent[] = [];
-  const first = fake.requests.length;
-  fake.script(...turns);
-  const ref: { handle?: RunHandle } = {};
-  const proposedOf = (id: string) => events.find((p) => p.type === 'action_proposed' && p.proposalId === id);
-  const asked: Array<Extract<RunEvent, { type: 'approval_requested' }>> = [];
-  const handle = await launchRun(
-    {
-      ...testRunOptions({ task: 'use the probe page', profile, computer, home: home.home, providerOptions: { timeoutMs: 30_000, retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 50 } }, ...options }),
-      surface: 'cli',
-    },
-    {
-      onEvent: (e) => {
-        events.push(e);
-        if (e.type !== 'approval_requested') return;
-        // The handle exists before anything is asked (the gate asks after the first model turn).
-        if (ref.handle && onApproval) onApproval(e, ref.handle, proposedOf(e.proposalId));
-        else asked.push(e);
-      },
-    },
-  );
-  ref.handle = handle;
-  for (const e of asked) onApproval?.(e, handle, proposedOf(e.proposalId));
-  const result = await handle.done;
-  return { handle, result, events, requests: fake.requests.slice(first) };
+function run(profile: ProviderProfile, turns: Array<FakeReply | ((req: FakeRequest) => FakeReply)>, options: Partial<RunOptions> = {}, onApproval?: ApprovalAnswerer) {
+  return runScripted({ fake, computer, home: home.home }, profile, turns, options, onApproval);
 }
 
 /** The Python literal of a string (JSON's escapes are Python's too). */

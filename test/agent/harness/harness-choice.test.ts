@@ -55,13 +55,33 @@ describe('which harness a profile gets', () => {
     expect(resolveRunChoices(withCode, { profile: 'tars', model: 'qwen2.5-vl-7b' }).profile.harness).toBeUndefined();
   });
 
-  it('only the code harness leaves out the computer tool and adds execute', () => {
+  it('only the code harness leaves out the computer tool; code and hybrid add execute and keep code sessions', () => {
     for (const name of HARNESS_NAMES) {
       const family = HARNESSES[name].families[0]!;
       const harness = runHarness({ provider: family, model: 'm', harness: name });
       expect(harness.computerTool).toBe(name !== 'code');
-      expect(harness.tools.map((t) => t.name)).toEqual(name === 'code' ? ['execute'] : []);
+      const withCode = name === 'code' || name === 'hybrid';
+      expect(harness.tools.map((t) => t.name)).toEqual(withCode ? ['execute'] : []);
+      expect(harness.codeSessions).toBe(withCode);
     }
+  });
+
+  it('hybrid: the GUI format inside it is the model\'s own; a UI-TARS model (no function calling) is refused by name; another model keeps it', () => {
+    expect(chooseFormat({ model: 'qwen3-vl:8b', harness: 'hybrid' })).toBe('qwen-vl');
+    expect(chooseFormat({ model: 'llama3.2-vision', harness: 'hybrid' })).toBe('tools');
+    expect(() => chooseFormat({ model: 'UI-TARS-1.5-7B', harness: 'hybrid' })).toThrow(/harness "hybrid" needs function calling, and UI-TARS-1.5-7B is a UI-TARS model/);
+    const bad = JSON.stringify({ profiles: { tars: { provider: 'openai-compatible', model: 'ui-tars-1.5', baseUrl: 'http://127.0.0.1:1/v1', harness: 'hybrid' } } });
+    expect(() => parseConfig(bad, 'config.json')).toThrow(/profiles\.tars: harness "hybrid" needs function calling/);
+    expect(harnessProblem({ provider: 'anthropic', model: 'claude-sonnet-5-5', harness: 'hybrid' })).toBeUndefined();
+    expect(harnessProblem({ provider: 'openai', model: 'gpt-5.4', harness: 'hybrid' })).toBeUndefined();
+    const config = defaultConfig();
+    const hybrid = { ...config, profiles: { ...config.profiles, mixed: { provider: 'openai-compatible' as const, model: 'qwen2.5-vl-7b', baseUrl: 'http://127.0.0.1:1/v1', harness: 'hybrid' as const } } };
+    expect(resolveRunChoices(hybrid, { profile: 'mixed', model: 'llama3.2-vision' }).profile.harness).toBe('hybrid');
+    // The prompt says when code is the better tool, and names the computer API.
+    const prompt = runHarness({ provider: 'anthropic', model: 'claude-sonnet-5-5', harness: 'hybrid' }).prompt({ fenced: false })!;
+    expect(prompt).toContain('Prefer it for files and folders, data');
+    expect(prompt).toContain('many repeated inputs');
+    expect(prompt).toContain('computer.keyboard.write(text)');
   });
 });
 

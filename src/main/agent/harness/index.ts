@@ -2,7 +2,7 @@ import { harnessOf, harnessProblem, HARNESSES, type HarnessChoice, type HarnessN
 import { ConfigError } from '../../config/index.js';
 import type { ToolSpec } from '../providers/tool-spec.js';
 import { EXECUTE_TOOL_SPEC } from './code/execute-tool.js';
-import { codeHarnessPrompt } from './code/prompt.js';
+import { codeHarnessPrompt, hybridHarnessPrompt } from './code/prompt.js';
 
 /**
  * A harness over the provider's transport (issue 29 item 3, issue 31): what a model is
@@ -11,7 +11,8 @@ import { codeHarnessPrompt } from './code/prompt.js';
  * a run:
  *  - whether the provider declares its family's computer tool (every GUI harness does;
  *    `code` does not: the model acts through code);
- *  - the tools the harness adds (`code`: execute);
+ *  - the tools the harness adds (`code` and `hybrid`: execute) and whether the run keeps
+ *    code sessions for them;
  *  - the lines it adds to the system prompt;
  *  - whether a reply's fenced blocks are calls (`code` without function calling).
  * The GUI harnesses' wire forms (tool declaration, reply parsing, image size) are still
@@ -24,6 +25,8 @@ export interface RunHarness {
   readonly computerTool: boolean;
   /** Tools offered besides the built-ins and the caller's. */
   readonly tools: readonly ToolSpec[];
+  /** The run keeps persistent code sessions for execute (code/sessions.ts). */
+  readonly codeSessions: boolean;
   /** Appended to the system prompt's description of how to act. */
   prompt(options: { fenced: boolean }): string | undefined;
 }
@@ -34,11 +37,13 @@ const RUN_HARNESSES: Readonly<Record<HarnessName, RunHarness>> = {
   'ui-tars': guiHarness('ui-tars'),
   'qwen-vl': guiHarness('qwen-vl'),
   tools: guiHarness('tools'),
-  code: { name: 'code', computerTool: false, tools: [EXECUTE_TOOL_SPEC], prompt: codeHarnessPrompt },
+  code: { name: 'code', computerTool: false, tools: [EXECUTE_TOOL_SPEC], codeSessions: true, prompt: codeHarnessPrompt },
+  // The family's own computer tool (its wire chosen by family and model id, as when no harness is named) and execute.
+  hybrid: { name: 'hybrid', computerTool: true, tools: [EXECUTE_TOOL_SPEC], codeSessions: true, prompt: hybridHarnessPrompt },
 };
 
 function guiHarness(name: HarnessName): RunHarness {
-  return { name, computerTool: true, tools: [], prompt: () => undefined };
+  return { name, computerTool: true, tools: [], codeSessions: false, prompt: () => undefined };
 }
 
 /** The harness a run's profile asks for (`harness`, else `format`, else by family and model); a profile whose harness cannot be used is a ConfigError. */

@@ -1,6 +1,6 @@
 import type { PolicyMode } from '../../../shared/approvals.js';
 import type { Config, Grounding, ProviderProfile } from '../../../shared/config.js';
-import { harnessProblem, type HarnessName } from '../../../shared/harnesses.js';
+import { harnessProblem, MODEL_INDEPENDENT_HARNESSES, type HarnessName } from '../../../shared/harnesses.js';
 import { PROVIDERS } from '../../../shared/providers.js';
 import { LimitsSchema, type Limits } from '../../../shared/events.js';
 import { ConfigError, resolveProfile } from '../../config/index.js';
@@ -79,8 +79,8 @@ export function resolveRunChoices(config: Config, choices: RunChoices, env: Node
     profile.model = choices.model;
     delete profile.format;
     delete profile.toolVersion;
-    // A harness named by the old format key is the model's too; `code` (any model) stays.
-    if (profile.harness !== undefined && profile.harness !== 'code') delete profile.harness;
+    // A harness named by the old format key is the model's too; `code` and `hybrid` (any model) stay.
+    if (profile.harness !== undefined && !MODEL_INDEPENDENT_HARNESSES.includes(profile.harness)) delete profile.harness;
   }
   if (choices.harness !== undefined) {
     profile.harness = choices.harness;

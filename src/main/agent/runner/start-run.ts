@@ -220,7 +220,7 @@ function buildContext(parts: {
     price: priceFor(options.profile.model, options.config.prices),
     tools,
     grounding: groundingOf(options.profile),
-    ...(harness.name === 'code' ? { code: new CodeSessions({ cwd: process.cwd(), resumed: options.resumeRunId !== undefined, ...(options.sandbox ? { sandbox: options.sandbox } : {}) }) } : {}),
+    ...(harness.codeSessions ? { code: new CodeSessions({ cwd: process.cwd(), resumed: options.resumeRunId !== undefined, ...(options.sandbox ? { sandbox: options.sandbox } : {}) }) } : {}),
     system: (screen) =>
       buildSystemPrompt({
         family: options.profile.provider,

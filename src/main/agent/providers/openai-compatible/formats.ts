@@ -1,6 +1,6 @@
 import type { ImageTarget } from '../../../../os-control/types.js';
 import type { ProviderProfile } from '../../../../shared/config.js';
-import { harnessOf, harnessProblem } from '../../../../shared/harnesses.js';
+import { defaultHarness, harnessOf, harnessProblem } from '../../../../shared/harnesses.js';
 import { qwenCoordinates } from '../parse/qwen-vl.js';
 import { uiTarsCoordinates } from '../parse/ui-tars.js';
 
@@ -18,15 +18,18 @@ export type CompatFormat = NonNullable<ProviderProfile['format']> | 'code';
 
 /**
  * The harness a model on an OpenAI-compatible server speaks (shared/harnesses.ts
- * harnessOf: `harness`, else `format`, else by model id). A harness this wire cannot
+ * harnessOf: `harness`, else `format`, else by model id); for `hybrid`, the GUI format
+ * inside it (execute is one of the request's tools, offered beside the computer function). A harness this wire cannot
  * carry was refused when the config was read (harnessProblem); here it is an error too.
  */
 export function chooseFormat(profile: Pick<ProviderProfile, 'model' | 'format' | 'harness'>): CompatFormat {
   const problem = harnessProblem({ provider: 'openai-compatible', ...profile });
   if (problem) throw new Error(problem);
   const harness = harnessOf({ provider: 'openai-compatible', ...profile });
-  if (harness === 'claude-computer' || harness === 'openai-computer') throw new Error(`harness "${harness}" does not run on openai-compatible`);
-  return harness;
+  // hybrid: the model's own GUI format (qwen-vl or tools; harnessProblem refused UI-TARS), with execute among the request's tools.
+  const format = harness === 'hybrid' ? defaultHarness({ provider: 'openai-compatible', model: profile.model }) : harness;
+  if (format === 'claude-computer' || format === 'openai-computer') throw new Error(`harness "${format}" does not run on openai-compatible`);
+  return format;
 }
 
 export function compatImageTarget(format: CompatFormat, model: string): ImageTarget {
