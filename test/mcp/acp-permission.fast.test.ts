@@ -42,10 +42,11 @@ describe('ACP permission request', () => {
     const boxed: SandboxSummary = { mode: 'read-only', enforcer: 'bubblewrap', workspace: '/w\u001bx', writable: [], network: false, display: true };
     const shell = { type: 'shell', command: 'ls' } as Action;
     const text = (content: unknown) => (content as { content: { text: string } }).content.text;
+    const where = (words: string) => ({ type: 'content', content: { type: 'text', text: `runs in: ${words}` } });
     const inBox = permissionRequest('p3', ask, shell, boxed).toolCall.content ?? [];
-    expect(inBox.map(text)).toEqual(['run shell: ls', `runs in: ${describeSandbox(boxed).replace('\u001b', '␛')}`]);
+    expect(inBox).toEqual([...wholeContent(shell), where(describeSandbox(boxed).replace('\u001b', '␛'))]);
     expect(text(inBox[1])).toContain('can type into any window');
-    expect((permissionRequest('p3', ask, shell).toolCall.content ?? []).map(text)).toEqual(['run shell: ls', 'runs in: no sandbox (full access)']);
+    expect(permissionRequest('p3', ask, shell).toolCall.content).toEqual([...wholeContent(shell), where('no sandbox (full access)')]);
     const click = { type: 'click', x: 1, y: 2, button: 'left', clicks: 1, modifiers: [] } as Action;
     expect(permissionRequest('p4', ask, click, boxed).toolCall.content).toEqual(wholeContent(click));
   });
