@@ -38,8 +38,8 @@ export async function decodeGrey(image: Buffer, size: { width: number; height: n
 
 const logicalSize = (size: { width: number; height: number }) => ({ width: Math.max(1, Math.round(size.width)), height: Math.max(1, Math.round(size.height)) });
 
-/** The image decoded to greyscale at its own pixel size (one libvips pass). */
-async function greyOf(image: Buffer): Promise<GreyImage> {
+/** The image decoded to greyscale at its own pixel size (one libvips pass): what screenFromGrey takes. */
+export async function greyOf(image: Buffer): Promise<GreyImage> {
   const { data, info } = await sharp(image).greyscale().raw().toBuffer({ resolveWithObject: true });
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
 }

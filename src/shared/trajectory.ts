@@ -24,6 +24,12 @@ export const TrajectoryShotSchema = z
     fingerprint: z.string().min(1),
     /** The image's pixel size (a model's screenshot is often downscaled: 1024×640 of a 1280×800 screen). */
     size: z.object({ width: z.number().int().positive(), height: z.number().int().positive() }).strict().optional(),
+    /**
+     * Secret regions (password fields) filled in `image` with their mean colour, in global
+     * logical points (the observation's `secretRegions`): a replay fills the same regions of
+     * its own screen before comparing, so both sides are masked alike.
+     */
+    masked: z.array(RectSchema).max(32).optional(),
   })
   .strict();
 export type TrajectoryShot = z.infer<typeof TrajectoryShotSchema>;

@@ -91,6 +91,16 @@ function eventLine(e: RunEvent): string | undefined {
   }
 }
 
+/** --redact's filter: each screenshot's flagged words filled, and said per file on stderr. */
+async function redactor(err: (text: string) => void): Promise<(image: Buffer, name: string) => Promise<Buffer>> {
+  const { redactSecretWords } = await import('../agent/ocr-redact.js');
+  return async (image, name) => {
+    const result = await redactSecretWords(image);
+    if (result.words > 0) err(`redacted ${result.words} word${result.words === 1 ? '' : 's'} in ${name}`);
+    return result.image;
+  };
+}
+
 /** `deskpilot sessions list|show|export|resume|rm` (registered by src/main/cli.ts). */
 export function registerSessionsCommand(program: Command, options: SessionsCommandOptions = {}): Command {
   const home = options.home ?? (() => deskpilotHome());
@@ -171,7 +181,8 @@ export function registerSessionsCommand(program: Command, options: SessionsComma
     .argument('<id>', RUN_REF)
     .addOption(new Option('--format <format>', 'output format (default: from the --out file name); trajectory writes a folder').choices([...CLI_EXPORT_FORMATS]))
     .option('--out <file>', 'output file, or folder for a trajectory (default: <id>.<format> in the current folder)')
-    .action((ref: string, flags: { format?: CliExportFormat; out?: string }) =>
+    .option('--redact', 'also fill the words in each screenshot that look like a secret (OCR + the secret detectors: keys, tokens, "the password is …"); password fields are filled in every export')
+    .action((ref: string, flags: { format?: CliExportFormat; out?: string; redact?: boolean }) =>
       guard(async () => {
         let format = flags.format ?? (flags.out ? formatFromFileName(flags.out) : undefined);
         if (!format) {
@@ -183,25 +194,31 @@ export function registerSessionsCommand(program: Command, options: SessionsComma
           format = 'animation';
         }
         const id = await resolveRunRef(home(), ref);
-        if (format === 'trajectory') {
-          // OCR reads the text under each point: loaded only for this export.
-          const [{ exportTrajectory }, { terminateOcr }] = await Promise.all([import('../agent/replay/index.js'), import('../../os-control/ocr/index.js')]);
-          try {
-            const result = await exportTrajectory(runDir(home(), id), path.resolve(flags.out ?? `${id}.trajectory`));
-            out(result.file);
-          } finally {
-            // The OCR worker would keep the process alive after the export.
-            await terminateOcr();
-          }
-          return SESSIONS_EXIT.ok;
+        if (flags.redact && format === 'json') {
+          err('deskpilot: --redact fills words in screenshots; a json export has none (its text was scrubbed when logged)');
+          return SESSIONS_EXIT.usage;
         }
-        const file = path.resolve(flags.out ?? `${id}.${format === 'animation' ? 'webp' : format}`);
-        // The renderers (sharp for animations) load only for an export.
-        const { exportRun } = await import('../sessions/export/index.js');
-        const result = await exportRun(runDir(home(), id), format, file);
-        for (const w of result.warnings) err(`warning: ${w}`);
-        out(file);
-        return SESSIONS_EXIT.ok;
+        // OCR (a trajectory reads the text under each point, --redact every screenshot) loads only for these exports.
+        const ocr = format === 'trajectory' || flags.redact ? await import('../../os-control/ocr/index.js') : undefined;
+        const redactImage = flags.redact ? await redactor(err) : undefined;
+        try {
+          if (format === 'trajectory') {
+            const { exportTrajectory } = await import('../agent/replay/index.js');
+            const result = await exportTrajectory(runDir(home(), id), path.resolve(flags.out ?? `${id}.trajectory`), { ...(redactImage ? { redactImage } : {}) });
+            out(result.file);
+            return SESSIONS_EXIT.ok;
+          }
+          const file = path.resolve(flags.out ?? `${id}.${format === 'animation' ? 'webp' : format}`);
+          // The renderers (sharp for animations) load only for an export.
+          const { exportRun } = await import('../sessions/export/index.js');
+          const result = await exportRun(runDir(home(), id), format, file, { ...(redactImage ? { redactImage } : {}) });
+          for (const w of result.warnings) err(`warning: ${w}`);
+          out(file);
+          return SESSIONS_EXIT.ok;
+        } finally {
+          // The OCR worker would keep the process alive after the export.
+          await ocr?.terminateOcr();
+        }
       }),
     );
 

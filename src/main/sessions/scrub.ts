@@ -71,7 +71,7 @@ export function typedPassword(typed: string, into: { passwordField: boolean; win
  * Fields that name things (ids, file paths, enum values): a short typed secret that
  * happens to occur inside an id must not break the references resume and exports follow.
  */
-const STRUCTURAL_KEYS = new Set(['v', 'type', 'runId', 'proposalId', 'callId', 'observationId', 'questionId', 'id', 'image', 'thumb', 'kind', 'rule', 'verdict', 'decision', 'state', 'status', 'format', 'policy', 'provider', 'model', 'name']);
+const STRUCTURAL_KEYS = new Set(['v', 'type', 'runId', 'proposalId', 'callId', 'observationId', 'questionId', 'id', 'image', 'thumb', 'modelImage', 'kind', 'rule', 'verdict', 'decision', 'state', 'status', 'format', 'policy', 'provider', 'model', 'name']);
 
 export interface ScrubberOptions {
   /** Extra credential values to redact (a key from the keychain, a --api-key value). */

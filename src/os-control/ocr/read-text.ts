@@ -11,7 +11,7 @@ const MIN_WORD_CONFIDENCE = 30;
  */
 export async function readText(image: Buffer, options: OcrOptions = {}): Promise<OcrResult> {
   // find_text is often asked several labels on one screenshot: recognise each (image, pass) once.
-  const key = JSON.stringify([options.region, options.layout ?? 'sparse', options.scale, options.pixelRatio, options.polarity, options.binarize, options.kernel, options.whitelist]);
+  const key = JSON.stringify([options.region, options.layout ?? 'sparse', options.scale, options.pixelRatio, options.polarity, options.binarize, options.kernel, options.whitelist, options.minConfidence]);
   let perImage = cache.get(image);
   if (!perImage) cache.set(image, (perImage = new Map()));
   const cached = perImage.get(key);
@@ -36,7 +36,7 @@ async function recognise(image: Buffer, options: OcrOptions): Promise<OcrResult>
   });
   const raw = await recognizeWords(prepared.png, options.layout ?? 'sparse', options.signal, options.whitelist);
   const words: OcrWord[] = raw
-    .filter((w) => w.confidence >= MIN_WORD_CONFIDENCE)
+    .filter((w) => w.confidence >= (options.minConfidence ?? MIN_WORD_CONFIDENCE))
     .map((w) => ({
       text: w.text,
       confidence: w.confidence,

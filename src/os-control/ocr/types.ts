@@ -48,6 +48,11 @@ export interface OcrOptions {
    * a misread as a foreign character, so checks use it to confirm, never to fail.
    */
   whitelist?: string;
+  /**
+   * Words under this confidence (0–100) are dropped; default 30. Redaction keeps them all
+   * (0): a secret read unsurely is still a secret.
+   */
+  minConfidence?: number;
   signal?: AbortSignal;
 }
 

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { actionCategory, actionSpec, type Action, type Point, type Rect } from '../../../shared/actions.js';
+import { looksLikeSecret } from '../../../shared/secrets.js';
 import type { ActionTarget, RunEventOf } from '../../../shared/events.js';
 import type { ObservationRecord } from '../../../shared/observation.js';
 import {
@@ -129,7 +130,9 @@ export async function deriveTrajectory(dir: string): Promise<Trajectory> {
 
 async function shotOf(s: Shot): Promise<TrajectoryShot> {
   const { width, height } = s.event.observation.image;
-  return { image: s.event.image, fingerprint: await screenFingerprint(s.data), size: { width, height } };
+  // The fingerprint is of the stored image, secret regions filled: a replay fills the same regions of its screen (secret-mask.ts).
+  const masked = s.event.secretRegions;
+  return { image: s.event.image, fingerprint: await screenFingerprint(s.data), size: { width, height }, ...(masked?.length ? { masked } : {}) };
 }
 
 /** A pointer action's target in its four forms; undefined for actions that point at nothing. */
@@ -196,7 +199,10 @@ export async function textUnder(image: Buffer, record: ObservationRecord, point:
   const y0 = Math.min(...picked.map((w) => w.global.y));
   const x1 = Math.max(...picked.map((w) => w.global.x + w.global.width));
   const y1 = Math.max(...picked.map((w) => w.global.y + w.global.height));
-  return { text: picked.map((w) => w.text).join(' '), bbox: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } };
+  const text = picked.map((w) => w.text).join(' ');
+  // Words the secret detectors flag ("the password is …") are not written into trajectory.json: the target keeps its other forms.
+  if (looksLikeSecret(text)) return undefined;
+  return { text, bbox: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } };
 }
 
 function clip(r: Rect, size: { width: number; height: number }): Rect | undefined {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { TRAJECTORY_FILE, type Trajectory } from '../../../shared/trajectory.js';
 import { mkdirPrivate, writePrivateFile } from '../../private-files.js';
 import { readFileInRun } from '../../sessions/files.js';
+import type { ExportOptions } from '../../sessions/export/index.js';
 import { trajectoryOfRun } from './derive.js';
 
 /** Every file a trajectory names (screens before/after, patches, the final screen), once each. */
@@ -21,13 +22,16 @@ export function trajectoryFiles(trajectory: Trajectory): string[] {
  * replays on its own (`deskpilot replay --file <folder>/trajectory.json`): trajectory.json
  * and the screenshots and patches it names, at the same relative paths.
  */
-export async function exportTrajectory(runDir: string, outDir: string): Promise<{ file: string; files: number }> {
+export async function exportTrajectory(runDir: string, outDir: string, options: ExportOptions = {}): Promise<{ file: string; files: number }> {
   const trajectory = await trajectoryOfRun(runDir);
   const names = trajectoryFiles(trajectory);
   for (const name of names) {
     const dest = path.join(outDir, ...name.split('/'));
     await mkdirPrivate(path.dirname(dest));
-    await writePrivateFile(dest, await readFileInRun(runDir, name));
+    const data = await readFileInRun(runDir, name);
+    // --redact: screens and patches alike (a patch is cut from a screen). A replay of such a
+    // folder may diverge where a word was filled: the screen then shows it.
+    await writePrivateFile(dest, options.redactImage ? await options.redactImage(data, name) : data);
   }
   await mkdirPrivate(outDir);
   const file = path.join(outDir, TRAJECTORY_FILE);

@@ -2,7 +2,8 @@ import { describeAction, mapActionPoints, type Action, type Point, type Rect } f
 import type { Trajectory, TrajectoryShot, TrajectoryStep } from '../../../shared/trajectory.js';
 import type { ObservationRecord } from '../../../shared/observation.js';
 import { globalToImage } from '../../../os-control/coords.js';
-import { changedPixels, decodeGrey, decodeScreen, fingerprintDistance, regionDistance, screenFromGrey, type GreyImage } from '../../../os-control/screen-match.js';
+import { changedPixels, decodeGrey, decodeScreen, fingerprintDistance, greyOf, regionDistance, screenFromGrey, type GreyImage } from '../../../os-control/screen-match.js';
+import { maskGrey, regionsToMask } from './secret-mask.js';
 import type { Computer, ImageTarget } from '../../../os-control/types.js';
 import type { ModelTurn, Provider, TurnRequest } from '../providers/types.js';
 import type { Driver, DriverTurnRequest } from '../driver.js';
@@ -184,7 +185,15 @@ export class ReplayProvider implements Driver {
     // read, for OCR and a divergence report.
     const pixels = request.screen;
     const loading = image.load();
-    const [data, { fingerprint, grey, greyVia }] = await Promise.all([loading, pixels ? screenFromGrey(pixels, region, via) : loading.then((d) => decodeScreen(d, region, via))]);
+    // Secret regions the recorded shots were stored with are filled here too before anything is compared (secret-mask.ts).
+    const masked = regionsToMask(this.options.trajectory, this.index, this.last?.index);
+    const decoded =
+      masked.length === 0
+        ? pixels
+          ? screenFromGrey(pixels, region, via)
+          : loading.then((d) => decodeScreen(d, region, via))
+        : Promise.resolve(pixels ?? loading.then(greyOf)).then((own) => screenFromGrey(maskGrey(own, masked, region), region, via));
+    const [data, { fingerprint, grey, greyVia }] = await Promise.all([loading, decoded]);
 
     // After a replayed step: did it do what it did when recorded?
     const previous = this.last;

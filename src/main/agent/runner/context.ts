@@ -10,6 +10,7 @@ import type { Driver } from '../driver.js';
 import type { RunErrorCause, RunOptions } from '../run-api.js';
 import type { FileRunLog } from '../../sessions/run-log.js';
 import type { RunLog } from '../../sessions/types.js';
+import type { TypedSecretFields } from '../../sessions/secret-regions.js';
 import type { TranscriptImage, TranscriptItem } from '../transcript.js';
 import type { InputMemory } from '../supervision/input-memory.js';
 import type { RunTools } from '../tools/agent-tool.js';
@@ -126,4 +127,6 @@ export interface RunContext {
   unreadableStreak?: number;
   /** Set when a limit timer or the caller decided how the run ends while it was busy. */
   pendingEnding?: RunEnding;
+  /** Password fields this run typed into: filled in every stored screenshot after (sessions/secret-regions.ts); created at the first. */
+  secretFields?: TypedSecretFields;
 }

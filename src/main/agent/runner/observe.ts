@@ -5,6 +5,8 @@ import type { RunLog } from '../../sessions/types.js';
 import type { TranscriptImage } from '../transcript.js';
 import type { RunContext, SeenObservation } from './context.js';
 import { groundStep, readStepTree, type StepGrounding } from '../grounding/ground-step.js';
+import { fillSecretRegions } from '../../sessions/redact-image.js';
+import { passwordFieldBounds, unionRegions } from '../../sessions/secret-regions.js';
 
 const MEDIA_TYPES = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' } as const;
 const EXTENSIONS = { jpeg: 'jpg', png: 'png', webp: 'webp' } as const;
@@ -41,23 +43,35 @@ export async function observeScreen(
   const shot = await ctx.computer.observe({ displayId: ctx.display.id, target, signal: ctx.control.signal, ...(ctx.provider.wantsScreenPixels ? { grey: true } : {}) });
   const { record } = shot;
   const base = `screens/${String(ctx.step).padStart(4, '0')}-${record.id}`;
-  const [imagePath, thumbPath, grounding] = await Promise.all([
-    ctx.log.writeFile(`${base}.${EXTENSIONS[record.image.format]}`, shot.image),
-    shot.thumb.then((bytes) => ctx.log.writeFile(`${base}.thumb.jpg`, bytes)),
-    // Grounding is a help, not a safety path: a tree that cannot be read makes a pixels step, said in the log.
-    groundStep(treeRead, ctx.grounding, record, shot.image, target.quality).catch((error: unknown): StepGrounding => {
-      ctx.emit({ type: 'error', message: `no element list this step: ${error instanceof Error ? error.message : String(error)}`, fatal: false });
-      return {};
-    }),
+  const ext = EXTENSIONS[record.image.format];
+  // Grounding is a help, not a safety path: a tree that cannot be read makes a pixels step, said in the log.
+  const grounded = groundStep(treeRead, ctx.grounding, record, shot.image, target.quality).catch((error: unknown): StepGrounding => {
+    ctx.emit({ type: 'error', message: `no element list this step: ${error instanceof Error ? error.message : String(error)}`, fatal: false });
+    return {};
+  });
+  // Secrets on screen (issue 28 item 8): the password fields of this step's tree and those
+  // the run typed into are filled in the stored image and thumbnail, never in the model's
+  // copy. A step without a tree read writes at once; one with a tree writes once it is read.
+  const secretRegions = Promise.resolve(treeRead).then((read) => unionRegions(passwordFieldBounds(read?.status === 'fulfilled' ? read.value : undefined), ctx.secretFields?.regions));
+  const stored = (bytes: Buffer | Promise<Buffer>) => Promise.all([bytes, secretRegions]).then(([data, regions]) => fillSecretRegions(data, record, regions));
+  const [imagePath, thumbPath, grounding, regions] = await Promise.all([
+    stored(shot.image).then((bytes) => ctx.log.writeFile(`${base}.${ext}`, bytes)),
+    stored(shot.thumb).then((bytes) => ctx.log.writeFile(`${base}.thumb.jpg`, bytes)),
+    grounded,
+    secretRegions,
   ]);
-  // The marked copy is what the model sees (never the plain one as well); the log keeps both.
-  const modelImagePath = grounding.marked ? await ctx.log.writeFile(`${base}.marks.${EXTENSIONS[record.image.format]}`, grounding.marked) : imagePath;
+  // The model sees the marked copy when there is one (never the plain one as well), else the
+  // screenshot as taken: its own copy beside the stored one when regions were filled.
+  const modelCopy = regions.length > 0 && !grounding.marked ? await ctx.log.writeFile(`${base}.model.${ext}`, shot.image) : undefined;
+  const modelImagePath = grounding.marked ? await ctx.log.writeFile(`${base}.marks.${ext}`, grounding.marked) : (modelCopy ?? imagePath);
   ctx.emit({
     type: 'observation',
     step: ctx.step,
     observation: record,
     image: imagePath,
     thumb: thumbPath,
+    ...(modelCopy ? { modelImage: modelCopy } : {}),
+    ...(regions.length > 0 ? { secretRegions: regions } : {}),
     settleMs: extra.settleMs ?? 0,
     ...(extra.toolResults ? { toolResults: extra.toolResults } : {}),
     ...(extra.correction !== undefined ? { correction: extra.correction } : {}),

@@ -65,7 +65,7 @@ export function rebuildTranscript(events: readonly RunEvent[], log: RunLog): Res
   for (const event of events) {
     switch (event.type) {
       case 'observation': {
-        const image = imageOnDisk(log, event.observation, event.image);
+        const image = imageOnDisk(log, event.observation, event.modelImage ?? event.image);
         if (!transcript.length) {
           transcript.push({ role: 'user', text: started.task, image });
         } else if (event.toolResults && openCalls.length) {

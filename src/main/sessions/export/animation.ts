@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { readFileInRun } from '../files.js';
-import { actionsOnImage, cursorInImage } from './common.js';
+import { actionsOnImage, cursorInImage, type ReadRunImage } from './common.js';
 import { overlaySvg } from './overlay.js';
 import type { RunView } from './timeline.js';
 
@@ -13,6 +13,8 @@ export interface AnimationOptions {
   width?: number;
   /** Time each frame shows. */
   frameMs?: number;
+  /** How a screenshot is read (default: as stored in the run folder). */
+  readImage?: ReadRunImage;
 }
 
 /**
@@ -32,7 +34,7 @@ export async function renderAnimation(dir: string, view: RunView, options: Anima
   const frames: Buffer[] = [];
   for (const step of steps) {
     const obs = step.observation!;
-    const file = await readFileInRun(dir, obs.image);
+    const file = await (options.readImage ? options.readImage(obs.image) : readFileInRun(dir, obs.image));
     const meta = await sharp(file).metadata();
     const actual = { width: meta.width ?? obs.observation.image.width, height: meta.height ?? obs.observation.image.height };
     // The overlay is drawn in the model's image space and rendered at the file's real size.

@@ -45,3 +45,10 @@ export function saidInStep(step: StepView, reasoning: string): boolean {
   const r = reasoning.trim();
   return step.texts.some((t) => t.kind === 'text' && t.text.trim().includes(r));
 }
+
+/**
+ * How an export reads a step's screenshot from the run folder: as stored (secret regions
+ * already filled), or through `sessions export --redact`'s filter (OCR words the secret
+ * detectors flag, filled too).
+ */
+export type ReadRunImage = (relativePath: string) => Promise<Buffer>;

@@ -4,7 +4,7 @@ import type { RunEvent } from '../../../shared/events.js';
 import { usageText } from '../../../shared/usage-text.js';
 import { mediaTypeOf, readFileInRun } from '../files.js';
 import { readRunLog } from '../reader.js';
-import { actionsOnImage, cursorInImage, formatDuration, formatUsd, isoTime, saidInStep } from './common.js';
+import { actionsOnImage, cursorInImage, formatDuration, formatUsd, isoTime, saidInStep, type ReadRunImage } from './common.js';
 import { overlaySvg } from './overlay.js';
 import { buildRunView, type ActionView, type RunView, type StepView } from './timeline.js';
 import { describeSandbox } from '../../../shared/sandbox.js';
@@ -68,8 +68,8 @@ ${options.body}
 `;
 }
 
-async function dataUri(dir: string, relativePath: string): Promise<string> {
-  const data = await readFileInRun(dir, relativePath);
+async function dataUri(dir: string, relativePath: string, readImage?: ReadRunImage): Promise<string> {
+  const data = await (readImage ? readImage(relativePath) : readFileInRun(dir, relativePath));
   return `data:${mediaTypeOf(relativePath)};base64,${data.toString('base64')}`;
 }
 
@@ -127,14 +127,14 @@ function noteHtml(e: RunEvent): string {
   }
 }
 
-async function stepHtml(dir: string, step: StepView): Promise<string> {
+async function stepHtml(dir: string, step: StepView, readImage?: ReadRunImage): Promise<string> {
   const out: string[] = [`<section class="dp-step" id="step-${step.step}"><h3>Step ${step.step + 1}</h3>`];
   if (step.observation) {
     const obs = step.observation;
     const size = obs.observation.image;
     const svg = overlaySvg(actionsOnImage(step), size, { cursor: cursorInImage(obs.observation) });
     out.push(
-      `<figure class="dp-figure" style="aspect-ratio:${size.width}/${size.height}"><img class="dp-shot" alt="Screenshot the model saw at step ${step.step + 1}" width="${size.width}" height="${size.height}" src="${await dataUri(dir, obs.image)}">${svg}</figure>`,
+      `<figure class="dp-figure" style="aspect-ratio:${size.width}/${size.height}"><img class="dp-shot" alt="Screenshot the model saw at step ${step.step + 1}" width="${size.width}" height="${size.height}" src="${await dataUri(dir, obs.image, readImage)}">${svg}</figure>`,
     );
   }
   for (const t of step.texts) {
@@ -161,7 +161,7 @@ async function stepHtml(dir: string, step: StepView): Promise<string> {
 }
 
 /** One run as an HTML <section> (the QA suite report puts several in one document). */
-export async function renderRunSection(dir: string, view: RunView, options: { heading?: string } = {}): Promise<string> {
+export async function renderRunSection(dir: string, view: RunView, options: { heading?: string; readImage?: ReadRunImage } = {}): Promise<string> {
   const s = view.summary;
   const started = view.started;
   // The outcome (sessions/outcome.ts): a QA case shows its verdict after DeskPilot's checks.
@@ -188,7 +188,7 @@ export async function renderRunSection(dir: string, view: RunView, options: { he
     ...view.preamble.map(noteHtml),
     ...view.resumes.map((r) => `<div class="dp-note">Resumed at ${esc(isoTime(r.at))}${r.resumedFromSeq !== undefined ? ` after event ${r.resumedFromSeq}` : ''}</div>`),
   ];
-  for (const step of view.steps) parts.push(await stepHtml(dir, step));
+  for (const step of view.steps) parts.push(await stepHtml(dir, step, options.readImage));
   if (view.ended) {
     parts.push(`<div class="dp-final"><b>${s.verdict ? 'Verdict' : 'Final status'}: <span class="dp-status-${esc(shown)}">${esc(shown)}</span></b> after ${view.ended.steps} steps, ${esc(formatUsd(view.ended.total.costUsd))}${s.summary ? `<div class="dp-text">${esc(s.summary)}</div>` : ''}</div>`);
   } else {
@@ -208,8 +208,8 @@ export async function renderRunSectionFromDir(dir: string, options: { heading?: 
 }
 
 /** A whole report for one run. */
-export async function renderHtmlReportFor(dir: string, view: RunView): Promise<string> {
-  const body = `<h1>DeskPilot run report</h1>\n${await renderRunSection(dir, view)}`;
+export async function renderHtmlReportFor(dir: string, view: RunView, options: { readImage?: ReadRunImage } = {}): Promise<string> {
+  const body = `<h1>DeskPilot run report</h1>\n${await renderRunSection(dir, view, options)}`;
   return renderReportDocument({ title: `DeskPilot — ${view.summary.task || view.runId}`, body });
 }
 

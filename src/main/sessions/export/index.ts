@@ -8,6 +8,7 @@ import { renderMarkdown } from './markdown.js';
 import { renderAnimation } from './animation.js';
 import { buildRunView, type RunView } from './timeline.js';
 import type { ExportFormat } from './formats.js';
+import type { ReadRunImage } from './common.js';
 
 export { OVERLAY_COLOR, OVERLAY_RGB, overlayElements, overlaySvg } from './overlay.js';
 export { REPORT_CSS, REPORT_CSP, escapeHtml, renderHtmlReport, renderHtmlReportFor, renderReportDocument, renderRunSection, renderRunSectionFromDir } from './html.js';
@@ -22,11 +23,11 @@ export function markdownImagesFolder(outFile: string): string {
 }
 
 /** Copies each step's screenshot (read inside the run folder only) to `target`, keeping its relative path. */
-async function copyStepImages(dir: string, view: RunView, target: string): Promise<void> {
+async function copyStepImages(view: RunView, target: string, readImage: ReadRunImage): Promise<void> {
   for (const step of view.steps) {
     const rel = step.observation?.image;
     if (!rel) continue;
-    const data = await readFileInRun(dir, rel);
+    const data = await readImage(rel);
     const dest = path.join(target, ...rel.split('/'));
     await mkdirPrivate(path.dirname(dest));
     await writePrivateFile(dest, data);
@@ -34,14 +35,25 @@ async function copyStepImages(dir: string, view: RunView, target: string): Promi
 }
 
 
+export interface ExportOptions {
+  /**
+   * `sessions export --redact`: each screenshot passes through this before it is written
+   * (the CLI's: OCR words the secret detectors flag, filled). Without it screenshots are
+   * exported as stored, their password fields already filled when they were written.
+   */
+  redactImage?: (image: Buffer, relativePath: string) => Promise<Buffer>;
+}
+
 /**
  * Exports a run folder to `outFile`. Everything is rendered from the log and the files
  * it names, so an export contains nothing the log does not (secrets were scrubbed when
- * the log was written).
+ * the log was written, password fields filled in the screenshots when they were stored).
  */
-export async function exportRun(dir: string, format: ExportFormat, outFile: string): Promise<{ outFile: string; bytes: number; warnings: string[] }> {
+export async function exportRun(dir: string, format: ExportFormat, outFile: string, options: ExportOptions = {}): Promise<{ outFile: string; bytes: number; warnings: string[] }> {
   const { events, warnings } = await readRunLog(dir);
   const view = buildRunView(events);
+  const { redactImage } = options;
+  const readImage: ReadRunImage = redactImage ? async (rel) => redactImage(await readFileInRun(dir, rel), rel) : (rel) => readFileInRun(dir, rel);
   let data: Buffer | string;
   switch (format) {
     case 'json':
@@ -51,19 +63,19 @@ export async function exportRun(dir: string, format: ExportFormat, outFile: stri
       // Attachable: the screenshots are copied into a folder next to the file and linked
       // from there (report.md + report-images/), never linked into the data folder.
       const imagesName = markdownImagesFolder(outFile);
-      await copyStepImages(dir, view, path.join(path.dirname(path.resolve(outFile)), imagesName));
+      await copyStepImages(view, path.join(path.dirname(path.resolve(outFile)), imagesName), readImage);
       data = renderMarkdown(view, { imageBase: imagesName });
       break;
     }
     case 'html':
-      data = await renderHtmlReportFor(dir, view);
+      data = await renderHtmlReportFor(dir, view, { readImage });
       break;
     case 'webp':
     case 'gif':
-      data = await renderAnimation(dir, view, { format });
+      data = await renderAnimation(dir, view, { format, readImage });
       break;
     case 'animation':
-      data = await renderAnimation(dir, view, { format: 'webp' });
+      data = await renderAnimation(dir, view, { format: 'webp', readImage });
       break;
   }
   // An export holds the run's screenshots and text: private like the run it came from.
