@@ -21,6 +21,8 @@ export interface SessionOptions {
   /** Tests: the uid/gid bubblewrap runs as (an unprivileged user). */
   uid?: number;
   gid?: number;
+  /** How long the supervisor may take to say ready (default START_TIMEOUT_MS; tests: a supervisor that never does). */
+  startTimeoutMs?: number;
 }
 
 /**
@@ -72,13 +74,13 @@ export class SandboxSession {
       ...(options.gid !== undefined ? { gid: options.gid } : {}),
     });
     const session = new SandboxSession(JSON.stringify(plan.args), child);
-    await session.ready();
+    await session.ready(options.startTimeoutMs ?? START_TIMEOUT_MS);
     return session;
   }
 
-  private ready(): Promise<void> {
+  private ready(timeoutMs: number): Promise<void> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => fail(`not ready within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
+      const timer = setTimeout(() => fail(`not ready within ${timeoutMs} ms`), timeoutMs);
       const fail = (reason: string) => {
         clearTimeout(timer);
         void this.close();
