@@ -103,7 +103,8 @@ beforeEach(async () => {
 
 describe('the record name', () => {
   it('is the prefix, host, pid and the process start time from /proc', () => {
-    expect(recordName(4242, 'box')).toBe('_DESKPILOT_SPARES_box_4242_0');
+    // A pid above Linux's largest (2^22): no such process, so no start time.
+    expect(recordName(4_194_305, 'box')).toBe('_DESKPILOT_SPARES_box_4194305_0');
     const start = processStartTime(process.pid);
     expect(start).toMatch(/^\d+$/);
     expect(recordName()).toBe(`_DESKPILOT_SPARES_${hostname()}_${process.pid}_${start}`);
@@ -167,6 +168,15 @@ describe('SpareRecord on the root window', () => {
     await plant(recordName(), [spares[3]!, A]);
     expect(record.clearBeforeExit()).toBe(true);
     expect(await recorded(recordName())).toEqual([spares[3], A]);
+  });
+
+  it('clearBeforeExit says false when the removal cannot go out (its connection closed)', async () => {
+    const other = await X11Connection.open(xvfb.display);
+    const record = await SpareRecord.open(other);
+    record.write(new Map([[spares[0]!, CHECK]]));
+    await other.sync();
+    other.close();
+    expect(record.clearBeforeExit()).toBe(false);
   });
 });
 
@@ -245,6 +255,18 @@ describe('restoreLeftovers', () => {
     expect(await rowOf(spares[1]!)).toEqual(row);
     expect(await rowOf(spares[0]!)).toEqual(NOTHING());
     for (const n of [20, 21, 22]) expect(await rootPropertyNames()).not.toContain(name(n));
+  });
+
+  it('reads at most 256 pairs of a record (more than any server has keycodes)', async () => {
+    await map(spares[0]!, [CHECK, CHECK]);
+    const row = await map(spares[1]!, [UDIAERESIS, UDIAERESIS]);
+    // Keycode 0 is below every server's first keycode: a pair that restores nothing.
+    const filler = (n: number) => Array.from({ length: n }, () => [0, 0]).flat();
+    await plant(name(40), [...filler(255), spares[0]!, CHECK]);
+    await plant(name(41), [...filler(256), spares[1]!, UDIAERESIS]);
+    expect(await restoreLeftovers(conn, { host, ...dead })).toEqual([spares[0]]);
+    expect(await rowOf(spares[1]!)).toEqual(row);
+    expect(await rootPropertyNames()).not.toContain(name(41));
   });
 
   it('with no leftover, changes nothing', async () => {
