@@ -52,6 +52,11 @@ describe('EchoMatch', () => {
     expect(m.complete).toBe(true);
   });
 
+  it('with nothing typed (only keys such as Return), it is complete at once and waits for nothing', () => {
+    expect(match('\n').complete).toBe(true);
+    expect(match('').complete).toBe(true);
+  });
+
   it('has seen nothing until the first insert', () => {
     const m = match('abc');
     expect(m.seen).toBe(false);
@@ -66,6 +71,8 @@ describe('insertedText', () => {
   it('reads the text of an insert (AT-SPI TextChanged: detail, offset, length, the text, properties)', () => {
     expect(insertedText(['insert', 0, 2, variant('Re'), {}])).toBe('Re');
     expect(insertedText(['insert:system', 3, 1, variant('✓'), {}])).toBe('✓');
+    // A field more than today's five (a later AT-SPI) does not hide the text.
+    expect(insertedText(['insert', 0, 2, variant('Re'), {}, 'later'])).toBe('Re');
   });
   it('ignores a deletion and any other shape', () => {
     expect(insertedText(['delete', 0, 2, variant('Re'), {}])).toBeUndefined();
