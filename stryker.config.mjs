@@ -68,6 +68,7 @@ export const MODULES = {
   'src/os-control/x11/spare-record.ts': ['test/os-control/spare-record.desktop.test.ts'],
   // What an MCP client hears while a call waits for a person, and what an ACP editor is asked and what its answer does (issue 27.14).
   'src/main/mcp-server/approval-progress.ts': ['test/mcp/approval-progress.fast.test.ts', 'test/shared/action-text.test.ts'],
+  // permission.ts 100% (65 of 65 at load ~45) with the shell command's 'runs in' content (issue 30 item 7).
   'src/main/acp/permission.ts': ['test/mcp/acp-permission.fast.test.ts'],
   // Not here: src/main/process-tree.ts. A mutant of its filter (which processes carry the entry) signals every
   // process of the user — it killed the mutation run's own shell and the team's test runs once. Its real-process
