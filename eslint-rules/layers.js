@@ -41,7 +41,7 @@ export const LAYERS = [
   { name: 'server', paths: ['src/main/server/'], may: ['shared', 'paths', 'os-control', 'sandbox', 'config', 'sessions', 'agent', 'qa', 'service'] },
   { name: 'electron', paths: ['src/main/electron/'], may: ['shared', 'paths', 'os-control', 'sandbox', 'config', 'sessions', 'agent', 'qa', 'service'] },
   // `deskpilot mcp` / `deskpilot acp`: front ends for other agents' protocols; they host runs in the service and serve its page.
-  { name: 'protocols', paths: ['src/main/mcp-server/', 'src/main/acp/'], may: ['shared', 'paths', 'os-control', 'sandbox', 'config', 'sessions', 'agent', 'qa', 'service', 'server'] },
+  { name: 'protocols', paths: ['src/main/mcp-server/', 'src/main/acp/'], may: ['shared', 'paths', 'os-control', 'sandbox', 'config', 'sessions', 'agent', 'service', 'server'] },
   { name: 'cli', paths: ['src/main/cli/', 'src/main/cli.ts'], may: ['shared', 'paths', 'os-control', 'sandbox', 'config', 'sessions', 'agent', 'qa', 'doctor', 'eval', 'service', 'server', 'protocols'] },
   { name: 'preload', paths: ['src/preload/'], may: ['shared'] },
   { name: 'renderer', paths: ['src/renderer/'], may: ['shared'] },

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseExpectation, parsePlan } from '../../src/main/qa/parse-plan.js';
 import { judgeElement, stateHolds, textsInRegion, treeSource } from '../../src/main/qa/element-check.js';
 import { ocrSource, runChecks, type RegionTextSource } from '../../src/main/qa/checks.js';
-import { createFindElementTool } from '../../src/main/qa/find-element-tool.js';
+import { createFindElementTool } from '../../src/main/agent/tools/find-element.js';
 import { CaseState } from '../../src/main/qa/case-state.js';
 import type { AppSession } from '../../src/main/qa/app-session.js';
 import type { ElementNode, ElementTree, ElementWindow } from '../../src/shared/elements.js';

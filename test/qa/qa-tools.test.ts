@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toolSpec } from '../../src/main/agent/providers/tool-spec.js';
 import { CaseState } from '../../src/main/qa/case-state.js';
-import { createFindTextTool } from '../../src/main/qa/find-text-tool.js';
+import { createFindTextTool } from '../../src/main/agent/tools/find-text.js';
 import { createVerdictTool } from '../../src/main/qa/verdict-tool.js';
 import type { TestCase } from '../../src/main/qa/plan-types.js';
 import { createFakeComputer } from '../harness/fake-computer.js';

@@ -132,13 +132,11 @@ export const SOLUTIONS: Record<string, () => Turn[]> = {
     step('Renaming.', claude.key('Return')),
     step('Done.', finish(true, 'renamed')),
   ],
-  // Copy and paste in place: Thunar names the copy itself. (A delete task was dropped: its
-  // confirmation dialog mapped after the replay had settled at load ~45, a diverged replay.)
-  'thunar-copy-file': () => [
-    step('Selecting the file (the only one).', claude.key('ctrl+a')),
-    step('Copying it.', claude.key('ctrl+c')),
-    step('Pasting it into the same folder.', claude.key('ctrl+v')),
-    step('Done.', finish(true, 'copied')),
+  'thunar-delete-file': () => [
+    step('Selecting old-report.txt by typing its name.', claude.type('old')),
+    step('Delete.', claude.key('Delete')),
+    step('Confirming.', claude.key('Return')),
+    step('Done.', finish(true, 'deleted')),
   ],
   'chromium-save-preferences': () => [
     step('Turning the newsletter on.', claude.key('space')),

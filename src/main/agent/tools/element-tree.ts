@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { globalToImage } from '../../os-control/coords.js';
-import type { Computer } from '../../os-control/types.js';
-import type { ElementNode } from '../../shared/elements.js';
-import type { RunEvent } from '../../shared/events.js';
-import type { AgentTool } from '../agent/tools/agent-tool.js';
-import { CaseState } from './case-state.js';
-import { elementLine } from './find-element-tool.js';
+import { globalToImage } from '../../../os-control/coords.js';
+import type { Computer } from '../../../os-control/types.js';
+import type { ElementNode } from '../../../shared/elements.js';
+import type { RunEvent } from '../../../shared/events.js';
+import type { AgentTool } from './agent-tool.js';
+import { ScreenLog, type ScreensSeen } from './screens-seen.js';
+import { elementLine } from './find-element.js';
 
 const ElementTreeInputSchema = z
   .object({
@@ -27,7 +27,7 @@ const MAX_LINES = 200;
  * with neither a name nor a place on screen (layout fillers) are skipped, their children
  * kept one level up.
  */
-export function createElementTreeTool(computer: Computer, state: Pick<CaseState, 'observations'>): AgentTool<z.output<typeof ElementTreeInputSchema>> {
+export function createElementTreeTool(computer: Computer, state: ScreensSeen): AgentTool<z.output<typeof ElementTreeInputSchema>> {
   return {
     name: 'element_tree',
     description:
@@ -61,6 +61,6 @@ export function createElementTreeTool(computer: Computer, state: Pick<CaseState,
 
 /** element_tree for any run: the tool plus the listener that lets it know the run's screenshots (as findElementForRun). */
 export function elementTreeForRun(computer: Computer): { tool: AgentTool<z.output<typeof ElementTreeInputSchema>>; onEvent: (event: RunEvent) => void } {
-  const state = new CaseState();
+  const state = new ScreenLog();
   return { tool: createElementTreeTool(computer, state), onEvent: (event) => state.onEvent(event) };
 }

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { globalToImage } from '../../os-control/coords.js';
-import type { Computer } from '../../os-control/types.js';
-import { walkElements, type ElementNode } from '../../shared/elements.js';
-import type { RunEvent } from '../../shared/events.js';
-import type { AgentTool } from '../agent/tools/agent-tool.js';
-import { CaseState } from './case-state.js';
+import { globalToImage } from '../../../os-control/coords.js';
+import type { Computer } from '../../../os-control/types.js';
+import { walkElements, type ElementNode } from '../../../shared/elements.js';
+import type { RunEvent } from '../../../shared/events.js';
+import type { AgentTool } from './agent-tool.js';
+import { ScreenLog, type ScreensSeen } from './screens-seen.js';
 
 const FindElementInputSchema = z
   .object({
@@ -32,7 +32,7 @@ export function elementLine(n: ElementNode, p: { x: number; y: number }): string
  * screenshot (mapped through that screenshot's record, like find_text). Exact names,
  * no OCR; an app that exposes no tree says so, and find_text is the way there.
  */
-export function createFindElementTool(computer: Computer, state: Pick<CaseState, 'observations'>): AgentTool<z.output<typeof FindElementInputSchema>> {
+export function createFindElementTool(computer: Computer, state: ScreensSeen): AgentTool<z.output<typeof FindElementInputSchema>> {
   return {
     name: 'find_element',
     description:
@@ -65,6 +65,6 @@ export function createFindElementTool(computer: Computer, state: Pick<CaseState,
 
 /** find_element for any run: the tool plus the event listener that lets it know the run's screenshots (as findTextForRun). */
 export function findElementForRun(computer: Computer): { tool: AgentTool<z.output<typeof FindElementInputSchema>>; onEvent: (event: RunEvent) => void } {
-  const state = new CaseState();
+  const state = new ScreenLog();
   return { tool: createFindElementTool(computer, state), onEvent: (event) => state.onEvent(event) };
 }

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { Rect } from '../../shared/actions.js';
-import { globalToImage, imageToGlobal } from '../../os-control/coords.js';
-import { findText } from '../../os-control/ocr/index.js';
-import type { Computer } from '../../os-control/types.js';
-import type { AgentTool } from '../agent/tools/agent-tool.js';
-import type { RunEvent } from '../../shared/events.js';
-import { CaseState } from './case-state.js';
+import type { Rect } from '../../../shared/actions.js';
+import { globalToImage, imageToGlobal } from '../../../os-control/coords.js';
+import { findText } from '../../../os-control/ocr/index.js';
+import type { Computer } from '../../../os-control/types.js';
+import type { AgentTool } from './agent-tool.js';
+import type { RunEvent } from '../../../shared/events.js';
+import { ScreenLog, type ScreensSeen } from './screens-seen.js';
 
 const FindTextInputSchema = z
   .object({
@@ -23,7 +23,7 @@ const MAX_MATCHES = 5;
  * in the pixel space of the model's latest screenshot (mapped through both
  * observation records, so downscaling and HiDPI are accounted for).
  */
-export function createFindTextTool(computer: Computer, state: Pick<CaseState, 'observations'>): AgentTool<z.output<typeof FindTextInputSchema>> {
+export function createFindTextTool(computer: Computer, state: ScreensSeen): AgentTool<z.output<typeof FindTextInputSchema>> {
   return {
     name: 'find_text',
     description: 'Find a visible text label on the screen (OCR) and get the pixel coordinates of its matches in the latest screenshot.',
@@ -69,7 +69,7 @@ export function createFindTextTool(computer: Computer, state: Pick<CaseState, 'o
  * from RunOptions.onEvent.
  */
 export function findTextForRun(computer: Computer): { tool: AgentTool<z.output<typeof FindTextInputSchema>>; onEvent: (event: RunEvent) => void } {
-  const state = new CaseState();
+  const state = new ScreenLog();
   return { tool: createFindTextTool(computer, state), onEvent: (event) => state.onEvent(event) };
 }
 

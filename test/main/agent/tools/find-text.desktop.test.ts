@@ -2,14 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigSchema } from '../../src/shared/config.js';
-import { findTextForRun } from '../../src/main/qa/find-text-tool.js';
-import type { RunHandle, RunOptions } from '../../src/main/agent/run-api.js';
-import type { Computer } from '../../src/os-control/types.js';
-import { startFakeModel, type FakeModelServer } from '../harness/fake-model/index.js';
-import { startProbe, type Probe } from '../harness/probe/probe.js';
-import { startXvfb, type Xvfb } from '../harness/xvfb.js';
-import { call, pointFromFindText } from './qa-support.js';
+import { ConfigSchema } from '../../../../src/shared/config.js';
+import { findTextForRun } from '../../../../src/main/agent/tools/find-text.js';
+import type { RunHandle, RunOptions } from '../../../../src/main/agent/run-api.js';
+import type { Computer } from '../../../../src/os-control/types.js';
+import { startFakeModel, type FakeModelServer } from '../../../harness/fake-model/index.js';
+import { startProbe, type Probe } from '../../../harness/probe/probe.js';
+import { startXvfb, type Xvfb } from '../../../harness/xvfb.js';
+import { call, pointFromFindText } from '../../../qa/qa-support.js';
 
 /**
  * find_text end to end on a 1920×1080 screen, which Claude's screenshots downscale:
@@ -28,8 +28,8 @@ let startRun: (options: RunOptions) => Promise<RunHandle>;
 beforeAll(async () => {
   xvfb = await startXvfb(SCREEN);
   process.env.DISPLAY = xvfb.display;
-  ({ startRun } = await import('../../src/main/agent/runner.js'));
-  const { createComputer } = await import('../../src/os-control/index.js');
+  ({ startRun } = await import('../../../../src/main/agent/runner.js'));
+  const { createComputer } = await import('../../../../src/os-control/index.js');
   computer = createComputer();
   probe = await startProbe(xvfb, { x: 0, y: 0, width: SCREEN.width, height: SCREEN.height });
   fake = await startFakeModel();
