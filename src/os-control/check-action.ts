@@ -14,7 +14,7 @@
  *      saw, by the coordinate pipeline's own rule (coords.checkImagePoint).
  */
 import { z } from 'zod';
-import { ActionSchema, actionPoints, type Action, type ActionOf } from '../shared/actions.js';
+import { ActionSchema, actionPoints, heldModifiers, keyInput, type Action, type ActionOf } from '../shared/actions.js';
 import { assertNever } from '../shared/assert-never.js';
 import { checkImagePoint, CoordinateRangeError } from './coords.js';
 import { parseKeyCombo, parseModifiers } from './keys.js';
@@ -72,43 +72,29 @@ function modifiersError(names: string[]): string | undefined {
 }
 
 function checkKeys(action: Action): string | undefined {
-  switch (action.type) {
-    case 'key':
-    case 'hold_key':
-    case 'key_up':
-      return keysError(action.keys);
-    case 'key_down': {
-      const err = keysError(action.keys);
+  // An element action's own check (its op and value) is elementError's.
+  if (action.type === 'element') return elementError(action);
+  const keys = keyInput(action);
+  if (!keys) return modifiersError(heldModifiers(action));
+  switch (keys.does) {
+    case 'press':
+    case 'release':
+      return keysError(keys.keys);
+    case 'hold': {
+      const err = keysError(keys.keys);
       if (err) return err;
-      const { chords } = parseKeyCombo(action.keys);
-      if (chords.length !== 1) return `key_down ${show(action.keys)}: holds one chord, got ${chords.length}`;
+      const { chords } = parseKeyCombo(keys.keys);
+      if (chords.length !== 1) return `key_down ${show(keys.keys)}: holds one chord, got ${chords.length}`;
       const other = chords[0]!.key;
       if (other) {
-        return `key_down ${show(action.keys)}: only modifier keys can be held (X repeats a held ${JSON.stringify(other.name)} about 25 times a second); press it with a key action instead`;
+        return `key_down ${show(keys.keys)}: only modifier keys can be held (X repeats a held ${JSON.stringify(other.name)} about 25 times a second); press it with a key action instead`;
       }
       return undefined;
     }
-    case 'click':
-    case 'drag':
-    case 'scroll':
-      return modifiersError(action.modifiers);
-    case 'move':
-    case 'mouse_down':
-    case 'mouse_up':
     case 'type':
-    case 'wait':
-    case 'screenshot':
-    case 'cursor_position':
-    case 'zoom':
-    case 'shell':
-    case 'mcp_call':
-    case 'ask_user':
-    case 'finish':
       return undefined;
-    case 'element':
-      return elementError(action);
     default:
-      return assertNever(action, 'action kind');
+      return assertNever(keys, 'key input');
   }
 }
 

@@ -25,7 +25,10 @@ import {
   type ActionOf,
   type ActionType,
   type ElementAction,
+  type MouseButton,
   type Point,
+  type Rect,
+  type ScrollDirection,
 } from './action-schemas.js';
 import { assertNever } from './assert-never.js';
 import { own } from './own.js';
@@ -57,6 +60,54 @@ export type ScreenAnswer = 'must-show' | 'may-show' | 'none';
 /** What an action goes through: the pointer, the keyboard, the accessibility bus (element ops but click), or none of them. */
 export type InputDevice = 'pointer' | 'keyboard' | 'accessibility' | 'none';
 
+/**
+ * The keys an action presses, in the one vocabulary the risk and user rules
+ * (supervision/key-combo.ts), the input memory, the checker and the drawings read:
+ * `press` taps its chords `times` times (key; hold_key taps once and holds a while),
+ * `hold` leaves one chord of modifiers down (key_down), `release` lets keys go (key_up),
+ * `type` types text character by character.
+ */
+export type KeyInput =
+  | { does: 'press'; keys: string; times: number }
+  | { does: 'hold'; keys: string }
+  | { does: 'release'; keys: string }
+  | { does: 'type'; text: string };
+
+/** A mouse button an action leaves down (mouse_down) or lets go (mouse_up). */
+export interface ButtonInput {
+  does: 'press' | 'release';
+  button: MouseButton;
+}
+
+/**
+ * How an action is drawn on the screenshot the model saw: the approval card's overlay
+ * (renderer/components/ActionOverlay.tsx) and an exported frame (sessions/export/overlay.ts)
+ * both draw from this, so a new kind draws without touching either. `point` is a
+ * crosshair (`label` on the card, `tag` beside an exported frame's index), `path` a drag's
+ * line, `scroll` a marker with its direction, `region` a frame, `keys` and `text` a badge
+ * of what is pressed or typed, `note` a badge of its description (it has no point where it
+ * acts), `none` nothing on the card (an exported frame writes its description).
+ */
+export type ActionMark =
+  | { shape: 'point'; at: Point; label: string; tag: string | undefined }
+  | { shape: 'path'; path: Point[] }
+  | { shape: 'scroll'; at: Point; direction: ScrollDirection; amount: number }
+  | { shape: 'region'; rect: Rect }
+  | { shape: 'keys'; keys: string; verb: 'hold' | 'let go' | undefined }
+  | { shape: 'text'; text: string }
+  | { shape: 'note' }
+  | { shape: 'none' };
+
+/**
+ * What a person may change in an action before it runs (the approval card, the terminal's
+ * `e`): its `point` (x, y), its `path`'s points (a drag), or a line of `text` (`to` answers
+ * the edited action or why the line does not fit). Without one, nothing can be edited.
+ */
+export type ActionEdit<K extends ActionType> =
+  | { by: 'point'; to(action: ActionOf<K>, p: Point): ActionOf<K> }
+  | { by: 'path'; to(action: ActionOf<K>, path: Point[]): ActionOf<K> }
+  | { by: 'text'; question(action: ActionOf<K>): string | undefined; to(action: ActionOf<K>, line: string): ActionOf<K> | string };
+
 /** A fact of a row: a constant, or a function of the action when it depends on more than its kind. */
 type Fact<K extends ActionType, T> = T | ((action: ActionOf<K>) => T);
 
@@ -84,6 +135,22 @@ export interface ActionSpec<K extends ActionType> {
   pointerAt(action: ActionOf<K>): Point | undefined;
   /** The text a textPattern rule (supervision/user-rules.ts) reads in it, if any. */
   ruleText(action: ActionOf<K>): string | undefined;
+  // The facts below are optional: a kind without one has none of it (no keys, no button,
+  // nothing to edit …), so a new kind writes only what it has.
+  /** The keys it presses or the text it types. */
+  keyboard?(action: ActionOf<K>): KeyInput;
+  /** The mouse button it leaves down or lets go. */
+  button?(action: ActionOf<K>): ButtonInput;
+  /** The modifier keys it holds while it acts (checked like key names). */
+  modifiers?(action: ActionOf<K>): string[];
+  /** The text it carries that a person must see whole before deciding (the approval card), if any. */
+  carries?(action: ActionOf<K>): string | undefined;
+  /** How it is drawn on the screenshot (default: `none`). */
+  mark?(action: ActionOf<K>): ActionMark;
+  /** What a person may change in it. */
+  edit?: ActionEdit<K>;
+  /** The step in a drafted skill's words (agent/record/skill-draft.ts), told what it landed on; default: its list line and a full stop. */
+  inWords?(action: ActionOf<K>, landedOn: string | undefined): string;
 }
 
 export type ActionTable = { readonly [K in ActionType]: ActionSpec<K> };
@@ -140,8 +207,27 @@ function regionCorners(a: ActionOf<'zoom'>): [Point, Point] {
   ];
 }
 
-/** Key kinds: keyboard, their `keys` are chords, no point. */
-const keyRow = { category: 'input', device: 'keyboard', chords: true, replays: true, ruleText: none, whole: asDescribed, ...pointless } as const;
+/** A point edit: the action at the point a person chose. */
+const toPoint = <A extends { x?: number | undefined; y?: number | undefined }>(a: A, p: Point): A => ({ ...a, x: p.x, y: p.y });
+
+/** Key kinds: keyboard, their `keys` are chords, no point; a person sees and edits the keys. */
+function keyFacts<A extends { keys: string }>() {
+  return {
+    category: 'input',
+    device: 'keyboard',
+    chords: true,
+    replays: true,
+    ruleText: none,
+    whole: asDescribed,
+    ...pointless,
+    carries: (a: A) => a.keys,
+    edit: {
+      by: 'text',
+      question: () => 'New keys (e.g. ctrl+s): ',
+      to: (a: A, line: string): A | string => (line.trim() ? { ...a, keys: line.trim() } : 'no keys given'),
+    },
+  } as const;
+}
 /** Kinds that only look. */
 const lookRow = { category: 'observe', device: 'none', focus: 'none', answer: 'none', chords: false, ruleText: none, whole: asDescribed } as const;
 
@@ -158,6 +244,14 @@ export const ACTIONS: ActionTable = {
     whole: asDescribed,
     ...onePoint<ActionOf<'click'>>(),
     ruleText: none,
+    modifiers: (a) => a.modifiers,
+    // An exported frame tags only what is not a plain left click.
+    mark: (a) => ({ shape: 'point', at: { x: a.x, y: a.y }, label: a.clicks > 1 ? `×${a.clicks} ${a.button}` : a.button, tag: a.clicks > 1 ? `×${a.clicks}` : a.button !== 'left' ? a.button : undefined }),
+    edit: { by: 'point', to: toPoint },
+    inWords: (a, what) => {
+      const verb = a.button === 'left' ? 'Click' : `${a.button[0]!.toUpperCase()}${a.button.slice(1)}-click`;
+      return what ? `${verb} ${what}.` : `${verb} at (${r(a.x)}, ${r(a.y)}) on the screen.`;
+    },
   },
   move: {
     schema: MoveActionSchema,
@@ -171,6 +265,8 @@ export const ACTIONS: ActionTable = {
     whole: asDescribed,
     ...onePoint<ActionOf<'move'>>(),
     ruleText: none,
+    mark: (a) => ({ shape: 'point', at: { x: a.x, y: a.y }, label: 'move', tag: 'move' }),
+    edit: { by: 'point', to: toPoint },
   },
   mouse_down: {
     schema: MouseDownActionSchema,
@@ -184,6 +280,12 @@ export const ACTIONS: ActionTable = {
     whole: asDescribed,
     ...optionalPoint<ActionOf<'mouse_down'>>(),
     ruleText: none,
+    button: (a) => ({ does: 'press', button: a.button }),
+    mark: (a) => {
+      const p = maybePoint(a);
+      return p ? { shape: 'point', at: p, label: 'mouse down', tag: 'down' } : { shape: 'note' };
+    },
+    edit: { by: 'point', to: toPoint },
   },
   mouse_up: {
     schema: MouseUpActionSchema,
@@ -197,6 +299,12 @@ export const ACTIONS: ActionTable = {
     whole: asDescribed,
     ...optionalPoint<ActionOf<'mouse_up'>>(),
     ruleText: none,
+    button: (a) => ({ does: 'release', button: a.button }),
+    mark: (a) => {
+      const p = maybePoint(a);
+      return p ? { shape: 'point', at: p, label: 'mouse up', tag: 'up' } : { shape: 'note' };
+    },
+    edit: { by: 'point', to: toPoint },
   },
   drag: {
     schema: DragActionSchema,
@@ -212,6 +320,9 @@ export const ACTIONS: ActionTable = {
     mapPoints: (a, map) => ({ ...a, path: a.path.map(map) }),
     pointerAt: (a) => a.path[0],
     ruleText: none,
+    modifiers: (a) => a.modifiers,
+    mark: (a) => ({ shape: 'path', path: a.path }),
+    edit: { by: 'path', to: (a, path) => ({ ...a, path }) },
   },
   scroll: {
     schema: ScrollActionSchema,
@@ -225,6 +336,10 @@ export const ACTIONS: ActionTable = {
     whole: asDescribed,
     ...onePoint<ActionOf<'scroll'>>(),
     ruleText: none,
+    modifiers: (a) => a.modifiers,
+    mark: (a) => ({ shape: 'scroll', at: { x: a.x, y: a.y }, direction: a.direction, amount: a.amount }),
+    edit: { by: 'point', to: toPoint },
+    inWords: (a, what) => `Scroll ${a.direction}${what ? ` over ${what}` : ''}.`,
   },
   type: {
     schema: TypeActionSchema,
@@ -238,12 +353,51 @@ export const ACTIONS: ActionTable = {
     whole: (a) => `type "${visibleText(a.text)}" (${[...a.text].length} characters)`,
     ...pointless,
     ruleText: (a) => a.text,
+    keyboard: (a) => ({ does: 'type', text: a.text }),
+    carries: (a) => a.text,
+    mark: (a) => ({ shape: 'text', text: a.text }),
+    edit: { by: 'text', question: () => 'New text to type (one line): ', to: (a, line) => (line.length ? { ...a, text: line } : 'the text is empty') },
+    inWords: (a) => `Type ${JSON.stringify(a.text)}.`,
   },
-  key: { schema: KeyActionSchema, ...keyRow, focus: 'keys', answer: 'must-show', describe: (a) => `press ${a.keys}${a.repeat > 1 ? ` ×${a.repeat}` : ''}` },
-  hold_key: { schema: HoldKeyActionSchema, ...keyRow, focus: 'keys', answer: 'may-show', describe: (a) => `hold ${a.keys} for ${a.durationMs} ms` },
-  key_down: { schema: KeyDownActionSchema, ...keyRow, focus: 'keys', answer: 'may-show', describe: (a) => `hold down ${a.keys}` },
+  key: {
+    schema: KeyActionSchema,
+    ...keyFacts<ActionOf<'key'>>(),
+    focus: 'keys',
+    answer: 'must-show',
+    describe: (a) => `press ${a.keys}${a.repeat > 1 ? ` ×${a.repeat}` : ''}`,
+    keyboard: (a) => ({ does: 'press', keys: a.keys, times: a.repeat }),
+    mark: (a) => ({ shape: 'keys', keys: a.keys, verb: undefined }),
+    inWords: (a) => `Press ${a.keys}.`,
+  },
+  hold_key: {
+    schema: HoldKeyActionSchema,
+    ...keyFacts<ActionOf<'hold_key'>>(),
+    focus: 'keys',
+    answer: 'may-show',
+    describe: (a) => `hold ${a.keys} for ${a.durationMs} ms`,
+    // Its chords go down once and stay down for durationMs: one press as the rules read it.
+    keyboard: (a) => ({ does: 'press', keys: a.keys, times: 1 }),
+    mark: (a) => ({ shape: 'keys', keys: a.keys, verb: undefined }),
+  },
+  key_down: {
+    schema: KeyDownActionSchema,
+    ...keyFacts<ActionOf<'key_down'>>(),
+    focus: 'keys',
+    answer: 'may-show',
+    describe: (a) => `hold down ${a.keys}`,
+    keyboard: (a) => ({ does: 'hold', keys: a.keys }),
+    mark: (a) => ({ shape: 'keys', keys: a.keys, verb: 'hold' }),
+  },
   // Letting go moves no focus: the keys went where the focus was when they went down.
-  key_up: { schema: KeyUpActionSchema, ...keyRow, focus: 'none', answer: 'may-show', describe: (a) => `let go of ${a.keys}` },
+  key_up: {
+    schema: KeyUpActionSchema,
+    ...keyFacts<ActionOf<'key_up'>>(),
+    focus: 'none',
+    answer: 'may-show',
+    describe: (a) => `let go of ${a.keys}`,
+    keyboard: (a) => ({ does: 'release', keys: a.keys }),
+    mark: (a) => ({ shape: 'keys', keys: a.keys, verb: 'let go' }),
+  },
   // A wait is repeated by a replay (the app had that time); it looks at nothing itself.
   wait: { schema: WaitActionSchema, ...lookRow, replays: true, describe: (a) => `wait ${a.durationMs} ms`, ...pointless },
   screenshot: { schema: ScreenshotActionSchema, ...lookRow, replays: false, describe: () => 'take a screenshot', ...pointless },
@@ -259,6 +413,7 @@ export const ACTIONS: ActionTable = {
       return { ...a, region: { x: p.x, y: p.y, width: q.x - p.x, height: q.y - p.y } };
     },
     pointerAt: none,
+    mark: (a) => ({ shape: 'region', rect: a.region }),
   },
   shell: {
     schema: ShellActionSchema,
@@ -273,6 +428,8 @@ export const ACTIONS: ActionTable = {
     whole: (a) => withEscalation(a, `run shell: ${visibleText(a.command)}`, visibleText),
     ...pointless,
     ruleText: (a) => a.command,
+    carries: (a) => a.command,
+    edit: { by: 'text', question: () => 'New command: ', to: (a, line) => (line.trim() ? { ...a, command: line } : 'the command is empty') },
   },
   mcp_call: {
     schema: McpCallActionSchema,
@@ -287,6 +444,8 @@ export const ACTIONS: ActionTable = {
     ...pointless,
     // A textPattern rule reads an MCP call as server, tool and arguments.
     ruleText: (a) => `${a.server} ${a.tool} ${JSON.stringify(a.arguments)}`,
+    carries: (a) => JSON.stringify(a.arguments, null, 2),
+    edit: { by: 'text', question: () => 'New arguments as one JSON object: ', to: (a, line) => withArguments(a, line) },
   },
   element: {
     schema: ElementActionSchema,
@@ -314,6 +473,18 @@ export const ACTIONS: ActionTable = {
     pointerAt: (a) => (a.op === 'click' && a.target ? { x: a.target.x, y: a.target.y } : undefined),
     // A textPattern rule reads the value an element is set to, like typed text.
     ruleText: (a) => (a.op === 'set_value' ? a.value : undefined),
+    // The whole value to be set (describeAction shortens it and hides a password's).
+    carries: (a) => (a.op === 'set_value' ? a.value : undefined),
+    mark: (a) =>
+      a.target ? { shape: 'point', at: { x: a.target.x, y: a.target.y }, label: `${a.op} ${a.target.role} ${JSON.stringify(a.target.name.slice(0, 40))}`, tag: `#${a.id} ${a.op}` } : { shape: 'note' },
+    // The executor finds the element again by its path: a moved point would not be where it clicks, so only a set_value's value is a person's to change.
+    edit: {
+      by: 'text',
+      question: (a) => (a.op === 'set_value' ? 'New value to set (one line): ' : undefined),
+      to: (a, line) => (a.op === 'set_value' ? { ...a, value: line } : "an element action has nothing to edit but a set_value's value"),
+    },
+    inWords: (a) =>
+      `${a.op === 'set_value' ? 'Set the value of' : a.op[0]!.toUpperCase() + a.op.slice(1)} ${a.target ? `the ${a.target.role} ${JSON.stringify(a.target.name)}` : `element #${a.id}`}${a.op === 'set_value' && a.value !== undefined && !a.target?.password ? ` to ${JSON.stringify(a.value)}` : ''}.`,
   },
   ask_user: {
     schema: AskUserActionSchema,
@@ -342,6 +513,18 @@ export const ACTIONS: ActionTable = {
     ruleText: none,
   },
 };
+
+/** A person's new arguments for an MCP call: one JSON object, or why the line is not one. */
+function withArguments(a: ActionOf<'mcp_call'>, line: string): ActionOf<'mcp_call'> | string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return 'not JSON: give the arguments as one JSON object';
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return 'the arguments must be one JSON object';
+  return { ...a, arguments: parsed as Record<string, unknown> };
+}
 
 function withEscalation(a: ActionOf<'shell'>, line: string, show: (text: string) => string): string {
   return escalationAsks(a.escalate) ? `${line} — ${show(describeEscalation(a.escalate))}${a.reason ? ` (reason: ${show(a.reason)})` : ''}` : line;
@@ -392,4 +575,39 @@ export function describeElementAction(action: ElementAction): string {
   const value = action.value ?? '';
   const shown = action.target?.password ? `${'•'.repeat(Math.min(8, value.length))} (a password)` : JSON.stringify(cut(value, 80));
   return `${describeElementTarget(action)} to ${shown}`;
+}
+
+/** The keys it presses or the text it types, if any. */
+export function keyInput(action: Action): KeyInput | undefined {
+  return actionSpec(action).keyboard?.(action);
+}
+
+/** The mouse button it leaves down or lets go, if any. */
+export function buttonInput(action: Action): ButtonInput | undefined {
+  return actionSpec(action).button?.(action);
+}
+
+/** The modifier keys it holds while it acts (none for most kinds). */
+export function heldModifiers(action: Action): string[] {
+  return actionSpec(action).modifiers?.(action) ?? [];
+}
+
+/** The text it carries that a person must see whole before deciding, if any. */
+export function carriedText(action: Action): string | undefined {
+  return actionSpec(action).carries?.(action);
+}
+
+/** How it is drawn on the screenshot the model saw. */
+export function actionMark(action: Action): ActionMark {
+  return actionSpec(action).mark?.(action) ?? { shape: 'none' };
+}
+
+/** What a person may change in it, if anything. */
+export function actionEdit(action: Action): ActionEdit<ActionType> | undefined {
+  return actionSpec(action).edit;
+}
+
+/** The step in a drafted skill's words. */
+export function stepInWords(action: Action, landedOn: string | undefined): string {
+  return actionSpec(action).inWords?.(action, landedOn) ?? `${describeAction(action)}.`;
 }

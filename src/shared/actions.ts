@@ -7,8 +7,23 @@ import type { Action, ActionCategory, Point } from './action-schemas.js';
  * functions below are lookups in the table, kept under their old names.
  */
 export * from './action-schemas.js';
-export { ACTIONS, actionSpec, describeAction, describeElementAction, describeElementTarget, focusRole, inputDevice } from './action-table.js';
-export type { ActionSpec, ActionTable, FocusRole, InputDevice, ScreenAnswer } from './action-table.js';
+export {
+  ACTIONS,
+  actionEdit,
+  actionMark,
+  actionSpec,
+  buttonInput,
+  carriedText,
+  describeAction,
+  describeElementAction,
+  describeElementTarget,
+  focusRole,
+  heldModifiers,
+  inputDevice,
+  keyInput,
+  stepInWords,
+} from './action-table.js';
+export type { ActionEdit, ActionMark, ActionSpec, ActionTable, ButtonInput, FocusRole, InputDevice, KeyInput, ScreenAnswer } from './action-table.js';
 
 export function actionCategory(action: Action): ActionCategory {
   return actionSpec(action).category;

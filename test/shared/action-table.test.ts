@@ -2,6 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   ACTIONS,
   ActionSchema,
+  actionEdit,
+  actionMark,
+  buttonInput,
+  carriedText,
+  keyInput,
   actionCategory,
   actionPoints,
   actionSpec,
@@ -11,61 +16,9 @@ import {
   mapActionPoints,
   type Action,
   type ActionTable,
-  type ActionType,
 } from '../../src/shared/actions.js';
 import { describeWhole } from '../../src/shared/action-text.js';
-
-// One valid action of every kind (parsed, so schema defaults are filled in).
-const SAMPLES: { [K in ActionType]: unknown } = {
-  click: { type: 'click', x: 10, y: 20 },
-  move: { type: 'move', x: 11, y: 21 },
-  mouse_down: { type: 'mouse_down', x: 12, y: 22 },
-  mouse_up: { type: 'mouse_up' },
-  drag: { type: 'drag', path: [{ x: 1, y: 2 }, { x: 3, y: 4 }, { x: 5, y: 6 }] },
-  scroll: { type: 'scroll', x: 13, y: 23, direction: 'down' },
-  type: { type: 'type', text: 'hello' },
-  key: { type: 'key', keys: 'ctrl+s' },
-  hold_key: { type: 'hold_key', keys: 'shift', durationMs: 100 },
-  key_down: { type: 'key_down', keys: 'shift' },
-  key_up: { type: 'key_up', keys: 'shift' },
-  wait: { type: 'wait', durationMs: 500 },
-  screenshot: { type: 'screenshot' },
-  cursor_position: { type: 'cursor_position' },
-  zoom: { type: 'zoom', region: { x: 100, y: 50, width: 40, height: 30 } },
-  shell: { type: 'shell', command: 'ls -la' },
-  mcp_call: { type: 'mcp_call', server: 'files', tool: 'read', arguments: { path: '/tmp/a' } },
-  element: { type: 'element', op: 'click', id: 3, target: { path: '/0/1', role: 'push button', name: 'Save', x: 30, y: 40 } },
-  ask_user: { type: 'ask_user', question: 'Which file?' },
-  finish: { type: 'finish', success: true, summary: 'saved' },
-};
-const sample = (kind: ActionType): Action => ActionSchema.parse(SAMPLES[kind]);
-const KINDS = Object.keys(SAMPLES) as ActionType[];
-
-// The facts as the switches they replaced decided them (computer.ts focusRole/reactionOf,
-// actions.ts actionCategory, replay/derive.ts replays, action-target.ts pointerTargetPoint,
-// user-rules.ts textOf): the table must keep every one.
-const EXPECTED: Record<ActionType, { category: string; focus: string; answer: string; replays: boolean; device: string; chords: boolean; pointerAt?: { x: number; y: number }; ruleText?: string }> = {
-  click: { category: 'input', focus: 'click', answer: 'may-show', replays: true, device: 'pointer', chords: false, pointerAt: { x: 10, y: 20 } },
-  move: { category: 'input', focus: 'none', answer: 'may-show', replays: true, device: 'pointer', chords: false, pointerAt: { x: 11, y: 21 } },
-  mouse_down: { category: 'input', focus: 'click', answer: 'may-show', replays: true, device: 'pointer', chords: false, pointerAt: { x: 12, y: 22 } },
-  mouse_up: { category: 'input', focus: 'none', answer: 'may-show', replays: true, device: 'pointer', chords: false },
-  drag: { category: 'input', focus: 'click', answer: 'may-show', replays: true, device: 'pointer', chords: false, pointerAt: { x: 1, y: 2 } },
-  scroll: { category: 'input', focus: 'none', answer: 'may-show', replays: true, device: 'pointer', chords: false, pointerAt: { x: 13, y: 23 } },
-  type: { category: 'input', focus: 'keys', answer: 'must-show', replays: true, device: 'keyboard', chords: false, ruleText: 'hello' },
-  key: { category: 'input', focus: 'keys', answer: 'must-show', replays: true, device: 'keyboard', chords: true },
-  hold_key: { category: 'input', focus: 'keys', answer: 'may-show', replays: true, device: 'keyboard', chords: true },
-  key_down: { category: 'input', focus: 'keys', answer: 'may-show', replays: true, device: 'keyboard', chords: true },
-  key_up: { category: 'input', focus: 'none', answer: 'may-show', replays: true, device: 'keyboard', chords: true },
-  wait: { category: 'observe', focus: 'none', answer: 'none', replays: true, device: 'none', chords: false },
-  screenshot: { category: 'observe', focus: 'none', answer: 'none', replays: false, device: 'none', chords: false },
-  cursor_position: { category: 'observe', focus: 'none', answer: 'none', replays: false, device: 'none', chords: false },
-  zoom: { category: 'observe', focus: 'none', answer: 'none', replays: false, device: 'none', chords: false },
-  shell: { category: 'shell', focus: 'none', answer: 'none', replays: true, device: 'none', chords: false, ruleText: 'ls -la' },
-  mcp_call: { category: 'tool', focus: 'none', answer: 'none', replays: true, device: 'none', chords: false, ruleText: 'files read {"path":"/tmp/a"}' },
-  element: { category: 'input', focus: 'click', answer: 'may-show', replays: true, device: 'pointer', chords: false, pointerAt: { x: 30, y: 40 } },
-  ask_user: { category: 'ask_user', focus: 'none', answer: 'none', replays: false, device: 'none', chords: false, ruleText: 'Which file?' },
-  finish: { category: 'finish', focus: 'none', answer: 'none', replays: false, device: 'none', chords: false },
-};
+import { EXPECTED, KINDS, SAMPLES, sample } from './action-samples.js';
 
 describe('the action table', () => {
   it('has exactly one row per kind of the action schema, holding that kind’s schema', () => {
@@ -104,6 +57,11 @@ describe('the action table', () => {
     expect(actionSpec(action).chords).toBe(want.chords);
     expect(actionSpec(action).pointerAt(action)).toEqual(want.pointerAt);
     expect(actionSpec(action).ruleText(action)).toBe(want.ruleText);
+    expect(keyInput(action)?.does).toBe(want.keys);
+    expect(buttonInput(action)?.does).toBe(want.button);
+    expect(carriedText(action)).toBe(want.carries);
+    expect(actionEdit(action)?.by).toBe(want.edit);
+    expect(actionMark(action).shape).toBe(want.mark);
   });
 
   it('an element action moves focus and goes through the pointer only for a click', () => {
@@ -129,6 +87,26 @@ describe('the action table', () => {
     if (actionPoints(action).length === 0) expect(mapped).toEqual(action);
   });
 
+  it('the facts that depend on more than the kind: no point, no mark or edit of a point; only a set_value has a value to edit', () => {
+    const pressHere = ActionSchema.parse({ type: 'mouse_down', button: 'right' });
+    expect(actionMark(pressHere)).toEqual({ shape: 'note' });
+    expect(buttonInput(pressHere)).toEqual({ does: 'press', button: 'right' });
+    expect(actionMark(sample('mouse_down'))).toEqual({ shape: 'point', at: { x: 12, y: 22 }, label: 'mouse down', tag: 'down' });
+    expect(actionMark(ActionSchema.parse({ type: 'click', x: 1, y: 2, clicks: 2 }))).toMatchObject({ label: '×2 left', tag: '×2' });
+    expect(actionMark(ActionSchema.parse({ type: 'click', x: 1, y: 2, button: 'right' }))).toMatchObject({ label: 'right', tag: 'right' });
+    expect(actionMark(sample('click'))).toMatchObject({ label: 'left', tag: undefined });
+    expect(actionMark(ActionSchema.parse({ type: 'element', op: 'click', id: 3 }))).toEqual({ shape: 'note' });
+    expect(actionMark(sample('element'))).toEqual({ shape: 'point', at: { x: 30, y: 40 }, label: 'click push button "Save"', tag: '#3 click' });
+    expect(keyInput(ActionSchema.parse({ type: 'key', keys: 'Tab', repeat: 3 }))).toEqual({ does: 'press', keys: 'Tab', times: 3 });
+    const edit = actionEdit(sample('element'));
+    if (edit?.by !== 'text') throw new Error('an element action is edited as text');
+    expect(edit.question(sample('element'))).toBeUndefined();
+    expect(edit.to(sample('element'), 'x')).toBe("an element action has nothing to edit but a set_value's value");
+    const setValue = ActionSchema.parse({ type: 'element', op: 'set_value', id: 3, value: 'a' });
+    expect(edit.question(setValue)).toBe('New value to set (one line): ');
+    expect(edit.to(setValue, 'b')).toMatchObject({ value: 'b' });
+  });
+
   it('points of the kinds that carry them, in order', () => {
     expect(actionPoints(sample('drag'))).toEqual([{ x: 1, y: 2 }, { x: 3, y: 4 }, { x: 5, y: 6 }]);
     expect(actionPoints(sample('zoom'))).toEqual([{ x: 100, y: 50 }, { x: 140, y: 80 }]);
@@ -145,29 +123,7 @@ describe('the action table', () => {
   });
 
   it('describes each kind as the lists and logs have always said it', () => {
-    const lines = Object.fromEntries(KINDS.map((k) => [k, describeAction(sample(k))]));
-    expect(lines).toEqual({
-      click: 'click left at (10, 20)',
-      move: 'move to (11, 21)',
-      mouse_down: 'press left button at (12, 22)',
-      mouse_up: 'release left button',
-      drag: 'drag from (1, 2) to (5, 6)',
-      scroll: 'scroll down ×3 at (13, 23)',
-      type: 'type "hello"',
-      key: 'press ctrl+s',
-      hold_key: 'hold shift for 100 ms',
-      key_down: 'hold down shift',
-      key_up: 'let go of shift',
-      wait: 'wait 500 ms',
-      screenshot: 'take a screenshot',
-      cursor_position: 'read the cursor position',
-      zoom: 'zoom into (100, 50) 40×30',
-      shell: 'run shell: ls -la',
-      mcp_call: 'call files tool read {"path":"/tmp/a"}',
-      element: 'click push button "Save" (#3) at (30, 40)',
-      ask_user: 'ask: Which file?',
-      finish: 'done: saved',
-    });
+    for (const kind of KINDS) expect(describeAction(sample(kind))).toBe(EXPECTED[kind].line);
     expect(describeAction(ActionSchema.parse({ type: 'type', text: 'x'.repeat(81) }))).toBe(`type "${'x'.repeat(77)}..."`);
     expect(describeAction(ActionSchema.parse({ type: 'shell', command: 'y'.repeat(121) }))).toBe(`run shell: ${'y'.repeat(117)}...`);
     expect(describeAction(ActionSchema.parse({ type: 'click', x: 1.4, y: 2.6, clicks: 2, button: 'right', modifiers: ['ctrl'] }))).toBe('ctrl+double click right at (1, 3)');

@@ -6,6 +6,7 @@ import { compileUserRules } from '../../src/main/agent/supervision/user-rules.js
 import { ActionSchema, type Action } from '../../src/shared/actions.js';
 import type { PolicyMode } from '../../src/shared/approvals.js';
 import type { UserRule } from '../../src/shared/config.js';
+import { KINDS, sample } from '../shared/action-samples.js';
 
 // The runner leaves the element facts out of an action's context when elementFactsMatter
 // says no rule can use them (a tree read saved per action). That is only safe if decide()
@@ -15,29 +16,20 @@ import type { UserRule } from '../../src/shared/config.js';
 
 const a = (input: Record<string, unknown>): Action => ActionSchema.parse(input);
 
-const kinds: Record<Action['type'], Action[]> = {
-  click: [a({ type: 'click', x: 1, y: 1 }), a({ type: 'click', x: 1, y: 1, button: 'middle' }), a({ type: 'click', x: 1, y: 1, modifiers: ['ctrl'] })],
-  move: [a({ type: 'move', x: 1, y: 1 })],
-  mouse_down: [a({ type: 'mouse_down' }), a({ type: 'mouse_down', x: 3, y: 3, button: 'middle' })],
-  mouse_up: [a({ type: 'mouse_up' })],
-  drag: [a({ type: 'drag', path: [{ x: 1, y: 1 }, { x: 2, y: 2 }] })],
-  scroll: [a({ type: 'scroll', x: 1, y: 1, direction: 'down' })],
-  type: [a({ type: 'type', text: 'hello' })],
-  key: [a({ type: 'key', keys: 'Return' }), a({ type: 'key', keys: 'ctrl+c' }), a({ type: 'key', keys: 'ctrl+alt+Delete' })],
-  hold_key: [a({ type: 'hold_key', keys: 'shift', durationMs: 10 })],
-  key_down: [a({ type: 'key_down', keys: 'ctrl' })],
-  key_up: [a({ type: 'key_up', keys: 'ctrl' })],
-  wait: [a({ type: 'wait', durationMs: 10 })],
-  screenshot: [a({ type: 'screenshot' })],
-  cursor_position: [a({ type: 'cursor_position' })],
-  zoom: [a({ type: 'zoom', region: { x: 0, y: 0, width: 4, height: 4 } })],
-  shell: [a({ type: 'shell', command: 'ls' })],
-  mcp_call: [a({ type: 'mcp_call', server: 's', tool: 't', arguments: {} })],
-  element: [a({ type: 'element', op: 'set_value', id: 1, value: 'hunter2' }), a({ type: 'element', op: 'invoke', id: 1 }), a({ type: 'element', op: 'focus', id: 1 }), a({ type: 'element', op: 'click', id: 1 })],
-  ask_user: [a({ type: 'ask_user', question: 'why?' })],
-  finish: [a({ type: 'finish', success: true, summary: 'ok' })],
-};
-const every = Object.values(kinds).flat();
+// One action of every kind (the shared samples), and the variants whose facts differ within a kind.
+const variants: Action[] = [
+  a({ type: 'click', x: 1, y: 1, button: 'middle' }),
+  a({ type: 'click', x: 1, y: 1, modifiers: ['ctrl'] }),
+  a({ type: 'mouse_down' }),
+  a({ type: 'mouse_down', x: 3, y: 3, button: 'middle' }),
+  a({ type: 'key', keys: 'Return' }),
+  a({ type: 'key', keys: 'ctrl+alt+Delete' }),
+  a({ type: 'element', op: 'set_value', id: 1, value: 'hunter2' }),
+  a({ type: 'element', op: 'invoke', id: 1 }),
+  a({ type: 'element', op: 'focus', id: 1 }),
+  a({ type: 'element', op: 'click', id: 1 }),
+];
+const every = [...KINDS.map(sample), ...variants];
 
 const password: ElementFact = { role: 'password text', name: 'Password', password: true };
 const deleteButton: ElementFact = { role: 'push button', name: 'Delete account', password: false };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ActionContext } from '../../src/main/agent/gate.js';
 import { findRisk } from '../../src/main/agent/supervision/risk-rules.js';
 import { ActionSchema, type Action } from '../../src/shared/actions.js';
+import { KINDS, sample } from '../shared/action-samples.js';
 
 /**
  * risk-rules.ts finding by finding: the rule that fires AND the reason the person reads on
@@ -228,29 +229,8 @@ describe('12. text into a password field', () => {
 });
 
 describe('every action kind is judged (none throws, the low-risk ones find nothing)', () => {
-  const samples: Record<Action['type'], Action> = {
-    click: a({ type: 'click', x: 1, y: 1 }),
-    move: a({ type: 'move', x: 1, y: 1 }),
-    mouse_down: a({ type: 'mouse_down' }),
-    mouse_up: a({ type: 'mouse_up' }),
-    drag: a({ type: 'drag', path: [{ x: 1, y: 1 }, { x: 2, y: 2 }] }),
-    scroll: a({ type: 'scroll', x: 1, y: 1, direction: 'down' }),
-    type: a({ type: 'type', text: 'hello' }),
-    key: a({ type: 'key', keys: 'ctrl+s' }),
-    hold_key: a({ type: 'hold_key', keys: 'shift', durationMs: 10 }),
-    key_down: a({ type: 'key_down', keys: 'shift' }),
-    key_up: a({ type: 'key_up', keys: 'shift' }),
-    wait: a({ type: 'wait', durationMs: 10 }),
-    screenshot: a({ type: 'screenshot' }),
-    cursor_position: a({ type: 'cursor_position' }),
-    zoom: a({ type: 'zoom', region: { x: 0, y: 0, width: 4, height: 4 } }),
-    shell: a({ type: 'shell', command: 'true' }),
-    mcp_call: a({ type: 'mcp_call', server: 's', tool: 't', arguments: {} }),
-    element: a({ type: 'element', op: 'invoke', id: 1 }),
-    ask_user: a({ type: 'ask_user', question: 'why?' }),
-    finish: a({ type: 'finish', success: true, summary: 'ok' }),
-  };
-  it.each(Object.entries(samples))('%s, with ctrl held', (kind, action) => {
+  const samples = KINDS.map((kind) => [kind, sample(kind)] as const);
+  it.each(samples)('%s, with ctrl held', (kind, action) => {
     const found = findRisk(action, held(editor, 'Control_L'));
     if (kind === 'shell' || kind === 'mcp_call') expect(found).toBeDefined();
     else expect(found).toBeUndefined();

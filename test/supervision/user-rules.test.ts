@@ -5,6 +5,7 @@ import type { ActionContext } from '../../src/main/agent/gate.js';
 import { compileUserRules, firstMatching, ruleMatches, UserRuleError } from '../../src/main/agent/supervision/user-rules.js';
 import { ActionSchema, type Action } from '../../src/shared/actions.js';
 import type { UserRule } from '../../src/shared/config.js';
+import { EXPECTED, KINDS, sample } from '../shared/action-samples.js';
 
 /**
  * The person's own allow/deny rules (policy.rules), field by field: what each field
@@ -280,32 +281,12 @@ describe('"/re/flags" only when the whole pattern has that form', () => {
 });
 
 describe('a text rule judges every action kind (none throws)', () => {
-  const kinds: Record<Action['type'], Action> = {
-    click: a({ type: 'click', x: 1, y: 1 }),
-    move: a({ type: 'move', x: 1, y: 1 }),
-    mouse_down: a({ type: 'mouse_down' }),
-    mouse_up: a({ type: 'mouse_up' }),
-    drag: a({ type: 'drag', path: [{ x: 1, y: 1 }, { x: 2, y: 2 }] }),
-    scroll: a({ type: 'scroll', x: 1, y: 1, direction: 'down' }),
-    type: a({ type: 'type', text: 'zzz' }),
-    key: a({ type: 'key', keys: 'z' }),
-    hold_key: a({ type: 'hold_key', keys: 'z', durationMs: 5 }),
-    key_down: a({ type: 'key_down', keys: 'z' }),
-    key_up: a({ type: 'key_up', keys: 'z' }),
-    wait: a({ type: 'wait', durationMs: 5 }),
-    screenshot: a({ type: 'screenshot' }),
-    cursor_position: a({ type: 'cursor_position' }),
-    zoom: a({ type: 'zoom', region: { x: 0, y: 0, width: 4, height: 4 } }),
-    shell: a({ type: 'shell', command: 'zzz' }),
-    mcp_call: a({ type: 'mcp_call', server: 'zzz', tool: 't', arguments: {} }),
-    element: a({ type: 'element', op: 'set_value', id: 1, value: 'zzz' }),
-    ask_user: a({ type: 'ask_user', question: 'zzz' }),
-    finish: a({ type: 'finish', success: true, summary: 'zzz' }),
-  };
-  const carriesText = new Set(['type', 'shell', 'mcp_call', 'element', 'ask_user']);
-  it.each(Object.entries(kinds))('%s', (kind, action) => {
-    expect(matches({ effect: 'deny', textPattern: 'zzz' }, action)).toBe(carriesText.has(kind));
-    expect(matches({ effect: 'deny', keys: ['ctrl'] }, action, { ...editor, held: { keys: ['Control_L'], buttons: [] } })).toBe(['click', 'drag', 'scroll', 'type', 'key', 'hold_key', 'key_down'].includes(kind));
+  // A pattern that matches any text: it matches exactly the kinds whose row gives a rule text.
+  it.each(KINDS)('%s', (kind) => {
+    const action = sample(kind);
+    expect(matches({ effect: 'deny', textPattern: '/[\\s\\S]/' }, action)).toBe(EXPECTED[kind].ruleText !== undefined);
+    if (EXPECTED[kind].ruleText) expect(matches({ effect: 'deny', textPattern: EXPECTED[kind].ruleText }, action)).toBe(true);
+    expect(matches({ effect: 'deny', keys: ['ctrl'] }, action, { ...editor, held: { keys: ['Control_L'], buttons: [] } })).toBe(EXPECTED[kind].withCtrlHeld);
   });
 });
 

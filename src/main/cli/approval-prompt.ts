@@ -1,4 +1,5 @@
-import type { Action } from '../../shared/actions.js';
+import { actionEdit, actionPoints, type Action } from '../../shared/actions.js';
+import { assertNever } from '../../shared/assert-never.js';
 import { visibleText } from '../../shared/visible-text.js';
 import { describeInFull } from './terminal-text.js';
 import { describeSandbox, type SandboxSummary } from '../../shared/sandbox.js';
@@ -76,34 +77,18 @@ export function approvalHelp(view: ProposalView): string {
 /** What `e` asks for this action, or undefined when there is nothing a person can change in it. */
 export function editQuestion(action: Action, image?: { width: number; height: number }): string | undefined {
   const space = image ? ` (0–${image.width - 1}, 0–${image.height - 1})` : '';
-  switch (action.type) {
-    case 'click':
-    case 'move':
-    case 'scroll':
-      return `New point as x,y${space}: `;
-    case 'mouse_down':
-    case 'mouse_up':
-      return action.x !== undefined ? `New point as x,y${space}: ` : undefined;
-    case 'drag':
+  const edit = actionEdit(action);
+  if (!edit) return undefined;
+  switch (edit.by) {
+    case 'point':
+      // mouse_down / mouse_up without a point press where the pointer is: nothing to move.
+      return actionPoints(action).length ? `New point as x,y${space}: ` : undefined;
+    case 'path':
       return `New start and end as x1,y1 x2,y2${space}: `;
-    case 'type':
-      return 'New text to type (one line): ';
-    case 'shell':
-      return 'New command: ';
-    case 'mcp_call':
-      return 'New arguments as one JSON object: ';
-    case 'key':
-    case 'hold_key':
-    case 'key_down':
-    case 'key_up':
-      return 'New keys (e.g. ctrl+s): ';
-    case 'wait':
-    case 'screenshot':
-    case 'cursor_position':
-    case 'zoom':
-    case 'ask_user':
-    case 'finish':
-      return undefined;
+    case 'text':
+      return edit.question(action);
+    default:
+      return assertNever(edit, 'action edit');
   }
 }
 
@@ -122,49 +107,24 @@ function point(text: string): { x: number; y: number } | undefined {
  * checks the result exactly like model output before it runs (range, keys …).
  */
 export function editedAction(action: Action, line: string): { action: Action } | { error: string } {
-  switch (action.type) {
-    case 'click':
-    case 'move':
-    case 'scroll':
-    case 'mouse_down':
-    case 'mouse_up': {
+  const edit = actionEdit(action);
+  if (!edit) return { error: 'this action has nothing to edit' };
+  switch (edit.by) {
+    case 'point': {
       const p = point(line);
-      return p ? { action: { ...action, ...p } } : { error: 'expected a point as x,y (e.g. 320,270)' };
+      return p ? { action: edit.to(action, p) } : { error: 'expected a point as x,y (e.g. 320,270)' };
     }
-    case 'drag': {
+    case 'path': {
       const m = TWO_POINTS.exec(line);
       return m
-        ? { action: { ...action, path: [{ x: Number(m[1]), y: Number(m[2]) }, { x: Number(m[3]), y: Number(m[4]) }] } }
+        ? { action: edit.to(action, [{ x: Number(m[1]), y: Number(m[2]) }, { x: Number(m[3]), y: Number(m[4]) }]) }
         : { error: 'expected a start and an end as x1,y1 x2,y2' };
     }
-    case 'type':
-      return line.length ? { action: { ...action, text: line } } : { error: 'the text is empty' };
-    case 'shell':
-      return line.trim() ? { action: { ...action, command: line } } : { error: 'the command is empty' };
-    case 'mcp_call': {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(line);
-      } catch {
-        return { error: 'not JSON: give the arguments as one JSON object' };
-      }
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { error: 'the arguments must be one JSON object' };
-      return { action: { ...action, arguments: parsed as Record<string, unknown> } };
+    case 'text': {
+      const edited = edit.to(action, line);
+      return typeof edited === 'string' ? { error: edited } : { action: edited };
     }
-    case 'key':
-    case 'hold_key':
-    case 'key_down':
-    case 'key_up':
-      return line.trim() ? { action: { ...action, keys: line.trim() } } : { error: 'no keys given' };
-    case 'element':
-      if (action.op !== 'set_value') return { error: 'an element action has nothing to edit but a set_value\'s value' };
-      return { action: { ...action, value: line } };
-    case 'wait':
-    case 'screenshot':
-    case 'cursor_position':
-    case 'zoom':
-    case 'ask_user':
-    case 'finish':
-      return { error: 'this action has nothing to edit' };
+    default:
+      return assertNever(edit, 'action edit');
   }
 }

@@ -1,6 +1,6 @@
 import { chordsText } from '../lib/key-names.js';
 import { useDesktopPlatform } from '../lib/desktop-platform.js';
-import { describeAction, type Action } from '../../shared/actions.js';
+import { actionMark, describeAction, type Action } from '../../shared/actions.js';
 import { visibleSegments } from '../../shared/visible-text.js';
 
 /** visibleText with controls as ‹CR›, ‹ESC› (fonts here lack the ␍ ␛ pictures; the card below boxes them). */
@@ -26,48 +26,46 @@ function headAndTail(text: string): string {
  */
 export function ActionOverlay({ action, size }: { action: Action; size: ImageSize }) {
   const platform = useDesktopPlatform();
-  switch (action.type) {
-    case 'click':
-    case 'move':
-    case 'mouse_down':
-    case 'mouse_up': {
-      if (action.x === undefined || action.y === undefined) return <TextBadge text={action.type.replace('_', ' ')} />;
-      const { left, top } = toPercent({ x: action.x, y: action.y }, size);
-      const label = action.type === 'click' ? (action.clicks > 1 ? `×${action.clicks} ${action.button}` : action.button) : action.type.replace('_', ' ');
+  const mark = actionMark(action);
+  switch (mark.shape) {
+    case 'point': {
+      const { left, top } = toPercent(mark.at, size);
+      // An element action is drawn at its element's centre like a click (same crosshair style).
+      const style = action.type === 'element' ? 'click' : action.type;
       return (
         <div
-          className={`overlay-point overlay-${action.type}`}
+          className={`overlay-point overlay-${style}`}
           data-testid="action-overlay"
           data-kind={action.type}
-          data-x={action.x}
-          data-y={action.y}
+          data-x={mark.at.x}
+          data-y={mark.at.y}
           style={{ left: `${left}%`, top: `${top}%` }}
         >
           <span className="crosshair" aria-hidden="true" />
-          <span className="overlay-label">{label}</span>
+          <span className="overlay-label">{mark.label}</span>
         </div>
       );
     }
     case 'scroll': {
-      const { left, top } = toPercent({ x: action.x, y: action.y }, size);
-      const arrow = { up: '↑', down: '↓', left: '←', right: '→' }[action.direction];
+      const { left, top } = toPercent(mark.at, size);
+      const arrow = { up: '↑', down: '↓', left: '←', right: '→' }[mark.direction];
       return (
-        <div className="overlay-point overlay-scroll" data-testid="action-overlay" data-kind="scroll" data-x={action.x} data-y={action.y} style={{ left: `${left}%`, top: `${top}%` }}>
+        <div className="overlay-point overlay-scroll" data-testid="action-overlay" data-kind={action.type} data-x={mark.at.x} data-y={mark.at.y} style={{ left: `${left}%`, top: `${top}%` }}>
           <span className="scroll-marker" aria-hidden="true">{arrow}</span>
           <span className="overlay-label">
-            scroll {action.direction} ×{action.amount}
+            scroll {mark.direction} ×{mark.amount}
           </span>
         </div>
       );
     }
-    case 'drag': {
-      const pts = action.path.map((p) => toPercent(p, size));
+    case 'path': {
+      const pts = mark.path.map((p) => toPercent(p, size));
       const d = pts.map((p, i) => `${i ? 'L' : 'M'}${p.left} ${p.top}`).join(' ');
       const end = pts[pts.length - 1]!;
       const start = pts[0]!;
       return (
         <>
-          <svg className="overlay-svg" viewBox="0 0 100 100" preserveAspectRatio="none" data-testid="action-overlay" data-kind="drag" aria-hidden="true">
+          <svg className="overlay-svg" viewBox="0 0 100 100" preserveAspectRatio="none" data-testid="action-overlay" data-kind={action.type} aria-hidden="true">
             <path d={d} className="drag-path" vectorEffect="non-scaling-stroke" />
           </svg>
           <div className="overlay-point overlay-drag-start" data-testid="drag-start" style={{ left: `${start.left}%`, top: `${start.top}%` }}>
@@ -80,48 +78,27 @@ export function ActionOverlay({ action, size }: { action: Action; size: ImageSiz
         </>
       );
     }
-    case 'element': {
-      if (!action.target) return <TextBadge text={describeAction(action)} kind="element" />;
-      const { left, top } = toPercent({ x: action.target.x, y: action.target.y }, size);
-      return (
-        <div className="overlay-point overlay-click" data-testid="action-overlay" data-kind="element" data-x={action.target.x} data-y={action.target.y} style={{ left: `${left}%`, top: `${top}%` }}>
-          <span className="crosshair" aria-hidden="true" />
-          <span className="overlay-label">
-            {action.op} {action.target.role} {JSON.stringify(action.target.name.slice(0, 40))}
-          </span>
-        </div>
-      );
-    }
-    case 'type':
-      return <TextBadge text={`⌨ ${action.text}`} kind="type" />;
-    case 'key':
-    case 'hold_key':
-      return <TextBadge text={`⌨ ${chordsText(action.keys, platform)}`} kind="key" />;
-    case 'key_down':
-      return <TextBadge text={`⌨ hold ${chordsText(action.keys, platform)}`} kind="key" />;
-    case 'key_up':
-      return <TextBadge text={`⌨ let go ${chordsText(action.keys, platform)}`} kind="key" />;
-    case 'zoom': {
-      const a = toPercent({ x: action.region.x, y: action.region.y }, size);
+    case 'note':
+      return <TextBadge text={describeAction(action)} kind={action.type} />;
+    case 'text':
+      return <TextBadge text={`⌨ ${mark.text}`} kind={action.type} />;
+    case 'keys':
+      return <TextBadge text={`⌨ ${mark.verb ? `${mark.verb} ` : ''}${chordsText(mark.keys, platform)}`} kind="key" />;
+    case 'region': {
+      const a = toPercent({ x: mark.rect.x, y: mark.rect.y }, size);
       return (
         <div
           className="overlay-rect"
           data-testid="action-overlay"
-          data-kind="zoom"
-          style={{ left: `${a.left}%`, top: `${a.top}%`, width: `${(action.region.width / size.width) * 100}%`, height: `${(action.region.height / size.height) * 100}%` }}
+          data-kind={action.type}
+          style={{ left: `${a.left}%`, top: `${a.top}%`, width: `${(mark.rect.width / size.width) * 100}%`, height: `${(mark.rect.height / size.height) * 100}%` }}
         />
       );
     }
-    case 'wait':
-    case 'screenshot':
-    case 'cursor_position':
-    case 'shell':
-    case 'mcp_call':
-    case 'ask_user':
-    case 'finish':
+    case 'none':
       return null;
     default:
-      return assertNever(action, 'action kind');
+      return assertNever(mark, 'action mark');
   }
 }
 

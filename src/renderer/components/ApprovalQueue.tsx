@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import type { Action } from '../../shared/actions.js';
+import { actionSpec, carriedText, type Action } from '../../shared/actions.js';
 import { describeWhole, shortTitle } from '../../shared/action-text.js';
 import { ruleLabel } from '../../shared/labels.js';
 import { hasHiddenCharacters, visibleText } from '../../shared/visible-text.js';
@@ -21,7 +21,6 @@ import { FullText } from './FullText.js';
 import { Magnifier } from './Magnifier.js';
 import { Screenshot } from './Screenshot.js';
 import { STAGE_MAX_HEIGHT, useStageSlot } from './Stage.js';
-import { assertNever } from '../../shared/assert-never.js';
 
 /**
  * The approval queue: only the head item can be answered. Keys (window shortcuts, they
@@ -409,7 +408,7 @@ function LandsOn({ action, element, window }: { action: Action; element?: { role
 function CarriedText({ action, platform }: { action: Action; platform: DesktopPlatform }) {
   const text = carriedText(action);
   if (text === undefined) return null;
-  const chords = action.type === 'key' || action.type === 'hold_key' || action.type === 'key_down' || action.type === 'key_up' ? chordsOf(text, platform) : null;
+  const chords = actionSpec(action).chords ? chordsOf(text, platform) : null;
   if (!chords) {
     // The headline already says short plain text whole; text cut there, or with a control or
     // invisible character in it, is shown whole here with every such character marked.
@@ -433,40 +432,6 @@ function CarriedText({ action, platform }: { action: Action; platform: DesktopPl
   );
 }
 
-/** The text an action carries that the person must see whole, if any. */
-function carriedText(action: Action): string | undefined {
-  switch (action.type) {
-    case 'type':
-      return action.text;
-    case 'shell':
-      return action.command;
-    case 'mcp_call':
-      return JSON.stringify(action.arguments, null, 2);
-    case 'key':
-    case 'hold_key':
-    case 'key_down':
-    case 'key_up':
-      return action.keys;
-    case 'element':
-      // The whole value to be set (describeAction shortens it and hides a password's).
-      return action.op === 'set_value' ? action.value : undefined;
-    case 'click':
-    case 'move':
-    case 'mouse_down':
-    case 'mouse_up':
-    case 'drag':
-    case 'scroll':
-    case 'wait':
-    case 'screenshot':
-    case 'cursor_position':
-    case 'zoom':
-    case 'ask_user':
-    case 'finish':
-      return undefined;
-    default:
-      return assertNever(action, 'action kind');
-  }
-}
 
 function targetText(p: { x: number; y: number } | null): string {
   return p ? `x ${Math.round(p.x)}, y ${Math.round(p.y)}` : 'none';

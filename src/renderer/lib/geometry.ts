@@ -1,4 +1,4 @@
-import { actionPoints, type Action, type Point } from '../../shared/actions.js';
+import { actionEdit, actionPoints, type Action, type Point } from '../../shared/actions.js';
 import { assertNever } from '../../shared/assert-never.js';
 
 /**
@@ -32,34 +32,18 @@ export function clientToImage(
 
 /** The action with its target moved to `p` (the end point for a drag); null when it has no target. */
 export function moveTarget(action: Action, p: Point): Action | null {
-  switch (action.type) {
-    case 'click':
-    case 'move':
-    case 'scroll':
-    case 'mouse_down':
-    case 'mouse_up':
-      return { ...action, x: p.x, y: p.y };
-    case 'drag':
-      return { ...action, path: [...action.path.slice(0, -1), p] };
-    case 'type':
-    case 'key':
-    case 'hold_key':
-    case 'key_down':
-    case 'key_up':
-    case 'wait':
-    case 'screenshot':
-    case 'cursor_position':
-    case 'zoom':
-    case 'shell':
-    case 'mcp_call':
-    case 'ask_user':
-    case 'finish':
-      return null;
-    case 'element':
-      // The executor finds the element again by its path: a moved point would not be where it clicks.
+  const edit = actionEdit(action);
+  if (!edit) return null;
+  switch (edit.by) {
+    case 'point':
+      return edit.to(action, p);
+    case 'path':
+      return edit.to(action, [...actionPoints(action).slice(0, -1), p]);
+    case 'text':
+      // Its text is what a person edits (an element action's point is not: the executor finds the element again by its path).
       return null;
     default:
-      return assertNever(action, 'action kind');
+      return assertNever(edit, 'action edit');
   }
 }
 

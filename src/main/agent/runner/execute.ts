@@ -231,6 +231,18 @@ async function proposeAndRun(
   return { ...(await perform(ctx, proposalId, outcome.action, outcome.by, seen, landed)), acted: actionCategory(outcome.action) !== 'observe' };
 }
 
+/**
+ * The kinds the runner performs itself (a command, a tool call, a look, the model's own
+ * questions and ending); every other kind is the computer's (os-control/actions.ts is its
+ * executor), so a new input kind needs no case here.
+ */
+const RUNNER_PERFORMS = ['shell', 'screenshot', 'zoom', 'cursor_position', 'mcp_call', 'ask_user', 'finish'] as const;
+type RunnerPerformed = ActionOf<(typeof RUNNER_PERFORMS)[number]>;
+
+function performedByRunner<A extends Action>(action: A): action is A & RunnerPerformed {
+  return (RUNNER_PERFORMS as readonly string[]).includes(action.type);
+}
+
 async function perform(ctx: RunContext, proposalId: string, action: CheckedAction, by: ApprovedBy, seen: SeenObservation, target?: ActionTarget): Promise<ActionResult> {
   const started = Date.now();
   const desktop = actionToGlobal(action, seen.record);
@@ -238,7 +250,10 @@ async function perform(ctx: RunContext, proposalId: string, action: CheckedActio
   let image: TranscriptImage | undefined;
   let error: string | undefined;
   try {
-    switch (desktop.type) {
+    if (!performedByRunner(desktop)) {
+      const result = await ctx.acting(() => ctx.computer.perform(desktop, ctx.control.signal), pointerAfter(desktop));
+      output = result.output;
+    } else switch (desktop.type) {
       case 'shell': {
         const timeoutMs = desktop.timeoutMs ?? 60_000;
         const { sandbox, refused } = commandSandbox(ctx.options, desktop);
@@ -263,23 +278,6 @@ async function perform(ctx: RunContext, proposalId: string, action: CheckedActio
       case 'cursor_position': {
         const p = globalToImage(await ctx.computer.cursorPosition(), seen.record);
         output = p ? `The cursor is at (${fmt(p.x)}, ${fmt(p.y)}) in screenshot pixels.` : 'The cursor is outside the screenshot.';
-        break;
-      }
-      case 'click':
-      case 'move':
-      case 'mouse_down':
-      case 'mouse_up':
-      case 'drag':
-      case 'scroll':
-      case 'type':
-      case 'key':
-      case 'hold_key':
-      case 'key_down':
-      case 'key_up':
-      case 'element':
-      case 'wait': {
-        const result = await ctx.acting(() => ctx.computer.perform(desktop, ctx.control.signal), pointerAfter(desktop));
-        output = result.output;
         break;
       }
       case 'mcp_call': {

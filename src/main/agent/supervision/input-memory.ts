@@ -1,4 +1,4 @@
-import type { Action, HeldInputs } from '../../../shared/actions.js';
+import { buttonInput, keyInput, type Action, type HeldInputs } from '../../../shared/actions.js';
 import { assertNever } from '../../../shared/assert-never.js';
 import { parseKeyCombo, type KeyChord } from '../../../os-control/keys.js';
 
@@ -56,40 +56,27 @@ function withKeys(held: HeldInputs, keys: string[], add: boolean): HeldInputs {
 export function rememberAction(memory: InputMemory, action: Action, ok: boolean): InputMemory {
   if (!ok) return FRESH_INPUT;
   const { held, line } = memory;
-  switch (action.type) {
-    case 'key_down':
-      return { held: withKeys(held, parseKeyCombo(action.keys).chords.flatMap((c) => c.keys.map((k) => k.name)), true), line };
-    case 'key_up':
-      return { held: withKeys(held, parseKeyCombo(action.keys).chords.flatMap((c) => c.keys.map((k) => k.name)), false), line };
-    case 'mouse_down':
-      return { held: { ...held, buttons: [...held.buttons.filter((b) => b !== action.button), action.button] }, line };
-    case 'mouse_up':
-      return { held: { ...held, buttons: held.buttons.filter((b) => b !== action.button) }, line };
-    case 'key':
-    case 'hold_key': {
+  const button = buttonInput(action);
+  if (button) {
+    const others = held.buttons.filter((b) => b !== button.button);
+    return { held: { ...held, buttons: button.does === 'press' ? [...others, button.button] : others }, line };
+  }
+  const keys = keyInput(action);
+  if (!keys) return memory;
+  switch (keys.does) {
+    case 'hold':
+      return { held: withKeys(held, parseKeyCombo(keys.keys).chords.flatMap((c) => c.keys.map((k) => k.name)), true), line };
+    case 'release':
+      return { held: withKeys(held, parseKeyCombo(keys.keys).chords.flatMap((c) => c.keys.map((k) => k.name)), false), line };
+    case 'press': {
       let next = line;
-      const chords = parseKeyCombo(action.keys).chords;
-      const times = action.type === 'key' ? action.repeat : 1;
-      for (let i = 0; i < times; i++) for (const chord of chords) next = afterChord(next, chord, held.keys);
+      const chords = parseKeyCombo(keys.keys).chords;
+      for (let i = 0; i < keys.times; i++) for (const chord of chords) next = afterChord(next, chord, held.keys);
       return { held, line: next };
     }
     case 'type':
-      return { held, line: afterTyping(line, action.text) };
-    case 'click':
-    case 'move':
-    case 'drag':
-    case 'scroll':
-    case 'wait':
-    case 'screenshot':
-    case 'cursor_position':
-    case 'zoom':
-    case 'shell':
-    case 'mcp_call':
-    case 'element':
-    case 'ask_user':
-    case 'finish':
-      return memory;
+      return { held, line: afterTyping(line, keys.text) };
     default:
-      return assertNever(action, 'action kind');
+      return assertNever(keys, 'key input');
   }
 }

@@ -1,4 +1,4 @@
-import type { Action } from '../../../shared/actions.js';
+import { keyInput, type Action } from '../../../shared/actions.js';
 import { assertNever } from '../../../shared/assert-never.js';
 import { parseKeyCombo, resolveKey, shiftedBase, type KeyChord, type ModifierClass } from '../../../os-control/keys.js';
 
@@ -95,15 +95,16 @@ export interface PressedChord {
 export function chordsPressedBy(action: Action, heldKeys: readonly string[]): PressedChord[] {
   const held = heldModifierClasses(heldKeys);
   const pressed = (chord: KeyChord): PressedChord => ({ chord, combo: comboOfChord(chord, held) });
-  switch (action.type) {
-    case 'key':
-    case 'hold_key':
-    case 'key_down':
-      return parseKeyCombo(action.keys).chords.map(pressed);
+  const keys = keyInput(action);
+  if (!keys) return [];
+  switch (keys.does) {
+    case 'press':
+    case 'hold':
+      return parseKeyCombo(keys.keys).chords.map(pressed);
     case 'type': {
       if (!held.some((m) => m !== 'shift')) return [];
       const out: PressedChord[] = [];
-      for (const ch of new Set(action.text)) {
+      for (const ch of new Set(keys.text)) {
         let key;
         try {
           key = resolveKey(ch);
@@ -114,24 +115,9 @@ export function chordsPressedBy(action: Action, heldKeys: readonly string[]): Pr
       }
       return out;
     }
-    case 'key_up':
-    case 'click':
-    case 'move':
-    case 'mouse_down':
-    case 'mouse_up':
-    case 'drag':
-    case 'scroll':
-    case 'wait':
-    case 'screenshot':
-    case 'cursor_position':
-    case 'zoom':
-    case 'shell':
-    case 'mcp_call':
-    case 'element':
-    case 'ask_user':
-    case 'finish':
+    case 'release':
       return [];
     default:
-      return assertNever(action, 'action kind');
+      return assertNever(keys, 'key input');
   }
 }

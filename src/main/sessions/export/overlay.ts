@@ -1,4 +1,4 @@
-import { describeAction, type Action, type Point } from '../../../shared/actions.js';
+import { actionMark, describeAction, type Action, type Point } from '../../../shared/actions.js';
 import { assertNever } from '../../../shared/assert-never.js';
 
 /**
@@ -110,41 +110,27 @@ function scroll(p: Point, direction: 'up' | 'down' | 'left' | 'right', amount: n
 export function overlayElements(action: Action, size: ImageSize, options: OverlayOptions = {}): string {
   const badge = options.index !== undefined ? String(options.index) : undefined;
   const near = options.cursor ?? { x: size.width * 0.03, y: size.height * 0.9 };
-  switch (action.type) {
-    case 'click':
-      return crosshair({ x: action.x, y: action.y }, size, action.clicks > 1 || action.button !== 'left' ? `${badge ? `${badge} ` : ''}${action.clicks > 1 ? `×${action.clicks}` : action.button}` : badge);
-    case 'move':
-      return crosshair({ x: action.x, y: action.y }, size, badge ? `${badge} move` : 'move');
-    case 'mouse_down':
-    case 'mouse_up':
-      return action.x !== undefined && action.y !== undefined
-        ? crosshair({ x: action.x, y: action.y }, size, action.type === 'mouse_down' ? 'down' : 'up')
-        : label(describeAction(action), near, size);
-    case 'drag':
-      return drag(action.path, size);
+  const mark = actionMark(action);
+  switch (mark.shape) {
+    case 'point': {
+      const tag = [badge, mark.tag].filter((t) => t !== undefined).join(' ');
+      return crosshair(mark.at, size, tag || undefined);
+    }
+    case 'path':
+      return drag(mark.path, size);
     case 'scroll':
-      return scroll({ x: action.x, y: action.y }, action.direction, action.amount, size);
-    case 'type':
-      return label(`⌨ ${action.text}`, near, size);
-    case 'key':
-    case 'hold_key':
-      return label(`⌨ ${action.keys}`, near, size);
-    case 'element':
-      return action.target ? crosshair({ x: action.target.x, y: action.target.y }, size, `${badge ? `${badge} ` : ''}#${action.id} ${action.op}`) : label(describeAction(action), near, size);
-    case 'zoom':
-      return `<rect class="dp-zoom" x="${n(action.region.x)}" y="${n(action.region.y)}" width="${n(action.region.width)}" height="${n(action.region.height)}" fill="none" stroke="${OVERLAY_COLOR}" stroke-width="${n(metrics(size).stroke)}" stroke-dasharray="6 4"/>`;
-    case 'key_down':
-    case 'key_up':
-    case 'wait':
-    case 'screenshot':
-    case 'cursor_position':
-    case 'shell':
-    case 'mcp_call':
-    case 'ask_user':
-    case 'finish':
+      return scroll(mark.at, mark.direction, mark.amount, size);
+    case 'region':
+      return `<rect class="dp-zoom" x="${n(mark.rect.x)}" y="${n(mark.rect.y)}" width="${n(mark.rect.width)}" height="${n(mark.rect.height)}" fill="none" stroke="${OVERLAY_COLOR}" stroke-width="${n(metrics(size).stroke)}" stroke-dasharray="6 4"/>`;
+    case 'text':
+      return label(`⌨ ${mark.text}`, near, size);
+    case 'keys':
+      return label(`⌨ ${mark.verb ? `${mark.verb} ` : ''}${mark.keys}`, near, size);
+    case 'note':
+    case 'none':
       return label(describeAction(action), near, size);
     default:
-      return assertNever(action, 'action kind');
+      return assertNever(mark, 'action mark');
   }
 }
 
