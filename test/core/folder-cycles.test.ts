@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { stronglyConnected } from './strongly-connected.js';
 
 // No loops between folders under src/main (issue 29): with folders as nodes, an import
 // from a file in folder A of a file in folder B is an edge A → B, and no chain of edges
@@ -59,40 +60,13 @@ function folderGraph(): FolderGraph {
   return graph;
 }
 
-/** Strongly connected components of more than one folder (Tarjan), each with the imports that tie it. */
+/** The folder loops (strongly connected components of more than one folder), each with the imports that tie it. */
 function loops(graph: FolderGraph): string[][] {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const found: string[][] = [];
-  let next = 0;
   const nodes = new Set([...graph.keys(), ...[...graph.values()].flatMap((out) => [...out.keys()])]);
-  const visit = (v: string): void => {
-    index.set(v, next);
-    low.set(v, next++);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of graph.get(v)?.keys() ?? []) {
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-    }
-    if (low.get(v) !== index.get(v)) return;
-    const component: string[] = [];
-    let w: string;
-    do {
-      w = stack.pop()!;
-      onStack.delete(w);
-      component.push(w);
-    } while (w !== v);
-    if (component.length < 2) return;
+  return stronglyConnected(nodes, (v) => graph.get(v)?.keys() ?? []).map((component) => {
     const ties = component.flatMap((a) => [...(graph.get(a) ?? [])].filter(([b]) => component.includes(b)).map(([, why]) => why));
-    found.push([...component.sort(), ...ties.sort()]);
-  };
-  for (const v of nodes) if (!index.has(v)) visit(v);
-  return found;
+    return [...component, ...ties.sort()];
+  });
 }
 
 const graphOf = (edges: Array<[string, string]>): FolderGraph => {
