@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { Readable, Writable } from 'node:stream';
 import { deskpilotHome } from '../paths.js';
-import { addPolicyOptions, addProviderOptions, policyFromFlags, type ChoiceFlags } from './run-flags.js';
+import { addHarnessOption, addPolicyOptions, addProviderOptions, policyFromFlags, type ChoiceFlags } from './run-flags.js';
+import { taskChoicesOf, taskChoicesProblem } from './task-choices.js';
 
 interface AcpFlags extends ChoiceFlags {
   /** false with --no-agents-md. */
@@ -18,18 +19,25 @@ export function registerAcpCommand(program: Command): void {
     .command('acp')
     .description('be an Agent Client Protocol agent on stdio: an editor starts desktop tasks and answers their approvals');
   addProviderOptions(acpCommand);
+  addHarnessOption(acpCommand);
   addPolicyOptions(acpCommand)
     .option('--no-agents-md', "do not read AGENTS.md (the session folder's repository, ~/.deskpilot) into the system prompt")
     .action(async (flags: AcpFlags) => {
       const { takeStdoutForProtocol } = await import('../mcp-server/stdout-guard.js');
       const output = takeStdoutForProtocol();
+      const home = deskpilotHome();
+      const choices = taskChoicesOf(flags);
+      const problem = await taskChoicesProblem(home, choices, process.env);
+      if (problem) {
+        process.stderr.write(`deskpilot acp: ${problem}\n`);
+        process.exit(2);
+      }
       const [acp, { createAcpAgent }, { createComputer }, { createBridgeService }] = await Promise.all([
         import('@agentclientprotocol/sdk'),
         import('../acp/acp-agent.js'),
         import('../../os-control/index.js'),
         import('../service/index.js'),
       ]);
-      const home = deskpilotHome();
       const computer = createComputer();
       const service = createBridgeService({ home, computer, surface: 'acp' });
       const agent = createAcpAgent({
@@ -37,7 +45,7 @@ export function registerAcpCommand(program: Command): void {
         computer,
         home,
         policy: policyFromFlags(flags),
-        choices: { profile: flags.profile, provider: flags.provider, model: flags.model, baseUrl: flags.baseUrl, apiKeyEnv: flags.apiKeyEnv },
+        choices,
         env: process.env,
         agentsMd: flags.agentsMd,
       });

@@ -5,7 +5,8 @@ import type { SandboxPolicy } from '../sandbox/index.js';
 import { portFlag } from '../server/port-flag.js';
 import { deskpilotHome } from '../paths.js';
 import { EXIT } from './exit-codes.js';
-import { addPolicyOptions, addProviderOptions, addSandboxOptions, policyFromFlags, sandboxRequestFromFlags, type ChoiceFlags, type SandboxFlags } from './run-flags.js';
+import { addHarnessOption, addPolicyOptions, addProviderOptions, addSandboxOptions, policyFromFlags, sandboxRequestFromFlags, type ChoiceFlags, type SandboxFlags } from './run-flags.js';
+import { taskChoicesOf, taskChoicesProblem } from './task-choices.js';
 
 interface McpFlags extends ChoiceFlags, SandboxFlags {
   port: number;
@@ -25,6 +26,7 @@ export function registerMcpCommand(program: Command): Command {
     .command('mcp')
     .description('serve this desktop to an MCP client over stdio (Claude Code, Codex, Claude Desktop …), every action supervised');
   addProviderOptions(mcp);
+  addHarnessOption(mcp);
   addSandboxOptions(mcp);
   addPolicyOptions(mcp)
     .option('--port <n>', 'port of the supervision page (0 = any free port)', portFlag, 0)
@@ -41,6 +43,12 @@ export function registerMcpCommand(program: Command): Command {
         process.exit(2);
       }
       const home = deskpilotHome();
+      const taskChoices = taskChoicesOf(flags);
+      const problem = await taskChoicesProblem(home, taskChoices, process.env);
+      if (problem) {
+        log(problem);
+        process.exit(2);
+      }
       const sandbox = await mcpSandbox(home, flags, log);
       if (typeof sandbox === 'number') process.exit(sandbox);
       // nut.js binds to the display when first loaded: load os-control only now.
@@ -55,7 +63,7 @@ export function registerMcpCommand(program: Command): Command {
         home,
         policy: policyFromFlags(flags),
         sandbox,
-        taskChoices: { profile: flags.profile, provider: flags.provider, model: flags.model, baseUrl: flags.baseUrl, apiKeyEnv: flags.apiKeyEnv },
+        taskChoices,
         env: process.env,
         input: process.stdin,
         output,

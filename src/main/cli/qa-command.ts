@@ -2,6 +2,7 @@ import path from 'node:path';
 import { writeOutputFile } from './output-file.js';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ProviderFamilySchema, type ProviderProfile } from '../../shared/config.js';
+import { harnessOf, namedHarness, type HarnessName } from '../../shared/harnesses.js';
 import { ConfigError, loadConfig } from '../config/index.js';
 import { deskpilotHome } from '../paths.js';
 import { resolveRunChoices } from '../agent/index.js';
@@ -14,7 +15,7 @@ import { summarizePolicy } from '../sandbox/index.js';
 import { registerQaMergeCommand } from './qa-merge-command.js';
 import { perMinuteOption, registerQaWorkerCommand, resolveWorkers, runParallel, usdOption, workersOption, type WorkersFlag } from './qa-parallel.js';
 import { casesInShard, parseShard, shardLabel, ShardSpecError, type ShardSpec } from '../qa/shard.js';
-import { addSandboxOptions, sandboxRequestFromFlags, type SandboxFlags } from './run-flags.js';
+import { addHarnessOption, addSandboxOptions, sandboxRequestFromFlags, type SandboxFlags } from './run-flags.js';
 
 interface QaFlags extends SandboxFlags {
   junit?: string;
@@ -24,6 +25,7 @@ interface QaFlags extends SandboxFlags {
   baseUrl?: string;
   apiKeyEnv?: string;
   profile?: string;
+  harness?: HarnessName;
   retries?: number;
   case?: string[];
   maxSteps?: number;
@@ -84,6 +86,7 @@ export function registerQaCommand(program: Command): void {
     .option('--max-cost <usd>', 'one cost limit for the whole suite, all workers together (each case also keeps the per-run limit)', usdOption)
     .option('--replay', "replay each case's last passing trajectory (keyed by the case's text and app) without the model; a step that differs is healed by the model; a changed case runs with the model")
     .option('--max-rpm <n>', 'at most n model requests per minute for the whole suite, all workers together', perMinuteOption);
+  addHarnessOption(qa);
   // The model's shell commands run in the sandbox `run` would give them (docs/CONFIG.md "Sandbox").
   addSandboxOptions(qa).action(async (planFile: string, flags: QaFlags) => {
       const code = await qaCommand(planFile, flags);
@@ -120,6 +123,7 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
       model: flags.model,
       baseUrl: flags.baseUrl,
       apiKeyEnv: flags.apiKeyEnv,
+      ...(flags.harness !== undefined ? { harness: flags.harness } : {}),
       policy: 'auto',
     });
   } catch (error) {
@@ -164,7 +168,8 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
   const caseCount = selectCases(plan, flags.shard, flags.case).selected.length;
 
   const slice = flags.shard ? `shard ${shardLabel(flags.shard)}: ${casesInShard(plan, flags.shard).length} of ${plan.cases.length} case(s)` : `${plan.cases.length} case(s)`;
-  out.write(`QA: ${plan.title} — ${slice}, ${resolved.profile.provider} ${resolved.profile.model}\n`);
+  const harness = namedHarness(resolved.profile);
+  out.write(`QA: ${plan.title} — ${slice}, ${resolved.profile.provider} ${resolved.profile.model}${harness ? `, harness ${harness}` : ''}\n`);
   out.write(`${describeSandbox(summarizePolicy(sandbox.policy, process.platform))}\n`);
   let workers: number | undefined;
   if (flags.workers !== undefined) {
@@ -229,6 +234,8 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
     });
   }
 
+  // The harness the model acted in, for the JUnit properties and results.json.
+  suite = { ...suite, harness: harnessOf(resolved.profile) };
   if (outDir) {
     suite = await outDirFiles.collectSessions(suite, outDir);
     await outDirFiles.writeOutDir(suite, outDir);

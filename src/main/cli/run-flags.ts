@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { PolicyModeSchema, type PolicyMode } from '../../shared/approvals.js';
 import { GroundingSchema, ProviderFamilySchema, type Grounding, type ProviderProfile } from '../../shared/config.js';
-import { HARNESS_NAMES, type HarnessName } from '../../shared/harnesses.js';
+import { HARNESS_NAMES, HarnessNameSchema, type HarnessName } from '../../shared/harnesses.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../shared/providers.js';
 import { SANDBOX_MODES, type SandboxMode } from '../../shared/sandbox.js';
 import type { SandboxRequest } from '../sandbox/index.js';
@@ -80,11 +80,23 @@ export function addGroundingOption(command: Command): Command {
   );
 }
 
-/** --harness (run and resume): the profile's `harness` for this run. */
+const HARNESS_HELP =
+  "how the model is asked to act: its family's computer tool (default), code (Python or JavaScript blocks whose computer calls are approved like actions) or hybrid (both); deskpilot harnesses lists them";
+
+/**
+ * --harness (run, sessions resume, qa, mcp, acp): the profile's `harness` for the runs the
+ * command starts. The name is checked here (a usage error, exit 2); whether the provider
+ * can carry it is resolveRunChoices' question, the one resolver every surface asks.
+ */
 export function addHarnessOption(command: Command): Command {
-  return command.addOption(
-    new Option('--harness <name>', 'how the model is asked to act: its family\'s computer tool (default), or code (Python blocks whose computer calls are approved like actions); deskpilot harnesses lists them').choices(HARNESS_NAMES),
-  );
+  return command.addOption(new Option('--harness <name>', HARNESS_HELP).choices(HARNESS_NAMES));
+}
+
+/** A repeatable --harness (eval's matrix): each a harness name, as addHarnessOption takes them. */
+export function harnessListOption(value: string, previous: HarnessName[] = []): HarnessName[] {
+  const parsed = HarnessNameSchema.safeParse(value);
+  if (!parsed.success) throw new InvalidArgumentError(`Allowed choices are ${HARNESS_NAMES.join(', ')}.`);
+  return [...previous, parsed.data];
 }
 
 /** --policy, --ask-for-approval and --yes. */

@@ -60,6 +60,7 @@ export function renderJUnit(suite: SuiteResult): string {
   );
   out.push('    <properties>');
   out.push(`      <property${attr('name', 'qaSuite')}${attr('value', suite.suiteId)}/>`);
+  if (suite.harness) out.push(`      <property${attr('name', 'harness')}${attr('value', suite.harness)}/>`);
   if (suite.shard) out.push(`      <property${attr('name', 'shard')}${attr('value', shardLabel(suite.shard))}/>`);
   if (suite.plan) out.push(`      <property${attr('name', 'planFingerprint')}${attr('value', suite.plan.fingerprint)}/>`);
   out.push(`      <property${attr('name', 'flaky')}${attr('value', counts.flaky)}/>`);

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { HarnessNameSchema } from '../../shared/harnesses.js';
 import { countCases, type AttemptResult, type CaseResult, type SuiteResult } from './results.js';
 import { FileTooLargeError, readCappedText } from '../read-capped.js';
 import { AttemptResultSchema, CaseIdSchema, CaseResultSchema, CheckResultSchema, Millis, RESULTS_LIMITS, ResultName, ResultText, ShardSchema } from './results-schema.js';
@@ -79,6 +80,7 @@ export const ResultsFileSchema = z
     /** The --case names the run was limited to, if any. */
     caseFilter: z.array(Name).max(RESULTS_LIMITS.maxCases).optional(),
     workers: z.number().int().positive().max(1_000).optional(),
+    harness: HarnessNameSchema.optional(),
     startedAt: Millis,
     durationMs: Millis,
     setupError: Text.optional(),
@@ -128,6 +130,7 @@ export function toResultsFile(suite: SuiteResult, dir: string, outputs: ResultsF
     shard: suite.shard ?? null,
     ...(suite.caseFilter?.length ? { caseFilter: suite.caseFilter } : {}),
     ...(suite.workers ? { workers: suite.workers } : {}),
+    ...(suite.harness ? { harness: suite.harness } : {}),
     startedAt: suite.startedAt,
     durationMs: suite.durationMs,
     ...(suite.setupError ? { setupError: suite.setupError } : {}),
@@ -274,6 +277,7 @@ export async function readResultsDir(dir: string): Promise<{ suite: SuiteResult;
     ...(results.caseFilter ? { caseFilter: results.caseFilter } : {}),
     notRun: results.notRun,
     ...(results.workers ? { workers: results.workers } : {}),
+    ...(results.harness ? { harness: results.harness } : {}),
   };
   return { suite, results, missing };
 }

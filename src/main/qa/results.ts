@@ -1,4 +1,5 @@
 import type { QaCaseStatus } from '../../shared/events.js';
+import type { HarnessName } from '../../shared/harnesses.js';
 import type { CaseResult } from './results-schema.js';
 import type { ShardSpec } from './shard.js';
 
@@ -34,6 +35,8 @@ export interface SuiteResult {
   notRun?: Array<{ name: string; reason: string }>;
   /** Parallel workers (virtual displays) the suite ran on; absent: one, on the current display. */
   workers?: number;
+  /** The harness the model acted in (shared/harnesses.ts); absent in results written before it was recorded. */
+  harness?: HarnessName;
 }
 
 export const EXIT_OK = 0;
