@@ -42,6 +42,13 @@ export const ProviderProfileSchema = z
     format: z.enum(FORMAT_HARNESSES).optional(),
     /** How the model is asked to act (shared/harnesses.ts, `deskpilot harnesses`); default: by the model's family. */
     harness: HarnessNameSchema.optional(),
+    /**
+     * DeskPilot's reliability guidance on top of the harness's prompt (issue 31, Open
+     * Interpreter's harness_guidance): true (default) on; false off, for strict emulation
+     * of the maker's harness; text: the person's own guidance instead, after the harness's
+     * prompt (at most 4,000 characters, ~1k tokens of every request).
+     */
+    harnessGuidance: z.union([z.boolean(), z.string().max(4_000)]).optional(),
     /** Anthropic thinking budget / OpenAI reasoning effort, where the model supports it. */
     thinking: z.enum(['off', 'low', 'medium', 'high']).optional(),
     maxOutputTokens: z.number().int().positive().optional(),

@@ -24,9 +24,22 @@ export interface SystemPromptInput {
   tools?: readonly Pick<ToolSpec, 'name' | 'description'>[];
   /** Extra text for this run (the QA instructions, …). */
   addendum?: string;
-  /** How the run's harness asks the model to act (agent/harness), when it says more than the computer tool does; such a harness offers no computer tool. */
+  /** How the run's harness asks the model to act (agent/harness), when it says more than the computer tool does (code, hybrid). */
   harness?: string;
+  /**
+   * Profile `harnessGuidance` (issue 31): DeskPilot's reliability guidance on top of the
+   * harness — true (default) its lines, false none (strict emulation of the maker's
+   * harness: the facts, the safety lines and the harness's own prompt only), a string the
+   * person's own guidance instead of DeskPilot's, after the harness's prompt.
+   */
+  guidance?: boolean | string;
 }
+
+/** DeskPilot's reliability guidance: what the makers' prompts leave out and runs went wrong without. */
+const RELIABILITY_GUIDANCE = [
+  '- Look at the latest screenshot before each action; after an action you get a new screenshot once the screen has settled.',
+  '- Prefer keyboard shortcuts when they are reliable; click the centre of buttons and fields.',
+];
 
 const PLATFORM_NAMES: Partial<Record<NodeJS.Platform, string>> = {
   linux: 'Linux (X11)',
@@ -63,17 +76,18 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
       `Screenshots are ${input.screen.width}×${input.screen.height} pixels; give every coordinate in the pixel space of the most recent screenshot.`,
     ].join(' '),
   );
+  const guidance = input.guidance ?? true;
   parts.push(
     [
       'How to work:',
-      '- Look at the latest screenshot before each action; after an action you get a new screenshot once the screen has settled.',
-      '- Prefer keyboard shortcuts when they are reliable; click the centre of buttons and fields.',
+      ...(guidance === true ? RELIABILITY_GUIDANCE : []),
       '- If an action was rejected, read the person\'s feedback and adapt; do not repeat a rejected action unchanged.',
       '- Never type passwords or secrets unless the person gave them to you for this task.',
       '- When the task is complete, say so briefly and stop calling tools.',
     ].join('\n'),
   );
   if (input.harness) parts.push(input.harness);
+  if (typeof guidance === 'string' && guidance.trim()) parts.push(`Guidance for this harness, from the person's profile:\n${guidance.trim()}`);
   const tools = toolLines(input.tools ?? [], input.platform);
   if (tools.length) parts.push([input.harness ? 'Tools:' : 'Tools besides the computer:', ...tools].join('\n'));
   const skills = input.skills ?? [];

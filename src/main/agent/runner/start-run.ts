@@ -233,6 +233,7 @@ function buildContext(parts: {
         tools: tools.specs,
         ...(options.systemAddendum ? { addendum: options.systemAddendum } : {}),
         ...(harnessPrompt ? { harness: harnessPrompt } : {}),
+        ...(options.profile.harnessGuidance !== undefined ? { guidance: options.profile.harnessGuidance } : {}),
       }),
     startedAt: Date.now() - point.activeBeforeMs,
     emit,
