@@ -24,6 +24,9 @@ const suiteFlag = args.indexOf('--suite');
 const SUITE_NAME = suiteFlag >= 0 ? args.splice(suiteFlag, 2)[1] : 'builtin';
 if (SUITE_NAME !== 'builtin' && SUITE_NAME !== 'extended') throw new Error(`--suite ${SUITE_NAME}: the shipped suites are builtin and extended`);
 const SUITE = path.join(REPO_ROOT, 'resources', 'eval', SUITE_NAME);
+// --keep: a recording that did not pass leaves its DESKPILOT_HOME (the run's session, screenshots) to look at.
+const keepFlag = args.indexOf('--keep');
+const KEEP = keepFlag >= 0 && args.splice(keepFlag, 1).length > 0;
 
 async function record(id: string): Promise<void> {
   const solution = SOLUTIONS[id];
@@ -40,7 +43,11 @@ async function record(id: string): Promise<void> {
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     const results = JSON.parse(readFileSync(path.join(outDir, 'results.json'), 'utf8')) as { results: Array<{ status: string; sessionId?: string; reason: string }> };
     const result = results.results[0];
-    if (code !== 0 || result?.status !== 'passed' || !result.sessionId) throw new Error(`${id}: the scripted solution did not pass (exit ${code}): ${result?.reason ?? 'no result'}`);
+    if (code !== 0 || result?.status !== 'passed' || !result.sessionId) {
+      const kept = KEEP ? ` (its home is kept: ${home.home})` : '';
+      if (KEEP) home.cleanup = () => undefined;
+      throw new Error(`${id}: the scripted solution did not pass (exit ${code}): ${result?.reason ?? 'no result'}${kept}`);
+    }
     const dest = path.join(SUITE, 'reference', id);
     rmSync(dest, { recursive: true, force: true });
     const exported = await exportTrajectory(runDir(home.home, result.sessionId), dest);

@@ -132,11 +132,13 @@ export const SOLUTIONS: Record<string, () => Turn[]> = {
     step('Renaming.', claude.key('Return')),
     step('Done.', finish(true, 'renamed')),
   ],
-  'thunar-delete-file': () => [
-    step('Selecting old-report.txt by typing its name.', claude.type('old')),
-    step('Delete.', claude.key('Delete')),
-    step('Confirming.', claude.key('Return')),
-    step('Done.', finish(true, 'deleted')),
+  // Copy and paste in place: Thunar names the copy itself. (A delete task was dropped: its
+  // confirmation dialog mapped after the replay had settled at load ~45, a diverged replay.)
+  'thunar-copy-file': () => [
+    step('Selecting the file (the only one).', claude.key('ctrl+a')),
+    step('Copying it.', claude.key('ctrl+c')),
+    step('Pasting it into the same folder.', claude.key('ctrl+v')),
+    step('Done.', finish(true, 'copied')),
   ],
   'chromium-save-preferences': () => [
     step('Turning the newsletter on.', claude.key('space')),
@@ -161,11 +163,12 @@ export const SOLUTIONS: Record<string, () => Turn[]> = {
     step('Saving.', claude.key('ctrl+s')),
     step('Done.', finish(true, '17 × 23 = 391, saved')),
   ],
-  // The extended suite (LibreOffice): keyboard only, from the cell or line the document opens at.
+  // The extended suite (LibreOffice).
+  // Calc first gets a click on the cell: at load ~45 the keys of a keyboard-only try reached
+  // no cell (the grid had not taken the focus; the cursor stayed on A1). Points are in the
+  // 1121×701 screenshot of the maximized window.
   'calc-add-total': () => [
-    step('To the last filled cell (B4).', claude.key('ctrl+End')),
-    step('To the row below, column A.', claude.key('Down')),
-    step('To column A.', claude.key('Home')),
+    step('Clicking cell A5, below the last item.', claude.click(62, 226)),
     step('The label.', claude.type('Total')),
     step('To column B.', claude.key('Tab')),
     step('The sum of the amounts.', claude.type('=SUM(B2:B4)')),
@@ -174,10 +177,7 @@ export const SOLUTIONS: Record<string, () => Turn[]> = {
     step('Done.', finish(true, 'total row added, saved')),
   ],
   'calc-fix-value': () => [
-    step('To A1.', claude.key('ctrl+Home')),
-    step('Down to row 3.', claude.key('Down')),
-    step('Down to row 3.', claude.key('Down')),
-    step('Right to B3.', claude.key('Right')),
+    step("Clicking cell B3 (paper's price).", claude.click(117, 196)),
     step('The right price.', claude.type('430')),
     step('Entering it.', claude.key('Return')),
     step('Saving (the xlsx format is kept).', claude.key('ctrl+s')),
