@@ -74,7 +74,8 @@ export function useProbeDesktop(): ProbeDesktop {
     xvfb = await startXvfb(SCREEN);
     bus = await startAccessibilityBus(xvfb);
     probe = await startProbe(bus.xvfb, { x: 20, y: 20, width: 1000, height: 640, extraArgs: ['--force-renderer-accessibility'], env: bus.env });
-  }, 90_000);
+    // Chromium's first page took over 30 s to say ready at load ~47 on 2 cores (the probe now waits up to 90 s).
+  }, 180_000);
   afterAll(async () => {
     await probe?.close();
     await bus?.stop();

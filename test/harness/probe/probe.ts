@@ -244,7 +244,7 @@ export async function startProbe(xvfb: Xvfb, options: ProbeOptions = {}): Promis
   let windowId: string;
   const origin = { x: 0, y: 0 };
   try {
-    const ready = await waitForEvent(server, (e) => e.type === 'ready', 0, 30_000, 'ready event from the page');
+    const ready = await waitForEvent(server, (e) => e.type === 'ready', 0, 90_000, 'ready event from the page');
     layout = LayoutSchema.parse(ready.layout);
     windowId = findProbeWindow(xvfb.env);
     // Raise and focus, so keyboard input goes to the page.
