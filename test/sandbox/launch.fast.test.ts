@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { launchProcess } from '../../src/main/sandbox/launch.js';
 
 // The one spawner of a command's process (sandbox/launch.ts), with real processes: what
@@ -10,6 +10,13 @@ import { launchProcess } from '../../src/main/sandbox/launch.js';
 // (danger-full-access) only this does.
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+/** The process group of a live process (/proc/<pid>/stat field 5). */
+const groupOf = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+};
+// process.kill observed, not replaced: a kill after the end must send nothing (its group id may be another's by then).
+afterEach(() => void vi.restoreAllMocks());
 const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 
 /** Output as it arrives, and a wait for a condition on it. */
@@ -59,27 +66,63 @@ describe('launchProcess', () => {
     expect(end.note).toMatch(/^failed to start deskpilot-no-such-program: spawn deskpilot-no-such-program ENOENT$/);
   });
 
-  it('kill ends the command and what it left running in the background; a second kill, and a kill after the end, do nothing', async () => {
+  it('kill ends the command and what it left running in the background — SIGKILL to its group, which no trap outlives; a second kill, and a kill after the end, send nothing', async () => {
     const out = collect();
-    const launched = launchProcess({ file: 'sh', args: ['-c', 'sleep 300 & echo "bg $!"; sleep 300'], cwd: '/tmp', env }, 'linux', out.onOutput);
-    await out.until((t) => /bg \d+\n/.test(t));
-    const background = Number(/bg (\d+)/.exec(out.text)![1]);
+    // TERM is ignored by the shell and inherited by its children: only SIGKILL ends them.
+    const launched = launchProcess({ file: 'bash', args: ['-c', "trap '' TERM; sleep 300 & echo \"bg $! $$\"; sleep 300"], cwd: '/tmp', env }, 'linux', out.onOutput);
+    await out.until((t) => /bg \d+ \d+\n/.test(t));
+    const [, background, shell] = /bg (\d+) (\d+)/.exec(out.text)!.map(Number) as [number, number, number];
     expect(alive(background)).toBe(true);
+    const kills = vi.spyOn(process, 'kill');
     launched.kill();
-    launched.kill();
+    expect(kills.mock.calls).toEqual([[-shell, 'SIGKILL']]);
     expect(await launched.done).toEqual({ exitCode: null });
     // SIGKILL to the group reached the background sleep too (it is reaped by init: gone, or a zombie no longer).
     for (let i = 0; alive(background) && i < 400; i++) await new Promise((r) => setTimeout(r, 5));
     expect(alive(background)).toBe(false);
     launched.kill();
+    expect(kills).toHaveBeenCalledTimes(1);
   });
 
-  it('on Windows it is not detached, and kill ends the process itself', async () => {
+  it('a command that ended by itself is not signalled; its stdin is empty, never a pipe left open', async () => {
+    const out = collect();
+    const launched = launchProcess({ file: 'bash', args: ['-c', 'cat; echo done'], cwd: '/tmp', env }, 'linux', out.onOutput);
+    expect(await launched.done).toEqual({ exitCode: 0 });
+    expect(out.text).toBe('done\n');
+    const kills = vi.spyOn(process, 'kill');
+    launched.kill();
+    expect(kills).not.toHaveBeenCalled();
+  });
+
+  it('a command that never started is not signalled', async () => {
+    const launched = launchProcess({ file: 'deskpilot-no-such-program', args: [], cwd: '/tmp', env }, 'linux', () => {});
+    const kills = vi.spyOn(process, 'kill');
+    launched.kill();
+    await launched.done;
+    expect(kills).not.toHaveBeenCalled();
+  });
+
+  it('on Windows it is not detached (it stays in our group), and kill ends the process itself, no group signalled', async () => {
     // The platform is what launch.ts is told; on Linux a non-detached child shares our group, so the kill must be the child's own.
     const out = collect();
-    const launched = launchProcess({ file: 'sleep', args: ['300'], cwd: '/tmp', env }, 'win32', out.onOutput);
+    const launched = launchProcess({ file: 'bash', args: ['-c', "trap '' TERM; echo \"up $$\"; sleep 300"], cwd: '/tmp', env }, 'win32', out.onOutput);
+    await out.until((t) => /up \d+\n/.test(t));
+    expect(groupOf(Number(/up (\d+)/.exec(out.text)![1]))).toBe(groupOf(process.pid));
+    const kills = vi.spyOn(process, 'kill');
     launched.kill();
     expect(await launched.done).toEqual({ exitCode: null });
+    expect(kills).not.toHaveBeenCalled();
     expect(alive(process.pid)).toBe(true);
+  });
+
+  it('on Linux it is detached: a process group of its own', async () => {
+    const out = collect();
+    const launched = launchProcess({ file: 'bash', args: ['-c', 'echo "pid $$"; sleep 300'], cwd: '/tmp', env }, 'linux', out.onOutput);
+    await out.until((t) => /pid \d+\n/.test(t));
+    const pid = Number(/pid (\d+)/.exec(out.text)![1]);
+    expect(groupOf(pid)).toBe(pid);
+    expect(groupOf(pid)).not.toBe(groupOf(process.pid));
+    launched.kill();
+    await launched.done;
   });
 });

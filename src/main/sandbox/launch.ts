@@ -30,9 +30,11 @@ export function launchProcess(spec: CommandSpec, platform: NodeJS.Platform, onOu
     env: spec.env,
     detached: platform !== 'win32',
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Stryker disable next-line BooleanLiteral: Windows only (no console window flashing up); nothing to see elsewhere.
     windowsHide: true,
   });
   for (const stream of [child.stdout, child.stderr]) {
+    // Stryker disable next-line StringLiteral: StringDecoder('') decodes UTF-8 too (equivalent).
     const decoder = new StringDecoder('utf8');
     stream.on('data', (chunk: Buffer) => onOutput(decoder.write(chunk)));
   }
