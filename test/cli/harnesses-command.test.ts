@@ -33,6 +33,17 @@ it('run --harness refuses an unknown name and a harness the provider cannot carr
   expect(wrongWire.stderr).toContain('harness "ui-tars" does not run on anthropic');
 }, 150_000);
 
+it('eval --harness takes only harness names and refuses one the provider cannot carry before any task starts (exit 2)', () => {
+  const out = (name: string) => ['--out-dir', `${home.home}/eval-${name}`];
+  const unknown = cli(['eval', 'builtin', '--provider', 'anthropic', '--harness', 'nope', ...out('unknown')], { ANTHROPIC_API_KEY: 'x' });
+  expect(unknown.status).toBe(2);
+  expect(unknown.stderr).toContain(`Allowed choices are ${HARNESS_NAMES.join(', ')}.`);
+  const wrongWire = cli(['eval', 'builtin', '--provider', 'anthropic', '--harness', 'code', '--harness', 'qwen-vl', ...out('wire')], { ANTHROPIC_API_KEY: 'x' });
+  expect(wrongWire.status).toBe(2);
+  expect(wrongWire.stderr).toContain('harness "qwen-vl" does not run on anthropic');
+  expect(wrongWire.stdout).not.toContain('task run(s)');
+}, 150_000);
+
 it("the run header names a harness that is not the family's own (code), and leaves the default unsaid", async () => {
   const { formatEvent } = await import('../../src/main/cli/format-event.js');
   const started = (harness: string | undefined) =>

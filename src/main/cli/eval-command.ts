@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { ProviderFamilySchema, type ProviderProfile } from '../../shared/config.js';
 import { deskpilotHome } from '../paths.js';
 import type { ShardSpec } from '../qa/shard.js';
 import { shardOption } from './qa-command.js';
 import { EXIT } from './exit-codes.js';
-import { positiveInt } from './run-flags.js';
+import { harnessListOption, positiveInt } from './run-flags.js';
+import type { HarnessName } from '../../shared/harnesses.js';
 import { usdOption, workersOption, type WorkersFlag } from './qa-parallel.js';
 import { registerEvalCompareCommand, registerEvalMergeCommand } from './eval-merge-command.js';
 
@@ -17,7 +18,7 @@ export interface EvalFlags {
   model?: string;
   baseUrl?: string;
   apiKeyEnv?: string;
-  harness?: string[];
+  harness?: HarnessName[];
   runs: number;
   maxSteps?: number;
   maxCost?: number;
@@ -34,11 +35,6 @@ export interface EvalFlags {
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-/** A harness name: the prompt-and-tool family a model is driven with (issue 31; recorded as given for now). */
-function harnessOption(value: string, previous: string[] = []): string[] {
-  if (!/^[a-z0-9][a-z0-9._-]{0,39}$/i.test(value)) throw new InvalidArgumentError('expected a harness name (letters, digits, . _ -)');
-  return [...previous, value];
-}
 
 /**
  * `deskpilot eval <tasks>`: how often a model finishes real desktop tasks, checked by each
@@ -62,7 +58,7 @@ export function registerEvalCommand(program: Command): void {
     .option('--model <model>', 'model id')
     .option('--base-url <url>', 'API base URL')
     .option('--api-key-env <name>', 'environment variable holding the API key')
-    .option('--harness <name>', 'the harness name to record with each result (repeat for a matrix)', harnessOption)
+    .option('--harness <name>', "the harness each task's run uses (deskpilot harnesses; repeat for a matrix; default: the model family's own, recorded as \"default\")", harnessListOption)
     .option('--runs <k>', 'runs per task (pass@k and pass^k)', positiveInt, 1)
     .option('--max-steps <n>', 'stop each run after this many model turns', positiveInt)
     .option('--max-cost <usd>', 'one cost limit for the whole eval; no task starts once it is spent', usdOption)

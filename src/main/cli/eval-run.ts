@@ -17,6 +17,7 @@ import { resolveWorkers } from './qa-parallel.js';
 import { shownOneLine } from './terminal-text.js';
 import { ON_VIRTUAL_DISPLAY } from './virtual-display-run.js';
 import { shardLabel } from '../qa/shard.js';
+import type { HarnessName } from '../../shared/harnesses.js';
 
 export interface EvalCliContext {
   home: string;
@@ -85,7 +86,8 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
   }
 
   // 2.
-  const harnesses = flags.harness?.length ? flags.harness : ['default'];
+  // A column's harness: a name from --harness (passed on to each run), or "default" (the family's own, no flag).
+  const harnesses: Array<HarnessName | 'default'> = flags.harness?.length ? flags.harness : ['default'];
   let columns: EvalColumn[];
   let columnArgs: (column: EvalColumn) => string[] = () => [];
   if (mode !== 'model') {
@@ -108,6 +110,8 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
       let profile;
       try {
         profile = resolveRunChoices(config, setup.choices).profile;
+        // Each harness through the same resolver its runs will meet: one the provider cannot carry is refused now, not per task.
+        for (const harness of harnesses) if (harness !== 'default') resolveRunChoices(config, { ...setup.choices, harness });
       } catch (error) {
         if (error instanceof ConfigError) return fail(error.message);
         throw error;
@@ -117,15 +121,17 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
       if (!apiKey) return fail(`no API key for ${setup.name === '(flags)' ? profile.provider : `profile ${setup.name}`}: set ${envName ?? 'the API key variable'} (or name another with --api-key-env)`);
       for (const harness of harnesses) columns.push({ profile: setup.name, provider: profile.provider, model: profile.model, harness });
     }
-    columnArgs = (column) =>
-      column.profile === '(flags)'
+    columnArgs = (column) => [
+      ...(column.profile === '(flags)'
         ? [
             ...(adHoc.provider ? ['--provider', adHoc.provider] : []),
             ...(adHoc.model ? ['--model', adHoc.model] : []),
             ...(adHoc.baseUrl ? ['--base-url', adHoc.baseUrl] : []),
             ...(adHoc.apiKeyEnv ? ['--api-key-env', adHoc.apiKeyEnv] : []),
           ]
-        : ['--profile', column.profile];
+        : ['--profile', column.profile]),
+      ...(column.harness !== 'default' ? ['--harness', column.harness] : []),
+    ];
   }
 
   // 3.
