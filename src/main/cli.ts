@@ -8,6 +8,7 @@ import { registerEvalCommand } from './cli/eval-command.js';
 import { registerAcpCommand } from './cli/acp-command.js';
 import { registerMcpCommand } from './cli/mcp-command.js';
 import { registerInspectCommand } from './cli/inspect-command.js';
+import { registerGroundCommand } from './cli/ground-command.js';
 import { registerHarnessesCommand } from './cli/harnesses-command.js';
 import { registerQaCommand } from './cli/qa-command.js';
 import { registerRecordCommand } from './cli/record-command.js';
@@ -58,6 +59,7 @@ export function buildProgram(): Command {
   registerDisplaysCommand(program);
   registerHarnessesCommand(program);
   registerInspectCommand(program);
+  registerGroundCommand(program);
   registerDoctorCommand(program);
   registerMcpCommand(program);
   registerAcpCommand(program);
