@@ -79,7 +79,7 @@ describe('deskpilot qa --harness', () => {
     const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as { harness?: string; cases: Array<{ status: string; attempts: Array<{ checks: Array<{ status: string; actual: string }> }> }> };
     expect(results.harness).toBe('code');
     expect(results.cases[0]!.status).toBe('passed');
-    expect(results.cases[0]!.attempts[0]!.checks.find((c) => c.status === 'passed')?.actual).toBe('5');
+    expect(results.cases[0]!.attempts[0]!.checks.find((c) => c.status === 'pass')?.actual).toBe('5');
     expect(readFileSync(path.join(out, 'junit.xml'), 'utf8')).toContain('<property name="harness" value="code"/>');
   }, 240_000);
 
