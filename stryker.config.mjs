@@ -42,6 +42,8 @@ export const MODULES = {
   // supervisor 100% (23 of 23, 9 min 54 s at load ~27-35): the parser of its lines. Its own source (SUPERVISOR_SOURCE, the
   // program inside the sandbox) is a String.raw template stryker leaves whole; run-sandbox.desktop pins what it does.
   'src/main/sandbox/supervisor.ts': ['test/sandbox/supervisor-protocol.fast.test.ts', 'test/sandbox/run-sandbox.desktop.test.ts'],
+  // launch 93.5% with launch.fast alone (42 killed + 1 timeout of 46, 8 min at load ~45; was 62.5% before its kill tests); the
+  // 3 survivors are the fallback kill's 'SIGKILL' and catch, reached on Linux only when kill(-pid) throws (equivalent here).
   // launch.ts signals only the group of the child it spawned (-child.pid), never by a filter: safe to mutate. Not with
   // shell-sandbox.desktop: under stryker its vitest worker ended in SIGSEGV in the dry run, twice (load ~27 and ~45).
   'src/main/sandbox/launch.ts': ['test/sandbox/launch.fast.test.ts', 'test/sandbox/run-sandbox.desktop.test.ts'],
