@@ -19,6 +19,7 @@ import { startGtkApp, startXcalc, type NativeApp } from '../../harness/native-ap
 import { startXvfb, type Xvfb } from '../../harness/xvfb.js';
 import { chatImage, redCentre, startSquareWindow } from './target-window.js';
 import { spawnSync } from 'node:child_process';
+import { runCli, tempHome } from '../../e2e/support.js';
 
 let xvfb: Xvfb;
 let bus: AccessibilityBus;
@@ -132,6 +133,32 @@ describe('gnome-calculator: the tree', () => {
     expect(r.candidates.length).toBeGreaterThan(10);
     expect(new Set(r.candidates.map((c) => `${c.point.x},${c.point.y}`)).size).toBe(r.candidates.length);
     expect(r.notes.at(-1)?.note).toMatch(/equally good/);
+  });
+
+  it('deskpilot ground through the real CLI: --json in the issue\'s shape (exit 0), an ambiguous target (exit 1), an empty one (exit 2)', async () => {
+    const home = tempHome();
+    try {
+      const env = { ...bus.env, DESKPILOT_HOME: home.home };
+      const seven = runCli(['ground', 'the 7 button', '--json'], env);
+      expect((await seven.exit).code, seven.stderr()).toBe(0);
+      const json = JSON.parse(seven.stdout()) as { point: { x: number; y: number }; stage: string; confidence: number; element: { role: string; name: string; bounds: { x: number; y: number; width: number; height: number } }; candidates: unknown[] };
+      expect(json.stage).toBe('tree');
+      expect(json.confidence).toBe(1);
+      expect(json.element.role).toBe('push button');
+      // The same element this process reads from the tree: the CLI's point is its centre.
+      const nodes = await waitForTree((n) => n.some((e) => e.name.startsWith('7')), 'the 7 key');
+      const b = nodes.find((n) => n.role === 'push button' && /^7( 7)?$/.test(n.name))!.bounds!;
+      expect(json.point).toEqual({ x: Math.round((b.x + b.width / 2) * 10) / 10, y: Math.round((b.y + b.height / 2) * 10) / 10 });
+      expect(json.candidates.length).toBeGreaterThanOrEqual(1);
+      const many = runCli(['ground', 'the button'], env);
+      expect((await many.exit).code).toBe(1);
+      expect(many.stdout()).toMatch(/^ambiguous: \d+ equally good matches/);
+      const empty = runCli(['ground', ''], env);
+      expect((await empty.exit).code).toBe(2);
+      expect(empty.stderr()).toMatch(/description is empty/);
+    } finally {
+      home.cleanup();
+    }
   });
 
   it('bad input: an empty and a huge description are refused with a clear reason', async () => {
