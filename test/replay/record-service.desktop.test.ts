@@ -33,6 +33,8 @@ const browser: ClientInfo = { id: 'ws:1', kind: 'ws' };
 const pushes: { desktop: RecordingState[]; browser: RecordingState[] } = { desktop: [], browser: [] };
 /** What the host (the desktop shell) says is its own window: presses there are not part of the task. */
 let ownWindow = { x: -1, y: -1, width: 0, height: 0 };
+/** Presses the recorder asked the host about: it asks once per press, when it handles it. */
+let pressesJudged = 0;
 
 beforeAll(async () => {
   xvfb = await startXvfb({ width: 1280, height: 800 });
@@ -51,7 +53,11 @@ beforeAll(async () => {
       killHotkey: () => null,
       onKillHotkeyChange: () => {},
       prepareSettings: async () => () => {},
-      ownsInput: (input: PersonInput) => input.kind === 'button' && input.point.x >= ownWindow.x && input.point.y >= ownWindow.y && input.point.x < ownWindow.x + ownWindow.width && input.point.y < ownWindow.y + ownWindow.height,
+      ownsInput: (input: PersonInput) => {
+        if (input.kind !== 'button') return false;
+        pressesJudged += 1;
+        return input.point.x >= ownWindow.x && input.point.y >= ownWindow.y && input.point.x < ownWindow.x + ownWindow.width && input.point.y < ownWindow.y + ownWindow.height;
+      },
     },
   });
   const collect = (into: RecordingState[]) => (m: PushMessage) => {
@@ -70,11 +76,24 @@ afterAll(async () => {
 
 const person = (...args: string[]) => spawnSync('xdotool', args, { env: bus.env, timeout: 10_000 });
 const centre = (n: ElementNode) => ({ x: Math.round(n.bounds!.x + n.bounds!.width / 2), y: Math.round(n.bounds!.y + n.bounds!.height / 2) });
-async function clickAt(p: { x: number; y: number }): Promise<void> {
+/** The screenshots a recording has logged so far (events.jsonl): one at the start, then one after each action. */
+function screensLogged(runId: string): number {
+  const file = path.join(home.home, 'sessions', runId, 'events.jsonl');
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('"type":"observation"')).length : 0;
+}
+
+/**
+ * A person's click, returning once the recorder has handled it: it asked the host whether
+ * the press was its own (it reads the pointer then, so the pointer must not move on
+ * before), and for a click it keeps, logged the screenshot after it.
+ */
+async function clickAt(p: { x: number; y: number }, recordedIn?: string): Promise<void> {
+  const screens = recordedIn ? screensLogged(recordedIn) : 0;
+  const judged = pressesJudged;
   person('mousemove', '--sync', String(p.x), String(p.y));
   person('click', '1');
-  // The recorder reads the element under the click and takes the next screenshot.
-  await new Promise((r) => setTimeout(r, 1_500));
+  await until('the recorder to handle the press', () => pressesJudged > judged, 60_000);
+  if (recordedIn) await until('the recorder to log the screenshot after the click', () => screensLogged(recordedIn) > screens, 60_000);
 }
 
 /** A fresh, focused widget factory: its first visible check box and editable text field. */
@@ -131,7 +150,7 @@ describe('record.start / record.stop in the bridge service', () => {
     await expect(service.call('run.start', { task: 'do something' }, desktop)).rejects.toMatchObject({ code: 'conflict', message: /recording is running/ });
 
     await clickAt(centre(field)); // "DeskPilot's own window": not recorded
-    await clickAt(centre(box));
+    await clickAt(centre(box), started.runId);
     await until('the click on the check box to be recorded', () => pushes.desktop.at(-1)?.state === 'recording' && (pushes.desktop.at(-1) as { steps: number }).steps === 1);
     expect(pushes.desktop.at(-1)).toMatchObject({ steps: 1, last: expect.stringContaining('check box') });
     const saved = await service.call('record.stop', {}, desktop);

@@ -12,6 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { startFakeModel, type FakeRequest } from '../harness/fake-model/index.js';
 import { claude, finish, runCli, toImagePoint } from '../e2e/support.js';
@@ -152,5 +153,16 @@ describe('no secret is written or typed as a mask (items 5, 6, 7) — a real pas
       expect(text).toContain('[masked secret]');
     }
     expect(JSON.parse(trajectory)).toMatchObject({ steps: expect.arrayContaining([expect.objectContaining({ actions: [expect.objectContaining({ secretRef: { env: 'DESKPILOT_SECRET_1' } })] })]) });
+    // Item 8: the screenshot stored after the typing has the field filled with one colour (the recorder's only copy).
+    const shots = sessionFile(runId, 'events.jsonl').split('\n').filter((l) => l.includes('"type":"observation"')).map((l) => JSON.parse(l) as { image: string; secretRegions?: unknown[]; observation: { region: { x: number; y: number; width: number; height: number }; image: { width: number } } });
+    const last = shots.at(-1)!;
+    expect(last.secretRegions).toHaveLength(1);
+    const s = last.observation.image.width / last.observation.region.width;
+    const inside = { left: Math.ceil((field.x - 65 - last.observation.region.x) * s), top: Math.ceil((field.y - 10 - last.observation.region.y) * s), width: Math.floor(130 * s), height: Math.floor(20 * s) };
+    const { data, info } = await sharp(readFileSync(path.join(desktop.home, 'sessions', runId, last.image))).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const values: number[] = [];
+    for (let y = inside.top; y < inside.top + inside.height; y++) for (let x = inside.left; x < inside.left + inside.width; x++) values.push(data[(y * info.width + x) * info.channels]!);
+    // JPEG leaves a few levels on a flat fill; the dots on white were ~200 apart.
+    expect(Math.max(...values) - Math.min(...values)).toBeLessThanOrEqual(12);
   }, 240_000);
 });
