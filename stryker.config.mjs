@@ -38,6 +38,10 @@ export const MODULES = {
   // A run's sandbox session (issue 30 item 1) and the interpreter's entry (item 9): real bubblewrap, a few seconds a file.
   // run-sandbox 96.6% (56 of 58 at load ~35; survivors: the platform default, equivalent on Linux, and onFallback's ?. — since covered).
   'src/main/sandbox/run-sandbox.ts': ['test/sandbox/run-sandbox.desktop.test.ts'],
+  // session 71.3% with session.desktop alone (105 + 2 timeouts of 150, 30 min at concurrency 2, load ~45 → 15), below 90:
+  // 43 survivors, most in livePids' fallback before the ready message (9), close's 2 s deadline loop (5), killTree (4),
+  // the uid/gid spreads (6; run-sandbox.desktop's unprivileged case covers them). With run-sandbox.desktop as well: not
+  // measured to the end (~32 s a mutant at load ~35; stopped at 41 of 149, 11 survived).
   'src/main/sandbox/session.ts': ['test/sandbox/session.desktop.test.ts', 'test/sandbox/run-sandbox.desktop.test.ts'],
   // supervisor 100% (23 of 23, 9 min 54 s at load ~27-35): the parser of its lines. Its own source (SUPERVISOR_SOURCE, the
   // program inside the sandbox) is a String.raw template stryker leaves whole; run-sandbox.desktop pins what it does.
