@@ -194,8 +194,6 @@ export async function performAction(ctx: ActionContext, action: CheckedAction, s
         const p = await d.position();
         return { output: `X=${Math.round(p.x)},Y=${Math.round(p.y)}` };
       }
-      case 'beep':
-        return { output: 'beeped' };
       case 'screenshot':
       case 'zoom':
         // Observing is Computer.observe's job; as an action these change nothing.

@@ -202,11 +202,7 @@ export const FinishActionSchema = z
   .object({ type: z.literal('finish'), success: z.boolean(), summary: z.string().max(20_000).default('') })
   .strict();
 
-/** A dummy kind (issue 29 item 2's count, reverted in the next commit): the speaker beeps. */
-export const BeepActionSchema = z.object({ type: z.literal('beep') }).strict();
-
 export const ActionSchema = z.discriminatedUnion('type', [
-  BeepActionSchema,
   ClickActionSchema,
   MoveActionSchema,
   MouseDownActionSchema,

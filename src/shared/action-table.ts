@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import {
   AskUserActionSchema,
-  BeepActionSchema,
   ClickActionSchema,
   CursorPositionActionSchema,
   DragActionSchema,
@@ -233,7 +232,6 @@ function keyFacts<A extends { keys: string }>() {
 const lookRow = { category: 'observe', device: 'none', focus: 'none', answer: 'none', chords: false, ruleText: none, whole: asDescribed } as const;
 
 export const ACTIONS: ActionTable = {
-  beep: { schema: BeepActionSchema, ...lookRow, replays: true, describe: () => 'beep', ...pointless },
   click: {
     schema: ClickActionSchema,
     category: 'input',

@@ -28,7 +28,6 @@ export const SAMPLES: { [K in ActionType]: unknown } = {
   element: { type: 'element', op: 'click', id: 3, target: { path: '/0/1', role: 'push button', name: 'Save', x: 30, y: 40 } },
   ask_user: { type: 'ask_user', question: 'Which file?' },
   finish: { type: 'finish', success: true, summary: 'saved' },
-  beep: { type: 'beep' },
 };
 export const sample = (kind: ActionType): Action => ActionSchema.parse(SAMPLES[kind]);
 export const KINDS = Object.keys(SAMPLES) as ActionType[];
@@ -77,6 +76,5 @@ export const EXPECTED: Record<ActionType, ExpectedFacts> = {
   mcp_call: { category: 'tool', focus: 'none', answer: 'none', replays: true, device: 'none', chords: false, ruleText: 'files read {"path":"/tmp/a"}', line: 'call files tool read {"path":"/tmp/a"}', carries: '{\n  "path": "/tmp/a"\n}', edit: 'text', mark: 'none', withCtrlHeld: false },
   element: { category: 'input', focus: 'click', answer: 'may-show', replays: true, device: 'pointer', chords: false, pointerAt: { x: 30, y: 40 }, line: 'click push button "Save" (#3) at (30, 40)', edit: 'text', mark: 'point', withCtrlHeld: false },
   ask_user: { category: 'ask_user', focus: 'none', answer: 'none', replays: false, device: 'none', chords: false, ruleText: 'Which file?', line: 'ask: Which file?', mark: 'none', withCtrlHeld: false },
-  beep: { category: 'observe', focus: 'none', answer: 'none', replays: true, device: 'none', chords: false, line: 'beep', mark: 'none', withCtrlHeld: false },
   finish: { category: 'finish', focus: 'none', answer: 'none', replays: false, device: 'none', chords: false, line: 'done: saved', mark: 'none', withCtrlHeld: false },
 };
