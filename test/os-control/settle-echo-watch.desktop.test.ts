@@ -187,7 +187,9 @@ describe('TextEchoWatch on the accessibility bus', () => {
 
 /** The unique names on the accessibility bus that belong to this process other than the app's. */
 async function watchNames(): Promise<string[]> {
-  const names = (await callBus<string[]>('ListNames', '', [])).filter((n) => n.startsWith(':') && n !== app.name);
+  // The app's own unique name (dbus-next sets `name` once connected; its types leave it out).
+  const appName = (app as unknown as { name: string }).name;
+  const names = (await callBus<string[]>('ListNames', '', [])).filter((n) => n.startsWith(':') && n !== appName);
   const mine: string[] = [];
   for (const name of names) {
     const pid = await callBus<number>('GetConnectionUnixProcessID', 's', [name]).catch(() => -1);
