@@ -97,11 +97,7 @@ export function bareImportsOf(dir: string): Set<string> {
       const full = path.join(d, entry.name);
       if (entry.isDirectory()) walk(full);
       else if (/\.(c|m)?js$/.test(entry.name)) {
-        // TypeScript's pre-processor reads imports with its scanner, so an import-like
-        // sentence in a comment or string is not one: a regex here read settle.ts's
-        // comment 'tell that from "done"' as a package `done` and failed the package test.
-        const { importedFiles } = ts.preProcessFile(readFileSync(full, 'utf8'), true, true);
-        for (const { fileName: spec } of importedFiles) {
+        for (const spec of moduleSpecifiersIn(full)) {
           if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('node:')) continue;
           const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
           if (PACKAGE_NAME.test(name)) names.add(name);
@@ -111,4 +107,30 @@ export function bareImportsOf(dir: string): Set<string> {
   };
   walk(dir);
   return names;
+}
+
+/**
+ * The module names a JavaScript file loads — `import … from`, `export … from`, `import(…)`,
+ * `require(…)` and `require.resolve(…)` with a literal name — read from TypeScript's syntax tree, so a sentence
+ * in a comment or a string is not an import. A regex read settle.ts's comment
+ * 'tell that from "done"' as a package `done`; ts.preProcessFile's light scanner missed
+ * `x ??= import('dbus-next')` and 29 other packages of the built main process.
+ */
+function moduleSpecifiersIn(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+  const specs: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      specs.push(node.moduleSpecifier.text);
+    } else if (ts.isCallExpression(node) && node.arguments.length >= 1 && ts.isStringLiteralLike(node.arguments[0]!)) {
+      const callee = node.expression;
+      // require.resolve('x') (any require the bundler renamed, e.g. require2): the code
+      // harness hands QuickJS's files to its worker by path, so the package must ship.
+      const resolves = ts.isPropertyAccessExpression(callee) && callee.name.text === 'resolve' && ts.isIdentifier(callee.expression) && /^_*require\d*$/.test(callee.expression.text);
+      if (callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === 'require') || resolves) specs.push(node.arguments[0].text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return specs;
 }
