@@ -46,6 +46,20 @@ function options(extra: Partial<BlockOptions> = {}): BlockOptions {
 describe('python session in the run sandbox (workspace-write, real bubblewrap)', () => {
   const sandboxed = session(true);
 
+  it('leaves no listener behind per block: 12 blocks in one interpreter raise no MaxListenersExceededWarning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      for (let i = 0; i < 12; i += 1) expect((await sandboxed.run(`print(${i})`, options())).output.trim()).toBe(String(i));
+      // A warning is emitted on the next tick after the listener that crossed the limit.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+  }, 120_000);
+
   it('starts in the workspace and writes there; a write outside it is refused and nothing is written', async () => {
     const inside = await sandboxed.run('import os\nprint(os.getcwd())\nopen("made.txt", "w").write("ok")', options());
     expect(inside.status).toBe('done');

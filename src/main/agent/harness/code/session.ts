@@ -189,7 +189,10 @@ export class PythonSession implements CodeSession {
         settled = true;
         clearTimeout(timer);
         options.signal.removeEventListener('abort', onAbort);
+        // Both listeners are per block: left on the child, each block added one (11 after
+        // 11 blocks: Node's MaxListenersExceededWarning in the harness bench).
         child.off('close', onClose);
+        child.off('error', onError);
         rpc.close();
         for (const off of listeners) off();
         resolve({ ...result, output: result.output });
@@ -225,7 +228,8 @@ export class PythonSession implements CodeSession {
       });
       const onClose = () => finish({ status: 'crashed', output, error: `the Python interpreter ended (exit ${child.exitCode ?? child.signalCode ?? 'unknown'})` });
       child.once('close', onClose);
-      child.once('error', (error) => finish({ status: 'crashed', output, error: `the Python interpreter could not start: ${error.message} (is python3 installed? deskpilot doctor checks)` }));
+      const onError = (error: Error) => finish({ status: 'crashed', output, error: `the Python interpreter could not start: ${error.message} (is python3 installed? deskpilot doctor checks)` });
+      child.once('error', onError);
       const onAbort = () => finish({ status: 'stopped', output });
       options.signal.addEventListener('abort', onAbort, { once: true });
       const timer = setTimeout(() => finish({ status: 'timed_out', output }), options.timeoutMs);
