@@ -16,6 +16,7 @@ import { registerQaMergeCommand } from './qa-merge-command.js';
 import { perMinuteOption, registerQaWorkerCommand, resolveWorkers, runParallel, usdOption, workersOption, type WorkersFlag } from './qa-parallel.js';
 import { casesInShard, parseShard, shardLabel, ShardSpecError, type ShardSpec } from '../qa/shard.js';
 import { addHarnessOption, addSandboxOptions, sandboxRequestFromFlags, type SandboxFlags } from './run-flags.js';
+import { taskChoicesOf } from './task-choices.js';
 
 interface QaFlags extends SandboxFlags {
   junit?: string;
@@ -117,15 +118,7 @@ export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.Wr
   try {
     config = await loadConfig(home);
     if (flags.display !== undefined) config = { ...config, displayId: flags.display };
-    resolved = resolveRunChoices(config, {
-      profile: flags.profile,
-      provider: flags.provider,
-      model: flags.model,
-      baseUrl: flags.baseUrl,
-      apiKeyEnv: flags.apiKeyEnv,
-      ...(flags.harness !== undefined ? { harness: flags.harness } : {}),
-      policy: 'auto',
-    });
+    resolved = resolveRunChoices(config, { ...taskChoicesOf(flags), policy: 'auto' });
   } catch (error) {
     if (error instanceof ConfigError) {
       err.write(`deskpilot qa: ${error.message}\n`);
