@@ -117,11 +117,19 @@ export const CursorPositionActionSchema = z.object({ type: z.literal('cursor_pos
 /** A full-resolution crop of a region of the screenshot, for the model to look closer. */
 export const ZoomActionSchema = z.object({ type: z.literal('zoom'), region: RectSchema }).strict();
 
+/** The code harness's languages (main/agent/harness/code): its execute tool takes a block in one of them. */
+export const CODE_LANGUAGES = ['python', 'javascript'] as const;
+export const CodeLanguageSchema = z.enum(CODE_LANGUAGES);
+export type CodeLanguage = z.infer<typeof CodeLanguageSchema>;
+
 /**
  * Run a shell command (bash on Linux/macOS, PowerShell on Windows) in the run's sandbox
  * (shared/sandbox.ts). Always risky. `escalate` asks to run it with more than the sandbox
  * allows (paths to write, the network), saying why in `reason`: only a person may approve
- * that (policy rule "sandbox-escalation").
+ * that (policy rule "sandbox-escalation"). `language`: the command is a code block of the
+ * code harness in that language (its text the block under a header line), and runs
+ * where that language runs (`runsIn` in action-table.ts): Python in the sandbox,
+ * JavaScript in DeskPilot's own QuickJS.
  */
 export const ShellActionSchema = z
   .object({
@@ -130,6 +138,7 @@ export const ShellActionSchema = z
     timeoutMs: z.number().int().min(1).max(600_000).optional(),
     escalate: SandboxEscalationSchema.optional(),
     reason: z.string().max(2000).optional(),
+    language: CodeLanguageSchema.optional(),
   })
   .strict();
 

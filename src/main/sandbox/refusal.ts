@@ -46,12 +46,18 @@ export function sandboxRefusal(output: string, exitCode: number | null, policy: 
   return signs.size ? [...signs].join('; ') : undefined;
 }
 
-/** The note the model gets after a refused command's output: what it may ask for, and that a person decides. */
-export function refusalNote(sign: string, policy: SandboxPolicy): string {
+/** How the model asks again, by the tool that ran it: a shell command, or a code block (the code harness's execute). */
+const ASK_AGAIN = {
+  shell: 'call shell again with the same command',
+  execute: 'call execute again with the same code',
+} as const;
+
+/** The note the model gets after a refused command's (or block's) output: what it may ask for, and that a person decides. */
+export function refusalNote(sign: string, policy: SandboxPolicy, tool: keyof typeof ASK_AGAIN = 'shell'): string {
   const roots = writableRoots(policy);
   const writable = roots.length ? roots.join(', ') : 'nothing (read-only)';
   return (
     `[the sandbox may have refused this: ${sign}. Sandbox ${policy.mode}: writable ${writable} and a private temp dir; network ${policy.network ? 'on' : 'off'}. ` +
-    'If the task really needs more, call shell again with the same command, escalate: {write: [absolute paths], network: true} (only what it needs) and a reason; a person decides.]'
+    `If the task really needs more, ${ASK_AGAIN[tool]}, escalate: {write: [absolute paths], network: true} (only what it needs) and a reason; a person decides.]`
   );
 }

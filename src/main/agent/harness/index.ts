@@ -1,7 +1,7 @@
 import { harnessOf, harnessProblem, HARNESSES, type HarnessChoice, type HarnessName } from '../../../shared/harnesses.js';
 import { ConfigError } from '../../config/index.js';
 import type { ToolSpec } from '../providers/tool-spec.js';
-import { EXECUTE_TOOL_SPEC } from './code/execute-tool.js';
+import { EXECUTE_TOOL_SPEC, SANDBOXED_EXECUTE_TOOL_SPEC } from './code/execute-tool.js';
 import { codeHarnessPrompt, hybridHarnessPrompt } from './code/prompt.js';
 
 /**
@@ -23,7 +23,7 @@ export interface RunHarness {
   readonly name: HarnessName;
   /** The provider declares its family's computer tool and reads its calls. */
   readonly computerTool: boolean;
-  /** Tools offered besides the built-ins and the caller's. */
+  /** Tools offered besides the built-ins and the caller's, as an unsandboxed run offers them (`offeredTools`: a sandboxed one's). */
   readonly tools: readonly ToolSpec[];
   /** The run keeps persistent code sessions for execute (code/sessions.ts). */
   readonly codeSessions: boolean;
@@ -44,6 +44,11 @@ const RUN_HARNESSES: Readonly<Record<HarnessName, RunHarness>> = {
 
 function guiHarness(name: HarnessName): RunHarness {
   return { name, computerTool: true, tools: [], codeSessions: false, prompt: () => undefined };
+}
+
+/** The harness's tools as a run offers them: in a sandboxed run, execute takes `escalate` (as shell does, providers/builtin-tools.ts). */
+export function offeredTools(harness: RunHarness, options: { sandboxed: boolean }): readonly ToolSpec[] {
+  return harness.tools.map((tool) => (options.sandboxed && tool === EXECUTE_TOOL_SPEC ? SANDBOXED_EXECUTE_TOOL_SPEC : tool));
 }
 
 /** The harness a run's profile asks for (`harness`, else `format`, else by family and model); a profile whose harness cannot be used is a ConfigError. */

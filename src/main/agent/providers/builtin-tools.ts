@@ -22,12 +22,13 @@ const ShellInput = z.object({
   timeout_seconds: z.number().int().min(1).max(600).optional().describe('Kill the command after this many seconds (default 60).'),
 });
 /**
- * The shell tool of a sandboxed run: it may ask again with more access. Offered only when
+ * The shell tool of a sandboxed run: it may ask again with more access (the code
+ * harness's execute takes the same fields). Offered only when
  * commands run in a sandbox that can refuse (an unsandboxed run has nothing to escalate
  * to); the words are kept short because the declaration rides in every request (~60
  * tokens a request, issue 19's cost target: raw ≤ 0.8× keep-3).
  */
-const SandboxedShellInput = ShellInput.extend({
+export const EscalationInput = {
   escalate: z
     .object({
       write: z.array(z.string()).max(16).optional().describe('Existing absolute paths it must write outside the sandbox.'),
@@ -35,9 +36,10 @@ const SandboxedShellInput = ShellInput.extend({
     })
     .strict()
     .optional()
-    .describe('Only after the sandbox refused this command: run it again with this access (a person approves).'),
+    .describe('Only after the sandbox refused it: run it again with this access (a person approves).'),
   reason: z.string().max(2000).optional().describe('Why it needs that access.'),
-});
+};
+const SandboxedShellInput = ShellInput.extend(EscalationInput);
 const AskInput = z.object({ question: z.string().describe('The question, in one or two sentences.') });
 const FinishInput = z.object({ success: z.boolean(), summary: z.string().optional() });
 const ElementInput = z.object({

@@ -13,7 +13,7 @@ import { FRESH_INPUT } from '../supervision/input-memory.js';
 import { buildSystemPrompt, type SkillForPrompt } from '../system-prompt.js';
 import { groundingOf } from '../grounding/ground-step.js';
 import { runTools, ToolSetupError, type RunTools } from '../tools/agent-tool.js';
-import { runHarness, type RunHarness } from '../harness/index.js';
+import { offeredTools, runHarness, type RunHarness } from '../harness/index.js';
 import { CodeSessions } from '../harness/code/sessions.js';
 import type { TranscriptItem } from '../transcript.js';
 import type { DepsFactory, RunContext, RunDeps, RunEnding } from './context.js';
@@ -40,7 +40,7 @@ import { RunSandbox, summarizePolicy } from '../../sandbox/index.js';
 export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): Promise<RunHandle> {
   const builtins = { elements: groundingOf(options.profile) !== 'pixels', sandboxed: options.sandbox !== undefined && options.sandbox.mode !== 'danger-full-access' };
   const harness = await closingMcpOnError(options, () => runHarness(options.profile));
-  const tools = await closingMcpOnError(options, () => withHarnessTools(runTools([...(options.tools ?? []), ...(options.mcp?.tools ?? [])], builtins), harness));
+  const tools = await closingMcpOnError(options, () => withHarnessTools(runTools([...(options.tools ?? []), ...(options.mcp?.tools ?? [])], builtins), harness, builtins));
   const home = options.home ?? deskpilotHome();
   const log = await closingMcpOnError(options, () => openLog(options, home));
   const point = await closingOnError(log, () => closingMcpOnError(options, () => restorePoint(options, log)));
@@ -94,11 +94,12 @@ interface RestorePoint {
 }
 
 /** 1. The harness's own tools (the code harness's execute) after the run's; a caller's tool of the same name is refused. */
-function withHarnessTools(tools: RunTools, harness: RunHarness): RunTools {
-  if (harness.tools.length === 0) return tools;
-  const taken = harness.tools.filter((t) => tools.specs.some((s) => s.name === t.name) || tools.find(t.name));
+function withHarnessTools(tools: RunTools, harness: RunHarness, options: { sandboxed: boolean }): RunTools {
+  const offered = offeredTools(harness, options);
+  if (offered.length === 0) return tools;
+  const taken = offered.filter((t) => tools.specs.some((s) => s.name === t.name) || tools.find(t.name));
   if (taken.length) throw new ToolSetupError(`the run's tools cannot be offered: tool name "${taken[0]!.name}" is taken by the ${harness.name} harness`);
-  return { specs: [...tools.specs, ...harness.tools], find: (name) => tools.find(name) };
+  return { specs: [...tools.specs, ...offered], find: (name) => tools.find(name) };
 }
 
 /** The run's MCP servers stop when any start-up step before run_started fails, steps 1–5 (McpToolbox.close never rejects). */

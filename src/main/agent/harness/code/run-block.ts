@@ -5,6 +5,7 @@ import type { RunEventInput } from '../../../../shared/events.js';
 import type { RunLog } from '../../../sessions/types.js';
 import type { InputMemory } from '../../supervision/input-memory.js';
 import type { ModelCall } from '../../transcript.js';
+import { refusalNote } from '../../../sandbox/index.js';
 import { planCall } from './computer-api.js';
 import { readExecuteInput, type CodeLanguage } from './execute-tool.js';
 import type { CodeSessions } from './sessions.js';
@@ -17,11 +18,14 @@ import type { BlockResult, ComputerCallReply, ComputerCallRequest } from './sess
  *                  text is the code under a header naming the session): the same risk rules
  *                  (a command is risky: under ask and risky it waits, shown whole), user
  *                  rules on command text, the approval queue, a person's edit
- *   3. run       — in the run's persistent session of that language, in the run's sandbox
+ *   3. run       — in the run's persistent session of that language, in the run's sandbox;
+ *                  a block with `escalate` (a person approved it: the gate holds every
+ *                  escalation for one) in a fresh interpreter with exactly that grant
  *   4. each computer call — the action it is (computer-api.ts), through the runner's own
  *                  proposeAndRun: checkAction, the gate and queue, the takeover watch, the
  *                  executor, the audit log. A refusal is raised in the code with its reason
- *   5. answer    — output, value and traceback, cut to the budget with the cut said
+ *   5. answer    — output, value and traceback, cut to the budget with the cut said; a
+ *                  failure with a sign of the sandbox's refusal says so, and how to ask again
  * A stop (Stop, Ctrl-C, the kill hotkey, the run's time limit) ends the block and the
  * interpreter with everything it started, and stops the run as any stop does.
  */
@@ -62,6 +66,8 @@ export interface BlockOutcome {
 /** Output kept for the model per block (~4k tokens); the shell tool keeps 16,000 characters too. */
 export const BLOCK_OUTPUT_CHARS = 16_000;
 const DEFAULT_BLOCK_MS = 60_000;
+/** Said after an escalated block's answer: where it ran, and that the grant is gone. */
+export const ESCALATED_NOTE = '(This block ran in a fresh interpreter with the access a person granted, now ended: it did not see earlier variables, and the next block runs in the session without that access.)';
 
 /** The session a block runs in, and how a comment starts in its language. */
 const SESSIONS: Readonly<Record<CodeLanguage, { name: string; comment: string }>> = {
@@ -88,9 +94,10 @@ export async function runCodeCall(ctx: BlockRun, sessions: CodeSessions, call: M
     ctx.emit({ type: 'action_invalid', step: ctx.step, callId: call.callId, raw: JSON.stringify(call.input ?? null).slice(0, 2_000), error: input.error });
     return { ok: false, text: input.error, acted: false };
   }
-  const { language, code } = input.block;
+  const { language, code, escalate, reason } = input.block;
   const timeoutMs = (input.block.timeout_seconds ?? DEFAULT_BLOCK_MS / 1000) * 1000;
-  const checked = hooks.check({ type: 'shell', command: blockCommand(language, code), timeoutMs });
+  // The block is the shell action it is: its language says where it runs (the card's "runs in"), its escalation is held for a person.
+  const checked = hooks.check({ type: 'shell', command: blockCommand(language, code), timeoutMs, language, ...(escalate ? { escalate } : {}), ...(reason ? { reason } : {}) });
   if (!checked.ok) {
     ctx.emit({ type: 'action_invalid', step: ctx.step, callId: call.callId, raw: code.slice(0, 2_000), error: checked.error });
     return { ok: false, text: `error: ${checked.error}`, acted: false };
@@ -120,14 +127,27 @@ export async function runCodeCall(ctx: BlockRun, sessions: CodeSessions, call: M
   const perform: BlockPerformer = async (approved, by, proposalId) => {
     const started = Date.now();
     const runCode = approved.type === 'shell' ? codeOfCommand(language, approved.command) : code;
-    const result = await sessions.session(language).run(runCode, { signal: ctx.control.signal, timeoutMs, maxOutputChars: BLOCK_OUTPUT_CHARS, onCall });
+    // The escalation the person saw and approved: the approved action's own.
+    const where = sessions.forBlock(language, approved.type === 'shell' ? approved.escalate : undefined);
+    if ('refused' in where) {
+      ctx.emit({ type: 'action_executed', step: ctx.step, proposalId, action: approved, by, ok: false, error: where.refused, output: where.refused, durationMs: Date.now() - started, held: ctx.input.held });
+      return { ok: false, text: where.refused };
+    }
+    let result: BlockResult;
+    try {
+      result = await where.session.run(runCode, { signal: ctx.control.signal, timeoutMs, maxOutputChars: BLOCK_OUTPUT_CHARS, onCall });
+    } finally {
+      // An escalated block's interpreter holds its grant: ended with the block, whatever happened.
+      if (where.once) await where.session.close();
+    }
     acted = true;
     if (result.status === 'stopped') {
       ctx.emit({ type: 'action_executed', step: ctx.step, proposalId, action: approved, by, ok: false, error: 'stopped before it finished', durationMs: Date.now() - started, held: ctx.input.held });
       throwIfAborted(ctx.control.signal);
     }
     // 5. answer: scrubbed like every tool output (a key the code printed, a typed secret).
-    const text = ctx.log.scrubText(blockText(language, result, timeoutMs));
+    const said = blockText(language, result, timeoutMs);
+    const text = ctx.log.scrubText(where.once ? `${said}\n${ESCALATED_NOTE}` : said);
     const ok = result.status === 'done';
     ctx.emit({
       type: 'action_executed',
@@ -175,5 +195,6 @@ export function blockText(language: CodeLanguage, result: BlockResult, timeoutMs
   if (result.truncated) parts.push(`(the output was cut to ${BLOCK_OUTPUT_CHARS} characters: its middle is left out, as marked)`);
   if (result.value !== undefined) parts.push(`value: ${result.value}`);
   if (result.status === 'error' && result.error) parts.push(`error:\n${result.error}`);
+  if (result.refusal) parts.push(refusalNote(result.refusal.sign, result.refusal.sandbox, 'execute'));
   return parts.join('\n');
 }

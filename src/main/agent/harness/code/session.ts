@@ -1,21 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { z } from 'zod';
-import { stopProcessGroup, stopProcessesWithEnv } from '../../../process-tree.js';
-import { prepareCommand, type CommandSpec, type SandboxPolicy } from '../../../sandbox/index.js';
+import { sandboxRefusal, startSandboxedProcess, type CommandSpec, type SandboxedProcess, type SandboxPolicy } from '../../../sandbox/index.js';
 import { shellEnvironment, truncateMiddle } from '../../tools/shell.js';
 import { PYTHON_DRIVER } from './python-driver.js';
 
 /**
- * One persistent Python session of a run (the `code` harness): a python3 process, run
- * through the run's sandbox like every command (sandbox/host.ts prepareCommand), that
- * keeps its globals between blocks. Its lifetime: started by the first block, ended by
- * `close()` when the run ends, and ended early — with everything it started — when a
- * block is stopped or runs past its time; the next block then starts a fresh one and
- * says so. Every process of a session carries `DESKPILOT_CODE_SESSION=<nonce>` in its
- * environment, so `close()` finds what left the process group too (process-tree.ts).
+ * One persistent Python session of a run (the `code` harness): a python3 process that
+ * keeps its globals between blocks, started under the run's sandbox by the sandbox's
+ * one entry for interpreters (sandbox/sandboxed-process.ts startSandboxedProcess: the
+ * plan, hidden paths, network and display rules of a shell command). Its lifetime:
+ * started by the first block, ended by `close()` when the run ends, and ended early —
+ * with everything it started — when a block is stopped or runs past its time; the next
+ * block then starts a fresh one and says so. `stop` of the sandboxed process ends its
+ * group, every process carrying its marker (a `setsid` child too) and, under
+ * bubblewrap, waits for its pid namespace to empty.
  */
 
 export interface ComputerCallRequest {
@@ -47,6 +48,8 @@ export interface BlockResult {
   /** This block started a fresh interpreter after an earlier one was ended. */
   restarted: boolean;
   durationMs: number;
+  /** The block failed with a sign that the sandbox refused it (sandbox/refusal.ts), and that sandbox: the model is told it may escalate. */
+  refusal?: { sign: string; sandbox: SandboxPolicy };
 }
 
 /** A persistent interpreter of one language (PythonSession, JsSession). */
@@ -67,6 +70,8 @@ export interface SessionOptions {
   python?: string;
   /** The run was resumed: its first block says the earlier session's variables are gone. */
   fresh?: boolean;
+  /** The home folder whose secrets the sandbox hides (default os.homedir(); tests give their own). */
+  home?: string;
 }
 
 const DoneSchema = z.object({ type: z.literal('done'), ok: z.boolean(), value: z.string().optional(), error: z.string().optional() });
@@ -74,11 +79,10 @@ const CallSchema = z.object({ type: z.literal('call'), id: z.number().int(), met
 const DriverMessageSchema = z.union([DoneSchema, CallSchema]);
 
 interface Live {
+  process: SandboxedProcess;
   child: ChildProcess;
   nonce: string;
   stdin: Writable;
-  exited: Promise<void>;
-  dispose: () => void;
 }
 
 export class PythonSession implements CodeSession {
@@ -103,7 +107,8 @@ export class PythonSession implements CodeSession {
       const outcome = await this.runIn(live, code, options);
       if (outcome.status === 'stopped' || outcome.status === 'timed_out' || outcome.status === 'crashed') await this.end(true);
       const cut = truncateMiddle(outcome.output, options.maxOutputChars);
-      return { ...outcome, output: cut.text, truncated: cut.truncated, restarted, durationMs: Date.now() - started };
+      const refusal = this.refusalOf(outcome);
+      return { ...outcome, output: cut.text, truncated: cut.truncated, restarted, durationMs: Date.now() - started, ...(refusal ? { refusal } : {}) };
     } finally {
       this.busy = false;
     }
@@ -114,20 +119,24 @@ export class PythonSession implements CodeSession {
     await this.end(false);
   }
 
+  /** A failed block's sign of a sandbox refusal in its output and traceback (the signs a shell command's are read for). */
+  private refusalOf(outcome: Pick<BlockResult, 'status' | 'output' | 'error'>): BlockResult['refusal'] {
+    const sandbox = this.options.sandbox;
+    if (!sandbox || (outcome.status !== 'error' && outcome.status !== 'crashed')) return undefined;
+    // A raised block is read as a command that exited 1: its traceback is its stderr.
+    const sign = sandboxRefusal(`${outcome.output}\n${outcome.error ?? ''}`, 1, sandbox);
+    return sign ? { sign, sandbox } : undefined;
+  }
+
   private start(): Live {
     const nonce = randomBytes(12).toString('hex');
     const env = { ...shellEnvironment(this.options.env ?? process.env), DESKPILOT_CODE_SESSION: nonce, PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' };
     const plain: CommandSpec = { file: this.options.python ?? 'python3', args: ['-u', '-c', PYTHON_DRIVER], cwd: this.options.sandbox?.workspace ?? this.options.cwd, env };
     // Throws SandboxUnavailableError when the run's sandbox cannot run here: never unsandboxed instead.
-    const { spawn: spec, dispose } = this.options.sandbox ? prepareCommand(this.options.sandbox, plain) : { spawn: plain, dispose: () => {} };
-    const child = spawn(spec.file, [...spec.args], { cwd: spec.cwd, env: spec.env, detached: true, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], windowsHide: true });
-    const exited = new Promise<void>((resolve) => {
-      child.once('close', () => resolve());
-      child.once('error', () => resolve());
-    });
-    // A write to a dead interpreter's stdin is reported by the block's outcome, not as an unhandled error.
-    child.stdin!.on('error', () => {});
-    return { child, nonce, stdin: child.stdin!, exited, dispose };
+    // graceMs 0: a stopped or timed-out block is killed at once, no TERM grace (stop of a
+    // spinning block 462 ms median at load 34, 617 ms with 200 ms graces).
+    const started = startSandboxedProcess(this.options.sandbox, plain, { extraPipes: 1, graceMs: 0, ...(this.options.home ? { home: this.options.home } : {}) });
+    return { process: started, child: started.child, nonce, stdin: started.stdin };
   }
 
   private async end(lost: boolean): Promise<void> {
@@ -135,16 +144,8 @@ export class PythonSession implements CodeSession {
     this.live = undefined;
     if (!live) return;
     if (lost) this.lost = true;
-    live.stdin.end();
-    const pid = live.child.pid;
-    // KILL at once (no TERM grace): the block is being cut short anyway, and a stop is
-    // said at once. Stop of a spinning block: 462 ms median at load 34 (was 617 ms with
-    // 200 ms graces); most of it is reading /proc under that load.
-    if (pid !== undefined) await stopProcessGroup(pid, 0);
-    // What left the group (setsid, a daemon) still carries the session's marker.
-    await stopProcessesWithEnv(`DESKPILOT_CODE_SESSION=${live.nonce}`, 0);
-    await live.exited;
-    live.dispose();
+    // Its group, what left it (setsid, a daemon: the process marker), its pid namespace.
+    await live.process.stop();
   }
 
   private runIn(live: Live, code: string, options: BlockOptions): Promise<Omit<BlockResult, 'restarted' | 'durationMs' | 'truncated'>> {
@@ -183,7 +184,7 @@ export class PythonSession implements CodeSession {
           if (!ended[name]) output += pending;
         });
       }
-      const rpc = createInterface({ input: child.stdio[3] as Readable });
+      const rpc = createInterface({ input: live.process.extra[0] as Readable });
       const finish = (result: Omit<BlockResult, 'restarted' | 'durationMs' | 'truncated'>) => {
         if (settled) return;
         settled = true;
