@@ -15,7 +15,8 @@ export const BIN = path.join(REPO_ROOT, 'bin', 'deskpilot.js');
 /** A temporary DESKPILOT_HOME, removed by the returned cleanup. */
 export function tempHome(prefix = 'deskpilot-test-'): { home: string; cleanup(): void } {
   const home = mkdtempSync(path.join(os.tmpdir(), prefix));
-  return { home, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+  // DESKPILOT_KEEP_TEST_HOME=1 keeps every home (its sessions, divergence reports, logs) to look at after a failure.
+  return { home, cleanup: () => (process.env.DESKPILOT_KEEP_TEST_HOME === '1' ? undefined : rmSync(home, { recursive: true, force: true })) };
 }
 
 /** The last screenshot in a model request (the one whose pixel space the model answers in). */
