@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Providers } from '../../src/renderer/bridge/context.js';
 import { ApprovalQueue } from '../../src/renderer/components/ApprovalQueue.js';
 import { createAppStore } from '../../src/renderer/store/app-store.js';
+import { QUICKJS_RUNS_IN } from '../../src/shared/runs-in.js';
 import { describeSandbox, type SandboxSummary } from '../../src/shared/sandbox.js';
 import { EventScript, TestClient } from './fixtures.js';
 
@@ -70,6 +71,19 @@ describe('a shell command’s approval card says where it runs', () => {
     // An escalation that asks for nothing is no escalation.
     card({ type: 'shell', command: 'make', escalate: { write: [] } }, BOXED);
     expect(text('command-escalation')).toBeNull();
+  });
+
+  it('a code block says where its language runs: Python in the run’s sandbox, JavaScript in DeskPilot’s QuickJS — no sandbox line, no display line (issue 30 item 9)', () => {
+    card({ type: 'shell', command: '# python block\nprint(1)', language: 'python' }, BOXED);
+    expect(text('command-sandbox')).toBe(`Runs in: ${describeSandbox(BOXED)}`);
+    cleanup();
+    for (const sandbox of [BOXED, OPEN, undefined]) {
+      card({ type: 'shell', command: '// javascript block\nconsole.log(1)', language: 'javascript' }, sandbox);
+      expect(text('command-sandbox')).toBe(`Runs in: ${QUICKJS_RUNS_IN}`);
+      expect(screen.getByTestId('command-sandbox').className).toContain('muted');
+      expect(text('command-display')).toBeNull();
+      cleanup();
+    }
   });
 
   it('is not on the card of an action that is not a command', () => {

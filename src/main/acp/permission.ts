@@ -2,8 +2,10 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { Action } from '../../shared/actions.js';
 import { describeWhole, shortTitle } from '../../shared/action-text.js';
 import { visibleText } from '../../shared/visible-text.js';
+import { similarMayCover } from '../../shared/code-block.js';
 import type { ApprovalAnswer, GateDecision } from '../../shared/approvals.js';
-import { describeSandbox, type SandboxSummary } from '../../shared/sandbox.js';
+import type { SandboxSummary } from '../../shared/sandbox.js';
+import { runsIn } from '../../shared/runs-in.js';
 
 /**
  * What an ACP editor is asked when the gate holds an action, and what its choice means in
@@ -18,8 +20,9 @@ import { describeSandbox, type SandboxSummary } from '../../shared/sandbox.js';
  *   3. an option we did not offer is no approval: it rejects, saying which option came;
  *   4. a cancelled request stops the run (nothing held may run unanswered);
  *   5. a shell command's request says where it would run, in the terminal prompt's words
- *      ("runs in: " + describeSandbox of the run's logged sandbox; none logged: "no sandbox
- *      (full access)") — an editor's card shows the same as the app's and the terminal's.
+ *      ("runs in: " + shared/runs-in.ts: the run's logged sandbox, "no sandbox (full
+ *      access)" when none was logged, DeskPilot's QuickJS for a JavaScript block) — an
+ *      editor's card shows the same as the app's and the terminal's.
  */
 
 interface PermissionOption extends acp.PermissionOption {
@@ -35,9 +38,9 @@ const ALLOW_SIMILAR: PermissionOption = {
 };
 const REJECT: PermissionOption = { optionId: 'reject', name: 'Reject', kind: 'reject_once', answer: { decision: 'reject' } };
 
-/** The options for a held decision (rule 2): without "allow always" when only a person may answer. */
-function optionsFor(decision: GateDecision): PermissionOption[] {
-  return decision.humanOnly ? [ALLOW, REJECT] : [ALLOW, ALLOW_SIMILAR, REJECT];
+/** The options for a held decision (rule 2): without "allow always" when only a person may answer, or for a code block (never approved "similar"). */
+function optionsFor(decision: GateDecision, action: Action | undefined): PermissionOption[] {
+  return decision.humanOnly || (action !== undefined && !similarMayCover(action)) ? [ALLOW, REJECT] : [ALLOW, ALLOW_SIMILAR, REJECT];
 }
 
 /** The whole action as a tool call's content: what an editor shows under a title that may be shortened (rule 1). */
@@ -45,10 +48,11 @@ export function wholeContent(action: Action): acp.ToolCallContent[] {
   return [{ type: 'content', content: { type: 'text', text: describeWhole(action) } }];
 }
 
-/** Where a held shell command would run (rule 5); nothing for another action. */
+/** Where a held shell command or code block would run (rule 5); nothing for another action. */
 function whereContent(action: Action, sandbox: SandboxSummary | undefined): acp.ToolCallContent[] {
-  if (action.type !== 'shell') return [];
-  return [{ type: 'content', content: { type: 'text', text: `runs in: ${visibleText(sandbox ? describeSandbox(sandbox) : 'no sandbox (full access)')}` } }];
+  const where = runsIn(action, sandbox);
+  if (!where) return [];
+  return [{ type: 'content', content: { type: 'text', text: `runs in: ${visibleText(where.text)}` } }];
 }
 
 /**
@@ -69,7 +73,7 @@ export function permissionRequest(
       ...(action ? { content: [...wholeContent(action), ...whereContent(action, sandbox)] } : {}),
       rawInput: { action, why: decision.reason, rule: decision.rule },
     },
-    options: optionsFor(decision).map(({ answer: _answer, ...option }) => option),
+    options: optionsFor(decision, action).map(({ answer: _answer, ...option }) => option),
   };
 }
 
@@ -79,6 +83,6 @@ export type PermissionOutcome = { kind: 'answer'; answer: ApprovalAnswer } | { k
 export function permissionOutcome(decision: GateDecision, response: acp.RequestPermissionResponse): PermissionOutcome {
   if (response.outcome.outcome === 'cancelled') return { kind: 'stop', reason: 'cancelled from the editor (permission request cancelled)' };
   const chosen = response.outcome.optionId;
-  const option = optionsFor(decision).find((o) => o.optionId === chosen);
+  const option = optionsFor(decision, undefined).find((o) => o.optionId === chosen);
   return { kind: 'answer', answer: option ? option.answer : { decision: 'reject', feedback: `unknown permission option ${JSON.stringify(chosen)}` } };
 }
