@@ -356,6 +356,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
           // (the first observation, after an accessibility action) costs no round trip.
           ...(input ? { reaction: { since: input.since, expectChange: input.expectChange }, roundTrip: pingInputTargets } : {}),
           ...(input?.echo ? { echo: input.echo } : {}),
+          frameLayout: () => (lastGrab ? { rowBytes: lastGrab.byteWidth, pixelBytes: lastGrab.channels } : undefined),
           ...(before ? { before } : {}),
           ...(o.signal ? { signal: o.signal } : {}),
         },

@@ -30,8 +30,13 @@
  *     an app that took 300 ms to show anything may take as long between two frames of
  *     the same reaction. An app that answers in 20 ms keeps the 75 ms window, so a still
  *     screen costs one round trip, not a fixed wait.
+ * Once proof 3 holds (all of the typed text reported back) it stands for proofs 2 and 4
+ * and for the count of quiet grabs: the app has handled every key, and only drawing is
+ * left, so quiet is counted in time alone. A text caret's blink (caret-blink.ts) is no
+ * change for settle at all: it neither restarts quiet nor answers input.
  */
 import { sleep, throwIfAborted } from '../shared/abort.js';
+import { onlyCaretBlink, type FrameLayout } from './caret-blink.js';
 import type { Frame } from './frame-pool.js';
 import type { EchoProgress, TypedEcho } from './settle-echo.js';
 import type { SettleResult } from './types.js';
@@ -63,6 +68,11 @@ export interface SettleParams {
   roundTrip?: () => Promise<unknown>;
   /** The typed text as the app reports it back (proof 3 above, settleVerdict rule 5; settle-echo.ts); read on every grab. */
   echo?: Pick<TypedEcho, 'progress'>;
+  /**
+   * How the grabs' bytes are laid out, read after each grab; with it a change that is only
+   * a caret's blink is no change (caret-blink.ts). Without it every difference counts.
+   */
+  frameLayout?: () => FrameLayout | undefined;
   signal?: AbortSignal;
 }
 
@@ -99,7 +109,7 @@ export interface SettleState {
   /** performance.now() of the first change after `reaction.since`, if any. */
   firstReaction: number | undefined;
   compared: number;
-  /** Grabs in a row equal to the one before (0 right after a change). */
+  /** Grabs in a row equal to the one before, or differing by a caret's blink only (0 right after a change). */
   unchanged: number;
   /**
    * The round trip through the app (rule 2): performance.now() when it was sent and when
@@ -116,20 +126,28 @@ export interface SettleState {
  *  1. nothing compared yet: wait;
  *  2. maxMs passed: gave-up (unless rule 6 holds at the same moment);
  *  3. input that must show, no change since it, less than waitMs ago: wait;
- *  4. the round trip through the app still out, sent less than waitMs ago: wait;
+ *  4. the round trip through the app still out, sent less than waitMs ago, and the app
+ *     has not reported all of the typed text back: wait;
  *  5. the app reported part of the typed text back, not all of it: wait;
  *  6. quiet since the latest of the last change, the round trip's answer and the whole
  *     text's report, for max(quietMs, min(reaction time, quietCapMs)) — the reaction
- *     time left out once the whole text was reported — and minMs passed: settled.
+ *     time left out once the whole text was reported — and minMs passed: settled. After
+ *     input that must show, quiet also takes quietGrabs grabs in a row, until the whole
+ *     text was reported: from then on quiet is counted in time alone, and the round
+ *     trip's answer no longer moves its start.
  */
 export function settleVerdict(s: SettleState, p: Pick<SettleParams, 'minMs' | 'maxMs' | 'quietMs' | 'reaction'>): 'settled' | 'gave-up' | 'wait' {
   const waited = s.now - s.start;
   const r = p.reaction;
   const awaitingReaction = r !== undefined && r.expectChange && s.firstReaction === undefined && s.now - r.since < REACTION_LIMITS.waitMs;
   const trip = s.roundTrip;
-  const awaitingAnswer = r !== undefined && trip !== undefined && trip.answered === undefined && s.now - trip.sent < REACTION_LIMITS.waitMs;
-  const answeredAt = trip?.answered;
   const echo = s.echo;
+  const echoed = echo?.completeAt !== undefined;
+  // The whole text reported back proves what the round trip would (every key handled),
+  // and more for Chromium, whose browser process answers for a renderer still at work;
+  // under load its answer came 100–850 ms after the text (bench, load ~13).
+  const answeredAt = echoed ? undefined : trip?.answered;
+  const awaitingAnswer = r !== undefined && !echoed && trip !== undefined && trip.answered === undefined && s.now - trip.sent < REACTION_LIMITS.waitMs;
   // Not bounded by waitMs: the app has said it is still inserting what we typed, so only
   // maxMs ends the wait (a field that refuses part of the text costs that once).
   const awaitingEcho = r !== undefined && echo !== undefined && echo.seen && echo.completeAt === undefined;
@@ -142,9 +160,12 @@ export function settleVerdict(s: SettleState, p: Pick<SettleParams, 'minMs' | 'm
   // Nor does a slow reaction once the app reported all of the typed text back: what is
   // left is drawing it. Grown to the reaction (~900 ms at load ~20) the window outlasted
   // Chromium's caret blink (500 ms), and such settles ran to maxMs.
-  const grownTo = echo?.completeAt !== undefined ? 0 : Math.min(reactionMs, REACTION_LIMITS.quietCapMs);
+  const grownTo = echoed ? 0 : Math.min(reactionMs, REACTION_LIMITS.quietCapMs);
   const quietNeeded = Math.max(p.quietMs, mustShow ? REACTION_LIMITS.quietFloorMs : 0, grownTo);
-  const quietGrabs = mustShow ? REACTION_LIMITS.quietGrabs : 1;
+  // Grabs stand in for the load the app suffers too while it may still be handling keys;
+  // once it reported all of them, 20 grabs only measured our own grab time (~128 ms a
+  // grab at load 20: 2.5 s, outlasting Chromium's 500 ms caret blink).
+  const quietGrabs = mustShow && !echoed ? REACTION_LIMITS.quietGrabs : 1;
   const quietSince = Math.max(s.lastChange, answeredAt ?? -Infinity, echo?.completeAt ?? -Infinity);
   if (s.compared >= 1 && !awaitingReaction && !awaitingAnswer && !awaitingEcho && waited >= p.minMs && s.now - quietSince >= quietNeeded && s.unchanged >= quietGrabs) return 'settled';
   if (waited >= p.maxMs) return 'gave-up';
@@ -167,6 +188,8 @@ export interface SettleTrace {
   roundTripError?: string;
   /** Round trips asked (one after the input, one more after each change once answered). */
   trips: number;
+  /** performance.now() of every difference that was a caret's blink only (no change for settle). */
+  caretBlinks: number[];
   compared: number;
   verdict: 'settled' | 'gave-up';
 }
@@ -191,6 +214,7 @@ export async function waitForSettle(grabFrame: () => Promise<Frame>, params: Set
   const since = params.reaction?.since;
   let previous: Frame | undefined = params.before;
   const changes: number[] = [];
+  const caretBlinks: number[] = [];
   let roundTripError: string | undefined;
   let trips = 0;
   const roundTrip = params.roundTrip;
@@ -220,8 +244,12 @@ export async function waitForSettle(grabFrame: () => Promise<Frame>, params: Set
       state.echo = params.echo?.progress();
       if (previous) {
         state.compared++;
+        const layout = params.frameLayout?.();
         if (frame.data.equals(previous.data)) state.unchanged++;
-        else {
+        else if (layout && onlyCaretBlink(previous.data, frame.data, layout)) {
+          state.unchanged++;
+          if (traceListeners.size) caretBlinks.push(state.now);
+        } else {
           state.unchanged = 0;
           state.lastChange = state.now;
           if (traceListeners.size) changes.push(state.now);
@@ -250,6 +278,7 @@ export async function waitForSettle(grabFrame: () => Promise<Frame>, params: Set
             echo: state.echo,
             ...(roundTripError !== undefined ? { roundTripError } : {}),
             trips,
+            caretBlinks,
             compared: state.compared,
             verdict,
           });

@@ -73,6 +73,24 @@ describe('settleVerdict', () => {
     expect(settleVerdict(state({ ...later, now: 1_900 + SETTLE_DEFAULTS.quietMs }), { ...base, reaction })).toBe('settled');
   });
 
+  it('once all of the typed text was reported back, quiet is counted in time: no quietGrabs, no round trip awaited', () => {
+    const reaction = { since: 990, expectChange: true };
+    // Grabs ~128 ms apart (load 20): two quiet grabs in the floor; the browser process's ping still out.
+    const slowGrabs = { firstReaction: 1_050, lastChange: 1_050, unchanged: 2, roundTrip: { sent: 1_000, answered: undefined } };
+    const whole = { seen: true, completeAt: 1_040 };
+    expect(settleVerdict(state({ ...slowGrabs, echo: whole, now: 1_050 + REACTION_LIMITS.quietFloorMs - 1 }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...slowGrabs, echo: whole, now: 1_050 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('settled');
+    // Not before the whole text: the same moment with part of it, or with no report, waits for grabs and the answer.
+    expect(settleVerdict(state({ ...slowGrabs, echo: { seen: true, completeAt: undefined }, now: 1_050 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...slowGrabs, now: 1_050 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...slowGrabs, roundTrip: undefined, now: 1_050 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('wait');
+    // An answer after the whole text does not move quiet's start: 850 ms late under load.
+    const lateAnswer = { ...slowGrabs, roundTrip: { sent: 1_000, answered: 1_850 }, echo: whole };
+    expect(settleVerdict(state({ ...lateAnswer, now: 1_050 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('settled');
+    // A change after the whole text still restarts quiet.
+    expect(settleVerdict(state({ ...slowGrabs, echo: whole, lastChange: 1_200, now: 1_050 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('wait');
+  });
+
   it('maxMs ends any wait, reported as not settled', () => {
     const reaction = { since: 990, expectChange: true };
     expect(settleVerdict(state({ now: 1_000 + 3_000, lastChange: 3_990 }), { ...base, reaction })).toBe('gave-up');
