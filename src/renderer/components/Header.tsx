@@ -68,7 +68,8 @@ export function Header() {
         {/* The meter counts the live run only: a finished run's cost is on its end card, not carried into the next. */}
         {live && total && (
           <span className="meter" data-testid="meter" title={usageText(total)}>
-            {formatUsd(total.costUsd)} · {formatTokens(inputTokensOf(total) + total.outputTokens)} tok
+            {formatUsd(total.costUsd)}
+            <span className="meter-tokens"> · {formatTokens(inputTokensOf(total) + total.outputTokens)} tok</span>
           </span>
         )}
         {recording && (
