@@ -102,22 +102,30 @@ export class ResultsFileError extends Error {
   }
 }
 
-/** The suite as results.json; `dir` is the folder it is written to (every path becomes relative to it). */
-export function toResultsFile(suite: SuiteResult, dir: string, outputs: ResultsFile['outputs']): ResultsFile {
-  if (!suite.plan) throw new Error('a suite without its plan fingerprint cannot be written as results.json');
-  const rel = (p: string) => relativeInside(dir, p);
-  const attempt = (a: AttemptResult): ResultsFile['cases'][number]['attempts'][number] => ({
+/** An attempt's fields that are the same in memory and in results.json: everything but its paths (runDir there is session here, and relative) and checks. */
+type PathlessAttempt = Pick<AttemptResult, 'attempt' | 'source' | 'status' | 'message' | 'runId' | 'runStatus' | 'verdict' | 'durationMs'>;
+function attemptPathless(a: PathlessAttempt): PathlessAttempt {
+  return {
     attempt: a.attempt,
     ...(a.source ? { source: a.source } : {}),
     status: a.status,
     message: a.message,
     ...(a.runId ? { runId: a.runId } : {}),
-    ...(a.runDir ? { session: rel(a.runDir) } : {}),
     ...(a.runStatus ? { runStatus: a.runStatus } : {}),
     ...(a.verdict ? { verdict: a.verdict } : {}),
+    durationMs: a.durationMs,
+  };
+}
+
+/** The suite as results.json; `dir` is the folder it is written to (every path becomes relative to it). */
+export function toResultsFile(suite: SuiteResult, dir: string, outputs: ResultsFile['outputs']): ResultsFile {
+  if (!suite.plan) throw new Error('a suite without its plan fingerprint cannot be written as results.json');
+  const rel = (p: string) => relativeInside(dir, p);
+  const attempt = (a: AttemptResult): ResultsFile['cases'][number]['attempts'][number] => ({
+    ...attemptPathless(a),
+    ...(a.runDir ? { session: rel(a.runDir) } : {}),
     checks: a.checks.map((c) => ({ expectation: c.expectation, source: c.source, status: c.status, actual: c.actual, detail: c.detail, ...(c.image ? { image: rel(c.image) } : {}) })),
     evidence: a.evidence.map(rel),
-    durationMs: a.durationMs,
   });
   const file: ResultsFile = {
     format: RESULTS_FORMAT,
@@ -234,19 +242,7 @@ export async function readResultsDir(dir: string): Promise<{ suite: SuiteResult;
         const { image: _relative, ...rest } = check;
         checks.push({ ...rest, ...(image ? { image } : {}) });
       }
-      attempts.push({
-        attempt: a.attempt,
-        ...(a.source ? { source: a.source } : {}),
-        status: a.status,
-        message: a.message,
-        ...(a.runId ? { runId: a.runId } : {}),
-        ...(runDir ? { runDir } : {}),
-        ...(a.runStatus ? { runStatus: a.runStatus } : {}),
-        ...(a.verdict ? { verdict: a.verdict } : {}),
-        checks,
-        evidence,
-        durationMs: a.durationMs,
-      });
+      attempts.push({ ...attemptPathless(a), ...(runDir ? { runDir } : {}), checks, evidence });
     }
     cases.push({
       id: c.id,

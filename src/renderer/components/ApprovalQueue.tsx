@@ -15,6 +15,7 @@ import { riskWarningOf } from '../lib/risk.js';
 import { grantText, similarGrants, similarMeaning } from '../lib/similar.js';
 import { isTextEntry, useShortcuts } from '../lib/shortcuts.js';
 import { ActionOverlay } from './ActionOverlay.js';
+import { ApprovalButtons } from './ApprovalButtons.js';
 import { CommandSandbox } from './CommandSandbox.js';
 import { Countdown } from './Countdown.js';
 import { FullText } from './FullText.js';
@@ -128,6 +129,8 @@ export function ApprovalQueue() {
     if (base.type === 'key' || base.type === 'hold_key') return { ...base, keys: text };
     return base;
   };
+
+  const sendRejection = () => void answer({ decision: 'reject', feedback: feedback.trim() || undefined });
 
   const confirmEdit = () => {
     const a = editedAction();
@@ -291,67 +294,29 @@ export function ApprovalQueue() {
             onKeyDown={(e) => {
               if (e.key === 'Enter' && !e.shiftKey) {
                 e.preventDefault();
-                void answer({ decision: 'reject', feedback: feedback.trim() || undefined });
+                sendRejection();
               }
             }}
           />
         </label>
       )}
-      <div className="buttons">
-        {mode === 'idle' && !risk && (
-          <>
-            <button className="primary" disabled={busy} onClick={() => void answer({ decision: 'approve' })}>
-              Approve <kbd>A</kbd>
-            </button>
-            <button disabled={busy || head.decision?.humanOnly} onClick={() => void answer({ decision: 'approve_similar' })} title={similarTitle} aria-describedby="similar-hint">
-              Approve similar <kbd>S</kbd>
-            </button>
-            <button disabled={busy} onClick={startEdit}>
-              Edit <kbd>E</kbd>
-            </button>
-            <button className="danger" disabled={busy} onClick={() => setMode('reject')}>
-              Reject <kbd>R</kbd>
-            </button>
-          </>
-        )}
-        {mode === 'idle' && risk && (
-          // Risky: Reject first, filled and focused; approving takes a deliberate "anyway".
-          <>
-            <button ref={rejectRef} className="danger-primary" disabled={busy} onClick={() => setMode('reject')} data-testid="reject">
-              Reject <kbd>R</kbd>
-            </button>
-            <button disabled={busy} onClick={startEdit}>
-              Edit <kbd>E</kbd>
-            </button>
-            <button className="danger" disabled={busy} onClick={() => void answer({ decision: 'approve' })} data-testid="approve-anyway">
-              Approve anyway <kbd>A</kbd>
-            </button>
-            <button disabled={busy || head.decision?.humanOnly} onClick={() => void answer({ decision: 'approve_similar' })} title={similarTitle} aria-describedby="similar-hint">
-              Approve similar <kbd>S</kbd>
-            </button>
-          </>
-        )}
-        {mode === 'edit' && (
-          <>
-            <button className="primary" disabled={busy} onClick={confirmEdit}>
-              Run edited <kbd>Enter</kbd>
-            </button>
-            <button onClick={() => setMode('idle')}>
-              Cancel <kbd>Esc</kbd>
-            </button>
-          </>
-        )}
-        {mode === 'reject' && (
-          <>
-            <button className="danger" disabled={busy} onClick={() => void answer({ decision: 'reject', feedback: feedback.trim() || undefined })}>
-              Send rejection <kbd>Enter</kbd>
-            </button>
-            <button onClick={() => setMode('idle')}>
-              Cancel <kbd>Esc</kbd>
-            </button>
-          </>
-        )}
-      </div>
+      <ApprovalButtons
+        mode={mode}
+        risky={risky}
+        busy={busy}
+        humanOnly={!!head.decision?.humanOnly}
+        similarTitle={similarTitle}
+        rejectRef={rejectRef}
+        on={{
+          approve: () => void answer({ decision: 'approve' }),
+          approveSimilar: () => void answer({ decision: 'approve_similar' }),
+          startEdit,
+          openReject: () => setMode('reject'),
+          confirmEdit,
+          sendRejection,
+          cancel: () => setMode('idle'),
+        }}
+      />
       {mode === 'idle' && (
         <p className="muted similar-hint" id="similar-hint" data-testid="similar-hint">
           {head.decision?.humanOnly ? 'Approve similar is off: only you can approve this one, each time.' : `Approve similar ${similarMeaning(head.action, head.decision)}.`}
