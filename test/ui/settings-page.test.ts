@@ -1,12 +1,8 @@
-import { copyFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../src/shared/config.js';
-import { REPO_ROOT } from '../e2e/support.js';
-import { contrastFailures } from './contrast.js';
-import { artifactsDir } from './serve-harness.js';
 import type { PushMessage } from '../../src/shared/bridge.js';
+import { contrastRatio, inView, pixelIn, screenShooter, shotTag } from './page-shots.js';
 import { describeSandbox } from '../../src/shared/sandbox.js';
 import { pushTo, startShellPages, type ShellPages } from './shell-page.js';
 
@@ -27,8 +23,8 @@ const SIZES = [
   { width: 1440, height: 900 },
   { width: 900, height: 700 },
 ] as const;
-const docShots = path.join(REPO_ROOT, 'docs', 'screenshots');
 const lowContrast: string[] = [];
+const shot = screenShooter(lowContrast);
 
 let pages: ShellPages;
 beforeAll(async () => {
@@ -38,27 +34,17 @@ afterAll(async () => {
   await pages?.close();
 });
 
-async function shot(page: Page, name: string): Promise<void> {
-  const file = path.join(artifactsDir(), `${name}.png`);
-  await page.screenshot({ path: file });
-  copyFileSync(file, path.join(docShots, `${name}.png`));
-  for (const f of await contrastFailures(page)) lowContrast.push(`${name}: "${f.text}" ${f.ratio}:1 < ${f.needed} ${f.selector}`);
-}
-
-const inView = (page: Page, selector: string) =>
-  page.locator(selector).first().evaluate((el) => {
-    const b = el.getBoundingClientRect();
-    return b.height > 0 && b.top >= 0 && b.bottom <= window.innerHeight && b.left >= 0 && b.right <= window.innerWidth;
-  });
 const activeField = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.field ?? null);
 
 describe.each(SIZES)('Settings at %o', (size) => {
   it.each(['light', 'dark'] as const)('%s: problems at their fields in words; leaving with unsaved edits asks; the idle header names the next run’s policy', async (scheme) => {
     const page = await pages.open({ viewport: size, colorScheme: scheme, answers: { 'settings.get': SETTINGS } });
-    const tag = `${size.width}x${size.height}${scheme === 'dark' ? '-dark' : ''}`;
+    const tag = shotTag(size, scheme);
     // The first screen (History is empty): the getting-started panel above the task box, Start saying why it is off.
     await page.getByTestId('first-run').waitFor();
     expect(await page.getByTestId('start-why').textContent()).toBe('Describe a task above to start.');
+    // The guide sits beside the task box, never above it: the box, Start and its reason are in view with the guide's title.
+    for (const id of ['task-input', 'start-run', 'start-why', 'first-run-close']) expect(await inView(page, `[data-testid=${id}]`), id).toBe(true);
     await shot(page, `first-run-${tag}`);
     await page.keyboard.press('Alt+3');
     await page.locator('form.settings').waitFor();
@@ -88,6 +74,7 @@ describe.each(SIZES)('Settings at %o', (size) => {
     expect(await inView(page, '[data-testid="problem-limits.maxSteps"]')).toBe(true);
     await shot(page, `settings-problems-${tag}`);
 
+    const headerBefore = await pixelIn(page, 'header.app-header');
     // The Run tab (a mouse click) with unsaved edits: the question over the page where the
     // person is (here scrolled down), Keep editing focused; Enter keeps the edits.
     await page.locator('nav .tab', { hasText: 'Run' }).click();
@@ -96,6 +83,11 @@ describe.each(SIZES)('Settings at %o', (size) => {
     expect(await inView(page, '[data-testid=leave-dialog]')).toBe(true);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('leave-keep');
     expect(await page.locator('nav .tab[aria-current=true]').textContent()).toBe('Settings');
+    // The page behind is dimmed and the question stands apart from it, in dark too (a 35% black
+    // over #12151b left the dark page and the dialog 1.13:1 apart: the backdrop did not show).
+    const headerBehind = await pixelIn(page, 'header.app-header');
+    expect(contrastRatio(headerBefore, headerBehind), 'the header behind the backdrop against itself before').toBeGreaterThan(1.15);
+    expect(contrastRatio(await pixelIn(page, '[data-testid=leave-dialog]'), headerBehind), 'the dialog against the dimmed page').toBeGreaterThan(1.5);
     await shot(page, `settings-leave-${tag}`);
     await page.keyboard.press('Enter'); // Keep editing
     await dialog.waitFor({ state: 'detached' });
@@ -152,7 +144,7 @@ describe.each(SIZES)('approve similar at %o', (size) => {
     await hint.waitFor();
     expect(await hint.textContent()).toContain('for the rest of this run, every other “type” action that the policy (asks every action) holds');
     expect(await inView(page, '[data-testid=similar-hint]')).toBe(true);
-    const tag = `${size.width}x${size.height}${scheme === 'dark' ? '-dark' : ''}`;
+    const tag = shotTag(size, scheme);
     await shot(page, `approve-similar-${tag}`);
     await page.context().close();
   }, 120_000);

@@ -113,7 +113,6 @@ export function App() {
                         </section>
                       )}
                       {/* While a person is recorded the task box waits (a run would act on the recorded desktop): the recording comes first. */}
-                      {!recordingNow && !run && <FirstRun />}
                       {!recordingNow && <Composer />}
                       <RecordPanel />
                     </>
@@ -126,6 +125,9 @@ export function App() {
               {(hasSteps || reviewing) && <Timeline />}
             </div>
             <div className="col-right">
+              {/* The guide beside the task box, over the screen it will act on: above the box it
+                  pushed the box and Start below the fold at 900×700 (the guide is ~530 px tall). */}
+              {!reviewing && !recordingNow && !run && <FirstRun />}
               <Stage onSlot={setSlot} />
             </div>
           </div>

@@ -100,14 +100,14 @@ export function FirstRun() {
           )}
         </li>
         <li>
-          <strong>A first task.</strong> Describe what to do on this desktop in plain words, or{' '}
+          <strong>A first task.</strong> Describe what to do on this desktop in plain words in the task box, or{' '}
           <button type="button" className="link" onClick={() => setDraft({ task: SAMPLE_TASK, policy: 'ask', model: '' })} data-testid="first-run-sample">
             put a sample task in the box
           </button>{' '}
           (it asks before every step).
         </li>
         <li>
-          <strong>How much it asks</strong> (Policy, in the box):
+          <strong>How much it asks</strong> (Policy, in the task box):
           <ul className="policy-lines">
             {ORDER.map((mode) => (
               <li key={mode} data-testid={`first-run-policy-${mode}`}>
