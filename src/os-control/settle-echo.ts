@@ -116,7 +116,13 @@ export class TextEchoWatch {
         if (echo.completeAt === undefined && echo.match.complete) echo.completeAt = performance.now();
       }
     });
-    bus.on('error', () => this.close());
+    // A connection that fails or ends (the bus daemon exits with the session) closes the
+    // watch, so the next typing opens a new one (currentTextEchoWatch). dbus-next reports a
+    // stream's error on the bus but its end only on the connection: a watch on a bus that
+    // went away stayed open, and deaf, for the rest of the process.
+    const closeOnFailure = () => this.close();
+    bus.on('error', closeOnFailure);
+    connectionStream(bus)?.once('close', closeOnFailure);
   }
 
   /**
@@ -142,7 +148,7 @@ export class TextEchoWatch {
       throw error;
     }
     // Kept for the process's life: it must not hold a CLI open.
-    (bus as unknown as { _connection?: { stream?: { unref?: () => void } } })._connection?.stream?.unref?.();
+    connectionStream(bus)?.unref?.();
     return new TextEchoWatch(bus);
   }
 
@@ -170,6 +176,11 @@ export class TextEchoWatch {
     this.open.clear();
     this.bus.disconnect();
   }
+}
+
+/** The socket under a dbus-next bus (its connection keeps it as `stream`; its types leave it out). */
+function connectionStream(bus: MessageBus): { unref?: () => void; once(event: 'close', listener: () => void): unknown } | undefined {
+  return (bus as unknown as { _connection?: { stream?: { unref?: () => void; once(event: 'close', listener: () => void): unknown } } })._connection?.stream;
 }
 
 /**

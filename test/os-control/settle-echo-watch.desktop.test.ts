@@ -179,6 +179,28 @@ describe('TextEchoWatch on the accessibility bus', () => {
     expect(late.progress().seen).toBe(false);
   });
 
+  it('closes itself when its bus goes away (the bus daemon ends): the process no longer hands out a deaf watch', async () => {
+    // A bus of its own, on a display of its own (a bus's socket is named after its display): stopped under the watch.
+    const display = await startXvfb({ width: 320, height: 240, windowManager: false });
+    const doomed = await startAccessibilityBus(display);
+    try {
+      const env = { AT_SPI_BUS_ADDRESS: doomed.address };
+      const watch = (await openTextEchoWatch(env))!;
+      opened.push(watch);
+      expect(currentTextEchoWatch(env)).toBe(watch);
+      const echo = watch.begin();
+      echo.expect('ab');
+      await doomed.stop();
+      await until('the watch to close', () => !watch.isOpen);
+      // The next typing gets none (and starts opening a new one), never the watch of a bus that is gone.
+      expect(currentTextEchoWatch(env)).toBeUndefined();
+      expect(echo.progress()).toEqual({ seen: false, completeAt: undefined });
+    } finally {
+      await doomed.stop();
+      await display.stop();
+    }
+  });
+
   it('refuses to open without a bus, and on a bus that is not there, with the reason', async () => {
     await expect(TextEchoWatch.open({})).rejects.toThrow(AtspiBusUnavailable);
     await expect(TextEchoWatch.open({ AT_SPI_BUS_ADDRESS: 'unix:path=/nonexistent/deskpilot-no-bus' })).rejects.toThrow(/ENOENT|nonexistent/);
