@@ -1,6 +1,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { approvalQuestion, editedAction, editQuestion, readChoice } from '../../src/main/cli/approval-prompt.js';
+import { approvalQuestion, choicesFor, editedAction, editQuestion, readChoice } from '../../src/main/cli/approval-prompt.js';
+import { editBlock } from '../../src/main/cli/block-edit.js';
 import { EXIT, exitCodeFor } from '../../src/main/cli/exit-codes.js';
 import { LinePrompter } from '../../src/main/cli/line-prompter.js';
 import { WaitIndicator } from '../../src/main/cli/wait-indicator.js';
@@ -61,7 +62,7 @@ describe('LinePrompter', () => {
 
 describe('answers and edits', () => {
   it('reads each key and word; anything else is no answer', () => {
-    expect(['y', 'YES', 'n', 'no', 'e', 'edit', 's', 'similar', 'q', 'quit', 'stop', '?', 'help'].map(readChoice)).toEqual([
+    expect(['y', 'YES', 'n', 'no', 'e', 'edit', 's', 'similar', 'q', 'quit', 'stop', '?', 'help'].map((line) => readChoice(line))).toEqual([
       'yes', 'yes', 'no', 'no', 'edit', 'edit', 'similar', 'similar', 'stop', 'stop', 'stop', 'help', 'help',
     ]);
     expect(readChoice('')).toBeUndefined();
@@ -158,5 +159,40 @@ describe('WaitIndicator', () => {
     expect(text.endsWith(ERASE)).toBe(true);
     w.stop();
     expect(out.text()).toBe(text); // already erased: nothing more to write
+  });
+});
+
+describe('a code block at the prompt (issue 31)', () => {
+  const block = { type: 'shell', language: 'python', command: '# python block, run in this run\'s persistent python3 session\nfor i in range(2):\n    print(i)' } as Action;
+
+  it('without $EDITOR the new code is typed line by line, indentation kept, ended by "."; unchanged or empty code is no edit', async () => {
+    const input = new PassThrough();
+    const out = sink();
+    const prompter = new LinePrompter(input, out.stream);
+    const code = { language: 'python' as const, code: 'for i in range(2):\n    print(i)' };
+    input.write('for i in range(3):\n    print("typed", i)\n.\n');
+    expect(await editBlock(code, { prompter, stderr: out.stream, env: {} })).toEqual({ code: 'for i in range(3):\n    print("typed", i)' });
+    expect(out.text()).toContain('a line with only "." ends it');
+    input.write('for i in range(2):\n    print(i)\n.\n');
+    expect(await editBlock(code, { prompter, stderr: out.stream, env: {} })).toEqual({ unchanged: 'the code was not changed' });
+    input.end('.\n');
+    expect(await editBlock(code, { prompter, stderr: out.stream, env: {} })).toEqual({ unchanged: 'the edited block is empty; the block is unchanged' });
+    expect(await editBlock(code, { prompter, stderr: out.stream, env: {} })).toEqual({ ended: true });
+    prompter.close();
+  });
+
+  it('an editor that fails leaves the block as it was, saying why', async () => {
+    const prompter = new LinePrompter(new PassThrough(), sink().stream);
+    const code = { language: 'python' as const, code: 'print(1)' };
+    expect(await editBlock(code, { prompter, stderr: sink().stream, env: { EDITOR: 'false' } })).toEqual({ unchanged: 'the editor (false) exited with 1; the block is unchanged' });
+    prompter.close();
+  });
+
+  it('the question numbers every line and offers no "similar"', () => {
+    const text = approvalQuestion({ step: 2, action: block, reason: 'shell commands are risky' });
+    expect(text).toContain('Allow: run this python block (2 lines)?\n  1 │ for i in range(2):\n  2 │     print(i)\n  why it asks');
+    expect(text).toContain('y yes · n no · e edit · q quit · ? help');
+    expect(readChoice('s', choicesFor(block))).toBeUndefined();
+    expect(readChoice('e', choicesFor(block))).toBe('edit');
   });
 });

@@ -27,6 +27,13 @@ describe('ACP permission request', () => {
     expect(options.map((o) => o.kind)).toEqual(['allow_once', 'reject_once']);
   });
 
+  it('offers no "allow always" for a code block, and takes that option as no approval if it comes anyway (issue 31)', () => {
+    const block = { type: 'shell', language: 'python', command: '# python block\nprint(1)' } as Action;
+    expect(permissionRequest('p1', ask, block).options.map((o) => o.kind)).toEqual(['allow_once', 'reject_once']);
+    expect(permissionOutcome(ask, selected('approve_similar'), block)).toEqual({ kind: 'answer', answer: { decision: 'reject', feedback: 'unknown permission option "approve_similar"' } });
+    expect(permissionOutcome(ask, selected('approve'), block)).toEqual({ kind: 'answer', answer: { decision: 'approve' } });
+  });
+
   it('titles a long command by its start and end with the cut said, and carries it whole in the content', () => {
     const { toolCall } = permissionRequest('p7', ask, longCommand);
     expect(toolCall.toolCallId).toBe('p7');

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkAction, type CheckedAction } from '../../src/os-control/check-action.js';
 import type { RunEventInput } from '../../src/shared/events.js';
+import { blockCommand } from '../../src/shared/code-block.js';
 import type { ActionContext, GateRequest } from '../../src/main/agent/gate.js';
 import { createSupervisedGate, type SupervisedGateOptions } from '../../src/main/agent/supervision/supervised-gate.js';
 
@@ -192,6 +193,32 @@ describe('the one approval queue', () => {
     void gate.submit(k, signal);
     await flush();
     expect(gate.pending().map((i) => i.proposalId)).toEqual([k.proposalId]);
+  });
+
+  it('approve_similar never covers a code block (issue 31): not the next block, and a shell grant does not reach one', async () => {
+    const { gate, signal } = setup({ mode: 'ask' });
+    const block = (code: string) => a({ type: 'shell', language: 'python', command: blockCommand('python', code) });
+    const b1 = req(block('print(1)'));
+    const p1 = gate.submit(b1, signal);
+    await flush();
+    gate.answerApproval(b1.proposalId, { decision: 'approve_similar' }, 'cli');
+    expect(await p1).toMatchObject({ kind: 'run', by: { kind: 'person', detail: 'cli' } });
+    const b2 = req(block('print(2)'));
+    void gate.submit(b2, signal);
+    await flush();
+    expect(gate.pending().map((i) => i.proposalId)).toEqual([b2.proposalId]);
+    gate.answerApproval(b2.proposalId, { decision: 'reject' }, 'cli');
+    // A plain command approved "similar" grants plain commands only.
+    const s1 = req(a({ type: 'shell', command: 'ls' }));
+    const p3 = gate.submit(s1, signal);
+    await flush();
+    gate.answerApproval(s1.proposalId, { decision: 'approve_similar' }, 'cli');
+    await p3;
+    expect(await gate.submit(req(a({ type: 'shell', command: 'ls -l' })), signal)).toMatchObject({ by: { kind: 'similar' } });
+    const b3 = req(block('print(3)'));
+    void gate.submit(b3, signal);
+    await flush();
+    expect(gate.pending().map((i) => i.proposalId)).toEqual([b3.proposalId]);
   });
 
   it('a humanOnly item is never auto-approved: not by approve_similar, not by countdown', async () => {

@@ -217,7 +217,7 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
       }
       const run = handle.run;
       if (!run) return;
-      const outcome = permissionOutcome(event.decision, response);
+      const outcome = permissionOutcome(event.decision, response, action);
       if (outcome.kind === 'stop') run.stop(outcome.reason);
       else run.answerApproval(event.proposalId, outcome.answer, 'acp');
     };

@@ -80,9 +80,9 @@ export function permissionRequest(
 /** What the editor's response does to the run: an answer for the queue, or a stop (rules 3–4). */
 export type PermissionOutcome = { kind: 'answer'; answer: ApprovalAnswer } | { kind: 'stop'; reason: string };
 
-export function permissionOutcome(decision: GateDecision, response: acp.RequestPermissionResponse): PermissionOutcome {
+export function permissionOutcome(decision: GateDecision, response: acp.RequestPermissionResponse, action?: Action): PermissionOutcome {
   if (response.outcome.outcome === 'cancelled') return { kind: 'stop', reason: 'cancelled from the editor (permission request cancelled)' };
   const chosen = response.outcome.optionId;
-  const option = optionsFor(decision, undefined).find((o) => o.optionId === chosen);
+  const option = optionsFor(decision, action).find((o) => o.optionId === chosen);
   return { kind: 'answer', answer: option ? option.answer : { decision: 'reject', feedback: `unknown permission option ${JSON.stringify(chosen)}` } };
 }

@@ -2,7 +2,9 @@ import { actionEdit, actionPoints, type Action } from '../../shared/actions.js';
 import { assertNever } from '../../shared/assert-never.js';
 import { visibleText } from '../../shared/visible-text.js';
 import { describeInFull } from './terminal-text.js';
-import { describeSandbox, type SandboxSummary } from '../../shared/sandbox.js';
+import { describeEscalation, escalationAsks, type SandboxSummary } from '../../shared/sandbox.js';
+import { runsIn } from '../../shared/runs-in.js';
+import { codeBlockOf, numberedLines, similarMayCover } from '../../shared/code-block.js';
 
 /**
  * The terminal's approval prompt: what would run (in full, control characters
@@ -23,12 +25,23 @@ export const CHOICES: ReadonlyArray<{ key: string; word: string; choice: PromptC
   { key: '?', word: 'help', choice: 'help', help: 'show this explanation' },
 ];
 
-/** Reads one typed answer: the key or its word, any case; undefined when it is neither. */
-export function readChoice(line: string): PromptChoice | undefined {
+/** The answers offered for this action: a code block is never approved "similar" (shared/code-block.ts). */
+export function choicesFor(action: Action): typeof CHOICES {
+  return similarMayCover(action) ? CHOICES : CHOICES.filter((c) => c.choice !== 'similar');
+}
+
+/** Reads one typed answer among those offered: the key or its word, any case; undefined when it is neither. */
+export function readChoice(line: string, offered: typeof CHOICES = CHOICES): PromptChoice | undefined {
   const t = line.trim().toLowerCase();
   if (!t) return undefined;
-  const hit = CHOICES.find((c) => t === c.key || t === c.word || (c.choice === 'stop' && t === 'stop'));
+  const hit = offered.find((c) => t === c.key || t === c.word || (c.choice === 'stop' && t === 'stop'));
   return hit?.choice;
+}
+
+/** "Answer y, n, e, s or q (? explains)." with the keys offered. */
+export function choiceReminder(offered: typeof CHOICES): string {
+  const keys = offered.filter((c) => c.choice !== 'help').map((c) => c.key);
+  return `Answer ${keys.slice(0, -1).join(', ')} or ${keys.at(-1)} (? explains).`;
 }
 
 export interface ProposalView {
@@ -61,15 +74,34 @@ export function onText(view: Pick<ProposalView, 'action' | 'element'>): string {
   return ` on ${visibleText(view.element.role)} '${visibleText(view.element.name)}'`;
 }
 
-/** The prompt for one held action. */
+/** The prompt for one held action; a code block is shown whole with its lines numbered, as it will run. */
 export function approvalQuestion(view: ProposalView): string {
-  const options = CHOICES.map((c) => `${c.key} ${c.word}`).join(' · ');
-  const where = view.action.type === 'shell' ? `\n  runs in: ${visibleText(view.sandbox ? describeSandbox(view.sandbox) : 'no sandbox (full access)')}` : '';
-  return `\n${view.step !== undefined ? `[${view.step}] ` : ''}Allow: ${describeInFull(view.action)}${onText(view)}${whereText(view.window)}?\n  why it asks: ${visibleText(view.reason)}${where}\n  ${options}\n> `;
+  const options = choicesFor(view.action)
+    .map((c) => `${c.key} ${c.word}`)
+    .join(' · ');
+  // Where a command or code block runs, in the words of the card and ACP (shared/runs-in.ts).
+  const runs = runsIn(view.action, view.sandbox);
+  const where = runs ? `\n  runs in: ${visibleText(runs.text)}` : '';
+  return `\n${view.step !== undefined ? `[${view.step}] ` : ''}Allow: ${whatText(view.action)}${onText(view)}${whereText(view.window)}?${blockText(view.action)}\n  why it asks: ${visibleText(view.reason)}${where}\n  ${options}\n> `;
+}
+
+/** The action in full; a code block by its language, length and any escalation (its lines follow, numbered). */
+function whatText(action: Action): string {
+  const block = codeBlockOf(action);
+  if (!block || action.type !== 'shell') return describeInFull(action);
+  const count = block.code.split('\n').length;
+  const more = escalationAsks(action.escalate) ? ` — ${visibleText(describeEscalation(action.escalate))}${action.reason ? ` (reason: ${visibleText(action.reason)})` : ''}` : '';
+  return `run this ${block.language} block (${count} ${count === 1 ? 'line' : 'lines'})${more}`;
+}
+
+/** A code block's lines, numbered and indented under the question; nothing for another action. */
+export function blockText(action: Action): string {
+  const block = codeBlockOf(action);
+  return block ? `\n${numberedLines(block.code).map((line) => `  ${line}`).join('\n')}` : '';
 }
 
 export function approvalHelp(view: ProposalView): string {
-  const lines = CHOICES.map((c) => `  ${c.key}  ${c.word.padEnd(7)} ${c.help}`);
+  const lines = choicesFor(view.action).map((c) => `  ${c.key}  ${c.word.padEnd(7)} ${c.help}`);
   const space = view.image ? `  Points are in the pixels of the model's ${view.image.width}×${view.image.height} screenshot.` : '';
   return `${lines.join('\n')}\n${space ? `${space}\n` : ''}`;
 }

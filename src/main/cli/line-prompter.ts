@@ -51,13 +51,29 @@ export class LinePrompter {
    * Writes the question, resolves with the next line (trimmed), or null when stdin has
    * ended. Questions are asked one after the other, never interleaved.
    */
-  ask(question: string): Promise<ReadLine | null> {
-    const run = async () => {
+  ask(question: string, options: { keepSpaces?: boolean } = {}): Promise<ReadLine | null> {
+    return this.inTurn(async () => {
       this.output.write(question);
       const line = await this.nextLine();
       if (line === null) this.output.write('\n');
-      return line === null ? null : { text: line.text.trim(), cut: line.cut };
-    };
+      // A line of code keeps its indentation (a block typed at the prompt, cli/block-edit.ts).
+      return line === null ? null : { text: options.keepSpaces ? line.text : line.text.trim(), cut: line.cut };
+    });
+  }
+
+  /**
+   * Lends the terminal to another program (a person's editor) in this prompter's turn: stdin
+   * is not read until `use` settles, so no keystroke meant for the editor is taken as an
+   * answer. Reading goes on when a question waits again.
+   */
+  holdInput<T>(use: () => Promise<T>): Promise<T> {
+    return this.inTurn(async () => {
+      this.input.pause();
+      return use();
+    });
+  }
+
+  private inTurn<T>(run: () => Promise<T>): Promise<T> {
     const result = this.chain.then(run, run);
     this.chain = result.catch(() => undefined);
     return result;

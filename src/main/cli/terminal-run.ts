@@ -2,7 +2,9 @@ import type { Action } from '../../shared/actions.js';
 import type { ApprovalAnswer } from '../../shared/approvals.js';
 import type { RunEvent, RunEventOf } from '../../shared/events.js';
 import type { RunHandle, RunOptions, RunResult } from '../agent/run-api.js';
-import { approvalHelp, approvalQuestion, editedAction, editQuestion, readChoice, type ProposalView } from './approval-prompt.js';
+import { approvalHelp, approvalQuestion, blockText, choiceReminder, choicesFor, editedAction, editQuestion, readChoice, type ProposalView } from './approval-prompt.js';
+import { editBlock } from './block-edit.js';
+import { codeBlockOf, withCode } from '../../shared/code-block.js';
 import { NoDisplayError } from '../../os-control/displays.js';
 import { ToolMissingError } from '../../os-control/exec.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
@@ -159,11 +161,12 @@ export async function runInTerminal(options: Omit<RunOptions, 'onEvent' | 'onDel
         stderr.write(`That answer is longer than ${LINE_LIMITS.maxLineBytes} bytes; it was not used.\n`);
         continue;
       }
-      const choice = readChoice(line.text);
+      const offered = choicesFor(view.action);
+      const choice = readChoice(line.text, offered);
       let answer: ApprovalAnswer | undefined;
       switch (choice) {
         case undefined:
-          stderr.write(`Answer y, n, e, s or q (? explains).\n`);
+          stderr.write(`${choiceReminder(offered)}\n`);
           continue;
         case 'help':
           stderr.write(approvalHelp(view));
@@ -203,6 +206,19 @@ export async function runInTerminal(options: Omit<RunOptions, 'onEvent' | 'onDel
 
   /** The edited action, undefined to ask again (nothing to edit, a typo), null when stdin ended. */
   const askEdit = async (view: ProposalView): Promise<Action | undefined | null> => {
+    const block = codeBlockOf(view.action);
+    if (block && view.action.type === 'shell') {
+      const edited = await editBlock(block, { prompter, stderr, env: process.env });
+      if ('ended' in edited) return null;
+      if ('unchanged' in edited) {
+        stderr.write(`${shown(edited.unchanged)}\n`);
+        return undefined;
+      }
+      // What runs is what the person sees here: the edited block, numbered like the question.
+      const action = withCode(view.action, { language: block.language, code: edited.code });
+      stderr.write(`The block as edited (this is what runs):${blockText(action)}\n`);
+      return action;
+    }
     const question = editQuestion(view.action, view.image);
     if (!question) {
       stderr.write('This action has nothing to edit.\n');

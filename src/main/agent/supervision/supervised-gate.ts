@@ -4,6 +4,7 @@ import { checkAction, type CheckedAction } from '../../../os-control/check-actio
 import type { ApprovedBy, GateDecision, PolicyMode } from '../../../shared/approvals.js';
 import type { McpServerPolicy, UserRule } from '../../../shared/config.js';
 import type { RunEventInput } from '../../../shared/events.js';
+import { similarMayCover } from '../../../shared/code-block.js';
 import { isModeRule } from '../../../shared/rule-ids.js';
 import type { ActionContext, Gate, GateOutcome, GateRequest } from '../gate.js';
 import { ApprovalQueue, type AnswerResult, type EditCheck, type QueueItem } from './approval-queue.js';
@@ -93,7 +94,8 @@ export function createSupervisedGate(options: SupervisedGateOptions): Supervised
       return check;
     },
     onAccepted: (item, resolution) => {
-      if (resolution.answer.decision === 'approve_similar' && !item.decision.humanOnly) {
+      // A code block is never approved "similar": the next block is another program (shared/code-block.ts).
+      if (resolution.answer.decision === 'approve_similar' && !item.decision.humanOnly && similarMayCover(item.action)) {
         similar.set(similarKey(item.action, item.decision), `${resolution.by.detail} on ${item.proposalId}`);
       }
     },
@@ -130,7 +132,8 @@ export function createSupervisedGate(options: SupervisedGateOptions): Supervised
       };
       if (decision.verdict === 'allow') return run(request.action, byOf(decision, mode));
 
-      const granted = decision.humanOnly ? undefined : similar.get(similarKey(request.action, decision));
+      // Nor does a grant for plain shell commands reach a block.
+      const granted = decision.humanOnly || !similarMayCover(request.action) ? undefined : similar.get(similarKey(request.action, decision));
       if (granted !== undefined) return run(request.action, { kind: 'similar', detail: granted });
 
       // A person is asked: the card names the element (read now if the runner left it out),

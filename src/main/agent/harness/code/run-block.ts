@@ -6,6 +6,7 @@ import type { RunLog } from '../../../sessions/types.js';
 import type { InputMemory } from '../../supervision/input-memory.js';
 import type { ModelCall } from '../../transcript.js';
 import { refusalNote } from '../../../sandbox/index.js';
+import { blockCommand, codeOfCommand } from '../../../../shared/code-block.js';
 import { planCall } from './computer-api.js';
 import { readExecuteInput, type CodeLanguage } from './execute-tool.js';
 import type { CodeSessions } from './sessions.js';
@@ -69,23 +70,6 @@ const DEFAULT_BLOCK_MS = 60_000;
 /** Said after an escalated block's answer: where it ran, and that the grant is gone. */
 export const ESCALATED_NOTE = '(This block ran in a fresh interpreter with the access a person granted, now ended: it did not see earlier variables, and the next block runs in the session without that access.)';
 
-/** The session a block runs in, and how a comment starts in its language. */
-const SESSIONS: Readonly<Record<CodeLanguage, { name: string; comment: string }>> = {
-  python: { name: 'python3', comment: '#' },
-  javascript: { name: 'QuickJS', comment: '//' },
-};
-
-/** The command a block is proposed as: a header line naming the session (a comment in the block's language), then the code. */
-export function blockCommand(language: CodeLanguage, code: string): string {
-  const { name, comment } = SESSIONS[language];
-  return `${comment} ${language} block, run in this run's persistent ${name} session\n${code}`;
-}
-
-/** The code of a (maybe edited) block command: without its header line when it still has it. */
-export function codeOfCommand(language: CodeLanguage, command: string): string {
-  const header = blockCommand(language, '');
-  return command.startsWith(header) ? command.slice(header.length) : command;
-}
 
 export async function runCodeCall(ctx: BlockRun, sessions: CodeSessions, call: ModelCall, hooks: BlockHooks): Promise<BlockOutcome> {
   // 1. read
