@@ -102,6 +102,11 @@ export const namedForDisplay = (file: string) => /\.(desktop|e2e)\.test\.tsx?$/.
 
 /** Every .ts/.tsx file under test/ (relative to `root`). */
 export function testTree(root: string): SourceFile[] {
+  return sourceTree(root, 'test');
+}
+
+/** Every .ts/.tsx file below `folder` (relative to `root`), with its text. */
+export function sourceTree(root: string, folder: string): SourceFile[] {
   const out: SourceFile[] = [];
   const walk = (rel: string) => {
     for (const entry of readdirSync(path.join(root, rel), { withFileTypes: true })) {
@@ -110,6 +115,6 @@ export function testTree(root: string): SourceFile[] {
       else if (/\.tsx?$/.test(entry.name)) out.push({ file: child, text: readFileSync(path.join(root, child), 'utf8') });
     }
   };
-  walk('test');
+  walk(folder);
   return out;
 }

@@ -97,6 +97,9 @@ export function registerQaCommand(program: Command): void {
     });
 }
 
+// Over 120 lines because it is the qa command's straight sequence (plan, config, sandbox,
+// key, out-dir, workers or runner, reports, exit code), each step leaving early with its
+// own exit code; the steps' work lives in qa/ and cli/, this only orders them.
 export async function qaCommand(planFile: string, flags: QaFlags, out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
   // The plan reader, the QA runner and the model SDKs load only when a plan runs: `deskpilot --help` stays quick.
   const { PlanError, readPlanFile } = await import('../qa/index.js');

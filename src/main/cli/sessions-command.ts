@@ -102,6 +102,9 @@ async function redactor(err: (text: string) => void): Promise<(image: Buffer, na
 }
 
 /** `deskpilot sessions list|show|export|resume|rm` (registered by src/main/cli.ts). */
+// Over 120 lines because it declares the five `sessions` subcommands on one commander
+// object with their flags and help, sharing one guard and one output; each action's work
+// lives in sessions/ and cli/ modules of its own.
 export function registerSessionsCommand(program: Command, options: SessionsCommandOptions = {}): Command {
   const home = options.home ?? (() => deskpilotHome());
   // `deskpilot sessions show ID | head` closing the pipe early is handled once, in cli.ts main().

@@ -103,6 +103,9 @@ async function checkMacPermissions(): Promise<void> {
   if (pane) await shell.openExternal(pane.url);
 }
 
+// Over 120 lines because it is the app's start-up in the order Electron needs (menu,
+// computer, service, windows, push streams, hotkey, permissions), each step using the
+// windows and the service made before it.
 async function start(): Promise<void> {
   // Before any window: Electron's default menu would offer Toggle Developer Tools.
   Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate(process.platform, devToolsAllowed(process.env))));

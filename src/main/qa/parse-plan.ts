@@ -55,6 +55,8 @@ export async function readPlanFile(file: string): Promise<TestPlan> {
   return parsePlan(text, file);
 }
 
+// Over 120 lines because it is one pass over the plan's lines whose state (section, the
+// case being read, fences, comments, the app block) every kind of line reads and changes.
 export function parsePlan(markdown: string, file = 'plan.md'): TestPlan {
   if (Buffer.byteLength(markdown) > MAX_PLAN_BYTES) {
     throw new PlanError([{ line: 1, message: `the plan is ${formatBytes(Buffer.byteLength(markdown))}; a plan may be at most ${formatBytes(MAX_PLAN_BYTES)}` }], file);

@@ -228,6 +228,8 @@ export async function runQaPlan(plan: TestPlan, options: QaRunOptions): Promise<
   }
 }
 
+// Over 120 lines because one attempt sets up its time guard, abort and budget listeners,
+// runs and judges in one try/finally that must remove exactly what it set.
 async function runAttempt(
   plan: TestPlan,
   testCase: TestCase,

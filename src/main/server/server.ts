@@ -106,6 +106,9 @@ export function refuseUnsafeBind(host: string, hasTls: boolean, insecureRemote: 
   );
 }
 
+// Over 120 lines because the HTTP and upgrade handlers share the token, the failure
+// limiter and the held refusals of this server; auth, rate limits, static files and the
+// socket transport are modules of their own (auth.ts, rate-limit.ts, static-files.ts, ws-transport.ts).
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   refuseUnsafeBind(host, Boolean(options.tls), Boolean(options.insecureRemote));

@@ -291,6 +291,8 @@ export class X11Typist {
     return new Map(this.held);
   }
 
+  // Over 120 lines because the typing loop, its catch-up and its clean-up in `finally` share
+  // the keycode maps, the sentinel and the shift state of this one call.
   private async typeUnlocked(text: string, options: X11TypeOptions): Promise<X11TypeReport> {
     const { signal } = options;
     const chunk = options.chunk ?? 16;

@@ -6,6 +6,8 @@ import { useConnectionTest } from '../lib/connection-test.js';
 import { SkillPicker } from './SkillPicker.js';
 
 /** The task box with profile, model, policy and skill selectors. Ctrl/⌘+Enter starts. */
+// Over 120 lines because it is one form: a state hook per field and the form's JSX, the
+// fields read each other (profile → model placeholder, key → Start).
 export function Composer() {
   const client = useClient();
   const settings = useApp((s) => s.settings);

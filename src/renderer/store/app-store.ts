@@ -100,6 +100,7 @@ export function shownPolicy(s: Pick<AppState, 'activeRunId' | 'activeState' | 'p
 
 const MAX_STREAMING = 2_000;
 
+// Over 120 lines because a zustand store's actions are closures over its one set/get pair.
 export function createAppStore(client: BridgeClient, options: { canStoreKeys?: boolean; surface?: Surface } = {}): AppStore {
   const store = createStore<AppState & AppActions>()((set, get) => {
     /** Catch up with a live run we joined mid-way: its log so far, then live events. */

@@ -96,6 +96,9 @@ const liveWatches = new Set<OwnInput>();
 const othersActing = (me: OwnInput) => [...liveWatches].some((w) => w !== me && w.acting > 0);
 const othersQuietUntil = (me: OwnInput) => Math.max(0, ...[...liveWatches].filter((w) => w !== me).map((w) => w.quietUntil));
 
+// Over 120 lines because the watch is one state machine (baseline, echo windows, the blind
+// streak, the epoch, the pause count) that every closure of it reads and changes; split
+// apart, each part would take the same ten variables as arguments.
 export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatch {
   const intervalMs = options.intervalMs ?? 100;
   const echoMs = options.agentEchoMs ?? 1000;

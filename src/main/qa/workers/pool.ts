@@ -92,6 +92,8 @@ interface WorkerSlot {
   finished: Promise<void>;
 }
 
+// Over 120 lines because its inner functions (finish, errorResult, send, startWorker) share
+// the queue, the worker slots, the displays and the stop state of this one pool.
 export async function runQaPool(plan: TestPlan, options: PoolOptions): Promise<SuiteResult> {
   const suiteId = options.suiteId ?? newSuiteId();
   const suite = emptySuite(plan, suiteId, options);

@@ -23,6 +23,8 @@ export interface WorkerDeps {
   channel?: NodeJS.Process;
 }
 
+// Over 120 lines because the message handler and the request-gate and budget proxies
+// share the pending-request map, the parent's limits and the stop state of this worker.
 export async function runQaWorker(deps: WorkerDeps): Promise<number> {
   const channel = deps.channel ?? process;
   if (!channel.send) throw new Error('deskpilot qa-worker is started by deskpilot qa --workers, not by hand');
