@@ -73,6 +73,13 @@ export type KeyInput =
   | { does: 'release'; keys: string }
   | { does: 'type'; text: string };
 
+/**
+ * Text an action puts into a field, and which field: typed text goes to the focused one,
+ * a set value to the element its path names. What the screenshots of a secret fill
+ * (agent/runner/secret-field.ts): every way a secret reaches a field is a row's `fills`.
+ */
+export type FieldInput = { text: string; field: 'focused' } | { text: string; field: 'path'; path: string };
+
 /** A mouse button an action leaves down (mouse_down) or lets go (mouse_up). */
 export interface ButtonInput {
   does: 'press' | 'release';
@@ -145,6 +152,8 @@ export interface ActionSpec<K extends ActionType> {
   modifiers?(action: ActionOf<K>): string[];
   /** The text it carries that a person must see whole before deciding (the approval card), if any. */
   carries?(action: ActionOf<K>): string | undefined;
+  /** The text it puts into a field, and which field (FieldInput), if any. */
+  fills?(action: ActionOf<K>): FieldInput | undefined;
   /** How it is drawn on the screenshot (default: `none`). */
   mark?(action: ActionOf<K>): ActionMark;
   /** What a person may change in it. */
@@ -355,6 +364,7 @@ export const ACTIONS: ActionTable = {
     ruleText: (a) => a.text,
     keyboard: (a) => ({ does: 'type', text: a.text }),
     carries: (a) => a.text,
+    fills: (a) => ({ text: a.text, field: 'focused' }),
     mark: (a) => ({ shape: 'text', text: a.text }),
     edit: { by: 'text', question: () => 'New text to type (one line): ', to: (a, line) => (line.length ? { ...a, text: line } : 'the text is empty') },
     inWords: (a) => `Type ${JSON.stringify(a.text)}.`,
@@ -475,6 +485,7 @@ export const ACTIONS: ActionTable = {
     ruleText: (a) => (a.op === 'set_value' ? a.value : undefined),
     // The whole value to be set (describeAction shortens it and hides a password's).
     carries: (a) => (a.op === 'set_value' ? a.value : undefined),
+    fills: (a) => (a.op === 'set_value' && a.value !== undefined && a.target ? { text: a.value, field: 'path', path: a.target.path } : undefined),
     mark: (a) =>
       a.target ? { shape: 'point', at: { x: a.target.x, y: a.target.y }, label: `${a.op} ${a.target.role} ${JSON.stringify(a.target.name.slice(0, 40))}`, tag: `#${a.id} ${a.op}` } : { shape: 'note' },
     // The executor finds the element again by its path: a moved point would not be where it clicks, so only a set_value's value is a person's to change.
@@ -595,6 +606,11 @@ export function heldModifiers(action: Action): string[] {
 /** The text it carries that a person must see whole before deciding, if any. */
 export function carriedText(action: Action): string | undefined {
   return actionSpec(action).carries?.(action);
+}
+
+/** The text it puts into a field, and which field, if any. */
+export function filledField(action: Action): FieldInput | undefined {
+  return actionSpec(action).fills?.(action);
 }
 
 /** How it is drawn on the screenshot the model saw. */

@@ -17,13 +17,14 @@ export {
   describeAction,
   describeElementAction,
   describeElementTarget,
+  filledField,
   focusRole,
   heldModifiers,
   inputDevice,
   keyInput,
   stepInWords,
 } from './action-table.js';
-export type { ActionEdit, ActionMark, ActionSpec, ActionTable, ButtonInput, FocusRole, InputDevice, KeyInput, ScreenAnswer } from './action-table.js';
+export type { ActionEdit, ActionMark, ActionSpec, ActionTable, ButtonInput, FieldInput, FocusRole, InputDevice, KeyInput, ScreenAnswer } from './action-table.js';
 
 export function actionCategory(action: Action): ActionCategory {
   return actionSpec(action).category;

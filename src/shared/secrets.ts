@@ -20,7 +20,31 @@ interface Detector {
   pattern: RegExp;
   /** Which capture group is the secret itself (0 = the whole match). */
   group?: number;
+  /** Whether a match is a secret after all (a named value that reads as a label or a word is not). */
+  accept?(match: RegExpMatchArray): boolean;
 }
+
+/**
+ * The words that name a secret in a label or a sentence ("Password", "PIN:", "api_key",
+ * "Confirm password:"): never a secret themselves. A screen's label is one, and so is the
+ * next label OCR reads on the same line ("New password: Confirm password:").
+ */
+const SECRET_NAME = /^(?:(?:new|old|current|confirm|repeat|your)[_-]?)?(?:passw(?:or)?d|passphrase|passcode|pin|kennwort|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)[:=]?$/i;
+
+/** Is this word a label naming a secret (exactly one of the names, maybe with its colon)? */
+export function namesSecret(word: string): boolean {
+  return SECRET_NAME.test(word);
+}
+
+/**
+ * A word a form writes after a label ("Password: Show", "Password: Confirm password:",
+ * "Token: Required"): one capitalised word of letters. A value after ":" that reads so is
+ * the next label, not a secret; a config file's "password: hunter2" or "password: letmein"
+ * is still one, as is anything quoted or after "=".
+ */
+const LABEL_WORD = /^\p{Lu}\p{Ll}+$/u;
+/** Letters only: "incorrect", "required", "expired" — prose about a password, not the password. */
+const LETTERS_ONLY = /^\p{L}+$/u;
 
 // Well-known credential shapes. Every pattern is global: we collect all spans.
 const DETECTORS: Detector[] = [
@@ -43,13 +67,21 @@ const DETECTORS: Detector[] = [
   {
     kind: 'assignment',
     pattern:
-      /\b[A-Za-z0-9_]*(?:passw(?:or)?d|pwd|secret|token(?!s\b)|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_]*["']?\s*(?::|=|:=)\s*["']?([^\s"',;]{4,})/gid,
-    group: 1,
+      /\b[A-Za-z0-9_]*(?:passw(?:or)?d|pwd|secret|token(?!s\b)|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_]*["']?\s*(:=|:|=)\s*(["']?)([^\s"',;]{4,})/gid,
+    group: 3,
+    // A label's next word is no value: another name ("Password: Password"), or an unquoted capitalised word after ":" ("Password: Show").
+    accept: (m) => !namesSecret(m[3]!) && !(m[1] === ':' && !m[2] && LABEL_WORD.test(m[3]!)),
   },
   // A password named as such in prose: "the password is P@ssw0rd!2024", "my pin is 4821",
-  // "passcode was 1234": the word after "is"/"was" (4 characters or more, a PIN's length).
-  // Generous on purpose ("the password is incorrect" masks a word).
-  { kind: 'named-password', pattern: /\b(?:passw(?:or)?d|passphrase|passcode|pin(?:\s+code)?|kennwort|mot de passe)\s+(?:is|was)\s*:?\s*["']?([^\s"']{4,}?)["'.,;]*(?=\s|$)/gid, group: 1 },
+  // "passcode was 1234": the word after "is"/"was" (4 characters or more, a PIN's length)
+  // with a digit or a symbol in it — a word of letters there is prose ("the password is
+  // incorrect", "is required", "was Password"), which an OCR'd screen says often.
+  {
+    kind: 'named-password',
+    pattern: /\b(?:passw(?:or)?d|passphrase|passcode|pin(?:\s+code)?|kennwort|mot de passe)\s+(?:is|was)\s*:?\s*["']?([^\s"']{4,}?)["'.,;]*(?=\s|$)/gid,
+    group: 1,
+    accept: (m) => !LETTERS_ONLY.test(m[1]!),
+  },
   { kind: 'bearer', pattern: /\b(?:Bearer|Basic)\s+([A-Za-z0-9._~+/=-]{16,})/gd, group: 1 },
 ];
 
@@ -94,7 +126,7 @@ export function findSecrets(text: string): SecretSpan[] {
       // Stryker disable next-line OptionalChaining: equivalent — every DETECTORS pattern has the d flag, so indices is always set
       const range = m.indices?.[d.group ?? 0];
       // Stryker disable next-line ConditionalExpression: equivalent — each detector's group is mandatory in its pattern, so it takes part in every match
-      if (!range) continue;
+      if (!range || (d.accept && !d.accept(m))) continue;
       spans.push({ start: range[0], end: range[1], kind: d.kind });
     }
   }

@@ -228,10 +228,12 @@ export function focusedWindow(xvfb: Xvfb): string {
  * A GTK app for the accessibility tests, on the bus of `xvfb.env` (startAccessibilityBus).
  * GSETTINGS_BACKEND=memory: defaults, nothing read from or written to the user's dconf.
  */
-export function startGtkApp(xvfb: Xvfb, app: 'gtk3-widget-factory' | 'gnome-calculator' | 'mousepad', args: string[] = []): Promise<NativeApp> {
+export function startGtkApp(xvfb: Xvfb, app: 'gtk3-widget-factory' | 'gtk3-demo' | 'gnome-calculator' | 'mousepad', args: string[] = []): Promise<NativeApp> {
   requirePrograms([app, 'xdotool'], xvfb.env);
   const search: Record<typeof app, string[]> = {
     'gtk3-widget-factory': ['--class', 'gtk3-widget-factory'],
+    // One demo at a time (`--run=entry_buffer`: a plain entry and a password entry).
+    'gtk3-demo': ['--class', 'gtk3-demo'],
     'gnome-calculator': ['--name', '^Calculator$'],
     mousepad: ['--class', 'mousepad'],
   };

@@ -37,6 +37,7 @@ export const PROGRAM_PACKAGES = {
   thunar: 'thunar',
   'gnome-calculator': 'gnome-calculator',
   'gtk3-widget-factory': 'gtk-3-examples',
+  'gtk3-demo': 'gtk-3-examples',
   'dbus-launch': 'dbus-x11',
   '/usr/libexec/at-spi-bus-launcher': 'at-spi2-core',
   'dbus-send': 'dbus-x11',

@@ -9,7 +9,8 @@ import type { Rect } from '../../src/shared/actions.js';
 import type { ElementNode, ElementTreeResult } from '../../src/shared/elements.js';
 import { findSecrets } from '../../src/shared/secrets.js';
 import { fillSecretRegions, regionInImage } from '../../src/main/sessions/redact-image.js';
-import { focusedPasswordBounds, MAX_SECRET_REGIONS, passwordFieldBounds, TypedSecretFields, unionRegions } from '../../src/main/sessions/secret-regions.js';
+import { carriesSecret, focusedBounds, MAX_SECRET_REGIONS, passwordFieldBounds, TypedSecretFields, unionRegions } from '../../src/main/sessions/secret-regions.js';
+import { Scrubber } from '../../src/main/sessions/scrub.js';
 import { maskGrey, regionsToMask } from '../../src/main/agent/replay/secret-mask.js';
 import { redactSecretWords, secretWordBoxes } from '../../src/main/agent/ocr-redact.js';
 import { readText, terminateOcr, type OcrWord } from '../../src/os-control/ocr/index.js';
@@ -55,8 +56,10 @@ describe('which regions a screenshot hides', () => {
       node({ name: 'Hidden', states: ['password'] }),
     );
     expect(passwordFieldBounds(t)).toEqual([field, role]);
-    expect(focusedPasswordBounds(t)).toEqual(field);
-    expect(focusedPasswordBounds(tree(node({ name: 'User', role: 'entry', states: ['focused'], bounds: field }), node({ name: 'P', states: ['password'], bounds: role })))).toBeUndefined();
+    expect(focusedBounds(t)).toEqual(field);
+    // Where typed text goes, whatever the role: a secret typed into a plain entry shows there too.
+    expect(focusedBounds(tree(node({ name: 'User', role: 'entry', states: ['focused'], bounds: role }), node({ name: 'P', states: ['password'], bounds: field })))).toEqual(role);
+    expect(focusedBounds(tree(node({ name: 'User', role: 'entry', bounds: role })))).toBeUndefined();
     expect(passwordFieldBounds({ kind: 'unavailable', reason: 'no-bus', detail: 'x' } as unknown as ElementTreeResult)).toEqual([]);
     expect(passwordFieldBounds(undefined)).toEqual([]);
   });
@@ -70,6 +73,19 @@ describe('which regions a screenshot hides', () => {
     const many = Array.from({ length: 40 }, (_, i) => ({ x: i, y: 0, width: 1, height: 1 }));
     expect(unionRegions(many, [{ x: 99, y: 0, width: 1, height: 1 }])).toHaveLength(MAX_SECRET_REGIONS);
     expect(unionRegions(many).at(-1)).toEqual({ x: 31, y: 0, width: 1, height: 1 });
+  });
+});
+
+describe('which text put into a field hides the field (item 1: the log\'s decision is the pixels\')', () => {
+  it('a password the log was told of, a key the detectors flag; not plain text, not the word "password", not nothing', () => {
+    const scrubber = new Scrubber({ env: {} });
+    const log = { scrubText: (t: string) => scrubber.scrubString(t) };
+    expect(carriesSecret(log, 'hunter2')).toBe(false);
+    scrubber.markSecret('hunter2');
+    expect(carriesSecret(log, 'hunter2')).toBe(true);
+    expect(carriesSecret(log, 'hunter2\n')).toBe(true);
+    expect(carriesSecret(log, 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789')).toBe(true);
+    expect([carriesSecret(log, 'Replay ✓ Grüße 7'), carriesSecret(log, 'password'), carriesSecret(log, '')]).toEqual([false, false, false]);
   });
 });
 
@@ -159,6 +175,20 @@ describe('sessions export --redact: words the secret detectors flag', () => {
     expect(xs(3)).toEqual([]);
     // Padded by 3 pixels each side.
     expect(boxes[0]).toEqual({ x: 137, y: -3, width: 9 * 8 + 6, height: 20 });
+  });
+
+  it('labels are never filled (item 3): "Password: Show" nothing; two named values on a line, their values but not the next label', () => {
+    const words = [
+      word('Password:', 0), word('Show', 100),
+      word('New', 0, 1), word('password:', 40, 1), word('hunter2x', 130, 1), word('Confirm', 220, 1), word('password:', 300, 1), word('hunter2x', 390, 1),
+      word('The', 0, 2), word('password', 40, 2), word('is', 120, 2), word('incorrect.', 140, 2),
+    ];
+    const boxes = secretWordBoxes(words);
+    const xs = (line: number) => boxes.filter((b) => b.y === line * 20 - 3).map((b) => b.x + 3);
+    expect(xs(0)).toEqual([]);
+    // The first value and what follows it up to the next label (OCR may split a value), the second value; no "password:".
+    expect(xs(1)).toEqual([130, 220, 390]);
+    expect(xs(2)).toEqual([]);
   });
 
   it('a rendered screenshot: the password OCR reads before is not read after, the other line still is', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findSecrets, looksLikeSecret, maskSecrets, secretKind } from '../../src/shared/secrets.js';
+import { findSecrets, looksLikeSecret, maskSecrets, namesSecret, secretKind } from '../../src/shared/secrets.js';
 
 /**
  * Each detector of shared/secrets.ts on a sample of its shape (made up, never a real
@@ -34,6 +34,12 @@ describe.each([
   ['named-password', 'my pin is 4821.', 'my pin is •••.'],
   ['named-password', 'Passcode was "hunter2x" yesterday', 'Passcode was "•••" yesterday'],
   ['named-password', 'le mot de passe is s3cr3t!', 'le mot de passe is •••'],
+  // A value after a label is one unless it reads as the next label (issue 28 item 3): lower case, quoted, after "=", or with a digit.
+  ['assignment', 'password: letmein', 'password: •••'],
+  ['assignment', '"password": "Letmein"', '"password": "•••"'],
+  ['assignment', 'password=Letmein', 'password=•••'],
+  ['assignment', 'Password: Hunter2x', 'Password: •••'],
+  ['assignment', 'Password: Show password=hunter22', 'Password: Show password=•••'],
   ['bearer', 'Authorization: Bearer abcdefghijklmnop1234', 'Authorization: Bearer •••'],
   ['bearer', 'Basic dXNlcjpwYXNzd29yZDEyMzQ=', 'Basic •••'],
   ['high-entropy', 'deadbeef0123456789abcdef0123456789abcdef', '•••'],
@@ -68,10 +74,28 @@ describe('near misses are not secrets', () => {
     ['plain prose', 'Please open the calculator and compute 2+3.'],
     ['a PIN named but shorter than 4', 'my pin is 482'],
     ['"pin" inside a word', 'the spin is fast'],
+    // Labels and prose about a password are not one (issue 28 item 3: `--redact` filled the word "password").
+    ['a label and the button after it', 'Password: Show'],
+    ['two labels on one line', 'New password: Confirm password:'],
+    ['a label and its own name again', 'Password: Password'],
+    ['a label and the next, quoted names', 'api_key: "token"'],
+    ['prose: a word of letters after "is"', 'the password is incorrect.'],
+    ['prose: required', 'Password is required'],
+    ['prose: a name after "was"', 'my pin was Passcode'],
+    ['the word alone', 'Password'],
   ])('%s', (_what, text) => {
     expect(findSecrets(text)).toEqual([]);
     expect(secretKind(text)).toBeUndefined();
     expect(maskSecrets(text)).toBe(text);
+  });
+});
+
+describe('namesSecret: a word that names a secret is a label, never the secret', () => {
+  it.each(['Password', 'password:', 'PIN', 'passcode', 'Passphrase', 'api_key', 'API-KEY=', 'Token', 'secret', 'credentials', 'NewPassword', 'confirm_password:', 'pwd', 'Kennwort', 'access-key', 'private_key'])('%s is a name', (word) => {
+    expect(namesSecret(word)).toBe(true);
+  });
+  it.each(['hunter2', 'Passw0rd', 'passwords', 'spin', 'Show', 'Confirm', 'mypassword', 'password is', 'P@ssw0rd!2024', 'tokens', ''])('%s is not', (word) => {
+    expect(namesSecret(word)).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Rect } from '../../shared/actions.js';
-import { findSecrets } from '../../shared/secrets.js';
+import { findSecrets, namesSecret } from '../../shared/secrets.js';
 import { readText, type OcrWord } from '../../os-control/ocr/index.js';
 import { fillImageBoxes } from '../sessions/redact-image.js';
 
@@ -16,7 +16,8 @@ const PAD = 3;
 /**
  * Detectors that name a secret by the words before it ("password is", "token="): the rest
  * of the line after the named value is filled too, since OCR may have split the value
- * into pieces or dropped one (a symbol-heavy password reads as two or three words).
+ * into pieces or dropped one (a symbol-heavy password reads as two or three words) — up
+ * to the next word that names a secret: a label ("Confirm password:") is never filled.
  */
 const NAMED_KINDS = new Set(['named-password', 'assignment', 'url-credentials', 'bearer']);
 
@@ -49,11 +50,13 @@ export function secretWordBoxes(words: readonly OcrWord[]): Rect[] {
   const boxes: Rect[] = [];
   for (const line of linesOf(words)) {
     for (const span of findSecrets(line.text)) {
+      let named = false;
       line.words.forEach((w, i) => {
         const start = line.starts[i]!;
         const end = start + w.text.length;
         const inside = start < span.end && end > span.start;
-        const after = NAMED_KINDS.has(span.kind) && start >= span.end;
+        named ||= start >= span.end && namesSecret(w.text);
+        const after = NAMED_KINDS.has(span.kind) && start >= span.end && !named;
         if (inside || after) boxes.push({ x: w.bbox.x - PAD, y: w.bbox.y - PAD, width: w.bbox.width + 2 * PAD, height: w.bbox.height + 2 * PAD });
       });
     }

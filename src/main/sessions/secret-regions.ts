@@ -1,4 +1,5 @@
 import type { Rect } from '../../shared/actions.js';
+import { findSecrets } from '../../shared/secrets.js';
 import { walkElements, type ElementNode, type ElementTreeResult } from '../../shared/elements.js';
 
 /**
@@ -25,13 +26,28 @@ export function passwordFieldBounds(tree: ElementTreeResult | undefined): Rect[]
   return out;
 }
 
-/** The focused element of a tree read when it is a password field: its bounds, else undefined. */
-export function focusedPasswordBounds(tree: ElementTreeResult | undefined): Rect | undefined {
+/**
+ * The bounds of the focused element of a tree read, whatever its role: where typed text
+ * goes. A secret typed into a plain entry (a window whose title says password, a key the
+ * detectors flag) shows there as much as in a password field.
+ */
+export function focusedBounds(tree: ElementTreeResult | undefined): Rect | undefined {
   if (tree?.kind !== 'tree') return undefined;
   for (const node of walkElements(tree.windows.map((w) => w.root))) {
-    if (node.states.includes('focused')) return isPasswordField(node) ? node.bounds : undefined;
+    if (node.states.includes('focused')) return node.bounds;
   }
   return undefined;
+}
+
+/**
+ * Whether text put into a field carries a secret: the log would mask some of it (a
+ * password it was told of — typed into a password field, set on one, typed at a password
+ * prompt or window —, a key, a token the detectors flag). The scrubber's one decision is
+ * the screenshots' too: whatever the log hides, the field's pixels hide.
+ */
+export function carriesSecret(log: { scrubText(text: string): string }, text: string): boolean {
+  // The detectors' own verdict too: the scrubber learns their spans only once the action is logged (a recording logs after it asks).
+  return text.length > 0 && (log.scrubText(text) !== text || findSecrets(text).length > 0);
 }
 
 /**

@@ -11,7 +11,7 @@ import { writePrivateFile } from '../../private-files.js';
 import { readRunLog } from '../../sessions/reader.js';
 import { typedPassword } from '../../sessions/scrub.js';
 import { fillSecretRegions } from '../../sessions/redact-image.js';
-import { isPasswordField, TypedSecretFields } from '../../sessions/secret-regions.js';
+import { carriesSecret, isPasswordField, TypedSecretFields } from '../../sessions/secret-regions.js';
 import { createRunLog, type FileRunLog } from '../../sessions/run-log.js';
 import { ZERO_USAGE } from '../pricing.js';
 import { readActionTarget } from '../action-target.js';
@@ -111,8 +111,8 @@ export async function recordDemonstration(options: RecordOptions): Promise<Recor
     const into = await typingInto(computer, (message) => emit({ type: 'error', message, fatal: false }));
     const secret = typedPassword(typed, into);
     if (secret !== undefined) log.markSecret(secret);
-    // The field's pixels are filled in every screenshot the recording stores from now on (issue 28 item 8).
-    if (into.passwordField) secretFields.add(into.fieldBounds);
+    // The field's pixels are filled in every screenshot the recording stores from now on (issue 28 items 1 and 8): whatever the log masks.
+    if (carriesSecret(log, typed)) secretFields.add(into.fieldBounds);
     await act({ type: 'type', text: typed });
   };
 
@@ -187,7 +187,7 @@ async function typingInto(computer: Computer, warn: (message: string) => void): 
   const [tree, window] = await Promise.all([computer.elementTree({ scope: 'focused' }).catch(said('the focused element')), computer.activeWindow().catch(said('the active window'))]);
   const focused = tree?.kind === 'tree' ? [...walkElements(tree.windows.map((w) => w.root))].find((n) => n.states.includes('focused')) : undefined;
   const passwordField = focused !== undefined && isPasswordField(focused);
-  return { passwordField, fieldBounds: passwordField ? focused.bounds : undefined, windowTitle: window?.title };
+  return { passwordField, fieldBounds: focused?.bounds, windowTitle: window?.title };
 }
 
 /** The recorder's inputs one by one, or 'idle' when `idleMs` passes first (the input then still comes next time). */

@@ -20,6 +20,7 @@ import { elementContext } from '../grounding/element-context.js';
 import { elementFactsMatter } from '../supervision/element-facts.js';
 import { EXECUTE_TOOL_NAME } from '../harness/code/execute-tool.js';
 import { runCodeCall, type BlockPerformer } from '../harness/code/run-block.js';
+import { noteSecretField } from './secret-field.js';
 
 /** What one model turn's calls came to: one result per call id, in order, and maybe the end of the run. */
 export interface TurnOutcome {
@@ -251,6 +252,7 @@ async function perform(ctx: RunContext, proposalId: string, action: CheckedActio
   let error: string | undefined;
   try {
     if (!performedByRunner(desktop)) {
+      await noteSecretField(ctx, desktop);
       const result = await ctx.acting(() => ctx.computer.perform(desktop, ctx.control.signal), pointerAfter(desktop));
       output = result.output;
     } else switch (desktop.type) {

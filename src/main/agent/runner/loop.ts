@@ -1,5 +1,4 @@
 import { DeltaScrubber, typedPassword } from '../../sessions/scrub.js';
-import { focusedPasswordBounds, TypedSecretFields } from '../../sessions/secret-regions.js';
 import type { ToolResultLogSchema } from '../../../shared/events.js';
 import type { z } from 'zod';
 import { ToolMissingError } from '../../../os-control/exec.js';
@@ -234,9 +233,8 @@ async function maskTypedPasswords(ctx: RunContext, assistant: ModelTurn['assista
   if (typed.length === 0) return;
   // A pixels run (a strict replay too) has no tree yet: the one the gate reads for its password rule, read now (execute.ts treeForGate keeps it for the gate): one read, one decision.
   const grounding = seen.grounding ?? (await treeForGate(ctx, actions.find((a) => a.type === 'type')!, seen, () => ctx.computer.elementTree({ scope: 'focused' })));
+  // Masked here, the field's pixels are filled in every stored screenshot after it too (runner/secret-field.ts).
   const passwordField = focusedElementOf(grounding)?.password === true;
-  // The field's pixels are filled in every stored screenshot from now on (issue 28 item 8).
-  if (passwordField) (ctx.secretFields ??= new TypedSecretFields()).add(focusedPasswordBounds(grounding?.tree));
   const window = passwordField ? undefined : await ctx.computer.activeWindow();
   for (const text of typed) {
     const secret = typedPassword(text, { passwordField, windowTitle: window?.title });

@@ -1,0 +1,34 @@
+import { filledField, type Action, type Rect } from '../../../shared/actions.js';
+import { carriesSecret, focusedBounds, TypedSecretFields } from '../../sessions/secret-regions.js';
+import type { RunContext } from './context.js';
+
+/**
+ * The field a secret goes into is filled in every stored screenshot from then on (issue
+ * 28 items 1 and 8), whatever put it there: typed by a model turn, a code block or a
+ * replay, or set on an element through the accessibility bus (a `set_value` — a replay's
+ * of a password field too, which reads no tree for its screenshots). One place, before
+ * the action runs, for every action a row says `fills` a field (shared/action-table.ts);
+ * the secret is what the log masks (`carriesSecret`), so the pixels hide what the text does.
+ */
+export async function noteSecretField(ctx: Pick<RunContext, 'log' | 'computer' | 'emit' | 'step' | 'secretFields'>, action: Action): Promise<void> {
+  const input = filledField(action);
+  if (!input || !carriesSecret(ctx.log, input.text)) return;
+  let bounds: Rect | undefined;
+  let why: string | undefined;
+  try {
+    // Read before the action: a typed Return can move the focus on (a login form submits).
+    if (input.field === 'focused') {
+      bounds = focusedBounds(await ctx.computer.elementTree({ scope: 'focused' }));
+      if (!bounds) why = 'no focused element with bounds in the tree';
+    } else {
+      const lookup = await ctx.computer.findElement(input.path);
+      bounds = lookup.kind === 'found' ? lookup.element.bounds : undefined;
+      if (!bounds) why = lookup.kind === 'found' ? 'the element has no bounds' : lookup.detail;
+    }
+  } catch (error) {
+    why = error instanceof Error ? error.message : String(error);
+  }
+  // Said, never silent: the person learns that later screenshots may show the secret.
+  if (why !== undefined) ctx.emit({ type: 'error', message: `a secret goes into a field whose place is unknown (${why}): stored screenshots after it may show it`, fatal: false });
+  (ctx.secretFields ??= new TypedSecretFields()).add(bounds);
+}
