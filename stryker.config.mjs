@@ -28,6 +28,13 @@ export const MODULES = {
   'src/shared/action-table.ts': ['test/shared/action-table.test.ts', 'test/shared/action-text.test.ts'],
   'src/main/qa/checks.ts': ['test/qa/checks-unit.test.ts', 'test/qa/element-checks.fast.test.ts', 'test/qa/decide-junit.test.ts'],
   'src/main/qa/decide.ts': ['test/qa/decide-unit.test.ts', 'test/qa/decide-junit.test.ts'],
+  // Orphaned virtual desktops reaped, the desktop's cookie, the cookie chosen per host (issue 27.1, 27.7, 27.8), at load ~27-33:
+  // desktop-record 94.70% (139 + 4 timeouts of 151, 26 min with desktop-auth); its 8 survivors are equivalent or races: a
+  // missing field 22 as another non-number, kill's '' signal (Node sends SIGTERM for it), <= for < on the grace deadline,
+  // readFileSync's '' encoding (a Buffer JSON.parse reads alike), two catches that set or return what is already undefined,
+  // getuid's ?? as && (equal as root, the test user here), the folder that vanished between readdir and lstat (a race).
+  // desktop-auth 100% (7 of 7). xauthority 97.39% (112 of 115, 5 min; was 80%): its 3 survivors are equivalent — an IPv6
+  // group that parses as NaN writes the bytes 0, as '0' does, and a non-mapped address is never IPv4 whatever stands for ''.
   'src/os-control/desktop-record.ts': ['test/os-control/desktop-record.fast.test.ts'],
   'src/os-control/desktop-auth.ts': ['test/os-control/desktop-record.fast.test.ts'],
   'src/os-control/x11/xauthority.ts': ['test/os-control/x11-xauthority.fast.test.ts'],
@@ -87,6 +94,14 @@ export const MODULES = {
   'src/main/mcp-server/approval-progress.ts': ['test/mcp/approval-progress.fast.test.ts', 'test/shared/action-text.test.ts'],
   // permission.ts 100% (65 of 65 at load ~45) with the shell command's 'runs in' content (issue 30 item 7).
   'src/main/acp/permission.ts': ['test/mcp/acp-permission.fast.test.ts'],
+  // Names from outside looked up as own entries only (issue 27.9).
+  'src/shared/own.ts': ['test/core/own-names.test.ts'],
+  // Logs read as streams under a size limit (issue 27.10).
+  'src/main/sessions/reader.ts': ['test/sessions/reader.test.ts', 'test/sessions/huge-log.test.ts'],
+  // The takeover watch: a person's input pauses the run, DeskPilot's own does not, beside a hosted run too (issue 27.2).
+  'src/main/agent/supervision/takeover-watch.ts': ['test/supervision/run-control.test.ts', 'test/supervision/takeover-beside.test.ts'],
+  // The typist on a real Xvfb: spare keycodes mapped and restored (issue 27.8).
+  'src/os-control/x11/typist.ts': ['test/os-control/x11-typist-plan.test.ts', 'test/os-control/typist-exit.desktop.test.ts', 'test/os-control/typist-leftovers.desktop.test.ts'],
   // Not here: src/main/process-tree.ts. A mutant of its filter (which processes carry the entry) signals every
   // process of the user — it killed the mutation run's own shell and the team's test runs once. Its real-process
   // tests (test/main/process-tree.test.ts) check each filter instead.
