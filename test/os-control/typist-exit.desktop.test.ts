@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { X11Typist } from '../../src/os-control/x11/typist.js';
 import { keymapText } from '../harness/native-apps.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
 
@@ -42,5 +43,28 @@ describe('spare keycodes when the typing process exits', () => {
     const after = await keymapOnceIs(before);
     const changed = after.split('\n').filter((line, i) => line !== before.split('\n')[i]);
     expect(changed).toEqual([]);
+  }, 90_000);
+
+  // The exit handler's own work, in this process (under mutation a child's code is not the mutant's).
+  it('restoreBeforeExit puts every held keycode back and deletes the record at once; the exit handler then has nothing left', async () => {
+    const before = keymapText(xvfb);
+    const records = () => spawnSync('xprop', ['-root'], { env: xvfb.env, encoding: 'utf8' }).stdout.split('\n').filter((l) => l.startsWith('_DESKPILOT_SPARES_'));
+    const typist = await X11Typist.open(xvfb.display);
+    try {
+      await typist.type('ü✓ß');
+      expect([...typist.mappedSpares().values()].sort((a, b) => a - b)).toEqual([0xdf, 0xfc, 0x1002713]);
+      expect(keymapText(xvfb)).toContain('U2713');
+      expect(records()).toHaveLength(1);
+      typist.restoreBeforeExit();
+      expect(typist.mappedSpares().size).toBe(0);
+      const after = await keymapOnceIs(before);
+      expect(after.split('\n').filter((line, i) => line !== before.split('\n')[i])).toEqual([]);
+      expect(records()).toEqual([]);
+      // Nothing is held any more: the process's exit handler sends nothing (a second call is a no-op).
+      typist.restoreBeforeExit();
+      expect(keymapText(xvfb)).toBe(before);
+    } finally {
+      await typist.close();
+    }
   }, 90_000);
 });
