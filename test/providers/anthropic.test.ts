@@ -203,7 +203,7 @@ describe('Anthropic malformed tool calls become error entries', () => {
     expect(errors).toEqual([
       'left_mouse_down: coordinate is not accepted for left_mouse_down (it takes no other field; it acts at the pointer: move there first with mouse_move)',
       'key: coordinate is not accepted for key (it takes text, repeat; it goes to the focused window: click the field first)',
-      'scroll: scroll_amount is required (the number of wheel notches, at least 1)',
+      'scroll: scroll_amount is required (the number of wheel notches; 0 scrolls nothing)',
       'left_click: action is not accepted for left_click (it takes coordinate, text, key; leave it out)',
       'OK',
       'left_mouse_up: coordinate is not accepted for left_mouse_up (it takes no other field; it acts at the pointer: move there first with mouse_move)',

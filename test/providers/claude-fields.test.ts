@@ -32,13 +32,13 @@ describe('the fields each action takes', () => {
     [{ action: 'left_mouse_down', key: 'ctrl' }, 'left_mouse_down: key is not accepted for left_mouse_down (it takes no other field; send keys and text with key, hold_key or type)'],
     [{ action: 'left_click', coordinate: [1, 2], button: 'right' }, 'left_click: button is not accepted for left_click (it takes coordinate, text, key; leave it out)'],
     [{ action: 'zoom', region: [0, 0, 5, 5], scroll_amount: 3 }, 'zoom: scroll_amount is not accepted for zoom (it takes region; leave it out)'],
-    [{ action: 'scroll', coordinate: [1, 2], scroll_direction: 'up' }, 'scroll: scroll_amount is required (the number of wheel notches, at least 1)'],
+    [{ action: 'scroll', coordinate: [1, 2], scroll_direction: 'up' }, 'scroll: scroll_amount is required (the number of wheel notches; 0 scrolls nothing)'],
   ])('%j → %s', (input, message) => expect(error(input)).toBe(message));
 
   it('undefined and null fields are absent, as the reference reads None', () => {
     expect(parse({ action: 'screenshot', coordinate: undefined, text: null })).toEqual({ ok: true, action: { type: 'screenshot' } });
     expect(parse({ action: 'left_mouse_down', coordinate: null, key: undefined })).toEqual({ ok: true, action: { type: 'mouse_down', button: 'left' } });
-    expect(parse({ action: 'scroll', scroll_direction: 'down', scroll_amount: null })).toEqual({ ok: false, error: 'scroll: scroll_amount is required (the number of wheel notches, at least 1)' });
+    expect(parse({ action: 'scroll', scroll_direction: 'down', scroll_amount: null })).toEqual({ ok: false, error: 'scroll: scroll_amount is required (the number of wheel notches; 0 scrolls nothing)' });
   });
 
   it('the GA toolset names the action as the tool: an `action` field must agree with it or is refused', () => {

@@ -1,4 +1,4 @@
-import type { Point } from '../../../../shared/actions.js';
+import { ScrollDirectionSchema, type Point } from '../../../../shared/actions.js';
 import { CLICK_ACTIONS, clickAction } from './click-actions.js';
 import { comboFrom, fail, finalize, modifiersFrom, num, readPoint, show, type ActionEntry, type ParseContext } from './validate.js';
 
@@ -107,6 +107,23 @@ function seconds(input: Record<string, unknown>, field: string): number | string
   return Math.round(s * 1000);
 }
 
+/**
+ * `scroll_amount: 0`, which the reference accepts ("must be a non-negative int") and runs
+ * as `xdotool mousemove --sync x y click --repeat 0 <button>`: the pointer goes to the
+ * coordinate, no wheel notch is sent, and the model gets the screenshot. So: a move to
+ * the coordinate when one is given, else a screenshot. The direction is still checked,
+ * as the reference checks it first. Held keys (`text`, `key`) are not pressed: the
+ * reference taps them down and up around no notch, and a bare Alt tapped so focuses a
+ * GTK or Chromium menu bar — an effect nobody asked for by scrolling nothing.
+ */
+function noScroll(input: Record<string, unknown>, at: Point, ctx: ParseContext): ActionEntry {
+  if (!ScrollDirectionSchema.safeParse(input.scroll_direction).success) {
+    return fail(`scroll: scroll_direction must be 'up', 'down', 'left' or 'right', got ${show(input.scroll_direction)}`);
+  }
+  const hasPoint = input.coordinate !== undefined && input.coordinate !== null;
+  return finalize(hasPoint ? { type: 'move', x: at.x, y: at.y } : { type: 'screenshot' }, ctx);
+}
+
 export function parseClaudeAction(action: unknown, rawInput: unknown, ctx: ParseContext): ActionEntry {
   if (typeof rawInput !== 'object' || rawInput === null || Array.isArray(rawInput)) {
     return fail(`tool input must be an object, got ${show(rawInput)}`);
@@ -175,7 +192,8 @@ export function parseClaudeAction(action: unknown, rawInput: unknown, ctx: Parse
       const modifiers = heldKeys(input);
       if (typeof modifiers === 'string') return fail(`scroll: ${modifiers}`);
       // Required, as in the reference and the API's schema: no default the model did not choose.
-      if (input.scroll_amount === undefined || input.scroll_amount === null) return fail('scroll: scroll_amount is required (the number of wheel notches, at least 1)');
+      if (input.scroll_amount === undefined || input.scroll_amount === null) return fail('scroll: scroll_amount is required (the number of wheel notches; 0 scrolls nothing)');
+      if (input.scroll_amount === 0) return noScroll(input, p, ctx);
       return finalize({ type: 'scroll', x: p.x, y: p.y, direction: input.scroll_direction, amount: input.scroll_amount, modifiers }, ctx);
     }
     case 'wait': {
