@@ -73,20 +73,21 @@ describe('settleVerdict', () => {
     expect(settleVerdict(state({ ...later, now: 1_900 + SETTLE_DEFAULTS.quietMs }), { ...base, reaction })).toBe('settled');
   });
 
-  it('once all of the typed text was reported back, quiet is counted in time: no quietGrabs, no round trip awaited', () => {
+  it('once all of the typed text was reported back, quiet is counted in time, not in grabs', () => {
     const reaction = { since: 990, expectChange: true };
-    // Grabs ~128 ms apart (load 20): two quiet grabs in the floor; the browser process's ping still out.
-    const slowGrabs = { firstReaction: 1_050, lastChange: 1_050, unchanged: 2, roundTrip: { sent: 1_000, answered: undefined } };
+    // Grabs ~128 ms apart (load 20): two quiet grabs in the floor; the app answered its round trip.
+    const slowGrabs = { firstReaction: 1_050, lastChange: 1_050, unchanged: 2, roundTrip: { sent: 1_000, answered: 1_020 } as { sent: number; answered: number | undefined } };
     const whole = { seen: true, completeAt: 1_040 };
     expect(settleVerdict(state({ ...slowGrabs, echo: whole, now: 1_050 + REACTION_LIMITS.quietFloorMs - 1 }), { ...base, reaction })).toBe('wait');
     expect(settleVerdict(state({ ...slowGrabs, echo: whole, now: 1_050 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('settled');
     // Not before the whole text: the same moment with part of it, or with no report, waits for grabs and the answer.
     expect(settleVerdict(state({ ...slowGrabs, echo: { seen: true, completeAt: undefined }, now: 1_050 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('wait');
     expect(settleVerdict(state({ ...slowGrabs, now: 1_050 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('wait');
-    expect(settleVerdict(state({ ...slowGrabs, roundTrip: undefined, now: 1_050 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('wait');
-    // An answer after the whole text does not move quiet's start: 850 ms late under load.
+    // The round trip is still awaited (a page may answer the keys' release), and quiet counts from its answer.
+    expect(settleVerdict(state({ ...slowGrabs, roundTrip: { sent: 1_000, answered: undefined }, echo: whole, now: 1_050 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('wait');
     const lateAnswer = { ...slowGrabs, roundTrip: { sent: 1_000, answered: 1_850 }, echo: whole };
-    expect(settleVerdict(state({ ...lateAnswer, now: 1_050 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('settled');
+    expect(settleVerdict(state({ ...lateAnswer, now: 1_850 + REACTION_LIMITS.quietFloorMs - 1 }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...lateAnswer, now: 1_850 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('settled');
     // A change after the whole text still restarts quiet.
     expect(settleVerdict(state({ ...slowGrabs, echo: whole, lastChange: 1_200, now: 1_050 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('wait');
   });
