@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { permissionRequest } from '../../src/main/acp/permission.js';
+import { approvalQuestion } from '../../src/main/cli/approval-prompt.js';
 import { ActionSchema, type Action } from '../../src/shared/actions.js';
 import { QUICKJS_RUNS_IN, runsIn } from '../../src/shared/runs-in.js';
 import { describeSandbox, type SandboxSummary } from '../../src/shared/sandbox.js';
@@ -41,6 +42,13 @@ describe('runsIn: where a command or code block runs', () => {
 
   it('the language is the action’s own: an unknown one is refused at the edge', () => {
     expect(ActionSchema.safeParse({ type: 'shell', command: 'x', language: 'ruby' }).success).toBe(false);
+  });
+
+  it('the terminal’s prompt says the same', () => {
+    expect(approvalQuestion({ action: shell({ language: 'javascript' }), reason: 'r', sandbox: BOXED })).toContain(`\n  runs in: ${QUICKJS_RUNS_IN}\n`);
+    expect(approvalQuestion({ action: shell({ language: 'python' }), reason: 'r', sandbox: BOXED })).toContain(`\n  runs in: ${describeSandbox(BOXED)}\n`);
+    expect(approvalQuestion({ action: shell(), reason: 'r' })).toContain('\n  runs in: no sandbox (full access)\n');
+    expect(approvalQuestion({ action: ActionSchema.parse({ type: 'click', x: 1, y: 2 }), reason: 'r', sandbox: BOXED })).not.toContain('runs in');
   });
 
   it('ACP’s permission request says the same', () => {
