@@ -4,6 +4,7 @@ import { ActionSchema, HeldInputsSchema, PointSchema, RectSchema } from './actio
 import { ApprovalAnswerSchema, ApprovedBySchema, GateDecisionSchema, PolicyModeSchema } from './approvals.js';
 import { DisplayInfoSchema, ObservationRecordSchema } from './observation.js';
 import { MAX_TIMER_MESSAGE, MAX_TIMER_MS } from './timers.js';
+import { EvalVerdictSchema } from './eval-labels.js';
 
 /**
  * Run events are the source of truth: the runner emits them, the UI renders them,
@@ -371,6 +372,22 @@ export const RunEventSchema = z.discriminatedUnion('type', [
       message: z.string(),
       /** The model's own verdict, when it gave one. */
       modelVerdict: z.enum(['pass', 'fail', 'blocked']).optional(),
+    })
+    .strict(),
+  z
+    .object({
+      ...base,
+      type: z.literal('eval_outcome'),
+      /**
+       * Appended by `deskpilot eval` after run_ended, once the task's checker has judged the
+       * end state the run left: the task's status in the eval, which overrules the run's own
+       * end (a run that said "done" on a wrong end state failed). sessions/outcome.ts reads it.
+       */
+      status: EvalVerdictSchema,
+      /** The checker's score, 0–1 (OSWorld's functions' number). */
+      score: z.number().min(0).max(1),
+      /** Why, in a sentence (results.json's reason). */
+      message: z.string(),
     })
     .strict(),
 ]);

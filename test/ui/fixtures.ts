@@ -3,6 +3,7 @@ import { Commands } from '../../src/shared/bridge.js';
 import { ConfigSchema } from '../../src/shared/config.js';
 import { RunEventSchema, type QaCaseStatus, type RunEvent, type RunStatus } from '../../src/shared/events.js';
 import { summarize, toSessionSummary } from '../../src/main/sessions/summary.js';
+import type { EvalVerdict } from '../../src/shared/eval-labels.js';
 
 /**
  * An in-test bridge client for component tests: records every call (parsed with the
@@ -113,13 +114,14 @@ export class EventScript {
  * sessions/summary.ts + outcome.ts), never written by hand: a finished run with these
  * labels. QA case runs (labels qaCase) get the model's verdict a run ending `status`
  * would have logged (done → pass, failed → fail) unless `labels.qaVerdict` says
- * otherwise, and `qaOutcome` adds the QA runner's verdict after its checks.
+ * otherwise, and `qaOutcome` adds the QA runner's verdict after its checks; `evalOutcome`
+ * the eval checker's verdict `deskpilot eval` appends.
  */
 export function listedSummary(
   runId: string,
   status: RunStatus,
   labels: Record<string, string>,
-  options: { task?: string; at?: number; steps?: number; costUsd?: number; qaOutcome?: QaCaseStatus } = {},
+  options: { task?: string; at?: number; steps?: number; costUsd?: number; qaOutcome?: QaCaseStatus; evalOutcome?: { status: EvalVerdict; score: number } } = {},
 ): SessionSummary {
   const at = options.at ?? 1_700_000_000_000;
   const base = { v: 1, runId };
@@ -139,6 +141,22 @@ export function listedSummary(
       ...(modelVerdict ? { labels: { qaVerdict: modelVerdict } } : {}),
     },
     ...(options.qaOutcome ? [{ ...base, seq: 2, at: at + 31_000, type: 'qa_outcome', status: options.qaOutcome, message: `case ${options.qaOutcome}` }] : []),
+    ...(options.evalOutcome ? [{ ...base, seq: 2, at: at + 31_000, type: 'eval_outcome', ...options.evalOutcome, message: `task ${options.evalOutcome.status}` }] : []),
   ].map((e) => RunEventSchema.parse(e));
   return toSessionSummary(summarize(events), false);
+}
+
+/** A client whose History lists `sessions` and whose sessions.open records the run opened (and answers with a started run). */
+export function historyClient(sessions: () => SessionSummary[]): { client: TestClient; opened: string[] } {
+  const client = new TestClient();
+  client.answers['sessions.list'] = () => ({ sessions: sessions() });
+  const opened: string[] = [];
+  client.answers['sessions.open'] = (input) => {
+    const { runId } = input as { runId: string };
+    opened.push(runId);
+    const s = new EventScript(runId);
+    s.started(`events of ${runId}`);
+    return { events: s.events };
+  };
+  return { client, opened };
 }

@@ -6,7 +6,7 @@ import { History } from '../../src/renderer/components/History.js';
 import { createAppStore } from '../../src/renderer/store/app-store.js';
 import type { SessionSummary } from '../../src/shared/bridge.js';
 import type { RunStatus } from '../../src/shared/events.js';
-import { EventScript, TestClient, listedSummary } from './fixtures.js';
+import { historyClient, listedSummary } from './fixtures.js';
 
 afterEach(cleanup);
 
@@ -32,16 +32,7 @@ function sessions(): SessionSummary[] {
 }
 
 async function mount() {
-  const client = new TestClient();
-  client.answers['sessions.list'] = () => ({ sessions: sessions() });
-  const opened: string[] = [];
-  client.answers['sessions.open'] = (input) => {
-    const { runId } = input as { runId: string };
-    opened.push(runId);
-    const s = new EventScript(runId);
-    s.started(`events of ${runId}`);
-    return { events: s.events };
-  };
+  const { client, opened } = historyClient(sessions);
   const store = createAppStore(client);
   render(
     <Providers client={client} store={store}>

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadTask, TaskFileError } from '../eval/task/index.js';
@@ -9,6 +10,7 @@ import { toRecord, type EvalMode } from '../eval/run/record.js';
 import type { EvalResult } from '../eval/report/index.js';
 import { readEvalRun, RESULTS_FILE, REPORT_FILE, writeEvalRun, type EvalRunFile } from '../eval/run/results-file.js';
 import { runnableTask } from '../eval/run/runnable.js';
+import { logEvalOutcome } from '../eval/run/session-outcome.js';
 import { runSchedule, type EvalColumn } from '../eval/run/scheduler.js';
 import { deskpilotVersion } from '../version.js';
 import { EXIT } from './exit-codes.js';
@@ -152,7 +154,14 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
   }
 
   // 4.
-  const cells = buildCells({ tasks, columns, runs: flags.runs, mode, suite, columnArgs, ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}), ...(flags.shard ? { shard: flags.shard } : {}) });
+  // The eval's group in History: one out-dir is one eval, so --resume goes on in the same group.
+  const shipped = shippedSuiteOf(suite.tasksDir);
+  const evalLabels = {
+    evalSuite: `eval-${createHash('sha256').update(outDir).digest('hex').slice(0, 12)}`,
+    evalName: `${shipped ?? path.basename(suite.root ?? suite.tasksDir)} (${mode})`,
+    evalReport: path.join(outDir, REPORT_FILE),
+  };
+  const cells = buildCells({ tasks, columns, runs: flags.runs, mode, suite, columnArgs, eval: evalLabels, ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}), ...(flags.shard ? { shard: flags.shard } : {}) });
   const kept = new Map<string, EvalResult>();
   for (const r of earlier?.results ?? []) if (r.status !== 'interrupted') kept.set(r.key, r);
   const todo = cells.filter((c) => !kept.has(c.key));
@@ -175,7 +184,6 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
   const resolved = await resolveWorkers(flags.workers ?? 1, todo.length);
   if ('fallback' in resolved) return fail(`eval runs each task on a private virtual desktop: ${resolved.fallback}`, EXIT.environment);
   const workers = resolved.workers;
-  const shipped = shippedSuiteOf(suite.tasksDir);
   out.write(`Tasks from ${suite.tasksDir}${shipped ? ` (the ${shipped === 'builtin' ? 'built-in' : shipped} suite)` : ''} — task files are code: their setup commands run as you on the eval's desktops\n`);
   out.write(
     `${mode === 'model' ? `${todo.length} task run(s)` : `${todo.length} ${mode} check(s)`}${kept.size ? ` (${kept.size} kept from the earlier run)` : ''} on ${workers} private virtual desktop(s) at a time, each task on a fresh one with its own HOME` +
@@ -214,6 +222,8 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
       },
       onCellEnd: async (cell, outcome, spent) => {
         let record = toRecord(cell, outcome, { mode, version, file: (cell.task as { file?: string }).file ?? '' });
+        const unlogged = await logEvalOutcome(cli.home, record);
+        if (unlogged) cli.err.write(`deskpilot eval: ${unlogged}\n`);
         if (record.sessionId) record = await withSessionReport(record, cli.home, outDir, cli.err);
         results.set(cell.key, record);
         write();

@@ -8,6 +8,7 @@ import { addPolicyOptions, addProviderOptions, policyFromFlags, type ChoiceFlags
 import { resolveRunRef } from './run-ref.js';
 import { canAskHidden, readHidden } from './secret-prompt.js';
 import { launchInTerminal } from './terminal-launch.js';
+import { addLabelOption } from './label-flags.js';
 import { shownOneLine } from './terminal-text.js';
 
 interface ReplayFlags extends ChoiceFlags {
@@ -15,6 +16,8 @@ interface ReplayFlags extends ChoiceFlags {
   heal?: boolean;
   file?: string;
   json?: boolean;
+  /** --label key=value, repeatable. */
+  label?: Record<string, string>;
 }
 
 /**
@@ -32,6 +35,7 @@ export function registerReplayCommand(program: Command): void {
     .option('--heal', 'hand a step that differs to the model with its recorded intent, then go on; writes the healed trajectory')
     .option('--file <trajectory>', 'replay this trajectory file (deskpilot sessions export --format trajectory) instead of a run');
   addProviderOptions(replay);
+  addLabelOption(replay);
   addPolicyOptions(replay)
     .option('--json', 'print one JSON event per line on stdout')
     .action(async (ref: string | undefined, flags: ReplayFlags) => {
@@ -74,7 +78,7 @@ async function replayCommand(ref: string | undefined, flags: ReplayFlags): Promi
       // A replay's steps are the trajectory's; healing may add a few model turns per step.
       limits: { maxSteps: source.trajectory.steps.length * 3 + 5 },
     },
-    extras: { task: source.trajectory.task },
+    extras: { task: source.trajectory.task, ...(flags.label ? { labels: flags.label } : {}) },
     flags: {
       json: flags.json ?? false,
       start: async (options) => (handle = await replay.startReplay(options, { surface: 'cli', source, mode, ...(secrets ? { secrets } : {}) })),

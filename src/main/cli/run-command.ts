@@ -3,6 +3,7 @@ import path from 'node:path';
 import { deskpilotHome } from '../paths.js';
 import { addGroundingOption, addHarnessOption, addPolicyOptions, addProviderOptions, addSandboxOptions, policyFromFlags, positiveInt, positiveNumber, sandboxRequestFromFlags, type ChoiceFlags, type SandboxFlags } from './run-flags.js';
 import { EXIT } from './exit-codes.js';
+import { addLabelOption } from './label-flags.js';
 import { launchInTerminal } from './terminal-launch.js';
 import { DEFAULT_VIRTUAL_SCREEN, virtualScreenOption, type ScreenSize } from './virtual-display-run.js';
 
@@ -15,6 +16,8 @@ interface RunFlags extends ChoiceFlags, SandboxFlags {
   agentsMd: boolean;
   virtualDisplay?: boolean;
   screenSize?: ScreenSize;
+  /** --label key=value, repeatable. */
+  label?: Record<string, string>;
 }
 
 /** `deskpilot run "<task>"`: one supervised run in the terminal. */
@@ -27,6 +30,7 @@ export function registerRunCommand(program: Command): void {
   addGroundingOption(run);
   addHarnessOption(run);
   addSandboxOptions(run);
+  addLabelOption(run);
   addPolicyOptions(run)
     .option('--max-steps <n>', 'stop after this many model turns', positiveInt)
     .option('--max-cost <usd>', 'stop when the run has cost this much', positiveNumber)
@@ -62,7 +66,7 @@ async function runCommand(task: string, flags: RunFlags): Promise<number> {
       policy: policyFromFlags(flags),
       limits: { maxSteps: flags.maxSteps, maxCostUsd: flags.maxCost },
     },
-    extras: { task, ...(flags.skill?.length ? { skills: flags.skill } : {}), ...(flags.agentsMd ? { agentsMd: { cwd: flags.cd ? path.resolve(flags.cd) : process.cwd() } } : {}) },
+    extras: { task, ...(flags.label ? { labels: flags.label } : {}), ...(flags.skill?.length ? { skills: flags.skill } : {}), ...(flags.agentsMd ? { agentsMd: { cwd: flags.cd ? path.resolve(flags.cd) : process.cwd() } } : {}) },
     sandbox: sandboxRequestFromFlags(flags),
     flags: { json: flags.json ?? false },
     overrides: { displayId: flags.display, requestTimeoutSeconds: flags.requestTimeout },

@@ -1,5 +1,6 @@
 import type { QaCaseStatus, RunEvent, RunStatus } from '../../shared/events.js';
 import { isQaRun, readQaLabels, type QaModelVerdict } from '../../shared/qa-labels.js';
+import type { EvalVerdict } from '../../shared/eval-labels.js';
 
 /**
  * A run's outcome, derived from its events by ONE fold — History, `sessions list` and
@@ -18,23 +19,26 @@ import { isQaRun, readQaLabels, type QaModelVerdict } from '../../shared/qa-labe
  *     c. no verdict at all: "blocked" (the run ended without concluding).
  *     A non-passed verdict makes the status "failed", unless the run itself ended
  *     stopped / error / limit (the more specific fact is kept).
- *  3. Any other run: run_ended's status.
+ *  3. An eval task's run: the eval_outcome event `deskpilot eval` logs once the task's
+ *     checker has judged the end state decides, as 2a does (needed a person and
+ *     interrupted are "blocked": the run could not conclude); without one, rule 4.
+ *  4. Any other run: run_ended's status.
  */
 
 /** Bumped when the rules change, so stored summaries derived by older rules are rebuilt. */
-export const OUTCOME_RULES_VERSION = 2;
+export const OUTCOME_RULES_VERSION = 3;
 
 /** What a list shows and `--status` filters on (before "open" is told running from interrupted). */
 export type OutcomeStatus = RunStatus | 'paused' | 'open';
 
 export interface RunOutcome {
   status: OutcomeStatus;
-  /** QA case runs only: the case's verdict after DeskPilot's checks (absent while open). */
+  /** QA case and eval task runs only: the verdict after DeskPilot's checks or the eval's checker (absent while open). */
   verdict?: QaCaseStatus;
   /** One line a person reads, e.g. "failed: the model's verdict "pass" is contradicted by DeskPilot's check …". */
   reason: string;
   /** Which rule above decided (for tests and the curious). */
-  rule: 'open' | 'paused' | 'qa-outcome' | 'qa-model-verdict' | 'qa-no-verdict' | 'run-ended';
+  rule: 'open' | 'paused' | 'qa-outcome' | 'qa-model-verdict' | 'qa-no-verdict' | 'eval-outcome' | 'run-ended';
 }
 
 /** The facts the fold keeps; small, so the run log can keep it current as it appends. */
@@ -43,6 +47,7 @@ export interface OutcomeFacts {
   paused: boolean;
   ended?: { status: RunStatus; summary: string; modelVerdict?: QaModelVerdict };
   qaOutcome?: { status: QaCaseStatus; message: string };
+  evalOutcome?: { status: EvalVerdict; score: number; message: string };
 }
 
 export const NO_FACTS: OutcomeFacts = { qa: false, paused: false };
@@ -62,6 +67,8 @@ export function foldOutcome(facts: OutcomeFacts, event: RunEvent): OutcomeFacts 
     }
     case 'qa_outcome':
       return { ...facts, qa: true, qaOutcome: { status: event.status, message: event.message } };
+    case 'eval_outcome':
+      return { ...facts, evalOutcome: { status: event.status, score: event.score, message: event.message } };
     case 'observation':
     case 'model_text':
     case 'action_proposed':
@@ -85,6 +92,7 @@ function assertNever(x: never): never {
 }
 
 const MODEL_VERDICT: Record<QaModelVerdict, QaCaseStatus> = { pass: 'passed', fail: 'failed', blocked: 'blocked' };
+const EVAL_VERDICT: Record<EvalVerdict, QaCaseStatus> = { passed: 'passed', failed: 'failed', error: 'error', 'needed a person': 'blocked', interrupted: 'blocked' };
 
 /** The status a QA verdict gives the run, keeping a more specific end (rule 2, last sentence). */
 function qaStatus(verdict: QaCaseStatus, ended: RunStatus): RunStatus {
@@ -111,6 +119,11 @@ export function outcomeOf(facts: OutcomeFacts): RunOutcome {
       };
     }
     return { status: qaStatus('blocked', ended.status), verdict: 'blocked', reason: `blocked: the run ended (${ended.status}) without a verdict${ended.summary ? `: ${ended.summary}` : ''}`, rule: 'qa-no-verdict' };
+  }
+  if (facts.evalOutcome) {
+    const { status, score, message } = facts.evalOutcome;
+    const verdict = EVAL_VERDICT[status];
+    return { status: qaStatus(verdict, ended.status), verdict, reason: `${status} (the eval's checker, score ${score}): ${message}`, rule: 'eval-outcome' };
   }
   return { status: ended.status, reason: ended.summary ? `${ended.status}: ${ended.summary}` : ended.status, rule: 'run-ended' };
 }

@@ -98,10 +98,11 @@ export function History() {
   );
 }
 
-/** One QA suite: its counts, and when expanded one line per case that opens the case's deciding run. */
+/** One QA suite or eval: its counts, and when expanded one line per case (an eval: per task and column) that opens its deciding run. */
 function SuiteRow({ suite, onOpen }: { suite: QaSuiteView; onOpen: (runId: string) => void }) {
   const [expanded, setExpanded] = useState(false);
   const listId = `suite-cases-${suite.suiteId}`;
+  const unit = suite.kind === 'eval' ? 'task' : 'case';
   return (
     <li className="suite" data-testid="suite-row" data-suite={suite.suiteId}>
       <button className="session-open" aria-expanded={expanded} aria-controls={listId} onClick={() => setExpanded((x) => !x)}>
@@ -109,11 +110,12 @@ function SuiteRow({ suite, onOpen }: { suite: QaSuiteView; onOpen: (runId: strin
           <span className="suite-caret" aria-hidden="true">
             {expanded ? '▾' : '▸'}
           </span>{' '}
-          {suite.name} <span className="badge">QA suite</span>
+          {suite.name} <span className="badge">{suite.kind === 'eval' ? 'Eval' : 'QA suite'}</span>
         </span>
         <span className="muted">
-          {formatTime(suite.startedAt)} · {suite.cases.length} {suite.cases.length === 1 ? 'case' : 'cases'}
+          {formatTime(suite.startedAt)} · {suite.cases.length} {suite.cases.length === 1 ? unit : `${unit}s`}
           {suite.runs > suite.cases.length ? ` (${suite.runs} runs)` : ''} · {formatUsd(suite.costUsd)}
+          {suite.columns.length > 0 && ` · ${suite.columns.join(', ')}`}
         </span>
       </button>
       <span className="suite-counts" data-testid="suite-counts">
@@ -123,8 +125,14 @@ function SuiteRow({ suite, onOpen }: { suite: QaSuiteView; onOpen: (runId: strin
           </span>
         ))}
       </span>
+      {expanded && suite.reportPath && (
+        // The eval's report.html (success vs cost, the per-task grid): a file beside results.json, which the page cannot open itself.
+        <p className="suite-report muted" data-testid="eval-report">
+          Report: <code>{suite.reportPath}</code>
+        </p>
+      )}
       {expanded && (
-        <ul className="case-list" id={listId} aria-label={`Cases of ${suite.name}`}>
+        <ul className="case-list" id={listId} aria-label={`${suite.kind === 'eval' ? 'Tasks' : 'Cases'} of ${suite.name}`}>
           {suite.cases.map((c) => (
             <li key={c.name} data-testid="case-row">
               <button className="session-open" onClick={() => onOpen(c.latest.runId)}>

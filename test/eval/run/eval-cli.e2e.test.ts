@@ -25,7 +25,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModel, type FakeModelServer, type FakeRequest, type FakeResult } from '../../harness/fake-model/index.js';
 import { requirePrograms } from '../../harness/requirements.js';
 import { finish, REPO_ROOT, runCli, tempHome, until, type CliRun } from '../../e2e/support.js';
-import { runDir } from '../../../src/main/sessions/history.js';
+import { listSessions, runDir } from '../../../src/main/sessions/history.js';
+import { groupHistory } from '../../../src/renderer/lib/qa-suites.js';
 import { SOLUTIONS } from '../suite/solutions.js';
 
 const BUILTIN = path.join(REPO_ROOT, 'resources', 'eval', 'builtin', 'tasks');
@@ -168,6 +169,19 @@ describe('deskpilot eval with a scripted model', () => {
       expect(readFileSync(path.join(outDir, r.sessionReport!), 'utf8'), r.id).toContain('<html');
       expect(readFileSync(path.join(outDir, 'report.html'), 'utf8'), r.id).toContain(`href="sessions/${r.sessionId!}.html"`);
     }
+  });
+
+  it("History groups the eval's runs as one eval, each with the checker's verdict (not the run's claim) and the report", async () => {
+    // What the app's and serve's History list: the service's sessions.list is listSessions of the same home.
+    const eval_ = groupHistory(await listSessions(home.home)).flatMap((e) => (e.kind === 'suite' ? [e.suite] : []));
+    expect(eval_).toHaveLength(1);
+    expect(eval_[0]).toMatchObject({ kind: 'eval', name: 'mixed (model)', reportPath: path.join(outDir, 'report.html'), columns: ['claude-haiku-4-5 · default'] });
+    const status = new Map(eval_[0]!.cases.map((c) => [c.name, [c.status, c.latest.runId]]));
+    expect(status.get('shell-hello-file')).toEqual(['passed', afterFirst.get('shell-hello-file')!.sessionId]);
+    // Its run ended "done" (the model's claim); the checker said no.
+    expect(status.get('claims-success')).toEqual(['failed', afterFirst.get('claims-success')!.sessionId]);
+    expect(status.get('asks-the-person')?.[0]).toBe('blocked');
+    expect(status.get('c-check-throws')?.[0]).toBe('error');
   });
 
   it('a failing setup command, a missing app and a checker that cannot judge are errors of their task; the eval goes on', () => {

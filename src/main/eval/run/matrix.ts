@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { shardOfCase, type ShardSpec } from '../../qa/shard.js';
+import type { EvalLabels } from '../../../shared/eval-labels.js';
 import { antiReferenceOf, referenceOf, type SuiteSource } from '../suite/suite-dir.js';
 import type { EvalMode } from './record.js';
 import { cellKey, type EvalCell, type EvalColumn } from './scheduler.js';
@@ -26,6 +27,14 @@ export interface MatrixInput {
   columnArgs(column: EvalColumn): string[];
   maxSteps?: number;
   shard?: ShardSpec;
+  /** The eval's own labels (its group in History: id, name, report), given to every run it starts. */
+  eval?: Pick<EvalLabels, 'evalSuite' | 'evalName' | 'evalReport'>;
+}
+
+/** `--label key=value` for each of a cell's labels: the eval's, the task's and the column's (shared/eval-labels.ts). */
+function labelArgs(task: RunnableTask, column: EvalColumn, run: number, input: MatrixInput): string[] {
+  const labels = { ...input.eval, evalTask: task.id, evalProfile: column.profile, evalModel: column.model, evalHarness: column.harness, evalRun: String(run) } satisfies EvalLabels;
+  return Object.entries(labels).flatMap(([key, value]) => (value === undefined ? [] : ['--label', `${key}=${value}`]));
 }
 
 /** A task's shard: its id's hash, so a task stays in its shard when others are added (qa/shard.ts). */
@@ -39,7 +48,7 @@ export function buildCells(input: MatrixInput): EvalCell[] {
   for (const task of tasks) {
     for (const column of input.columns) {
       for (let run = 1; run <= input.runs; run++) {
-        const { plan, task: runnable } = planFor(task, column, input);
+        const { plan, task: runnable } = planFor(task, column, input, labelArgs(task, column, run, input));
         cells.push({ key: cellKey(task.id, column, run), task: runnable, column, run, plan });
       }
     }
@@ -47,7 +56,7 @@ export function buildCells(input: MatrixInput): EvalCell[] {
   return cells;
 }
 
-function planFor(task: RunnableTask, column: EvalColumn, input: MatrixInput): { plan: EvalCell['plan']; task: RunnableTask } {
+function planFor(task: RunnableTask, column: EvalColumn, input: MatrixInput, labels: string[]): { plan: EvalCell['plan']; task: RunnableTask } {
   if (task.unsupported) return { plan: () => ({ kind: 'none', commands: [], claim: 'none' }), task };
   switch (input.mode) {
     case 'model':
@@ -65,6 +74,7 @@ function planFor(task: RunnableTask, column: EvalColumn, input: MatrixInput): { 
             ...input.columnArgs(column),
             ...(input.maxSteps !== undefined ? ['--max-steps', String(input.maxSteps)] : []),
             ...(maxCostUsd !== undefined ? ['--max-cost', String(Math.max(0.0001, maxCostUsd))] : []),
+            ...labels,
           ],
         }),
       };
@@ -72,7 +82,7 @@ function planFor(task: RunnableTask, column: EvalColumn, input: MatrixInput): { 
       const reference = referenceOf(input.suite, task.id);
       if (typeof reference === 'string') return { task: failingSetup(task, reference), plan: () => none('none') };
       if (reference.kind === 'claim') return { task, plan: () => none(reference.claim) };
-      return { task, plan: () => ({ kind: 'replay', args: ['replay', '--file', reference.file, '--yes', '--json'] }) };
+      return { task, plan: () => ({ kind: 'replay', args: ['replay', '--file', reference.file, '--yes', '--json', ...labels] }) };
     }
     case 'anti-reference': {
       const anti = antiReferenceOf(input.suite, task.id);
