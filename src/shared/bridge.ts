@@ -3,6 +3,7 @@ import { ApprovalAnswerSchema, PolicyModeSchema } from './approvals.js';
 import { ConfigSchema, ProviderFamilySchema } from './config.js';
 import type { CommandName } from './bridge-names.js';
 import { LimitsSchema, QaCaseStatusSchema, RunEventSchema, RunStateSchema, RunStatusSchema, UsageSchema } from './events.js';
+import { PAGE_EXPORT_FORMATS } from './export-formats.js';
 
 /**
  * The bridge: one contract between the UI and the main process, two transports
@@ -56,8 +57,8 @@ export const SkillSummarySchema = z
 export type SkillSummary = z.infer<typeof SkillSummarySchema>;
 
 /** Settings as the UI sees them: the config plus which keys are stored, never the keys. */
-/** What sessions.export can write (`deskpilot sessions export --format`). */
-export const ExportFormatSchema = z.enum(['html', 'md', 'animation', 'trajectory']);
+/** What sessions.export can write: the page's exports (shared/export-formats.ts, a choice of `deskpilot sessions export --format`'s). */
+export const ExportFormatSchema = z.enum(PAGE_EXPORT_FORMATS);
 export type ExportFormat = z.infer<typeof ExportFormatSchema>;
 
 export const SettingsViewSchema = z

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PushMessage } from '../../src/shared/bridge.js';
 import { formatCost } from '../../src/shared/usage-text.js';
-import { inView, screenShooter, shotTag } from './page-shots.js';
+import { inView, screenShooter, shotTag, COCKPIT_SIZES } from './page-shots.js';
 import { pushTo, startShellPages, type ShellPages } from './shell-page.js';
 
 // The header during a run holds the most it ever shows — the desktop app's stop-hotkey
@@ -11,10 +11,7 @@ import { pushTo, startShellPages, type ShellPages } from './shell-page.js';
 // went to a second line and pushed the run 48 px down). Read from the laid-out page in
 // Chromium (the real renderer, shell-page.ts); every screen photographed and checked for contrast.
 
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 900, height: 700 },
-] as const;
+const SIZES = COCKPIT_SIZES;
 const lowContrast: string[] = [];
 const shot = screenShooter(lowContrast);
 const COST = 0.0125;

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Computer } from '../../src/os-control/types.js';
+import { Commands, ExportFormatSchema } from '../../src/shared/bridge.js';
 import { ConfigSchema } from '../../src/shared/config.js';
+import { CLI_EXPORT_FORMATS, PAGE_EXPORT_FORMATS } from '../../src/shared/export-formats.js';
 import { saveConfig } from '../../src/main/config/index.js';
 import { createBridgeService } from '../../src/main/service/index.js';
 import type { ClientInfo } from '../../src/main/service/types.js';
@@ -71,5 +73,14 @@ describe('the export buttons offer what the service writes', () => {
     expect(await buttonsWith(['html', 'md', 'animation'])).toEqual(['export-html', 'export-md', 'export-animation']);
     cleanup();
     expect(await buttonsWith(['html', 'md', 'animation', 'trajectory'])).toEqual(['export-html', 'export-md', 'export-animation', 'export-trajectory']);
+  });
+
+  it('one list: the page’s formats are ones `deskpilot sessions export --format` takes, the bridge accepts those and no other', () => {
+    expect(PAGE_EXPORT_FORMATS.filter((f) => !(CLI_EXPORT_FORMATS as readonly string[]).includes(f))).toEqual([]);
+    expect(ExportFormatSchema.options).toEqual(PAGE_EXPORT_FORMATS);
+    // json, webp and gif are the CLI's only: sessions.export refuses them with a clear zod error.
+    for (const format of CLI_EXPORT_FORMATS.filter((f) => !(PAGE_EXPORT_FORMATS as readonly string[]).includes(f))) {
+      expect(Commands['sessions.export'].input.safeParse({ runId: 'r1', format }).success, format).toBe(false);
+    }
   });
 });

@@ -55,3 +55,9 @@ export function contrastRatio(a: Rgb, b: Rgb): number {
   const [hi, lo] = [luminance(a), luminance(b)].sort((p, q) => q - p) as [number, number];
   return (hi + 0.05) / (lo + 0.05);
 }
+
+/** The window sizes the cockpit is checked at (issue 34): a laptop and a small window. */
+export const COCKPIT_SIZES = [
+  { width: 1440, height: 900 },
+  { width: 900, height: 700 },
+] as const;

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../src/shared/config.js';
 import type { PushMessage } from '../../src/shared/bridge.js';
-import { contrastRatio, inView, pixelIn, screenShooter, shotTag } from './page-shots.js';
+import { contrastRatio, inView, pixelIn, screenShooter, shotTag, COCKPIT_SIZES } from './page-shots.js';
 import { describeSandbox } from '../../src/shared/sandbox.js';
 import { pushTo, startShellPages, type ShellPages } from './shell-page.js';
 
@@ -19,10 +19,7 @@ const SETTINGS = {
   }),
   keys: { ANTHROPIC_API_KEY: { stored: true, fromEnv: false } },
 };
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 900, height: 700 },
-] as const;
+const SIZES = COCKPIT_SIZES;
 const lowContrast: string[] = [];
 const shot = screenShooter(lowContrast);
 

@@ -1,13 +1,8 @@
 import { useState } from 'react';
 import type { ExportFormat } from '../../shared/bridge.js';
+import { PAGE_EXPORTS, PAGE_EXPORT_FORMATS } from '../../shared/export-formats.js';
 import { useApp, useClient } from '../bridge/context.js';
 import type { RunView } from '../store/run-view.js';
-const FORMATS: { format: ExportFormat; label: string; title: string }[] = [
-  { format: 'html', label: 'HTML report', title: 'One self-contained page: every step, its screenshot and what was decided' },
-  { format: 'md', label: 'Markdown', title: 'A Markdown file beside a folder of its screenshots' },
-  { format: 'animation', label: 'Animation', title: 'An animated WebP of the run, each action drawn on its screen' },
-  { format: 'trajectory', label: 'Trajectory', title: 'A replayable folder: what `deskpilot replay` runs again' },
-];
 
 /**
  * What a finished run offers (issue 34 item 6), the same on its end card and in History's
@@ -26,7 +21,7 @@ export function RunActions({ run, place }: { run: RunView; place: 'end' | 'revie
   const [status, setStatus] = useState<string | null>(null);
   // Only what this service writes: the desktop app has no trajectory exporter, so no button that can only refuse.
   const offered = useApp((s) => s.settings?.exports);
-  const formats = offered ? FORMATS.filter((f) => offered.includes(f.format)) : FORMATS;
+  const formats = (offered ? PAGE_EXPORT_FORMATS.filter((f) => offered.includes(f)) : PAGE_EXPORT_FORMATS).map((format) => ({ format, ...PAGE_EXPORTS[format] }));
 
   const exportAs = async (format: ExportFormat) => {
     setBusy(format);
