@@ -11,6 +11,7 @@ import { resolveRunRef, RunRefError } from './run-ref.js';
 import { shownOneLine } from './terminal-text.js';
 import { readQaLabels } from '../../shared/qa-labels.js';
 import { own } from '../../shared/own.js';
+import { formatCost } from '../../shared/usage-text.js';
 
 /** Exit codes of `deskpilot sessions …`: 0 ok, 1 the operation failed, 2 bad input (unknown run, bad flag). */
 export const SESSIONS_EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -42,10 +43,11 @@ function pad(text: string, width: number): string {
   return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
 }
 
-function listLine(s: ListedSession): string {
+/** One run of `sessions list`: its cost rounded as the app, serve and the exports round it (usage-text's formatCost: $0.0125, never $0.01). */
+export function listLine(s: ListedSession): string {
   const when = new Date(s.startedAt).toISOString().slice(0, 16).replace('T', ' ');
   // A QA case shows its verdict after DeskPilot's checks (sessions/outcome.ts), not "done".
-  return `${pad(s.runId, 22)} ${pad(s.verdict ?? s.status, 11)} ${when}  ${String(s.steps).padStart(4)} steps  $${s.costUsd.toFixed(2).padStart(6)}  ${shownOneLine(listTitle(s))}`;
+  return `${pad(s.runId, 22)} ${pad(s.verdict ?? s.status, 11)} ${when}  ${String(s.steps).padStart(4)} steps  ${formatCost(s.costUsd).padStart(8)}  ${shownOneLine(listTitle(s))}`;
 }
 
 /** What a run is, in a list row: a QA case by its plan and case name (its task is the long QA prompt), else the task. */
