@@ -17,10 +17,12 @@ import { requirePrograms } from '../harness/requirements.js';
 // of the sandbox's refusal tells the model how to ask again (execute's escalate). An
 // escalated block runs in a fresh interpreter with exactly its grant, ended after it.
 
-requirePrograms(['bwrap', 'python3', 'pgrep']);
+requirePrograms(['bwrap', 'python3', 'pgrep', 'useradd', 'userdel']);
 
 // Outside /tmp: bubblewrap gives the sandbox a private /tmp, so a write there is not a write outside.
 const base = fs.mkdtempSync('/var/tmp/deskpilot-python-sandbox-');
+// Passable by an unprivileged user: the last cases run the interpreter as one.
+fs.chmodSync(base, 0o755);
 const workspace = path.join(base, 'ws');
 const outside = path.join(base, 'outside');
 const home = path.join(base, 'home');
@@ -171,5 +173,41 @@ describe('an escalated block (CodeSessions.forBlock): a fresh interpreter with e
     });
     // Asking for nothing is no escalation: the persistent session.
     expect(sessions.forBlock('python', { write: [] })).toMatchObject({ once: false });
+  }, 90_000);
+});
+
+describe('the same limits for an unprivileged user (CI runs as root: a user is made for the case)', () => {
+  it('writes in its workspace as that user; outside it, ~/.ssh and the network stay out of reach', async () => {
+    const name = process.getuid!() === 0 ? `dpps${process.pid}` : undefined;
+    const userHome = path.join(base, 'user-home');
+    if (name) execFileSync('useradd', ['--no-create-home', '--home-dir', userHome, '--shell', '/bin/bash', name]);
+    try {
+      const uid = name ? Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }).trim()) : process.getuid!();
+      const gid = name ? Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }).trim()) : process.getgid!();
+      const userWs = path.join(base, 'user-ws');
+      const userOutside = path.join(base, 'user-outside');
+      for (const dir of [userHome, userWs, userOutside, path.join(userHome, '.ssh')]) {
+        fs.mkdirSync(dir, { recursive: true });
+        fs.chownSync(dir, uid, gid);
+      }
+      fs.writeFileSync(path.join(userHome, '.ssh', 'id_rsa'), 'USER KEY');
+      fs.chownSync(path.join(userHome, '.ssh', 'id_rsa'), uid, gid);
+      const python = new PythonSession({ cwd: userWs, sandbox: sandboxPolicy({ mode: 'workspace-write', workspace: userWs }), home: userHome, ...(name ? { user: { uid, gid } } : {}) });
+      closing.push(python);
+      const mine = await python.run('import os\nopen("made", "w").write("mine")\nos.getuid()', options());
+      // Inside bubblewrap's user namespace the uid is mapped to itself.
+      expect(mine).toMatchObject({ status: 'done', value: String(uid) });
+      expect(fs.statSync(path.join(userWs, 'made'))).toMatchObject({ uid, gid });
+      const outside = await python.run(`open(${py(path.join(userOutside, 'nope'))}, "w")`, options());
+      expect(outside.refusal?.sign).toBe(`read-only file system at ${path.join(userOutside, 'nope')}`);
+      expect(fs.existsSync(path.join(userOutside, 'nope'))).toBe(false);
+      expect(await python.run(`import os\nos.listdir(${py(path.join(userHome, '.ssh'))})`, options())).toMatchObject({ status: 'done', value: '[]' });
+      const before = hits.length;
+      expect((await python.run(fetchBlock('as-user'), options())).refusal?.sign).toBe('network unreachable (the sandbox has no network)');
+      expect(hits.length).toBe(before);
+      await python.close();
+    } finally {
+      if (name) execFileSync('userdel', [name]);
+    }
   }, 90_000);
 });

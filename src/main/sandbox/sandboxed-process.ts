@@ -16,6 +16,9 @@ export interface SandboxedProcessOptions extends HostOptions {
   extraPipes?: number;
   /** How long `stop` lets it end on SIGTERM before SIGKILL (default 200 ms). */
   graceMs?: number;
+  /** Tests: the uid/gid it runs as (root starting it for an unprivileged user, as CI does). */
+  uid?: number;
+  gid?: number;
 }
 
 /** A long-lived process under a policy, its pipes, and one way to end it and all it started. */
@@ -60,6 +63,8 @@ export function startSandboxedProcess(policy: SandboxPolicy | undefined, spec: C
     detached: platform !== 'win32',
     stdio: ['pipe', 'pipe', 'pipe', ...Array.from({ length: options.extraPipes ?? 0 }, () => 'pipe' as const)],
     windowsHide: true,
+    ...(options.uid !== undefined ? { uid: options.uid } : {}),
+    ...(options.gid !== undefined ? { gid: options.gid } : {}),
   });
   // A write after it ended is its caller's to see in the process's end, not an unhandled error.
   child.stdin!.on('error', () => {});

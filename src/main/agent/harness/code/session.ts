@@ -72,6 +72,8 @@ export interface SessionOptions {
   fresh?: boolean;
   /** The home folder whose secrets the sandbox hides (default os.homedir(); tests give their own). */
   home?: string;
+  /** Tests: the user the interpreter runs as (root starting it for an unprivileged user, as CI does). */
+  user?: { uid: number; gid: number };
 }
 
 const DoneSchema = z.object({ type: z.literal('done'), ok: z.boolean(), value: z.string().optional(), error: z.string().optional() });
@@ -135,7 +137,7 @@ export class PythonSession implements CodeSession {
     // Throws SandboxUnavailableError when the run's sandbox cannot run here: never unsandboxed instead.
     // graceMs 0: a stopped or timed-out block is killed at once, no TERM grace (stop of a
     // spinning block 462 ms median at load 34, 617 ms with 200 ms graces).
-    const started = startSandboxedProcess(this.options.sandbox, plain, { extraPipes: 1, graceMs: 0, ...(this.options.home ? { home: this.options.home } : {}) });
+    const started = startSandboxedProcess(this.options.sandbox, plain, { extraPipes: 1, graceMs: 0, ...(this.options.home ? { home: this.options.home } : {}), ...this.options.user });
     return { process: started, child: started.child, nonce, stdin: started.stdin };
   }
 
