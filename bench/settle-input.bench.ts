@@ -136,7 +136,8 @@ function describeFailure(trace: SettleTrace | undefined, after: number[]): strin
   return (
     `settle ${rel(trace.start)}..${rel(trace.end)} ${trace.verdict}, ${trace.compared} compared, changes at [${trace.changes.map(rel).join(' ')}]${trip}` +
     `${trace.reaction ? (trace.reaction.expectChange ? ' (must show)' : ' (may show)') : ' (no input)'}` +
-    `${trace.echo ? `, text reported back ${trace.echo.completeAt !== undefined ? `whole at ${rel(trace.echo.completeAt)}` : trace.echo.seen ? 'in part' : 'not at all'}` : ''}; after it: [${after.map(rel).join(' ')}]`
+    `${trace.echo ? `, text reported back ${trace.echo.completeAt !== undefined ? `whole at ${rel(trace.echo.completeAt)}` : trace.echo.seen ? 'in part' : 'not at all'}` : ''}` +
+    `${trace.caretBlinks.length ? `, caret blinks (no change) at [${trace.caretBlinks.map(rel).join(' ')}]` : ''}; after it: [${after.map(rel).join(' ')}]`
   );
 }
 

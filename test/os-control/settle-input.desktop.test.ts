@@ -132,7 +132,13 @@ describe('the screenshot after input shows the app’s answer (issue 26)', () =>
         await computer.perform(checked({ type: 'type', text: TEXT }), never);
         await computer.settle({ maxMs: 3_000 });
         const seen = await observation();
-        await until('the page holding the text', async () => ((await probe.controlValues()).find((c) => c.id === 'c3')?.value === TEXT ? true : undefined));
+        let held: string | null | undefined;
+        await until('the page holding the text', async () => {
+          held = (await probe.controlValues()).find((c) => c.id === 'c3')?.value;
+          return held === TEXT ? true : undefined;
+        }).catch((error: unknown) => {
+          throw new Error(`run ${run}: the field holds ${JSON.stringify(held)}, not the typed text`, { cause: error });
+        });
         const final = await stillScreen();
         // Only the caret may differ (it blinks): a box at most 2 px wide.
         const diff = differing(seen, final, field);
