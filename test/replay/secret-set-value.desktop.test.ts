@@ -9,9 +9,13 @@
  * The case that showed the gap is the strict replay of such a run: it reads no tree for
  * its screenshots (grounding pixels), so only the set_value itself can say where the
  * secret went; its screenshots after the step showed the dots before this fix.
+ *
+ * Item 2: a divergence report's screen seen now is stored like every screenshot, its
+ * secret regions filled (divergence/seen.png and expected-vs-seen.png).
  */
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import sharp from 'sharp';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Rect } from '../../src/shared/actions.js';
@@ -85,34 +89,37 @@ async function plainReads(want: string): Promise<string> {
 const sessionDir = (runId: string) => path.join(home.home, 'sessions', runId);
 const runIdOf = (events: Array<Record<string, unknown>>) => String(events.find((e) => e.type === 'run_started')!.runId);
 
-it('a run sets the password entry by its element id; its strict replay stores every screen after the set_value with the field filled, the model\'s copy with the dots', async () => {
+/** A `deskpilot run` (grounding both) that sets each value in turn on the password entry by its element id; its run id. */
+async function recordSetValues(values: readonly string[]): Promise<string> {
   await freshDemo();
   const fake = await startFakeModel();
   let list = '';
-  let runId: string;
   try {
-    fake.script(
-      (req: FakeRequest) => {
-        list = req.lastUserText;
-        const line = list.split('\n').find((l) => /^\d+ password ""/.test(l));
-        if (!line) throw new Error(`no password entry in the element list:\n${list}`);
-        return { text: 'Set the password.', toolCalls: [{ name: 'element', input: { id: Number(line.split(' ')[0]), action: 'set_value', value: SECRET } }] };
-      },
-      { text: 'Done.', toolCalls: [finish(true, 'done')] },
-    );
+    const setOne = (value: string) => (req: FakeRequest) => {
+      list = req.lastUserText;
+      const line = list.split('\n').find((l) => /^\d+ password ""/.test(l));
+      if (!line) throw new Error(`no password entry in the element list:\n${list}`);
+      return { text: 'Set the password.', toolCalls: [{ name: 'element', input: { id: Number(line.split(' ')[0]), action: 'set_value', value } }] };
+    };
+    fake.script(...values.map(setOne), { text: 'Done.', toolCalls: [finish(true, 'done')] });
     const run = runCli(['run', 'set the password', '--grounding', 'both', '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl, '--yes', '--json', '--no-agents-md'], env());
     expect((await run.exit).code, `${run.stderr()}\n${list}`).toBe(0);
     const set = run.events().filter((e) => e.type === 'action_executed');
-    expect(set.map((e) => [(e.action as { op?: string }).op, e.ok]), JSON.stringify(set)).toEqual([['set_value', true]]);
-    runId = runIdOf(run.events());
+    expect(set.map((e) => [(e.action as { op?: string }).op, e.ok]), JSON.stringify(set)).toEqual(values.map(() => ['set_value', true]));
+    // The app got it (the plain entry shares the password entry's buffer).
+    expect(await plainReads(values.at(-1)!)).toBe(values.at(-1));
+    return runIdOf(run.events());
   } finally {
     await fake.close();
   }
-  // The app got it (the plain entry shares the password entry's buffer).
-  expect(await plainReads(SECRET)).toBe(SECRET);
+}
 
+const replayCli = (runId: string, secrets: NodeJS.ProcessEnv) => runCli(['replay', runId, '--strict', '--yes', '--json'], env({ ANTHROPIC_API_KEY: '', ...secrets }));
+
+it('a run sets the password entry by its element id; its strict replay stores every screen after the set_value with the field filled, the model\'s copy with the dots', async () => {
+  const runId = await recordSetValues([SECRET]);
   const field = await freshDemo();
-  const replay = runCli(['replay', runId, '--strict', '--yes', '--json'], env({ ANTHROPIC_API_KEY: '', DESKPILOT_SECRET_1: SECRET }));
+  const replay = replayCli(runId, { DESKPILOT_SECRET_1: SECRET });
   expect((await replay.exit).code, replay.stderr()).toBe(0);
   expect(await plainReads(SECRET)).toBe(SECRET);
   const replayId = runIdOf(replay.events());
@@ -130,4 +137,29 @@ it('a run sets the password entry by its element id; its strict replay stores ev
     // The model's copy shows what the replay set: the dots are there, only the stored screens hide them.
     expect(await spread(path.join(sessionDir(replayId), shot.modelImage!), insideInImage(field, shot))).toBeGreaterThan(100);
   }
+}, 400_000);
+
+it('a strict replay that diverges after setting the password stores the screen seen with the field filled (divergence/seen.png and the side-by-side)', async () => {
+  // Two secrets set; the replay is given the first only: it sets it, then stops at step 2 with a `secret` divergence.
+  const runId = await recordSetValues([SECRET, 'hunter3']);
+  const field = await freshDemo();
+  const replay = replayCli(runId, { DESKPILOT_SECRET_1: SECRET });
+  expect((await replay.exit).code, replay.stderr()).toBe(1);
+  expect(await plainReads(SECRET)).toBe(SECRET);
+  const dir = sessionDir(runIdOf(replay.events()));
+  const report = JSON.parse(readFileSync(path.join(dir, 'divergence.json'), 'utf8')) as { step: number; kind: string; files: { seen: string; sideBySide?: string } };
+  expect([report.step, report.kind]).toEqual([2, 'secret']);
+  // The screen seen is the one the replay's last observation stored: the same size, the same place.
+  const last = storedObservations(dir).at(-1)!;
+  const inSeen = insideInImage(field, last);
+  expect(await spread(path.join(dir, report.files.seen), inSeen), 'divergence/seen.png shows the password field').toBeLessThanOrEqual(12);
+  // The control: the model's copy of that screen has the dots.
+  expect(await spread(path.join(dir, last.modelImage!), inSeen)).toBeGreaterThan(100);
+  // expected-vs-seen.png: the seen side (right of the recorded one and a 16 px gap, under a 28 px caption, scaled to 500 px high).
+  const sideBySide = path.join(dir, report.files.sideBySide!);
+  const meta = await sharp(readFileSync(sideBySide)).metadata();
+  const scale = 500 / last.observation.image.height;
+  const seenLeft = meta.width! - Math.round(last.observation.image.width * scale);
+  const inSide = { x: seenLeft + Math.ceil(inSeen.x * scale) + 2, y: 28 + Math.ceil(inSeen.y * scale) + 2, width: Math.floor(inSeen.width * scale) - 4, height: Math.floor(inSeen.height * scale) - 4 };
+  expect(await spread(sideBySide, inSide), 'the side-by-side shows the password field').toBeLessThanOrEqual(12);
 }, 400_000);

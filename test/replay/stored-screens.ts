@@ -24,9 +24,13 @@ export function storedObservations(sessionDir: string): StoredObservation[] {
     .filter((e): e is StoredObservation => e.type === 'observation');
 }
 
+async function rawPixels(image: string | Buffer) {
+  return sharp(typeof image === 'string' ? readFileSync(image) : image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+}
+
 /** Max − min of every channel inside a box of an image (JPEG: a flat fill stays within ~6 levels; dots on white are ~200 apart). */
-export async function spread(file: string, box: Rect): Promise<number> {
-  const { data, info } = await sharp(readFileSync(file)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+export async function spread(image: string | Buffer, box: Rect): Promise<number> {
+  const { data, info } = await rawPixels(image);
   let lo = 255;
   let hi = 0;
   for (let y = box.y; y < box.y + box.height; y++) {
@@ -54,4 +58,22 @@ export function insideInImage(field: Rect, obs: StoredObservation): Rect {
 export function coversField(regions: readonly Rect[], field: Rect): boolean {
   const c = { x: field.x + field.width / 2, y: field.y + field.height / 2 };
   return regions.some((r) => c.x > r.x && c.x < r.x + r.width && c.y > r.y && c.y < r.y + r.height);
+}
+
+/** The mean absolute difference of two same-size images inside a box, over every channel (a JPEG re-encode moves ~1–2 levels). */
+export async function meanDifference(a: string | Buffer, b: string | Buffer, box: Rect): Promise<number> {
+  const [one, two] = await Promise.all([rawPixels(a), rawPixels(b)]);
+  if (one.info.width !== two.info.width || one.info.height !== two.info.height) throw new Error('the two images differ in size');
+  let sum = 0;
+  let count = 0;
+  for (let y = box.y; y < box.y + box.height; y++) {
+    for (let x = box.x; x < box.x + box.width; x++) {
+      for (let c = 0; c < one.info.channels; c++) {
+        const at = (y * one.info.width + x) * one.info.channels + c;
+        sum += Math.abs(one.data[at]! - two.data[at]!);
+        count += 1;
+      }
+    }
+  }
+  return sum / count;
 }

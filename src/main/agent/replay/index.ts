@@ -1,5 +1,6 @@
 import { readCappedText } from '../../read-capped.js';
 import path from 'node:path';
+import type { Rect } from '../../../shared/actions.js';
 import { TRAJECTORY_FILE, TrajectorySchema, type Trajectory } from '../../../shared/trajectory.js';
 import { warmUpDecoding } from '../../../os-control/screen-match.js';
 import { writePrivateFile } from '../../private-files.js';
@@ -98,6 +99,7 @@ export async function startReplay(options: RunOptions, replay: ReplayOptions): P
   const readTrajectoryFile = (relativePath: string) => readFileInRun(dir, relativePath);
   let provider: ReplayProvider | undefined;
   let divergence: DivergenceReport | undefined;
+  let runRegions: readonly Rect[] = [];
   const { onEvent, onDelta, ...request } = options;
   const handle = await launchRun(
     {
@@ -126,8 +128,12 @@ export async function startReplay(options: RunOptions, replay: ReplayOptions): P
           ...(replay.secrets ? { env: { ...process.env, ...replay.secrets } } : {}),
           markSecret: (value) => run.log.markSecret(value),
           onDivergence: async (d) => {
-            divergence = await writeDivergenceReport(run.log, trajectory, d, readTrajectoryFile);
+            divergence = await writeDivergenceReport(run.log, trajectory, d, readTrajectoryFile, runRegions);
           },
+        });
+        // The secret regions the run stores its latest screenshot with: a divergence's seen screen is that screenshot.
+        run.log.subscribe((event) => {
+          if (event.type === 'observation') runRegions = event.secretRegions ?? [];
         });
         return provider;
       },

@@ -82,6 +82,13 @@ export interface Divergence {
   /** The recorded screenshot (relative to the trajectory) and the one seen now (the run's). */
   expectedImage?: string;
   seen: Buffer;
+  /**
+   * Where `seen` shows the desktop (global), and the secret regions the comparison filled
+   * in it (the recorded shots' `masked`): the report fills them in `seen` too, with the
+   * run's own (report.ts), before it is stored. `seen` itself is the model's copy, unfilled.
+   */
+  region: Rect;
+  masked: Rect[];
   distance?: number;
   /** Target forms tried. */
   tried?: string[];
@@ -157,6 +164,8 @@ export class ReplayProvider implements Driver {
    * again (by its element path, words or pixels) somewhere else.
    */
   private moved: { window: Rect; shift: Point } | undefined;
+  /** The secret regions this turn's comparison fills (regionsToMask): a divergence's seen screen is stored with them filled. */
+  private maskedNow: Rect[] = [];
   /** Set once the end is handed to the model to judge (heal.ts): every later turn is the model's. */
   private judgement: Judgement | undefined;
 
@@ -187,6 +196,7 @@ export class ReplayProvider implements Driver {
     const loading = image.load();
     // Secret regions the recorded shots were stored with are filled here too before anything is compared (secret-mask.ts).
     const masked = regionsToMask(this.options.trajectory, this.index, this.last?.index);
+    this.maskedNow = masked;
     const decoded =
       masked.length === 0
         ? pixels
@@ -451,7 +461,8 @@ export class ReplayProvider implements Driver {
     return undefined;
   }
 
-  private async diverge(divergence: Divergence, request: TurnRequest, image: TranscriptImage, signal: AbortSignal): Promise<ModelTurn> {
+  private async diverge(found: Omit<Divergence, 'region' | 'masked'>, request: TurnRequest, image: TranscriptImage, signal: AbortSignal): Promise<ModelTurn> {
+    const divergence: Divergence = { ...found, region: request.observation.region, masked: this.maskedNow };
     const onScreen = divergence.kind !== 'refused' && divergence.kind !== 'secret';
     if (onScreen && !this.lookedAgain) return this.lookAgain(divergence, request, signal);
     this.lookedAgain = false;

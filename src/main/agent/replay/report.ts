@@ -1,7 +1,9 @@
-import { describeAction } from '../../../shared/actions.js';
+import { describeAction, type Rect } from '../../../shared/actions.js';
 import type { Trajectory } from '../../../shared/trajectory.js';
 import { sideBySide } from '../../../os-control/screen-match.js';
 import type { RunLog } from '../../sessions/types.js';
+import { fillSecretRegions } from '../../sessions/redact-image.js';
+import { unionRegions } from '../../sessions/secret-regions.js';
 import type { Divergence } from './replay-provider.js';
 
 /** Where a strict replay's divergence report goes in the replay's run folder. */
@@ -29,21 +31,26 @@ export interface DivergenceReport {
 /**
  * The report of a strict replay that diverged: which step, what was expected and what
  * was seen, the two screenshots side by side, as JSON (for scripts) and Markdown (for a
- * person), in the replay's run folder.
+ * person), in the replay's run folder. The screen seen is stored like every screenshot
+ * (issue 28 item 2): its secret regions filled (sessions/redact-image.ts) — the run's own
+ * (`runRegions`: its latest observation's, password fields and fields a secret went into)
+ * and the recorded shot's, which the expected side was stored with.
  */
 export async function writeDivergenceReport(
   log: Pick<RunLog, 'writeFile'>,
   trajectory: Trajectory,
   divergence: Divergence,
   readTrajectoryFile: (relativePath: string) => Promise<Buffer>,
+  runRegions: readonly Rect[],
 ): Promise<DivergenceReport> {
   const step = trajectory.steps[divergence.index];
   const expected = divergence.expectedImage ? await readTrajectoryFile(divergence.expectedImage) : undefined;
-  const seen = await log.writeFile(DIVERGENCE_FILES.seen, divergence.seen);
+  const seenImage = await fillSecretRegions(divergence.seen, { region: divergence.region }, unionRegions(runRegions, divergence.masked));
+  const seen = await log.writeFile(DIVERGENCE_FILES.seen, seenImage);
   const files: DivergenceReport['files'] = { seen, markdown: DIVERGENCE_FILES.markdown };
   if (expected) {
     files.expected = await log.writeFile(DIVERGENCE_FILES.expected, expected);
-    files.sideBySide = await log.writeFile(DIVERGENCE_FILES.sideBySide, await sideBySide(expected, divergence.seen));
+    files.sideBySide = await log.writeFile(DIVERGENCE_FILES.sideBySide, await sideBySide(expected, seenImage));
   }
   const report: DivergenceReport = {
     step: divergence.index + 1,
