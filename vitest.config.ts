@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Files named *.fast.test.ts (no display, seconds) run first, for quick feedback. */
@@ -10,12 +10,18 @@ class FastFirst extends BaseSequencer {
   }
 }
 
+/** Files named *.opt-in.*.test.ts run only with vitest.opt-in.config.ts. */
+export const OPT_IN = 'test/**/*.opt-in.*.test.ts';
+
 // Real-desktop tests each start their own Xvfb and Chromium; nut.js binds to the
 // X display of the process that first loads it, so every test file runs in its own
 // forked process, and at most two at a time on a 2-core CI machine.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    // Opt-in tests (`npm run test:opt-in`, vitest.opt-in.config.ts): too slow for CI's ~15 min
+    // on 2 cores — the built-in eval suite's 32 reference replays took ~10 min alone.
+    exclude: [...configDefaults.exclude, OPT_IN],
     pool: 'forks',
     isolate: true,
     maxWorkers: 2,
