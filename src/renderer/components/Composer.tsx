@@ -28,12 +28,13 @@ export function Composer() {
   const draft = useApp((s) => s.draft);
   const setDraft = useApp((s) => s.setDraft);
   const taskRef = useRef<HTMLTextAreaElement>(null);
+  const profileRef = useRef<HTMLSelectElement>(null);
   useEffect(() => {
     if (!draft) return;
     setTask(draft.task);
     setModel(draft.model);
     setDraft(null);
-    taskRef.current?.focus();
+    (draft.focus === 'profile' ? profileRef : taskRef).current?.focus();
   }, [draft, setDraft]);
   const running = !!active && activeState !== 'ended';
   const canStoreKeys = useApp((s) => s.canStoreKeys);
@@ -111,7 +112,7 @@ export function Composer() {
       <div className="composer-row">
         <label className="field">
           Profile
-          <select value={profile} onChange={(e) => setProfile(e.target.value)} data-testid="profile-select">
+          <select ref={profileRef} value={profile} onChange={(e) => setProfile(e.target.value)} data-testid="profile-select">
             <option value="">{def ? `default (${def})` : 'default'}</option>
             {profiles.map((p) => (
               <option key={p} value={p}>

@@ -22,15 +22,27 @@ export function useModelTrouble(): ModelTrouble | null {
 
 /**
  * One plain-language card for a model that fails or hangs (issue 34 item 4): what
- * happened, what DeskPilot is doing about it, the raw error behind "details", Retry when
- * the run paused on it. It goes as soon as the model answers again.
+ * happened, what DeskPilot is doing about it, the raw error behind "details", and when
+ * the run paused on it Retry and Change model. It goes as soon as the model answers again.
+ * A run keeps its model (its conversation is in that provider's format), so Change model
+ * stops it and puts its task and policy in the box with the profile focused, to start again.
  */
 export function ModelTroubleCard({ trouble }: { trouble: ModelTrouble }) {
   const client = useClient();
   const active = useApp((s) => s.activeRunId);
+  const run = useApp((s) => s.run);
+  const setDraft = useApp((s) => s.setDraft);
   const reportError = useApp((s) => s.reportError);
   const retry = () => {
     if (active) client.call('run.resume', { runId: active }).catch((e: unknown) => reportError(String(e)));
+  };
+  const changeModel = () => {
+    if (!active || !run) return;
+    // The box is filled only once the run is stopped: a stop that failed leaves the run as it was, said in the banner.
+    client
+      .call('run.stop', { runId: active })
+      .then(() => setDraft({ task: run.task, policy: run.policy, model: '', focus: 'profile' }))
+      .catch((e: unknown) => reportError(String(e)));
   };
   return (
     <div className={`trouble trouble-${trouble.kind}`} role={trouble.kind === 'paused' ? 'alert' : 'status'} data-testid="model-trouble" data-kind={trouble.kind}>
@@ -45,9 +57,14 @@ export function ModelTroubleCard({ trouble }: { trouble: ModelTrouble }) {
       </p>
       <div className="trouble-actions">
         {trouble.kind === 'paused' && (
-          <button className="primary" onClick={retry} data-testid="trouble-retry">
-            Retry <kbd>P</kbd>
-          </button>
+          <>
+            <button className="primary" onClick={retry} data-testid="trouble-retry">
+              Retry <kbd>P</kbd>
+            </button>
+            <button onClick={changeModel} data-testid="trouble-change-model" title="Stop this run and put its task in the box, to start it with another profile or model">
+              Change model
+            </button>
+          </>
         )}
         {trouble.raw && (
           <details className="trouble-details">

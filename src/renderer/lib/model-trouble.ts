@@ -67,7 +67,7 @@ export function modelTrouble({ run, state, reason, now, requestTimeoutMs }: Trou
     return {
       kind: 'paused',
       what: plainError(raw),
-      doing: `All ${MAX_ATTEMPTS} attempts failed, so the run is paused; nothing runs on your desktop. Retry asks the same model again; for another model, stop and start the task with another profile.`,
+      doing: `All ${MAX_ATTEMPTS} attempts failed, so the run is paused; nothing runs on your desktop. Retry asks the same model again; Change model stops the run and puts its task in the box for another profile or model.`,
       raw,
     };
   }

@@ -61,6 +61,8 @@ export interface ComposerDraft {
   task: string;
   policy: PolicyMode;
   model: string;
+  /** What gets focus when the box takes it: the task (Run again), or the profile (Change model). */
+  focus?: 'task' | 'profile';
 }
 
 export interface AppActions {
