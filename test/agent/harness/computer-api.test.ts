@@ -51,13 +51,29 @@ describe('computer API calls as actions', () => {
     }
   });
 
+  it('click by text is found first, then clicked; drag is one drag action; find_text and elements are lookups (issue 31)', () => {
+    expect(plan('mouse.click', { text: 'Save', button: 'left', clicks: 2 })).toEqual({ kind: 'click_text', text: 'Save', button: 'left', clicks: 2 });
+    expect(plan('mouse.click', { text: ' Save ' })).toEqual({ kind: 'click_text', text: 'Save', button: 'left', clicks: 1 });
+    const drag = plan('mouse.drag', { path: [[1, 2], [3, 4], [5, 6]] });
+    expect(drag).toEqual({ kind: 'actions', actions: [{ type: 'drag', path: [{ x: 1, y: 2 }, { x: 3, y: 4 }, { x: 5, y: 6 }], button: 'left' }] });
+    if (drag.kind === 'actions') expect(ActionSchema.safeParse(drag.actions[0]).success).toBe(true);
+    expect(plan('screen.find_text', { text: 'OK' })).toEqual({ kind: 'lookup', lookup: { what: 'find_text', text: 'OK' } });
+    expect(plan('elements.find', { role: 'push button' })).toEqual({ kind: 'lookup', lookup: { what: 'elements', role: 'push button' } });
+    expect(plan('elements.tree')).toEqual({ kind: 'lookup', lookup: { what: 'tree' } });
+  });
+
   it('looking acts on nothing: view asks for the screenshot after the block, size does not', () => {
     expect(plan('display.view')).toEqual({ kind: 'size', view: true });
     expect(plan('display.size')).toEqual({ kind: 'size', view: false });
   });
 
   it('wrong arguments and unknown methods are errors naming the call, and nothing acts', () => {
-    expect(plan('mouse.click', { x: 1 })).toMatchObject({ kind: 'invalid', error: expect.stringMatching(/^computer\.mouse\.click: y: .*; nothing was done$/) });
+    expect(plan('mouse.click', { x: 1 })).toEqual({ kind: 'invalid', error: 'computer.mouse.click: arguments: give x and y, or text (not both); nothing was done' });
+    expect(plan('mouse.click', { x: 1, y: 2, text: 'Save' })).toMatchObject({ kind: 'invalid', error: expect.stringContaining('give x and y, or text (not both)') });
+    expect(plan('mouse.click', { text: '  ' })).toMatchObject({ kind: 'invalid' });
+    expect(plan('mouse.drag', { path: [[1, 2]] })).toMatchObject({ kind: 'invalid', error: expect.stringMatching(/^computer\.mouse\.drag: path: /) });
+    expect(plan('elements.find', {})).toMatchObject({ kind: 'invalid', error: expect.stringContaining('give a name, a role, or both') });
+    expect(plan('screen.find_text', { text: '' })).toMatchObject({ kind: 'invalid' });
     expect(plan('mouse.click', { x: 1, y: 2, button: 'sideways' })).toMatchObject({ kind: 'invalid', error: expect.stringMatching(/^computer\.mouse\.click: button: /) });
     expect(plan('mouse.click', { x: 1, y: 2, clicks: 4 })).toMatchObject({ kind: 'invalid', error: expect.stringMatching(/^computer\.mouse\.click: clicks: /) });
     expect(plan('mouse.click', { x: Number.POSITIVE_INFINITY, y: 2 })).toMatchObject({ kind: 'invalid' });

@@ -98,8 +98,12 @@ describe('python session: what comes back', () => {
     calls.length = 0;
     const missing = await plain.run('computer.mouse.click(10)', options());
     expect(missing.status).toBe('error');
-    expect(missing.error).toContain("TypeError: _Mouse.click() missing 1 required positional argument: 'y'");
-    expect(calls).toEqual([]);
+    // A click takes a point or a text (issue 31): the plan refuses half a point, and nothing acts.
+    expect(missing.error).toContain('ComputerError: computer.mouse.click: arguments: give x and y, or text (not both); nothing was done');
+    const unknown = await plain.run('computer.mouse.click(10, 20, colour="red")', options());
+    expect(unknown.error).toContain("TypeError: _Mouse.click() got an unexpected keyword argument 'colour'");
+    expect(calls.map((c) => c.args)).toEqual([{ x: 10, button: 'left', clicks: 1 }]);
+    calls.length = 0;
     const bad = await plain.run('try:\n    computer.mouse.click(10, 20, button="sideways")\nexcept ComputerError as e:\n    print("refused:", e)', options());
     expect(bad.output).toMatch(/^refused: computer\.mouse\.click: button: .*nothing was done/);
     expect(calls.map((c) => c.method)).toEqual(['mouse.click']);

@@ -3,6 +3,7 @@ import { globalToImage } from '../../../os-control/coords.js';
 import type { Computer } from '../../../os-control/types.js';
 import { walkElements, type ElementNode } from '../../../shared/elements.js';
 import type { RunEvent } from '../../../shared/events.js';
+import type { ObservationRecord } from '../../../shared/observation.js';
 import type { AgentTool } from './agent-tool.js';
 import { ScreenLog, type ScreensSeen } from './screens-seen.js';
 
@@ -41,26 +42,50 @@ export function createFindElementTool(computer: Computer, state: ScreensSeen): A
     async handle(input, context) {
       const latest = context.latestObservationId ? state.observations.get(context.latestObservationId) : undefined;
       if (!latest) return { ok: false, text: 'find_element: no screenshot yet' };
-      const tree = await computer.elementTree({ scope: 'focused' });
-      if (tree.kind === 'none') return { ok: true, text: `find_element: the focused window has no accessibility tree (${tree.detail}); use find_text instead.` };
-      const name = input.name?.toLowerCase();
-      const role = input.role?.toLowerCase();
-      const hits = [...walkElements(tree.windows.map((w) => w.root))].filter(
-        (n) => n.bounds && n.states.includes('visible') && (!role || n.role === role) && (!name || n.name.toLowerCase().includes(name)),
-      );
-      const lines: string[] = [];
-      for (const n of hits) {
-        const b = n.bounds!;
-        const p = globalToImage({ x: b.x + b.width / 2, y: b.y + b.height / 2 }, latest.record);
-        if (!p) continue;
-        lines.push(elementLine(n, p));
-        if (lines.length >= MAX_MATCHES) break;
-      }
+      const found = await elementsOnScreen(computer, latest.record, input);
+      if ('none' in found) return { ok: true, text: `find_element: the focused window has no accessibility tree (${found.none}); use find_text instead.` };
+      const lines = found.elements.map((e) => elementLine(e.node, e));
       const what = [input.role, input.name !== undefined ? JSON.stringify(input.name) : ''].filter(Boolean).join(' ');
       if (!lines.length) return { ok: true, text: `find_element: no ${what} on screen in the focused window.` };
       return { ok: true, text: `find_element: ${lines.length} match(es) for ${what} in the pixels of screenshot ${latest.record.id}:\n${lines.join('\n')}` };
     },
   };
+}
+
+/** One element of the focused window on screen, its centre in the pixels of the model's screenshot. */
+export interface ElementOnScreen {
+  node: ElementNode;
+  x: number;
+  y: number;
+}
+
+/**
+ * The focused window's visible elements whose role is `role` and whose name contains
+ * `name` (case-insensitive), at most `limit` (8), or why there is no tree: find_element's answer
+ * and the code harness's computer.elements.find.
+ */
+export async function elementsOnScreen(
+  computer: Pick<Computer, 'elementTree'>,
+  model: ObservationRecord,
+  input: { name?: string | undefined; role?: string | undefined },
+  limit = MAX_MATCHES,
+): Promise<{ elements: ElementOnScreen[] } | { none: string }> {
+  const tree = await computer.elementTree({ scope: 'focused' });
+  if (tree.kind === 'none') return { none: tree.detail };
+  const name = input.name?.toLowerCase();
+  const role = input.role?.toLowerCase();
+  const hits = [...walkElements(tree.windows.map((w) => w.root))].filter(
+    (n) => n.bounds && n.states.includes('visible') && (!role || n.role === role) && (!name || n.name.toLowerCase().includes(name)),
+  );
+  const elements: ElementOnScreen[] = [];
+  for (const node of hits) {
+    const b = node.bounds!;
+    const p = globalToImage({ x: b.x + b.width / 2, y: b.y + b.height / 2 }, model);
+    if (!p) continue;
+    elements.push({ node, x: p.x, y: p.y });
+    if (elements.length >= limit) break;
+  }
+  return { elements };
 }
 
 /** find_element for any run: the tool plus the event listener that lets it know the run's screenshots (as findTextForRun). */

@@ -3,6 +3,7 @@ import type { Rect } from '../../../shared/actions.js';
 import { globalToImage, imageToGlobal } from '../../../os-control/coords.js';
 import { findText } from '../../../os-control/ocr/index.js';
 import type { Computer } from '../../../os-control/types.js';
+import type { ObservationRecord } from '../../../shared/observation.js';
 import type { AgentTool } from './agent-tool.js';
 import type { RunEvent } from '../../../shared/events.js';
 import { ScreenLog, type ScreensSeen } from './screens-seen.js';
@@ -32,28 +33,8 @@ export function createFindTextTool(computer: Computer, state: ScreensSeen): Agen
       const latest = context.latestObservationId ? state.observations.get(context.latestObservationId) : undefined;
       if (!latest) return { ok: false, text: 'find_text: no screenshot yet' };
       const model = latest.record;
-
-      const shot = await computer.observe({ displayId: model.display.id, target: { format: 'png' }, signal: context.signal });
-      const full = shot.record;
-      let region: Rect | undefined;
-      if (input.region) {
-        // Model-image region → global → pixels of the full-resolution capture.
-        const r = input.region;
-        const a = toFullImage(imageToGlobalClamped({ x: r.x, y: r.y }, model), full);
-        const b = toFullImage(imageToGlobalClamped({ x: r.x + r.width, y: r.y + r.height }, model), full);
-        if (a && b) region = { x: a.x, y: a.y, width: Math.max(1, b.x - a.x), height: Math.max(1, b.y - a.y) };
-      }
-      const matches = await findText(shot.image, input.text, {
-        ...(region ? { region } : {}),
-        pixelRatio: model.display.scaleFactor,
-        signal: context.signal,
-      });
-      const lines: string[] = [];
-      for (const m of matches.slice(0, MAX_MATCHES)) {
-        const p = globalToImage(imageToGlobal(m.center, full), model);
-        if (!p) continue;
-        lines.push(`"${m.text}" at x=${Math.round(p.x)}, y=${Math.round(p.y)} (score ${m.score.toFixed(2)})`);
-      }
+      const found = await textOnScreen(computer, model, input, context.signal);
+      const lines = found.map((m) => `"${m.text}" at x=${m.x}, y=${m.y} (score ${m.score.toFixed(2)})`);
       if (!lines.length) return { ok: true, text: `find_text: "${input.text}" is not visible on the screen (OCR found no match).` };
       return {
         ok: true,
@@ -61,6 +42,43 @@ export function createFindTextTool(computer: Computer, state: ScreensSeen): Agen
       };
     },
   };
+}
+
+/** One OCR match of a label, its centre in the pixels of the model's screenshot. */
+export interface TextOnScreen {
+  text: string;
+  x: number;
+  y: number;
+  score: number;
+}
+
+/**
+ * The label's OCR matches on a fresh full-resolution capture, best first (at most 5),
+ * each centre in the pixels of `model` (the screenshot the model has): find_text's
+ * answer, and the code harness's computer.screen.find_text.
+ */
+export async function textOnScreen(computer: Pick<Computer, 'observe'>, model: ObservationRecord, input: { text: string; region?: Rect | undefined }, signal?: AbortSignal): Promise<TextOnScreen[]> {
+  const shot = await computer.observe({ displayId: model.display.id, target: { format: 'png' }, signal });
+  const full = shot.record;
+  let region: Rect | undefined;
+  if (input.region) {
+    // Model-image region → global → pixels of the full-resolution capture.
+    const r = input.region;
+    const a = toFullImage(imageToGlobalClamped({ x: r.x, y: r.y }, model), full);
+    const b = toFullImage(imageToGlobalClamped({ x: r.x + r.width, y: r.y + r.height }, model), full);
+    if (a && b) region = { x: a.x, y: a.y, width: Math.max(1, b.x - a.x), height: Math.max(1, b.y - a.y) };
+  }
+  const matches = await findText(shot.image, input.text, {
+    ...(region ? { region } : {}),
+    pixelRatio: model.display.scaleFactor,
+    signal,
+  });
+  const found: TextOnScreen[] = [];
+  for (const m of matches.slice(0, MAX_MATCHES)) {
+    const p = globalToImage(imageToGlobal(m.center, full), model);
+    if (p) found.push({ text: m.text, x: Math.round(p.x), y: Math.round(p.y), score: m.score });
+  }
+  return found;
 }
 
 /**

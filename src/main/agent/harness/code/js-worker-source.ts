@@ -42,7 +42,12 @@ globalThis.ComputerError = ComputerError;
   globalThis.computer = Object.freeze({
     display: Object.freeze({ view: () => rpc('display.view', {}), size: () => rpc('display.size', {}) }),
     mouse: Object.freeze({
-      click: (x, y, button = 'left', clicks = 1) => rpc('mouse.click', { x: need('x', x), y: need('y', y), button, clicks }),
+      // click(x, y, …), or click("Save") / click({ text: "Save", button, clicks }): found by the element tree, then OCR.
+      click: (x, y, button = 'left', clicks = 1) =>
+        typeof x === 'string' ? rpc('mouse.click', { text: x, button: 'left', clicks: 1 })
+        : x !== null && typeof x === 'object' ? rpc('mouse.click', { text: need('text', x.text), button: x.button ?? 'left', clicks: x.clicks ?? 1 })
+        : rpc('mouse.click', { x: need('x', x), y: need('y', y), button, clicks }),
+      drag: (path, button = 'left') => rpc('mouse.drag', { path: need('path', path).map((p) => (Array.isArray(p) ? p : [p.x, p.y])), button }),
       move: (x, y) => rpc('mouse.move', { x: need('x', x), y: need('y', y) }),
       scroll: (x, y, dy, dx = 0) => rpc('mouse.scroll', { x: need('x', x), y: need('y', y), dy: need('dy', dy), dx }),
     }),
@@ -50,6 +55,11 @@ globalThis.ComputerError = ComputerError;
       write: (text) => rpc('keyboard.write', { text: need('text', text) }),
       press: (key) => rpc('keyboard.press', { key: need('key', key) }),
       hotkey: (...keys) => rpc('keyboard.hotkey', { keys }),
+    }),
+    screen: Object.freeze({ find_text: (text) => rpc('screen.find_text', { text: need('text', text) }) }),
+    elements: Object.freeze({
+      find: (query) => rpc('elements.find', typeof query === 'string' ? { name: query } : need('query', query)),
+      tree: () => rpc('elements.tree', {}),
     }),
     wait: (seconds) => rpc('wait', { seconds: need('seconds', seconds) }),
   });

@@ -69,9 +69,19 @@ class _Display:
         return _call('display.size')
 
 
+def _given(**args):
+    return {k: v for k, v in args.items() if v is not None}
+
+
 class _Mouse:
-    def click(self, x, y, button='left', clicks=1):
-        return _call('mouse.click', x=x, y=y, button=button, clicks=clicks)
+    def click(self, x=None, y=None, button='left', clicks=1, text=None):
+        # click("Save") as Open Interpreter takes it: a string first is the text to click.
+        if isinstance(x, str) and y is None and text is None:
+            x, text = None, x
+        return _call('mouse.click', **_given(x=x, y=y, text=text), button=button, clicks=clicks)
+
+    def drag(self, path, button='left'):
+        return _call('mouse.drag', path=[list(p) for p in path], button=button)
 
     def move(self, x, y):
         return _call('mouse.move', x=x, y=y)
@@ -91,11 +101,26 @@ class _Keyboard:
         return _call('keyboard.hotkey', keys=list(keys))
 
 
+class _Screen:
+    def find_text(self, text):
+        return _call('screen.find_text', text=text)
+
+
+class _Elements:
+    def find(self, name=None, role=None):
+        return _call('elements.find', **_given(name=name, role=role))
+
+    def tree(self):
+        return _call('elements.tree')
+
+
 class _Computer:
     def __init__(self):
         self.display = _Display()
         self.mouse = _Mouse()
         self.keyboard = _Keyboard()
+        self.screen = _Screen()
+        self.elements = _Elements()
 
     def wait(self, seconds):
         return _call('wait', seconds=seconds)

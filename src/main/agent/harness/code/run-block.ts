@@ -8,6 +8,7 @@ import type { ModelCall } from '../../transcript.js';
 import { refusalNote } from '../../../sandbox/index.js';
 import { blockCommand, codeOfCommand } from '../../../../shared/code-block.js';
 import { planCall } from './computer-api.js';
+import type { BlockLookups } from './lookups.js';
 import { readExecuteInput, type CodeLanguage } from './execute-tool.js';
 import type { CodeSessions } from './sessions.js';
 import type { BlockResult, ComputerCallReply, ComputerCallRequest } from './session.js';
@@ -52,6 +53,8 @@ export interface BlockHooks {
   check(action: unknown): { ok: true; action: CheckedAction } | { ok: false; error: string };
   /** The size of that screenshot (the coordinate space of every call). */
   screen: { width: number; height: number };
+  /** Click-by-text's point and the lookups, in that screenshot's pixels (lookups.ts). */
+  lookups: BlockLookups;
   /** The model's text of the turn (the reasoning shown with the block). */
   reasoning: string;
 }
@@ -93,8 +96,16 @@ export async function runCodeCall(ctx: BlockRun, sessions: CodeSessions, call: M
     const plan = planCall(request);
     if (plan.kind === 'invalid') return { ok: false, error: plan.error };
     if (plan.kind === 'size') return { ok: true, value: { width: hooks.screen.width, height: hooks.screen.height } };
+    if (plan.kind === 'lookup') return { ok: true, value: await hooks.lookups.look(plan.lookup, ctx.control.signal) };
+    let actions = plan.kind === 'actions' ? plan.actions : [];
+    if (plan.kind === 'click_text') {
+      // The point found, then the click it is: gated, asked and described as any click there.
+      const found = await hooks.lookups.pointOf(plan.text, ctx.control.signal);
+      if (!found.ok) return { ok: false, error: found.error };
+      actions = [{ type: 'click', ...found.point, button: plan.button, clicks: plan.clicks }];
+    }
     const where = request.line !== null ? `line ${request.line} of the ${language} block: ${lineOf(code, request.line)}` : `the ${language} block`;
-    for (const raw of plan.actions) {
+    for (const raw of actions) {
       const action = hooks.check(raw);
       if (!action.ok) {
         ctx.emit({ type: 'action_invalid', step: ctx.step, callId: call.callId, raw: JSON.stringify(raw).slice(0, 2_000), error: action.error });
