@@ -54,7 +54,8 @@ describe('a log over the limit', () => {
     expect(result.stderr).toMatch(/^deskpilot: .*events\.jsonl is 600 MiB; a run log may be at most 128 MiB/m);
     expect(result.stderr).not.toMatch(/Invalid string length|RangeError|\n\s+at /);
     expect(result.code).not.toBe(0);
-  });
+    // A real CLI start: over 20 s at load ~30 on 2 cores (the mutation run's limit).
+  }, 90_000);
 });
 
 describe('read in pieces, the same as read whole', () => {
