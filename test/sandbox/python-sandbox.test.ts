@@ -9,6 +9,7 @@ import { PythonSession, type BlockOptions, type BlockResult } from '../../src/ma
 import { CodeSessions } from '../../src/main/agent/harness/code/sessions.js';
 import { sandboxPolicy, type SandboxPolicy } from '../../src/main/sandbox/index.js';
 import { requirePrograms } from '../harness/requirements.js';
+import { caseUser } from '../harness/unprivileged-user.js';
 
 // The code harness's Python under the run's sandbox (issue 30 item 9), against the real
 // bubblewrap and python3: started by the sandbox's one entry for interpreters
@@ -178,21 +179,10 @@ describe('an escalated block (CodeSessions.forBlock): a fresh interpreter with e
 
 describe('the same limits for an unprivileged user (CI runs as root: a user is made for the case)', () => {
   it('writes in its workspace as that user; outside it, ~/.ssh and the network stay out of reach', async () => {
-    const name = process.getuid!() === 0 ? `dpps${process.pid}` : undefined;
-    const userHome = path.join(base, 'user-home');
-    if (name) execFileSync('useradd', ['--no-create-home', '--home-dir', userHome, '--shell', '/bin/bash', name]);
+    const user = caseUser('dpps', base);
     try {
-      const uid = name ? Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }).trim()) : process.getuid!();
-      const gid = name ? Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }).trim()) : process.getgid!();
-      const userWs = path.join(base, 'user-ws');
-      const userOutside = path.join(base, 'user-outside');
-      for (const dir of [userHome, userWs, userOutside, path.join(userHome, '.ssh')]) {
-        fs.mkdirSync(dir, { recursive: true });
-        fs.chownSync(dir, uid, gid);
-      }
-      fs.writeFileSync(path.join(userHome, '.ssh', 'id_rsa'), 'USER KEY');
-      fs.chownSync(path.join(userHome, '.ssh', 'id_rsa'), uid, gid);
-      const python = new PythonSession({ cwd: userWs, sandbox: sandboxPolicy({ mode: 'workspace-write', workspace: userWs }), home: userHome, ...(name ? { user: { uid, gid } } : {}) });
+      const { uid, gid, home: userHome, workspace: userWs, outside: userOutside } = user;
+      const python = new PythonSession({ cwd: userWs, sandbox: sandboxPolicy({ mode: 'workspace-write', workspace: userWs }), home: userHome, ...(user.made ? { user: { uid, gid } } : {}) });
       closing.push(python);
       const mine = await python.run('import os\nopen("made", "w").write("mine")\nos.getuid()', options());
       // Inside bubblewrap's user namespace the uid is mapped to itself.
@@ -207,7 +197,7 @@ describe('the same limits for an unprivileged user (CI runs as root: a user is m
       expect(hits.length).toBe(before);
       await python.close();
     } finally {
-      if (name) execFileSync('userdel', [name]);
+      user.remove();
     }
   }, 90_000);
 });

@@ -5,6 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { formatShellResult, runShell } from '../../src/main/agent/tools/shell.js';
 import { RunSandbox, resolveGrants, sandboxPolicy, widenPolicy } from '../../src/main/sandbox/index.js';
 import { requirePrograms } from '../harness/requirements.js';
+import { caseUser } from '../harness/unprivileged-user.js';
 
 // A run's sandbox session against the real bubblewrap (sandbox/run-sandbox.ts): one
 // bubblewrap for the run's commands, and what that must not change — what one command
@@ -244,22 +245,11 @@ describe('a run sandbox session', () => {
 describe('a run sandbox session as an unprivileged user (bubblewrap then needs unprivileged user namespaces)', () => {
   it('runs the run’s commands as that user in one session, limited the same, and leaves nothing at the end', async () => {
     // CI runs as root: make a user; run as someone else, the whole file is already that case.
-    const name = process.getuid!() === 0 ? `dprs${process.pid}` : undefined;
-    if (name) execFileSync('useradd', ['--no-create-home', '--home-dir', path.join(base, 'user-home'), '--shell', '/bin/bash', name]);
+    const user = caseUser('dprs', base);
     try {
-      const uid = name ? Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }).trim()) : process.getuid!();
-      const gid = name ? Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }).trim()) : process.getgid!();
-      const userHome = path.join(base, 'user-home');
-      const userWs = path.join(base, 'user-ws');
-      const userOutside = path.join(base, 'user-outside');
-      for (const dir of [userHome, userWs, userOutside, path.join(userHome, '.ssh')]) {
-        fs.mkdirSync(dir, { recursive: true });
-        fs.chownSync(dir, uid, gid);
-      }
-      fs.writeFileSync(path.join(userHome, '.ssh', 'id_rsa'), 'USER KEY');
-      fs.chownSync(path.join(userHome, '.ssh', 'id_rsa'), uid, gid);
+      const { uid, gid, home: userHome, workspace: userWs, outside: userOutside } = user;
       const userPolicy = sandboxPolicy({ mode: 'workspace-write', workspace: userWs });
-      const run = new RunSandbox(userPolicy, { home: userHome, ...(name ? { uid, gid } : {}) });
+      const run = new RunSandbox(userPolicy, { home: userHome, ...(user.made ? { uid, gid } : {}) });
       opened.push(run);
       const marker = `dp-run-user-${process.pid}-${Date.now()}`;
       const result = await runShell(`id -u; echo mine > made; cat ${userHome}/.ssh/id_rsa; (exec -a ${marker} sleep 60 &); echo x > ${userOutside}/nope`, { sandbox: userPolicy, session: run });
@@ -274,7 +264,7 @@ describe('a run sandbox session as an unprivileged user (bubblewrap then needs u
       expect(run.livePids()).toHaveLength(2);
       expect(await run.close()).toBe(true);
     } finally {
-      if (name) execFileSync('userdel', [name]);
+      user.remove();
     }
   });
 });
