@@ -42,3 +42,23 @@ describe('escalatedPolicy', () => {
     expect(escalatedPolicy(policy, { write: ['/'], network: true }).refused).toMatch(/^not run: escalate\.write \/ is the root/);
   });
 });
+
+describe('execute offers escalate only where a sandbox can refuse (harness/index.ts offeredTools)', () => {
+  it('code and hybrid: a sandboxed run’s execute takes escalate and reason, an unsandboxed run’s does not; a JavaScript block cannot ask', async () => {
+    const { offeredTools, runHarness } = await import('../../src/main/agent/harness/index.js');
+    const { readExecuteInput } = await import('../../src/main/agent/harness/code/execute-tool.js');
+    for (const name of ['code', 'hybrid'] as const) {
+      const harness = runHarness({ provider: 'anthropic', model: 'm', harness: name });
+      const properties = (sandboxed: boolean) => Object.keys((offeredTools(harness, { sandboxed })[0]!.parameters as { properties: object }).properties);
+      expect(properties(true)).toEqual(['language', 'code', 'timeout_seconds', 'escalate', 'reason']);
+      expect(properties(false)).toEqual(['language', 'code', 'timeout_seconds']);
+    }
+    expect(offeredTools(runHarness({ provider: 'anthropic', model: 'm', harness: 'claude-computer' }), { sandboxed: true })).toEqual([]);
+    expect(readExecuteInput({ language: 'python', code: 'x', escalate: { network: true }, reason: 'r' })).toEqual({ ok: true, block: { language: 'python', code: 'x', escalate: { network: true }, reason: 'r' } });
+    expect(readExecuteInput({ language: 'javascript', code: 'x', escalate: { network: true } })).toEqual({
+      ok: false,
+      error: 'execute was not accepted: escalate: a javascript block runs in QuickJS inside DeskPilot, with no files, network or programs to grant; use python for that',
+    });
+    expect(readExecuteInput({ language: 'python', code: 'x', escalate: { write: '/etc' } })).toMatchObject({ ok: false });
+  });
+});
