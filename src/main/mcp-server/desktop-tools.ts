@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ActionSchema, MAX_DRAG_POINTS, MAX_SCROLL_AMOUNT, MAX_TYPE_TEXT, MAX_WAIT_MS, MouseButtonSchema, ScrollDirectionSchema, type Action } from '../../shared/actions.js';
 import { assertNever } from '../../shared/assert-never.js';
+import { LOOKUP_TOOLS } from '../agent/tools/lookup-tools.js';
 import type { ModelCall } from '../agent/transcript.js';
 
 /**
@@ -71,32 +72,10 @@ export const DESKTOP_TOOLS = {
     description: 'Wait, e.g. for a window to open.',
     input: z.object({ ms: z.number().int().min(0).max(MAX_WAIT_MS) }).strict(),
   },
-  find_text: {
-    description:
-      'Find a visible text label on the screen (OCR) and get the click points of its matches, in the pixels of the latest screenshot.',
-    input: z
-      .object({
-        text: z.string().trim().min(1).max(200),
-        region: z.object({ x: coord, y: coord, width: z.number().positive(), height: z.number().positive() }).strict().optional(),
-      })
-      .strict(),
-  },
-  find_element: {
-    description:
-      'Find a control in the focused window by its accessible name and/or role (the accessibility tree: exact names, no OCR) and get its centre in the pixels of the latest screenshot, with its value and states.',
-    input: z
-      .object({
-        name: z.string().trim().max(200).optional().describe("part of the element's accessible name (its label), case-insensitive"),
-        role: z.string().trim().max(64).optional().describe('the role, e.g. "push button", "check box", "text", "menu item", "link"'),
-      })
-      .strict()
-      .refine((v) => Boolean(v.name || v.role), { message: 'give a name, a role, or both' }),
-  },
-  element_tree: {
-    description:
-      "Read the focused window's accessibility tree: each visible control's role, accessible name, value, states and centre in the pixels of the latest screenshot, indented by nesting.",
-    input: z.object({ max_depth: z.number().int().min(1).max(40).optional().describe('levels below the window to read (default: all)') }).strict(),
-  },
+  // The lookups are the agent's own declarations (one description, one input schema).
+  find_text: LOOKUP_TOOLS.find_text,
+  find_element: LOOKUP_TOOLS.find_element,
+  element_tree: LOOKUP_TOOLS.element_tree,
 } as const;
 
 export type DesktopToolName = keyof typeof DESKTOP_TOOLS;

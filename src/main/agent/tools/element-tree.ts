@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { globalToImage } from '../../../os-control/coords.js';
 import type { Computer } from '../../../os-control/types.js';
 import type { ElementNode } from '../../../shared/elements.js';
@@ -6,12 +6,7 @@ import type { RunEvent } from '../../../shared/events.js';
 import type { AgentTool } from './agent-tool.js';
 import { ScreenLog, type ScreensSeen } from './screens-seen.js';
 import { elementLine } from './find-element.js';
-
-const ElementTreeInputSchema = z
-  .object({
-    max_depth: z.number().int().min(1).max(40).optional().describe('levels below the window to read (default 40, the whole window)'),
-  })
-  .strip();
+import { ELEMENT_TREE } from './lookup-tools.js';
 
 /**
  * A line is about 15 tokens ('push button "Save" at x=612, y=40'), so 200 lines are
@@ -27,12 +22,9 @@ const MAX_LINES = 200;
  * with neither a name nor a place on screen (layout fillers) are skipped, their children
  * kept one level up.
  */
-export function createElementTreeTool(computer: Computer, state: ScreensSeen): AgentTool<z.output<typeof ElementTreeInputSchema>> {
+export function createElementTreeTool(computer: Computer, state: ScreensSeen): AgentTool<z.output<typeof ELEMENT_TREE.input>> {
   return {
-    name: 'element_tree',
-    description:
-      'Read the focused window\'s accessibility tree: every visible control with its role, accessible name, value, states and centre in the pixels of the latest screenshot, indented by nesting.',
-    input: ElementTreeInputSchema,
+    ...ELEMENT_TREE,
     async handle(input, context) {
       const latest = context.latestObservationId ? state.observations.get(context.latestObservationId) : undefined;
       if (!latest) return { ok: false, text: 'element_tree: no screenshot yet' };
@@ -60,7 +52,7 @@ export function createElementTreeTool(computer: Computer, state: ScreensSeen): A
 }
 
 /** element_tree for any run: the tool plus the listener that lets it know the run's screenshots (as findElementForRun). */
-export function elementTreeForRun(computer: Computer): { tool: AgentTool<z.output<typeof ElementTreeInputSchema>>; onEvent: (event: RunEvent) => void } {
+export function elementTreeForRun(computer: Computer): { tool: AgentTool<z.output<typeof ELEMENT_TREE.input>>; onEvent: (event: RunEvent) => void } {
   const state = new ScreenLog();
   return { tool: createElementTreeTool(computer, state), onEvent: (event) => state.onEvent(event) };
 }

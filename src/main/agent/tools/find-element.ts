@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { globalToImage } from '../../../os-control/coords.js';
 import type { Computer } from '../../../os-control/types.js';
 import { walkElements, type ElementNode } from '../../../shared/elements.js';
@@ -6,14 +6,7 @@ import type { RunEvent } from '../../../shared/events.js';
 import type { ObservationRecord } from '../../../shared/observation.js';
 import type { AgentTool } from './agent-tool.js';
 import { ScreenLog, type ScreensSeen } from './screens-seen.js';
-
-const FindElementInputSchema = z
-  .object({
-    name: z.string().trim().max(200).optional().describe('Part of the element\'s accessible name (its label), case-insensitive.'),
-    role: z.string().trim().max(64).optional().describe('The element\'s role, e.g. "push button", "check box", "text", "menu item", "link".'),
-  })
-  .strip()
-  .refine((v) => Boolean(v.name || v.role), { message: 'give a name, a role, or both' });
+import { FIND_ELEMENT } from './lookup-tools.js';
 
 const MAX_MATCHES = 8;
 
@@ -33,12 +26,9 @@ export function elementLine(n: ElementNode, p: { x: number; y: number }): string
  * screenshot (mapped through that screenshot's record, like find_text). Exact names,
  * no OCR; an app that exposes no tree says so, and find_text is the way there.
  */
-export function createFindElementTool(computer: Computer, state: ScreensSeen): AgentTool<z.output<typeof FindElementInputSchema>> {
+export function createFindElementTool(computer: Computer, state: ScreensSeen): AgentTool<z.output<typeof FIND_ELEMENT.input>> {
   return {
-    name: 'find_element',
-    description:
-      'Find a control in the focused window by its accessible name and/or role (from the accessibility tree, exact, no OCR) and get the pixel coordinates of its centre in the latest screenshot, with its value and states.',
-    input: FindElementInputSchema,
+    ...FIND_ELEMENT,
     async handle(input, context) {
       const latest = context.latestObservationId ? state.observations.get(context.latestObservationId) : undefined;
       if (!latest) return { ok: false, text: 'find_element: no screenshot yet' };
@@ -89,7 +79,7 @@ export async function elementsOnScreen(
 }
 
 /** find_element for any run: the tool plus the event listener that lets it know the run's screenshots (as findTextForRun). */
-export function findElementForRun(computer: Computer): { tool: AgentTool<z.output<typeof FindElementInputSchema>>; onEvent: (event: RunEvent) => void } {
+export function findElementForRun(computer: Computer): { tool: AgentTool<z.output<typeof FIND_ELEMENT.input>>; onEvent: (event: RunEvent) => void } {
   const state = new ScreenLog();
   return { tool: createFindElementTool(computer, state), onEvent: (event) => state.onEvent(event) };
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Rect } from '../../../shared/actions.js';
 import { globalToImage, imageToGlobal } from '../../../os-control/coords.js';
 import { findText } from '../../../os-control/ocr/index.js';
@@ -7,14 +7,7 @@ import type { ObservationRecord } from '../../../shared/observation.js';
 import type { AgentTool } from './agent-tool.js';
 import type { RunEvent } from '../../../shared/events.js';
 import { ScreenLog, type ScreensSeen } from './screens-seen.js';
-
-const FindTextInputSchema = z
-  .object({
-    text: z.string().trim().min(1).max(200).describe('The label to look for, as it is written on screen.'),
-    /** Optional: only search this part of the latest screenshot (its pixels). */
-    region: z.object({ x: z.number(), y: z.number(), width: z.number().positive(), height: z.number().positive() }).strict().optional(),
-  })
-  .strip();
+import { FIND_TEXT } from './lookup-tools.js';
 
 const MAX_MATCHES = 5;
 
@@ -24,11 +17,9 @@ const MAX_MATCHES = 5;
  * in the pixel space of the model's latest screenshot (mapped through both
  * observation records, so downscaling and HiDPI are accounted for).
  */
-export function createFindTextTool(computer: Computer, state: ScreensSeen): AgentTool<z.output<typeof FindTextInputSchema>> {
+export function createFindTextTool(computer: Computer, state: ScreensSeen): AgentTool<z.output<typeof FIND_TEXT.input>> {
   return {
-    name: 'find_text',
-    description: 'Find a visible text label on the screen (OCR) and get the pixel coordinates of its matches in the latest screenshot.',
-    input: FindTextInputSchema,
+    ...FIND_TEXT,
     async handle(input, context) {
       const latest = context.latestObservationId ? state.observations.get(context.latestObservationId) : undefined;
       if (!latest) return { ok: false, text: 'find_text: no screenshot yet' };
@@ -86,7 +77,7 @@ export async function textOnScreen(computer: Pick<Computer, 'observe'>, model: O
  * know the run's screenshots. Pass `tool` in RunOptions.tools and call `onEvent`
  * from RunOptions.onEvent.
  */
-export function findTextForRun(computer: Computer): { tool: AgentTool<z.output<typeof FindTextInputSchema>>; onEvent: (event: RunEvent) => void } {
+export function findTextForRun(computer: Computer): { tool: AgentTool<z.output<typeof FIND_TEXT.input>>; onEvent: (event: RunEvent) => void } {
   const state = new ScreenLog();
   return { tool: createFindTextTool(computer, state), onEvent: (event) => state.onEvent(event) };
 }
