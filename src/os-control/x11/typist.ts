@@ -29,6 +29,8 @@
  * Abort is checked every `chunk` strokes and inside every wait.
  */
 import { errorText } from '../../shared/error-text.js';
+import { withTimeout } from '../../shared/promises.js';
+import { pingInputTargets } from '../settle-ping.js';
 import { sleep, throwIfAborted, yieldToEventLoop } from '../../shared/abort.js';
 import { X11Connection, X11Error } from './connection.js';
 import { clientPids, sameProcess } from './client-pids.js';
@@ -183,6 +185,28 @@ function holdUntilExit(typist: X11Typist): void {
   process.on('exit', restoreAllBeforeExit);
 }
 
+/**
+ * The idle restore waits until the apps the keys went to have answered a round trip
+ * (settle-ping.ts: `_NET_WM_PING`, answered from the event loop after every event queued
+ * before it), up to IDLE_RESTORE_ANSWER_MS. Why: Chromium reads the restore's
+ * MappingNotify ahead of key events it has not dispatched yet; at load ~30 with two busy
+ * loops its browser process answered 1–4 s after the keys, and a restore 3 s after them
+ * turned "Replay ✓ Grüße 7" into "Replay  Gre 7" (settle-input.desktop). A GTK app
+ * stopped past the 3 s loses them the same way: it fetches the keymap when it next
+ * translates a key. Apps that take no pings (xterm) cost nothing here: the idle time is
+ * their margin, as before. A ping that fails (no X connection for it) gives no proof,
+ * and the restore goes ahead as before.
+ */
+const IDLE_RESTORE_ANSWER_MS = 30_000;
+async function appsAnswered(): Promise<void> {
+  try {
+    await withTimeout(pingInputTargets(), IDLE_RESTORE_ANSWER_MS, 'the apps the keys went to answering before the keymap is restored');
+  } catch (error) {
+    // No proof: restore after the idle time alone, and say why.
+    console.error(`deskpilot: restoring the typing keycodes without the app's answer: ${errorText(error)}`);
+  }
+}
+
 export class X11Typist {
   private busy = false;
   /** Keysyms per keycode of the mapping the held keycodes were written with. */
@@ -191,6 +215,8 @@ export class X11Typist {
   /** Spare keycodes mapped by us (keycode → keysym), kept between calls until restored. */
   private readonly held = new Map<number, number>();
   private restoreTimer: NodeJS.Timeout | undefined;
+  /** Counts scheduled idle restores: one that waited for the app while another was scheduled gives way. */
+  private restoreGeneration = 0;
   /** performance.now() when the last typing call's keys were all sent. */
   private lastKeyAt = -Infinity;
 
@@ -442,8 +468,12 @@ export class X11Typist {
    */
   private scheduleRestore(): void {
     clearTimeout(this.restoreTimer);
+    const generation = ++this.restoreGeneration;
     this.restoreTimer = setTimeout(() => {
-      if (!this.busy) void this.restoreNow().catch(reportRestoreFailure);
+      if (this.busy) return;
+      void appsAnswered().then(() => {
+        if (!this.busy && generation === this.restoreGeneration) return this.restoreNow();
+      }).catch(reportRestoreFailure);
     }, RESTORE_IDLE_MS);
     this.restoreTimer.unref();
   }
