@@ -75,6 +75,16 @@ describe('the first-run panel', () => {
     act(() => void fireEvent.click(screen.getByRole('button', { name: 'Add one in Settings' })));
     expect(store.getState().tab).toBe('settings');
   });
+
+  it('without the default profile: says so, and the check is off and described by it', async () => {
+    const client = new TestClient();
+    client.settings = { ...client.settings, config: ConfigSchema.parse({ defaultProfile: 'claude', profiles: {} }) };
+    await mount(client);
+    expect(screen.getByTestId('first-run-no-profile').textContent).toContain('No profile “claude” in your settings');
+    const check = screen.getByTestId('first-run-test') as HTMLButtonElement;
+    expect(check.disabled).toBe(true);
+    expect(check.getAttribute('aria-describedby')).toBe('first-run-no-profile');
+  });
 });
 
 describe('a disabled control says why', () => {

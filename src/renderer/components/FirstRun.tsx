@@ -86,9 +86,18 @@ export function FirstRun() {
               )}
             </>
           ) : (
-            <span className="notice-inline">No profile “{profile}” in your settings: add one in Settings. </span>
+            <span className="notice-inline" id="first-run-no-profile" data-testid="first-run-no-profile">
+              No profile “{profile}” in your settings: add one in Settings.{' '}
+            </span>
           )}
-          <button type="button" onClick={() => void testConnection()} disabled={check.busy || (key !== undefined && !key.ready)} data-testid="first-run-test">
+          {/* Nothing to check without the profile (the check asked the service for a profile it has not got); the words before it say why. */}
+          <button
+            type="button"
+            onClick={() => void testConnection()}
+            disabled={check.busy || !described || (key !== undefined && !key.ready)}
+            aria-describedby={described ? undefined : 'first-run-no-profile'}
+            data-testid="first-run-test"
+          >
             {check.busy ? 'Checking…' : 'Check the connection'}
           </button>
           {check.message && (
