@@ -16,7 +16,8 @@
  * - after a call, the characters stay mapped RESTORE_IDLE_MS, then are restored (measured
  *   in xterm, which re-fetches the keymap for every key: restoring right after the last
  *   key dropped the characters still queued in 11 of 12 runs; kept 1.5 s: exact in every
- *   idle run since); the next call reuses what is still mapped;
+ *   idle run since) and once the apps the keys went to answered a round trip after
+ *   them (appsAnswered below); the next call reuses what is still mapped;
  * - when a text needs more distinct characters than there are spares, a keycode is
  *   reused only after the focused application proved it has caught up (a sentinel keymap
  *   change it must process after our keys, seen through RECORD: keymap-fetch-watch.ts),
