@@ -40,8 +40,15 @@ describe('runsIn: where a command or code block runs', () => {
     expect(runsIn(ActionSchema.parse({ type: 'click', x: 1, y: 2 }), BOXED)).toBeUndefined();
   });
 
-  it('the language is the action’s own: an unknown one is refused at the edge', () => {
+  it('danger-full-access is unguarded whatever enforcer a log names', () => {
+    const logged: SandboxSummary = { ...BOXED, mode: 'danger-full-access' };
+    expect(runsIn(shell(), logged)).toEqual({ text: describeSandbox(logged), unguarded: true, display: false });
+  });
+
+  it('the language is the action’s own: an unknown one is refused at the edge, and past it by name', () => {
     expect(ActionSchema.safeParse({ type: 'shell', command: 'x', language: 'ruby' }).success).toBe(false);
+    const forged = { type: 'shell', command: 'x', language: 'ruby' } as unknown as Action;
+    expect(() => runsIn(forged, BOXED)).toThrow('unhandled code language: "ruby"');
   });
 
   it('the terminal’s prompt says the same', () => {
