@@ -6,6 +6,7 @@ import {
   actionMark,
   buttonInput,
   carriedText,
+  filledField,
   keyInput,
   actionCategory,
   actionPoints,
@@ -152,5 +153,20 @@ describe('the action table', () => {
     const stray = ActionSchema.parse({ type: 'element', op: 'click', id: 3, value: 'stray' });
     expect(actionSpec(stray).ruleText(stray)).toBeUndefined();
     expect(mapActionPoints(stray, () => ({ x: 0, y: 0 }))).toEqual(stray);
+  });
+});
+
+describe('fills: the text an action puts into a field, and which field (issue 28 item 1: its region is filled when the text is a secret)', () => {
+  it('typed text goes to the focused field, a set value to its element path; nothing else fills a field', () => {
+    const target = { path: 'frame "Log in" > password text "Password"', role: 'password text', name: 'Password', x: 1, y: 2 };
+    expect(filledField({ type: 'type', text: 'hunter2' })).toEqual({ text: 'hunter2', field: 'focused' });
+    expect(filledField({ type: 'element', op: 'set_value', id: 1, value: 'hunter2', target })).toEqual({ text: 'hunter2', field: 'path', path: target.path });
+    expect(filledField({ type: 'element', op: 'set_value', id: 1, value: '', target })).toEqual({ text: '', field: 'path', path: target.path });
+    // No value, or no element found for the id yet: nothing to say where it goes.
+    expect(filledField({ type: 'element', op: 'set_value', id: 1, target })).toBeUndefined();
+    expect(filledField({ type: 'element', op: 'set_value', id: 1, value: 'hunter2' })).toBeUndefined();
+    expect(filledField(ActionSchema.parse({ type: 'element', op: 'invoke', id: 1, value: 'stray', target }))).toBeUndefined();
+    expect(filledField({ type: 'key', keys: 'ctrl+v', repeat: 1 })).toBeUndefined();
+    expect(filledField({ type: 'click', x: 1, y: 2, button: 'left', clicks: 1, modifiers: [] })).toBeUndefined();
   });
 });
