@@ -67,4 +67,27 @@ describe('spare keycodes when the typing process exits', () => {
       await typist.close();
     }
   }, 90_000);
+
+  it("the process's one exit handler restores every typist still holding keycodes", async () => {
+    const before = keymapText(xvfb);
+    const [first, second, done] = await Promise.all([X11Typist.open(xvfb.display), X11Typist.open(xvfb.display), X11Typist.open(xvfb.display)]);
+    try {
+      await first.type('ü');
+      await second.type('✓');
+      await done.type('ß');
+      await done.restoreNow();
+      // Installed once however many typists hold keycodes (an 'exit' listener each would pass Node's limit of 10).
+      const hooks = process.listeners('exit').filter((l) => l.name === 'restoreAllBeforeExit');
+      expect(hooks).toHaveLength(1);
+      expect(keymapText(xvfb)).toContain('U2713');
+      // What 'exit' runs, called here: under mutation only this process runs the mutant.
+      (hooks[0] as () => void)();
+      expect(first.mappedSpares().size).toBe(0);
+      expect(second.mappedSpares().size).toBe(0);
+      const after = await keymapOnceIs(before);
+      expect(after.split('\n').filter((line, i) => line !== before.split('\n')[i])).toEqual([]);
+    } finally {
+      await Promise.all([first.close(), second.close(), done.close()]);
+    }
+  }, 90_000);
 });
