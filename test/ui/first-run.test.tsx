@@ -84,6 +84,11 @@ describe('the first-run panel', () => {
     const check = screen.getByTestId('first-run-test') as HTMLButtonElement;
     expect(check.disabled).toBe(true);
     expect(check.getAttribute('aria-describedby')).toBe('first-run-no-profile');
+    // The task box's own controls say the same: no test, no start, and why.
+    expect((screen.getByTestId('test-connection') as HTMLButtonElement).disabled).toBe(true);
+    act(() => void fireEvent.change(screen.getByTestId('task-input'), { target: { value: 'tidy the desktop' } }));
+    expect((screen.getByTestId('start-run') as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByTestId('start-why').textContent).toBe('No profile “claude” in your settings: add one in Settings.');
   });
 });
 

@@ -43,11 +43,13 @@ export function Composer() {
   const chosen = profile || settings?.config.defaultProfile || '';
   const keyState = settings?.profileKeys?.[chosen];
   const noKey = keyState !== undefined && !keyState.ready;
+  // A default profile the settings do not hold (or none at all): nothing to start or test with.
+  const noProfile = settings !== undefined && settings !== null && !settings.config.profiles[chosen];
 
   const { check: ping, run: testConnection } = useConnectionTest(chosen);
 
   const start = async () => {
-    if (!task.trim() || busy || running || noKey) return;
+    if (!task.trim() || busy || running || noKey || noProfile) return;
     setBusy(true);
     try {
       await client.call('run.start', {
@@ -75,13 +77,17 @@ export function Composer() {
   // A control that is off says why, next to it (issue 34 item 8): the first reason that applies.
   const startWhy = running
     ? 'A run is in progress: stop it to start another.'
-    : noKey
-      ? `No API key for profile “${chosen}” (see below).`
-      : busy
-        ? 'Starting…'
-        : !task.trim()
-          ? 'Describe a task above to start.'
-          : null;
+    : noProfile
+      ? chosen
+        ? `No profile “${chosen}” in your settings: add one in Settings.`
+        : 'No model profile yet: add one in Settings.'
+      : noKey
+        ? `No API key for profile “${chosen}” (see below).`
+        : busy
+          ? 'Starting…'
+          : !task.trim()
+            ? 'Describe a task above to start.'
+            : null;
   return (
     <form
       className="panel composer"
@@ -142,9 +148,9 @@ export function Composer() {
           <button
             type="button"
             onClick={() => void testConnection()}
-            disabled={ping.busy || noKey}
+            disabled={ping.busy || noKey || noProfile}
             data-testid="test-connection"
-            title={noKey ? `No API key for profile “${chosen}” to test with` : 'Sends one tiny request to the profile’s model: is the key accepted, is the server there?'}
+            title={noProfile ? 'No model profile to test: add one in Settings' : noKey ? `No API key for profile “${chosen}” to test with` : 'Sends one tiny request to the profile’s model: is the key accepted, is the server there?'}
           >
             {ping.busy ? 'Testing…' : 'Test connection'}
           </button>
