@@ -40,7 +40,7 @@ function withFixedSleep(computer: Computer, ms: number): Computer {
 }
 
 /** Times the computer's own calls, to tell os-control's share of a step from the runner's. */
-function timed(computer: Computer, into: { observe: number[]; settle: number[]; perform: number[] }): Computer {
+function timed(computer: Computer, into: Record<'observe' | 'settle' | 'perform' | 'thumb' | 'tree', number[]>): Computer {
   const time = async <T>(list: number[], work: () => Promise<T>) => {
     const started = performance.now();
     try {
@@ -51,14 +51,21 @@ function timed(computer: Computer, into: { observe: number[]; settle: number[]; 
   };
   return {
     ...forwardingComputer(computer),
-    observe: (o) => time(into.observe, () => computer.observe(o)),
+    observe: async (o) => {
+      const shot = await time(into.observe, () => computer.observe(o));
+      // The thumbnail is encoded after observe returns; the step waits for it (observe.ts writes it).
+      const started = performance.now();
+      void shot.thumb.then(() => into.thumb.push(performance.now() - started)).catch(() => {});
+      return shot;
+    },
+    elementTree: (o) => time(into.tree, () => computer.elementTree(o)),
     perform: (a, s) => time(into.perform, () => computer.perform(a, s)),
     settle: (o) => time(into.settle, () => computer.settle(o)),
   };
 }
 
 async function scriptedRun(fake: FakeModelServer, plain: Computer, home: string) {
-  const calls = { observe: [] as number[], settle: [] as number[], perform: [] as number[] };
+  const calls = { observe: [] as number[], settle: [] as number[], perform: [] as number[], thumb: [] as number[], tree: [] as number[] };
   const computer = timed(plain, calls);
   const { startRun } = await import('../src/main/agent/runner.js');
   // Every turn clicks an empty spot of the static desktop; the last one finishes.
@@ -99,7 +106,7 @@ async function scriptedRun(fake: FakeModelServer, plain: Computer, home: string)
     gateAndAct: gap('action_proposed', 'action_executed'),
     settleCaptureEncode: gap('action_executed', 'observation'),
   };
-  const computerMs = { observe: median(calls.observe), settle: median(calls.settle), perform: median(calls.perform) };
+  const computerMs = { observe: median(calls.observe), settle: median(calls.settle), perform: median(calls.perform), thumb: median(calls.thumb), tree: median(calls.tree) };
   return { step: median(step), model: median(model), settle: median(settle), steps: step.length, parts, computerMs };
 }
 
@@ -126,6 +133,10 @@ async function main() {
     // The click is os-control's: 27 ms of it are the pauses Xaw apps need (actions.ts
     // POINTER_ARRIVE_MS 15 + BUTTON_HOLD_MS 12), kept on purpose since 7db9cab.
     console.log(`    without the click itself (os-control's perform): ${(share - ours.computerMs.perform).toFixed(1)} ms`);
+    // Also os-control's, but outside the calls above: the thumbnail is encoded after observe
+    // returns, and the focused window's tree is read for grounding beside the capture; the
+    // step waits for both before it writes the screenshot (runner/observe.ts).
+    console.log(`    os-control work the step waits on outside those calls: thumbnail ${ours.computerMs.thumb.toFixed(1)} ms, element tree ${ours.computerMs.tree.toFixed(1)} ms`);
   } finally {
     await fake.close();
     rmSync(home, { recursive: true, force: true });
