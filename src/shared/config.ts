@@ -172,6 +172,12 @@ export const ConfigSchema = z
     /** Name of the profile used when none is given. */
     defaultProfile: z.string().default('claude'),
     profiles: z.record(z.string(), ProviderProfileSchema).default({}),
+    /**
+     * The profile of a grounding model (UI-TARS, Qwen-VL, any vision model) the target-resolution
+     * chain asks when the tree and OCR miss (issue 33); `--grounder-profile` overrides it. A name
+     * no profile has is refused when the file is read (load-config.ts), not at the first miss.
+     */
+    grounderProfile: z.string().trim().min(1, 'names a profile: give its name or leave the key out').optional(),
     policy: z
       .object({
         mode: PolicyModeSchema.default('ask'),

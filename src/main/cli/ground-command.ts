@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { missingDisplay } from '../../os-control/display-env.js';
 import type { Resolution } from '../agent/resolve/types.js';
+import { deskpilotHome } from '../paths.js';
 import { EXIT } from './exit-codes.js';
 
 /**
@@ -13,7 +14,8 @@ import { EXIT } from './exit-codes.js';
  * in logical desktop pixels.
  *
  * Exit codes: 0 found; 1 not found or ambiguous (or the grounding model could not
- * answer); 2 usage errors (an empty or over-long description, an unknown profile);
+ * answer); 2 usage errors (an empty or over-long description, an unknown profile in
+ * --grounder-profile or config `grounderProfile`, a config file that cannot be read);
  * 6 no display.
  */
 export function registerGroundCommand(program: Command): void {
@@ -91,31 +93,30 @@ export async function groundCommand(description: string, flags: GroundFlags, out
     err.write(`deskpilot ground: ${error.message}\n`);
     return EXIT.usage;
   }
+  // The config first: a grounderProfile it names wrongly is a usage error (2), before any screen is looked at.
+  const [{ loadConfig, ConfigError }, { ProviderUnavailableError, ProviderRequestError, ProviderTimeoutError }, { configuredGrounder }] = await Promise.all([
+    import('../config/index.js'),
+    import('../agent/providers/index.js'),
+    import('../agent/resolve/configured-grounder.js'),
+  ]);
+  let grounder;
+  try {
+    grounder = configuredGrounder(await loadConfig(deskpilotHome(env)), flags.grounderProfile);
+  } catch (error) {
+    if (!(error instanceof ConfigError) && !(error instanceof ProviderRequestError)) throw error;
+    err.write(`deskpilot ground: ${flags.grounderProfile !== undefined ? '--grounder-profile: ' : ''}${error.message}\n`);
+    return EXIT.usage;
+  }
   const noDisplay = missingDisplay(env);
   if (noDisplay) {
     err.write(`deskpilot: ${noDisplay}\n`);
     return EXIT.environment;
   }
-  const [{ loadConfig, resolveProfile, ConfigError }, { createProvider, ProviderUnavailableError, ProviderRequestError, ProviderTimeoutError }, { providerGrounder }, { resolveTarget }, { createComputer }, { terminateOcr }] =
-    await Promise.all([
-      import('../config/index.js'),
-      import('../agent/providers/index.js'),
-      import('../agent/resolve/grounder.js'),
-      import('../agent/resolve/chain.js'),
-      import('../../os-control/index.js'),
-      import('../../os-control/ocr/index.js'),
-    ]);
-  let grounder;
-  if (flags.grounderProfile !== undefined) {
-    try {
-      const profile = resolveProfile(await loadConfig(), flags.grounderProfile);
-      grounder = providerGrounder(createProvider(profile), `${flags.grounderProfile} (${profile.model})`);
-    } catch (error) {
-      if (!(error instanceof ConfigError) && !(error instanceof ProviderRequestError)) throw error;
-      err.write(`deskpilot ground: --grounder-profile: ${error.message}\n`);
-      return EXIT.usage;
-    }
-  }
+  const [{ resolveTarget }, { createComputer }, { terminateOcr }] = await Promise.all([
+    import('../agent/resolve/chain.js'),
+    import('../../os-control/index.js'),
+    import('../../os-control/ocr/index.js'),
+  ]);
   const computer = createComputer();
   try {
     const r = await resolveTarget(description, { computer, ...(grounder ? { grounder } : {}), ...(flags.display ? { displayId: flags.display } : {}) }, new AbortController().signal);

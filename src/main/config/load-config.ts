@@ -74,7 +74,21 @@ export function parseConfig(text: string, file: string): Config {
     const problem = harnessProblem(profile);
     if (problem) throw new ConfigError(`${file} has invalid settings:\n  - profiles.${name}: ${problem}\nSee docs/CONFIG.md for the schema.`, file);
   }
-  return withBuiltInProfiles(parsed.data);
+  const merged = withBuiltInProfiles(parsed.data);
+  const grounder = grounderProfileProblem(merged);
+  if (grounder) throw new ConfigError(`${file} has invalid settings:\n  - grounderProfile: ${grounder}\nSee docs/CONFIG.md for the schema.`, file);
+  return merged;
+}
+
+/** `grounderProfile` names a profile this config has (built-in or its own); the problem, naming the profiles, when it does not. */
+function grounderProfileProblem(config: Config): string | undefined {
+  const name = config.grounderProfile;
+  if (name === undefined || own(config.profiles, name)) return undefined;
+  return unknownProfile(config, name);
+}
+
+function unknownProfile(config: Config, name: string): string {
+  return `unknown profile "${name}"; known profiles: ${Object.keys(config.profiles).sort().join(', ')}`;
 }
 
 function withBuiltInProfiles(config: Config): Config {
@@ -113,6 +127,8 @@ export async function saveConfig(config: Config, home?: string): Promise<Config>
   refuseReservedKeys(config, file, 'refusing to save invalid settings');
   const parsed = ConfigSchema.safeParse(config);
   if (!parsed.success) throw new ConfigError(`refusing to save invalid settings:\n${describeIssues(parsed.error)}`, file);
+  const grounder = grounderProfileProblem(withBuiltInProfiles(parsed.data));
+  if (grounder) throw new ConfigError(`refusing to save invalid settings:\n  - grounderProfile: ${grounder}`, file);
   const profiles = Object.fromEntries(
     Object.entries(parsed.data.profiles).filter(
       ([name, profile]) => JSON.stringify(own(BUILT_IN_PROFILES, name)) !== JSON.stringify(profile),
@@ -131,8 +147,7 @@ export function resolveProfile(config: Config, name?: string): ProviderProfile {
   const wanted = name ?? config.defaultProfile;
   const profile = own(config.profiles, wanted);
   if (!profile) {
-    const known = Object.keys(config.profiles).sort().join(', ');
-    throw new ConfigError(`unknown profile "${wanted}"; known profiles: ${known}`, 'config.json');
+    throw new ConfigError(unknownProfile(config, wanted), 'config.json');
   }
   return profile;
 }
