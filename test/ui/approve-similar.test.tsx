@@ -66,4 +66,17 @@ describe('approve similar, said', () => {
     expect(button.title).toBe('Only you can approve this one, each time');
     void fireEvent;
   });
+
+  it('a code block is approved one block at a time: Approve similar is off and S sends nothing (the gate never grants it for a block)', () => {
+    const { s, push, client } = mount();
+    push(s.started());
+    push(s.observation(0));
+    push(s.proposed(0, { type: 'shell', command: '# python block, run in this run\'s persistent python3 session\nprint(1)', language: 'python' }));
+    push(s.asked(0));
+    expect(screen.getByTestId('similar-hint').textContent).toBe('Approve similar is off: a code block is approved one block at a time.');
+    const button = screen.getByRole('button', { name: /Approve similar/ }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    act(() => void fireEvent.keyDown(document.body, { key: 's' }));
+    expect(client.callsOf('approval.answer')).toEqual([]);
+  });
 });

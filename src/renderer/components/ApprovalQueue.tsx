@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { actionSpec, carriedText, type Action } from '../../shared/actions.js';
 import { describeWhole, shortTitle } from '../../shared/action-text.js';
+import { similarMayCover } from '../../shared/code-block.js';
 import { ruleLabel } from '../../shared/labels.js';
 import { hasHiddenCharacters, visibleText } from '../../shared/visible-text.js';
 import type { ApprovalAnswer } from '../../shared/approvals.js';
@@ -141,7 +142,7 @@ export function ApprovalQueue() {
     head
       ? {
           a: () => mode === 'idle' && void answer({ decision: 'approve' }),
-          s: () => mode === 'idle' && !head.decision?.humanOnly && void answer({ decision: 'approve_similar' }),
+          s: () => mode === 'idle' && similarOffWhy(head) === undefined && void answer({ decision: 'approve_similar' }),
           r: () => setMode('reject'),
           e: () => mode === 'idle' && startEdit(),
           ...(head.countdownMs ? { c: () => void cancelCountdown() } : {}),
@@ -180,7 +181,8 @@ export function ApprovalQueue() {
     );
   }
 
-  const similarTitle = head.decision?.humanOnly ? 'Only you can approve this one, each time' : `S ${similarMeaning(head.action, head.decision)}`;
+  const similarOff = similarOffWhy(head);
+  const similarTitle = similarOff ?? `S ${similarMeaning(head.action, head.decision)}`;
   const shown = mode === 'edit' ? (editedAction() ?? head.action) : head.action;
   const canPick = mode === 'edit' && hasTarget(head.action);
   const point = targetOf(shown);
@@ -304,7 +306,7 @@ export function ApprovalQueue() {
         mode={mode}
         risky={risky}
         busy={busy}
-        humanOnly={!!head.decision?.humanOnly}
+        humanOnly={similarOff !== undefined}
         similarTitle={similarTitle}
         rejectRef={rejectRef}
         on={{
@@ -319,7 +321,7 @@ export function ApprovalQueue() {
       />
       {mode === 'idle' && (
         <p className="muted similar-hint" id="similar-hint" data-testid="similar-hint">
-          {head.decision?.humanOnly ? 'Approve similar is off: only you can approve this one, each time.' : `Approve similar ${similarMeaning(head.action, head.decision)}.`}
+          {similarOff ? `Approve similar is off: ${similarOff.charAt(0).toLowerCase()}${similarOff.slice(1)}.` : `Approve similar ${similarMeaning(head.action, head.decision)}.`}
         </p>
       )}
       <SimilarActive />
@@ -463,4 +465,15 @@ function SimilarActive() {
       Approving similar in this run, without asking: {grants.map(grantText).join('; ')}.
     </p>
   );
+}
+
+/**
+ * Why "Approve similar" is off for this held action, or undefined when it is on: an action
+ * only a person may approve, and a code block (the gate never lets a grant cover one,
+ * shared/code-block.ts similarMayCover: one approved block says nothing about the next).
+ */
+function similarOffWhy(held: { action: Action; decision?: { humanOnly?: boolean } }): string | undefined {
+  if (held.decision?.humanOnly) return 'Only you can approve this one, each time';
+  if (!similarMayCover(held.action)) return 'A code block is approved one block at a time';
+  return undefined;
 }
