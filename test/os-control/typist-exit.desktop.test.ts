@@ -76,6 +76,10 @@ describe('spare keycodes when the typing process exits', () => {
       await second.type('✓');
       await done.type('ß');
       await done.restoreNow();
+      // restoreNow gave its keycode back at once, and nothing else.
+      expect(done.mappedSpares().size).toBe(0);
+      expect(keymapText(xvfb)).not.toContain('ssharp');
+      expect(keymapText(xvfb)).toContain('udiaeresis');
       // Installed once however many typists hold keycodes (an 'exit' listener each would pass Node's limit of 10).
       const hooks = process.listeners('exit').filter((l) => l.name === 'restoreAllBeforeExit');
       expect(hooks).toHaveLength(1);
