@@ -94,6 +94,32 @@ describe('deskpilot mcp: element_tree and find_element', () => {
     expect(display.replace(/\s(?=\d)/g, '')).toMatch(/value="73"/);
   }, 150_000);
 
+  it('ground (issue 33): the resolve chain over MCP, its point in screenshot pixels is find_element\'s and the click tool hits it; ambiguous and empty descriptions say so', async () => {
+    const { tools } = await mcp.client.listTools();
+    expect(tools.find((t) => t.name === 'ground')?.annotations?.readOnlyHint).toBe(true);
+    await call('screenshot', {});
+    const seven = await call('ground', { description: 'the 7 button' });
+    expect(seven).toMatch(/^ground: found by tree \(confidence 1\.00\): .*7.* at x=\d+, y=\d+ in the pixels of screenshot/);
+    const [gx, gy] = pointOf(seven, /^ground: found/);
+    expect([gx, gy]).toEqual(pointOf(await call('find_element', { name: '7', role: 'push button' }), /^push button "7/));
+    const many = await call('ground', { description: 'the button' });
+    expect(many).toMatch(/^ground: ambiguous: \d+ equally good matches/);
+    expect(many.split('\n').filter((l) => /^candidate tree .* at x=\d+, y=\d+$/.test(l)).length).toBeGreaterThan(10);
+    const empty = (await mcp.client.callTool({ name: 'ground', arguments: { description: '  ' } })) as CallToolResult;
+    expect(empty.isError).toBe(true);
+    expect(textOf(empty)).toMatch(/^ground: .*description is empty/);
+    // Its point for "the 9 button", clicked through the click tool, reaches the calculator's display.
+    const [x9, y9] = pointOf(await call('ground', { description: 'the 9 button' }), /^ground: found/);
+    await call('click', { x: x9, y: y9 });
+    let display = '';
+    const shown = Date.now() + 20_000;
+    while (Date.now() < shown && !/value="[^"]*9"/.test(display.replace(/\s(?=\d)/g, ''))) {
+      display = await call('find_element', { role: 'text' });
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    expect(display.replace(/\s(?=\d)/g, '')).toMatch(/value="[^"]*9"/);
+  }, 150_000);
+
   it('says so when no name or role is given (an input error, nothing read)', async () => {
     const result = (await mcp.client.callTool({ name: 'find_element', arguments: {} })) as CallToolResult;
     expect(result.isError).toBe(true);

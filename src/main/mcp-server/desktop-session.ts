@@ -9,6 +9,8 @@ import { readFileInRun } from '../sessions/files.js';
 import { resolveApiKey } from '../agent/providers/index.js';
 import { launchRun, resolveRunChoices, type RunChoices, type RunHandle, type RunResult } from '../agent/index.js';
 import { elementTreeForRun } from '../agent/tools/element-tree.js';
+import { groundForRun } from '../agent/tools/ground.js';
+import { configuredGrounder } from '../agent/resolve/configured-grounder.js';
 import { findElementForRun } from '../agent/tools/find-element.js';
 import { findTextForRun } from '../agent/tools/find-text.js';
 import type { SandboxPolicy } from '../sandbox/index.js';
@@ -193,6 +195,7 @@ export class DesktopSession {
     const findText = findTextForRun(computer);
     const findElement = findElementForRun(computer);
     const elementTree = elementTreeForRun(computer);
+    const ground = groundForRun(computer, () => configuredGrounder(config));
     const client = this.options.clientName();
     const state: { ended: boolean; pausedReason: string | undefined } = { ended: false, pausedReason: undefined };
     const listeners = new Set<(event: RunEvent) => void>();
@@ -211,7 +214,7 @@ export class DesktopSession {
             computer,
             home,
             sandbox: this.options.sandbox,
-            tools: [findText.tool, findElement.tool, elementTree.tool],
+            tools: [findText.tool, findElement.tool, elementTree.tool, ground.tool],
             labels: { mcpClient: client },
           },
           {
@@ -219,6 +222,7 @@ export class DesktopSession {
               findText.onEvent(event);
               findElement.onEvent(event);
               elementTree.onEvent(event);
+              ground.onEvent(event);
               bridge.onEvent(event);
               for (const listener of listeners) listener(event);
               if (event.type === 'run_ended') state.ended = true;

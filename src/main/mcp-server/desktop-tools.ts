@@ -76,6 +76,7 @@ export const DESKTOP_TOOLS = {
   find_text: LOOKUP_TOOLS.find_text,
   find_element: LOOKUP_TOOLS.find_element,
   element_tree: LOOKUP_TOOLS.element_tree,
+  ground: LOOKUP_TOOLS.ground,
 } as const;
 
 export type DesktopToolName = keyof typeof DESKTOP_TOOLS;
@@ -104,6 +105,7 @@ export function answersWithScreenshot(name: DesktopToolName): boolean {
     case 'find_text':
     case 'find_element':
     case 'element_tree':
+    case 'ground':
       return false;
     default:
       return assertNever(name, 'MCP desktop tool');
@@ -115,7 +117,7 @@ export function readsOnly(name: DesktopToolName): boolean {
   return name === 'screenshot' || name === 'wait' || !answersWithScreenshot(name);
 }
 
-/** The raw action a tool call asks for (before ActionSchema's defaults); the lookups (find_text, find_element, element_tree) are not actions. */
+/** The raw action a tool call asks for (before ActionSchema's defaults); the lookups (find_text, find_element, element_tree, ground) are not actions. */
 function rawAction(name: DesktopToolName, input: Record<string, unknown>): unknown {
   switch (name) {
     case 'screenshot':
@@ -139,6 +141,7 @@ function rawAction(name: DesktopToolName, input: Record<string, unknown>): unkno
     case 'find_text':
     case 'find_element':
     case 'element_tree':
+    case 'ground':
       return undefined;
     default:
       return assertNever(name, 'MCP desktop tool');

@@ -4,6 +4,7 @@ import type { Computer } from '../../../src/os-control/types.js';
 import { elementTreeForRun } from '../../../src/main/agent/tools/element-tree.js';
 import { findElementForRun } from '../../../src/main/agent/tools/find-element.js';
 import { findTextForRun } from '../../../src/main/agent/tools/find-text.js';
+import { groundForRun } from '../../../src/main/agent/tools/ground.js';
 import { LOOKUP_TOOLS } from '../../../src/main/agent/tools/lookup-tools.js';
 import { toolSpec } from '../../../src/main/agent/providers/tool-spec.js';
 import { answersWithScreenshot, DESKTOP_TOOL_NAMES, DESKTOP_TOOLS } from '../../../src/main/mcp-server/desktop-tools.js';
@@ -13,7 +14,7 @@ import { answersWithScreenshot, DESKTOP_TOOL_NAMES, DESKTOP_TOOLS } from '../../
 // held to the same. The agent tools are built as the MCP session builds them
 // (desktop-session.ts: find*ForRun); building one reads nothing from the computer.
 const unusedComputer = {} as Computer;
-const agentTools = [findTextForRun(unusedComputer).tool, findElementForRun(unusedComputer).tool, elementTreeForRun(unusedComputer).tool];
+const agentTools = [findTextForRun(unusedComputer).tool, findElementForRun(unusedComputer).tool, elementTreeForRun(unusedComputer).tool, groundForRun(unusedComputer, () => undefined).tool];
 
 describe('MCP lookups are the agent tools’ declarations', () => {
   it.each(agentTools.map((t) => [t.name, t] as const))('%s: the same input schema and description in both', (name, tool) => {
@@ -40,6 +41,7 @@ describe('the one declaration refuses bad input with a reason, for either caller
     expect(problem(LOOKUP_TOOLS.element_tree.input, { max_depht: 2 })).toMatch(/max_depht/);
     expect(problem(LOOKUP_TOOLS.find_text.input, { text: 'Save', regoin: { x: 0, y: 0, width: 10, height: 10 } })).toMatch(/regoin/);
     expect(problem(LOOKUP_TOOLS.find_element.input, { name: 'Save', rol: 'push button' })).toMatch(/rol/);
+    expect(problem(LOOKUP_TOOLS.ground.input, { descripton: 'the Save button' })).toMatch(/descripton/);
   });
 
   it('find_element needs a name or a role; find_text a label and a region of positive size', () => {

@@ -52,5 +52,13 @@ export const ELEMENT_TREE = declare({
   input: z.object({ max_depth: z.number().int().min(1).max(40).optional().describe('Levels below the window to read (default 40, the whole window).') }).strict(),
 });
 
+export const GROUND = declare({
+  name: 'ground',
+  description:
+    'Find a described target on the screen ("the Save button in the dialog", "the field right of Name") through the accessibility tree, then OCR words, then the grounding model of config grounderProfile if one is set, and get its point in the pixels of the latest screenshot with the stage that found it, its confidence and the other candidates. Two equally good matches are answered as ambiguous with the candidates, never guessed.',
+  // The description's own limits (empty, over 300 characters) are agent/resolve/describe.ts's, the one reader of a description.
+  input: z.object({ description: z.string().describe('The target in a few words: its name, role, place or a nearby label.') }).strict(),
+});
+
 /** The lookups by name, as `deskpilot mcp` offers them beside its actions. */
-export const LOOKUP_TOOLS = { find_text: FIND_TEXT, find_element: FIND_ELEMENT, element_tree: ELEMENT_TREE } as const;
+export const LOOKUP_TOOLS = { find_text: FIND_TEXT, find_element: FIND_ELEMENT, element_tree: ELEMENT_TREE, ground: GROUND } as const;
