@@ -37,14 +37,13 @@ export function namesSecret(word: string): boolean {
 }
 
 /**
- * A word a form writes after a label ("Password: Show", "Password: Confirm password:",
- * "Token: Required"): one capitalised word of letters. A value after ":" that reads so is
- * the next label, not a secret; a config file's "password: hunter2" or "password: letmein"
- * is still one, as is anything quoted or after "=".
+ * The words a form or a message writes after a secret's name that are not the secret: a
+ * button or the next label ("Password: Show", "Token: Required") and prose about it ("the
+ * password is incorrect", "is required", "has expired"). A closed list, not "any word of
+ * letters": weak passwords are words ("password is sunshine", "Password: Letmein"), and
+ * a label filled in an export costs a word while a password left in the clear is a leak.
  */
-const LABEL_WORD = /^\p{Lu}\p{Ll}+$/u;
-/** Letters only: "incorrect", "required", "expired" — prose about a password, not the password. */
-const LETTERS_ONLY = /^\p{L}+$/u;
+const NOT_A_SECRET = /^(?:show|hide|shown|hidden|visible|confirm|confirmed|repeat|change|changed|reset|forgot|forgotten|enter|edit|generate|generated|copy|copied|required|optional|mandatory|needed|missing|empty|blank|none|unknown|incorrect|correct|invalid|valid|wrong|expired|weak|strong|accepted|rejected|saved|stored|protected|encrypted|different|same|too|not|set|case-sensitive)$/i;
 
 // Well-known credential shapes. Every pattern is global: we collect all spans.
 const DETECTORS: Detector[] = [
@@ -69,18 +68,18 @@ const DETECTORS: Detector[] = [
     pattern:
       /\b[A-Za-z0-9_]*(?:passw(?:or)?d|pwd|secret|token(?!s\b)|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_]*["']?\s*(:=|:|=)\s*(["']?)([^\s"',;]{4,})/gid,
     group: 3,
-    // A label's next word is no value: another name ("Password: Password"), or an unquoted capitalised word after ":" ("Password: Show").
-    accept: (m) => !namesSecret(m[3]!) && !(m[1] === ':' && !m[2] && LABEL_WORD.test(m[3]!)),
+    // A label's next word is no value: another name ("Password: Password"), or a form's word unquoted after ":" ("Password: Show").
+    accept: (m) => !namesSecret(m[3]!) && !(m[1] === ':' && !m[2] && NOT_A_SECRET.test(m[3]!)),
   },
   // A password named as such in prose: "the password is P@ssw0rd!2024", "my pin is 4821",
-  // "passcode was 1234": the word after "is"/"was" (4 characters or more, a PIN's length)
-  // with a digit or a symbol in it — a word of letters there is prose ("the password is
-  // incorrect", "is required", "was Password"), which an OCR'd screen says often.
+  // "passcode was 1234": the word after "is"/"was" (4 characters or more, a PIN's length),
+  // unless it is prose an OCR'd screen says often ("the password is incorrect", "is
+  // required", "was Password"): NOT_A_SECRET or a secret's name.
   {
     kind: 'named-password',
     pattern: /\b(?:passw(?:or)?d|passphrase|passcode|pin(?:\s+code)?|kennwort|mot de passe)\s+(?:is|was)\s*:?\s*["']?([^\s"']{4,}?)["'.,;]*(?=\s|$)/gid,
     group: 1,
-    accept: (m) => !LETTERS_ONLY.test(m[1]!),
+    accept: (m) => !NOT_A_SECRET.test(m[1]!) && !namesSecret(m[1]!),
   },
   { kind: 'bearer', pattern: /\b(?:Bearer|Basic)\s+([A-Za-z0-9._~+/=-]{16,})/gd, group: 1 },
 ];

@@ -40,6 +40,10 @@ describe.each([
   ['assignment', 'password=Letmein', 'password=•••'],
   ['assignment', 'Password: Hunter2x', 'Password: •••'],
   ['assignment', 'Password: Show password=hunter22', 'Password: Show password=•••'],
+  // A word is a weak password, not prose: only a closed list of a form's words is let through.
+  ['assignment', 'Password: Letmein', 'Password: •••'],
+  ['named-password', 'my password is sunshine', 'my password is •••'],
+  ['named-password', 'The password is Dragon.', 'The password is •••.'],
   ['bearer', 'Authorization: Bearer abcdefghijklmnop1234', 'Authorization: Bearer •••'],
   ['bearer', 'Basic dXNlcjpwYXNzd29yZDEyMzQ=', 'Basic •••'],
   ['high-entropy', 'deadbeef0123456789abcdef0123456789abcdef', '•••'],
@@ -82,6 +86,8 @@ describe('near misses are not secrets', () => {
     ['prose: a word of letters after "is"', 'the password is incorrect.'],
     ['prose: required', 'Password is required'],
     ['prose: a name after "was"', 'my pin was Passcode'],
+    ['prose: has the form\'s words', 'Password is Incorrect'],
+    ['a label, then a form word', 'Token: Required'],
     ['the word alone', 'Password'],
   ])('%s', (_what, text) => {
     expect(findSecrets(text)).toEqual([]);
