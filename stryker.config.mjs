@@ -44,6 +44,11 @@ export const MODULES = {
   'src/main/sandbox/bwrap.ts': ['test/sandbox/plan.fast.test.ts'],
   'src/main/sandbox/workspace.ts': ['test/sandbox/plan.fast.test.ts'],
   'src/main/sandbox/refusal.ts': ['test/sandbox/plan.fast.test.ts'],
+  // The modes' policy, the plan each platform gets, the hidden list and the Seatbelt profile (issue 30 items 1, 4, 5).
+  'src/main/sandbox/policy.ts': ['test/sandbox/plan.fast.test.ts'],
+  'src/main/sandbox/plan.ts': ['test/sandbox/plan.fast.test.ts'],
+  'src/main/sandbox/hidden-paths.ts': ['test/sandbox/plan.fast.test.ts'],
+  'src/main/sandbox/seatbelt.ts': ['test/sandbox/plan.fast.test.ts'],
   // A run's sandbox session (issue 30 item 1) and the interpreter's entry (item 9): real bubblewrap, a few seconds a file.
   // run-sandbox 96.6% (56 of 58 at load ~35; survivors: the platform default, equivalent on Linux, and onFallback's ?. — since covered).
   'src/main/sandbox/run-sandbox.ts': ['test/sandbox/run-sandbox.desktop.test.ts'],
