@@ -26,8 +26,7 @@ describe('nameTable', () => {
   it('inherits nothing, and takes "__proto__" as an entry like any other', () => {
     const table = nameTable<number>();
     for (const name of INHERITED) expect(table[name], name).toBeUndefined();
-    table.__proto__ = 7;
-    table.constructor = 8;
+    for (const [name, value] of [['__proto__', 7], ['constructor', 8]] as const) table[name] = value;
     expect(Object.keys(table)).toEqual(['__proto__', 'constructor']);
     expect(own(table, '__proto__')).toBe(7);
     expect(Object.getPrototypeOf(table)).toBeNull();
