@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { pathToFileURL } from 'node:url';
 import { registerServeCommand } from './server/command.js';
 import { EXIT } from './cli/exit-codes.js';
+import { installBlockOcr } from './agent/harness/code/block-ocr.js';
 import { registerDisplaysCommand } from './cli/displays-command.js';
 import { registerDoctorCommand } from './cli/doctor-command.js';
 import { registerEvalCommand } from './cli/eval-command.js';
@@ -85,6 +86,11 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
       throw error;
     });
   }
+  // This process ships tesseract.js: a code block's OCR lookups load it on first use (never at startup, startup-imports.test).
+  installBlockOcr({
+    readWords: async (image, options) => (await import('./agent/resolve/ocr-words.js')).ocrWords(image, options),
+    textOnScreen: async (...args) => (await import('./agent/tools/find-text.js')).textOnScreen(...args),
+  });
   await buildProgram().parseAsync([...argv]);
 }
 

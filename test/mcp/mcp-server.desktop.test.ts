@@ -64,7 +64,7 @@ describe('deskpilot mcp (policy auto)', () => {
     mcp = await spawnMcp(['--policy', 'auto'], env());
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['click', 'double_click', 'drag', 'element_tree', 'find_element', 'find_text', 'key', 'move', 'run_task', 'screenshot', 'scroll', 'type', 'wait'].sort(),
+      ['click', 'double_click', 'drag', 'element_tree', 'find_element', 'find_text', 'ground', 'key', 'move', 'run_task', 'screenshot', 'scroll', 'type', 'wait'].sort(),
     );
     const click = tools.find((t) => t.name === 'click')!;
     expect(click.inputSchema).toMatchObject({ type: 'object', required: ['x', 'y'] });

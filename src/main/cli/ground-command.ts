@@ -112,14 +112,15 @@ export async function groundCommand(description: string, flags: GroundFlags, out
     err.write(`deskpilot: ${noDisplay}\n`);
     return EXIT.environment;
   }
-  const [{ resolveTarget }, { createComputer }, { terminateOcr }] = await Promise.all([
+  const [{ resolveTarget }, { createComputer }, { terminateOcr }, { ocrWords }] = await Promise.all([
     import('../agent/resolve/chain.js'),
     import('../../os-control/index.js'),
     import('../../os-control/ocr/index.js'),
+    import('../agent/resolve/ocr-words.js'),
   ]);
   const computer = createComputer();
   try {
-    const r = await resolveTarget(description, { computer, ...(grounder ? { grounder } : {}), ...(flags.display ? { displayId: flags.display } : {}) }, new AbortController().signal);
+    const r = await resolveTarget(description, { computer, readWords: ocrWords, ...(grounder ? { grounder } : {}), ...(flags.display ? { displayId: flags.display } : {}) }, new AbortController().signal);
     out.write(flags.json ? `${JSON.stringify(groundJson(r), null, 2)}\n` : groundText(r));
     return r.kind === 'found' ? EXIT.done : EXIT.failed;
   } catch (error) {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DesktopComputer } from '../../../src/os-control/index.js';
 import { walkElements, type ElementNode } from '../../../src/shared/elements.js';
 import { resolveTarget } from '../../../src/main/agent/resolve/chain.js';
+import { ocrWords } from '../../../src/main/agent/resolve/ocr-words.js';
 import { providerGrounder } from '../../../src/main/agent/resolve/grounder.js';
 import { DescriptionError, type Resolution } from '../../../src/main/agent/resolve/types.js';
 import { createProvider, ProviderUnavailableError } from '../../../src/main/agent/providers/index.js';
@@ -102,7 +103,7 @@ describe('gnome-calculator: the tree', () => {
   }
 
   it('finds "the 7 button" exactly in the tree, and a click there types 7', async () => {
-    const r = found(await resolveTarget('the 7 button', { computer }, never));
+    const r = found(await resolveTarget('the 7 button', { computer, readWords: ocrWords }, never));
     expect(r.stage).toBe('tree');
     expect(r.confidence).toBe(1);
     expect(r.element?.role).toBe('push button');
@@ -116,10 +117,10 @@ describe('gnome-calculator: the tree', () => {
   });
 
   it('reads a sign by its name ("the plus button") and a place ("the button right of 7" is 8)', async () => {
-    const plus = found(await resolveTarget('the plus button', { computer }, never));
+    const plus = found(await resolveTarget('the plus button', { computer, readWords: ocrWords }, never));
     expect(plus.stage).toBe('tree');
     expect(plus.element?.name).toMatch(/^\+/);
-    const right = found(await resolveTarget('the button right of 7', { computer }, never));
+    const right = found(await resolveTarget('the button right of 7', { computer, readWords: ocrWords }, never));
     expect(right.stage).toBe('tree');
     expect(right.element?.name).toMatch(/^8( 8)?$/);
     await click(right.point);
@@ -127,7 +128,7 @@ describe('gnome-calculator: the tree', () => {
   });
 
   it('a description that fits many keys equally ("the button") is ambiguous, with the candidates, never a guess', async () => {
-    const r = await resolveTarget('the button', { computer }, never);
+    const r = await resolveTarget('the button', { computer, readWords: ocrWords }, never);
     expect(r.kind).toBe('ambiguous');
     if (r.kind !== 'ambiguous') return;
     expect(r.candidates.length).toBeGreaterThan(10);
@@ -162,8 +163,8 @@ describe('gnome-calculator: the tree', () => {
   });
 
   it('bad input: an empty and a huge description are refused with a clear reason', async () => {
-    await expect(resolveTarget('   ', { computer }, never)).rejects.toThrow(DescriptionError);
-    await expect(resolveTarget('x'.repeat(301), { computer }, never)).rejects.toThrow(/301 characters; at most 300/);
+    await expect(resolveTarget('   ', { computer, readWords: ocrWords }, never)).rejects.toThrow(DescriptionError);
+    await expect(resolveTarget('x'.repeat(301), { computer, readWords: ocrWords }, never)).rejects.toThrow(/301 characters; at most 300/);
   });
 });
 
@@ -178,16 +179,16 @@ describe('xcalc: OCR where there is no tree', () => {
   });
 
   it('finds "the DRG button" by its words, and a click there reaches the key (the display turns to RAD)', async () => {
-    const r = found(await resolveTarget('the DRG button', { computer }, never));
+    const r = found(await resolveTarget('the DRG button', { computer, readWords: ocrWords }, never));
     expect(r.notes.find((n) => n.stage === 'tree')?.note).toMatch(/no accessibility tree|nothing matches/);
     expect(r.stage).toBe('ocr');
     expect(r.label).toMatch(/DRG/);
-    const before = found(await resolveTarget('DEG', { computer, stages: ['ocr'] }, never));
+    const before = found(await resolveTarget('DEG', { computer, readWords: ocrWords, stages: ['ocr'] }, never));
     await click(r.point);
     const deadline = Date.now() + 20_000;
     let after: Resolution;
     do {
-      after = await resolveTarget('RAD', { computer, stages: ['ocr'] }, never);
+      after = await resolveTarget('RAD', { computer, readWords: ocrWords, stages: ['ocr'] }, never);
     } while (after.kind !== 'found' && Date.now() < deadline);
     expect(found(after).point.y).toBeCloseTo(before.point.y, -1);
   });
@@ -209,7 +210,7 @@ describe('a grounding model on a window of pixels (UI-TARS 1.5 wire, fake server
           return { text: `Thought: zoomed.\nAction: click(start_box='(${c!.x.toFixed(1)},${c!.y.toFixed(1)})')` };
         },
       );
-      const r = found(await resolveTarget('the red square', { computer, grounder: providerGrounder(grounderProfile()) }, never));
+      const r = found(await resolveTarget('the red square', { computer, readWords: ocrWords, grounder: providerGrounder(grounderProfile()) }, never));
       expect(r.stage).toBe('zoom');
       expect(r.candidates.map((c) => c.stage)).toEqual(['model', 'zoom']);
       const press = win.nextPress();
@@ -237,7 +238,7 @@ describe('a grounding model on a window of pixels (UI-TARS 1.5 wire, fake server
         { text: "Action: click(start_box='(100,100)')" },
         { text: "Action: click(start_box='(99999,40)')" },
       );
-      const r = await resolveTarget('the red square', { computer, grounder: providerGrounder(grounderProfile()) }, never);
+      const r = await resolveTarget('the red square', { computer, readWords: ocrWords, grounder: providerGrounder(grounderProfile()) }, never);
       expect(r.kind).toBe('not-found');
       expect(r.notes.at(-1)).toMatchObject({ stage: 'zoom' });
       expect(r.notes.at(-1)!.note).toMatch(/outside the screenshot.*crop/);
@@ -249,7 +250,7 @@ describe('a grounding model on a window of pixels (UI-TARS 1.5 wire, fake server
   it('a grounding model that is down throws the provider outage (the caller pauses the run)', async () => {
     fake.setFallback({ fault: 'status', status: 503 });
     try {
-      await expect(resolveTarget('the red square', { computer, grounder: providerGrounder(grounderProfile()), stages: ['model'] }, never)).rejects.toThrow(ProviderUnavailableError);
+      await expect(resolveTarget('the red square', { computer, readWords: ocrWords, grounder: providerGrounder(grounderProfile()), stages: ['model'] }, never)).rejects.toThrow(ProviderUnavailableError);
     } finally {
       fake.setFallback(undefined);
     }

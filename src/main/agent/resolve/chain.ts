@@ -3,7 +3,6 @@ import type { ElementTreeResult } from '../../../shared/elements.js';
 import type { ObservationRecord } from '../../../shared/observation.js';
 import { captureToGlobal, imageToCapture, imageToGlobal } from '../../../os-control/coords.js';
 import { targetSize } from '../../../os-control/image.js';
-import { readText } from '../../../os-control/ocr/read-text.js';
 import type { OcrOptions, OcrWord } from '../../../os-control/ocr/types.js';
 import type { Computer } from '../../../os-control/types.js';
 import { decide } from './decide.js';
@@ -29,8 +28,12 @@ export interface ResolveDeps {
   displayId?: string;
   /** Stage (c) and (d); without one the chain ends after OCR. */
   grounder?: Grounder;
-  /** The OCR reader (default: os-control's tesseract readText). */
-  readWords?: (image: Buffer, options: OcrOptions) => Promise<OcrWord[]>;
+  /**
+   * The OCR reader (resolve/ocr-words.ts: os-control's tesseract). Given by the surface
+   * that ships an OCR engine: the desktop app ships none (tesseract.js is ~58 MB and its
+   * main process never loads it, c13-electron-shell), so there the OCR stage says so.
+   */
+  readWords?: ReadWords;
   /** Only these stages run (a bench of one stage; default all). */
   stages?: readonly ResolveStage[];
 }
@@ -46,9 +49,8 @@ const OCR_PASSES: ReadonlyArray<Pick<OcrOptions, 'layout' | 'scale'>> = [
   { layout: 'sparse', scale: 2 },
 ];
 
-async function defaultReadWords(image: Buffer, options: OcrOptions): Promise<OcrWord[]> {
-  return (await readText(image, options)).words;
-}
+/** An OCR engine's words of an image (resolve/ocr-words.ts). */
+export type ReadWords = (image: Buffer, options: OcrOptions) => Promise<OcrWord[]>;
 
 export async function resolveTarget(description: string, deps: ResolveDeps, signal: AbortSignal): Promise<Resolution> {
   const query = parseDescription(description);
@@ -69,9 +71,10 @@ export async function resolveTarget(description: string, deps: ResolveDeps, sign
   }
   signal.throwIfAborted();
 
-  if (wanted('ocr')) {
+  if (wanted('ocr') && !deps.readWords) notes.push({ stage: 'ocr', note: 'no OCR engine on this surface (the desktop app ships none)' });
+  else if (wanted('ocr') && deps.readWords) {
     const shot = await deps.computer.observe({ ...(deps.displayId ? { displayId: deps.displayId } : {}), target: { format: 'png' }, signal });
-    const words = await readWords(shot.image, shot.record, query, deps.readWords ?? defaultReadWords, signal);
+    const words = await readWords(shot.image, shot.record, query, deps.readWords, signal);
     const answer = settle('ocr', ocrCandidates(words, query), OCR_ACCEPT, text, notes, listed);
     if (answer) return answer;
   }
@@ -114,7 +117,7 @@ function settle(stage: ResolveStage, found: Candidate[], accept: number, descrip
 }
 
 /** OCR words of a full-resolution capture, boxes mapped to global logical pixels through its record. */
-async function readWords(image: Buffer, record: ObservationRecord, query: TargetQuery, read: NonNullable<ResolveDeps['readWords']>, signal: AbortSignal): Promise<OcrWord[]> {
+async function readWords(image: Buffer, record: ObservationRecord, query: TargetQuery, read: ReadWords, signal: AbortSignal): Promise<OcrWord[]> {
   let words: OcrWord[] = [];
   for (const pass of OCR_PASSES) {
     words = (await read(image, { ...pass, pixelRatio: record.display.scaleFactor, signal })).map((w) => ({ ...w, bbox: rectToGlobal(w.bbox, record) }));

@@ -21,6 +21,7 @@ import { elementFactsMatter } from '../supervision/element-facts.js';
 import { EXECUTE_TOOL_NAME } from '../harness/code/execute-tool.js';
 import { runCodeCall, type BlockPerformer } from '../harness/code/run-block.js';
 import { blockLookups } from '../harness/code/lookups.js';
+import { blockOcr } from '../harness/code/block-ocr.js';
 import { noteSecretField } from './secret-field.js';
 
 /** What one model turn's calls came to: one result per call id, in order, and maybe the end of the run. */
@@ -91,7 +92,7 @@ async function executeCall(
         proposeAndRun(ctx, call, `${ctx.step}.${callIndex}.${index}`, action, seen, options.reasoning ?? reasoning, options.perform),
       check: (action) => checkAction(action, seen.record),
       screen: seen.record.image,
-      lookups: blockLookups(ctx.computer, seen.record),
+      lookups: blockLookups(ctx.computer, seen.record, blockOcr()),
       reasoning,
     });
   }

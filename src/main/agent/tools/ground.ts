@@ -4,6 +4,7 @@ import type { Computer } from '../../../os-control/types.js';
 import type { RunEvent } from '../../../shared/events.js';
 import type { ObservationRecord } from '../../../shared/observation.js';
 import { resolveTarget } from '../resolve/chain.js';
+import { ocrWords } from '../resolve/ocr-words.js';
 import type { Grounder } from '../resolve/grounder.js';
 import { DescriptionError, type Resolution } from '../resolve/types.js';
 import type { AgentTool } from './agent-tool.js';
@@ -26,7 +27,7 @@ export function createGroundTool(computer: Computer, state: ScreensSeen, grounde
       let r: Resolution;
       try {
         const model = grounder();
-        r = await resolveTarget(input.description, { computer, displayId: latest.record.display.id, ...(model ? { grounder: model } : {}) }, context.signal);
+        r = await resolveTarget(input.description, { computer, readWords: ocrWords, displayId: latest.record.display.id, ...(model ? { grounder: model } : {}) }, context.signal);
       } catch (error) {
         if (error instanceof DescriptionError) return { ok: false, text: `ground: ${error.message}` };
         return { ok: false, text: `ground: the target could not be resolved: ${(error as Error).message}` };

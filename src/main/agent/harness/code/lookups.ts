@@ -5,7 +5,7 @@ import type { ObservationRecord } from '../../../../shared/observation.js';
 import { resolveTarget } from '../../resolve/chain.js';
 import type { Candidate } from '../../resolve/types.js';
 import { elementsOnScreen } from '../../tools/find-element.js';
-import { textOnScreen } from '../../tools/find-text.js';
+import type { BlockOcr } from './block-ocr.js';
 import type { Lookup } from './computer-api.js';
 
 /**
@@ -25,7 +25,7 @@ export interface BlockLookups {
 /** Candidates named in an error (the model picks by place or a nearby label). */
 const NAMED = 5;
 
-export function blockLookups(computer: Computer, model: ObservationRecord): BlockLookups {
+export function blockLookups(computer: Computer, model: ObservationRecord, ocr: BlockOcr | undefined): BlockLookups {
   const inModel = (p: Point) => {
     const at = globalToImage(p, model);
     return at ? { x: Math.round(at.x), y: Math.round(at.y) } : undefined;
@@ -41,7 +41,7 @@ export function blockLookups(computer: Computer, model: ObservationRecord): Bloc
   return {
     async pointOf(text, signal) {
       // Tree, then OCR: no grounding model inside a block (a call must answer in its own time).
-      const found = await resolveTarget(text, { computer, displayId: model.display.id, stages: ['tree', 'ocr'] }, signal);
+      const found = await resolveTarget(text, { computer, displayId: model.display.id, stages: ['tree', 'ocr'], ...(ocr ? { readWords: ocr.readWords } : {}) }, signal);
       switch (found.kind) {
         case 'found': {
           const at = inModel(found.point);
@@ -59,7 +59,8 @@ export function blockLookups(computer: Computer, model: ObservationRecord): Bloc
     async look(lookup, signal) {
       switch (lookup.what) {
         case 'find_text':
-          return textOnScreen(computer, model, { text: lookup.text }, signal);
+          if (!ocr) throw new Error('computer.screen.find_text: no OCR engine on this surface (the desktop app ships none); use computer.elements.find');
+          return ocr.textOnScreen(computer, model, { text: lookup.text }, signal);
         case 'tree':
         case 'elements': {
           // tree(): every visible element of the focused window, in tree order, as many as element_tree shows (200).
