@@ -50,6 +50,10 @@ export const MODULES = {
   // Survivors, equivalent: isInside's `rel === ''` (an empty relative path passes the other test too, either way) and
   // busSocketPath's `address ?? ''` (any text without 'path=' gives no socket). bwrap 100%, workspace 98.15%, refusal 100%
   // with plan.fast (same runs).
+  // The one derivation of a run's sandbox from flags, config and the probe (issue 30 item 1): 93.06% (67 of 72, concurrency 1,
+  // load ~8) with resolve-sandbox.fast; survivors were startedWorkspace's fallback details (mkdir's recursive, the note's
+  // first clause), since asserted (a second start, the clause without its ':'), not measured again.
+  'src/main/sandbox/resolve.ts': ['test/sandbox/resolve-sandbox.fast.test.ts'],
   'src/main/sandbox/policy.ts': ['test/sandbox/plan.fast.test.ts', 'test/sandbox/sandbox-pure.fast.test.ts'],
   'src/main/sandbox/plan.ts': ['test/sandbox/plan.fast.test.ts', 'test/sandbox/sandbox-pure.fast.test.ts'],
   'src/main/sandbox/hidden-paths.ts': ['test/sandbox/plan.fast.test.ts', 'test/sandbox/sandbox-pure.fast.test.ts'],
