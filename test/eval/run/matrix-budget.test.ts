@@ -79,7 +79,10 @@ describe('the eval matrix', () => {
     ]);
     const plan = all[2]!.plan(undefined);
     expect(plan.kind).toBe('run');
-    expect(plan.kind === 'run' && plan.args.join(' ')).toBe('run task alpha --policy auto --json --virtual-display --profile flaky --max-steps 5');
+    expect(plan.kind === 'run' && plan.args.join(' ')).toBe(
+      // The run's labels (issue 32: History groups an eval's runs by them) follow its flags.
+      'run task alpha --policy auto --json --virtual-display --profile flaky --max-steps 5 --label evalTask=alpha --label evalProfile=flaky --label evalModel=model-b --label evalHarness=default --label evalRun=1',
+    );
     // What the eval's cost limit has left is the run's own limit (and never 0: a run's limit must be positive).
     expect(all[2]!.plan(0.375)).toMatchObject({ args: expect.arrayContaining(['--max-cost', '0.375']) as unknown });
     expect((all[2]!.plan(0) as { args: string[] }).args.slice(-2)).toEqual(['--max-cost', '0.0001']);
