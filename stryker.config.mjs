@@ -54,9 +54,9 @@ export const MODULES = {
   // load ~8) with resolve-sandbox.fast; survivors were startedWorkspace's fallback details (mkdir's recursive, the note's
   // first clause), since asserted (a second start, the clause without its ':'), not measured again.
   'src/main/sandbox/resolve.ts': ['test/sandbox/resolve-sandbox.fast.test.ts'],
-  // The probe a run's default mode and `deskpilot doctor` ask (issue 30 item 4): 72.92% (70 of 96, load ~8) with probe.test
+  // The probe a run's default mode and `deskpilot doctor` ask (issue 30 item 4): 84.38% (81 of 96, load ~8) with probe.test
   // (was 43.75% with doctor-sandbox alone), BELOW the bar: the probe command's own details (its mode, args, PATH, temp
-  // folder name) and the darwin branches survive — a probe whose command is wrong still says 'works' when `true` runs.
+  // folder name, spawn options) and the darwin refusal branch survive — a probe whose command is wrong still says 'works'.
   'src/main/sandbox/probe.ts': ['test/sandbox/doctor-sandbox.test.ts', 'test/sandbox/probe.test.ts'],
   'src/main/sandbox/policy.ts': ['test/sandbox/plan.fast.test.ts', 'test/sandbox/sandbox-pure.fast.test.ts'],
   'src/main/sandbox/plan.ts': ['test/sandbox/plan.fast.test.ts', 'test/sandbox/sandbox-pure.fast.test.ts'],

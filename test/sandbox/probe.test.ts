@@ -15,7 +15,7 @@ afterAll(() => fs.rmSync(bin, { recursive: true, force: true }));
 function brokenBwrap(name: string, stderr: string): string {
   const dir = path.join(bin, name);
   fs.mkdirSync(dir);
-  fs.writeFileSync(path.join(dir, 'bwrap'), `#!/bin/sh\nprintf '%s' '${stderr}' >&2\nexit 1\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(dir, 'bwrap'), `#!/bin/sh\nprintf '${stderr}' >&2\nexit 1\n`, { mode: 0o755 });
   return `${dir}:/usr/bin:/bin`;
 }
 const USERNS = 'user namespaces are refused: inside a plain chroot the kernel refuses them';
@@ -41,8 +41,18 @@ describe('probeSandbox', () => {
     const userns = await probeSandbox('linux', { PATH: brokenBwrap('userns', 'bwrap: No permissions to create new namespace') });
     expect(userns).toEqual({ works: false, enforcer: 'bubblewrap', detail: `${path.join(bin, 'userns', 'bwrap')} failed: bwrap: No permissions to create new namespace`, fix: bwrapFix('No permissions to creat') });
     expect(userns.fix).toMatch(new RegExp(`^${USERNS.replace(/[()?]/g, '\\$&')}`));
+    // Its last two lines only, the trailing blank gone.
+    const chatty = await probeSandbox('linux', { PATH: brokenBwrap('chatty', 'first line\\nsecond line\\nbwrap: No permissions to create new namespace\\n\\n') });
+    expect(chatty.detail).toBe(`${path.join(bin, 'chatty', 'bwrap')} failed: second line bwrap: No permissions to create new namespace`);
     const silent = await probeSandbox('linux', { PATH: brokenBwrap('silent', '') });
     expect(silent).toEqual({ works: false, enforcer: 'bubblewrap', detail: `${path.join(bin, 'silent', 'bwrap')} failed: exit code 1`, fix: 'see `bwrap --version` and its error above' });
+  });
+});
+
+describe('probeSandbox on macOS, as far as Linux can tell', () => {
+  it('the Seatbelt plan is what runs: sandbox-exec, named as the enforcer; where it cannot start, its error and the check to make', async () => {
+    const probe = await probeSandbox('darwin', { PATH: '/usr/bin:/bin' });
+    expect(probe).toEqual({ works: false, enforcer: 'seatbelt', detail: '/usr/bin/sandbox-exec failed: spawn /usr/bin/sandbox-exec ENOENT', fix: 'check that sandbox-exec runs' });
   });
 });
 
