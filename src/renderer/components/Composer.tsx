@@ -44,7 +44,7 @@ export function Composer() {
   const keyState = settings?.profileKeys?.[chosen];
   const noKey = keyState !== undefined && !keyState.ready;
   // A default profile the settings do not hold (or none at all): nothing to start or test with.
-  const noProfile = settings !== undefined && settings !== null && !settings.config.profiles[chosen];
+  const noProfile = settings !== null && !settings.config.profiles[chosen];
 
   const { check: ping, run: testConnection } = useConnectionTest(chosen);
 

@@ -3,7 +3,11 @@ import type { Rect } from '../../../../shared/actions.js';
 import type { ObservationRecord } from '../../../../shared/observation.js';
 import type { ReadWords } from '../../resolve/chain.js';
 
-/** A find_text match as the tools report it (tools/find-text.ts TextOnScreen). */
+/**
+ * A find_text match as the tools report it: tools/find-text.ts TextOnScreen's shape, not its
+ * import — even a type import of find-text.ts puts os-control/ocr (tesseract.js) in the desktop
+ * app's import graph as c13-electron-shell reads it.
+ */
 export interface TextFound {
   text: string;
   x: number;
