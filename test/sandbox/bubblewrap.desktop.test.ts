@@ -94,7 +94,10 @@ function probeScript(stage: Stage, tag: string): string {
   return [
     `echo in > '${stage.workspace}/in-${tag}' && echo write-in=ok || echo write-in=fail`,
     `echo out > '${stage.outside}/out-${tag}' && echo write-out=ok || echo write-out=fail`,
-    `echo tmp > "$TMPDIR/tmp-${tag}" && cat "$TMPDIR/tmp-${tag}" >/dev/null && echo write-tmp=ok || echo write-tmp=fail`,
+    // This run's id in the name: with no sandbox (danger-full-access) this is the real /tmp,
+    // where a file left by an earlier run's user (since deleted) is not ours to overwrite
+    // (sticky bit) — CI failed on exactly that.
+    `echo tmp > "$TMPDIR/tmp-${id}-${tag}" && cat "$TMPDIR/tmp-${id}-${tag}" >/dev/null && echo write-tmp=ok || echo write-tmp=fail`,
     cat,
     `(exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET /${tag} HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3 && echo) && echo net=ok || echo net=fail`,
     `echo "env-display=\${DISPLAY:-unset}"`,
@@ -248,8 +251,10 @@ describe.each([
       expect(fs.existsSync(path.join(stage.workspace, `in-${tag}`))).toBe(want.writeIn);
       expect(fs.existsSync(path.join(stage.outside, `out-${tag}`))).toBe(want.writeOut);
       expect(fs.existsSync(path.join(stage.outside, `child-${tag}`))).toBe(want.writeOut);
-      expect(fs.existsSync(`/tmp/tmp-${tag}`)).toBe(c.mode === 'danger-full-access');
-      fs.rmSync(`/tmp/tmp-${tag}`, { force: true });
+      const hostTmp = `/tmp/tmp-${id}-${tag}`;
+      const onHost = fs.existsSync(hostTmp);
+      fs.rmSync(hostTmp, { force: true });
+      expect(onHost).toBe(c.mode === 'danger-full-access');
       expect(received.includes(`/${tag}`)).toBe(want.net);
       expect(received.includes(`/child-${tag}`)).toBe(want.net);
       expect(output.includes(`SECRET-ssh-${id}`)).toBe(want.secrets);
