@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { RunEventInput } from '../../src/shared/events.js';
 import { isAbortError } from '../../src/shared/abort.js';
 import { createRunControl, type RunControlChange } from '../../src/main/agent/supervision/run-control.js';
@@ -235,19 +235,32 @@ describe('takeover watch: keyboard and buttons (activity source logic; X11 strea
   });
 
   it('a long backlog of our own injected keys, read late, keeps counting as ours', async () => {
-    const src = fakeSource();
-    const control = createRunControl();
-    const watch = createTakeoverWatch({ readPointer: async () => ({ x: 0, y: 0 }), control, mode: 'pause', intervalMs: 1000, activity: src.source, agentEchoMs: 200 });
-    await watch.start();
-    await watch.agentActing(async () => undefined);
-    for (let i = 0; i < 8; i++) {
-      src.emit({ kind: 'key', synthetic: true }); // 8 × 60 ms = 480 ms of echoes, each well within 200 ms of the last
-      await new Promise((r) => setTimeout(r, 60));
+    // The clock is the test's (only Date is faked; no timer is): each echo arrives 150 ms after
+    // the last, inside the 200 ms window, for 1.2 s in all (6 × the window), however loaded the
+    // machine. Real sleeps here failed once at load ~30, when a 60 ms sleep took over 200 ms.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const src = fakeSource();
+      const control = createRunControl();
+      const watch = createTakeoverWatch({ readPointer: async () => ({ x: 0, y: 0 }), control, mode: 'pause', intervalMs: 60_000, activity: src.source, agentEchoMs: 200 });
+      await watch.start();
+      await watch.agentActing(async () => undefined);
+      for (let i = 0; i < 8; i++) {
+        vi.advanceTimersByTime(150);
+        src.emit({ kind: 'key', synthetic: true });
+      }
+      expect(control.paused).toBe(false);
+      // 199 ms after the last echo its window is still open (and this echo opens it again) ...
+      vi.advanceTimersByTime(199);
+      src.emit({ kind: 'key', synthetic: true });
+      expect(control.paused).toBe(false);
+      // ... and 200 ms after the newest echo it is closed: an injected key is someone else's.
+      vi.advanceTimersByTime(200);
+      src.emit({ kind: 'key', synthetic: true });
+      expect(control.pauseReason).toBe('human takeover: a key was pressed');
+      watch.stop();
+    } finally {
+      vi.useRealTimers();
     }
-    expect(control.paused).toBe(false);
-    await new Promise((r) => setTimeout(r, 400));
-    src.emit({ kind: 'key', synthetic: true });
-    expect(control.paused).toBe(true);
-    watch.stop();
   });
 });
