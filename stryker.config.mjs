@@ -129,7 +129,7 @@ export const MODULES = {
   // test in this row), the limit's > as >= and the grown-while-read check (no test at exactly the limit or of a log that
   // grows), parseRunLog's '' encoding (equivalent). The parser (lines 49-118) not measured: the first whole run, with
   // huge-log's real-CLI case at 20 s, failed its dry run; later ones ran ~1 mutant a minute at load ~30 (stopped).
-  'src/main/sessions/reader.ts': ['test/sessions/reader.test.ts', 'test/sessions/huge-log.test.ts'],
+  'src/main/sessions/reader.ts': ['test/sessions/reader.test.ts', 'test/sessions/reader-edges.fast.test.ts', 'test/sessions/huge-log.test.ts'],
   // The takeover watch: a person's input pauses the run, DeskPilot's own does not, beside a hosted run too (issue 27.2).
   // 78.54% with takeover-watch-edges.fast (194 killed of 258, 53 survived, 11 errors; 41 min at load ~30 → 3), below 90.
   // Survivors cluster in check()'s other-run bookkeeping (othersMoved, lines ~179-190), the agent action's end (its epoch
