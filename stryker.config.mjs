@@ -135,7 +135,7 @@ export const MODULES = {
   // Survivors cluster in check()'s other-run bookkeeping (othersMoved, lines ~179-190), the agent action's end (its epoch
   // and re-read, ~243-256), whileHumanActs' end (~266-273), the echo window's Math.max and the quiet windows (~96-97, 163-166).
   // run-control.test's 'long backlog' case is timing-bound (60 ms sleeps against a 200 ms echo window): failed once at load ~30.
-  'src/main/agent/supervision/takeover-watch.ts': ['test/supervision/run-control.test.ts', 'test/supervision/takeover-beside.test.ts', 'test/supervision/takeover-watch-edges.fast.test.ts'],
+  'src/main/agent/supervision/takeover-watch.ts': ['test/supervision/run-control.test.ts', 'test/supervision/takeover-beside.test.ts', 'test/supervision/takeover-watch-edges.fast.test.ts', 'test/supervision/takeover-watch-races.fast.test.ts'],
   // The typist on a real Xvfb: spare keycodes mapped and restored (issue 27.8). Lines 174-184 and 251-282 (the exit hook,
   // restoreNow, restoreBeforeExit) 29.17% (7 of 24, 33 min at load ~20-30) BEFORE typist-exit.desktop's in-process cases of
   // the exit hook and restoreNow (the hook ran only in a child, out of a mutant's reach); not measured again. The sort of the
