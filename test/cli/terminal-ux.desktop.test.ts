@@ -196,7 +196,7 @@ describe('item 5: signs of life and the request timeout', () => {
       expect(r.code, r.stderr).toBe(5);
       expect(r.stderr).toMatch(/^waiting for claude-haiku-4-5 1\d s$/m);
       expect(r.stdout).toContain('error: the model server gave no answer within 11 s (the request timeout: requestTimeoutSeconds in config.json or --request-timeout)');
-      expect(r.stdout).toMatch(/run error after 0 steps \(\$0\.0000\)/);
+      expect(r.stdout).toMatch(/run error after 0 steps \(\$0\.00\)/);
       expect(r.stderr).toContain('deskpilot: run error (exit 5)');
     } finally {
       fake.setFallback(undefined);

@@ -75,7 +75,7 @@ describe('deskpilot qa --max-cost', () => {
     expect(result.code, output).toBe(1);
     // The model was asked for cases 1–3 only: 2 + 2 + 1 replies.
     expect(turns, output).toEqual(['Adds 1#0', 'Adds 1#1', 'Adds 2#0', 'Adds 2#1', 'Adds 3#0']);
-    const reason = /the suite cost limit \(\$0\.045\) was reached: \$0\.0500 spent/;
+    const reason = /the suite cost limit \(\$0\.045\) was reached: \$0\.05 spent/;
 
     // results.json: 2 passed, the one in flight blocked by the stop, 2 not run with the reason.
     const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as {

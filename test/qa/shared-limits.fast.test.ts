@@ -65,11 +65,11 @@ describe('suite cost budget', () => {
     budget.spend(0.3);
     expect(budget.remaining()).toBe(0);
     expect(budget.exhausted.aborted).toBe(true);
-    expect(budget.exhaustedReason()).toMatch(/suite cost limit \(\$1\.00\) was reached: \$1\.1000 spent/);
+    expect(budget.exhaustedReason()).toMatch(/suite cost limit \(\$1\.00\) was reached: \$1\.10 spent/);
     // A limit with more than cents is shown as typed, never rounded below what was spent.
     const fine = createSuiteBudget(0.045);
     fine.spend(0.05);
-    expect(fine.exhaustedReason()).toMatch(/suite cost limit \(\$0\.045\) was reached: \$0\.0500 spent/);
+    expect(fine.exhaustedReason()).toMatch(/suite cost limit \(\$0\.045\) was reached: \$0\.05 spent/);
     // Nonsense amounts are not spending.
     const unlimited = createSuiteBudget(undefined);
     unlimited.spend(Number.NaN);

@@ -44,7 +44,7 @@ describe('token use and cost from the usage events', () => {
     expect(formatEvent(event)).toBe('  tokens 11.3k in (9.4k cached, 1.1k written) · 40 out · $0.0071 (run $0.0412)');
     // A local model (no price) still shows its tokens.
     const free = { ...event, stepUsage: { inputTokens: 700, outputTokens: 9, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 } } as unknown as RunEvent;
-    expect(formatEvent(free)).toBe('  tokens 700 in · 9 out · $0.0000 (run $0.0412)');
+    expect(formatEvent(free)).toBe('  tokens 700 in · 9 out · $0.00 (run $0.0412)');
   });
 
   it('the CLI\'s last line gives the run total; a run that never reached the model shows its cost alone', () => {
@@ -52,6 +52,6 @@ describe('token use and cost from the usage events', () => {
     const total = { inputTokens: 900, outputTokens: 60, cacheReadTokens: 3_000, cacheWriteTokens: 0, costUsd: 0.0042 };
     expect(formatEvent({ ...base, total } as unknown as RunEvent)).toBe('run done after 2 steps: ok (3.9k in (3.0k cached) · 60 out · $0.0042)');
     const none = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
-    expect(formatEvent({ ...base, status: 'error', steps: 0, summary: '', total: none } as unknown as RunEvent)).toBe('run error after 0 steps ($0.0000)');
+    expect(formatEvent({ ...base, status: 'error', steps: 0, summary: '', total: none } as unknown as RunEvent)).toBe('run error after 0 steps ($0.00)');
   });
 });

@@ -83,13 +83,13 @@ function eventLine(e: RunEvent): string | undefined {
     case 'question_answered':
       return `  answer: ${e.answer}`;
     case 'usage':
-      return `  usage: ${e.stepUsage.inputTokens} in / ${e.stepUsage.outputTokens} out, total $${e.total.costUsd.toFixed(4)}`;
+      return `  usage: ${e.stepUsage.inputTokens} in / ${e.stepUsage.outputTokens} out, total ${formatCost(e.total.costUsd)}`;
     case 'state':
       return `  state: ${e.state}${e.reason ? ` — ${e.reason}` : ''}`;
     case 'error':
       return `  error: ${e.message}`;
     case 'run_ended':
-      return `ended: ${e.status} after ${e.steps} steps, $${e.total.costUsd.toFixed(4)}${e.summary ? ` — ${e.summary}` : ''}`;
+      return `ended: ${e.status} after ${e.steps} steps, ${formatCost(e.total.costUsd)}${e.summary ? ` — ${e.summary}` : ''}`;
   }
 }
 

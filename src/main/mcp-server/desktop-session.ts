@@ -3,6 +3,7 @@ import type { Config } from '../../shared/config.js';
 import type { Limits, RunEvent } from '../../shared/events.js';
 import { errorText } from '../../shared/error-text.js';
 import { MAX_TIMER_MS } from '../../shared/timers.js';
+import { formatCost } from '../../shared/usage-text.js';
 import type { Computer } from '../../os-control/types.js';
 import { loadConfig } from '../config/index.js';
 import { readFileInRun } from '../sessions/files.js';
@@ -158,7 +159,7 @@ export class DesktopSession {
       if (signal.aborted) onCancel();
       try {
         const result = await handle.done;
-        const text = `${result.status}: ${result.summary || '(no summary)'}\nsession id: ${result.runId} (deskpilot sessions show ${result.runId}); ${result.steps} steps, $${result.costUsd.toFixed(4)}`;
+        const text = `${result.status}: ${result.summary || '(no summary)'}\nsession id: ${result.runId} (deskpilot sessions show ${result.runId}); ${result.steps} steps, ${formatCost(result.costUsd)}`;
         return { ok: result.status === 'done', text, result };
       } finally {
         notes?.stop();

@@ -1,3 +1,5 @@
+import { formatCost } from '../../shared/usage-text.js';
+
 /**
  * One cost limit for a whole QA suite (`deskpilot qa --max-cost`), however many runs and
  * workers spend from it. Each case's run may spend at most what is left when it starts
@@ -19,7 +21,7 @@ export interface SuiteBudget {
 export function createSuiteBudget(limitUsd: number | undefined, onSpend?: (totalUsd: number) => void): SuiteBudget & { spent(): number } {
   const ctl = new AbortController();
   let total = 0;
-  const reason = () => `the suite cost limit ($${limitUsd === undefined ? 'none' : usdAmount(limitUsd)}) was reached: $${total.toFixed(4)} spent`;
+  const reason = () => `the suite cost limit ($${limitUsd === undefined ? 'none' : usdAmount(limitUsd)}) was reached: ${formatCost(total)} spent`;
   return {
     remaining: () => (limitUsd === undefined ? Infinity : Math.max(0, limitUsd - total)),
     spend(usd: number) {

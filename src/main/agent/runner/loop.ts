@@ -7,6 +7,7 @@ import { addUsage, costOf } from '../pricing.js';
 import { ProviderRequestError, ProviderTimeoutError, ProviderUnavailableError, type ModelTurn } from '../providers/types.js';
 import { callRecord, type ToolResultItem, type TranscriptItem } from '../transcript.js';
 import { isAbortError, throwIfAborted } from '../../../shared/abort.js';
+import { formatCost } from '../../../shared/usage-text.js';
 import type { RunErrorCause } from '../run-api.js';
 import type { RunContext, RunEnding, SeenObservation } from './context.js';
 import { executeTurn, treeForGate } from './execute.js';
@@ -254,7 +255,7 @@ function limitReached(ctx: RunContext): RunEnding | undefined {
   const { limits } = ctx.options;
   if (ctx.step >= limits.maxSteps) return { status: 'limit', summary: `step limit reached (${limits.maxSteps} steps)` };
   if (ctx.total.costUsd >= limits.maxCostUsd) {
-    return { status: 'limit', summary: `cost limit reached ($${ctx.total.costUsd.toFixed(4)} of $${limits.maxCostUsd})` };
+    return { status: 'limit', summary: `cost limit reached (${formatCost(ctx.total.costUsd)} of $${limits.maxCostUsd})` };
   }
   if (Date.now() - ctx.startedAt >= limits.maxWallMs) {
     return { status: 'limit', summary: `time limit reached (${Math.round(limits.maxWallMs / 1000)} s)` };
