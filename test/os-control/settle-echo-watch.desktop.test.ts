@@ -145,8 +145,13 @@ describe('TextEchoWatch on the accessibility bus', () => {
     textChanged('insert', 7);
     textChanged('insert', 'ab', { iface: 'org.a11y.atspi.Event.Window' });
     textChanged('insert', 'ab', { member: 'TextCaretMoved' });
-    // A method call to the watch's own connection, not a signal.
-    for (const name of await watchNames()) textChanged('insert', 'ab', { type: dbus.MessageType.METHOD_CALL, destination: name });
+    // Addressed to the watch's own connection, which the bus delivers whatever its match rules
+    // say: a method call, and signals of another interface or member.
+    for (const name of await watchNames()) {
+      textChanged('insert', 'ab', { type: dbus.MessageType.METHOD_CALL, destination: name });
+      textChanged('insert', 'ab', { iface: 'org.a11y.atspi.Event.Window', destination: name });
+      textChanged('insert', 'ab', { member: 'TextCaretMoved', destination: name });
+    }
     // The flush's own insert ('x') is all this echo may have seen.
     await flush(watch);
     expect(echo.progress()).toEqual({ seen: true, completeAt: undefined });
