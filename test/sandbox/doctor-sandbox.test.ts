@@ -18,6 +18,19 @@ describe('doctor: sandbox', () => {
     expect(report.checks[0]).toMatchObject({ id: 'sandbox', status: 'ok', detail: expect.stringContaining('runs get sandbox: workspace-write by bubblewrap') });
   });
 
+  it('says what a run gets by config: the mode, network and display a run would have (read-only never has network)', async () => {
+    const works = await probeSandbox('linux');
+    const detail = async (sandbox: Config['sandbox']) => (await runDoctor(probes(works, { sandbox }), [sandboxCheck])).checks[0]!.detail;
+    expect(await detail({ mode: 'workspace-write', networkAccess: true, display: false })).toBe(
+      `${works.detail}; runs get sandbox: workspace-write by bubblewrap — writes only in <the workspace> and a private temp dir; network on; no display (X's abstract socket may still be reachable with network on); workspace <the workspace>`,
+    );
+    expect(await detail({ mode: 'read-only', networkAccess: true, display: true })).toBe(
+      `${works.detail}; runs get sandbox: read-only by bubblewrap — writes nowhere but a private temp dir; no network; the X display is given to commands: they can type into any window; workspace <the workspace>`,
+    );
+    expect(await detail({ networkAccess: false, display: false })).toContain('runs get sandbox: workspace-write by bubblewrap — writes only in <the workspace> and a private temp dir; no network; no display;');
+    expect(await detail({ mode: 'danger-full-access', networkAccess: false, display: false })).toBe(`${works.detail}; runs get sandbox: danger-full-access (no sandbox: commands can write anywhere and reach the network), workspace <the workspace>`);
+  });
+
   it('no bubblewrap: a warning with the fix, or a failure when config asks for a sandboxed mode', async () => {
     const missing = await probeSandbox('linux', { PATH: '/nonexistent' });
     expect(missing).toMatchObject({ works: false, fix: 'apt-get install bubblewrap' });

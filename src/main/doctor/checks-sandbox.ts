@@ -1,3 +1,4 @@
+import { sandboxPolicy } from '../sandbox/policy.js';
 import { describeSandbox } from '../../shared/sandbox.js';
 import type { DoctorCheck } from './types.js';
 
@@ -14,12 +15,13 @@ export const sandboxCheck: DoctorCheck = {
   async run(probes) {
     if (!probes.sandbox) return { id: 'sandbox', status: 'skip', detail: 'not probed' };
     const probe = await probes.sandbox();
-    let asked;
+    let config;
     try {
-      asked = (await probes.loadConfig()).sandbox?.mode;
+      config = (await probes.loadConfig()).sandbox;
     } catch {
-      asked = undefined; // a bad config is the providers check's to report
+      config = undefined; // a bad config is the providers check's to report
     }
+    const asked = config?.mode;
     if (!probe.works) {
       const explicit = asked !== undefined && asked !== 'danger-full-access';
       return {
@@ -29,9 +31,10 @@ export const sandboxCheck: DoctorCheck = {
         fix: probe.fix ?? 'see docs/CONFIG.md "Sandbox"',
       };
     }
-    // What a run gets by default, said the way the run header says it.
-    const mode = asked ?? 'workspace-write';
-    const summary = describeSandbox({ mode, enforcer: probe.enforcer, workspace: '<the workspace>', writable: [], network: mode === 'danger-full-access', display: false });
+    // What a run gets by default, said the way the run header says it: the network and the
+    // display from the one policy derivation a run uses (config networkAccess, display).
+    const policy = sandboxPolicy({ mode: asked ?? 'workspace-write', workspace: '<the workspace>', networkAccess: config?.networkAccess ?? false, display: config?.display ?? false });
+    const summary = describeSandbox({ mode: policy.mode, enforcer: probe.enforcer, workspace: policy.workspace, writable: [], network: policy.network, display: policy.display });
     return { id: 'sandbox', status: 'ok', detail: `${probe.detail}; runs get ${summary}` };
   },
 };
