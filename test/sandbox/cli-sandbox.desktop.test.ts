@@ -75,6 +75,22 @@ describe('no working sandbox', () => {
     expect(events).toEqual([]);
   }, 120_000);
 
+  it('an asked-for sandboxed mode where bubblewrap is installed but cannot make namespaces (a plain chroot, user namespaces off): exit 6, its words and the fix', async () => {
+    // A bwrap that fails as bubblewrap 0.8 does when the kernel refuses it user namespaces.
+    const broken = path.join(scratch, 'broken-bwrap');
+    fs.mkdirSync(broken);
+    fs.writeFileSync(path.join(broken, 'bwrap'), "#!/bin/sh\necho 'bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces.' >&2\nexit 1\n", { mode: 0o755 });
+    const { code, stderr, events } = await cli([...task, '--yes', '--sandbox', 'workspace-write'], { PATH: `${broken}:/usr/bin:/bin` });
+    expect(code, stderr).toBe(6);
+    expect(stderr).toContain(`deskpilot: --sandbox workspace-write was asked for, but ${path.join(broken, 'bwrap')} failed: bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces.; to fix: user namespaces are refused: inside a plain chroot the kernel refuses them`);
+    expect(events).toEqual([]);
+    // No mode asked: the run goes on unsandboxed, and its header says why.
+    fake.script({ toolCalls: [finish(true, 'hi')] });
+    const unasked = await cli([...task, '--yes'], { PATH: `${broken}:/usr/bin:/bin` });
+    expect(unasked.code, unasked.stderr).toBe(0);
+    expect(unasked.stderr).toContain(`no sandbox: ${path.join(broken, 'bwrap')} failed: bwrap: No permissions to create new namespace`);
+  }, 180_000);
+
   it('Windows (probe stubbed by platform): default danger-full-access said in a note, an asked-for mode is an environment error', async () => {
     const probe = await probeSandbox('win32');
     expect(probe).toMatchObject({ works: false, enforcer: 'none' });
