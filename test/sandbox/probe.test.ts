@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { bwrapFix, probeSandbox } from '../../src/main/sandbox/probe.js';
 
 const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'probe-bin-'));
@@ -18,6 +18,43 @@ function brokenBwrap(name: string, stderr: string): string {
   fs.writeFileSync(path.join(dir, 'bwrap'), `#!/bin/sh\nprintf '${stderr}' >&2\nexit 1\n`, { mode: 0o755 });
   return `${dir}:/usr/bin:/bin`;
 }
+/**
+ * A `bwrap` that writes down how it was started — its arguments, PATH, folder, stdin and
+ * stdout — to `<dir>/record`, then fails as `brokenBwrap`'s do; with `removeWorkspace` it
+ * first removes the folder it was told to --chdir into (a /tmp cleaner racing the probe).
+ */
+function recordingBwrap(name: string, removeWorkspace = false): { PATH: string; record: () => { args: string[]; facts: Record<string, string> } } {
+  const dir = path.join(bin, name);
+  fs.mkdirSync(dir);
+  const record = path.join(dir, 'record');
+  const script = [
+    '#!/bin/sh',
+    'stdin=$(readlink /proc/$$/fd/0); stdout=$(readlink /proc/$$/fd/1)',
+    `{ printf 'arg=%s\n' "$@"; echo "PATH=$PATH"; echo "PWD=$(pwd)"; echo "stdin=$stdin"; echo "stdout=$stdout"; } > '${record}'`,
+    removeWorkspace ? 'while [ "$1" != --chdir ]; do shift; done; rmdir "$2"' : '',
+    "echo 'bwrap: recorded' >&2",
+    'exit 1',
+  ].join('\n');
+  fs.writeFileSync(path.join(dir, 'bwrap'), `${script}\n`, { mode: 0o755 });
+  return {
+    PATH: `${dir}:/usr/bin:/bin`,
+    record: () => {
+      const lines = fs.readFileSync(record, 'utf8').trimEnd().split('\n');
+      const args = lines.filter((l) => l.startsWith('arg=')).map((l) => l.slice(4));
+      const facts = Object.fromEntries(lines.filter((l) => !l.startsWith('arg=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+      return { args, facts };
+    },
+  };
+}
+/** os.tmpdir() made a folder of the test's own, to see what the probe leaves there. */
+function ownTmp(name: string): string {
+  const dir = path.join(bin, name);
+  fs.mkdirSync(dir);
+  vi.stubEnv('TMPDIR', dir);
+  return dir;
+}
+afterEach(() => vi.unstubAllEnvs());
+
 const USERNS = 'user namespaces are refused: inside a plain chroot the kernel refuses them';
 const NAMESPACES = 'namespaces cannot be made here (inside a plain chroot, or an unprivileged container?)';
 
@@ -26,9 +63,46 @@ describe('probeSandbox', () => {
     expect(await probeSandbox('win32', {})).toEqual({ works: false, enforcer: 'none', detail: 'no sandbox on Windows yet: commands run with full access', fix: 'none yet (a Windows sandbox is future work)' });
   });
 
-  it('Linux with bubblewrap: works, by bubblewrap, read-only, without network, secrets hidden', async () => {
+  it('another platform without a sandbox: the same answer, by its name', async () => {
+    expect(await probeSandbox('freebsd', { PATH: '/usr/bin:/bin' })).toEqual({ works: false, enforcer: 'none', detail: 'no sandbox on freebsd yet: commands run with full access', fix: 'none yet (a freebsd sandbox is future work)' });
+  });
+
+  it('Linux with bubblewrap: works, by bubblewrap, read-only, without network, secrets hidden; leaves nothing in the temp folder', async () => {
+    const tmp = ownTmp('tmp-works');
     const probe = await probeSandbox('linux', { PATH: '/usr/bin:/bin' });
     expect(probe).toEqual({ works: true, enforcer: 'bubblewrap', detail: 'bubblewrap (/usr/bin/bwrap) runs a command read-only, without network, secrets hidden' });
+    expect(fs.readdirSync(tmp)).toEqual([]);
+  });
+
+  it('with no PATH: bwrap and true are looked for where execvp would, /usr/bin:/bin', async () => {
+    expect(await probeSandbox('linux', {})).toEqual({ works: true, enforcer: 'bubblewrap', detail: 'bubblewrap (/usr/bin/bwrap) runs a command read-only, without network, secrets hidden' });
+  });
+
+  it('runs `true` alone, read-only in a fresh temp folder of its own, with the PATH it was given, stdin and stdout /dev/null; the folder is removed after', async () => {
+    const tmp = ownTmp('tmp-recorded');
+    const bwrap = recordingBwrap('recording');
+    const probe = await probeSandbox('linux', { PATH: bwrap.PATH, HOME: '/nonexistent' });
+    expect(probe).toMatchObject({ works: false, detail: `${path.join(bin, 'recording', 'bwrap')} failed: bwrap: recorded` });
+    const { args, facts } = bwrap.record();
+    const workspace = args[args.indexOf('--chdir') + 1]!;
+    expect(path.dirname(workspace)).toBe(fs.realpathSync(tmp));
+    expect(path.basename(workspace)).toMatch(/^deskpilot-sandbox-probe-.{6}$/);
+    expect(args.slice(-4)).toEqual(['--chdir', workspace, '--', 'true']);
+    // Read-only: the workspace bound back read-only, nothing bound writable, the network cut.
+    expect(args.join(' ')).toContain(`--ro-bind ${workspace} ${workspace}`);
+    expect(args).not.toContain('--bind');
+    expect(args).toContain('--unshare-net');
+    expect(facts).toEqual({ PATH: bwrap.PATH, PWD: workspace, stdin: '/dev/null', stdout: '/dev/null' });
+    expect(fs.existsSync(workspace)).toBe(false);
+    expect(fs.readdirSync(tmp)).toEqual([]);
+  });
+
+  it('a temp folder removed under it (a /tmp cleaner) still gets an answer', async () => {
+    const bwrap = recordingBwrap('remover', true);
+    const probe = await probeSandbox('linux', { PATH: bwrap.PATH });
+    expect(probe).toMatchObject({ works: false, detail: `${path.join(bin, 'remover', 'bwrap')} failed: bwrap: recorded` });
+    const { args } = bwrap.record();
+    expect(fs.existsSync(args[args.indexOf('--chdir') + 1]!)).toBe(false);
   });
 
   it('Linux without bubblewrap: the reason and the package to install', async () => {
@@ -51,8 +125,11 @@ describe('probeSandbox', () => {
 
 describe('probeSandbox on macOS, as far as Linux can tell', () => {
   it('the Seatbelt plan is what runs: sandbox-exec, named as the enforcer; where it cannot start, its error and the check to make', async () => {
+    const tmp = ownTmp('tmp-darwin');
     const probe = await probeSandbox('darwin', { PATH: '/usr/bin:/bin' });
     expect(probe).toEqual({ works: false, enforcer: 'seatbelt', detail: '/usr/bin/sandbox-exec failed: spawn /usr/bin/sandbox-exec ENOENT', fix: 'check that sandbox-exec runs' });
+    // Neither the probe's folder nor the command's own temp folder is left.
+    expect(fs.readdirSync(tmp)).toEqual([]);
   });
 });
 
