@@ -27,6 +27,8 @@ export default defineConfig({
     maxWorkers: 2,
     fileParallelism: true,
     sequence: { sequencer: FastFirst },
+    // The CLI bundle, built once: every spawned `deskpilot` runs it instead of compiling sources.
+    globalSetup: ['test/harness/cli-build.global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // The JSON report lets .ci/run print a plain "N passed, N failed" closing line.

@@ -9,7 +9,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const built = path.join(root, 'out', 'cli', 'cli.js');
+// DESKPILOT_CLI_DIR: another build of the same bundle (scripts/build-cli.mjs), which the tests'
+// global setup makes once per run in a folder of its own; held to the same freshness rule.
+const built = path.join(process.env.DESKPILOT_CLI_DIR || path.join(root, 'out', 'cli'), 'cli.js');
 
 function newestUnder(dir) {
   let newest = 0;
