@@ -210,6 +210,18 @@ describe('restoreLeftovers', () => {
     expect(await recorded(name(11))).toBeUndefined();
   });
 
+  it('leaves a keycode holding the keysym on one level and NoSymbol on the other (someone cleared a level since)', async () => {
+    // ✓ alone on a keycode stays on level 1 only (ü would get Ü on level 2); the server copies
+    // group 1 into group 2's columns: every other keysym of both rows is ✓ or NoSymbol.
+    const rows = [await map(spares[0]!, [0, CHECK]), await map(spares[1]!, [CHECK])];
+    expect(rows.map((row) => row.slice(0, 2))).toEqual([[0, CHECK], [CHECK, 0]]);
+    expect(rows.flat().every((s) => s === CHECK || s === 0)).toBe(true);
+    await plant(name(14), [spares[0]!, CHECK, spares[1]!, CHECK]);
+    expect(await restoreLeftovers(conn, { host, ...dead })).toEqual([]);
+    for (const [i, row] of rows.entries()) expect(await rowOf(spares[i]!)).toEqual(row);
+    expect(await recorded(name(14))).toBeUndefined();
+  });
+
   it("leaves a live process's record and keycodes, another host's, and properties that are not records", async () => {
     const row = await map(spares[0]!, [CHECK, CHECK]);
     await plant(name(12, '500'), [spares[0]!, CHECK]);
@@ -273,6 +285,15 @@ describe('restoreLeftovers', () => {
     const row = await map(spares[0]!, [CHECK, CHECK]);
     expect(await restoreLeftovers(conn, { host, ...dead })).toEqual([]);
     expect(await rowOf(spares[0]!)).toEqual(row);
+  });
+
+  it('a stopped call ends with the stop even when there is nothing to restore (the listing itself stops)', async () => {
+    const stop = new AbortController();
+    stop.abort(new Error('stopped by the person'));
+    await expect(restoreLeftovers(conn, { host, alive: () => true, signal: stop.signal })).rejects.toThrow('stopped by the person');
+    await plant(name(31), [spares[0]!, CHECK]);
+    await expect(restoreLeftovers(conn, { host, alive: () => true, signal: stop.signal })).rejects.toThrow('stopped by the person');
+    expect(await recorded(name(31))).toEqual([spares[0], CHECK]);
   });
 
   it('a stopped call ends with the stop, before any request is answered', async () => {
