@@ -44,3 +44,28 @@ describe('the typed line', () => {
     expect(run({ type: 'type', text: 'x'.repeat(5_000) }).line).toHaveLength(2_000);
   });
 });
+
+describe('a click that landed on a password field (issue 28: typed text is a password by where it goes)', () => {
+  const onField = (role: string) => ({ point: { x: 5, y: 5 }, element: { path: `frame "Login" > ${role} "pw"`, role, name: 'pw' } });
+  const click: Action = { type: 'click', x: 5, y: 5, button: 'left', clicks: 1, modifiers: [] };
+  const after = (...steps: Array<[Action, Parameters<typeof onField>[0]?]>) =>
+    steps.reduce<InputMemory>((m, [a, role]) => rememberAction(m, a, true, role ? onField(role) : undefined), FRESH_INPUT).intoPassword;
+  it('is remembered from the click until a key or another click moves the focus; typing keeps it', () => {
+    expect(after([click, 'password text'])).toBe(true);
+    expect(after([click, 'password text'], [{ type: 'type', text: 'tulip' }])).toBe(true);
+    expect(after([click, 'password text'], [{ type: 'move', x: 9, y: 9 }])).toBe(true);
+    expect(after([click, 'password text'], [key('Tab')])).toBeUndefined();
+    expect(after([click, 'password text'], [key('Return')])).toBeUndefined();
+    expect(after([click, 'password text'], [click, 'entry'])).toBeUndefined();
+    expect(after([click, 'password text'], [click])).toBeUndefined();
+    expect(after([click, 'entry'])).toBeUndefined();
+  });
+  it('an element op that focuses or clicks a password field sets it, another op keeps what was; a failed action clears it', () => {
+    const op = (o: 'focus' | 'click' | 'invoke', password: boolean): Action => ({ type: 'element', op: o, id: 3, target: { path: 'frame "Login" > password text "pw"', role: 'password text', name: 'pw', x: 5, y: 5, ...(password ? { password: true } : {}) } });
+    expect(after([op('focus', true)])).toBe(true);
+    expect(after([op('click', true)])).toBe(true);
+    expect(after([op('focus', false)])).toBeUndefined();
+    expect(after([click, 'password text'], [op('invoke', false)])).toBe(true);
+    expect(rememberAction(rememberAction(FRESH_INPUT, click, true, onField('password text')), { type: 'type', text: 'x' }, false).intoPassword).toBeUndefined();
+  });
+});

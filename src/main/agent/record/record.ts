@@ -1,20 +1,20 @@
 import path from 'node:path';
-import { describeAction, mapActionPoints, type Action, type Point, type Rect, type ScrollDirection } from '../../../shared/actions.js';
+import { describeAction, mapActionPoints, type Action, type Point, type ScrollDirection } from '../../../shared/actions.js';
 import type { ActionTarget, RunEventInput } from '../../../shared/events.js';
 import type { DisplayInfo } from '../../../shared/observation.js';
 import { globalToImage } from '../../../os-control/coords.js';
 import { pickDisplay } from '../../../os-control/displays.js';
 import { readKeysymTable, startInputRecorder, type RawInput } from '../../../os-control/input-recorder.js';
 import type { Computer, ImageTarget } from '../../../os-control/types.js';
-import { walkElements } from '../../../shared/elements.js';
 import { writePrivateFile } from '../../private-files.js';
 import { readRunLog } from '../../sessions/reader.js';
 import { typedPassword } from '../../sessions/scrub.js';
 import { fillSecretRegions } from '../../sessions/redact-image.js';
-import { carriesSecret, isPasswordField, TypedSecretFields } from '../../sessions/secret-regions.js';
+import { carriesSecret, TypedSecretFields } from '../../sessions/secret-regions.js';
 import { createRunLog, type FileRunLog } from '../../sessions/run-log.js';
 import { ZERO_USAGE } from '../pricing.js';
 import { readActionTarget } from '../action-target.js';
+import { typingInto } from '../typing-into.js';
 import { skillDraft } from './skill-draft.js';
 import { DEFAULT_STOP_KEY } from './stop-key.js';
 
@@ -108,7 +108,9 @@ export async function recordDemonstration(options: RecordOptions): Promise<Recor
     const typed = text;
     text = '';
     // Typed into a password field (or a window whose title says password): masked before it is logged, everywhere after.
-    const into = await typingInto(computer, (message) => emit({ type: 'error', message, fatal: false }));
+    const into = await typingInto({ focusedTree: () => computer.elementTree({ scope: 'focused' }), activeWindow: () => computer.activeWindow() }, (message) =>
+      emit({ type: 'error', message: `the recorder ${message}`, fatal: false }),
+    );
     const secret = typedPassword(typed, into);
     if (secret !== undefined) log.markSecret(secret);
     // The field's pixels are filled in every screenshot the recording stores from now on (issue 28 items 1 and 8): whatever the log masks.
@@ -176,18 +178,6 @@ export async function recordDemonstration(options: RecordOptions): Promise<Recor
 async function loggedSteps(dir: string): Promise<Array<{ action: Action; target?: ActionTarget }>> {
   const { events } = await readRunLog(dir);
   return events.flatMap((e) => (e.type === 'action_executed' && e.by.kind === 'person' ? [{ action: e.action, ...(e.target ? { target: e.target } : {}) }] : []));
-}
-
-/** Where typed text goes now: the focused element (a password field?) and the active window's title. */
-async function typingInto(computer: Computer, warn: (message: string) => void): Promise<{ passwordField: boolean; fieldBounds: Rect | undefined; windowTitle: string | undefined }> {
-  const said = (what: string) => (error: unknown) => {
-    warn(`the recorder could not read ${what} to tell a password field: ${error instanceof Error ? error.message : String(error)}`);
-    return undefined;
-  };
-  const [tree, window] = await Promise.all([computer.elementTree({ scope: 'focused' }).catch(said('the focused element')), computer.activeWindow().catch(said('the active window'))]);
-  const focused = tree?.kind === 'tree' ? [...walkElements(tree.windows.map((w) => w.root))].find((n) => n.states.includes('focused')) : undefined;
-  const passwordField = focused !== undefined && isPasswordField(focused);
-  return { passwordField, fieldBounds: focused?.bounds, windowTitle: window?.title };
 }
 
 /** The recorder's inputs one by one, or 'idle' when `idleMs` passes first (the input then still comes next time). */

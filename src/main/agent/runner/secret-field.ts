@@ -1,6 +1,27 @@
 import { filledField, type Action, type Rect } from '../../../shared/actions.js';
+import type { ElementTreeResult } from '../../../shared/elements.js';
+import { MASKED_SECRET, typedPassword } from '../../sessions/scrub.js';
 import { carriesSecret, focusedBounds, TypedSecretFields } from '../../sessions/secret-regions.js';
+import { typingInto } from '../typing-into.js';
 import type { RunContext } from './context.js';
+
+/**
+ * Text about to be typed is a password because of where it lands (a password field, a
+ * window whose title says password): marked secret before the action is first logged,
+ * so its proposal, its execution, the answer to the model and every later line mask it.
+ * Read when it is typed, for every `type` the runner proposes — a model turn's, a code
+ * block's `computer.keyboard.write`, a replayed step's — since an earlier click of the
+ * same turn or block moves the focus away from what the step's tree saw. `focusedTree`
+ * is the action's own read, shared with its target and the gate (execute.ts).
+ */
+export async function maskTypedSecret(ctx: Pick<RunContext, 'log' | 'computer' | 'emit' | 'input'>, action: Action, focusedTree: () => Promise<ElementTreeResult>): Promise<void> {
+  // Already masked whole (a replay's secret from its environment, a text the turn's check marked): nothing to read.
+  if (action.type !== 'type' || ctx.log.scrubText(action.text) === MASKED_SECRET) return;
+  const into = await typingInto({ focusedTree, activeWindow: () => ctx.computer.activeWindow() }, (message) => ctx.emit({ type: 'error', message: `the runner ${message}`, fatal: false }));
+  // The tree's focus, or the field the last click landed on (the bus may not have said the focus moved yet).
+  const secret = typedPassword(action.text, { ...into, passwordField: into.passwordField || ctx.input.intoPassword === true });
+  if (secret !== undefined) ctx.log.markSecret(secret);
+}
 
 /**
  * The field a secret goes into is filled in every stored screenshot from then on (issue

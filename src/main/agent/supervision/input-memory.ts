@@ -1,4 +1,5 @@
-import { buttonInput, keyInput, type Action, type HeldInputs } from '../../../shared/actions.js';
+import { buttonInput, focusRole, keyInput, type Action, type HeldInputs } from '../../../shared/actions.js';
+import type { ActionTarget } from '../../../shared/events.js';
 import { assertNever } from '../../../shared/assert-never.js';
 import { parseKeyCombo, type KeyChord } from '../../../os-control/keys.js';
 
@@ -6,7 +7,8 @@ import { parseKeyCombo, type KeyChord } from '../../../os-control/keys.js';
  * What earlier actions of this run left behind that changes what the next one means:
  *  - keys and buttons still held (key_down, mouse_down): ctrl held and then `q` tapped
  *    is ctrl+q, for the deny rules and the risk rules alike;
- *  - the line typed since the last Enter: "rm -rf ~" typed and then Enter runs it.
+ *  - the line typed since the last Enter: "rm -rf ~" typed and then Enter runs it;
+ *  - a click that landed on a password field: text typed next is a password.
  * Folded from the actions that ran, mirroring the executor exactly: key_down adds its
  * keys, key_up removes them, mouse_down/up the same for buttons, and a failed or
  * stopped action clears everything (os-control releases every key and button then).
@@ -16,6 +18,13 @@ export interface InputMemory {
   held: HeldInputs;
   /** Typed since the last Enter-like key (at most MAX_LINE characters, the tail). */
   line: string;
+  /**
+   * The last click landed on a password field (its target, read from the tree as it was
+   * clicked), and no key or other click has moved the focus since: text typed next goes
+   * into it. Known before the accessibility bus says the focus moved — Chromium said so
+   * after a code block's next `keyboard.write` was already checked, 1 run in 2 at load ~20.
+   */
+  intoPassword?: true;
 }
 
 /** A typed command longer than this is judged by its last 2,000 characters. */
@@ -52,9 +61,36 @@ function withKeys(held: HeldInputs, keys: string[], add: boolean): HeldInputs {
   return { ...held, keys: add ? [...rest, ...keys] : rest };
 }
 
-/** The memory after `action` ran (`ok`) or failed / was stopped (`!ok`). */
-export function rememberAction(memory: InputMemory, action: Action, ok: boolean): InputMemory {
+/** The memory after `action` ran (`ok`) or failed / was stopped (`!ok`); `target` is what a pointer action landed on. */
+export function rememberAction(memory: InputMemory, action: Action, ok: boolean, target?: ActionTarget): InputMemory {
   if (!ok) return FRESH_INPUT;
+  const next = heldAndLine(memory, action);
+  const into = intoPasswordAfter(memory.intoPassword === true, action, target);
+  const { intoPassword: _, ...rest } = next;
+  return into ? { ...rest, intoPassword: true } : rest;
+}
+
+/** A password field typed into AT-SPI's words: its role, as the target of a click records it. */
+const PASSWORD_ROLE = 'password text';
+
+function intoPasswordAfter(before: boolean, action: Action, target: ActionTarget | undefined): boolean {
+  // An element op that focuses or clicks its element: the element the model named (its password flag).
+  if (action.type === 'element') return action.op === 'focus' || action.op === 'click' ? action.target?.password === true : before;
+  const role = focusRole(action);
+  switch (role) {
+    case 'click':
+      return target?.element?.role === PASSWORD_ROLE;
+    case 'keys':
+      // Typing stays in the field; any other key (Tab, Return, a shortcut) may move the focus.
+      return action.type === 'type' ? before : false;
+    case 'none':
+      return before;
+    default:
+      return assertNever(role, 'focus role');
+  }
+}
+
+function heldAndLine(memory: InputMemory, action: Action): InputMemory {
   const { held, line } = memory;
   const button = buttonInput(action);
   if (button) {
