@@ -23,6 +23,7 @@ export const COMMAND_NAMES = [
   'sessions.open',
   'sessions.delete',
   'sessions.export',
+  'eval.report',
   'skills.list',
   'screen.watch',
   'connection.test',

@@ -177,6 +177,18 @@ export const Commands = {
       z.object({ kind: z.literal('folder'), path: z.string(), files: z.number().int() }).strict(),
     ]),
   },
+  /**
+   * The report.html of the eval a run belongs to (History's Eval row), found from that
+   * run's labels, never from a path the client sends. The desktop app opens it with the
+   * system's handler ('opened'); a browser of `deskpilot serve` gets the page ('page').
+   */
+  'eval.report': {
+    input: z.object({ runId: z.string().max(200) }).strict(),
+    output: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('opened'), path: z.string() }).strict(),
+      z.object({ kind: z.literal('page'), path: z.string(), html: z.string() }).strict(),
+    ]),
+  },
   /** Skills a run can use (project, user and built-in), and the SKILL.md files that failed to load. */
   'skills.list': {
     input: z.object({}).strict(),

@@ -156,6 +156,9 @@ export const stub = {
   errorBoxes: [] as [string, string][],
   trays: [] as { tooltip: string; menu: unknown }[],
   openedExternal: [] as string[],
+  /** Files shell.openPath was asked to open, and what it answers next ('' = opened, as Electron's; else the failure text). */
+  openedPaths: [] as string[],
+  openPathAnswer: '',
   /** What main passed to Menu.setApplicationMenu; undefined while it has not (Electron then shows its default menu). */
   applicationMenu: undefined as { template: unknown } | null | undefined,
   /** The page the preload runs in (ipcRenderer calls come from this window). */
@@ -272,6 +275,10 @@ export const electronModule = {
   shell: {
     async openExternal(url: string) {
       stub.openedExternal.push(url);
+    },
+    async openPath(file: string) {
+      stub.openedPaths.push(file);
+      return stub.openPathAnswer;
     },
   },
   systemPreferences: {

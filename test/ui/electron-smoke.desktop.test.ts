@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,6 +11,7 @@ import { RENDERER_CSP } from '../../src/main/electron/csp.js';
 import { stub, StubBrowserWindow } from '../harness/electron-stub.js';
 import { bootShell, quitShell, until, type BootedShell } from '../harness/electron-shell.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
+import { evalRunIn } from '../server/eval-out-dir.js';
 
 vi.mock('electron', async () => (await import('../harness/electron-stub.js')).electronModule);
 
@@ -121,6 +123,15 @@ describe('Electron shell smoke test (stub electron, real main and preload)', () 
     expect((await handler({ url: `${RUN_FILE_PROTOCOL}://run/r1/%2E%2E/%2E%2E/config.json` })).status).toBe(400);
     expect((await handler({ url: `${RUN_FILE_PROTOCOL}://run/..%2F..%2Fetc/passwd` })).status).toBe(404);
     expect((await handler({ url: `${RUN_FILE_PROTOCOL}://run/no-such-run/shots/1.jpg` })).status).toBe(404);
+  });
+
+  it("History's Open report: main opens the eval's report.html with the system's handler (shell.openPath), and says why when it cannot (issue 32)", async () => {
+    const { runId, report } = await evalRunIn(shell.home, path.join(shell.home, 'evals', 'smoke'));
+    expect(await shell.api.call('eval.report', { runId })).toEqual({ kind: 'opened', path: report });
+    expect(stub.openedPaths).toEqual([report]);
+    stub.openPathAnswer = 'No application is registered as handling this file';
+    await expect(shell.api.call('eval.report', { runId })).rejects.toMatchObject({ code: 'unavailable', message: `could not open ${report}: No application is registered as handling this file` });
+    stub.openPathAnswer = '';
   });
 
   it('has a tray, stays a single instance, and refuses webviews', () => {

@@ -3,11 +3,12 @@ import type { EvalVerdict } from '../../src/shared/eval-labels.js';
 import type { RunStatus } from '../../src/shared/events.js';
 import { listedSummary } from './fixtures.js';
 import { inView, screenShooter, shotTag, COCKPIT_SIZES } from './page-shots.js';
-import { startShellPages, type ShellPages } from './shell-page.js';
+import { callsOf, startShellPages, type ShellPages } from './shell-page.js';
 
 // History with an eval (issue 32), in the real renderer (built with vite) in Chromium with a
 // stand-in preload (shell-page.ts), at 1440×900 and 900×700, light and dark: the eval is one
-// row with the checker's counts, expanded to its tasks and its report's path. Every screen is
+// row with the checker's counts, expanded to its tasks and its report's path, and Open report
+// asks main for it (eval.report) and says it opened. Every screen is
 // photographed into docs/screenshots (history-eval-<size>[-dark].png) and checked for contrast.
 
 const REPORT = '/home/me/.deskpilot/evals/2026-12-04T13-10-00/report.html';
@@ -43,7 +44,7 @@ afterAll(async () => {
 
 describe.each(COCKPIT_SIZES)('History with an eval at %o', (size) => {
   it.each(['light', 'dark'] as const)('%s: one Eval row with the checker counts; expanded, its tasks and its report in view', async (scheme) => {
-    const page = await pages.open({ viewport: size, colorScheme: scheme, answers: { 'sessions.list': { sessions: SESSIONS } } });
+    const page = await pages.open({ viewport: size, colorScheme: scheme, answers: { 'sessions.list': { sessions: SESSIONS }, 'eval.report': { kind: 'opened', path: REPORT } } });
     await page.keyboard.press('Alt+2');
     const row = page.getByTestId('suite-row');
     await row.waitFor();
@@ -53,7 +54,12 @@ describe.each(COCKPIT_SIZES)('History with an eval at %o', (size) => {
     await page.getByTestId('eval-report').waitFor();
     expect(await page.getByTestId('case-row').locator('.session-task').allTextContents()).toEqual(['calculator-to-mousepad', 'gedit-fix-typo', 'infeasible-xterm-printer', 'chromium-save-preferences', 'thunar-rename-file']);
     // The report's path and the last task are on the first screen, wrapped inside the window.
-    for (const selector of ['[data-testid=eval-report]', '[data-testid=case-row]:last-child']) expect(await inView(page, selector), selector).toBe(true);
+    for (const selector of ['[data-testid=eval-report]', '[data-testid=eval-report-open]', '[data-testid=case-row]:last-child']) expect(await inView(page, selector), selector).toBe(true);
+    // Open report asks main for the report of a run of this eval (main finds the path from that run's labels) and says it opened.
+    await page.getByTestId('eval-report-open').click();
+    await page.getByTestId('eval-report-status').waitFor();
+    expect(await page.getByTestId('eval-report-status').textContent()).toBe('Opened in your browser.');
+    expect((await callsOf(page)).filter((c) => c.name === 'eval.report')).toEqual([{ name: 'eval.report', input: { runId: 'e5' } }]);
     await shot(page, `history-eval-${shotTag(size, scheme)}`);
     await page.context().close();
   });

@@ -124,3 +124,58 @@ describe('eval runs in History (the view)', () => {
     await vi.waitFor(() => expect(opened).toEqual(['r2']));
   });
 });
+
+describe("an eval's report, opened from History (issue 32)", () => {
+  async function mountWith(surface: 'desktop' | 'browser', answer: (input: unknown) => unknown) {
+    const { client } = historyClient(() => [evalRun('r2', 'done', 'failed', 'mousepad-save'), evalRun('r1', 'done', 'passed', 'calc-add')]);
+    client.answers['eval.report'] = answer;
+    render(
+      <Providers client={client} store={createAppStore(client, { surface })}>
+        <History />
+      </Providers>,
+    );
+    fireEvent.click(within(await screen.findByTestId('suite-row')).getAllByRole('button')[0]!);
+    return client;
+  }
+  const reportCalls = (client: Awaited<ReturnType<typeof mountWith>>) => client.calls.filter((c) => c.name === 'eval.report');
+
+  it('the desktop app: Open report asks main for the report of a run of this eval (by run id, never a path) and says it opened', async () => {
+    const client = await mountWith('desktop', () => ({ kind: 'opened', path: REPORT }));
+    fireEvent.click(screen.getByTestId('eval-report-open'));
+    expect((await screen.findByTestId('eval-report-status')).textContent).toBe('Opened in your browser.');
+    // The first listed run that names the report (r2, first in the list sessions.list gave).
+    expect(reportCalls(client)).toEqual([{ name: 'eval.report', input: { runId: 'r2' } }]);
+  });
+
+  it("main's refusal is shown with its reason, and the button can be pressed again", async () => {
+    await mountWith('desktop', () => Promise.reject(new Error('the eval report /x/report.html is gone (deleted or moved since the eval ran)')));
+    fireEvent.click(screen.getByTestId('eval-report-open'));
+    const status = await screen.findByRole('alert');
+    expect(status.textContent).toBe('Could not open the report: the eval report /x/report.html is gone (deleted or moved since the eval ran)');
+    expect((screen.getByTestId('eval-report-open') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('a browser of deskpilot serve: the page main sends is shown in the tab opened by the click itself', async () => {
+    const tab = { location: { href: 'about:blank' }, close: vi.fn() };
+    const open = vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window);
+    const made: Blob[] = [];
+    URL.createObjectURL = (blob: Blob) => (made.push(blob), 'blob:report-1');
+    try {
+      await mountWith('browser', () => ({ kind: 'page', path: REPORT, html: '<h1>builtin (model)</h1>' }));
+      fireEvent.click(screen.getByTestId('eval-report-open'));
+      expect((await screen.findByTestId('eval-report-status')).textContent).toBe('Shown in a new tab.');
+      expect(open).toHaveBeenCalledWith('', '_blank');
+      expect(tab.location.href).toBe('blob:report-1');
+      expect(made).toHaveLength(1);
+      expect(made[0]!.type).toBe('text/html');
+      expect(await made[0]!.text()).toBe('<h1>builtin (model)</h1>');
+
+      // A blocked pop-up: nothing asked of main, and the person is told what to do.
+      open.mockReturnValue(null);
+      fireEvent.click(screen.getByTestId('eval-report-open'));
+      expect((await screen.findByRole('alert')).textContent).toBe('Could not open the report: The browser blocked the new tab: allow pop-ups for this page and try again.');
+    } finally {
+      open.mockRestore();
+    }
+  });
+});

@@ -166,6 +166,11 @@ async function start(): Promise<void> {
         };
       },
       ownsInput: (input) => ownsInput(windows(), input),
+      // shell.openPath answers '' when the file opened, else why not (no handler for .html…).
+      openPath: async (file) => {
+        const problem = await shell.openPath(file);
+        if (problem) throw new BridgeError('unavailable', `could not open ${file}: ${problem}`);
+      },
     },
   });
   const svc = service;

@@ -11,6 +11,7 @@ import { ConfigError, configOnVirtualDesktop, loadConfig, saveConfig, VIRTUAL_DI
 import { deleteSession, listSessions, openSession, runDir } from '../sessions/history.js';
 import { mediaTypeOf, readFileInRun, resolveInRun } from '../sessions/files.js';
 import { exportForBridge, type TrajectoryExporter } from './export-run.js';
+import { openEvalReport } from './eval-report.js';
 import { apiKeyEnvName, resolveApiKey } from '../agent/providers/index.js';
 import { pingProvider } from '../agent/providers/ping.js';
 import { decideKeyDestination, launcherFor, resolveRunChoices, type RunHandle, type RunOptions, type Surface } from '../agent/index.js';
@@ -444,6 +445,7 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
         throw new BridgeError('not_found', error instanceof Error ? error.message : String(error));
       }
     },
+    'eval.report': async (input) => openEvalReport(home, input.runId, host?.openPath?.bind(host)),
     'screen.watch': async (input, client) => {
       frames.watch(client.id, input.on);
       return {};

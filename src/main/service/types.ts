@@ -90,4 +90,9 @@ export interface ServiceHost {
    * in the app is not a step of the task.
    */
   ownsInput(input: PersonInput): boolean;
+  /**
+   * Opens a file with the system's handler for its type (Electron's shell.openPath):
+   * History's "Open report" for an eval. Rejects with the reason when nothing opened it.
+   */
+  openPath?(file: string): Promise<void>;
 }

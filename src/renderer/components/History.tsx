@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { SessionSummary } from '../../shared/bridge.js';
 import { useApp, useClient } from '../bridge/context.js';
 import { formatMs, formatTime, formatUsd, usageText } from '../lib/format.js';
+import { EvalReportLine } from './EvalReportLine.js';
 import { groupHistory, type CaseStatus, type QaSuiteView } from '../lib/qa-suites.js';
 
 const CASE_TAG: Record<CaseStatus, string> = { passed: 'ok', failed: 'bad', blocked: 'warn', error: 'bad', flaky: 'wait', running: 'muted' };
@@ -125,11 +126,9 @@ function SuiteRow({ suite, onOpen }: { suite: QaSuiteView; onOpen: (runId: strin
           </span>
         ))}
       </span>
-      {expanded && suite.reportPath && (
-        // The eval's report.html (success vs cost, the per-task grid): a file beside results.json, which the page cannot open itself.
-        <p className="suite-report muted" data-testid="eval-report">
-          Report: <code>{suite.reportPath}</code>
-        </p>
+      {expanded && suite.reportPath && suite.reportRunId && (
+        // The eval's report.html (success vs cost, the per-task grid): a file beside results.json, which main opens for the page.
+        <EvalReportLine reportPath={suite.reportPath} runId={suite.reportRunId} />
       )}
       {expanded && (
         <ul className="case-list" id={listId} aria-label={`${suite.kind === 'eval' ? 'Tasks' : 'Cases'} of ${suite.name}`}>

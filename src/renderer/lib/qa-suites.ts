@@ -42,6 +42,8 @@ export interface QaSuiteView {
   columns: string[];
   /** An eval's report.html, as the eval's runs name it. */
   reportPath?: string;
+  /** A run that names it: main opens the report from that run's labels (`eval.report`), never from a path the page sends. */
+  reportRunId?: string;
 }
 
 export type HistoryEntry = { kind: 'run'; session: SessionSummary } | { kind: 'suite'; suite: QaSuiteView };
@@ -112,8 +114,9 @@ export function suiteView(suiteId: string, runs: SessionSummary[], kind: QaSuite
   }
   const labelled = runs.map((r) => readEvalLabels(r.labels));
   const name = labelled.find((e) => e.evalName)?.evalName ?? suiteId;
-  const reportPath = labelled.find((e) => e.evalReport)?.evalReport;
-  return { ...base, name, columns, ...(reportPath ? { reportPath } : {}) };
+  const reporting = runs.find((r) => readEvalLabels(r.labels).evalReport);
+  const reportPath = reporting ? readEvalLabels(reporting.labels).evalReport : undefined;
+  return { ...base, name, columns, ...(reporting && reportPath ? { reportPath, reportRunId: reporting.runId } : {}) };
 }
 
 /** History entries in the sessions' order; a suite sits where its first (newest-listed) run was. */
