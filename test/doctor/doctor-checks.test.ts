@@ -123,6 +123,10 @@ describe('deskpilot doctor checks', () => {
     expect(few.get('fonts').fix).toContain('xfonts-base');
     const none = await byId(machine({ commands: { 'fc-list': { code: 0, stdout: '', stderr: '' } } }));
     expect(none.get('fonts').status).toBe('fail');
+    // fc-list that did not answer (timed out: a first run rebuilding its cache) is not "no fonts".
+    const slow = await byId(machine({ commands: { 'fc-list': { code: null, stdout: '', stderr: '' } } }));
+    expect(slow.get('fonts')).toEqual({ id: 'fonts', required: true, status: 'warn', detail: 'fc-list did not answer within 30 s: fonts not checked', fix: 'run fc-cache once (it builds the font cache), then deskpilot doctor again' });
+    expect(slow.report.ok).toBe(true);
   });
 
   it.each([
