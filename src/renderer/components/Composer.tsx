@@ -3,6 +3,7 @@ import type { PolicyMode } from '../../shared/approvals.js';
 import { POLICY_TITLES } from '../../shared/labels.js';
 import { useApp, useClient } from '../bridge/context.js';
 import { useConnectionTest } from '../lib/connection-test.js';
+import { keepInView } from '../lib/keep-in-view.js';
 import { SkillPicker } from './SkillPicker.js';
 
 /** The task box with profile, model, policy and skill selectors. Ctrl/⌘+Enter starts. */
@@ -29,12 +30,17 @@ export function Composer() {
   const setDraft = useApp((s) => s.setDraft);
   const taskRef = useRef<HTMLTextAreaElement>(null);
   const profileRef = useRef<HTMLSelectElement>(null);
+  const startRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (!draft) return;
     setTask(draft.task);
     setModel(draft.model);
     setDraft(null);
-    (draft.focus === 'profile' ? profileRef : taskRef).current?.focus();
+    const field = (draft.focus === 'profile' ? profileRef : taskRef).current;
+    field?.focus({ preventScroll: true });
+    // The field to edit and Start both in view: at 900×700 the end card above the box put
+    // Start ~200 px under the fold after Run again or Change model.
+    if (field && startRef.current) keepInView(field, startRef.current);
   }, [draft, setDraft]);
   const running = !!active && activeState !== 'ended';
   const canStoreKeys = useApp((s) => s.canStoreKeys);
@@ -154,7 +160,7 @@ export function Composer() {
           >
             {ping.busy ? 'Testing…' : 'Test connection'}
           </button>
-          <button type="submit" className="primary" disabled={startWhy !== null} data-testid="start-run" aria-describedby={startWhy ? 'start-why' : undefined}>
+          <button ref={startRef} type="submit" className="primary" disabled={startWhy !== null} data-testid="start-run" aria-describedby={startWhy ? 'start-why' : undefined}>
             Start <kbd>Ctrl+Enter</kbd>
           </button>
         </div>

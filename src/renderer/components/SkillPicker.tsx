@@ -16,16 +16,28 @@ const SOURCE_LABEL = { project: 'project', user: 'user', builtin: 'built-in' } a
  * aria-pressed says which are on). SKILL.md files that failed to load are listed
  * discreetly behind a disclosure, so a broken file is findable without shouting.
  */
+/**
+ * The list each client last answered. The task box (and this picker in it) is mounted
+ * anew whenever a run ends; drawn empty until skills.list answered, the box grew by the
+ * list's height a moment later (62 px with no skills) and pushed Start, which Run again
+ * and Change model had just brought into view, under the fold at 900×700. The last list
+ * is drawn at once and replaced by the fresh answer.
+ */
+const lastList = new WeakMap<object, SkillList>();
+
 export function SkillPicker({ selected, onChange }: { selected: readonly string[]; onChange: (names: string[]) => void }) {
   const client = useClient();
-  const [list, setList] = useState<SkillList | null>(null);
+  const [list, setList] = useState<SkillList | null>(() => lastList.get(client) ?? null);
   const [failed, setFailed] = useState<string | null>(null);
 
   useEffect(() => {
     let live = true;
     client
       .call('skills.list', {})
-      .then((r) => live && setList(r))
+      .then((r) => {
+        lastList.set(client, r);
+        if (live) setList(r);
+      })
       .catch((e: unknown) => live && setFailed(e instanceof Error ? e.message : String(e)));
     return () => {
       live = false;
@@ -35,13 +47,15 @@ export function SkillPicker({ selected, onChange }: { selected: readonly string[
   const toggle = (name: string) => onChange(selected.includes(name) ? selected.filter((n) => n !== name) : [...selected, name]);
 
   if (failed) return <p className="muted skills-status">Skills unavailable: {failed}</p>;
-  if (!list) return null;
   return (
     <fieldset className="skills" data-testid="skills">
       <legend>
         Skills <span className="muted">— know-how added to this run: {selected.length ? `${selected.length} added` : 'none yet (click one to add it)'}</span>
       </legend>
-      {list.skills.length === 0 ? (
+      {/* The first answer still on its way: a line in the place the list takes, so little moves when it comes. */}
+      {!list ? (
+        <p className="muted skills-status">Looking for skills…</p>
+      ) : list.skills.length === 0 ? (
         <p className="muted skills-status">No skills found.</p>
       ) : (
         <ul className="skill-list">
@@ -71,7 +85,7 @@ export function SkillPicker({ selected, onChange }: { selected: readonly string[
           })}
         </ul>
       )}
-      {list.errors.length > 0 && (
+      {list && list.errors.length > 0 && (
         <details className="skill-errors" data-testid="skill-errors">
           <summary>
             {list.errors.length} skill {list.errors.length === 1 ? 'file' : 'files'} could not be loaded
