@@ -1,21 +1,16 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
-import { actionCategory, type Action } from '../../shared/actions.js';
-import { shortTitle } from '../../shared/action-text.js';
 import type { PolicyMode } from '../../shared/approvals.js';
-import type { RunEvent, RunStatus } from '../../shared/events.js';
-import { errorText } from '../../shared/error-text.js';
-import type { SandboxSummary } from '../../shared/sandbox.js';
+import type { RunStatus } from '../../shared/events.js';
 import type { Computer } from '../../os-control/types.js';
 import { loadConfig } from '../config/index.js';
-import { readFileInRun } from '../sessions/files.js';
 import { resolveApiKey } from '../agent/providers/index.js';
 import { mcpToolboxFor } from '../agent/mcp/mcp-servers.js';
 import { launchRun, resolveRunChoices, type RunChoices, type RunHandle } from '../agent/index.js';
 import { probeSandbox, resolveSandbox } from '../sandbox/index.js';
 import { BridgeError, type RunHostingService } from '../service/types.js';
 import { deskpilotVersion } from '../version.js';
-import { permissionOutcome, permissionRequest, wholeContent } from './permission.js';
+import { acpRunUpdates } from './run-updates.js';
 
 /**
  * `deskpilot acp`: DeskPilot as an Agent Client Protocol agent (`@agentclientprotocol/sdk`,
@@ -58,21 +53,6 @@ export function stopReasonOf(status: RunStatus): acp.StopReason {
       return 'cancelled';
     case 'limit':
       return 'max_turn_requests';
-  }
-}
-
-function toolKind(action: Action): acp.ToolKind {
-  switch (actionCategory(action)) {
-    case 'shell':
-      return 'execute';
-    case 'tool':
-      return 'fetch';
-    case 'observe':
-      return 'read';
-    case 'input':
-    case 'ask_user':
-    case 'finish':
-      return 'other';
   }
 }
 
@@ -132,96 +112,8 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
     const sandbox = resolveSandbox({ workspace: session.cwd, defaultWorkspace: session.cwd, ...(config.sandbox ? { config: config.sandbox } : {}) }, await probeSandbox());
     if (!sandbox.ok) throw acp.RequestError.invalidParams({ cwd: session.cwd }, sandbox.message);
 
-    const sessionId = params.sessionId;
-    // Updates leave in the order the run made them.
-    let updates: Promise<unknown> = Promise.resolve();
-    const send = (update: acp.SessionUpdate) => {
-      updates = updates.then(() => client.notify(acp.methods.client.session.update, { sessionId, update })).catch(() => undefined);
-    };
     const handle: { run?: RunHandle } = {};
-    const proposals = new Map<string, Action>();
-    // The run's sandbox as it logged it: each held command's request says where it runs.
-    let runSandbox: SandboxSummary | undefined;
-    const onEvent = (event: RunEvent) => {
-      switch (event.type) {
-        case 'run_started':
-          runSandbox = event.sandbox;
-          break;
-        case 'model_text':
-          if (event.text.trim()) send({ sessionUpdate: event.kind === 'thinking' ? 'agent_thought_chunk' : 'agent_message_chunk', content: { type: 'text', text: event.text } });
-          break;
-        case 'action_proposed':
-          proposals.set(event.proposalId, event.action);
-          send({ sessionUpdate: 'tool_call', toolCallId: event.proposalId, title: shortTitle(event.action), kind: toolKind(event.action), status: 'pending', content: wholeContent(event.action), rawInput: event.action });
-          break;
-        case 'action_executed':
-          send({
-            sessionUpdate: 'tool_call_update',
-            toolCallId: event.proposalId,
-            status: event.ok ? 'completed' : 'failed',
-            ...(event.output || event.error ? { content: [{ type: 'content', content: { type: 'text', text: event.error ?? event.output ?? '' } }] } : {}),
-          });
-          break;
-        case 'action_denied':
-          send({ sessionUpdate: 'tool_call_update', toolCallId: event.proposalId, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: `refused by policy (${event.decision.rule}): ${event.decision.reason}` } }] });
-          break;
-        case 'approval_answered':
-          if (event.answer.decision === 'reject') send({ sessionUpdate: 'tool_call_update', toolCallId: event.proposalId, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'rejected' } }] });
-          else send({ sessionUpdate: 'tool_call_update', toolCallId: event.proposalId, status: 'in_progress' });
-          break;
-        case 'observation': {
-          const run = handle.run;
-          if (!run) break;
-          const image = event.observation.image;
-          const mimeType = image.format === 'jpeg' ? 'image/jpeg' : image.format === 'png' ? 'image/png' : 'image/webp';
-          updates = updates
-            .then(async () => {
-              const data = await readFileInRun(run.dir, event.image);
-              await client.notify(acp.methods.client.session.update, {
-                sessionId,
-                update: {
-                  sessionUpdate: 'tool_call',
-                  toolCallId: `screenshot-${event.observation.id}`,
-                  title: `screenshot ${image.width}×${image.height} (step ${event.step})`,
-                  kind: 'read',
-                  status: 'completed',
-                  content: [{ type: 'content', content: { type: 'image', data: data.toString('base64'), mimeType } }],
-                },
-              });
-            })
-            .catch(() => undefined);
-          break;
-        }
-        case 'approval_requested':
-          void askPermission(event);
-          break;
-        case 'error':
-          send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n[DeskPilot: ${event.message}]\n` } });
-          break;
-        default:
-          // The other events (usage, state, questions …) have no ACP update; the history keeps them.
-          break;
-      }
-    };
-    // A held action: the editor is asked; its choice is an answer in the one approval queue.
-    const askPermission = async (event: Extract<RunEvent, { type: 'approval_requested' }>) => {
-      const action = proposals.get(event.proposalId);
-      await updates;
-      let response: acp.RequestPermissionResponse;
-      try {
-        response = await client.request(acp.methods.client.session.requestPermission, { sessionId, ...permissionRequest(event.proposalId, event.decision, action, runSandbox) });
-      } catch (error) {
-        // No answer can be had: the action must not run.
-        handle.run?.stop(`the editor could not be asked for permission: ${errorText(error)}`);
-        return;
-      }
-      const run = handle.run;
-      if (!run) return;
-      const outcome = permissionOutcome(event.decision, response, action);
-      if (outcome.kind === 'stop') run.stop(outcome.reason);
-      else run.answerApproval(event.proposalId, outcome.answer, 'acp');
-    };
-
+    const updates = acpRunUpdates(client, params.sessionId, () => handle.run);
     // The MCP servers start only once the service has agreed to host the run (a prompt refused
     // for a conflict starts none); from then on the run owns them and stops them if it fails.
     const run = await hostOrRefuse(() =>
@@ -243,7 +135,7 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
           },
           {
             onEvent: (event) => {
-              onEvent(event);
+              updates.onEvent(event);
               hooks.onEvent?.(event);
             },
             ...(hooks.onDelta ? { onDelta: hooks.onDelta } : {}),
@@ -257,8 +149,8 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       const result = await run.done;
-      send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n${result.status}: ${result.summary}\n(DeskPilot session ${result.runId})` } });
-      await updates;
+      updates.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n${result.status}: ${result.summary}\n(DeskPilot session ${result.runId})` } });
+      await updates.sent();
       return { stopReason: stopReasonOf(result.status) };
     } finally {
       signal.removeEventListener('abort', onAbort);
