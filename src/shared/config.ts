@@ -54,6 +54,11 @@ export const ProviderProfileSchema = z
     maxOutputTokens: z.number().int().positive().optional(),
     grounding: GroundingSchema.optional(),
     /**
+     * false: the model reads no images (a text-only or coding model). Only the planner-grounder
+     * harness can use one: it is sent the element list and the screen's OCR words instead.
+     */
+    vision: z.boolean().optional(),
+    /**
      * Screenshot size caps instead of the ones chosen for the model (docs/CONFIG.md):
      * long edge in pixels and/or width × height. The model's own hard limits still apply.
      */

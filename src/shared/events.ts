@@ -5,6 +5,7 @@ import { ApprovalAnswerSchema, ApprovedBySchema, GateDecisionSchema, PolicyModeS
 import { DisplayInfoSchema, ObservationRecordSchema } from './observation.js';
 import { MAX_TIMER_MESSAGE, MAX_TIMER_MS } from './timers.js';
 import { EvalVerdictSchema } from './eval-labels.js';
+import { ResolvedTargetSchema } from './resolved-target.js';
 
 /**
  * Run events are the source of truth: the runner emits them, the UI renders them,
@@ -237,6 +238,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
       reasoning: z.string().default(''),
       /** Provider tool-call id, so the result can be answered to the model. */
       callId: z.string().optional(),
+      /** The planner's words the action's point was resolved from, and what was found (the planner-grounder harness). */
+      resolved: ResolvedTargetSchema.optional(),
     })
     .strict(),
   z

@@ -13,7 +13,7 @@ import type { ProviderFamily } from './providers.js';
  * before (`format`: tools, ui-tars, qwen-vl) are harnesses of the same names, so an old
  * profile means exactly what it meant.
  */
-export const HARNESS_NAMES = ['claude-computer', 'openai-computer', 'ui-tars', 'qwen-vl', 'tools', 'code', 'hybrid'] as const;
+export const HARNESS_NAMES = ['claude-computer', 'openai-computer', 'ui-tars', 'qwen-vl', 'tools', 'code', 'hybrid', 'planner-grounder'] as const;
 export const HarnessNameSchema = z.enum(HARNESS_NAMES);
 export type HarnessName = z.infer<typeof HarnessNameSchema>;
 
@@ -83,10 +83,17 @@ export const HARNESSES: Readonly<Record<HarnessName, HarnessFacts>> = {
     summary: "the family's computer tool and execute in one loop: the model picks per step, told that code is better for files, data, repeated inputs and anything with an API or command line",
     source: 'CoAct-1 (arXiv 2508.03923: GUI operator or programmer per step); Open Interpreter execute',
   },
+  'planner-grounder': {
+    name: 'planner-grounder',
+    families: ['anthropic', 'openai', 'openai-compatible'],
+    fits: 'any model, vision or text-only (profile vision: false), local ones included: it says what to act on, the grounder finds where',
+    summary: "one act tool {action, target, …} whose targets are descriptions (or one action per text line: click(\"the Save button\")), resolved to points by the accessibility tree, OCR, a grounding model (--grounder-profile) and a zoomed second look",
+    source: 'Agent S2 (arXiv 2504.00906: planner and grounding split); zoom-in refinement (arXiv 2504.07981)',
+  },
 };
 
 /** Harnesses that fit any model of their families, so another model keeps them (`--model` drops a model-specific harness). */
-export const MODEL_INDEPENDENT_HARNESSES: readonly HarnessName[] = ['code', 'hybrid'];
+export const MODEL_INDEPENDENT_HARNESSES: readonly HarnessName[] = ['code', 'hybrid', 'planner-grounder'];
 
 /** The harnesses a model gets by its family and id: each family's own GUI harness (also the GUI tool inside `hybrid`). */
 export type FamilyHarness = 'claude-computer' | 'openai-computer' | 'ui-tars' | 'qwen-vl' | 'tools';
@@ -113,6 +120,8 @@ export interface HarnessChoice {
   model: string;
   harness?: HarnessName | undefined;
   format?: FormatHarness | undefined;
+  /** false: a model that reads no images (only the planner-grounder harness sends it none). */
+  vision?: boolean | undefined;
 }
 
 /**
@@ -127,6 +136,9 @@ export function harnessProblem(profile: HarnessChoice): string | undefined {
   const name = profile.harness ?? profile.format;
   if (name !== undefined && !HARNESSES[name].families.includes(profile.provider)) {
     return `harness "${name}" does not run on ${profile.provider} (it runs on ${HARNESSES[name].families.join(', ')}); see deskpilot harnesses`;
+  }
+  if (profile.vision === false && name !== 'planner-grounder') {
+    return `vision: false: a model without vision needs harness "planner-grounder", which sends it the element list and the screen's words instead of screenshots`;
   }
   if (name === 'hybrid' && defaultHarness(profile) === 'ui-tars') {
     return `harness "hybrid" needs function calling, and ${profile.model} is a UI-TARS model (text actions, no functions): use harness "ui-tars" or "code"`;

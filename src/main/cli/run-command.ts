@@ -18,6 +18,8 @@ interface RunFlags extends ChoiceFlags, SandboxFlags {
   screenSize?: ScreenSize;
   /** --label key=value, repeatable. */
   label?: Record<string, string>;
+  /** --grounder-profile: the planner-grounder harness's grounding model. */
+  grounderProfile?: string;
 }
 
 /** `deskpilot run "<task>"`: one supervised run in the terminal. */
@@ -34,6 +36,7 @@ export function registerRunCommand(program: Command): void {
   addPolicyOptions(run)
     .option('--max-steps <n>', 'stop after this many model turns', positiveInt)
     .option('--max-cost <usd>', 'stop when the run has cost this much', positiveNumber)
+    .option('--grounder-profile <name>', 'with --harness planner-grounder: the profile of a grounding model (UI-TARS, Qwen-VL, any vision model) for targets the accessibility tree and OCR miss (default: config grounderProfile)')
     .option('--skill <name...>', 'skills to load into the system prompt')
     .option('--json', 'print one JSON event per line on stdout')
     .option('--no-agents-md', "do not read AGENTS.md (this folder's repository, ~/.deskpilot) into the system prompt")
@@ -69,7 +72,7 @@ async function runCommand(task: string, flags: RunFlags): Promise<number> {
     extras: { task, ...(flags.label ? { labels: flags.label } : {}), ...(flags.skill?.length ? { skills: flags.skill } : {}), ...(flags.agentsMd ? { agentsMd: { cwd: flags.cd ? path.resolve(flags.cd) : process.cwd() } } : {}) },
     sandbox: sandboxRequestFromFlags(flags),
     flags: { json: flags.json ?? false },
-    overrides: { displayId: flags.display, requestTimeoutSeconds: flags.requestTimeout },
+    overrides: { displayId: flags.display, requestTimeoutSeconds: flags.requestTimeout, ...(flags.grounderProfile !== undefined ? { grounderProfile: flags.grounderProfile } : {}) },
     keyHint: ' (or name another variable with --api-key-env)',
     ...(flags.virtualDisplay ? { virtualScreen: flags.screenSize ?? DEFAULT_VIRTUAL_SCREEN } : {}),
   });

@@ -1,7 +1,7 @@
 import type { Config } from '../../shared/config.js';
 import type { RunOptions } from '../agent/run-api.js';
 import { resolveRunChoices, type RunChoices } from '../agent/index.js';
-import { ConfigError, configOnVirtualDesktop, loadConfig, VIRTUAL_DISPLAY_LABEL } from '../config/index.js';
+import { ConfigError, configOnVirtualDesktop, loadConfig, resolveProfile, VIRTUAL_DISPLAY_LABEL } from '../config/index.js';
 import { missingDisplay } from '../../os-control/display-env.js';
 import { probeSandbox, resolveSandbox, type SandboxRequest } from '../sandbox/index.js';
 import { EXIT } from './exit-codes.js';
@@ -19,6 +19,8 @@ export interface ConfigOverrides {
   displayId?: string;
   /** `--request-timeout <s>`. */
   requestTimeoutSeconds?: number;
+  /** `--grounder-profile <name>`: the grounding model of the planner-grounder harness instead of config.grounderProfile. */
+  grounderProfile?: string;
 }
 
 export interface LaunchRequest {
@@ -53,6 +55,8 @@ export async function launchInTerminal(request: LaunchRequest): Promise<number> 
   let resolved;
   try {
     config = withOverrides(await loadConfig(home), overrides);
+    // A grounder profile that does not exist is a usage error before any run starts (the error lists the profiles there are).
+    if (overrides.grounderProfile !== undefined) resolveProfile(config, overrides.grounderProfile);
     resolved = resolveRunChoices(config, choices);
   } catch (error) {
     if (error instanceof ConfigError) return fail(error.message, EXIT.usage);
@@ -109,6 +113,7 @@ function withOverrides(config: Config, overrides: ConfigOverrides): Config {
     ...config,
     ...(overrides.displayId !== undefined ? { displayId: overrides.displayId } : {}),
     ...(overrides.requestTimeoutSeconds !== undefined ? { requestTimeoutSeconds: overrides.requestTimeoutSeconds } : {}),
+    ...(overrides.grounderProfile !== undefined ? { grounderProfile: overrides.grounderProfile } : {}),
   };
 }
 

@@ -3,6 +3,8 @@ import { ConfigError } from '../../config/index.js';
 import type { ToolSpec } from '../providers/tool-spec.js';
 import { EXECUTE_TOOL_SPEC, SANDBOXED_EXECUTE_TOOL_SPEC } from './code/execute-tool.js';
 import { codeHarnessPrompt, hybridHarnessPrompt } from './code/prompt.js';
+import { plannerHarnessPrompt } from './planner/prompt.js';
+import { ACT_TOOL_SPEC } from './planner/wire.js';
 
 /**
  * A harness over the provider's transport (issue 29 item 3, issue 31): what a model is
@@ -40,6 +42,8 @@ const RUN_HARNESSES: Readonly<Record<HarnessName, RunHarness>> = {
   code: { name: 'code', computerTool: false, tools: [EXECUTE_TOOL_SPEC], codeSessions: true, prompt: codeHarnessPrompt },
   // The family's own computer tool (its wire chosen by family and model id, as when no harness is named) and execute.
   hybrid: { name: 'hybrid', computerTool: true, tools: [EXECUTE_TOOL_SPEC], codeSessions: true, prompt: hybridHarnessPrompt },
+  // No computer tool: the planner names targets in words through act (harness/planner), the resolve chain finds the points.
+  'planner-grounder': { name: 'planner-grounder', computerTool: false, tools: [ACT_TOOL_SPEC], codeSessions: false, prompt: plannerHarnessPrompt },
 };
 
 function guiHarness(name: HarnessName): RunHarness {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PointSchema, RectSchema } from '../../../shared/actions.js';
+import { RESOLVE_STAGE_NAMES } from '../../../shared/resolved-target.js';
 
 /**
  * Target resolution (issue 33): a planner names a target in words ("the Save button in
@@ -8,7 +9,8 @@ import { PointSchema, RectSchema } from '../../../shared/actions.js';
  * grounding model again on a zoomed crop. Every answer says which stage found it and
  * how sure that stage was; two equally good answers are never guessed between.
  */
-export const RESOLVE_STAGES = ['tree', 'ocr', 'model', 'zoom'] as const;
+/** The stages' names are shared (shared/resolved-target.ts: an approved action carries its stage). */
+export const RESOLVE_STAGES = RESOLVE_STAGE_NAMES;
 export const ResolveStageSchema = z.enum(RESOLVE_STAGES);
 export type ResolveStage = z.infer<typeof ResolveStageSchema>;
 

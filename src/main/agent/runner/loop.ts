@@ -16,6 +16,8 @@ import { attachFreshImage } from './resume.js';
 import { judgeReply, tellModel } from './unreadable.js';
 import { focusedElementOf } from '../grounding/element-context.js';
 import { resolveElementIds } from '../grounding/resolve-id.js';
+import { blockOcr } from '../harness/code/block-ocr.js';
+import { screenWords, withoutImages } from '../harness/planner/text-only.js';
 
 /** What the model is told instead of being sent the same pixels again. */
 export const SCREEN_UNCHANGED = 'The screen did not change.';
@@ -108,7 +110,7 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
     turn = await ctx.provider.turn(
       {
         system: ctx.system({ width: record.image.width, height: record.image.height }),
-        transcript: withElementList(pruneImages(ctx.transcript, { keepImages: keep.keepImages, pruneStep: keep.pruneStep }), seen),
+        transcript: await textOnly(ctx, withElementList(pruneImages(ctx.transcript, { keepImages: keep.keepImages, pruneStep: keep.pruneStep }), seen), seen),
         observation: record,
         ...(seen.screenPixels ? { screen: seen.screenPixels } : {}),
         tools: ctx.tools.specs,
@@ -166,6 +168,13 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
 function withElementList(transcript: TranscriptItem[], seen: SeenObservation): TranscriptItem[] {
   const text = seen.grounding?.list?.text;
   return text ? [...transcript, { role: 'user', text, transient: true }] : transcript;
+}
+
+/** A model without vision (profile `vision: false`) is sent no image: the element list above and the screen's OCR words instead (harness/planner/text-only.ts). */
+async function textOnly(ctx: RunContext, transcript: TranscriptItem[], seen: SeenObservation): Promise<TranscriptItem[]> {
+  if (ctx.options.profile.vision !== false) return transcript;
+  const words = await screenWords(seen.image, blockOcr()?.readWords, ctx.control.signal);
+  return [...withoutImages(transcript), { role: 'user', text: words, transient: true }];
 }
 
 /** A turn without tool calls ends the run: the model says it is done, refused, or ran out of tokens. */

@@ -14,7 +14,7 @@ import { uiTarsCoordinates } from '../parse/ui-tars.js';
  *   32 (Qwen3-VL: 16-px patches merged 2×2).
  */
 
-export type CompatFormat = NonNullable<ProviderProfile['format']> | 'code';
+export type CompatFormat = NonNullable<ProviderProfile['format']> | 'code' | 'planner-grounder';
 
 /**
  * The harness a model on an OpenAI-compatible server speaks (shared/harnesses.ts
@@ -45,6 +45,7 @@ export function compatImageTarget(format: CompatFormat, model: string): ImageTar
         ? { format: 'jpeg', quality: 85, multipleOf: 32, maxPixels: 2560 * 32 * 32 }
         : { format: 'jpeg', quality: 85, multipleOf: 28, maxPixels: 2560 * 28 * 28 };
     case 'tools':
+    case 'planner-grounder':
       return { format: 'jpeg', quality: 85, maxLongEdge: 1568, maxPixels: 1568 * 28 * 28 };
   }
 }

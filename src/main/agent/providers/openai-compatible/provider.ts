@@ -14,6 +14,7 @@ import type { ModelTurn, Provider, TurnCallbacks, TurnRequest, TokenUsage } from
 import { chooseFormat, compatImageTarget, genericComputerParameters, uiTarsInstructions, type CompatFormat } from './formats.js';
 import { renderChat, type CompatState } from './render.js';
 import { fencedCalls } from '../../harness/code/fences.js';
+import { plannerTextReply } from '../../harness/planner/text-calls.js';
 
 /**
  * Vision models behind any OpenAI-compatible Chat Completions server (Ollama, LM
@@ -45,8 +46,8 @@ export function createOpenAICompatibleProvider(profile: ProviderProfile, options
 
   function tools(request: TurnRequest): Array<Record<string, unknown>> | undefined {
     if (format === 'ui-tars') return undefined;
-    // The code harness acts through its execute tool (in request.tools): no computer function.
-    if (format === 'code') return request.tools.length ? request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } })) : undefined;
+    // The code harness acts through its execute tool, the planner through act (in request.tools): no computer function.
+    if (format === 'code' || format === 'planner-grounder') return request.tools.length ? request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } })) : undefined;
     const image = request.observation.image;
     const computer =
       format === 'qwen-vl'
@@ -136,7 +137,7 @@ function callFromTool(name: string, input: unknown, callId: string, format: Comp
   const asTool = parseToolCall(name, input, ctx, offered);
   if (asTool) call.actions = asTool;
   else if (format === 'qwen-vl' && name === QWEN_TOOL_NAME) call.actions = [parseQwenAction(input, qwenCoordinates(model), ctx)];
-  else if (format !== 'qwen-vl' && format !== 'code' && name === 'computer') {
+  else if ((format === 'tools' || format === 'ui-tars') && name === 'computer') {
     const action = typeof input === 'object' && input !== null ? (input as { action?: unknown }).action : undefined;
     call.actions = [parseClaudeAction(action, input, ctx)];
   } else call.actions = [fail(`unknown tool ${show(name)}`)];
@@ -163,6 +164,12 @@ export function toCompatTurn(acc: Accumulated, format: CompatFormat, model: stri
   } else if (format === 'code') {
     // A model without function calling writes its code in fenced blocks (harness/code/fences.ts).
     calls.push(...fencedCalls(acc.content, seq).calls);
+  } else if (format === 'planner-grounder') {
+    // A planner without function calling writes one action per line (harness/planner/wire.ts).
+    const reply = plannerTextReply(acc.content, seq);
+    text = reply.thoughts;
+    calls.push(...reply.calls);
+    unreadable = reply.unreadable;
   } else {
     // The server did not parse tool calls: they are still in the text.
     const extracted = extractTextToolCalls(acc.content);
@@ -172,7 +179,7 @@ export function toCompatTurn(acc: Accumulated, format: CompatFormat, model: stri
       calls.push(c.error ? { callId, name: c.name || 'unknown', input: c.raw, actions: [fail(c.error)] } : callFromTool(c.name, c.args, callId, format, model, ctx, offered));
     });
   }
-  if (format !== 'ui-tars' && format !== 'code' && !viaTools) unreadable = unreadableText(format, text, calls);
+  if ((format === 'tools' || format === 'qwen-vl') && !viaTools) unreadable = unreadableText(format, text, calls);
   const fr = acc.finishReason;
   const stopReason = fr === 'length' ? 'max_tokens' : calls.length ? 'tool_use' : fr === 'content_filter' ? 'refusal' : fr === 'stop' || fr === null ? 'end_turn' : 'other';
   const state: CompatState = { viaTools, raw: acc.content };
@@ -190,7 +197,7 @@ export function toCompatTurn(acc: Accumulated, format: CompatFormat, model: stri
   };
 }
 
-const EXPECTED: Record<Exclude<CompatFormat, 'ui-tars' | 'code'>, string> = {
+const EXPECTED: Record<Exclude<CompatFormat, 'ui-tars' | 'code' | 'planner-grounder'>, string> = {
   'qwen-vl': `call the ${QWEN_TOOL_NAME} function, e.g. <tool_call>{"name": "${QWEN_TOOL_NAME}", "arguments": {"action": "left_click", "coordinate": [x, y]}}</tool_call>`,
   tools: 'call the computer function, e.g. {"action": "left_click", "coordinate": [x, y]}',
 };
@@ -199,7 +206,7 @@ const EXPECTED: Record<Exclude<CompatFormat, 'ui-tars' | 'code'>, string> = {
  * A reply whose tool calls were left in the text: unreadable when calls were found but
  * none could be read, or when none were found yet the text looks like one.
  */
-function unreadableText(format: Exclude<CompatFormat, 'ui-tars' | 'code'>, rest: string, calls: ModelCall[]): string | undefined {
+function unreadableText(format: Exclude<CompatFormat, 'ui-tars' | 'code' | 'planner-grounder'>, rest: string, calls: ModelCall[]): string | undefined {
   if (calls.length > 0) {
     const failed = calls.every((c) => c.actions.length > 0 && c.actions.every((a) => !a.ok));
     if (!failed) return undefined;
