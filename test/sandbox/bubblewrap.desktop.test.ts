@@ -65,8 +65,12 @@ function stageFor(runner: Runner): Stage {
   const xauthority = path.join(root, 'xauth-cookie');
   secrets.xauthority = xauthority;
   const runtimeDir = `/run/user/${runner.uid}`;
+  // /run/user itself as logind makes it, 0755: a machine without logind (a clean Debian root)
+  // has none, and `recursive` with mode 0700 made it root-only — the user's own runtime folder
+  // then unreachable (Permission denied) in danger-full-access, where it should be readable.
+  fs.mkdirSync('/run/user', { recursive: true, mode: 0o755 }); // nothing if it exists
   if (!fs.existsSync(runtimeDir)) {
-    fs.mkdirSync(runtimeDir, { recursive: true, mode: 0o700 });
+    fs.mkdirSync(runtimeDir, { mode: 0o700 });
     fs.chownSync(runtimeDir, runner.uid, runner.gid);
     madeRuntimeDirs.push(runtimeDir);
   }
