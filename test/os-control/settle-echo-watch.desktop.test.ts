@@ -159,6 +159,29 @@ describe('TextEchoWatch on the accessibility bus', () => {
     await until('the real insert', () => echo.progress().completeAt !== undefined);
   });
 
+  it('passes over a TextChanged it does not count quietly: its sender gets no error back', async () => {
+    const watch = await open();
+    const echo = watch.begin();
+    echo.expect('ab');
+    const errors: string[] = [];
+    const onMessage = (m: { type: number; errorName?: string }) => {
+      if (m.type === dbus.MessageType.ERROR) errors.push(m.errorName ?? '?');
+    };
+    app.on('message', onMessage);
+    try {
+      textChanged('delete', 'ab');
+      textChanged('insert', 7);
+      // A call the watch's connection cannot answer (UnknownMethod) goes out after anything it
+      // sent about the two signals: once its answer is here, so is any error about them.
+      const [name] = await watchNames();
+      await expect(app.call(new dbus.Message({ destination: name!, path: '/', interface: 'org.example.Probe', member: 'Probe' }))).rejects.toThrow(/Probe/);
+      expect(errors).toEqual(['org.freedesktop.DBus.Error.UnknownMethod']);
+      expect(echo.progress()).toEqual({ seen: false, completeAt: undefined });
+    } finally {
+      app.off('message', onMessage);
+    }
+  });
+
   it('an ended echo and a closed watch hear nothing more; a closed watch collects no new echo', async () => {
     const watch = await open();
     const ended = watch.begin();
