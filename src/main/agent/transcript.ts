@@ -36,6 +36,12 @@ export interface ModelCall {
    * names an id only, and its target always comes from the list the model was sent.
    */
   foundElements?: true;
+  /**
+   * Set only by agent/replay's provider, on a step with a recorded code block: the size
+   * of the screenshot the block's model was sent, the pixels its computer calls are in
+   * (harness/code/recorded-space.ts). A model's block is always in the screenshot it has.
+   */
+  blockSpace?: { width: number; height: number };
 }
 
 /**

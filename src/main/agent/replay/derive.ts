@@ -3,6 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { actionCategory, actionSpec, type Action, type Point, type Rect } from '../../../shared/actions.js';
 import { looksLikeSecret } from '../../../shared/secrets.js';
+import { codeBlockOf } from '../../../shared/code-block.js';
 import type { ActionTarget, RunEventOf } from '../../../shared/events.js';
 import type { ObservationRecord } from '../../../shared/observation.js';
 import {
@@ -74,7 +75,8 @@ export async function deriveTrajectory(dir: string): Promise<Trajectory> {
   };
   const replayOf = started.labels[REPLAY_LABELS.of];
   const steps: TrajectoryStep[] = [];
-  let current: { step: TrajectoryStep; lastSeq: number } | undefined;
+  /** Each action of the current step: the call it came from and when it ran (blockOwn below). */
+  let current: { step: TrajectoryStep; lastSeq: number; from: Array<{ callId: string | undefined; seq: number }> } | undefined;
   const finishStep = async (nextObservation?: RunEventOf<'observation'>) => {
     if (!current) return;
     if (nextObservation) current.step.after = await shotOf(await shot(nextObservation));
@@ -102,12 +104,21 @@ export async function deriveTrajectory(dir: string): Promise<Trajectory> {
       current = {
         step: { step: event.step, intent: proposal.reasoning.trim(), actions: [], before: await shotOf(await shot(before)), origin },
         lastSeq: event.seq,
+        from: [],
       };
+    }
+    if (codeBlockOf(event.action)) {
+      const dropped = dropBlockOwn(current, proposal);
+      // Their masked texts are typed again by the block, not from a variable: the numbers stay in the order of what is kept.
+      secrets -= dropped.filter((a) => a.secretRef).length;
+      // A step its block's first call opened is the block's: the model's words are its intent.
+      if (current.step.actions.length === 0) current.step.intent = proposal.reasoning.trim();
     }
     const index = current.step.actions.length;
     const target = await targetOf(dir, event.action, event.target, await shot(before), `s${String(event.step).padStart(4, '0')}-a${index}`);
     const secretRef = maskedText(event.action) ? { env: `${SECRET_ENV_PREFIX}${++secrets}` } : undefined;
     current.step.actions.push({ action: event.action, ...(target ? { target } : {}), ...(secretRef ? { secretRef } : {}) } satisfies TrajectoryAction);
+    current.from.push({ callId: proposal.callId, seq: event.seq });
     current.lastSeq = event.seq;
   }
   await finishStep();
@@ -126,6 +137,21 @@ export async function deriveTrajectory(dir: string): Promise<Trajectory> {
     steps,
     ...(lastObservation ? { final: await shotOf(await shot(lastObservation)) } : {}),
   } satisfies Trajectory);
+}
+
+/**
+ * A code block's own computer calls are not steps of their own: the block, replayed in
+ * its language, makes them again (each gated), so replaying them too would click and
+ * type twice. They are the actions of the block's call that ran after the block was
+ * proposed and before it ended (its computer calls run inside it; the call's other
+ * actions run before or after it, never between), which holds for every run's log.
+ */
+function dropBlockOwn(current: { step: TrajectoryStep; from: Array<{ callId: string | undefined; seq: number }> }, block: RunEventOf<'action_proposed'>): TrajectoryAction[] {
+  const own = current.from.map((f) => f.callId === block.callId && f.seq > block.seq);
+  const dropped = current.step.actions.filter((_, i) => own[i]);
+  current.step.actions = current.step.actions.filter((_, i) => !own[i]);
+  current.from = current.from.filter((_, i) => !own[i]);
+  return dropped;
 }
 
 async function shotOf(s: Shot): Promise<TrajectoryShot> {

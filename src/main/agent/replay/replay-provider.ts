@@ -13,6 +13,7 @@ import { elementEffectDiverges, isElementOp, placeElementOp, type ElementExpecta
 import { findTarget, PLAIN_CONTRAST, type ElementLookups, type ScreenNow, type TargetLookup } from './find-target.js';
 import { REPLAY_CALL_PREFIX } from './labels.js';
 import { maskedText } from './derive.js';
+import { codeBlockOf } from '../../../shared/code-block.js';
 import { MASKED_SECRET, REDACTED } from '../../sessions/scrub.js';
 import { SETTLE_DEFAULTS } from '../../../os-control/settle.js';
 import { earlyLookups, pathsToLookUp } from './early-lookups.js';
@@ -279,6 +280,8 @@ export class ReplayProvider implements Driver {
       actions: actions.map((action) => ({ ok: true as const, action })),
       // Its element ops carry the element found again by path: the runner keeps those targets.
       ...(elements.length ? { foundElements: true as const } : {}),
+      // A recorded code block's computer calls are in the pixels of the screenshot its model had.
+      ...(actions.some((action) => codeBlockOf(action)) ? { blockSpace: step.before.size } : {}),
     };
     // The recorded intent is logged as this step's reasoning: a healed trajectory keeps it.
     return { assistant: { role: 'assistant', text: step.intent || `step ${this.index} of ${steps.length}`, calls: [call] }, usage: ZERO_TOKENS, stopReason: 'tool_use' };

@@ -111,8 +111,12 @@ export interface RunContext {
   readonly tools: RunTools;
   /** How the model finds targets (profile `grounding`, agent/grounding). */
   readonly grounding: Grounding;
-  /** The code harness's interpreters (harness/code): present when the run's harness is `code`; ended with the run. */
-  readonly code?: CodeSessions;
+  /**
+   * The run's code interpreters (harness/code), ended with the run. In every run: none
+   * starts before a block does, and a block comes from the code and hybrid harnesses'
+   * execute (offered only there) or from a replayed step that recorded one.
+   */
+  readonly code: CodeSessions;
   readonly startedAt: number;
   emit(event: RunEventInput): RunEvent;
   transcript: TranscriptItem[];

@@ -19,10 +19,11 @@ import { resolveElementIds } from '../grounding/resolve-id.js';
 import { elementContext } from '../grounding/element-context.js';
 import { elementFactsMatter } from '../supervision/element-facts.js';
 import { EXECUTE_TOOL_NAME } from '../harness/code/execute-tool.js';
-import { runCodeCall, type BlockPerformer } from '../harness/code/run-block.js';
+import { recordedBlock, runCodeCall, runRecordedBlock, type BlockHooks, type BlockPerformer } from '../harness/code/run-block.js';
 import { blockLookups } from '../harness/code/lookups.js';
+import { checkInSpace, recordedSpace } from '../harness/code/recorded-space.js';
 import { blockOcr } from '../harness/code/block-ocr.js';
-import { maskTypedSecret, noteSecretField } from './secret-field.js';
+import { noteSecretField } from './secret-field.js';
 
 /** What one model turn's calls came to: one result per call id, in order, and maybe the end of the run. */
 export interface TurnOutcome {
@@ -85,16 +86,9 @@ async function executeCall(
   seen: SeenObservation,
   reasoning: string,
 ): Promise<ActionResult & { acted: boolean; acknowledgedSafetyChecks?: ModelCall['safetyChecks'] }> {
-  if (ctx.code && call.name === EXECUTE_TOOL_NAME) {
+  if (call.name === EXECUTE_TOOL_NAME && offersExecute(ctx)) {
     // The code harness's block: gated whole, then each computer call in it as the action it is (harness/code/run-block.ts).
-    return runCodeCall(ctx, ctx.code, call, {
-      propose: (action, index, options) =>
-        proposeAndRun(ctx, call, `${ctx.step}.${callIndex}.${index}`, action, seen, options.reasoning ?? reasoning, options.perform),
-      check: (action) => checkAction(action, seen.record),
-      screen: seen.record.image,
-      lookups: blockLookups(ctx.computer, seen.record, blockOcr()),
-      reasoning,
-    });
+    return runCodeCall(ctx, ctx.code, call, blockHooks(ctx, call, seen, reasoning, (index) => `${ctx.step}.${callIndex}.${index}`));
   }
   const tool = ctx.tools.find(call.name);
   if (tool?.asAction) {
@@ -128,7 +122,11 @@ async function executeCall(
       return { ok: false, text: texts.join('\n'), acted };
     }
     const proposalId = `${ctx.step}.${callIndex}.${actionIndex}`;
-    const result = await proposeAndRun(ctx, call, proposalId, checked.action, seen, reasoning);
+    // A recorded code block (a replayed step) runs in its language's session as the model's block did, never as a shell command.
+    const block = recordedBlock(checked.action);
+    const result: ActionResult & { acted: boolean } = block
+      ? await runRecordedBlock(ctx, ctx.code, call, block, blockHooks(ctx, call, seen, reasoning, (index) => (index === 0 ? proposalId : `${proposalId}.${index}`), call.blockSpace))
+      : await proposeAndRun(ctx, call, proposalId, checked.action, seen, reasoning);
     acted ||= result.acted;
     routine &&= result.routine === true;
     texts.push(result.text);
@@ -148,6 +146,27 @@ async function executeCall(
   };
 }
 
+/** Execute is the model's to call only where the harness offered it (code, hybrid): a GUI run's model naming it runs nothing. */
+function offersExecute(ctx: RunContext): boolean {
+  return ctx.tools.specs.some((spec) => spec.name === EXECUTE_TOOL_NAME);
+}
+
+/**
+ * What a block borrows of the runner (run-block.ts BlockHooks): this call's proposal path,
+ * named by `idOf(index)`, and the screenshot the model saw — for a replayed block, that
+ * screenshot at the recorded size (`recorded`: harness/code/recorded-space.ts).
+ */
+function blockHooks(ctx: RunContext, call: ModelCall, seen: SeenObservation, reasoning: string, idOf: (index: number) => string, recorded?: { width: number; height: number }): BlockHooks {
+  const space = recordedSpace(seen.record, recorded);
+  return {
+    propose: (action, index, options) => proposeAndRun(ctx, call, idOf(index), action, seen, options.reasoning ?? reasoning, options.perform),
+    check: (action) => checkInSpace(action, space, seen.record),
+    screen: space.image,
+    lookups: blockLookups(ctx.computer, space, blockOcr()),
+    reasoning,
+  };
+}
+
 async function proposeAndRun(
   ctx: RunContext,
   call: ModelCall,
@@ -158,11 +177,6 @@ async function proposeAndRun(
   /** What runs once the gate lets the action through, instead of the executor (a code block: harness/code/run-block.ts). */
   performWith?: BlockPerformer,
 ): Promise<ActionResult & { acted: boolean }> {
-  // One read of the focused window's tree serves the typed text's check, the target and the gate (treeForGate), ~76–250 ms each.
-  let treeRead: Promise<ElementTreeResult> | undefined;
-  const treeNow = () => (treeRead ??= ctx.computer.elementTree({ scope: 'focused' }));
-  // Typed into a password field: masked from its proposal on (secret-field.ts).
-  await maskTypedSecret(ctx, proposed, treeNow);
   ctx.emit({
     type: 'action_proposed',
     step: ctx.step,
@@ -175,6 +189,9 @@ async function proposeAndRun(
   // What a pointer action lands on is read while the gate decides (action-target.ts).
   const targetPoint = ctx.options.readTargets === false ? undefined : pointerTargetPoint(proposed);
   const globalPoint = targetPoint ? pointerTargetPoint(actionToGlobal(proposed, seen.record)) : undefined;
+  // One read of the focused window's tree serves the target and the gate (treeForGate), ~76–250 ms each.
+  let treeRead: Promise<ElementTreeResult> | undefined;
+  const treeNow = () => (treeRead ??= ctx.computer.elementTree({ scope: 'focused' }));
   // Never rejects (a failed read is no target), so an action the gate refuses leaves nothing unhandled.
   const target = globalPoint ? readActionTarget(treeNow, globalPoint) : undefined;
   // A pause (the person, a takeover) holds the next action even within one turn.
@@ -311,7 +328,7 @@ async function perform(ctx: RunContext, proposalId: string, action: CheckedActio
     error = cause instanceof Error ? cause.message : String(cause);
   }
   // A failed input action released everything it and earlier actions held (os-control's contract).
-  if (desktop.type !== 'shell') ctx.input = rememberAction(ctx.input, desktop, error === undefined, target);
+  if (desktop.type !== 'shell') ctx.input = rememberAction(ctx.input, desktop, error === undefined);
   // Tool output goes to the model, the log and every client: scrubbed like the log (a
   // command that prints an environment key, a file with a password).
   if (output !== undefined) output = ctx.log.scrubText(output);

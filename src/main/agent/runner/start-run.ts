@@ -221,7 +221,7 @@ function buildContext(parts: {
     price: priceFor(options.profile.model, options.config.prices),
     tools,
     grounding: groundingOf(options.profile),
-    ...(harness.codeSessions ? { code: new CodeSessions({ cwd: process.cwd(), resumed: options.resumeRunId !== undefined, ...(options.sandbox ? { sandbox: options.sandbox } : {}) }) } : {}),
+    code: new CodeSessions({ cwd: process.cwd(), resumed: options.resumeRunId !== undefined, ...(options.sandbox ? { sandbox: options.sandbox } : {}) }),
     system: (screen) =>
       buildSystemPrompt({
         family: options.profile.provider,
@@ -272,7 +272,7 @@ async function runToEnd(ctx: RunContext, deps: RunDeps, log: FileRunLog, wallTim
     // The run's sandbox session ends with it: no process of it is left (sandbox/run-sandbox.ts).
     if (ctx.commands && !(await ctx.commands.close())) emit({ type: 'error', message: "a process of the run's sandbox was still alive 2 s after it was killed", fatal: false });
     // The code harness's interpreters and every process their blocks started.
-    await ctx.code?.close().catch((error: unknown) => emit({ type: 'error', message: `ending the code sessions failed: ${errorText(error)}`, fatal: false }));
+    await ctx.code.close().catch((error: unknown) => emit({ type: 'error', message: `ending the code sessions failed: ${errorText(error)}`, fatal: false }));
     await ctx.options.mcp?.close().catch((error: unknown) => emit({ type: 'error', message: `closing the MCP servers failed: ${errorText(error)}`, fatal: false }));
   }
   // From here the handle's stop/pause/resume do nothing: the loop is over.

@@ -1,3 +1,4 @@
+import type { Action, ActionOf } from '../../../../shared/actions.js';
 import type { ApprovedBy } from '../../../../shared/approvals.js';
 import { throwIfAborted } from '../../../../shared/abort.js';
 import type { CheckedAction } from '../../../../os-control/check-action.js';
@@ -75,10 +76,44 @@ export const ESCALATED_NOTE = '(This block ran in a fresh interpreter with the a
 
 
 export async function runCodeCall(ctx: BlockRun, sessions: CodeSessions, call: ModelCall, hooks: BlockHooks): Promise<BlockOutcome> {
+  return runBlockInput(ctx, sessions, call, call.input, hooks);
+}
+
+/** A code block as an action carries it: a `shell` action with its language. */
+export type RecordedBlock = ActionOf<'shell'> & { language: CodeLanguage };
+
+/** The action as a recorded block, or undefined for any other action (a plain shell command too). */
+export function recordedBlock(action: Action): RecordedBlock | undefined {
+  return action.type === 'shell' && action.language !== undefined ? { ...action, language: action.language } : undefined;
+}
+
+/**
+ * A block that was recorded (a replayed step's `shell` action carrying its `language`,
+ * as the run that made it logged it): run again in its language's session, exactly as
+ * the model's execute call was — gated whole, its computer calls each gated, in the
+ * run's sandbox. Never as a shell command: its text is Python or JavaScript.
+ */
+export async function runRecordedBlock(ctx: BlockRun, sessions: CodeSessions, call: ModelCall, action: RecordedBlock, hooks: BlockHooks): Promise<BlockOutcome> {
+  return runBlockInput(ctx, sessions, call, recordedInput(action), hooks);
+}
+
+/** The execute input a recorded block action stands for (read by readExecuteInput like a model's: a hand-edited trajectory gets no further than a model). */
+export function recordedInput(action: RecordedBlock): unknown {
+  return {
+    language: action.language,
+    code: codeOfCommand(action.language, action.command),
+    // Whole seconds, as execute takes them (a block's time is proposed as seconds × 1000).
+    ...(action.timeoutMs !== undefined ? { timeout_seconds: Math.ceil(action.timeoutMs / 1000) } : {}),
+    ...(action.escalate ? { escalate: action.escalate } : {}),
+    ...(action.reason !== undefined ? { reason: action.reason } : {}),
+  };
+}
+
+async function runBlockInput(ctx: BlockRun, sessions: CodeSessions, call: ModelCall, raw: unknown, hooks: BlockHooks): Promise<BlockOutcome> {
   // 1. read
-  const input = readExecuteInput(call.input);
+  const input = readExecuteInput(raw);
   if (!input.ok) {
-    ctx.emit({ type: 'action_invalid', step: ctx.step, callId: call.callId, raw: JSON.stringify(call.input ?? null).slice(0, 2_000), error: input.error });
+    ctx.emit({ type: 'action_invalid', step: ctx.step, callId: call.callId, raw: JSON.stringify(raw ?? null).slice(0, 2_000), error: input.error });
     return { ok: false, text: input.error, acted: false };
   }
   const { language, code, escalate, reason } = input.block;
