@@ -54,10 +54,15 @@ export const MODULES = {
   // load ~8) with resolve-sandbox.fast; survivors were startedWorkspace's fallback details (mkdir's recursive, the note's
   // first clause), since asserted (a second start, the clause without its ':'), not measured again.
   'src/main/sandbox/resolve.ts': ['test/sandbox/resolve-sandbox.fast.test.ts'],
-  // The probe a run's default mode and `deskpilot doctor` ask (issue 30 item 4): 84.38% (81 of 96, load ~8) with probe.test
-  // (was 43.75% with doctor-sandbox alone), BELOW the bar: the probe command's own details (its mode, args, PATH, temp
-  // folder name, spawn options) and the darwin refusal branch survive — a probe whose command is wrong still says 'works'.
+  // The probe a run's default mode and `deskpilot doctor` ask (issue 30 item 4): 100% (98 of 98, 12.8 min at concurrency 1,
+  // load ~32; was 84.38%): probe.test's recording stand-in bwrap pins the probe's own command (true alone, its temp folder,
+  // read-only binds, the PATH, stdin/stdout /dev/null) and its clean-up. Two equivalent mutants are marked in probe.ts (a mode
+  // of '' plans as read-only; the rethrow of a non-SandboxUnavailableError prepareCommand cannot give here).
   'src/main/sandbox/probe.ts': ['test/sandbox/doctor-sandbox.test.ts', 'test/sandbox/probe.test.ts'],
+  // The machine's facts a command's plan is built from and the one entry that wraps a command (issue 30): 97.83% (45 of 46,
+  // 5.7 min at concurrency 1, load ~36) with host.fast on real folders; it spawns nothing. The survivor is equivalent: a PATH
+  // of one relative folder that does not exist for `env.PATH ?? ''` finds nothing, as '' does.
+  'src/main/sandbox/host.ts': ['test/sandbox/host.fast.test.ts'],
   'src/main/sandbox/policy.ts': ['test/sandbox/plan.fast.test.ts', 'test/sandbox/sandbox-pure.fast.test.ts'],
   'src/main/sandbox/plan.ts': ['test/sandbox/plan.fast.test.ts', 'test/sandbox/sandbox-pure.fast.test.ts'],
   'src/main/sandbox/hidden-paths.ts': ['test/sandbox/plan.fast.test.ts', 'test/sandbox/sandbox-pure.fast.test.ts'],
