@@ -51,6 +51,12 @@ export const ATSPI_STATE = {
   sensitive: 24,
   showing: 25,
   visible: 30,
+  /**
+   * The element's children are made on demand and may be countless (LibreOffice Calc's
+   * sheet: 1,048,576 rows × 16,384 columns of cells): a client must not list them
+   * (GetChildren). Calc answered such a call by freezing for good.
+   */
+  managesDescendants: 31,
   indeterminate: 32,
   readOnly: 43,
 } as const;

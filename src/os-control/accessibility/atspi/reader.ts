@@ -18,7 +18,7 @@ import type { Rect } from '../../../shared/actions.js';
 import { ACCESSIBILITY_LIMITS } from '../limits.js';
 import { childPath, formatPath, formatStep, parsePath, siblingSteps, type PathStep } from '../path.js';
 import type { AtspiBus } from './bus.js';
-import { elementStates, roleName } from './constants.js';
+import { elementStates, hasState, roleName } from './constants.js';
 import {
   ActionsReply,
   CacheItemsReply,
@@ -42,6 +42,18 @@ import type { ElementLookup } from '../../../shared/elements.js';
 /** Roles whose text is their value (a label's text is already its name). */
 const TEXT_ROLES: ReadonlySet<string> = new Set(['text', 'entry', 'terminal', 'paragraph', 'document text', 'spin button', 'combo box', 'static']);
 
+/**
+ * How many children an element has that must not be listed (0: list them). An element that
+ * manages its descendants makes them on demand (AT-SPI's MANAGES_DESCENDANTS): LibreOffice
+ * Calc's sheet has 1,048,576 × 16,384 cells, and a GetChildren on it froze Calc for good.
+ * One with no more children than a tree holds (a GTK 3 tree view's rows) is still listed.
+ */
+export function countlessChildren(all: Record<string, { value: unknown }>, stateWords: readonly number[]): number {
+  if (!hasState(stateWords, 'managesDescendants')) return 0;
+  const count = prop(all, 'ChildCount', z.number().int()) ?? 0;
+  return count > ACCESSIBILITY_LIMITS.maxNodes ? count : 0;
+}
+
 /** The focused window as the window system tells it (X11: _NET_ACTIVE_WINDOW), to pick its application. */
 export interface FocusHint {
   pid?: number;
@@ -57,6 +69,8 @@ interface RawElement {
   stateWords: number[];
   interfaces: string[];
   childRefs: ObjectRef[];
+  /** Children not listed because the element manages its descendants (its ChildCount), counted as not read. */
+  unlisted?: number;
 }
 
 interface AppInfo {
@@ -130,12 +144,18 @@ class Walk {
     if (cached) return withChildren ? cached : { ...cached, childRefs: [] };
     const [dest, path] = ref;
     const on = (iface: string, member: string, signature = '', body: unknown[] = []) => ({ destination: dest, path, iface, member, signature, body });
-    const [props, [role], [stateWords], [interfaces], children] = await Promise.all([
-      this.bus.call(on(IFACE.properties, 'GetAll', 's', [IFACE.accessible]), PropertiesReply),
+    const propsCall = this.bus.call(on(IFACE.properties, 'GetAll', 's', [IFACE.accessible]), PropertiesReply);
+    const stateCall = this.bus.call(on(IFACE.accessible, 'GetState'), StatesReply);
+    // Children are listed only once the element's state and count say they may be: listing a
+    // sheet's cells froze LibreOffice Calc, which then took no click or key at all.
+    const unlistedCall = Promise.all([propsCall, stateCall]).then(([[all], [words]]) => countlessChildren(all, words));
+    const [props, [role], [stateWords], [interfaces], children, unlisted] = await Promise.all([
+      propsCall,
       this.bus.call(on(IFACE.accessible, 'GetRole'), IntReply),
-      this.bus.call(on(IFACE.accessible, 'GetState'), StatesReply),
+      stateCall,
       this.bus.call(on(IFACE.accessible, 'GetInterfaces'), StringsReply),
-      withChildren ? this.bus.call(on(IFACE.accessible, 'GetChildren'), RefsReply) : Promise.resolve([[]] as [ObjectRef[]]),
+      withChildren ? unlistedCall.then((n) => (n > 0 ? ([[]] as [ObjectRef[]]) : this.bus.call(on(IFACE.accessible, 'GetChildren'), RefsReply))) : Promise.resolve([[]] as [ObjectRef[]]),
+      unlistedCall,
     ]);
     const all = props[0];
     return {
@@ -146,6 +166,7 @@ class Walk {
       stateWords,
       interfaces,
       childRefs: children[0].filter(([, p]) => p !== NULL_PATH),
+      ...(unlisted > 0 ? { unlisted } : {}),
     };
   }
 
@@ -182,7 +203,7 @@ class Walk {
     if (raw.description) node.description = raw.description;
     // A password field's subtree is never read: some toolkits put the text in child elements.
     const descend = depth < this.request.maxDepth && !password && raw.childRefs.length > 0;
-    let omitted = descend ? 0 : raw.childRefs.length;
+    let omitted = (descend ? 0 : raw.childRefs.length) + (raw.unlisted ?? 0);
     if (descend) {
       const room = Math.max(0, ACCESSIBILITY_LIMITS.maxNodes - this.nodes);
       const refs = raw.childRefs.slice(0, room);
