@@ -71,6 +71,8 @@ export const SettingsViewSchema = z
     platform: z.enum(['linux', 'darwin', 'win32']).optional(),
     /** The formats sessions.export writes here; the desktop app writes no trajectory (it ships no OCR). Absent: all of them. */
     exports: z.array(ExportFormatSchema).optional(),
+    /** sessions.export can `redact` here: fill the words OCR reads as secrets in each screenshot (serve; the desktop app ships no OCR). */
+    redacts: z.boolean().optional(),
   })
   .strict();
 export type SettingsView = z.infer<typeof SettingsViewSchema>;
@@ -171,10 +173,11 @@ export const Commands = {
    * images, a replayable trajectory) is written under <home>/exports/<runId>/ and its path said.
    */
   'sessions.export': {
-    input: z.object({ runId: z.string(), format: ExportFormatSchema }).strict(),
+    /** `redact`: `deskpilot sessions export --redact` — each screenshot's words the secret detectors flag are filled too (where `redacts` says it can). */
+    input: z.object({ runId: z.string(), format: ExportFormatSchema, redact: z.boolean().optional() }).strict(),
     output: z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('file'), name: z.string(), mediaType: z.string(), dataBase64: z.string() }).strict(),
-      z.object({ kind: z.literal('folder'), path: z.string(), files: z.number().int() }).strict(),
+      z.object({ kind: z.literal('file'), name: z.string(), mediaType: z.string(), dataBase64: z.string(), redactedWords: z.number().int().nonnegative().optional() }).strict(),
+      z.object({ kind: z.literal('folder'), path: z.string(), files: z.number().int(), redactedWords: z.number().int().nonnegative().optional() }).strict(),
     ]),
   },
   /**

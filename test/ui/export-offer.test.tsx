@@ -84,3 +84,48 @@ describe('the export buttons offer what the service writes', () => {
     }
   });
 });
+
+describe('Redact secrets in screenshots (issue 28 item 8): the page asks for what `sessions export --redact` does, where the service can', () => {
+  async function renderWith(redacts: boolean | undefined) {
+    const client = new TestClient();
+    if (redacts !== undefined) client.settings = { ...client.settings, redacts };
+    client.answers['sessions.export'] = () => ({ kind: 'folder', path: '/home/u/.deskpilot/exports/done1/done1.md', files: 2, redactedWords: 3 });
+    const store = createAppStore(client);
+    await store.getState().loadSettings();
+    const s = new EventScript('done1');
+    s.add({ type: 'run_started', task: 'export me', provider: 'anthropic', model: 'm', policy: 'ask', limits: { maxSteps: 5, maxWallMs: 60_000, maxCostUsd: 1 } });
+    s.add({ type: 'run_ended', status: 'done', summary: 'ok', steps: 0, total: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 } });
+    render(
+      <Providers client={client} store={store}>
+        <RunActions run={replay('done1', s.events)} place="end" />
+      </Providers>,
+    );
+    await act(async () => {});
+    return client;
+  }
+
+  it('serve (redacts): ticked, the export asks for redact and says how many words were filled; unticked it does not ask', async () => {
+    const client = await renderWith(true);
+    const box = screen.getByTestId('export-redact') as HTMLInputElement;
+    expect(box.disabled).toBe(false);
+    expect(screen.queryByTestId('export-redact-off')).toBeNull();
+    await act(async () => screen.getByTestId('export-md').click());
+    expect(client.callsOf('sessions.export')).toEqual([{ runId: 'done1', format: 'md' }]);
+    await act(async () => box.click());
+    expect(box.checked).toBe(true);
+    await act(async () => screen.getByTestId('export-md').click());
+    expect(client.callsOf('sessions.export')[1]).toEqual({ runId: 'done1', format: 'md', redact: true });
+    expect(screen.getByTestId('export-status').textContent).toBe('Written to /home/u/.deskpilot/exports/done1/done1.md (2 files). 3 secret words were filled in its screenshots.');
+  });
+
+  it('the desktop app (no OCR): the box is off and says why and what is filled anyway; an export never asks for redact', async () => {
+    const client = await renderWith(false);
+    const box = screen.getByTestId('export-redact') as HTMLInputElement;
+    expect(box.disabled).toBe(true);
+    expect(screen.getByTestId('export-redact-off').textContent).toBe(
+      'Password fields are filled in every export. Filling other secret words needs OCR, which this app does not ship: deskpilot sessions export <run> --redact.',
+    );
+    await act(async () => screen.getByTestId('export-md').click());
+    expect(client.callsOf('sessions.export')).toEqual([{ runId: 'done1', format: 'md' }]);
+  });
+});

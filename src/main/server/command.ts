@@ -93,7 +93,9 @@ export async function runServe(options: ServeRunOptions): Promise<{ server: Runn
       surface: 'serve',
       home: options.home ?? deskpilotHome(),
       // The CLI ships OCR, so serve's page can export trajectories (the app cannot: export-run.ts).
-      exportTrajectory: async (runDir, outDir) => (await import('../agent/replay/index.js')).exportTrajectory(runDir, outDir),
+      exportTrajectory: async (runDir, outDir, exportOptions) => (await import('../agent/replay/index.js')).exportTrajectory(runDir, outDir, exportOptions),
+      // And redact: `sessions export --redact`'s filter (OCR words the secret detectors flag).
+      redactImage: async (image) => (await import('../agent/ocr-redact.js')).redactSecretWords(image),
       computer: await createComputer(),
       ...(options.virtualDesktop ? { virtualDesktop: options.virtualDesktop } : {}),
     });

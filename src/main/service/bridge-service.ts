@@ -10,7 +10,7 @@ import type { Computer } from '../../os-control/types.js';
 import { ConfigError, configOnVirtualDesktop, loadConfig, saveConfig, VIRTUAL_DISPLAY_LABEL } from '../config/index.js';
 import { deleteSession, listSessions, openSession, runDir } from '../sessions/history.js';
 import { mediaTypeOf, readFileInRun, resolveInRun } from '../sessions/files.js';
-import { exportForBridge, type TrajectoryExporter } from './export-run.js';
+import { exportForBridge, type ImageRedactor, type TrajectoryExporter } from './export-run.js';
 import { openEvalReport } from './eval-report.js';
 import { apiKeyEnvName, resolveApiKey } from '../agent/providers/index.js';
 import { pingProvider } from '../agent/providers/ping.js';
@@ -46,6 +46,8 @@ export interface BridgeServiceOptions {
   surface?: Extract<Surface, 'app' | 'serve' | 'mcp' | 'acp'>;
   /** Writes a run's trajectory for `sessions.export` (export-run.ts); absent in the desktop app, which ships no OCR. */
   exportTrajectory?: TrajectoryExporter;
+  /** Fills a screenshot's secret words for `sessions.export`'s `redact` (OCR + the secret detectors); absent in the desktop app, which ships no OCR. */
+  redactImage?: ImageRedactor;
   /** Live frames per second while a client watches (default 3). */
   fps?: number;
   /** Where skills are looked for (the project folder is the working directory by default). */
@@ -186,7 +188,7 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
     }
     // A format the service would refuse is not offered: the app has no trajectory exporter.
     const exports = ExportFormatSchema.options.filter((f) => f !== 'trajectory' || options.exportTrajectory !== undefined);
-    return { config, keys, profileKeys, platform: desktopPlatform(process.platform), exports };
+    return { config, keys, profileKeys, platform: desktopPlatform(process.platform), exports, redacts: options.redactImage !== undefined };
   };
 
   const withConfigErrors = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -440,7 +442,7 @@ export function createBridgeService(options: BridgeServiceOptions): RunHostingSe
     },
     'sessions.export': async (input) => {
       try {
-        return await exportForBridge(home, input, options.exportTrajectory);
+        return await exportForBridge(home, input, options.exportTrajectory, options.redactImage);
       } catch (error) {
         throw new BridgeError('not_found', error instanceof Error ? error.message : String(error));
       }
