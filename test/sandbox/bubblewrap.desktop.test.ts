@@ -66,9 +66,13 @@ function stageFor(runner: Runner): Stage {
   secrets.xauthority = xauthority;
   const runtimeDir = `/run/user/${runner.uid}`;
   // /run/user itself as logind makes it, 0755: a machine without logind (a clean Debian root)
-  // has none, and `recursive` with mode 0700 made it root-only — the user's own runtime folder
-  // then unreachable (Permission denied) in danger-full-access, where it should be readable.
+  // has none, and one made root-only — by `recursive` with mode 0700 here before, or by another
+  // process's mkdir -p of some /run/user/<uid> (the clean-root run of test/sandbox had one, made
+  // while run-sandbox.desktop ran beside this file) — leaves the user's own runtime folder
+  // unreachable (Permission denied) in danger-full-access, where it should be readable.
   fs.mkdirSync('/run/user', { recursive: true, mode: 0o755 }); // nothing if it exists
+  const runUser = fs.statSync('/run/user');
+  if (process.getuid!() === 0 && runUser.uid === 0 && (runUser.mode & 0o111) !== 0o111) fs.chmodSync('/run/user', 0o755);
   if (!fs.existsSync(runtimeDir)) {
     fs.mkdirSync(runtimeDir, { mode: 0o700 });
     fs.chownSync(runtimeDir, runner.uid, runner.gid);
