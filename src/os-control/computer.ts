@@ -25,7 +25,8 @@ import { resolveKey } from './keys.js';
 import { loadNut } from './native.js';
 import { SETTLE_DEFAULTS, waitForSettle, type SettleReaction } from './settle.js';
 import { currentTextEchoWatch, openTextEchoWatch, type TypedEcho } from './settle-echo.js';
-import { pingInputTargets } from './settle-ping.js';
+import { focusedClientWindow, pingInputTargets } from './settle-ping.js';
+import { EchoingWindows, echoOutcome } from './echo-memory.js';
 import { TakeoverDetector } from './takeover.js';
 import { typeText } from './typing.js';
 import { ClickFocus } from './x11/click-focus.js';
@@ -102,8 +103,11 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
   // out: the first frame that differs from it is the app's answer, even one drawn before
   // settle started. It owns its frame: whoever replaces or takes it releases it.
   // `echo`: the typed text as the app reports it back (settle-echo.ts), collected from
-  // before the first key until that settle ends.
-  let pendingInput: (SettleReaction & { before?: { displayId: string; grab: DisplayGrab }; echo?: TypedEcho }) | undefined;
+  // before the first key until that settle ends; `echoWindow`: the client window that had
+  // the focus as the keys went out (0 when unknown), whose past reports say whether this
+  // one is owed (echo-memory.ts).
+  let pendingInput: (SettleReaction & { before?: { displayId: string; grab: DisplayGrab }; echo?: TypedEcho; echoWindow?: Promise<number> }) | undefined;
+  const echoingWindows = new EchoingWindows();
   const takeInput = () => {
     const taken = pendingInput;
     pendingInput = undefined;
@@ -202,9 +206,16 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     const earlier = pendingInput?.echo;
     const echo = earlier ?? currentTextEchoWatch()?.begin();
     echo?.expect(text);
+    // Looked up beside the keys, not before them. A failed lookup (the X connection) only
+    // means no memory is used for this typing: settle still has the screen, the round
+    // trip and any report that comes.
+    const echoWindow = echo && !earlier ? focusedClientWindow().catch(() => 0) : undefined;
     const keysOut = async () => {
       await beforeKeys();
-      if (echo && pendingInput) pendingInput.echo = echo;
+      if (echo && pendingInput) {
+        pendingInput.echo = echo;
+        pendingInput.echoWindow ??= echoWindow;
+      }
     };
     try {
       const x11 = await x11Typist();
@@ -342,6 +353,9 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
       // passes to waitForSettle), when it shows this display.
       const before = input?.before?.displayId === display.id ? input.before.grab.frame : undefined;
       if (input?.before && !before) input.before.grab.frame.release();
+      const echo = input?.echo;
+      const echoWindow = echo && input?.echoWindow ? await input.echoWindow : 0;
+      const expected = echoingWindows.expects(echoWindow);
       let lastGrab: DisplayGrab | undefined;
       const { result, last } = await waitForSettle(
         async () => {
@@ -355,12 +369,14 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
           // The app's proofs are asked only after input: a settle with nothing sent
           // (the first observation, after an accessibility action) costs no round trip.
           ...(input ? { reaction: { since: input.since, expectChange: input.expectChange }, roundTrip: pingInputTargets } : {}),
-          ...(input?.echo ? { echo: input.echo } : {}),
+          ...(echo ? { echo: { progress: () => ({ ...echo.progress(), expected }) } } : {}),
           frameLayout: () => (lastGrab ? { rowBytes: lastGrab.byteWidth, pixelBytes: lastGrab.channels } : undefined),
           ...(before ? { before } : {}),
           ...(o.signal ? { signal: o.signal } : {}),
         },
-      ).finally(() => input?.echo?.end());
+      ).finally(() => echo?.end());
+      // Learnt only from a settle that ran its course (an abort says nothing of the app).
+      if (echo) echoingWindows.learn(echoWindow, echoOutcome({ ...echo.progress(), expected }));
       if (result.settled && last && lastGrab?.frame === last) {
         // Another settle may have run meanwhile and left its frame: this one is newer.
         takeSettled()?.grab.frame.release();

@@ -75,6 +75,11 @@ export interface EchoProgress {
   seen: boolean;
   /** performance.now() when all of the typed text had come back, undefined before. */
   completeAt: number | undefined;
+  /**
+   * The window the keys went to reported typed text back before (echo-memory.ts): its
+   * report is owed even while none of it has come yet.
+   */
+  expected?: boolean;
 }
 
 /** One typing call's echo (or several calls' before one settle), collected until `end`. */

@@ -101,6 +101,12 @@ export class AppPinger {
     return [...targets];
   }
 
+  /** The client window with the input focus (where keys go), 0 when none (echo-memory.ts's key). */
+  async focusedClient(): Promise<number> {
+    const top = await this.topLevelWithFocus();
+    return top ? this.clientOf(top, CLIENT_DEPTH) : 0;
+  }
+
   /** Sends a ping to each window now; resolves once all answered. */
   ping(windows: number[]): Promise<void> {
     return Promise.all(windows.map((w) => this.pingOne(w))).then(() => undefined);
@@ -189,7 +195,17 @@ const pingers = new Map<string, Promise<AppPinger | undefined>>();
  * settle.ts's default round trip: pings the apps input goes to on DISPLAY (resolves at
  * once off X11). A failed connection rejects this call and is opened afresh next time.
  */
-export async function pingInputTargets(): Promise<number> {
+export function pingInputTargets(): Promise<number> {
+  return withPinger((p) => p.pingInputTargets());
+}
+
+/** The client window with the input focus on DISPLAY, 0 when none or off X11 (rejects as pingInputTargets does). */
+export function focusedClientWindow(): Promise<number> {
+  return withPinger((p) => p.focusedClient());
+}
+
+/** Runs `use` on DISPLAY's pinger (0 off X11 or where no window takes pings). */
+async function withPinger(use: (pinger: AppPinger) => Promise<number>): Promise<number> {
   const display = process.env.DISPLAY;
   if (process.platform !== 'linux' || !display) return 0;
   let pinger = pingers.get(display);
@@ -199,7 +215,7 @@ export async function pingInputTargets(): Promise<number> {
   }
   try {
     const open = await pinger;
-    return open ? await open.pingInputTargets() : 0;
+    return open ? await use(open) : 0;
   } catch (error) {
     if (pingers.get(display) === pinger) pingers.delete(display);
     void pinger.then((p) => p?.close(), () => undefined);

@@ -22,10 +22,15 @@
  *     dialog was mapped); Chromium's browser process answers in 1–21 ms while its
  *     renderer draws up to 770 ms later, which proof 1 covers;
  *  3. after typing, the app's own report of the text it inserted (settle-echo.ts: AT-SPI
- *     text-changed events), once it has reported any: all of the typed text back (up
- *     to maxMs: the app said it is still at it), and the quiet window counts from then. Chromium's renderer drew
+ *     text-changed events), once it has reported any — or at once when the window the
+ *     keys went to reported typing back before (echo-memory.ts) — all of the typed text
+ *     back, up to echoMs from the input even past maxMs (the app owes it), and the quiet
+ *     window counts from then. Chromium's renderer drew
  *     `Replay ` and, more than a quiet window later, the rest of `Replay ✓ Grüße 7`;
- *     neither the screen nor the browser process's ping can tell that from "done";
+ *     neither the screen nor the browser process's ping can tell that from "done". At
+ *     load ~37 (two busy loops and other suites on 2 cores) it drew nothing at all for
+ *     4.7–4.9 s after the keys while its browser process answered the ping in 1.0–1.4 s:
+ *     a settle that awaited a report only once one had come took the unchanged screen;
  *  4. the quiet window grows to the app's reaction time (input → first change), capped:
  *     an app that took 300 ms to show anything may take as long between two frames of
  *     the same reaction. An app that answers in 20 ms keeps the 75 ms window, so a still
@@ -89,7 +94,7 @@ export const SETTLE_DEFAULTS = { minMs: 0, maxMs: 3_000, quietMs: 75 } as const;
  * (two busy loops, load ~15 on 2 cores); typing into something that shows nothing
  * (a terminal's password prompt) costs this once.
  */
-export const REACTION_LIMITS = { waitMs: 2_000, quietFloorMs: 200, quietGrabs: 20, quietCapMs: 1_000 } as const;
+export const REACTION_LIMITS = { waitMs: 2_000, quietFloorMs: 200, quietGrabs: 20, quietCapMs: 1_000, echoMs: 8_000 } as const;
 
 /**
  * The shortest time from one grab's start to the next. A screen changes at most once a
@@ -124,10 +129,12 @@ export interface SettleState {
  * `settled`: the screen is quiet for the window this input needs; `gave-up`: maxMs
  * passed; `wait`: grab again. Rules in order:
  *  1. nothing compared yet: wait;
- *  2. maxMs passed: gave-up (unless rule 6 holds at the same moment);
+ *  2. maxMs passed: gave-up (unless rule 6 holds at the same moment), not while rule 5
+ *     waits, nor within quietFloorMs of the whole text's report when that came after maxMs;
  *  3. input that must show, no change since it, less than waitMs ago: wait;
  *  4. the round trip through the app still out, sent less than waitMs ago: wait;
- *  5. the app reported part of the typed text back, not all of it: wait;
+ *  5. the app reported part of the typed text back, or is expected to report it (it did
+ *     before), not all of it, less than echoMs after the input: wait;
  *  6. quiet since the latest of the last change, the round trip's answer and the whole
  *     text's report, for max(quietMs, min(reaction time, quietCapMs)) — the reaction
  *     time left out once the whole text was reported — and minMs passed: settled. After
@@ -146,9 +153,11 @@ export function settleVerdict(s: SettleState, p: Pick<SettleParams, 'minMs' | 'm
   // page may answer their release (the probe page redrew its event log as Chromium's
   // browser process answered, 550 ms after the whole text, load ~28).
   const awaitingAnswer = r !== undefined && trip !== undefined && trip.answered === undefined && s.now - trip.sent < REACTION_LIMITS.waitMs;
-  // Not bounded by waitMs: the app has said it is still inserting what we typed, so only
-  // maxMs ends the wait (a field that refuses part of the text costs that once).
-  const awaitingEcho = r !== undefined && echo !== undefined && echo.seen && echo.completeAt === undefined;
+  // Not bounded by waitMs nor maxMs: the app has said it is still inserting what we typed,
+  // or it reports every typing and has not yet (Chromium's renderer, load ~37: nothing for
+  // 4.7–4.9 s); echoMs ends it (a field that refuses part of the text costs that once).
+  const owesEcho = echo !== undefined && (echo.seen || echo.expected === true);
+  const awaitingEcho = r !== undefined && owesEcho && echo.completeAt === undefined && s.now - r.since < REACTION_LIMITS.echoMs;
   const reactionMs = r !== undefined && s.firstReaction !== undefined ? s.firstReaction - r.since : 0;
   const mustShow = r?.expectChange === true;
   // The round trip's own time does not grow the window: after the answer the input is
@@ -166,7 +175,10 @@ export function settleVerdict(s: SettleState, p: Pick<SettleParams, 'minMs' | 'm
   const quietGrabs = mustShow && !echoed ? REACTION_LIMITS.quietGrabs : 1;
   const quietSince = Math.max(s.lastChange, answeredAt ?? -Infinity, echo?.completeAt ?? -Infinity);
   if (s.compared >= 1 && !awaitingReaction && !awaitingAnswer && !awaitingEcho && waited >= p.minMs && s.now - quietSince >= quietNeeded && s.unchanged >= quietGrabs) return 'settled';
-  if (waited >= p.maxMs) return 'gave-up';
+  // A report that came after maxMs leaves the floor for its text to be drawn (Chromium drew
+  // within ~25 ms of its report) before settle gives up.
+  const drawing = r !== undefined && echo?.completeAt !== undefined && s.now - echo.completeAt < REACTION_LIMITS.quietFloorMs;
+  if (waited >= p.maxMs && !awaitingEcho && !drawing) return 'gave-up';
   return 'wait';
 }
 

@@ -12,6 +12,13 @@
  * all of the typed text to come back. The old settle (screen, ping, a quiet window of at
  * most 1 s) returned while the band was still white. Asserted: the band's pixels in the
  * observation the model would be sent; never a time.
+ *
+ * The second case types MORE into the same field, all of it held back DEFER_MS: nothing
+ * changes and nothing is reported for longer than settle waits for a first change (2 s)
+ * and than the runner's maxMs (3 s) — as Chromium's renderer did at load ~37 (4.7–4.9 s).
+ * The window reported the first typing back, so settle awaits this report too
+ * (echo-memory.ts); the old settle took the unchanged screen. The band turns blue once
+ * the field holds TEXT + MORE.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,9 +36,11 @@ vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 const SCREEN = { width: 1280, height: 800 };
 const TEXT = 'Replay ✓ Grüße 7';
-/** Longer than the old settle's largest quiet window (1 s, REACTION_LIMITS.quietCapMs). */
-const DEFER_MS = 1_500;
+/** Longer than the old settle's largest quiet window (1 s, REACTION_LIMITS.quietCapMs), its wait for a first change (2 s) and the runner's maxMs (3 s). */
+const DEFER_MS = 3_500;
+const MORE = ' 8';
 const GREEN = [0, 170, 0] as const;
+const BLUE = [0, 0, 200] as const;
 const never = new AbortController().signal;
 
 let xvfb: Xvfb;
@@ -48,7 +57,7 @@ function page(): string {
 <script>
 const f = document.getElementById('f');
 const band = document.getElementById('band');
-const show = () => { band.style.background = f.value === ${JSON.stringify(TEXT)} ? 'rgb(${GREEN.join(',')})' : '#fff'; };
+const show = () => { band.style.background = f.value === ${JSON.stringify(TEXT)} ? 'rgb(${GREEN.join(',')})' : f.value === ${JSON.stringify(TEXT + MORE)} ? 'rgb(${BLUE.join(',')})' : '#fff'; };
 let let_in = 7;
 f.addEventListener('beforeinput', (e) => {
   if (e.inputType !== 'insertText' || e.data === null) return;
@@ -119,5 +128,19 @@ describe('settle after typing waits for the text the app reports back (issue 26 
     }
     expect(final, 'the page never held the whole text').toEqual([...GREEN]);
     expect(seen, 'the observation right after the type showed the page before it held the whole text').toEqual([...GREEN]);
+  });
+
+  it(`typing ${JSON.stringify(MORE)} into the same field, all of it held back ${DEFER_MS} ms (no change, no report): the observation at the runner's maxMs shows the field holding it`, async () => {
+    await computer.perform(checked({ type: 'type', text: MORE }), never);
+    await computer.settle({ maxMs: 3_000 });
+    const seen = await bandColour();
+    const deadline = Date.now() + 30_000;
+    let final = await bandColour();
+    while (final.join() !== BLUE.join() && Date.now() < deadline) {
+      await computer.settle({ quietMs: 200, maxMs: 2_000 });
+      final = await bandColour();
+    }
+    expect(final, 'the page never held the whole text').toEqual([...BLUE]);
+    expect(seen, 'the observation right after the type showed the field without the text typed').toEqual([...BLUE]);
   });
 });

@@ -88,11 +88,13 @@ describe('settleVerdict rule 5: the typed text reported back', () => {
   // The app drew part of the text at 1 010 and has been still since.
   const state = (o: Partial<SettleState>): SettleState => ({ start: 1_000, now: 2_000, lastChange: 1_010, firstReaction: 1_010, compared: 50, unchanged: 49, ...o });
 
-  it('waits while the app has reported part of the text, past waitMs, until maxMs', () => {
+  it('waits while the app has reported part of the text, past waitMs and maxMs, until echoMs after the keys', () => {
     const partial = { seen: true, completeAt: undefined };
     expect(settleVerdict(state({ echo: partial }), { ...base, reaction })).toBe('wait');
     expect(settleVerdict(state({ echo: partial, now: 990 + REACTION_LIMITS.waitMs + 500 }), { ...base, reaction })).toBe('wait');
-    expect(settleVerdict(state({ echo: partial, now: 1_000 + base.maxMs }), { ...base, reaction })).toBe('gave-up');
+    expect(settleVerdict(state({ echo: partial, now: 1_000 + base.maxMs }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ echo: partial, now: 990 + REACTION_LIMITS.echoMs - 1 }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ echo: partial, now: 990 + REACTION_LIMITS.echoMs, unchanged: 0, lastChange: 990 + REACTION_LIMITS.echoMs }), { ...base, reaction })).toBe('gave-up');
   });
 
   it('counts the quiet window from the moment all of it came back', () => {

@@ -92,6 +92,40 @@ describe('settleVerdict', () => {
     expect(settleVerdict(state({ ...slowGrabs, echo: whole, lastChange: 1_200, now: 1_050 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('wait');
   });
 
+  it('a report owed by a window that reported before: waits with nothing changed nor reported, past maxMs, up to echoMs', () => {
+    const reaction = { since: 990, expectChange: true };
+    // Chromium at load ~37: the ping answered at 1 s, nothing drawn nor reported for 4.7 s.
+    const quiet = { roundTrip: { sent: 1_000, answered: 2_000 } as { sent: number; answered: number | undefined }, unchanged: 100 };
+    const owed = { seen: false, completeAt: undefined, expected: true };
+    expect(settleVerdict(state({ ...quiet, echo: owed, now: 990 + REACTION_LIMITS.waitMs + 500 }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...quiet, echo: owed, now: 1_000 + base.maxMs }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...quiet, echo: owed, now: 990 + REACTION_LIMITS.echoMs - 1 }), { ...base, reaction })).toBe('wait');
+    // At echoMs the report is no longer awaited: a quiet screen is taken, a changing one given up on.
+    expect(settleVerdict(state({ ...quiet, echo: owed, now: 990 + REACTION_LIMITS.echoMs }), { ...base, reaction })).toBe('settled');
+    expect(settleVerdict(state({ ...quiet, echo: owed, unchanged: 0, lastChange: 990 + REACTION_LIMITS.echoMs, now: 990 + REACTION_LIMITS.echoMs }), { ...base, reaction })).toBe('gave-up');
+    // Not expected (the old rule): the quiet screen is taken once waitMs passed.
+    expect(settleVerdict(state({ ...quiet, echo: { ...owed, expected: false }, now: 990 + REACTION_LIMITS.waitMs + 500 }), { ...base, reaction })).toBe('settled');
+    expect(settleVerdict(state({ ...quiet, echo: { seen: false, completeAt: undefined }, now: 990 + REACTION_LIMITS.waitMs + 500 }), { ...base, reaction })).toBe('settled');
+    // Part of the text reported: waits past maxMs too.
+    expect(settleVerdict(state({ ...quiet, echo: { seen: true, completeAt: undefined }, now: 1_000 + base.maxMs + 1_000 }), { ...base, reaction })).toBe('wait');
+    // Without input nothing is owed.
+    expect(settleVerdict(state({ ...quiet, echo: owed, unchanged: 0, lastChange: 1_000 + base.maxMs, now: 1_000 + base.maxMs }), base)).toBe('gave-up');
+  });
+
+  it('a report that came after maxMs: the text is given the floor to be drawn, then quiet or gave-up', () => {
+    const reaction = { since: 990, expectChange: true };
+    const late = { roundTrip: { sent: 1_000, answered: 2_000 } as { sent: number; answered: number | undefined }, echo: { seen: true, completeAt: 5_700, expected: true } };
+    // Drawn at 5 720: a change after the report.
+    const drawn = { ...late, lastChange: 5_720, firstReaction: 5_720, unchanged: 0 };
+    expect(settleVerdict(state({ ...drawn, now: 5_720 }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...drawn, now: 5_700 + REACTION_LIMITS.quietFloorMs - 1 }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...drawn, now: 5_700 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('gave-up');
+    // Quiet from the drawing for the floor: settled.
+    expect(settleVerdict(state({ ...drawn, unchanged: 3, now: 5_720 + REACTION_LIMITS.quietFloorMs }), { ...base, maxMs: 60_000, reaction })).toBe('settled');
+    // Without input a late report gives no grace.
+    expect(settleVerdict(state({ ...drawn, now: 5_720 }), base)).toBe('gave-up');
+  });
+
   it('maxMs ends any wait, reported as not settled', () => {
     const reaction = { since: 990, expectChange: true };
     expect(settleVerdict(state({ now: 1_000 + 3_000, lastChange: 3_990 }), { ...base, reaction })).toBe('gave-up');
