@@ -6,9 +6,9 @@
  *     their checkers (the infeasible ones by the claim a correct agent makes, no action);
  *   - `--anti-reference --workers 2`: all 32 wrong end states are failed by their checkers.
  *
- * CI runs the representative part (builtin-suite.e2e.test.ts: `--set ci` references and
- * `--set ci-anti` anti-references), because a reference replay costs ~20–90 s on two busy
- * cores: the 32 took ~10 min of wall time on 2 desktops.
+ * CI runs every anti-reference and the `--set ci` references (builtin-suite.e2e.test.ts),
+ * because a reference replay costs ~20–90 s on two busy cores: the 32 took ~10 min of wall
+ * time on 2 desktops.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
