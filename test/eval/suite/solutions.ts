@@ -163,12 +163,13 @@ export const SOLUTIONS: Record<string, () => Turn[]> = {
     step('Saving.', claude.key('ctrl+s')),
     step('Done.', finish(true, '17 × 23 = 391, saved')),
   ],
-  // The extended suite (LibreOffice).
-  // Calc first gets a click on the cell: at load ~45 the keys of a keyboard-only try reached
-  // no cell (the grid had not taken the focus; the cursor stayed on A1). Points are in the
-  // 1121×701 screenshot of the maximized window.
+  // The extended suite (LibreOffice). Keys only: a click's recorded target is Calc's
+  // "document spreadsheet" element, named by the file's URL under the task's own temporary
+  // HOME, which a replay's fresh HOME never has (the replay refused the click as missing).
   'calc-add-total': () => [
-    step('Clicking cell A5, below the last item.', claude.click(62, 226)),
+    step('To cell A1.', claude.key('ctrl+Home')),
+    step('To the last item in column A.', claude.key('ctrl+Down')),
+    step('To the row below it.', claude.key('Down')),
     step('The label.', claude.type('Total')),
     step('To column B.', claude.key('Tab')),
     step('The sum of the amounts.', claude.type('=SUM(B2:B4)')),
@@ -177,7 +178,10 @@ export const SOLUTIONS: Record<string, () => Turn[]> = {
     step('Done.', finish(true, 'total row added, saved')),
   ],
   'calc-fix-value': () => [
-    step("Clicking cell B3 (paper's price).", claude.click(117, 196)),
+    step('To cell A1.', claude.key('ctrl+Home')),
+    step('Down to row 2.', claude.key('Down')),
+    step("Down to paper's row, 3.", claude.key('Down')),
+    step('To its price, B3.', claude.key('Right')),
     step('The right price.', claude.type('430')),
     step('Entering it.', claude.key('Return')),
     step('Saving (the xlsx format is kept).', claude.key('ctrl+s')),
