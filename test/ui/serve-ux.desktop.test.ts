@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { RunEventSchema } from '../../src/shared/events.js';
 import { startFakeModel, type FakeModelServer, type FakeRequest } from '../harness/fake-model/index.js';
@@ -137,6 +137,16 @@ afterAll(async () => {
   await probe?.close();
   await xvfb?.stop();
   home.cleanup();
+});
+
+// One fake model serves every test here, and a run takes its scripted turns in order: a
+// turn a test scripted but its run never asked for would answer the next test's first
+// request, and each later test would wait for a reply scripted for the one before. The
+// test that left it fails here, by name; the next starts from an empty script.
+afterEach(() => {
+  if (!fake) return; // beforeAll failed: every test already says so
+  const unused = fake.clear();
+  expect(unused, 'scripted model turns this test’s run never asked for').toBe(0);
 });
 
 describe('supervision UX through deskpilot serve', () => {
@@ -344,7 +354,11 @@ describe('supervision UX through deskpilot serve', () => {
     await until(() => runEvents(task).filter((e) => e.type === 'approval_answered').length >= 2 || undefined, 10_000, 'the second answer');
     expect(runEvents(task).filter((e) => e.type === 'approval_answered').map((e) => (e.answer as { decision: string }).decision)).toEqual(['approve', 'approve_similar']);
 
-    // The run now waits for the model (live, nothing to approve); Settings is a tab away.
+    // The run now waits for the model (live, nothing to approve): once it has asked for the
+    // turn that never answers. Stopped before that, the turn stayed queued and answered the
+    // next test's first request (seen in the clean Debian root under load: every later test
+    // waited 20 s for a reply that was not its own). Settings is a tab away.
+    await until(() => (fake.pending() === 0 ? true : undefined), 30_000, 'the run to ask the model for its third turn');
     await page.keyboard.press('Alt+3');
     expect(await page.locator('[data-testid=settings-hotkey]').count()).toBe(0);
     expect(await page.locator('[data-testid=no-global-hotkey]').textContent()).toMatch(/none in the browser.*Esc.*also while typing in a field/s);

@@ -30,6 +30,8 @@ export interface FakeModelServer {
   setFallback(turn: FakeTurn | undefined): void;
   /** Turns not yet consumed. */
   pending(): number;
+  /** Drops the turns not yet consumed and says how many there were: a file whose tests share one server starts each test from an empty script. */
+  clear(): number;
   close(): Promise<void>;
 }
 
@@ -222,6 +224,7 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
     script: (...turns) => void queue.push(...turns),
     setFallback: (turn) => void (fallback = turn),
     pending: () => queue.length,
+    clear: () => queue.splice(0).length,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
