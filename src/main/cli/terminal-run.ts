@@ -1,15 +1,11 @@
-import type { Action } from '../../shared/actions.js';
-import type { ApprovalAnswer } from '../../shared/approvals.js';
 import type { RunEvent, RunEventOf } from '../../shared/events.js';
 import type { RunHandle, RunOptions, RunResult } from '../agent/run-api.js';
-import { approvalHelp, approvalQuestion, blockText, choiceReminder, choicesFor, editedAction, editQuestion, readChoice, type ProposalView } from './approval-prompt.js';
-import { editBlock } from './block-edit.js';
-import { codeBlockOf, withCode } from '../../shared/code-block.js';
+import { askApproval, askQuestion, offerRetry } from './terminal-approval.js';
 import { NoDisplayError } from '../../os-control/displays.js';
 import { ToolMissingError } from '../../os-control/exec.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { formatEvent } from './format-event.js';
-import { LINE_LIMITS, LinePrompter } from './line-prompter.js';
+import { LinePrompter } from './line-prompter.js';
 import { shown } from './terminal-text.js';
 import { WaitIndicator } from './wait-indicator.js';
 import type { SandboxSummary } from '../../shared/sandbox.js';
@@ -79,25 +75,16 @@ export async function runInTerminal(options: Omit<RunOptions, 'onEvent' | 'onDel
     if (event.type === 'action_proposed') proposals.set(event.proposalId, event);
     if (event.type === 'approval_requested') {
       const proposed = proposals.get(event.proposalId);
-      void handleReady.then((handle) => askApproval(handle, event, proposed));
+      const image = proposed?.observationId ? images.get(proposed.observationId) : undefined;
+      void handleReady.then((handle) => askApproval({ prompter, stderr, stopForInput }, handle, event, proposed, { ...(image ? { image } : {}), ...(sandbox ? { sandbox } : {}) }));
     }
     if (event.type === 'question_asked') {
-      void handleReady.then(async (handle) => {
-        const answer = await prompter.ask(`\nThe model asks: ${shown(event.question, '  ')}\n> `);
-        if (answer === null) stopForInput(handle);
-        else handle.answerQuestion(event.questionId, answer.text, 'cli');
-      });
+      void handleReady.then((handle) => askQuestion({ prompter, stderr, stopForInput }, handle, event));
     }
     if (event.type === 'state' && event.state === 'paused' && event.reason.startsWith('provider unavailable')) {
       void handleReady.then(async (handle) => {
-        if (!(stdin as NodeJS.ReadStream).isTTY) {
-          stderr.write(`deskpilot: the run is paused (${shown(event.reason)}).\nContinue it later with: deskpilot sessions resume ${handle.runId}\n`);
-          pausedExit?.(EXIT.paused);
-          return;
-        }
-        const line = await prompter.ask(`The run is paused: ${shown(event.reason)}\nPress Enter to try again, or Ctrl-C to stop. `);
-        if (line === null) pausedExit?.(EXIT.paused);
-        else handle.resume();
+        if (await offerRetry({ prompter, stderr, stopForInput }, handle, event.reason, (stdin as NodeJS.ReadStream).isTTY === true)) handle.resume();
+        else pausedExit?.(EXIT.paused);
       });
     }
   };
@@ -106,136 +93,11 @@ export async function runInTerminal(options: Omit<RunOptions, 'onEvent' | 'onDel
   let model = options.profile.model;
   let sandbox: SandboxSummary | undefined;
   const followWait = (event: RunEvent) => {
-    switch (event.type) {
-      case 'run_started':
-        model = event.model;
-        sandbox = event.sandbox;
-        return;
-      case 'observation':
-        waiting.start(model);
-        return;
-      case 'error':
-        if (event.retryInMs === undefined) waiting.stop();
-        return;
-      case 'usage':
-      case 'model_text':
-      case 'action_proposed':
-      case 'action_invalid':
-      case 'approval_requested':
-      case 'question_asked':
-      case 'run_ended':
-        waiting.stop();
-        return;
-      case 'state':
-        if (event.state !== 'running') waiting.stop();
-        return;
-      case 'approval_answered':
-      case 'action_denied':
-      case 'action_executed':
-      case 'question_answered':
-        return;
+    if (event.type === 'run_started') {
+      model = event.model;
+      sandbox = event.sandbox;
     }
-  };
-
-  const askApproval = async (handle: RunHandle, requested: RunEventOf<'approval_requested'>, proposed: RunEventOf<'action_proposed'> | undefined) => {
-    if (!proposed) {
-      // Every request follows its proposal; without one there is nothing a person could judge.
-      stderr.write(`deskpilot: an approval for an unknown proposal ${requested.proposalId}; stopping\n`);
-      handle.stop('an approval arrived for a proposal the terminal never saw');
-      return;
-    }
-    const image = proposed.observationId ? images.get(proposed.observationId) : undefined;
-    const view: ProposalView = {
-      step: proposed.step,
-      action: proposed.action,
-      reason: requested.decision.reason,
-      ...(requested.window ? { window: requested.window } : {}),
-      ...(requested.element ? { element: requested.element } : {}),
-      ...(image ? { image } : {}),
-      ...(sandbox ? { sandbox } : {}),
-    };
-    for (;;) {
-      const line = await prompter.ask(approvalQuestion(view));
-      if (line === null) return stopForInput(handle);
-      if (line.cut) {
-        stderr.write(`That answer is longer than ${LINE_LIMITS.maxLineBytes} bytes; it was not used.\n`);
-        continue;
-      }
-      const offered = choicesFor(view.action);
-      const choice = readChoice(line.text, offered);
-      let answer: ApprovalAnswer | undefined;
-      switch (choice) {
-        case undefined:
-          stderr.write(`${choiceReminder(offered)}\n`);
-          continue;
-        case 'help':
-          stderr.write(approvalHelp(view));
-          continue;
-        case 'stop':
-          handle.stop('stopped at the approval prompt');
-          return;
-        case 'yes':
-          answer = { decision: 'approve' };
-          break;
-        case 'similar':
-          answer = { decision: 'approve_similar' };
-          break;
-        case 'no': {
-          const feedback = await prompter.ask('Why not? Feedback for the model (Enter for none): ');
-          if (feedback === null) return stopForInput(handle);
-          answer = { decision: 'reject', ...(feedback.text && !feedback.cut ? { feedback: feedback.text } : {}) };
-          break;
-        }
-        case 'edit': {
-          const edited = await askEdit(view);
-          if (edited === null) return stopForInput(handle);
-          if (!edited) continue;
-          answer = { decision: 'edit', action: edited };
-          break;
-        }
-      }
-      const result = handle.answerApprovalWithReason
-        ? handle.answerApprovalWithReason(requested.proposalId, answer, 'cli')
-        : { accepted: handle.answerApproval(requested.proposalId, answer, 'cli') };
-      if (result.accepted) return;
-      stderr.write(`Not accepted: ${shown(result.reason ?? 'the run moved on')}\n`);
-      // Answered elsewhere or the run moved on: nothing is waiting any more.
-      if (!result.reason?.startsWith('edit refused')) return;
-    }
-  };
-
-  /** The edited action, undefined to ask again (nothing to edit, a typo), null when stdin ended. */
-  const askEdit = async (view: ProposalView): Promise<Action | undefined | null> => {
-    const block = codeBlockOf(view.action);
-    if (block && view.action.type === 'shell') {
-      const edited = await editBlock(block, { prompter, stderr, env: process.env });
-      if ('ended' in edited) return null;
-      if ('unchanged' in edited) {
-        stderr.write(`${shown(edited.unchanged)}\n`);
-        return undefined;
-      }
-      // What runs is what the person sees here: the edited block, numbered like the question.
-      const action = withCode(view.action, { language: block.language, code: edited.code });
-      stderr.write(`The block as edited (this is what runs):${blockText(action)}\n`);
-      return action;
-    }
-    const question = editQuestion(view.action, view.image);
-    if (!question) {
-      stderr.write('This action has nothing to edit.\n');
-      return undefined;
-    }
-    const line = await prompter.ask(question);
-    if (line === null) return null;
-    if (line.cut) {
-      stderr.write(`That answer is longer than ${LINE_LIMITS.maxLineBytes} bytes; it was not used.\n`);
-      return undefined;
-    }
-    const edited = editedAction(view.action, line.text);
-    if ('error' in edited) {
-      stderr.write(`${edited.error}\n`);
-      return undefined;
-    }
-    return edited.action;
+    followWaitSign(waiting, event, model);
   };
 
   // Ctrl-C is ours from the start: before the run exists it cancels the start, after
@@ -299,4 +161,34 @@ function startFailure(error: unknown): { message: string; code: number } {
   if (error instanceof ToolMissingError || error instanceof NoDisplayError) return { message, code: EXIT.environment };
   // UnknownDisplayError, a missing skill, a run folder that cannot be resumed: the person's input.
   return { message, code: EXIT.usage };
+}
+
+/** The "waiting for the model" sign: on from a screenshot (or a retry) until anything of the model's answer arrives. */
+function followWaitSign(waiting: WaitIndicator, event: RunEvent, model: string): void {
+  switch (event.type) {
+    case 'observation':
+      waiting.start(model);
+      return;
+    case 'error':
+      if (event.retryInMs === undefined) waiting.stop();
+      return;
+    case 'usage':
+    case 'model_text':
+    case 'action_proposed':
+    case 'action_invalid':
+    case 'approval_requested':
+    case 'question_asked':
+    case 'run_ended':
+      waiting.stop();
+      return;
+    case 'state':
+      if (event.state !== 'running') waiting.stop();
+      return;
+    case 'run_started':
+    case 'approval_answered':
+    case 'action_denied':
+    case 'action_executed':
+    case 'question_answered':
+      return;
+  }
 }
