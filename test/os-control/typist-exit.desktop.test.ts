@@ -6,7 +6,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { X11Connection } from '../../src/os-control/x11/connection.js';
+import { restoreLeftovers } from '../../src/os-control/x11/spare-record.js';
 import { X11Typist } from '../../src/os-control/x11/typist.js';
 import { keymapText } from '../harness/native-apps.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
@@ -65,6 +67,53 @@ describe('spare keycodes when the typing process exits', () => {
       expect(keymapText(xvfb)).toBe(before);
     } finally {
       await typist.close();
+    }
+  }, 90_000);
+
+  it('restoreNow gives the keycodes back and deletes the record of them', async () => {
+    const before = keymapText(xvfb);
+    const records = () => spawnSync('xprop', ['-root'], { env: xvfb.env, encoding: 'utf8' }).stdout.split('\n').filter((l) => l.startsWith('_DESKPILOT_SPARES_'));
+    const typist = await X11Typist.open(xvfb.display);
+    try {
+      await typist.type('✓');
+      expect(records()).toHaveLength(1);
+      await typist.restoreNow();
+      expect(typist.mappedSpares().size).toBe(0);
+      expect(keymapText(xvfb)).toBe(before);
+      // Nothing left for the next DeskPilot to restore: the record is gone with the keycodes.
+      expect(records()).toEqual([]);
+    } finally {
+      await typist.close();
+    }
+  }, 90_000);
+
+  it('an exit restore that cannot write (its connection is gone) says so and leaves the record for the next DeskPilot', async () => {
+    const records = () => spawnSync('xprop', ['-root'], { env: xvfb.env, encoding: 'utf8' }).stdout.split('\n').filter((l) => l.startsWith('_DESKPILOT_SPARES_'));
+    const typist = await X11Typist.open(xvfb.display);
+    const said = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      await typist.type('ü✓');
+      const spares = [...typist.mappedSpares().keys()].sort((a, b) => a - b);
+      expect(spares).toHaveLength(2);
+      // The X connection fails under it (a server that dropped the client): nothing can be written.
+      (typist as unknown as { conn: X11Connection }).conn.close();
+      typist.restoreBeforeExit();
+      expect(said.mock.calls).toEqual([[`deskpilot: could not restore the keyboard mapping while exiting; spare keycode ${spares[0]} may still type its last character`]]);
+      expect(typist.mappedSpares().size).toBe(0);
+      // The characters are still mapped, and the record says so for the next DeskPilot on this display.
+      expect(keymapText(xvfb)).toContain('U2713');
+      expect(records()).toHaveLength(1);
+    } finally {
+      said.mockRestore();
+      await typist.close();
+      // This process is alive, so no typist takes its record as a leftover: restored here as if it had died.
+      const conn = await X11Connection.open(xvfb.display);
+      try {
+        expect(await restoreLeftovers(conn, { alive: () => false })).toHaveLength(2);
+      } finally {
+        conn.close();
+      }
+      expect(records()).toEqual([]);
     }
   }, 90_000);
 
