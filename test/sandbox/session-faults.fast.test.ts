@@ -57,6 +57,12 @@ switch (mode) {
   case 'long-stderr':
     process.stderr.write('x'.repeat(400) + 'END\n\n');
     process.exit(1);
+  case 'late-words':
+    // Ends at once; a child holding its stderr starts once it has ended (its read of our pipe
+    // meets the end) and writes 280 KB — four pipes' worth — before its last words: they come
+    // well after 'exit', before 'close'.
+    spawn('sh', ['-c', 'read x; yes filler | head -n 40000 >&2; echo "bwrap: its last words" >&2'], { stdio: ['pipe', 'ignore', 'inherit'] });
+    process.exit(1);
   case 'stray':
     ready('pid:[1]');
     // Messages for commands never sent: an output and an end.
@@ -152,6 +158,10 @@ describe('a supervisor that ends before it is ready: the session says how', () =
 
   it('the last 300 characters of what it wrote to stderr, trimmed', async () => {
     expect(await startError('long-stderr')).toBe(`the sandbox session did not start: the sandbox session ended (bubblewrap exit 1: ${'x'.repeat(297)}END)`);
+  });
+
+  it('what it said last, even when those words come after it ended (read to the end of its stderr)', async () => {
+    expect(await startError('late-words')).toMatch(/^the sandbox session did not start: the sandbox session ended \(bubblewrap exit 1: [a-z]*\n(filler\n)+bwrap: its last words\)$/);
   });
 
   it('it is started with the host’s PATH, or /usr/bin:/bin when there is none', async () => {

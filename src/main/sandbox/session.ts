@@ -57,10 +57,12 @@ export class SandboxSession {
       // Stryker disable next-line StringLiteral,ArrowFunction: equivalent to a test — only a bubblewrap that never spawned emits 'error', and start() then rejects without returning the session whose close() would wait on this.
       child.on('error', () => resolve()); // never spawned: no 'exit' comes
     });
-    child.on('exit', (code, signal) => this.die(`the sandbox session ended (bubblewrap ${signal ?? `exit ${code}`}${this.stderr ? `: ${this.stderr.trim().slice(-300)}` : ''})`));
+    // On 'close', not 'exit': its stderr is read to the end by then — on 'exit' bubblewrap's last
+    // words may still sit in the pipe (the clean-root CI said "bubblewrap exit 1" with no reason).
+    child.on('close', (code, signal) => this.die(`the sandbox session ended (bubblewrap ${signal ?? `exit ${code}`}${this.stderr ? `: ${this.stderr.trim().slice(-300)}` : ''})`));
     // Stryker disable next-line MethodExpression: equivalent in what is said — the message keeps the last 300 characters; the 2,000 only bounds the memory a chatty bubblewrap takes.
     child.stderr.on('data', (chunk: Buffer) => (this.stderr = (this.stderr + chunk.toString('utf8')).slice(-2_000)));
-    child.stdin.on('error', () => {}); // a write after the supervisor died: 'exit' says so
+    child.stdin.on('error', () => {}); // a write after the supervisor died: 'close' says so
   }
 
   /** Starts the session for `plan` (already checked: bubblewrap). Throws with bubblewrap's words when it does not come up. */
@@ -92,8 +94,8 @@ export class SandboxSession {
         reject(new Error(`the sandbox session did not start: ${reason}`));
       };
       this.child.once('error', (error) => fail(error.message));
-      // Stryker disable next-line StringLiteral: equivalent — the constructor's 'exit' listener, added first, has set deadReason.
-      this.child.once('exit', () => fail(this.deadReason ?? 'bubblewrap ended'));
+      // Stryker disable next-line StringLiteral: equivalent — the constructor's 'close' listener, added first, has set deadReason.
+      this.child.once('close', () => fail(this.deadReason ?? 'bubblewrap ended'));
       readline.createInterface({ input: this.child.stdout }).on('line', (line) => {
         const parsed = parseSupervisorLine(line);
         if (!parsed.ok) return this.die(`the sandbox session broke its protocol (${parsed.reason})`);
