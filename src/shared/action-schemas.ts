@@ -118,7 +118,7 @@ export const CursorPositionActionSchema = z.object({ type: z.literal('cursor_pos
 export const ZoomActionSchema = z.object({ type: z.literal('zoom'), region: RectSchema }).strict();
 
 /** The code harness's languages (main/agent/harness/code): its execute tool takes a block in one of them. */
-export const CODE_LANGUAGES = ['python', 'javascript'] as const;
+export const CODE_LANGUAGES = ['python', 'javascript', 'shell'] as const;
 export const CodeLanguageSchema = z.enum(CODE_LANGUAGES);
 export type CodeLanguage = z.infer<typeof CodeLanguageSchema>;
 
@@ -128,8 +128,8 @@ export type CodeLanguage = z.infer<typeof CodeLanguageSchema>;
  * allows (paths to write, the network), saying why in `reason`: only a person may approve
  * that (policy rule "sandbox-escalation"). `language`: the command is a code block of the
  * code harness in that language (its text the block under a header line), and runs
- * where that language runs (`runsIn` in action-table.ts): Python in the sandbox,
- * JavaScript in DeskPilot's own QuickJS.
+ * where that language runs (`runsIn` in action-table.ts): Python and shell (bash) in
+ * the sandbox, JavaScript in DeskPilot's own QuickJS.
  */
 export const ShellActionSchema = z
   .object({

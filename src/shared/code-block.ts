@@ -13,6 +13,7 @@ import { visibleText } from './visible-text.js';
 const SESSIONS: Readonly<Record<CodeLanguage, { name: string; comment: string }>> = {
   python: { name: 'python3', comment: '#' },
   javascript: { name: 'QuickJS', comment: '//' },
+  shell: { name: 'bash', comment: '#' },
 };
 
 /** The command a block is proposed as: a header line naming the session (a comment in the block's language), then the code. */

@@ -73,7 +73,7 @@ export const HARNESSES: Readonly<Record<HarnessName, HarnessFacts>> = {
     name: 'code',
     families: ['anthropic', 'openai', 'openai-compatible'],
     fits: 'any model that writes code; fenced code blocks for models without function calling',
-    summary: 'one execute tool {language: python | javascript, code}: persistent sessions whose computer API acts through the gate',
+    summary: 'one execute tool {language: python | javascript | shell, code}: persistent sessions whose computer API acts through the gate',
     source: "Open Interpreter's classic harness (execute; OS mode's computer API)",
   },
   hybrid: {

@@ -6,8 +6,8 @@ import { describeSandbox, type SandboxSummary } from './sandbox.js';
  * Where a held command would run, as every approval surface says it (the app and serve
  * card's CommandSandbox, the terminal's prompt, ACP's permission request; issue 30 items
  * 3, 7 and 9). One answer per kind of command, by the action's `language`:
- *   - a shell command, and a Python block (the code harness's python3 session, started
- *     under the run's sandbox like a command): the run's sandbox in describeSandbox's
+ *   - a shell command, a Python block and a shell block (the code harness's python3
+ *     and bash sessions, started under the run's sandbox like a command): the run's sandbox in describeSandbox's
  *     sentence, or "no sandbox (full access)" for a run logged without one;
  *   - a JavaScript block: DeskPilot's own QuickJS — WASM inside DeskPilot with no file,
  *     network or process bindings, so the sandbox does not apply and it cannot type into a
@@ -31,7 +31,8 @@ export function runsIn(action: Action, sandbox: SandboxSummary | undefined): Run
     case 'javascript':
       return { text: QUICKJS_RUNS_IN, unguarded: false, display: false };
     case undefined:
-    case 'python': {
+    case 'python':
+    case 'shell': {
       const unguarded = !sandbox || sandbox.mode === 'danger-full-access' || sandbox.enforcer === 'none';
       return { text: sandbox ? describeSandbox(sandbox) : 'no sandbox (full access)', unguarded, display: !unguarded && sandbox.display };
     }

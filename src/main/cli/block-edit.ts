@@ -18,7 +18,7 @@ import type { LinePrompter } from './line-prompter.js';
 export type BlockEditOutcome = { code: string } | { unchanged: string } | { ended: true };
 
 /** File name endings editors pick their syntax by. */
-const EXTENSION: Record<CodeBlock['language'], string> = { python: '.py', javascript: '.js' };
+const EXTENSION: Record<CodeBlock['language'], string> = { python: '.py', javascript: '.js', shell: '.sh' };
 
 /** The editor command a person chose, if any. */
 export function chosenEditor(env: NodeJS.ProcessEnv): string | undefined {

@@ -5,10 +5,8 @@ import { toolSpec, type ToolSpec } from '../../providers/tool-spec.js';
 
 /**
  * The `code` harness's one tool (Open Interpreter's `execute`): code in a language, run
- * in the run's persistent session of that language: Python (python3, session.ts) or
- * JavaScript (QuickJS in DeskPilot, js-session.ts). A shell session is not built yet, so
- * the schema does not offer it (a model that writes one gets the schema's error; the
- * shell tool runs commands).
+ * in the run's persistent session of that language: Python (python3, session.ts),
+ * JavaScript (QuickJS in DeskPilot, js-session.ts) or shell (bash, shell-driver.ts).
  */
 export const EXECUTE_TOOL_NAME = 'execute';
 
@@ -19,14 +17,16 @@ export const MAX_CODE_CHARS = 19_000;
 
 const ExecuteInput = z
   .object({
-    language: z.enum(CODE_LANGUAGES).describe('python: a persistent python3 session; javascript: a persistent QuickJS session (no Node APIs). Variables survive between blocks.'),
+    language: z
+      .enum(CODE_LANGUAGES)
+      .describe('python: a persistent python3 session; javascript: a persistent QuickJS session (no Node APIs); shell: a persistent bash session (no computer API). Variables survive between blocks.'),
     code: z.string().min(1).max(MAX_CODE_CHARS).describe('The code. The value of a last bare expression is shown, like a notebook cell.'),
     timeout_seconds: z.number().int().min(1).max(600).optional().describe('End the block after this many seconds (default 60); the session then starts afresh.'),
   })
   .strict();
 
 /**
- * A sandboxed run's execute: like its shell tool, a Python block the sandbox refused may
+ * A sandboxed run's execute: like its shell tool, a Python or shell block the sandbox refused may
  * be asked again with more access (issue 30 item 9). Only a person approves it (policy
  * rule "sandbox-escalation", the block is proposed as a shell action carrying it), and it
  * runs in a fresh interpreter with exactly that grant (sessions.ts), never in the
@@ -49,10 +49,10 @@ export function readExecuteInput(input: unknown): { ok: true; block: ExecuteInpu
   const parsed = ExecuteInputSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { ok: false, error: `execute was not accepted: ${issue?.path.join('.') || 'input'}: ${issue?.message ?? 'invalid'} (expected {language: "python" | "javascript", code: "…"})` };
+    return { ok: false, error: `execute was not accepted: ${issue?.path.join('.') || 'input'}: ${issue?.message ?? 'invalid'} (expected {language: "python" | "javascript" | "shell", code: "…"})` };
   }
   if (parsed.data.language === 'javascript' && parsed.data.escalate !== undefined) {
-    return { ok: false, error: 'execute was not accepted: escalate: a javascript block runs in QuickJS inside DeskPilot, with no files, network or programs to grant; use python for that' };
+    return { ok: false, error: 'execute was not accepted: escalate: a javascript block runs in QuickJS inside DeskPilot, with no files, network or programs to grant; use python or shell for that' };
   }
   return { ok: true, block: parsed.data };
 }

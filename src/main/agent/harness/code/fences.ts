@@ -5,8 +5,7 @@ import { EXECUTE_TOOL_NAME } from './execute-tool.js';
  * Code blocks in a reply, for models without function calling (the `code` harness on an
  * OpenAI-compatible server whose model writes text): each fenced block whose info string
  * names a language becomes an `execute` call, in order. An untagged fence is shown in the
- * reply's text and never run (it may be an example or output the model quotes). A fence
- * in a language without a session yet becomes a call the runner refuses with the reason.
+ * reply's text and never run (it may be an example or output the model quotes).
  */
 const LANGUAGE_TAGS: Readonly<Record<string, string>> = {
   python: 'python',

@@ -7,9 +7,9 @@
 
 /** The session and the computer API, the same for both harnesses. */
 const SESSION_AND_API = [
-  'Each language has one session for the run: variables (and in Python imports and the working folder) survive between blocks. The value of a last bare expression is shown. JavaScript runs in QuickJS: no Node APIs, no files; print with console.log.',
+  'Each language has one session for the run: variables (and in Python imports and the working folder) survive between blocks. The value of a last bare expression is shown. JavaScript runs in QuickJS: no Node APIs, no files; print with console.log. Shell runs in bash: the working folder, variables and functions survive; it has no computer API, and a block that fails says its exit status.',
   'A person may approve each block before it runs, and each computer call in it is approved like the same action by hand; a call that is rejected or refused raises ComputerError with the reason.',
-  'The computer API, the same names in both languages (coordinates are pixels of the latest screenshot you were sent; in JavaScript the arguments are positional):',
+  'The computer API, the same names in Python and JavaScript (coordinates are pixels of the latest screenshot you were sent; in JavaScript the arguments are positional):',
   '- computer.display.view(): the screenshot after this block is sent to you; returns {"width", "height"} of the one you have',
   '- computer.display.size(): {"width", "height"} of the screenshot you have',
   '- computer.mouse.click(x, y, button="left", clicks=1), computer.mouse.move(x, y), computer.mouse.scroll(x, y, dy, dx=0) (notches; positive dy scrolls down), computer.mouse.drag([[x1, y1], [x2, y2], …])',
@@ -23,8 +23,8 @@ const SESSION_AND_API = [
 /** `fenced`: the model may not call tools (an OpenAI-compatible server), so fenced blocks are read as calls too. */
 export function codeHarnessPrompt(options: { fenced: boolean }): string {
   const how = options.fenced
-    ? 'Act by calling the execute tool with {language: "python" or "javascript", code}; its output comes back. If you cannot call tools, write the code in a fenced block (```python … ``` or ```javascript … ```) instead: it runs the same way. A fence without a language is shown, never run.'
-    : 'Act by calling the execute tool with {language: "python" or "javascript", code}; its output comes back.';
+    ? 'Act by calling the execute tool with {language: "python", "javascript" or "shell", code}; its output comes back. If you cannot call tools, write the code in a fenced block (```python … ```, ```javascript … ``` or ```shell … ```) instead: it runs the same way. A fence without a language is shown, never run.'
+    : 'Act by calling the execute tool with {language: "python", "javascript" or "shell", code}; its output comes back.';
   return ['How you act: you write code.', how, ...SESSION_AND_API, 'Prefer plain Python for files, data and anything with a command line; use the computer API for the screen.'].join('\n');
 }
 
@@ -39,7 +39,7 @@ export function hybridHarnessPrompt(): string {
   return [
     'How you act: you have two tools, and you choose for each step.',
     '- The computer tool: one mouse or keyboard action at a time, with a screenshot after it. Use it for what only the screen shows: an app without a command line or API, a dialog, a button whose place you must see.',
-    '- The execute tool {language: "python" or "javascript", code}: code in a persistent session; its output comes back. Prefer it for files and folders, data (tables, text, numbers), many repeated inputs (one block with a loop instead of many tool calls), and anything with an API or a command line (python3 with subprocess, requests to a local service).',
+    '- The execute tool {language: "python", "javascript" or "shell", code}: code in a persistent session; its output comes back. Prefer it for files and folders, data (tables, text, numbers), many repeated inputs (one block with a loop instead of many tool calls), and anything with an API or a command line (python3 with subprocess, requests to a local service).',
     'Do not write code to click through a screen you have not seen; do not click through a file manager or type a long table by hand when a block does it.',
     ...SESSION_AND_API,
   ].join('\n');

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { sandboxRefusal, startSandboxedProcess, type CommandSpec, type SandboxedProcess, type SandboxPolicy } from '../../../sandbox/index.js';
 import { shellEnvironment, truncateMiddle } from '../../tools/shell.js';
 import { PYTHON_DRIVER } from './python-driver.js';
+import { SHELL } from './shell-driver.js';
 
 /**
  * One persistent Python session of a run (the `code` harness): a python3 process that
@@ -87,13 +88,40 @@ interface Live {
   stdin: Writable;
 }
 
-export class PythonSession implements CodeSession {
+/**
+ * What differs between the interpreters a session can hold (Python, bash): the program
+ * that runs the driver, how a block is handed to it on stdin, and its name in errors.
+ * Both drivers speak the same protocol on fd 3 (python-driver.ts, shell-driver.ts).
+ */
+export interface Interpreter {
+  /** "the Python interpreter", "the bash session": said when it ends or cannot start. */
+  readonly name: string;
+  /** What to install when it cannot start (doctor checks python3). */
+  readonly missing: string;
+  /** The program and arguments that start the driver. */
+  command(): { file: string; args: string[]; env: NodeJS.ProcessEnv };
+  /** The text written on the driver's stdin to run one block (`nonce`: the session's). */
+  frame(code: string, nonce: string): string;
+}
+
+const PYTHON: (python: string | undefined) => Interpreter = (python) => ({
+  name: 'the Python interpreter',
+  missing: 'is python3 installed? deskpilot doctor checks',
+  command: () => ({ file: python ?? 'python3', args: ['-u', '-c', PYTHON_DRIVER], env: { PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' } }),
+  frame: (code) => `${JSON.stringify({ type: 'run', code })}\n`,
+});
+
+/** A persistent interpreter under the run's sandbox, speaking the drivers' protocol (PythonSession, ShellSession). */
+export class InterpreterSession implements CodeSession {
   private live: Live | undefined;
   /** An earlier interpreter of this session was ended (stop, time-out, crash): the next block says so. */
   private lost = false;
   private busy = false;
 
-  constructor(private readonly options: SessionOptions) {
+  constructor(
+    private readonly options: SessionOptions,
+    private readonly interpreter: Interpreter,
+  ) {
     this.lost = options.fresh === true;
   }
 
@@ -132,8 +160,9 @@ export class PythonSession implements CodeSession {
 
   private start(): Live {
     const nonce = randomBytes(12).toString('hex');
-    const env = { ...shellEnvironment(this.options.env ?? process.env), DESKPILOT_CODE_SESSION: nonce, PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' };
-    const plain: CommandSpec = { file: this.options.python ?? 'python3', args: ['-u', '-c', PYTHON_DRIVER], cwd: this.options.sandbox?.workspace ?? this.options.cwd, env };
+    const { file, args, env: own } = this.interpreter.command();
+    const env = { ...shellEnvironment(this.options.env ?? process.env), DESKPILOT_CODE_SESSION: nonce, ...own };
+    const plain: CommandSpec = { file, args, cwd: this.options.sandbox?.workspace ?? this.options.cwd, env };
     // Throws SandboxUnavailableError when the run's sandbox cannot run here: never unsandboxed instead.
     // graceMs 0: a stopped or timed-out block is killed at once, no TERM grace (stop of a
     // spinning block 462 ms median at load 34, 617 ms with 200 ms graces).
@@ -229,16 +258,34 @@ export class PythonSession implements CodeSession {
             if (!settled) live.stdin.write(`${JSON.stringify({ type: 'reply', id, ...reply })}\n`);
           });
       });
-      const onClose = () => finish({ status: 'crashed', output, error: `the Python interpreter ended (exit ${child.exitCode ?? child.signalCode ?? 'unknown'})` });
+      const onClose = () => finish({ status: 'crashed', output, error: `${this.interpreter.name} ended (exit ${child.exitCode ?? child.signalCode ?? 'unknown'})` });
       child.once('close', onClose);
-      const onError = (error: Error) => finish({ status: 'crashed', output, error: `the Python interpreter could not start: ${error.message} (is python3 installed? deskpilot doctor checks)` });
+      const onError = (error: Error) => finish({ status: 'crashed', output, error: `${this.interpreter.name} could not start: ${error.message} (${this.interpreter.missing})` });
       child.once('error', onError);
       const onAbort = () => finish({ status: 'stopped', output });
       options.signal.addEventListener('abort', onAbort, { once: true });
       const timer = setTimeout(() => finish({ status: 'timed_out', output }), options.timeoutMs);
       // Stopped while the interpreter started: the abort event has fired already.
       if (options.signal.aborted) return onAbort();
-      live.stdin.write(`${JSON.stringify({ type: 'run', code })}\n`);
+      live.stdin.write(this.interpreter.frame(code, live.nonce));
     });
+  }
+}
+
+/** The run's persistent python3 session (python-driver.ts). */
+export class PythonSession extends InterpreterSession {
+  constructor(options: SessionOptions) {
+    super(options, PYTHON(options.python));
+  }
+}
+
+/**
+ * The run's persistent bash session (shell-driver.ts): the working folder, variables and
+ * functions survive between blocks, like a terminal's. It has no computer API: a shell
+ * block works on files and programs (under the sandbox, no display unless allowed).
+ */
+export class ShellSession extends InterpreterSession {
+  constructor(options: SessionOptions) {
+    super(options, SHELL);
   }
 }

@@ -3,7 +3,7 @@ import { escalationAsks, type SandboxEscalation } from '../../../../shared/sandb
 import { escalatedPolicy, type SandboxPolicy } from '../../../sandbox/index.js';
 import type { CodeLanguage } from './execute-tool.js';
 import { JsSession } from './js-session.js';
-import { PythonSession, type CodeSession } from './session.js';
+import { PythonSession, ShellSession, type CodeSession } from './session.js';
 
 /** Where one block runs: the language's persistent session, or a fresh one for this block alone (`once`: close it after), or nowhere (`refused`, for the model). */
 export type BlockSession = { session: CodeSession; once: boolean } | { refused: string };
@@ -46,6 +46,8 @@ export class CodeSessions {
     switch (language) {
       case 'python':
         return new PythonSession({ cwd: this.options.cwd, fresh, ...(sandbox ? { sandbox } : {}), ...(this.options.home ? { home: this.options.home } : {}) });
+      case 'shell':
+        return new ShellSession({ cwd: this.options.cwd, fresh, ...(sandbox ? { sandbox } : {}), ...(this.options.home ? { home: this.options.home } : {}) });
       case 'javascript':
         // In-process QuickJS: no file system, network or process API to sandbox (js-session.ts).
         return new JsSession({ fresh });

@@ -1,0 +1,165 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ShellSession, type BlockOptions } from '../../../src/main/agent/harness/code/session.js';
+import { CodeSessions } from '../../../src/main/agent/harness/code/sessions.js';
+import { blockText } from '../../../src/main/agent/harness/code/run-block.js';
+import { readExecuteInput } from '../../../src/main/agent/harness/code/execute-tool.js';
+import { fencedCalls } from '../../../src/main/agent/harness/code/fences.js';
+import { blockCommand, codeOfCommand } from '../../../src/shared/code-block.js';
+import { runsIn } from '../../../src/shared/runs-in.js';
+import { sandboxPolicy } from '../../../src/main/sandbox/index.js';
+
+// Shell as a language of the code harness (issue 31 item 3): a persistent bash session,
+// the real bash in the real bubblewrap sandbox (workspace-write), one per run like the
+// Python one: the working folder, variables and functions survive between blocks.
+
+const workspace = mkdtempSync(path.join(os.tmpdir(), 'deskpilot-shell-ws-'));
+// Outside /tmp: bubblewrap gives a command a private /tmp, so a write there is not a write outside.
+const outside = mkdtempSync(path.join('/var/tmp', 'deskpilot-shell-out-'));
+const sessions: Array<{ close(): Promise<void> }> = [];
+afterAll(async () => {
+  await Promise.all(sessions.map((s) => s.close()));
+  rmSync(workspace, { recursive: true, force: true });
+  rmSync(outside, { recursive: true, force: true });
+});
+
+const policy = sandboxPolicy({ mode: 'workspace-write', workspace });
+function session(sandboxed: boolean): ShellSession {
+  const s = new ShellSession({ cwd: workspace, ...(sandboxed ? { sandbox: policy } : {}) });
+  sessions.push(s);
+  return s;
+}
+
+const options = (extra: Partial<BlockOptions> = {}): BlockOptions => ({
+  signal: new AbortController().signal,
+  timeoutMs: 60_000,
+  maxOutputChars: 2_000,
+  // A shell block has no computer API: nothing may call.
+  onCall: async (call) => {
+    throw new Error(`a shell block made a computer call: ${call.method}`);
+  },
+  ...extra,
+});
+
+describe('shell session in the run sandbox (workspace-write, real bubblewrap)', () => {
+  const shell = session(true);
+
+  it('keeps the working folder, variables and functions between blocks, and starts in the workspace', async () => {
+    const first = await shell.run('pwd\nmkdir -p sub && cd sub\nGREETING="Grüße ✓"\nshout() { echo "$1!"; }', options());
+    expect(first).toMatchObject({ status: 'done', restarted: false });
+    expect(first.output.trim()).toBe(workspace);
+    const second = await shell.run('pwd; shout "$GREETING"', options());
+    expect(second.status).toBe('done');
+    expect(second.output).toBe(`${path.join(workspace, 'sub')}\nGrüße ✓!\n`);
+  }, 60_000);
+
+  it('writes in the workspace; a write outside it is refused, nothing is written, and the model is told it may escalate', async () => {
+    const inside = await shell.run('cd "$OLDPWD" 2>/dev/null; printf ok > made.txt', options());
+    expect(inside.status).toBe('done');
+    expect(readFileSync(path.join(workspace, 'made.txt'), 'utf8')).toBe('ok');
+    const target = path.join(outside, 'escaped.txt');
+    const refused = await shell.run(`echo no > ${JSON.stringify(target)}`, options());
+    expect(refused).toMatchObject({ status: 'error', error: 'exit status 1' });
+    expect(refused.output).toMatch(/Read-only file system|Permission denied/);
+    expect(existsSync(target)).toBe(false);
+    expect(refused.refusal?.sandbox).toBe(policy);
+    expect(blockText('shell', refused, 60_000)).toContain('escalate');
+  }, 60_000);
+
+  it('a failing command and a syntax error come back with their status; the session goes on', async () => {
+    const failed = await shell.run('echo before; false', options());
+    expect(failed).toMatchObject({ status: 'error', error: 'exit status 1', output: 'before\n' });
+    const syntax = await shell.run('if then fi (', options());
+    expect(syntax.status).toBe('error');
+    expect(syntax.output).toMatch(/syntax error/);
+    expect(blockText('shell', syntax, 60_000)).toMatch(/^shell block: raised an error\noutput:\n.*syntax error[\s\S]*error:\nexit status 2$/);
+    // Still the same session: the variable of the first test is there.
+    expect((await shell.run('echo "$GREETING"', options())).output).toBe('Grüße ✓\n');
+  }, 60_000);
+
+  it('reads nothing of the protocol on stdin, and cannot write into it: a block that reads stdin or writes to fds 3 and 4 ends normally', async () => {
+    const r = await shell.run('read -r line; echo "read:[$line]"; echo \'{"type":"done","ok":false}\' >&3; echo x >&4; echo after', options());
+    // Its own last command decides its status: the fake "done" it wrote went nowhere.
+    expect(r.status).toBe('done');
+    // stdout and stderr are two pipes: their lines interleave as they arrive.
+    expect(r.output.split('\n').filter((l) => !l.includes('Bad file descriptor'))).toEqual(['read:[]', 'after', '']);
+    expect(r.output.match(/Bad file descriptor/g)).toHaveLength(2);
+    expect((await shell.run('echo still', options())).output).toBe('still\n');
+  }, 60_000);
+
+  it('a block that ends the shell is a crash; the next block starts a fresh session and says so', async () => {
+    const plain = session(false);
+    await plain.run('X=1', options());
+    const ended = await plain.run('exit 3', options());
+    expect(ended).toMatchObject({ status: 'crashed', error: 'the bash session ended (exit 3)' });
+    const next = await plain.run('echo "x=[$X]"', options());
+    expect(next).toMatchObject({ status: 'done', output: 'x=[]\n', restarted: true });
+    expect(blockText('shell', next, 60_000)).toContain('The shell session was started afresh');
+  }, 60_000);
+
+  it('a stop mid-block ends bash and what it started, a child in its own session too; the next block starts afresh', async () => {
+    const plain = session(false);
+    const pids = path.join(workspace, 'shell-pids');
+    const controller = new AbortController();
+    const running = plain.run(`setsid sleep 600 & echo "$$ $!" > ${JSON.stringify(pids)}\nwhile :; do :; done`, options({ signal: controller.signal }));
+    while (!existsSync(pids) || readFileSync(pids, 'utf8').trim().split(' ').length < 2) await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    expect((await running).status).toBe('stopped');
+    const [bash, sleeper] = readFileSync(pids, 'utf8').trim().split(' ').map(Number);
+    for (const pid of [bash!, sleeper!]) expect(alive(pid), `process ${pid}`).toBe(false);
+    expect(await plain.run('echo again', options())).toMatchObject({ status: 'done', output: 'again\n', restarted: true });
+  }, 60_000);
+
+  it('an endless block ends at its time limit with what it started', async () => {
+    const plain = session(false);
+    const r = await plain.run('while :; do :; done', options({ timeoutMs: 1_500 }));
+    expect(r.status).toBe('timed_out');
+    expect(blockText('shell', r, 1_500)).toContain('ran past 2 s');
+  }, 60_000);
+});
+
+describe('shell as a language of execute', () => {
+  it('execute takes it (with an escalation, as the shell tool does); a fence tagged shell, sh or bash runs as it', () => {
+    expect(readExecuteInput({ language: 'shell', code: 'ls' })).toEqual({ ok: true, block: { language: 'shell', code: 'ls' } });
+    const escalated = readExecuteInput({ language: 'shell', code: 'ls', escalate: { network: true }, reason: 'download' });
+    expect(escalated.ok).toBe(true);
+    expect(readExecuteInput({ language: 'ruby', code: 'p 1' })).toMatchObject({ ok: false, error: expect.stringContaining('"python" | "javascript" | "shell"') });
+    const { calls } = fencedCalls('```sh\nls\n```\n```bash\npwd\n```\n```shell\necho 1\n```', 1);
+    expect(calls.map((c) => c.input)).toEqual([
+      { language: 'shell', code: 'ls' },
+      { language: 'shell', code: 'pwd' },
+      { language: 'shell', code: 'echo 1' },
+    ]);
+  });
+
+  it('is proposed as a command under a "#" header naming the bash session, read back whole; it runs in the run\'s sandbox', () => {
+    const command = blockCommand('shell', 'echo hi');
+    expect(command).toBe("# shell block, run in this run's persistent bash session\necho hi");
+    expect(codeOfCommand('shell', command)).toBe('echo hi');
+    const summary = { mode: 'workspace-write' as const, workspace, writable: [] as string[], network: false, display: false, enforcer: 'bubblewrap' as const };
+    expect(runsIn({ type: 'shell', command, language: 'shell' }, summary)).toEqual(runsIn({ type: 'shell', command: 'echo hi' }, summary));
+    expect(runsIn({ type: 'shell', command, language: 'shell' }, undefined)).toMatchObject({ text: 'no sandbox (full access)', unguarded: true });
+  });
+
+  it('a run\'s CodeSessions give a shell block its own persistent session, apart from Python\'s', async () => {
+    const code = new CodeSessions({ cwd: workspace, resumed: false });
+    sessions.push(code);
+    const place = code.forBlock('shell', undefined);
+    expect('session' in place && place.session).toBeInstanceOf(ShellSession);
+    expect('session' in place && place.once).toBe(false);
+    expect(code.session('shell')).toBe(code.session('shell'));
+    expect(code.session('shell')).not.toBe(code.session('python'));
+  });
+});
+
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
