@@ -115,6 +115,11 @@ export const MODULES = {
   // names, so only a method call, tested, reaches past it; text === undefined's early return is unobservable (the throw it
   // would let through is swallowed inside dbus-next); bus.on('error', close) twice: a failed connection closing the watch is not
   // tested yet). Lines 125-229 (open, begin/close, the per-bus registry) not measured yet.
+  // The planner-grounder harness (issue 33): the planner's wire (act tool and text form, one schema), what a resolution means
+  // for the step and the actions a resolved act makes, the outage that pauses the run.
+  'src/main/agent/harness/planner/wire.ts': ['test/agent/harness/planner-wire.fast.test.ts', 'test/agent/harness/planner-step.fast.test.ts'],
+  'src/main/agent/harness/planner/step.ts': ['test/agent/harness/planner-step.fast.test.ts'],
+  'src/main/agent/harness/planner/run-act.ts': ['test/agent/harness/planner-step.fast.test.ts'],
   'src/os-control/settle-echo.ts': ['test/os-control/settle-echo.test.ts', 'test/os-control/settle-echo-watch.desktop.test.ts'],
   // The spare keycodes a killed typist left, restored by the next (issue 27.8), on a real Xvfb. restoreLeftovers (lines 92-136):
   // 90.00% (72 of 80, 17 min at load ~30). Equivalent: the sort of the keycodes restored and their row's content (order and a

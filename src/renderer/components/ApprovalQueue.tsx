@@ -4,6 +4,7 @@ import { actionSpec, carriedText, type Action } from '../../shared/actions.js';
 import { describeWhole, shortTitle } from '../../shared/action-text.js';
 import { similarMayCover } from '../../shared/code-block.js';
 import { ruleLabel } from '../../shared/labels.js';
+import { resolvedTargetLine } from '../../shared/resolved-target.js';
 import { hasHiddenCharacters, visibleText } from '../../shared/visible-text.js';
 import type { ApprovalAnswer } from '../../shared/approvals.js';
 import { isModeRule } from '../../shared/rule-ids.js';
@@ -242,6 +243,11 @@ export function ApprovalQueue() {
         </p>
       )}
       <LandsOn action={shown} element={head.element} window={head.window} />
+      {head.resolved && (
+        <p className="lands-on" data-testid="proposal-resolved">
+          Found by {head.resolved.stage} for <strong>{visibleText(resolvedTargetLine(head.resolved))}</strong>
+        </p>
+      )}
       <p className="proposal-line" data-testid="proposal-description">
         <strong>{headlineOf(shown).title}</strong>
         {hasTarget(shown) && <span className="muted coords-note"> (in the screenshot the model saw)</span>}

@@ -230,6 +230,23 @@ export function Settings() {
           </tbody>
         </table>
         <FieldProblem field="defaultProfile" words={problemAt('defaultProfile')} />
+        <label className="field">
+          Grounding model (the planner-grounder harness finds what the tree and OCR miss with it)
+          <select
+            aria-label="Grounding model profile"
+            value={draft.grounderProfile ?? ''}
+            onChange={(e) => patch((c) => (e.target.value ? (c.grounderProfile = e.target.value) : delete c.grounderProfile))}
+            {...fieldProps('grounderProfile')}
+          >
+            <option value="">none (the accessibility tree and OCR only)</option>
+            {Object.keys(draft.profiles).map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+          <FieldProblem field="grounderProfile" words={problemAt('grounderProfile')} />
+        </label>
         <div className="inline">
           <input aria-label="New profile name" placeholder="new profile name" value={newProfile} onChange={(e) => setNewProfile(e.target.value)} />
           <button

@@ -3,6 +3,7 @@ import type { ApprovalAnswer, GateDecision, PolicyMode } from '../../shared/appr
 import type { ProjectInstructions, RunEvent, RunState, RunStatus, Usage } from '../../shared/events.js';
 import { approverLabel } from '../../shared/labels.js';
 import type { SandboxSummary } from '../../shared/sandbox.js';
+import type { ResolvedTarget } from '../../shared/resolved-target.js';
 
 /**
  * What the UI holds about one run, derived from its events only. Screenshots are
@@ -28,6 +29,8 @@ export interface ProposalView {
   step: number;
   action: Action;
   reasoning: string;
+  /** The planner's words its point was resolved from, and what was found there (the planner-grounder harness). */
+  resolved?: ResolvedTarget;
   /** The screenshot the model saw when it proposed this. */
   shot?: ShotRef;
   decision?: GateDecision;
@@ -189,7 +192,7 @@ export function applyEvent(prev: RunView, ev: RunEvent): RunView {
       const shot = (ev.observationId && run.shots[ev.observationId]) || stepShot;
       run.proposals = {
         ...run.proposals,
-        [ev.proposalId]: { proposalId: ev.proposalId, step: ev.step, action: ev.action, reasoning: ev.reasoning, shot },
+        [ev.proposalId]: { proposalId: ev.proposalId, step: ev.step, action: ev.action, reasoning: ev.reasoning, shot, ...(ev.resolved ? { resolved: ev.resolved } : {}) },
       };
       updateStep(run, ev.step, ev.at, (s) => ({ proposals: [...s.proposals, ev.proposalId] }));
       break;

@@ -13,5 +13,7 @@ export function configuredGrounder(config: Config, override?: string): Grounder 
   const name = override ?? config.grounderProfile;
   if (name === undefined) return undefined;
   const profile = resolveProfile(config, name);
-  return providerGrounder(createProvider(profile), `${name} (${profile.model})`);
+  // The run's request timeout bounds the grounder's requests too (retries included): a grounder that is down is said within it.
+  const timeout = config.requestTimeoutSeconds !== undefined ? { requestTimeoutMs: config.requestTimeoutSeconds * 1000 } : {};
+  return providerGrounder(createProvider(profile, timeout), `${name} (${profile.model})`);
 }

@@ -19,6 +19,7 @@ import type { StepGrounding } from '../grounding/ground-step.js';
 import type { GreyImage } from '../../../os-control/screen-match.js';
 import type { Grounding } from '../../../shared/config.js';
 import type { CodeSessions } from '../harness/code/sessions.js';
+import type { PlannerResolver } from '../harness/planner/run-act.js';
 
 /**
  * What the loop needs to steer one run: stop (abort every await), pause at the next
@@ -117,6 +118,8 @@ export interface RunContext {
    * execute (offered only there) or from a replayed step that recorded one.
    */
   readonly code: CodeSessions;
+  /** The planner-grounder harness's resolve chain (harness/planner): present when the run's harness is `planner-grounder`. */
+  readonly planner?: PlannerResolver;
   readonly startedAt: number;
   emit(event: RunEventInput): RunEvent;
   transcript: TranscriptItem[];

@@ -24,6 +24,9 @@ import { blockLookups } from '../harness/code/lookups.js';
 import { checkInSpace, recordedSpace } from '../harness/code/recorded-space.js';
 import { blockOcr } from '../harness/code/block-ocr.js';
 import { noteSecretField } from './secret-field.js';
+import { ACT_TOOL_NAME } from '../harness/planner/wire.js';
+import { planAct } from '../harness/planner/run-act.js';
+import type { ResolvedTarget } from '../../../shared/resolved-target.js';
 
 /** What one model turn's calls came to: one result per call id, in order, and maybe the end of the run. */
 export interface TurnOutcome {
@@ -90,7 +93,19 @@ async function executeCall(
     // The code harness's block: gated whole, then each computer call in it as the action it is (harness/code/run-block.ts).
     return runCodeCall(ctx, ctx.code, call, blockHooks(ctx, call, seen, reasoning, (index) => `${ctx.step}.${callIndex}.${index}`));
   }
-  const tool = ctx.tools.find(call.name);
+  // The planner-grounder harness's act: its target words resolved to points, then the actions they make take the path below.
+  let targets: ReadonlyArray<ResolvedTarget | undefined> = [];
+  if (ctx.planner && call.name === ACT_TOOL_NAME) {
+    const planned = await planAct(ctx.planner, call.input, seen.record, ctx.control.signal);
+    if (!planned.ok) {
+      ctx.emit({ type: 'action_invalid', step: ctx.step, callId: call.callId, raw: rawText(call.input), error: planned.text });
+      if (planned.outage) pauseForOutage(ctx, planned.outage);
+      return { ok: false, text: planned.text, acted: false };
+    }
+    call = { ...call, actions: planned.actions.map((action) => ({ ok: true as const, action })) };
+    targets = planned.targets;
+  }
+  const tool = ctx.planner && call.name === ACT_TOOL_NAME ? undefined : ctx.tools.find(call.name);
   if (tool?.asAction) {
     // A tool call that is an action: it takes the action path below (checked, gated, performed).
     const parsed = tool.input.safeParse(call.input);
@@ -126,7 +141,7 @@ async function executeCall(
     const block = recordedBlock(checked.action);
     const result: ActionResult & { acted: boolean } = block
       ? await runRecordedBlock(ctx, ctx.code, call, block, blockHooks(ctx, call, seen, reasoning, (index) => (index === 0 ? proposalId : `${proposalId}.${index}`), call.blockSpace))
-      : await proposeAndRun(ctx, call, proposalId, checked.action, seen, reasoning);
+      : await proposeAndRun(ctx, call, proposalId, checked.action, seen, reasoning, undefined, targets[actionIndex]);
     acted ||= result.acted;
     routine &&= result.routine === true;
     texts.push(result.text);
@@ -144,6 +159,12 @@ async function executeCall(
     // The gate only lets a call with safety checks through after a person acknowledged them.
     ...(call.safetyChecks?.length ? { acknowledgedSafetyChecks: call.safetyChecks } : {}),
   };
+}
+
+/** A grounding model that is down: said in the log, and the run pauses as for a planner outage (loop.ts modelTurn); the step's result tells the planner after the resume. */
+function pauseForOutage(ctx: RunContext, reason: string): void {
+  ctx.emit({ type: 'error', message: reason, fatal: false });
+  ctx.control.pause(reason);
 }
 
 /** Execute is the model's to call only where the harness offered it (code, hybrid): a GUI run's model naming it runs nothing. */
@@ -176,6 +197,8 @@ async function proposeAndRun(
   reasoning: string,
   /** What runs once the gate lets the action through, instead of the executor (a code block: harness/code/run-block.ts). */
   performWith?: BlockPerformer,
+  /** The planner's words this action's point was resolved from (harness/planner): shown with the proposal. */
+  resolved?: ResolvedTarget,
 ): Promise<ActionResult & { acted: boolean }> {
   ctx.emit({
     type: 'action_proposed',
@@ -185,6 +208,7 @@ async function proposeAndRun(
     observationId: seen.record.id,
     reasoning,
     callId: call.callId,
+    ...(resolved ? { resolved } : {}),
   });
   // What a pointer action lands on is read while the gate decides (action-target.ts).
   const targetPoint = ctx.options.readTargets === false ? undefined : pointerTargetPoint(proposed);

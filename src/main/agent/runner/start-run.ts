@@ -15,6 +15,8 @@ import { groundingOf } from '../grounding/ground-step.js';
 import { runTools, ToolSetupError, type RunTools } from '../tools/agent-tool.js';
 import { offeredTools, runHarness, type RunHarness } from '../harness/index.js';
 import { CodeSessions } from '../harness/code/sessions.js';
+import { blockOcr } from '../harness/code/block-ocr.js';
+import { plannerResolver } from '../harness/planner/resolver.js';
 import type { TranscriptItem } from '../transcript.js';
 import type { DepsFactory, RunContext, RunDeps, RunEnding } from './context.js';
 import { runLoop } from './loop.js';
@@ -221,6 +223,7 @@ function buildContext(parts: {
     price: priceFor(options.profile.model, options.config.prices),
     tools,
     grounding: groundingOf(options.profile),
+    ...(harness.name === 'planner-grounder' ? { planner: plannerResolver(options.config, options.computer, display.id, blockOcr()?.readWords) } : {}),
     code: new CodeSessions({ cwd: process.cwd(), resumed: options.resumeRunId !== undefined, ...(options.sandbox ? { sandbox: options.sandbox } : {}) }),
     system: (screen) =>
       buildSystemPrompt({
