@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentProcess } from '../../../src/main/eval/run/agent-process.js';
 import { decideStatus } from '../../../src/main/eval/run/status.js';
 import { PROVIDER_SAFETY_RULE, SANDBOX_ESCALATION_RULE } from '../../../src/shared/rule-ids.js';
-import { EVENT_SCHEMA_VERSION, type RunEvent } from '../../../src/shared/events.js';
+import { EVENT_SCHEMA_VERSION } from '../../../src/shared/events.js';
 
 // Issue 32: "A task whose run asks the person anything (ask_user, an escalation, a provider
 // safety check) ends as `needed a person`, never hangs." eval-cli.e2e shows ask_user through a
@@ -18,7 +18,7 @@ function agentPrinting(events: object[]): AgentProcess {
 
 const at = (seq: number) => ({ v: EVENT_SCHEMA_VERSION, runId: 'r1', seq, at: 1_764_000_000_000 + seq });
 const held = (rule: string, reason: string) =>
-  ({ ...at(1), type: 'approval_requested', proposalId: '0.0.0', decision: { verdict: 'ask', rule, reason, humanOnly: true } }) satisfies Partial<RunEvent>;
+  ({ ...at(1), type: 'approval_requested', proposalId: '0.0.0', decision: { verdict: 'ask', rule, reason, humanOnly: true } });
 const stopped = { ...at(2), type: 'run_ended', status: 'stopped', summary: 'stdin closed: nobody to answer', steps: 1, total: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.001 } };
 
 describe("a run that waits for a person's approval", () => {
