@@ -134,7 +134,8 @@ export interface SettleState {
  *  3. input that must show, no change since it, less than waitMs ago: wait;
  *  4. the round trip through the app still out, sent less than waitMs ago: wait;
  *  5. the app reported part of the typed text back, or is expected to report it (it did
- *     before), not all of it, less than echoMs after the input: wait;
+ *     before), not all of it, less than echoMs after the input: wait; and after all of it,
+ *     while no change was seen since the keys (the text is not drawn yet), likewise;
  *  6. quiet since the latest of the last change, the round trip's answer and the whole
  *     text's report, for max(quietMs, min(reaction time, quietCapMs)) — the reaction
  *     time left out once the whole text was reported — and minMs passed: settled. After
@@ -158,6 +159,10 @@ export function settleVerdict(s: SettleState, p: Pick<SettleParams, 'minMs' | 'm
   // 4.7–4.9 s); echoMs ends it (a field that refuses part of the text costs that once).
   const owesEcho = echo !== undefined && (echo.seen || echo.expected === true);
   const awaitingEcho = r !== undefined && owesEcho && echo.completeAt === undefined && s.now - r.since < REACTION_LIMITS.echoMs;
+  // The app reported all of the text in, and nothing has changed on screen since the keys:
+  // it has not drawn it yet (mousepad at load ~56: the report 3.8 s after the keys, the text
+  // and a sensitive Save drawn 3.9 s after that; settle took the unchanged screen).
+  const awaitingDraw = r !== undefined && r.expectChange && echoed && s.firstReaction === undefined && s.now - r.since < REACTION_LIMITS.echoMs;
   const reactionMs = r !== undefined && s.firstReaction !== undefined ? s.firstReaction - r.since : 0;
   const mustShow = r?.expectChange === true;
   // The round trip's own time does not grow the window: after the answer the input is
@@ -174,11 +179,12 @@ export function settleVerdict(s: SettleState, p: Pick<SettleParams, 'minMs' | 'm
   // grab at load 20: 2.5 s, outlasting Chromium's 500 ms caret blink).
   const quietGrabs = mustShow && !echoed ? REACTION_LIMITS.quietGrabs : 1;
   const quietSince = Math.max(s.lastChange, answeredAt ?? -Infinity, echo?.completeAt ?? -Infinity);
-  if (s.compared >= 1 && !awaitingReaction && !awaitingAnswer && !awaitingEcho && waited >= p.minMs && s.now - quietSince >= quietNeeded && s.unchanged >= quietGrabs) return 'settled';
-  // A report that came after maxMs leaves the floor for its text to be drawn (Chromium drew
-  // within ~25 ms of its report) before settle gives up.
-  const drawing = r !== undefined && echo?.completeAt !== undefined && s.now - echo.completeAt < REACTION_LIMITS.quietFloorMs;
-  if (waited >= p.maxMs && !awaitingEcho && !drawing) return 'gave-up';
+  if (s.compared >= 1 && !awaitingReaction && !awaitingAnswer && !awaitingEcho && !awaitingDraw && waited >= p.minMs && s.now - quietSince >= quietNeeded && s.unchanged >= quietGrabs) return 'settled';
+  // A report that came after maxMs, or the first drawing after it, leaves the floor for the
+  // text to be drawn (Chromium drew within ~25 ms of its report; mousepad drew the text and
+  // Save over ~250 ms of frames) before settle gives up.
+  const drawing = r !== undefined && echo?.completeAt !== undefined && s.now - Math.max(echo.completeAt, s.firstReaction ?? -Infinity) < REACTION_LIMITS.quietFloorMs;
+  if (waited >= p.maxMs && !awaitingEcho && !awaitingDraw && !drawing) return 'gave-up';
   return 'wait';
 }
 

@@ -118,12 +118,29 @@ describe('settleVerdict', () => {
     // Drawn at 5 720: a change after the report.
     const drawn = { ...late, lastChange: 5_720, firstReaction: 5_720, unchanged: 0 };
     expect(settleVerdict(state({ ...drawn, now: 5_720 }), { ...base, reaction })).toBe('wait');
-    expect(settleVerdict(state({ ...drawn, now: 5_700 + REACTION_LIMITS.quietFloorMs - 1 }), { ...base, reaction })).toBe('wait');
-    expect(settleVerdict(state({ ...drawn, now: 5_700 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('gave-up');
+    // The floor counts from the later of the report and the first drawing.
+    expect(settleVerdict(state({ ...drawn, now: 5_720 + REACTION_LIMITS.quietFloorMs - 1 }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...drawn, now: 5_720 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('gave-up');
     // Quiet from the drawing for the floor: settled.
     expect(settleVerdict(state({ ...drawn, unchanged: 3, now: 5_720 + REACTION_LIMITS.quietFloorMs }), { ...base, maxMs: 60_000, reaction })).toBe('settled');
     // Without input a late report gives no grace.
     expect(settleVerdict(state({ ...drawn, now: 5_720 }), base)).toBe('gave-up');
+  });
+
+  it('all of the text reported but nothing drawn since the keys: waits for the change, past maxMs, up to echoMs', () => {
+    const reaction = { since: 990, expectChange: true };
+    // mousepad at load ~56: the report at 3.8 s, no change on screen; the text drawn 3.9 s later.
+    const reported = { roundTrip: { sent: 1_000, answered: 1_500 } as { sent: number; answered: number | undefined }, echo: { seen: true, completeAt: 4_790 } };
+    expect(settleVerdict(state({ ...reported, now: 4_790 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...reported, now: 990 + REACTION_LIMITS.echoMs - 1 }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...reported, now: 990 + REACTION_LIMITS.echoMs }), { ...base, reaction })).toBe('settled');
+    // Drawn at 8 700: quiet for the floor from the change, then settled.
+    const drawn = { ...reported, firstReaction: 8_700, lastChange: 8_700 };
+    expect(settleVerdict(state({ ...drawn, now: 8_700 + REACTION_LIMITS.quietFloorMs - 1 }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...drawn, now: 8_700 + REACTION_LIMITS.quietFloorMs, unchanged: 0 }), { ...base, reaction })).toBe('gave-up');
+    expect(settleVerdict(state({ ...drawn, now: 8_700 + REACTION_LIMITS.quietFloorMs }), { ...base, maxMs: 60_000, reaction })).toBe('settled');
+    // Pointer input owes no drawing.
+    expect(settleVerdict(state({ ...reported, now: 4_790 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction: { since: 990, expectChange: false } })).toBe('settled');
   });
 
   it('maxMs ends any wait, reported as not settled', () => {
