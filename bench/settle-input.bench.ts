@@ -14,7 +14,12 @@
  *  - chromium-key-page: Return on a focused button loads the next of two local pages (a key
  *    that changes a page; each page is a 400-row table, some work to lay out and paint).
  * A run passes when the observation equals the screen the app ends on (taken after a
- * further 2.5 s and a settle), apart from a text caret (a change at most 2 px wide). Each
+ * further 2.5 s and a settle), apart from a text caret (a change at most 2 px wide). The
+ * two typing cases also judge what the issue asks of them, on their own pixels:
+ * chromium-type "whole text shown" (the field's pixels as the page ends, once the page
+ * holds the text: a field missing characters is a typing fault and is counted apart),
+ * mousepad-type "Save sensitive" (the dialog's Save button as drawn once the tree says it
+ * is enabled; mousepad runs with its accessibility bridge, as on a desktop). Each
  * case runs `--runs` times (20) on the machine as it is ("quiet") and with two busy loops
  * this bench starts and stops itself ("busy"). Printed: passes/runs, the median settle per
  * case and load, and the load average; for a failed run, what settle saw (its changes
@@ -32,6 +37,7 @@ import { startAccessibilityBus } from '../test/harness/a11y-bus.js';
 import { startProbe } from '../test/harness/probe/probe.js';
 import { startApp, startCpuLoad } from '../test/harness/native-apps.js';
 import { checked } from '../test/harness/checked.js';
+import { differingIn, observedPixels, saveDialogButton, type Pixels } from '../test/harness/observed-pixels.js';
 import { median, numberArg } from './lib/stats.js';
 
 const RUNS = numberArg('runs', 20);
@@ -75,12 +81,7 @@ watchSettles((t) => {
   lastTrace = t;
 });
 
-type Pixels = { data: Buffer; width: number; channels: number };
-async function screen(): Promise<Pixels> {
-  const shot = await computer.observe({ target: { format: 'png', exact: SCREEN } });
-  const { data, info } = await sharp(shot.image).raw().toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, channels: info.channels };
-}
+const screen = () => observedPixels(computer, SCREEN);
 
 /** The box of pixels that differ between two screens, or undefined. */
 function differingBox(a: Pixels, b: Pixels): { x0: number; x1: number; y0: number; y1: number } | undefined {
@@ -148,10 +149,20 @@ interface Outcome {
   /** Settles after input whose typed text the app reported back in part, and in whole (settle-echo.ts). */
   echoSeen: number;
   echoComplete: number;
+  /** Runs whose observation shows what the case is about (the whole text, Save sensitive): see `Content`. */
+  content: number;
+  /** Runs where the app never held the input (a typing fault, not settle's): left out of `content`'s count. */
+  faults: number;
 }
 
+/**
+ * A case's own judge of the observation: 'shown', 'stale' with what differs, or 'fault'
+ * when the app never ended up holding the input (nothing settle could have waited for).
+ */
+type Content = (seen: Pixels, final: Pixels) => Promise<{ verdict: 'shown' } | { verdict: 'stale' | 'fault'; why: string }>;
+
 /** Settle after the action under test, observe, and judge against the screen 2.5 s later. */
-async function judge(o: Outcome, run: number, name: string): Promise<void> {
+async function judge(o: Outcome, run: number, name: string, content?: Content): Promise<void> {
   const waited = (await computer.settle({ maxMs: 3_000 })).waitedMs;
   o.settle.push(waited);
   const trace = lastTrace;
@@ -162,6 +173,10 @@ async function judge(o: Outcome, run: number, name: string): Promise<void> {
   await computer.settle({ maxMs: 5_000 });
   const final = await screen();
   const box = differingBox(seen, final);
+  const judged = await content?.(seen, final);
+  if (judged?.verdict === 'shown') o.content++;
+  if (judged?.verdict === 'fault') o.faults++;
+  if (judged && judged.verdict !== 'shown') o.failures.push(`run ${run}: ${judged.verdict === 'fault' ? 'FAULT' : 'STALE'} ${judged.why}; ${describeFailure(trace, after)}`);
   if (traceAll) console.log(`    ${name} run ${run}: ${sameButCaret(box) ? 'pass' : 'MISS'}, settle ${Math.round(waited)} ms; ${describeFailure(trace, after)}`);
   if (sameButCaret(box)) o.pass++;
   else {
@@ -185,8 +200,29 @@ async function chromiumType(probe: ProbeApp, o: Outcome, run: number): Promise<v
   await computer.perform(checked({ type: 'click', x: field.x + field.width / 2, y: field.y + field.height / 2, button: 'left', clicks: 1, modifiers: [] }), never);
   await computer.settle({ maxMs: 3_000 });
   await computer.perform(checked({ type: 'type', text: TEXT }), never);
-  await judge(o, run, 'chromium-type');
+  await judge(o, run, 'chromium-type', async (seen, final) => {
+    const held = (await probe.controlValues()).find((c) => c.id === 'c3')?.value;
+    if (held !== TEXT) return { verdict: 'fault', why: `the field holds ${JSON.stringify(held)}` };
+    // Only the caret may differ (it blinks): a box at most 2 px wide.
+    const diff = differingIn(seen, final, field);
+    return diff && diff.x1 - diff.x0 >= 2 ? { verdict: 'stale', why: `${diff.count} px of the field differ in x ${diff.x0}..${diff.x1}` } : { verdict: 'shown' };
+  });
 }
+
+/** Save as drawn once the tree says it is enabled: the observation's Save must look the same. */
+const saveSensitive: Content = async (seen) => {
+  const deadline = Date.now() + 30_000;
+  let save = await saveDialogButton(computer);
+  while (!save?.enabled) {
+    if (Date.now() > deadline) return { verdict: 'fault', why: `Save ${save ? 'still insensitive' : 'not in the tree'} 30 s after the path` };
+    await new Promise((res) => setTimeout(res, 100));
+    save = await saveDialogButton(computer);
+  }
+  await computer.settle({ quietMs: 500, maxMs: 20_000 });
+  const enabled = await screen();
+  const diff = differingIn(seen, enabled, save.bounds);
+  return diff ? { verdict: 'stale', why: `${diff.count} px of Save differ from Save enabled` } : { verdict: 'shown' };
+};
 
 /**
  * Waits until a visible window named `title` exists (or no longer does). xdotool's search
@@ -222,7 +258,7 @@ async function mousepadType(_app: App, o: Outcome, run: number): Promise<void> {
   await computer.perform(checked({ type: 'key', keys: 'ctrl+s' }), never);
   await dialogReady();
   await computer.perform(checked({ type: 'type', text: join(dir, `note-${run}.txt`) }), never);
-  await judge(o, run, 'mousepad-type');
+  await judge(o, run, 'mousepad-type', saveSensitive);
   await closeDialog();
 }
 
@@ -282,7 +318,7 @@ const wants = (prefix: string) => cases.some((c) => c.startsWith(prefix));
 const probe = cases.includes('chromium-type')
   ? await startProbe(xvfb, { x: 20, y: 20, width: 1000, height: 640, extraArgs: ['--force-renderer-accessibility'], env: bus.env })
   : undefined;
-const mousepad = wants('mousepad') ? await startApp(xvfb, 'mousepad', [], ['--class', 'mousepad'], { GSETTINGS_BACKEND: 'memory', NO_AT_BRIDGE: '1', LC_ALL: 'C.UTF-8' }) : undefined;
+const mousepad = wants('mousepad') ? await startApp(xvfb, 'mousepad', [], ['--class', 'mousepad'], { GSETTINGS_BACKEND: 'memory', LC_ALL: 'C.UTF-8' }) : undefined;
 const browser = cases.includes('chromium-key-page')
   ? await startApp(
       xvfb,
@@ -294,9 +330,9 @@ const browser = cases.includes('chromium-key-page')
     )
   : undefined;
 
-const runners: Record<string, { window: () => string | undefined; run: (o: Outcome, run: number) => Promise<void>; what: string }> = {
-  'chromium-type': { window: () => probe?.windowId, run: (o, r) => chromiumType(probe!, o, r), what: 'whole text' },
-  'mousepad-type': { window: () => mousepad?.windowId, run: (o, r) => mousepadType(mousepad!, o, r), what: 'Save sensitive (final screen)' },
+const runners: Record<string, { window: () => string | undefined; run: (o: Outcome, run: number) => Promise<void>; what: string; content?: string }> = {
+  'chromium-type': { window: () => probe?.windowId, run: (o, r) => chromiumType(probe!, o, r), what: 'screen as it ends', content: 'whole text shown' },
+  'mousepad-type': { window: () => mousepad?.windowId, run: (o, r) => mousepadType(mousepad!, o, r), what: 'screen as it ends', content: 'Save sensitive' },
   'mousepad-key-dialog': { window: () => mousepad?.windowId, run: (o, r) => mousepadKeyDialog(mousepad!, o, r), what: 'Save dialog as it ends' },
   'mousepad-click-dialog': { window: () => mousepad?.windowId, run: (o, r) => mousepadClickDialog(mousepad!, o, r), what: 'Save dialog as it ends' },
   'chromium-key-page': { window: () => browser?.windowId, run: (o, r) => chromiumKeyPage(browser!, o, r), what: 'next page as it ends' },
@@ -311,9 +347,10 @@ for (const busy of [false, true]) {
       const c = runners[name]!;
       activate(c.window()!);
       await computer.settle({ maxMs: 5_000 });
-      const o: Outcome = { pass: 0, settle: [], failures: [], echoSeen: 0, echoComplete: 0 };
+      const o: Outcome = { pass: 0, settle: [], failures: [], echoSeen: 0, echoComplete: 0, content: 0, faults: 0 };
       for (let r = 0; r < RUNS; r++) await c.run(o, r);
-      console.log(`  ${name}, ${label}: ${c.what} in ${o.pass}/${RUNS} observations; settle median ${median(o.settle)} ms (max ${Math.max(...o.settle)}); typed text reported back in part ${o.echoSeen}, whole ${o.echoComplete}; ${loadState()}`);
+      const content = c.content ? `${c.content} ${o.content}/${RUNS - o.faults}${o.faults ? ` (${o.faults} typing faults left out)` : ''}, ` : '';
+      console.log(`  ${name}, ${label}: ${content}${c.what} in ${o.pass}/${RUNS} observations; settle median ${median(o.settle)} ms (max ${Math.max(...o.settle)}); typed text reported back in part ${o.echoSeen}, whole ${o.echoComplete}; ${loadState()}`);
       for (const f of o.failures) console.log(`    ${f}`);
     }
   } finally {
