@@ -55,13 +55,13 @@ describe('which harness a profile gets', () => {
     expect(resolveRunChoices(withCode, { profile: 'tars', model: 'qwen2.5-vl-7b' }).profile.harness).toBeUndefined();
   });
 
-  it('only the code harness leaves out the computer tool; code and hybrid add execute and keep code sessions', () => {
+  it('code and planner-grounder leave out the computer tool; code and hybrid add execute and keep code sessions, planner-grounder adds act', () => {
     for (const name of HARNESS_NAMES) {
       const family = HARNESSES[name].families[0]!;
       const harness = runHarness({ provider: family, model: 'm', harness: name });
-      expect(harness.computerTool).toBe(name !== 'code');
+      expect(harness.computerTool).toBe(name !== 'code' && name !== 'planner-grounder');
       const withCode = name === 'code' || name === 'hybrid';
-      expect(harness.tools.map((t) => t.name)).toEqual(withCode ? ['execute'] : []);
+      expect(harness.tools.map((t) => t.name)).toEqual(withCode ? ['execute'] : name === 'planner-grounder' ? ['act'] : []);
       expect(harness.codeSessions).toBe(withCode);
     }
   });
@@ -103,5 +103,14 @@ describe('fenced code blocks (the code harness without function calling)', () =>
     expect(fencedCalls('```python\nprint(1)', 0).calls[0]!.input).toEqual({ language: 'python', code: 'print(1)' });
     expect(fencedCalls('```python\nprint(1)\n`````\nafter', 0).calls[0]!.input).toEqual({ language: 'python', code: 'print(1)' });
     expect(fencedCalls('````python\n```\ninner\n```\n````', 0).calls[0]!.input).toEqual({ language: 'python', code: '```\ninner\n```' });
+  });
+});
+
+describe('vision: false (issue 33)', () => {
+  it('only the planner-grounder harness takes a model without vision; the config says why for any other', () => {
+    expect(runHarness({ provider: 'openai-compatible', model: 'qwen2.5-coder:7b', harness: 'planner-grounder', vision: false }).name).toBe('planner-grounder');
+    expect(() => runHarness({ provider: 'openai-compatible', model: 'qwen2.5-coder:7b', vision: false })).toThrow(/vision: false: a model without vision needs harness "planner-grounder"/);
+    const bad = JSON.stringify({ profiles: { coder: { provider: 'openai-compatible', model: 'qwen2.5-coder:7b', baseUrl: 'http://127.0.0.1:1/v1', harness: 'code', vision: false } } });
+    expect(() => parseConfig(bad, 'config.json')).toThrow(/profiles\.coder: vision: false/);
   });
 });
