@@ -13,19 +13,18 @@
  * observation against the same pixels once the app has provably finished (the page's
  * value, the tree's state) and the screen has been still for half a second.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DesktopComputer } from '../../src/os-control/index.js';
-import { walkElements, type ElementNode, type ElementTree } from '../../src/shared/elements.js';
-import { startAccessibilityBus, type AccessibilityBus } from '../harness/a11y-bus.js';
+import type { AccessibilityBus } from '../harness/a11y-bus.js';
 import { checked } from '../harness/checked.js';
 import { keymapText, startApp, startCpuLoad } from '../harness/native-apps.js';
-import { startProbe, type ScreenRect } from '../harness/probe/probe.js';
-import { startXvfb, type Xvfb } from '../harness/xvfb.js';
+import { startProbe } from '../harness/probe/probe.js';
+import { differingIn, observedPixels, saveDialogButton, saveDialogParts, until, windowShown as windowShownOn, type Pixels } from '../harness/observed-pixels.js';
+import { startSettleDesktop, type SettleDesktop } from '../harness/settle-desktop.js';
+import type { Xvfb } from '../harness/xvfb.js';
 
 /** Each case repeats under two busy loops on a 2-core machine shared with other suites. */
 const CASE_MS = 400_000;
@@ -40,75 +39,20 @@ const MOUSEPAD_REPEATS = 6;
 const DIALOG_REPEATS = 4;
 const never = new AbortController().signal;
 
+let desktop: SettleDesktop;
 let xvfb: Xvfb;
 let bus: AccessibilityBus;
 let computer: DesktopComputer;
 
 beforeAll(async () => {
-  const bare = await startXvfb(SCREEN);
-  bus = await startAccessibilityBus(bare);
-  xvfb = bus.xvfb;
-  process.env.DISPLAY = xvfb.display;
-  process.env.DBUS_SESSION_BUS_ADDRESS = bus.env.DBUS_SESSION_BUS_ADDRESS;
-  const { createComputer } = await import('../../src/os-control/index.js');
-  computer = createComputer();
-  await computer.warmUp();
+  desktop = await startSettleDesktop(SCREEN);
+  ({ xvfb, bus, computer } = desktop);
 });
-afterAll(async () => {
-  await bus?.stop();
-  await xvfb?.stop();
-});
-
-interface Pixels {
-  data: Buffer;
-  width: number;
-  channels: number;
-}
+afterAll(() => desktop?.stop());
 
 /** What the model would be sent, at full size and lossless. */
-async function observation(): Promise<Pixels> {
-  const shot = await computer.observe({ target: { format: 'png', exact: SCREEN } });
-  const { data, info } = await sharp(shot.image).raw().toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, channels: info.channels };
-}
-
-/** The box (x0..x1) of pixels that differ inside `r`, or undefined when none do. */
-function differing(a: Pixels, b: Pixels, r: ScreenRect): { x0: number; x1: number; count: number } | undefined {
-  let x0 = Infinity;
-  let x1 = -Infinity;
-  let count = 0;
-  for (let y = Math.round(r.y); y < Math.round(r.y + r.height); y++) {
-    for (let x = Math.round(r.x); x < Math.round(r.x + r.width); x++) {
-      const i = (y * a.width + x) * a.channels;
-      if (a.data[i] !== b.data[i] || a.data[i + 1] !== b.data[i + 1] || a.data[i + 2] !== b.data[i + 2]) {
-        x0 = Math.min(x0, x);
-        x1 = Math.max(x1, x);
-        count++;
-      }
-    }
-  }
-  return count ? { x0, x1, count } : undefined;
-}
-
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const got = await check();
-    if (got !== undefined) return got;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/**
- * Whether a visible window named `title` exists; undefined when xdotool could not tell
- * (its search dies with BadWindow when a window vanishes while it walks the tree).
- */
-function windowShown(title: string): boolean | undefined {
-  const r = spawnSync('xdotool', ['search', '--onlyvisible', '--name', `^${title}$`], { env: xvfb.env, encoding: 'utf8', timeout: 10_000 });
-  if (r.status === 0 && r.stdout.trim() !== '') return true;
-  return r.status === 1 && !/BadWindow/.test(r.stderr ?? '') ? false : undefined;
-}
+const observation = () => observedPixels(computer, SCREEN);
+const differing = differingIn;
 
 /** The screen once it has been still for half a second (the app's final picture). */
 async function stillScreen(): Promise<Pixels> {
@@ -156,32 +100,25 @@ describe('the screenshot after input shows the app’s answer (issue 26)', () =>
     const app = await startApp(xvfb, 'mousepad', [], ['--class', 'mousepad'], { GSETTINGS_BACKEND: 'memory', LC_ALL: 'C.UTF-8' });
     const stopLoad = startCpuLoad(2);
     const stale: string[] = [];
-    const saveButton = async (): Promise<ElementNode | undefined> => {
-      const tree = await computer.elementTree();
-      if (tree.kind !== 'tree') return undefined;
-      // The dialog's own Save (mousepad's main window has a Save of its own).
-      const dialog = (tree as ElementTree).windows.filter((w) => w.root.name === 'Save As').map((w) => w.root);
-      return [...walkElements(dialog)].find((n) => n.role === 'push button' && n.name === 'Save' && n.bounds);
-    };
     try {
       for (let run = 0; run < MOUSEPAD_REPEATS; run++) {
         await computer.perform(checked({ type: 'key', keys: 'ctrl+s' }), never);
-        await until('the Save dialog shown', () => (windowShown('Save As') ? true : undefined), 60_000);
-        const before = await until('the Save button in the tree', saveButton, 60_000);
+        await until('the Save dialog shown', () => (windowShownOn(xvfb, 'Save As') ? true : undefined), 60_000);
+        const before = await until('the Save button in the tree', () => saveDialogButton(computer), 60_000);
         await stillScreen();
         await computer.perform(checked({ type: 'type', text: join(dir, `note-${run}.txt`) }), never);
         await computer.settle({ maxMs: 3_000 });
         const seen = await observation();
         const enabled = await until('Save enabled in the tree', async () => {
-          const b = await saveButton();
-          return b?.states.includes('enabled') ? b : undefined;
+          const b = await saveDialogButton(computer);
+          return b?.enabled ? b : undefined;
         });
         const final = await stillScreen();
-        const bounds = enabled.bounds ?? before.bounds!;
+        const bounds = enabled.bounds ?? before.bounds;
         const diff = differing(seen, final, bounds);
         if (diff) stale.push(`run ${run}: ${diff.count} px of Save differ from Save enabled`);
         await computer.perform(checked({ type: 'key', keys: 'Escape' }), never);
-        await until('the dialog closed', () => (windowShown('Save As') === false ? true : undefined));
+        await until('the dialog closed', () => (windowShownOn(xvfb, 'Save As') === false ? true : undefined));
       }
     } finally {
       stopLoad();
@@ -195,16 +132,6 @@ describe('the screenshot after input shows the app’s answer (issue 26)', () =>
     const stopLoad = startCpuLoad(2);
     const stale: string[] = [];
     const click = (x: number, y: number) => computer.perform(checked({ type: 'click', x, y, button: 'left', clicks: 1, modifiers: [] }), never);
-    /** The dialog's Name field and its own Save button, once the tree has both with bounds. */
-    const dialogParts = async (): Promise<{ name: ScreenRect; save: ScreenRect } | undefined> => {
-      const tree = await computer.elementTree({ scope: 'all' });
-      if (tree.kind !== 'tree') return undefined;
-      const dialog = (tree as ElementTree).windows.filter((w) => w.root.name === 'Save As').map((w) => w.root);
-      const nodes = [...walkElements(dialog)];
-      const save = nodes.find((n) => n.role === 'push button' && n.name === 'Save' && n.bounds)?.bounds;
-      const name = nodes.find((n) => n.role === 'text' && n.bounds)?.bounds;
-      return save && name ? { name, save } : undefined;
-    };
     try {
       for (let run = 0; run < DIALOG_REPEATS; run++) {
         const g = app.geometry();
@@ -215,7 +142,7 @@ describe('the screenshot after input shows the app’s answer (issue 26)', () =>
         await click(g.x + 59, g.y + 169);
         await computer.settle({ maxMs: 5_000 });
         const seen = await observation();
-        const parts = await until('the Save dialog in the tree', dialogParts, 60_000);
+        const parts = await until('the Save dialog in the tree', () => saveDialogParts(computer), 60_000);
         const final = await stillScreen();
         // What the model acts on in this dialog: its Name field (the caret may blink: a
         // box at most 2 px wide) and Save. The folder listing is GIO's own asynchronous
@@ -225,7 +152,7 @@ describe('the screenshot after input shows the app’s answer (issue 26)', () =>
         const save = differing(seen, final, parts.save);
         if (save) stale.push(`run ${run}: ${save.count} px of Save differ`);
         await computer.perform(checked({ type: 'key', keys: 'Escape' }), never);
-        await until('the dialog closed', () => (windowShown('Save As') === false ? true : undefined));
+        await until('the dialog closed', () => (windowShownOn(xvfb, 'Save As') === false ? true : undefined));
         await stillScreen();
       }
     } finally {
