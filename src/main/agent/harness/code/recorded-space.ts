@@ -1,6 +1,6 @@
 import { checkAction, type ActionCheck } from '../../../../os-control/check-action.js';
-import { actionToGlobal, globalToImage } from '../../../../os-control/coords.js';
-import { mapActionPoints, type Point } from '../../../../shared/actions.js';
+import { captureToImage, imageToCapture } from '../../../../os-control/coords.js';
+import { mapActionPoints } from '../../../../shared/actions.js';
 import type { ObservationRecord } from '../../../../shared/observation.js';
 
 /**
@@ -23,13 +23,11 @@ export function recordedSpace(seen: ObservationRecord, recorded: { width: number
 /** An action of the block checked in its space, then the same action in the pixels of the screenshot the runner has. */
 export function checkInSpace(raw: unknown, space: ObservationRecord, seen: ObservationRecord): ActionCheck {
   const checked = checkAction(raw, space);
+  // Stryker disable next-line ConditionalExpression: the same record maps each point onto itself (equivalent).
   if (!checked.ok || space === seen) return checked;
-  let off: Point | undefined;
-  const moved = mapActionPoints(actionToGlobal(checked.action, space), (p) => {
-    const at = globalToImage(p, seen);
-    off ??= at ? undefined : p;
-    return at ?? p;
-  });
-  if (off) return { ok: false, error: `(${Math.round(off.x)}, ${Math.round(off.y)}) of the desktop is outside the screenshot` };
-  return checkAction(moved, seen);
+  // The space is `seen` at another size (recordedSpace): one capture under both, so a point goes to it and back out.
+  return checkAction(
+    mapActionPoints(checked.action, (p) => captureToImage(imageToCapture(p, space), seen)),
+    seen,
+  );
 }
