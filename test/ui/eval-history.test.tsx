@@ -106,7 +106,7 @@ describe('eval runs in History (the view)', () => {
     expect(row.getAttribute('data-suite')).toBe('eval-abc');
     expect(row.querySelector('.badge')?.textContent).toBe('Eval');
     expect(row.textContent).toContain('builtin (model)');
-    expect(row.textContent).toContain('2 tasks · $0.0400 · claude-test · default');
+    expect(row.textContent).toContain('2 tasks · $0.04 · claude-test · default');
     const counts = within(row).getByTestId('suite-counts');
     expect(counts.querySelector('[data-count=passed]')?.textContent).toBe('1 passed');
     expect(counts.querySelector('[data-count=failed]')?.textContent).toBe('1 failed');
