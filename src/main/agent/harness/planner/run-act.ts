@@ -37,7 +37,7 @@ export async function planAct(resolver: PlannerResolver, input: unknown, record:
       if (error instanceof DescriptionError) return { ok: false, text: `act was not accepted: ${error.message}` };
       if (error instanceof ProviderUnavailableError || error instanceof ProviderTimeoutError) {
         const reason = `grounding model unavailable: ${error.message}`;
-        return { ok: false, text: `Refused: ${JSON.stringify(description)} could not be resolved because the ${reason}. Nothing was done; the run is paused until someone resumes it.`, outage: reason };
+        return { ok: false, text: `Refused: ${JSON.stringify(description)} could not be resolved: the grounding model is unavailable (${error.message}). Nothing was done; the run was paused until someone resumed it.`, outage: reason };
       }
       throw error;
     }
