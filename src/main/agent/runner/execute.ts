@@ -23,7 +23,7 @@ import { recordedBlock, runCodeCall, runRecordedBlock, type BlockHooks, type Blo
 import { blockLookups } from '../harness/code/lookups.js';
 import { checkInSpace, recordedSpace } from '../harness/code/recorded-space.js';
 import { blockOcr } from '../harness/code/block-ocr.js';
-import { noteSecretField } from './secret-field.js';
+import { maskTypedSecret, noteSecretField } from './secret-field.js';
 import { ACT_TOOL_NAME } from '../harness/planner/wire.js';
 import { planAct } from '../harness/planner/run-act.js';
 import type { ResolvedTarget } from '../../../shared/resolved-target.js';
@@ -200,6 +200,11 @@ async function proposeAndRun(
   /** The planner's words this action's point was resolved from (harness/planner): shown with the proposal. */
   resolved?: ResolvedTarget,
 ): Promise<ActionResult & { acted: boolean }> {
+  // One read of the focused window's tree serves the typed text's check, the target and the gate (treeForGate), ~76–250 ms each.
+  let treeRead: Promise<ElementTreeResult> | undefined;
+  const treeNow = () => (treeRead ??= ctx.computer.elementTree({ scope: 'focused' }));
+  // Typed into a password field: masked from its proposal on (secret-field.ts).
+  await maskTypedSecret(ctx, proposed, treeNow);
   ctx.emit({
     type: 'action_proposed',
     step: ctx.step,
@@ -213,9 +218,6 @@ async function proposeAndRun(
   // What a pointer action lands on is read while the gate decides (action-target.ts).
   const targetPoint = ctx.options.readTargets === false ? undefined : pointerTargetPoint(proposed);
   const globalPoint = targetPoint ? pointerTargetPoint(actionToGlobal(proposed, seen.record)) : undefined;
-  // One read of the focused window's tree serves the target and the gate (treeForGate), ~76–250 ms each.
-  let treeRead: Promise<ElementTreeResult> | undefined;
-  const treeNow = () => (treeRead ??= ctx.computer.elementTree({ scope: 'focused' }));
   // Never rejects (a failed read is no target), so an action the gate refuses leaves nothing unhandled.
   const target = globalPoint ? readActionTarget(treeNow, globalPoint) : undefined;
   // A pause (the person, a takeover) holds the next action even within one turn.
@@ -352,7 +354,7 @@ async function perform(ctx: RunContext, proposalId: string, action: CheckedActio
     error = cause instanceof Error ? cause.message : String(cause);
   }
   // A failed input action released everything it and earlier actions held (os-control's contract).
-  if (desktop.type !== 'shell') ctx.input = rememberAction(ctx.input, desktop, error === undefined);
+  if (desktop.type !== 'shell') ctx.input = rememberAction(ctx.input, desktop, error === undefined, target);
   // Tool output goes to the model, the log and every client: scrubbed like the log (a
   // command that prints an environment key, a file with a password).
   if (output !== undefined) output = ctx.log.scrubText(output);
