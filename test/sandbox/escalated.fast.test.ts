@@ -57,7 +57,7 @@ describe('execute offers escalate only where a sandbox can refuse (harness/index
     expect(readExecuteInput({ language: 'python', code: 'x', escalate: { network: true }, reason: 'r' })).toEqual({ ok: true, block: { language: 'python', code: 'x', escalate: { network: true }, reason: 'r' } });
     expect(readExecuteInput({ language: 'javascript', code: 'x', escalate: { network: true } })).toEqual({
       ok: false,
-      error: 'execute was not accepted: escalate: a javascript block runs in QuickJS inside DeskPilot, with no files, network or programs to grant; use python for that',
+      error: 'execute was not accepted: escalate: a javascript block runs in QuickJS inside DeskPilot, with no files, network or programs to grant; use python or shell for that',
     });
     expect(readExecuteInput({ language: 'python', code: 'x', escalate: { write: '/etc' } })).toMatchObject({ ok: false });
   });

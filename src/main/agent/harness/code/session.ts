@@ -7,6 +7,7 @@ import { sandboxRefusal, startSandboxedProcess, type CommandSpec, type Sandboxed
 import { shellEnvironment, truncateMiddle } from '../../tools/shell.js';
 import { PYTHON_DRIVER } from './python-driver.js';
 import { SHELL } from './shell-driver.js';
+import type { Interpreter } from './interpreter.js';
 
 /**
  * One persistent Python session of a run (the `code` harness): a python3 process that
@@ -88,21 +89,6 @@ interface Live {
   stdin: Writable;
 }
 
-/**
- * What differs between the interpreters a session can hold (Python, bash): the program
- * that runs the driver, how a block is handed to it on stdin, and its name in errors.
- * Both drivers speak the same protocol on fd 3 (python-driver.ts, shell-driver.ts).
- */
-export interface Interpreter {
-  /** "the Python interpreter", "the bash session": said when it ends or cannot start. */
-  readonly name: string;
-  /** What to install when it cannot start (doctor checks python3). */
-  readonly missing: string;
-  /** The program and arguments that start the driver. */
-  command(): { file: string; args: string[]; env: NodeJS.ProcessEnv };
-  /** The text written on the driver's stdin to run one block (`nonce`: the session's). */
-  frame(code: string, nonce: string): string;
-}
 
 const PYTHON: (python: string | undefined) => Interpreter = (python) => ({
   name: 'the Python interpreter',

@@ -1,4 +1,4 @@
-import type { Interpreter } from './session.js';
+import type { Interpreter } from './interpreter.js';
 
 /**
  * The bash program a persistent shell session runs (`bash --noprofile --norc -c DRIVER`),
