@@ -45,6 +45,15 @@ describe.each(SIZES)('Settings at %o', (size) => {
     await shot(page, `first-run-${tag}`);
     await page.keyboard.press('Alt+3');
     await page.locator('form.settings').waitFor();
+    // The grounding model (issue 33): none, or one of this config's profiles, under the profiles.
+    const grounder = page.getByLabel('Grounding model profile');
+    expect(await grounder.locator('option').allTextContents()).toEqual(['none (the accessibility tree and OCR only)', 'claude', 'local']);
+    expect(await grounder.inputValue()).toBe('');
+    await grounder.selectOption('local');
+    await grounder.scrollIntoViewIfNeeded();
+    expect(await inView(page, '[aria-label="Grounding model profile"]')).toBe(true);
+    await shot(page, `settings-grounder-${tag}`);
+    await grounder.selectOption('');
     // The rule from config.json is a row of the table, not JSON.
     expect(await page.getByLabel('Rule 1 Keys').inputValue()).toBe('ctrl+q');
     await page.getByTestId('add-rule').click();

@@ -230,6 +230,19 @@ export function Settings() {
           </tbody>
         </table>
         <FieldProblem field="defaultProfile" words={problemAt('defaultProfile')} />
+        <div className="inline">
+          <input aria-label="New profile name" placeholder="new profile name" value={newProfile} onChange={(e) => setNewProfile(e.target.value)} />
+          <button
+            type="button"
+            disabled={!newProfile.trim() || newProfile.trim() in draft.profiles}
+            onClick={() => {
+              patch((c) => void (c.profiles[newProfile.trim()] = { provider: 'openai-compatible', model: 'model-name', baseUrl: 'http://127.0.0.1:11434/v1' }));
+              setNewProfile('');
+            }}
+          >
+            Add profile
+          </button>
+        </div>
         <label className="field">
           Grounding model (the planner-grounder harness finds what the tree and OCR miss with it)
           <select
@@ -247,19 +260,6 @@ export function Settings() {
           </select>
           <FieldProblem field="grounderProfile" words={problemAt('grounderProfile')} />
         </label>
-        <div className="inline">
-          <input aria-label="New profile name" placeholder="new profile name" value={newProfile} onChange={(e) => setNewProfile(e.target.value)} />
-          <button
-            type="button"
-            disabled={!newProfile.trim() || newProfile.trim() in draft.profiles}
-            onClick={() => {
-              patch((c) => void (c.profiles[newProfile.trim()] = { provider: 'openai-compatible', model: 'model-name', baseUrl: 'http://127.0.0.1:11434/v1' }));
-              setNewProfile('');
-            }}
-          >
-            Add profile
-          </button>
-        </div>
       </fieldset>
 
       <fieldset>
