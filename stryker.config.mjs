@@ -159,9 +159,10 @@ export const MODULES = {
   // timer.unref() for unref?.() (Node's timers have it), clearTimeout without its guard. Reached only with activity 'x11'
   // (5: starting and closing xinput's stream; no unit test starts xinput). Test gaps (3): the poll interval's ?? (every test
   // passes one), blind = true at the start (every test's first read succeeds: a watch started blind would not say so), and
-  // schedule's !running return (a poll in flight when the watch stops). run-control.test's 'long backlog' case now runs on
+  // schedule's !running return (a poll in flight when the watch stops) — all 3 now killed by takeover-watch-clock.fast (on
+  // the test's clock; each case fails with its mutant applied by hand). run-control.test's 'long backlog' case now runs on
   // the test's clock (9e2a9ba).
-  'src/main/agent/supervision/takeover-watch.ts': ['test/supervision/run-control.test.ts', 'test/supervision/takeover-beside.test.ts', 'test/supervision/takeover-watch-edges.fast.test.ts', 'test/supervision/takeover-watch-races.fast.test.ts'],
+  'src/main/agent/supervision/takeover-watch.ts': ['test/supervision/run-control.test.ts', 'test/supervision/takeover-beside.test.ts', 'test/supervision/takeover-watch-edges.fast.test.ts', 'test/supervision/takeover-watch-races.fast.test.ts', 'test/supervision/takeover-watch-clock.fast.test.ts'],
   // The typist on a real Xvfb: spare keycodes mapped and restored (issue 27.8). The exit paths (lines 177-187 and 278-310:
   // the exit hook, restoreNow, restoreBeforeExit), remeasured at load ~40-54 (70 min): 70.83% (15 killed + 2 timeouts of 24;
   // was 29.17% before the in-process cases). Of the 7 survivors 5 are equivalent and now marked in typist.ts (restoring no
