@@ -105,6 +105,27 @@ describe('probeSandbox', () => {
     expect(fs.existsSync(args[args.indexOf('--chdir') + 1]!)).toBe(false);
   });
 
+  it('a bubblewrap that hangs: stopped at the limit with what it started, and said so (doctor and a run start do not hang)', async () => {
+    const dir = path.join(bin, 'hangs');
+    fs.mkdirSync(dir);
+    const pids = path.join(dir, 'pids');
+    // A background child that holds stderr open, then the script itself waits for ever.
+    fs.writeFileSync(path.join(dir, 'bwrap'), `#!/bin/sh\nsleep 300 &\necho "$$ $!" > '${pids}.tmp'; mv '${pids}.tmp' '${pids}'\nexec sleep 301\n`, { mode: 0o755 });
+    const probe = await probeSandbox('linux', { PATH: `${dir}:/usr/bin:/bin` }, 300);
+    expect(probe).toEqual({ works: false, enforcer: 'bubblewrap', detail: `${path.join(dir, 'bwrap')} did not finish within 0.3 s (stopped)`, fix: 'run `bwrap --ro-bind / / true` by hand to see where it hangs' });
+    const [script, child] = fs.readFileSync(pids, 'utf8').trim().split(' ').map(Number);
+    for (const pid of [script!, child!]) {
+      let state = 'gone';
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        state = stat.slice(stat.lastIndexOf(')') + 2)[0]!;
+      } catch {
+        /* gone from /proc */
+      }
+      expect(['gone', 'Z', 'X'], `pid ${pid}`).toContain(state);
+    }
+  });
+
   it('Linux without bubblewrap: the reason and the package to install', async () => {
     const probe = await probeSandbox('linux', { PATH: path.join(bin, 'nowhere') });
     expect(probe).toMatchObject({ works: false, enforcer: 'bubblewrap', fix: 'apt-get install bubblewrap' });

@@ -27,6 +27,23 @@ export function bwrapFix(stderr: string): string {
   return 'see `bwrap --version` and its error above';
 }
 
+/**
+ * How long the probe waits for `bwrap … true`: ~5 ms on this VM, ~300 ms at load 40; a bwrap
+ * that hangs (a stuck FUSE mount under a bound path, a seccomp filter that blocks a wait) would
+ * otherwise hang `deskpilot doctor` and every run's start with it.
+ */
+export const PROBE_LIMIT_MS = 10_000;
+
+/** SIGKILL to the probe's process group; one already gone is what we wanted. */
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
 /** The platform's name as a person reads it. */
 const platformName = (platform: NodeJS.Platform) => (platform === 'win32' ? 'Windows' : platform);
 
@@ -36,7 +53,7 @@ const platformName = (platform: NodeJS.Platform) => (platform === 'win32' ? 'Win
  * default mode ask this. ~5 ms on this VM. Windows and other platforms: no sandbox.
  * With no PATH, bwrap and `true` are looked for in /usr/bin:/bin (execvp's own default).
  */
-export async function probeSandbox(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): Promise<SandboxProbe> {
+export async function probeSandbox(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env, limitMs = PROBE_LIMIT_MS): Promise<SandboxProbe> {
   if (platform !== 'linux' && platform !== 'darwin') {
     const name = platformName(platform);
     return { works: false, enforcer: 'none', detail: `no sandbox on ${name} yet: commands run with full access`, fix: `none yet (a ${name} sandbox is future work)` };
@@ -59,14 +76,27 @@ export async function probeSandbox(platform: NodeJS.Platform = process.platform,
     const { spawn: spec, dispose } = prepared;
     // Nothing to read from it and nothing to write: stdin and stdout are /dev/null, so a bwrap
     // that waits for input or writes more than a pipe holds (64 KiB) cannot hang the probe.
-    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(spec.file, spec.args, { cwd: spec.cwd, env: spec.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    // Its own process group (detached), so a hung probe is killed with whatever it started.
+    const { code, stderr, hung } = await new Promise<{ code: number | null; stderr: string; hung: boolean }>((resolve) => {
+      const child = spawn(spec.file, spec.args, { cwd: spec.cwd, env: spec.env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
       let err = '';
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        killGroup(child.pid);
+      }, limitMs);
       child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-      child.on('error', (e) => resolve({ code: null, stderr: e.message }));
-      child.on('close', (c) => resolve({ code: c, stderr: err }));
+      child.on('error', (e) => {
+        clearTimeout(timer);
+        resolve({ code: null, stderr: e.message, hung: false });
+      });
+      child.on('close', (c) => {
+        clearTimeout(timer);
+        resolve({ code: c, stderr: err, hung: timedOut });
+      });
     });
     dispose();
+    if (hung) return { works: false, enforcer, detail: `${spec.file} did not finish within ${limitMs / 1000} s (stopped)`, fix: 'run `bwrap --ro-bind / / true` by hand to see where it hangs' };
     if (code === 0) return { works: true, enforcer, detail: `${enforcer} (${spec.file}) runs a command read-only, without network, secrets hidden` };
     const reason = stderr.trim().split('\n').slice(-2).join(' ') || `exit code ${code}`;
     return { works: false, enforcer, detail: `${spec.file} failed: ${reason}`, fix: platform === 'linux' ? bwrapFix(stderr) : 'check that sandbox-exec runs' };
