@@ -55,14 +55,13 @@ describe('which harness a profile gets', () => {
     expect(resolveRunChoices(withCode, { profile: 'tars', model: 'qwen2.5-vl-7b' }).profile.harness).toBeUndefined();
   });
 
-  it('code and planner-grounder leave out the computer tool; code and hybrid add execute and keep code sessions, planner-grounder adds act', () => {
+  it('code and planner-grounder leave out the computer tool; code and hybrid add execute, planner-grounder adds act', () => {
     for (const name of HARNESS_NAMES) {
       const family = HARNESSES[name].families[0]!;
       const harness = runHarness({ provider: family, model: 'm', harness: name });
       expect(harness.computerTool).toBe(name !== 'code' && name !== 'planner-grounder');
       const withCode = name === 'code' || name === 'hybrid';
       expect(harness.tools.map((t) => t.name)).toEqual(withCode ? ['execute'] : name === 'planner-grounder' ? ['act'] : []);
-      expect(harness.codeSessions).toBe(withCode);
     }
   });
 

@@ -13,8 +13,8 @@ import { ACT_TOOL_SPEC } from './planner/wire.js';
  * a run:
  *  - whether the provider declares its family's computer tool (every GUI harness does;
  *    `code` does not: the model acts through code);
- *  - the tools the harness adds (`code` and `hybrid`: execute) and whether the run keeps
- *    code sessions for them;
+ *  - the tools the harness adds (`code` and `hybrid`: execute; every run keeps lazy code
+ *    sessions, code/sessions.ts, so a replayed block runs whatever the harness);
  *  - the lines it adds to the system prompt;
  *  - whether a reply's fenced blocks are calls (`code` without function calling).
  * The GUI harnesses' wire forms (tool declaration, reply parsing, image size) are still
@@ -27,8 +27,6 @@ export interface RunHarness {
   readonly computerTool: boolean;
   /** Tools offered besides the built-ins and the caller's, as an unsandboxed run offers them (`offeredTools`: a sandboxed one's). */
   readonly tools: readonly ToolSpec[];
-  /** The run keeps persistent code sessions for execute (code/sessions.ts). */
-  readonly codeSessions: boolean;
   /** Appended to the system prompt's description of how to act. */
   prompt(options: { fenced: boolean }): string | undefined;
 }
@@ -39,15 +37,15 @@ const RUN_HARNESSES: Readonly<Record<HarnessName, RunHarness>> = {
   'ui-tars': guiHarness('ui-tars'),
   'qwen-vl': guiHarness('qwen-vl'),
   tools: guiHarness('tools'),
-  code: { name: 'code', computerTool: false, tools: [EXECUTE_TOOL_SPEC], codeSessions: true, prompt: codeHarnessPrompt },
+  code: { name: 'code', computerTool: false, tools: [EXECUTE_TOOL_SPEC], prompt: codeHarnessPrompt },
   // The family's own computer tool (its wire chosen by family and model id, as when no harness is named) and execute.
-  hybrid: { name: 'hybrid', computerTool: true, tools: [EXECUTE_TOOL_SPEC], codeSessions: true, prompt: hybridHarnessPrompt },
+  hybrid: { name: 'hybrid', computerTool: true, tools: [EXECUTE_TOOL_SPEC], prompt: hybridHarnessPrompt },
   // No computer tool: the planner names targets in words through act (harness/planner), the resolve chain finds the points.
-  'planner-grounder': { name: 'planner-grounder', computerTool: false, tools: [ACT_TOOL_SPEC], codeSessions: false, prompt: plannerHarnessPrompt },
+  'planner-grounder': { name: 'planner-grounder', computerTool: false, tools: [ACT_TOOL_SPEC], prompt: plannerHarnessPrompt },
 };
 
 function guiHarness(name: HarnessName): RunHarness {
-  return { name, computerTool: true, tools: [], codeSessions: false, prompt: () => undefined };
+  return { name, computerTool: true, tools: [], prompt: () => undefined };
 }
 
 /** The harness's tools as a run offers them: in a sandboxed run, execute takes `escalate` (as shell does, providers/builtin-tools.ts). */
