@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,9 +9,14 @@ export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 /**
  * A copy of the work tree as a fresh clone has it (tracked files plus new files git
  * does not ignore: no out/, release/ or test artifacts), with the installed
- * node_modules hard-linked in (~37k files in ~2 s; copied when /tmp is another
- * filesystem). Packaging runs in it, so builds and packages never touch the shared
- * tree, and what they pick up is what a clean checkout holds.
+ * node_modules hard-linked in (~37k files in ~2 s), or copied when links cannot cross
+ * to /tmp. They cannot when /tmp is another mount, even of the same filesystem:
+ * link(2) answers EXDEV across mount points, and bench/clean-root-ci.sh bind-mounts the
+ * host's /tmp into the Debian root. `cp -al` then leaves the folders it made, and a
+ * plain `cp -a` into that existing folder nested the copy as node_modules/node_modules
+ * (the packaging tests' "Cannot find module …/node_modules/electron-vite" in the root).
+ * Packaging runs in the clone, so builds and packages never touch the shared tree, and
+ * what they pick up is what a clean checkout holds.
  */
 export function cleanClone(): { dir: string; cleanup(): void } {
   const base = mkdtempSync(path.join(os.tmpdir(), 'dp-pack-'));
@@ -26,9 +31,32 @@ export function cleanClone(): { dir: string; cleanup(): void } {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
   }
-  const linked = spawnSync('cp', ['-al', path.join(REPO, 'node_modules'), path.join(dir, 'node_modules')], { encoding: 'utf8' });
-  if (linked.status !== 0) run('cp', ['-a', path.join(REPO, 'node_modules'), path.join(dir, 'node_modules')], REPO);
+  copyNodeModules(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'));
   return { dir, cleanup: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+/**
+ * `from` (an installed node_modules) at `to`, hard-linked where it can be, else copied;
+ * either way `to` is a node_modules that holds what `from` does, or this throws saying
+ * what is missing (a packaging test must fail on it, never run on half a tree).
+ */
+export function copyNodeModules(from: string, to: string): 'linked' | 'copied' {
+  if (!existsSync(path.join(from, '.package-lock.json'))) {
+    throw new Error(`${from} is no installed node_modules (no .package-lock.json): run \`npm ci\` in ${path.dirname(from)} first`);
+  }
+  let how: 'linked' | 'copied' = 'linked';
+  const linked = spawnSync('cp', ['-al', from, to], { encoding: 'utf8' });
+  if (linked.status !== 0) {
+    // What `cp -al` made before it failed, gone: `cp -a` into an existing folder nests.
+    rmSync(to, { recursive: true, force: true });
+    run('cp', ['-a', from, to], path.dirname(to));
+    how = 'copied';
+  }
+  const missing = readdirSync(from).filter((name) => !existsSync(path.join(to, name)));
+  if (missing.length > 0 || existsSync(path.join(to, 'node_modules'))) {
+    throw new Error(`node_modules ${how} from ${from} to ${to} is incomplete: missing ${missing.slice(0, 5).join(', ') || '(none)'}${existsSync(path.join(to, 'node_modules')) ? '; nested node_modules/node_modules' : ''}`);
+  }
+  return how;
 }
 
 /** Runs a command to the end; its output on failure is the error. */
