@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { AgentProcess } from '../../../src/main/eval/run/agent-process.js';
 import { decideStatus } from '../../../src/main/eval/run/status.js';
@@ -38,5 +39,27 @@ describe("a run that waits for a person's approval", () => {
     const outcome = await agentPrinting([{ ...stopped, status: 'done', summary: 'done' }]).exited;
     expect(outcome.askedPerson).toBeUndefined();
     expect(decideStatus({ agent: outcome, check: { score: 1 } }).status).toBe('passed');
+  });
+});
+
+describe('the outcome is read to the end of the output, not to the exit', () => {
+  // eval-cli.e2e in the Debian root (load ~18): the asks-the-person run printed
+  // question_asked and run_ended and exited 130; the eval took the exit before those lines
+  // and recorded "the run ended without a result (exit 130)". Here the lines come after the
+  // exit for certain: the child exits at once, and a process it left holding its stdout
+  // prints them only when the test writes to it, which the test does once the child is gone.
+  // (Its stdin comes through fd 3: sh gives a background job /dev/null as stdin.)
+  it('lines that arrive after the exit still decide the outcome: the question makes it "needed a person"', async () => {
+    const asked = { ...at(1), type: 'question_asked', questionId: 'q1', question: 'Which greeting should I write?' };
+    const lines = `${JSON.stringify(asked)}\n${JSON.stringify(stopped)}\n`;
+    const child = spawn('sh', ['-c', 'exec 3<&0; (read -r _ <&3; printf "%s" "$1") & exit 130', 'sh', lines], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const agent = new AgentProcess(child);
+    await once(child, 'exit');
+    child.stdin.end('go\n');
+    const outcome = await agent.exited;
+    expect(outcome.exitCode).toBe(130);
+    expect(outcome.askedPerson).toBe('the model asked: Which greeting should I write?');
+    expect(outcome.status).toBe('stopped');
+    expect(decideStatus({ agent: outcome }).status).toBe('needed a person');
   });
 });

@@ -31,7 +31,13 @@ export interface AgentOutcome {
   stderrTail: string;
 }
 
-/** Reads a child's JSON event lines as they come; `outcome()` once it has exited. */
+/**
+ * How long the child's output may still come after it exited: a pipe's last lines come
+ * within milliseconds even at load ~18; 10 s only bounds a pipe a grandchild holds open.
+ */
+export const OUTPUT_AFTER_EXIT_MS = 10_000;
+
+/** Reads a child's JSON event lines as they come; `exited` once it has exited and its output is read. */
 export class AgentProcess {
   private readonly outcomeSoFar: AgentOutcome = { claim: 'none', summary: '', steps: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0, cost: 0, exitCode: null, stderrTail: '' };
   private buffered = '';
@@ -45,12 +51,33 @@ export class AgentProcess {
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => this.read(chunk));
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (this.outcomeSoFar.stderrTail = (this.outcomeSoFar.stderrTail + chunk).slice(-2000)));
     this.exited = new Promise((resolve) => {
+      let settled = false;
       const done = (code: number | null) => {
+        if (settled) return;
+        settled = true;
         this.read('\n');
         this.outcomeSoFar.exitCode = code;
         resolve(this.outcomeSoFar);
       };
-      child.once('exit', (code, signal) => done(code ?? (signal ? 128 + 2 : null)));
+      // 'exit' can come before the last of the child's output is read: a run that asked the
+      // person prints question_asked and run_ended, exits 130, and on a loaded machine (CI at
+      // load ~18) the eval saw the exit first — "ended without a result (exit 130)" instead of
+      // "needed a person". So the outcome waits for 'close' (its pipes drained). A process the
+      // run started that kept the pipe open would hold 'close' back: after the exit the
+      // pipes get at most OUTPUT_AFTER_EXIT_MS, then the outcome is what was read.
+      child.once('exit', (code, signal) => {
+        const exitCode = code ?? (signal ? 128 + 2 : null);
+        const grace = setTimeout(() => {
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          done(exitCode);
+        }, OUTPUT_AFTER_EXIT_MS);
+        grace.unref();
+        child.once('close', () => {
+          clearTimeout(grace);
+          done(exitCode);
+        });
+      });
       child.once('error', (error) => {
         this.outcomeSoFar.stderrTail += `\n${error.message}`;
         done(null);
