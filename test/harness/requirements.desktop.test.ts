@@ -4,12 +4,12 @@
  * an Xvfb started with `-fp built-ins` (what a machine without xfonts-base has).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startXcalc } from './native-apps.js';
-import { FONT_PACKAGES, MissingPackageError, PROGRAM_PACKAGES, requireCoreFonts, requireFonts, requirePrograms } from './requirements.js';
+import { FONT_PACKAGES, MissingPackageError, PROGRAM_PACKAGES, PYTHON_MODULE_PACKAGES, requireCoreFonts, requireFonts, requirePrograms, requirePythonModules } from './requirements.js';
 import { startXvfb, type Xvfb } from './xvfb.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -31,7 +31,7 @@ describe('harness requirements', () => {
     const ciRun = readFileSync(path.join(root, '.ci/run'), 'utf8');
     const list = /APT_PACKAGES=\(([^)]*)\)/.exec(ciRun)?.[1]?.split(/\s+/).filter(Boolean) ?? [];
     expect(list.length).toBeGreaterThan(10);
-    const needed = new Set<string>([...Object.values(PROGRAM_PACKAGES), ...Object.values(FONT_PACKAGES)]);
+    const needed = new Set<string>([...Object.values(PROGRAM_PACKAGES), ...Object.values(FONT_PACKAGES), ...Object.values(PYTHON_MODULE_PACKAGES)]);
     expect([...needed].filter((p) => !list.includes(p))).toEqual([]);
   });
 
@@ -41,7 +41,7 @@ describe('harness requirements', () => {
     // have it and fails on a fresh one (openssl: the TLS test's beforeAll on a minimal
     // Debian 12 root). Each literal program name started anywhere must be known here.
     // Debian's Essential packages (coreutils, tar, bash, util-linux) are on every system, and npm comes with node.
-    const ESSENTIAL = new Set(['sh', '/bin/sh', 'bash', 'true', 'mkdir', 'nproc', 'script', 'npm', 'sleep', 'cp', 'id', 'tar', 'mkfifo', 'setsid']);
+    const ESSENTIAL = new Set(['sh', '/bin/sh', 'bash', 'true', 'mkdir', 'nproc', 'script', 'npm', 'sleep', 'cp', 'id', 'tar', 'mkfifo', 'setsid', 'stat', 'unshare']);
     /** Installed by the test that starts it (the npm package test installs `deskpilot` with npm -g first). */
     const INSTALLED_BY_TEST = new Set(['deskpilot']);
     /** Started only on their own platform (never by the Linux tests): the macOS keychain and AppleScript, Windows PowerShell. */
@@ -96,6 +96,16 @@ describe('harness requirements', () => {
       'missing package fonts-dejavu-core (add it to .ci/run): fontconfig has no "DejaVu Sans" font',
     );
     expect(() => requireFonts(['DejaVu Sans', 'DejaVu Sans Mono'])).not.toThrow();
+  });
+
+  it('a Python module python3 cannot import names its package (tkinter shadowed by one that fails as a python3 without python3-tk does)', () => {
+    const shadow = path.join(scratch, 'no-tk');
+    mkdirSync(path.join(shadow, 'tkinter'), { recursive: true });
+    writeFileSync(path.join(shadow, 'tkinter', '__init__.py'), "raise ModuleNotFoundError(\"No module named 'tkinter'\")\n");
+    expect(() => requirePythonModules(['tkinter'], { ...process.env, PYTHONPATH: shadow })).toThrow(
+      "missing package python3-tk (add it to .ci/run): python3 cannot import tkinter: ModuleNotFoundError: No module named 'tkinter'",
+    );
+    expect(() => requirePythonModules(['tkinter'])).not.toThrow();
   });
 
   it('an X server with xfonts-base passes the core font check', async () => {

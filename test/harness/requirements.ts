@@ -71,6 +71,26 @@ export const PROGRAM_PACKAGES = {
 } as const;
 export type Program = keyof typeof PROGRAM_PACKAGES;
 
+/**
+ * Python module → the Debian package that provides it for /usr/bin/python3. Tkinter is
+ * not in the python3 package: in the Debian root of bench/clean-root-ci.sh (no python3-tk)
+ * the red-square window's `python3 -c "import tkinter…"` died at once and the two zoom cases
+ * of resolve-chain waited for its "ready" line until their 60 s timeout.
+ */
+export const PYTHON_MODULE_PACKAGES = {
+  tkinter: 'python3-tk',
+} as const;
+export type PythonModule = keyof typeof PYTHON_MODULE_PACKAGES;
+
+/** Throws MissingPackageError for the first module `python3` (on env's PATH) cannot import. */
+export function requirePythonModules(modules: readonly PythonModule[], env: NodeJS.ProcessEnv = process.env): void {
+  requirePrograms(['python3'], env);
+  for (const module of modules) {
+    const r = spawnSync('python3', ['-c', `import ${module}`], { env, encoding: 'utf8', timeout: 30_000 });
+    if (r.status !== 0) throw new MissingPackageError(PYTHON_MODULE_PACKAGES[module], `python3 cannot import ${module}: ${(r.stderr || String(r.error ?? r.signal)).trim().split('\n').at(-1)}`);
+  }
+}
+
 /** Font family (as fontconfig names it) → the Debian package that provides it. */
 export const FONT_PACKAGES = {
   'DejaVu Sans': 'fonts-dejavu-core',

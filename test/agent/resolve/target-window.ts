@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { requirePrograms } from '../../harness/requirements.js';
+import { requirePrograms, requirePythonModules } from '../../harness/requirements.js';
 import type { Xvfb } from '../../harness/xvfb.js';
 import { execFileSync } from 'node:child_process';
 
@@ -34,16 +34,31 @@ export interface SquareWindow {
 
 export async function startSquareWindow(xvfb: Xvfb): Promise<SquareWindow> {
   requirePrograms(['python3', 'xdotool'], xvfb.env);
+  requirePythonModules(['tkinter'], xvfb.env);
   const child = spawn('python3', ['-c', SCRIPT], { env: xvfb.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-2000)));
   const lines = createInterface({ input: child.stdout! });
-  const waiting: Array<(line: string) => void> = [];
+  const waiting: Array<{ resolve(line: string): void; reject(error: Error): void }> = [];
   const queued: string[] = [];
+  let ended: Error | undefined;
   lines.on('line', (line) => {
     const w = waiting.shift();
-    if (w) w(line);
+    if (w) w.resolve(line);
     else queued.push(line);
   });
-  const next = () => new Promise<string>((resolve) => (queued.length ? resolve(queued.shift()!) : waiting.push(resolve)));
+  // A window that died (Tk cannot open the display, a Python error) fails the wait with its
+  // stderr, instead of leaving it to the test's timeout.
+  lines.on('close', () => {
+    ended = new Error(`the Tk window's python3 ended (exit ${child.exitCode ?? child.signalCode ?? 'unknown'}): ${stderr.trim() || 'no output'}`);
+    for (const w of waiting.splice(0)) w.reject(ended);
+  });
+  const next = () =>
+    new Promise<string>((resolve, reject) => {
+      if (queued.length) resolve(queued.shift()!);
+      else if (ended) reject(ended);
+      else waiting.push({ resolve, reject });
+    });
   const first = await next();
   if (first !== 'ready') throw new Error(`the Tk window said ${first}`);
   const id = execFileSync('xdotool', ['search', '--sync', '--onlyvisible', '--name', '^deskpilot-red-square$'], { env: xvfb.env, encoding: 'utf8', timeout: 30_000 }).trim().split('\n')[0]!;
