@@ -25,8 +25,8 @@ import type { EvalVerdict } from '../../shared/eval-labels.js';
  *  4. Any other run: run_ended's status.
  */
 
-/** Bumped when the rules change, so stored summaries derived by older rules are rebuilt. */
-export const OUTCOME_RULES_VERSION = 3;
+/** Bumped when the rules change, so stored summaries derived by older rules are rebuilt (4: the step count is shared/step-count.ts, the final message no step). */
+export const OUTCOME_RULES_VERSION = 4;
 
 /** What a list shows and `--status` filters on (before "open" is told running from interrupted). */
 export type OutcomeStatus = RunStatus | 'paused' | 'open';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SessionSummarySchema, type SessionSummary } from '../../shared/bridge.js';
 import type { RunEvent } from '../../shared/events.js';
+import { EMPTY_TALLY, countSteps, tallyStep, type StepTally } from '../../shared/step-count.js';
 import { NO_FACTS, OUTCOME_RULES_VERSION, foldOutcome, outcomeOf, type OutcomeFacts } from './outcome.js';
 
 /**
@@ -29,6 +30,7 @@ export type StoredSummary = z.infer<typeof StoredSummarySchema>;
  */
 export class SummaryBuilder {
   private facts: OutcomeFacts = NO_FACTS;
+  private stepTally: StepTally = EMPTY_TALLY;
   private s: Omit<StoredSummary, 'logBytes'> = {
     runId: '',
     task: '',
@@ -47,6 +49,8 @@ export class SummaryBuilder {
     const s = this.s;
     s.events += 1;
     this.facts = foldOutcome(this.facts, event);
+    this.stepTally = tallyStep(this.stepTally, event);
+    s.steps = countSteps(this.stepTally);
     if (!s.runId) s.runId = event.runId;
     switch (event.type) {
       case 'run_started':
@@ -60,21 +64,14 @@ export class SummaryBuilder {
         s.labels = { ...s.labels, ...event.labels };
         s.endedAt = undefined;
         break;
-      // A step counts once the model acted in it (the screenshot that follows the last
-      // turn is not a step); run_ended's count is authoritative.
-      case 'action_proposed':
-      case 'action_executed':
-      case 'model_text':
-        s.steps = Math.max(s.steps, event.step + 1);
-        break;
+      // The step count is the shared derivation above (the final message is no step), not
+      // run_ended.steps: logs written before it counted every model turn there.
       case 'usage':
         s.costUsd = event.total.costUsd;
         s.usage = event.total;
-        s.steps = Math.max(s.steps, event.step + 1);
         break;
       case 'run_ended':
         s.endedAt = event.at;
-        s.steps = event.steps;
         s.costUsd = event.total.costUsd;
         // A run that ended before its first model turn has no tokens to report.
         if (s.usage || event.total.inputTokens + event.total.outputTokens > 0) s.usage = event.total;

@@ -4,6 +4,7 @@ import type { ProjectInstructions, RunEvent, RunState, RunStatus, Usage } from '
 import { approverLabel } from '../../shared/labels.js';
 import type { SandboxSummary } from '../../shared/sandbox.js';
 import type { ResolvedTarget } from '../../shared/resolved-target.js';
+import { EMPTY_TALLY, countSteps, isFinalMessageStep, stepsText, tallyStep, type StepTally } from '../../shared/step-count.js';
 
 /**
  * What the UI holds about one run, derived from its events only. Screenshots are
@@ -78,6 +79,8 @@ export interface RunView {
   steps: Record<number, StepView>;
   /** Step numbers in order. */
   stepOrder: number[];
+  /** What counts as a step, folded from the same events as every other view's count (shared/step-count.ts). */
+  stepTally: StepTally;
   proposals: Record<string, ProposalView>;
   /** Proposals waiting for a person, oldest (the head) first. */
   pending: string[];
@@ -118,6 +121,7 @@ export function emptyRun(runId: string): RunView {
     lastSeq: -1,
     steps: {},
     stepOrder: [],
+    stepTally: EMPTY_TALLY,
     proposals: {},
     pending: [],
     total: zeroUsage(),
@@ -155,7 +159,7 @@ const byLabel = approverLabel;
 /** Applies one event; returns the same object when the event was already applied. */
 export function applyEvent(prev: RunView, ev: RunEvent): RunView {
   if (ev.runId !== prev.runId || ev.seq <= prev.lastSeq) return prev;
-  const run: RunView = { ...prev, lastSeq: ev.seq };
+  const run: RunView = { ...prev, lastSeq: ev.seq, stepTally: tallyStep(prev.stepTally, ev) };
   if (MODEL_ANSWERED.has(ev.type) || (ev.type === 'state' && ev.state !== 'running')) run.waitingModelSince = undefined;
   if (MODEL_ANSWERED.has(ev.type) && ev.type !== 'run_ended') run.modelAnsweredAt = ev.at;
   switch (ev.type) {
@@ -261,16 +265,14 @@ export function shownAction(p: ProposalView): Action {
   return p.answer?.decision === 'edit' ? p.answer.action : p.action;
 }
 
-/** The step that only carries the model's final message (a `finish`): shown, but not an action, so not counted (issue 34 item 6). */
+/** The step that only carries the model's final message (a `finish`, or a last reply with no action): shown, but not an action, so not counted (issue 34 item 6). */
 export function isFinalMessage(run: RunView, step: StepView): boolean {
-  return step.proposals.length > 0 && step.proposals.every((id) => run.proposals[id]?.action.type === 'finish');
+  return isFinalMessageStep(run.stepTally, step.step);
 }
 
-/** Steps that acted or looked: every view's step count (the final message is not one). */
+/** The run's step count, the one derivation History's list, `sessions list` and the report also use (shared/step-count.ts). */
 export function countedSteps(run: RunView): number {
-  return run.stepOrder.filter((n) => !isFinalMessage(run, run.steps[n]!)).length;
+  return countSteps(run.stepTally);
 }
 
-export function stepsText(n: number): string {
-  return `${n} ${n === 1 ? 'step' : 'steps'}`;
-}
+export { stepsText };

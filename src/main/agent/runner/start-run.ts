@@ -1,4 +1,5 @@
 import type { ProjectInstructions, RunEvent, RunEventInput, Usage } from '../../../shared/events.js';
+import { EMPTY_TALLY, countSteps, tallyStep, tallySteps, type StepTally } from '../../../shared/step-count.js';
 import type { DisplayInfo } from '../../../shared/observation.js';
 import { pickDisplay } from '../../../os-control/displays.js';
 import { errorText } from '../../../shared/error-text.js';
@@ -46,7 +47,7 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
   const home = options.home ?? deskpilotHome();
   const log = await closingMcpOnError(options, () => openLog(options, home));
   const point = await closingOnError(log, () => closingMcpOnError(options, () => restorePoint(options, log)));
-  const { emit } = createEmitter(log, options);
+  const { emit, steps } = createEmitter(log, options, point.stepTally);
   const { skillPrompts, projectInstructions, deps, display } = await closingOnError(log, () =>
     closingMcpOnError(options, () => prepare(options, home, emit, log, makeDeps)),
   );
@@ -79,7 +80,7 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
   const questions = new PendingQuestions();
   const ctx = buildContext({ options, log, deps, emit, tools, point, skillPrompts, agentsMdBlock, display, questions, harness });
   const wallTimer = armWallTimer(ctx, deps, options.limits.maxWallMs - point.activeBeforeMs);
-  const done = runToEnd(ctx, deps, log, wallTimer, ended);
+  const done = runToEnd(ctx, deps, log, wallTimer, { ended, steps });
   return handleFor(log, done, deps, questions, ended);
 }
 
@@ -93,6 +94,8 @@ interface RestorePoint {
   activeBeforeMs: number;
   labels: Record<string, string>;
   resumedFromSeq?: number;
+  /** The earlier part's steps, so a resumed run's count goes on from them (shared/step-count.ts). */
+  stepTally: StepTally;
 }
 
 /** 1. The harness's own tools (the code harness's execute) after the run's; a caller's tool of the same name is refused. */
@@ -134,7 +137,7 @@ function openLog(options: RunOptions, home: string): Promise<FileRunLog> {
 
 /** 3. A fresh run starts at zero; a resumed one where its log ends (labels: the log's, then the caller's). */
 async function restorePoint(options: RunOptions, log: FileRunLog): Promise<RestorePoint> {
-  const fresh: RestorePoint = { transcript: [], step: 0, total: { ...ZERO_USAGE }, task: options.task, activeBeforeMs: 0, labels: options.labels ?? {} };
+  const fresh: RestorePoint = { transcript: [], step: 0, total: { ...ZERO_USAGE }, task: options.task, activeBeforeMs: 0, labels: options.labels ?? {}, stepTally: EMPTY_TALLY };
   if (options.resumeRunId === undefined) return fresh;
   const { events } = await readRunLog(log.dir);
   const point = rebuildTranscript(events, log);
@@ -146,6 +149,7 @@ async function restorePoint(options: RunOptions, log: FileRunLog): Promise<Resto
     activeBeforeMs: point.activeMs,
     labels: { ...point.started.labels, ...fresh.labels },
     resumedFromSeq: log.lastSeq,
+    stepTally: tallySteps(events),
   };
 }
 
@@ -154,10 +158,13 @@ async function restorePoint(options: RunOptions, log: FileRunLog): Promise<Resto
  * (whose bug must not break the run). The gate asks and answers through events; the
  * run's state follows them.
  */
-function createEmitter(log: FileRunLog, options: RunOptions): { emit: (input: RunEventInput) => RunEvent } {
+function createEmitter(log: FileRunLog, options: RunOptions, earlierSteps: StepTally): { emit: (input: RunEventInput) => RunEvent; steps: { tally: StepTally } } {
   let state: 'running' | 'other' = 'other';
+  // run_ended.steps and the result's steps: the count every view derives from the same events.
+  const steps = { tally: earlierSteps };
   const emit = (input: RunEventInput): RunEvent => {
     const event = log.append(input);
+    steps.tally = tallyStep(steps.tally, event);
     if (event.type === 'state') state = event.state === 'running' ? 'running' : 'other';
     try {
       options.onEvent?.(event);
@@ -168,7 +175,7 @@ function createEmitter(log: FileRunLog, options: RunOptions): { emit: (input: Ru
     if ((event.type === 'approval_answered' || event.type === 'action_denied') && state !== 'running') emit({ type: 'state', state: 'running', reason: '' });
     return event;
   };
-  return { emit };
+  return { emit, steps };
 }
 
 /** 5. What must exist before anything runs: a requested skill that is missing is an error here. */
@@ -203,7 +210,7 @@ function buildContext(parts: {
   harness: RunHarness;
 }): RunContext {
   const { options, log, deps, emit, tools, point, skillPrompts, agentsMdBlock, display, questions, harness } = parts;
-  const harnessPrompt = harness.prompt({ fenced: options.profile.provider === 'openai-compatible' });
+  const harnessPrompt = harness.prompt({ fenced: options.profile.provider === 'openai-compatible', textOnly: options.profile.vision === false });
   return {
     runId: log.runId,
     options,
@@ -259,7 +266,13 @@ function armWallTimer(ctx: RunContext, deps: RunDeps, remainingMs: number): Node
 }
 
 /** 9. The loop, then what every end needs: no key held, run_ended, the audit log flushed and closed. */
-async function runToEnd(ctx: RunContext, deps: RunDeps, log: FileRunLog, wallTimer: NodeJS.Timeout, ended: { value: boolean }): Promise<RunResult> {
+async function runToEnd(
+  ctx: RunContext,
+  deps: RunDeps,
+  log: FileRunLog,
+  wallTimer: NodeJS.Timeout,
+  { ended, steps }: { ended: { value: boolean }; steps: { tally: StepTally } },
+): Promise<RunResult> {
   const { emit } = ctx;
   let ending: RunEnding;
   try {
@@ -284,11 +297,14 @@ async function runToEnd(ctx: RunContext, deps: RunDeps, log: FileRunLog, wallTim
   await ctx.computer.releaseAll().catch((error: unknown) =>
     emit({ type: 'error', message: `could not release every held key and button: ${errorText(error)} — check the keyboard and mouse`, fatal: false }),
   );
+  // ctx.step counts model turns (the step limit's unit); the steps said are the turns that
+  // were not only the final message, as History, the report and the end card count them.
+  const stepCount = countSteps({ ...steps.tally, ended: ending.status });
   emit({
     type: 'run_ended',
     status: ending.status,
     summary: ending.summary,
-    steps: ctx.step,
+    steps: stepCount,
     total: ctx.total,
     ...(ending.labels ? { labels: ending.labels } : {}),
   });
@@ -299,7 +315,7 @@ async function runToEnd(ctx: RunContext, deps: RunDeps, log: FileRunLog, wallTim
     status: ending.status,
     summary: ending.summary,
     ...(ending.status === 'error' ? { errorCause: ending.errorCause ?? 'internal' } : {}),
-    steps: ctx.step,
+    steps: stepCount,
     costUsd: ctx.total.costUsd,
     ...(logError ? { logError } : {}),
   };

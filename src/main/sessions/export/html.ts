@@ -8,6 +8,7 @@ import { actionsOnImage, cursorInImage, formatDuration, formatUsd, isoTime, said
 import { overlaySvg } from './overlay.js';
 import { buildRunView, type ActionView, type RunView, type StepView } from './timeline.js';
 import { describeSandbox } from '../../../shared/sandbox.js';
+import { stepsText } from '../../../shared/step-count.js';
 
 /**
  * The self-contained HTML report: one file, inline CSS, screenshots as data URIs, a
@@ -190,7 +191,7 @@ export async function renderRunSection(dir: string, view: RunView, options: { he
   ];
   for (const step of view.steps) parts.push(await stepHtml(dir, step, options.readImage));
   if (view.ended) {
-    parts.push(`<div class="dp-final"><b>${s.verdict ? 'Verdict' : 'Final status'}: <span class="dp-status-${esc(shown)}">${esc(shown)}</span></b> after ${view.ended.steps} steps, ${esc(formatUsd(view.ended.total.costUsd))}${s.summary ? `<div class="dp-text">${esc(s.summary)}</div>` : ''}</div>`);
+    parts.push(`<div class="dp-final"><b>${s.verdict ? 'Verdict' : 'Final status'}: <span class="dp-status-${esc(shown)}">${esc(shown)}</span></b> after ${stepsText(s.steps)}, ${esc(formatUsd(view.ended.total.costUsd))}${s.summary ? `<div class="dp-text">${esc(s.summary)}</div>` : ''}</div>`);
   } else {
     parts.push('<div class="dp-final"><b>The run has not ended</b> (still running, paused, or interrupted).</div>');
   }
