@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { decide, TIE_MARGIN } from '../../../src/main/agent/resolve/decide.js';
 import { parseDescription } from '../../../src/main/agent/resolve/describe.js';
 import { inDirection, samePlace } from '../../../src/main/agent/resolve/geometry.js';
-import { nameWords, textScore } from '../../../src/main/agent/resolve/tree-stage.js';
+import { nameWords, textScore, treeCandidates } from '../../../src/main/agent/resolve/tree-stage.js';
+import type { ElementNode } from '../../../src/shared/elements.js';
 import { zoomConfidence, zoomRegion, ZOOM_CONFIDENCE } from '../../../src/main/agent/resolve/zoom.js';
 import type { Candidate } from '../../../src/main/agent/resolve/types.js';
 
@@ -26,6 +27,26 @@ describe('parseDescription', () => {
     expect(parseDescription('the button right of Cancel')).toMatchObject({ words: '', relation: { direction: 'right', anchor: { words: 'cancel' } } });
     expect(parseDescription('the equals button').alternatives).toEqual(['=']);
     expect(parseDescription('Save').roles).toEqual([]);
+  });
+  it('a name that begins with a verb ("Open file", "Select all") is read whole first, the words without the verb as an alternative', () => {
+    expect(parseDescription('Open file')).toMatchObject({ words: 'open file', alternatives: ['file'] });
+    expect(parseDescription('the select all button')).toMatchObject({ words: 'select all', alternatives: [] });
+    expect(parseDescription('Select all button')).toMatchObject({ words: 'select all', alternatives: ['all'], roles: expect.arrayContaining(['push button']) });
+    expect(parseDescription('press equals')).toMatchObject({ words: 'press equals', alternatives: ['equals', '='] });
+    // Before an article the verb is the action, as are click/tap/hit always.
+    expect(parseDescription('open the File menu')).toMatchObject({ words: 'file', alternatives: [], roles: expect.arrayContaining(['menu']) });
+    expect(parseDescription('choose "Bold"')).toMatchObject({ words: 'bold', quoted: true, alternatives: [] });
+    expect(parseDescription('click Open file')).toMatchObject({ words: 'open file', alternatives: ['file'] });
+    expect(parseDescription('open')).toMatchObject({ words: 'open', alternatives: [] });
+  });
+  it('"Open file" beside "File name": the exact name is one answer (the bench found the two tied at 0.75 when the verb was dropped)', () => {
+    const node = (role: string, name: string, x: number): ElementNode => ({
+      path: `${role} "${name}"`, role, name, states: ['visible', 'enabled'], actions: ['click'], bounds: { x, y: 40, width: 140, height: 30 }, children: [],
+    });
+    const root: ElementNode = { ...node('frame', 'probe', 0), bounds: { x: 0, y: 0, width: 900, height: 200 }, children: [node('push button', 'Open file', 20), node('entry', 'File name', 560)] };
+    const found = treeCandidates([{ app: 'chromium', root }], parseDescription('Open file'));
+    expect(found.map((c) => [c.label, c.confidence])).toEqual([['push button "Open file"', 1], ['entry "File name"', 0.75]]);
+    expect(decide(found, 0.5)).toMatchObject({ kind: 'one', best: { label: 'push button "Open file"' } });
   });
   it('refuses empty and over-long descriptions', () => {
     expect(() => parseDescription(' \n ')).toThrow(/empty/);

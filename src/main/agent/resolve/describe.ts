@@ -77,8 +77,16 @@ const SIGNS: Readonly<Record<string, readonly string[]>> = {
   'decimal point': ['.', ','],
 };
 
-/** A leading verb is the action, not the target: "click the OK button" names "OK". */
-const VERB = /^(?:click|double[- ]click|right[- ]click|press|select|choose|tap|open|hit)\s+(?:on\s+)?/;
+/** A leading verb is the action, not the target: "click the OK button" names "OK". These verbs never begin a control's name. */
+const VERB = /^(?:click|double[- ]click|right[- ]click|tap|hit)\s+(?:on\s+)?/;
+/**
+ * Verbs that begin many names too ("Open file", "Select all", "Choose colour", "Press kit"):
+ * an action before an article ("open the File menu" names "file menu"); otherwise the
+ * words are read with the verb first and without it as an alternative, so the exact name
+ * wins over a name holding only the rest ("Open file" beside "File name": the grounding
+ * bench found these tied at 0.75 when the verb was always dropped).
+ */
+const NAME_VERB = /^(?:press|select|choose|open)\s+/;
 
 const RELATIONS: ReadonlyArray<readonly [RegExp, Direction]> = [
   [/\b(?:to the right of|right of)\b/, 'right'],
@@ -114,6 +122,23 @@ function readQuery(text: string, depth: number): TargetQuery {
       return { ...own, text, relation: { direction, anchor: readQuery(anchorText, 1) } };
     }
   }
+  const nameVerb = NAME_VERB.exec(rest);
+  if (nameVerb) {
+    const after = rest.slice(nameVerb[0].length);
+    if (ARTICLES.test(after) || !after.trim()) rest = after;
+    else {
+      const whole = readOwn(rest, text);
+      const bare = readOwn(after, text);
+      if (whole.quoted || !bare.words || bare.words === whole.words) return whole;
+      return { ...whole, roles: whole.roles.length ? whole.roles : bare.roles, alternatives: [...whole.alternatives, bare.words, ...bare.alternatives] };
+    }
+  }
+  return readOwn(rest, text);
+}
+
+/** A description's own words (no relation, no leading verb left): the name, quoted or not, its role words and scope. */
+function readOwn(words: string, text: string): TargetQuery {
+  let rest = words;
   const quotedMatch = /["“]([^"”]+)["”]|'([^']+)'/.exec(rest);
   let scope: string | undefined;
   const scopeMatch = SCOPE.exec(rest);
