@@ -1,0 +1,179 @@
+/**
+ * Target resolution on a labelled set (issue 33 item 4): how often each resolver of the
+ * chain (agent/resolve) puts its point inside the right control, and how long it takes.
+ *
+ * The set: the probe page in Chromium on a 1920×1080 Xvfb with its accessibility on, two
+ * pages of 60 named controls (bench/lib/grounding-items.ts), three descriptions per control
+ * (its name, a paraphrase, a spatial one): 360 items. The truth of each item is the DOM's
+ * box of its control, measured on the screen by the probe — never the tree or OCR measured.
+ *
+ * Resolvers, each run on every item on the same screen:
+ *   tree   stage (a) alone          ocr    stage (b) alone (tesseract.js on the whole screen)
+ *   chain  tree → OCR, no grounding model (what a run without --grounder-profile does)
+ *   model  with --grounder-profile NAME: tree → OCR → that model → zoom (the profile of this
+ *          machine's config; none is shipped, so without the flag these rows say so)
+ * A hit is a found point inside the control's box; ambiguous and not-found answers are
+ * misses, counted apart. Times are wall times of one resolveTarget call (the tree read or
+ * the screen capture included), medians over the hits of each resolver.
+ *
+ *   npm run bench -- grounding                         all items (OCR: ~1 s a call on 2 idle cores)
+ *   npm run bench -- grounding --ocr-every 4           OCR alone on every 4th item only (a busy machine)
+ *   npm run bench -- grounding --grounder-profile ui-tars
+ *   npm run bench -- grounding --limit 12 --verbose   the first 12 items of each page, misses named
+ */
+import { loadavg } from 'node:os';
+import type { Rect } from '../src/shared/actions.js';
+import { walkElements } from '../src/shared/elements.js';
+import type { DesktopComputer } from '../src/os-control/index.js';
+import { terminateOcr } from '../src/os-control/ocr/index.js';
+import { resolveTarget, type ResolveDeps } from '../src/main/agent/resolve/chain.js';
+import { ocrWords } from '../src/main/agent/resolve/ocr-words.js';
+import type { Grounder } from '../src/main/agent/resolve/grounder.js';
+import type { Resolution, ResolveStage } from '../src/main/agent/resolve/types.js';
+import { startAccessibilityBus } from '../test/harness/a11y-bus.js';
+import { startProbe } from '../test/harness/probe/probe.js';
+import { startXvfb } from '../test/harness/xvfb.js';
+import { PAGES, pageItems, type DescriptionKind } from './lib/grounding-items.js';
+import { median, numberArg } from './lib/stats.js';
+
+const SCREEN = { width: 1920, height: 1080 };
+const RESOLVERS = ['tree', 'ocr', 'chain', 'model'] as const;
+type ResolverName = (typeof RESOLVERS)[number];
+const STAGES_OF: Readonly<Record<ResolverName, readonly ResolveStage[] | undefined>> = { tree: ['tree'], ocr: ['ocr'], chain: ['tree', 'ocr'], model: undefined };
+const KINDS: readonly DescriptionKind[] = ['name', 'paraphrase', 'spatial'];
+
+interface Outcome {
+  resolver: ResolverName;
+  kind: DescriptionKind;
+  result: 'hit' | 'wrong' | 'ambiguous' | 'not-found';
+  stage?: ResolveStage;
+  ms: number;
+}
+
+function stringArg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}
+
+/** The box, one pixel wider each side: the DOM's fractional box against a point the tree rounds. */
+function inside(p: { x: number; y: number }, r: Rect): boolean {
+  return p.x >= r.x - 1 && p.x <= r.x + r.width + 1 && p.y >= r.y - 1 && p.y <= r.y + r.height + 1;
+}
+
+function judge(r: Resolution, truth: Rect): Outcome['result'] {
+  switch (r.kind) {
+    case 'found':
+      return inside(r.point, truth) ? 'hit' : 'wrong';
+    case 'ambiguous':
+      return 'ambiguous';
+    case 'not-found':
+      return 'not-found';
+  }
+}
+
+async function grounderOf(name: string | undefined): Promise<Grounder | undefined> {
+  if (name === undefined) return undefined;
+  const [{ loadConfig }, { deskpilotHome }, { configuredGrounder }] = await Promise.all([
+    import('../src/main/config/index.js'),
+    import('../src/main/paths.js'),
+    import('../src/main/agent/resolve/configured-grounder.js'),
+  ]);
+  return configuredGrounder(await loadConfig(deskpilotHome(process.env)), name);
+}
+
+/** Waits until the focused window's tree names every control (Chromium updates AT-SPI after it paints). */
+async function waitForNames(computer: DesktopComputer, names: readonly string[]): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const tree = await computer.elementTree({ scope: 'focused' });
+    const have = new Set(tree.kind === 'tree' ? [...walkElements(tree.windows.map((w) => w.root))].map((n) => n.name) : []);
+    if (names.every((n) => have.has(n))) return;
+    if (Date.now() > deadline) throw new Error(`the tree never named all ${names.length} controls (missing: ${names.filter((n) => !have.has(n)).slice(0, 5).join(', ')})`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function pct(n: number, of: number): string {
+  return of ? `${((100 * n) / of).toFixed(1)}%` : '—';
+}
+
+function report(outcomes: readonly Outcome[], grounderName: string | undefined): void {
+  process.stdout.write(`\nresolver  kind         items  hit            wrong  ambiguous  not found  median ms (hits)\n`);
+  for (const resolver of RESOLVERS) {
+    const mine = outcomes.filter((o) => o.resolver === resolver);
+    if (!mine.length) {
+      process.stdout.write(`${resolver.padEnd(9)} (not run: ${resolver === 'model' ? 'no --grounder-profile given; a grounding model plugs in by profile' : 'no items'})\n`);
+      continue;
+    }
+    for (const kind of [...KINDS, undefined]) {
+      const rows = mine.filter((o) => !kind || o.kind === kind);
+      const hits = rows.filter((o) => o.result === 'hit');
+      const count = (r: Outcome['result']) => String(rows.filter((o) => o.result === r).length).padStart(5);
+      process.stdout.write(
+        `${resolver.padEnd(9)} ${(kind ?? 'all').padEnd(11)} ${String(rows.length).padStart(6)}  ${`${hits.length} (${pct(hits.length, rows.length)})`.padEnd(13)} ${count('wrong')}  ${count('ambiguous')}     ${count('not-found')}      ${median(hits.map((o) => o.ms)).toFixed(0).padStart(6)}\n`,
+      );
+    }
+  }
+  for (const resolver of ['chain', 'model'] as const) {
+    const hits = outcomes.filter((o) => o.resolver === resolver && o.result === 'hit');
+    const stages = [...new Set(hits.map((o) => o.stage))];
+    if (stages.length) {
+      process.stdout.write(`${resolver} hits by the stage that found them: ${stages.map((s) => `${s} ${hits.filter((o) => o.stage === s).length} (median ${median(hits.filter((o) => o.stage === s).map((o) => o.ms)).toFixed(0)} ms)`).join(', ')}\n`);
+    }
+  }
+  if (grounderName) process.stdout.write(`model rows: grounding model of profile ${grounderName}\n`);
+}
+
+async function main(): Promise<void> {
+  const ocrEvery = Math.max(1, numberArg('ocr-every', 1));
+  /** Items per page (a quick look; the set is 180 a page). */
+  const limit = numberArg('limit', Infinity);
+  const verbose = process.argv.includes('--verbose');
+  const grounderName = stringArg('grounder-profile');
+  const grounder = await grounderOf(grounderName);
+  const load0 = loadavg()[0]!;
+  const xvfb = await startXvfb(SCREEN);
+  const bus = await startAccessibilityBus(xvfb);
+  process.env.DISPLAY = xvfb.display;
+  process.env.DBUS_SESSION_BUS_ADDRESS = bus.env.DBUS_SESSION_BUS_ADDRESS;
+  const probe = await startProbe(bus.xvfb, { x: 0, y: 0, width: SCREEN.width, height: SCREEN.height, extraArgs: ['--force-renderer-accessibility'], env: bus.env });
+  const { createComputer } = await import('../src/os-control/index.js');
+  const computer = createComputer();
+  await computer.warmUp();
+  const never = new AbortController().signal;
+  const outcomes: Outcome[] = [];
+  const started = Date.now();
+  try {
+    for (const [p, page] of PAGES.entries()) {
+      const rename = Object.fromEntries(page.map(([name], i) => [`c${i}`, name]));
+      const controls = await probe.showControls(page.length, 'hunter2', rename);
+      await waitForNames(computer, page.map(([name]) => name));
+      const items = pageItems(page).slice(0, limit);
+      for (const [n, item] of items.entries()) {
+        const truth = controls[item.target]!;
+        for (const resolver of RESOLVERS) {
+          if (resolver === 'model' && !grounder) continue;
+          if (resolver === 'ocr' && n % ocrEvery !== 0) continue;
+          const stages = STAGES_OF[resolver];
+          const deps: ResolveDeps = { computer, readWords: ocrWords, ...(stages ? { stages } : {}), ...(resolver === 'model' && grounder ? { grounder } : {}) };
+          const t = performance.now();
+          const r = await resolveTarget(item.description, deps, never);
+          const ms = performance.now() - t;
+          const result = judge(r, truth);
+          outcomes.push({ resolver, kind: item.kind, result, ...(r.kind === 'found' ? { stage: r.stage } : {}), ms });
+          if (verbose && result !== 'hit') process.stdout.write(`  ${resolver} ${item.kind} "${item.description}": ${result}${r.kind === 'found' ? `, ${r.label}` : ''}\n`);
+        }
+      }
+      process.stdout.write(`page ${p + 1}: ${items.length} items, ${((Date.now() - started) / 1000).toFixed(0)} s so far, load ${loadavg()[0]!.toFixed(1)}\n`);
+    }
+  } finally {
+    await terminateOcr();
+    await probe.close();
+    await bus.stop();
+    await xvfb.stop();
+  }
+  report(outcomes, grounderName);
+  process.stdout.write(`\n${outcomes.filter((o) => o.resolver === 'tree').length} items on ${SCREEN.width}×${SCREEN.height}; OCR alone on every ${ocrEvery === 1 ? '' : `${ocrEvery}th `}item; ${((Date.now() - started) / 1000).toFixed(0)} s; load ${load0.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end (1-min average)\n`);
+}
+
+await main();
