@@ -7,6 +7,7 @@
  * (atk-bridge: detail, offset, length, the text as a variant, properties); Chromium
  * itself is settle-echo.desktop.test.ts.
  */
+import { spawnSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MessageBus } from 'dbus-next';
 import { AtspiBusUnavailable } from '../../src/os-control/accessibility/atspi/bus.js';
@@ -233,7 +234,25 @@ describe('TextEchoWatch on the accessibility bus', () => {
     await expect(TextEchoWatch.open({})).rejects.toThrow(AtspiBusUnavailable);
     await expect(TextEchoWatch.open({ AT_SPI_BUS_ADDRESS: 'unix:path=/nonexistent/deskpilot-no-bus' })).rejects.toThrow(/ENOENT|nonexistent/);
   });
+
+  it('on a bus without the AT-SPI registry, refuses with the registry named and leaves no connection behind', async () => {
+    // The private session bus: a real bus (AddMatch answers) where nothing provides the
+    // registry, so RegisterEvent fails after the watch's connection is up.
+    const sessionBus = a11y.env.DBUS_SESSION_BUS_ADDRESS!;
+    await expect(TextEchoWatch.open({ AT_SPI_BUS_ADDRESS: sessionBus })).rejects.toThrow(/org\.a11y\.atspi\.Registry/);
+    // The bus daemon drops a name once its socket closes; a watch that failed to open must not keep one.
+    await until('the failed watch\'s connection to end', () => namesOfThisProcess(a11y.env).length === 0);
+  });
 });
+
+/** The unique names of this process on `env`'s session bus, asked by dbus-send (another process, so never one of them). */
+function namesOfThisProcess(env: NodeJS.ProcessEnv): string[] {
+  const ask = (...args: string[]) => spawnSync('dbus-send', ['--session', '--print-reply', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', ...args], { env, encoding: 'utf8', timeout: 5_000 });
+  const listed = ask('org.freedesktop.DBus.ListNames');
+  expect(listed.status, listed.stderr).toBe(0);
+  const unique = [...listed.stdout.matchAll(/string "(:[^"]+)"/g)].map((m) => m[1]!);
+  return unique.filter((name) => /uint32 (\d+)/.exec(ask('org.freedesktop.DBus.GetConnectionUnixProcessID', `string:${name}`).stdout)?.[1] === String(process.pid));
+}
 
 /** The unique names on the accessibility bus that belong to this process other than the app's. */
 async function watchNames(): Promise<string[]> {
