@@ -26,6 +26,11 @@ export function formatCost(n: number): string {
   const [units, decimals] = n.toFixed(4).split('.') as [string, string];
   return `$${units}.${decimals.replace(/0+$/, '').padEnd(2, '0')}`;
 }
+/** A change in cost, signed, in the same rounding: "+$0.0125", "-$0.01", "+$0.00" (eval compare's deltas). */
+export function formatCostChange(delta: number): string {
+  if (!Number.isFinite(delta)) return '$?';
+  return `${delta < 0 ? '-' : '+'}${formatCost(Math.abs(delta))}`;
+}
 /** The same function under the name most views use. */
 export const formatUsd = formatCost;
 

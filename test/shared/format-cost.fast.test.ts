@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCost, formatUsd, usageText } from '../../src/shared/usage-text.js';
+import { formatCost, formatCostChange, formatUsd, usageText } from '../../src/shared/usage-text.js';
 
 /**
  * Issue 34 item 5: one cost formatter for every view. A run that spent nothing (the fake
@@ -37,5 +37,9 @@ describe('formatCost', () => {
   it('is the function every view calls: the header and History (formatUsd) and the token line', () => {
     expect(formatUsd).toBe(formatCost);
     expect(usageText({ inputTokens: 700, outputTokens: 9, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 })).toBe('700 in · 9 out · $0.00');
+  });
+
+  it('says a change in cost signed, in the same rounding (eval compare)', () => {
+    expect([formatCostChange(0.0125), formatCostChange(-0.01), formatCostChange(0), formatCostChange(-2.5), formatCostChange(Number.NaN)]).toEqual(['+$0.0125', '-$0.01', '+$0.00', '-$2.50', '$?']);
   });
 });

@@ -3,6 +3,7 @@ import type { SessionSummary } from '../../shared/bridge.js';
 import { useApp, useClient } from '../bridge/context.js';
 import { formatMs, formatTime, formatUsd, usageText } from '../lib/format.js';
 import { EvalReportLine } from './EvalReportLine.js';
+import { stepsText } from '../../shared/step-count.js';
 import { groupHistory, type CaseStatus, type QaSuiteView } from '../lib/qa-suites.js';
 
 const CASE_TAG: Record<CaseStatus, string> = { passed: 'ok', failed: 'bad', blocked: 'warn', error: 'bad', flaky: 'wait', running: 'muted' };
@@ -57,7 +58,7 @@ export function History() {
                   <span className="session-task">{e.session.task}</span>
                   <span className="muted">
                     {formatTime(e.session.startedAt)}
-                    {e.session.endedAt !== undefined && ` · took ${formatMs(e.session.endedAt - e.session.startedAt)}`} · {e.session.steps} {e.session.steps === 1 ? 'step' : 'steps'} · {e.session.usage ? usageText(e.session.usage) : formatUsd(e.session.costUsd)} · {e.session.provider}/{e.session.model}
+                    {e.session.endedAt !== undefined && ` · took ${formatMs(e.session.endedAt - e.session.startedAt)}`} · {stepsText(e.session.steps)} · {e.session.usage ? usageText(e.session.usage) : formatUsd(e.session.costUsd)} · {e.session.provider}/{e.session.model}
                   </span>
                 </button>
                 <span className={`tag tag-${STATUS_TAG[e.session.status]}`} data-testid="session-status">
@@ -138,7 +139,7 @@ function SuiteRow({ suite, onOpen }: { suite: QaSuiteView; onOpen: (runId: strin
                 <span className="session-task">{c.name}</span>
                 <span className="muted">
                   {c.attempts > 1 ? `${c.attempts} attempts · ` : ''}
-                  {c.latest.steps} {c.latest.steps === 1 ? 'step' : 'steps'} · {formatUsd(c.latest.costUsd)}
+                  {stepsText(c.latest.steps)} · {formatUsd(c.latest.costUsd)}
                 </span>
               </button>
               <span className={`tag tag-${CASE_TAG[c.status]}`} data-testid="case-status">

@@ -87,7 +87,7 @@ describe('report.html', () => {
     const chart = html.slice(html.indexOf('<svg class="ev-chart"'), html.indexOf('</svg>'));
     expect(chart.match(/<circle class="dot"/g)).toHaveLength(2);
     expect(chart.match(/<line class="bar"/g)).toHaveLength(2);
-    expect(chart).toContain('claude × native: 33.3%, $0.0100 per task run');
+    expect(chart).toContain('claude × native: 33.3%, $0.01 per task run');
   });
 
   it('has a grid row per task linking each run to its session report, reasons escaped', () => {
@@ -125,8 +125,8 @@ describe('eval compare', () => {
   it('prints group rates before → after and the task lists', () => {
     const text = renderComparison(c);
     expect(text).toContain('claude × native: 33.3% → 50.0% (1 → 2 passed)');
-    expect(text).toContain('Newly failing: 1\n  calc-add (claude × native): 100.0% → 0.0% · cost +0.0100 $ · steps +4.0');
-    expect(text).toContain('Newly passing: 1\n  mousepad-save (claude × native): 0.0% → 100.0% · cost -0.0050 $ · steps -4.0');
+    expect(text).toContain('Newly failing: 1\n  calc-add (claude × native): 100.0% → 0.0% · cost +$0.01 · steps +4.0');
+    expect(text).toContain('Newly passing: 1\n  mousepad-save (claude × native): 0.0% → 100.0% · cost -$0.005 · steps -4.0');
     expect(text).toContain('Judged in B only: new-task (claude × native)');
   });
 });

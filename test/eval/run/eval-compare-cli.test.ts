@@ -35,7 +35,7 @@ describe('deskpilot eval compare', () => {
     const b = evalDir('b', [result('one', 'failed', 0.03), result('two', 'failed', 0.02)]);
     const run = runCli(['eval', 'compare', a, path.join(b, 'results.json')], process.env);
     expect((await run.exit).code, run.stderr()).toBe(1);
-    expect(run.stdout()).toContain('Newly failing: 1\n  one (p × default): 100.0% → 0.0% · cost +0.0200 $');
+    expect(run.stdout()).toContain('Newly failing: 1\n  one (p × default): 100.0% → 0.0% · cost +$0.02');
     const same = runCli(['eval', 'compare', a, a], process.env);
     expect((await same.exit).code).toBe(0);
   }, 60_000);

@@ -96,7 +96,7 @@ describe('decideStatus reasons, word for word (every view shows them)', () => {
 
 describe('progress line', () => {
   it('done/total, passes, spend and an ETA at the pace so far', () => {
-    expect(progressLine({ done: 2, total: 8, passed: 1, spentUsd: 0.4213, elapsedMs: 60_000, workers: 2 })).toBe('[2/8] 1 passed · $0.42 · ETA 3m00s');
+    expect(progressLine({ done: 2, total: 8, passed: 1, spentUsd: 0.4213, elapsedMs: 60_000, workers: 2 })).toBe('[2/8] 1 passed · $0.4213 · ETA 3m00s');
     expect(progressLine({ done: 8, total: 8, passed: 8, spentUsd: 0, elapsedMs: 1, workers: 1 })).toBe('[8/8] 8 passed · $0.00');
     expect(duration(59_400)).toBe('59s');
     expect(duration(3 * 3600_000 + 5 * 60_000)).toBe('3h05m');

@@ -1,5 +1,6 @@
 import type { EvalResult, EvalResultsFile, EvalSummary } from './schema.js';
 import { isJudged } from './summary.js';
+import { formatCostChange } from '../../../shared/usage-text.js';
 
 /**
  * `deskpilot eval compare A B`: what changed from results A to results B. A task is matched
@@ -88,10 +89,10 @@ const signed = (n: number, digits: number) => `${n >= 0 ? '+' : ''}${n.toFixed(d
 export function renderComparison(c: EvalComparison): string {
   const lines: string[] = [];
   for (const g of c.groups) {
-    const cost = g.before && g.after ? ` · median cost ${signed(g.after.median.cost - g.before.median.cost, 4)} $ · median steps ${signed(g.after.median.steps - g.before.median.steps, 1)}` : '';
+    const cost = g.before && g.after ? ` · median cost ${formatCostChange(g.after.median.cost - g.before.median.cost)} · median steps ${signed(g.after.median.steps - g.before.median.steps, 1)}` : '';
     lines.push(`${g.profile} × ${g.harness}: ${pct(g.before?.successRate)} → ${pct(g.after?.successRate)} (${g.before?.passed ?? 0} → ${g.after?.passed ?? 0} passed)${cost}`);
   }
-  const task = (t: TaskChange) => `  ${t.id} (${t.profile} × ${t.harness}): ${pct(t.before)} → ${pct(t.after)} · cost ${signed(t.costDelta, 4)} $ · steps ${signed(t.stepsDelta, 1)}`;
+  const task = (t: TaskChange) => `  ${t.id} (${t.profile} × ${t.harness}): ${pct(t.before)} → ${pct(t.after)} · cost ${formatCostChange(t.costDelta)} · steps ${signed(t.stepsDelta, 1)}`;
   lines.push(`Newly failing: ${c.newlyFailing.length}`, ...c.newlyFailing.map(task));
   lines.push(`Newly passing: ${c.newlyPassing.length}`, ...c.newlyPassing.map(task));
   lines.push(`Unchanged: ${c.unchanged.length}`);

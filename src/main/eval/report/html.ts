@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { escapeHtml as esc, renderReportDocument } from '../../sessions/export/html.js';
 import type { EvalResult, EvalResultsFile, EvalSummary } from './schema.js';
+import { formatCost } from '../../../shared/usage-text.js';
 
 /**
  * report.html: one self-contained file (no network: the sessions export's CSP and styles)
@@ -35,7 +36,6 @@ const CSS = `
 `;
 
 const pct = (rate: number | null) => (rate === null ? '—' : `${(rate * 100).toFixed(1)}%`);
-const usd = (n: number) => `$${n.toFixed(n < 1 ? 4 : 2)}`;
 const groupName = (s: { profile: string; harness: string }) => `${s.profile} × ${s.harness}`;
 
 function summaryTable(summary: EvalSummary[]): string {
@@ -45,8 +45,8 @@ function summaryTable(summary: EvalSummary[]): string {
     const failures = Object.entries(s.failures).map(([kind, n]) => `${esc(kind)} ${n}`).join(', ') || '—';
     return (
       `<tr><td><b>${esc(groupName(s))}</b><br><span class="dp-muted">${esc(s.models.join(', '))}</span></td><td>${pct(s.successRate)}${interval}<br><span class="dp-muted">${s.passed} of ${s.passed + s.failed + s.neededPerson}</span></td>` +
-      `<td>${curve(s.passAtK)}</td><td>${curve(s.passHatK)}</td><td>${s.median.steps} steps · ${s.median.modelCalls} calls<br>${s.median.inputTokens} in / ${s.median.outputTokens} out tokens<br>${usd(s.median.cost)} · ${s.median.seconds.toFixed(1)} s</td>` +
-      `<td>${usd(s.totalCost)}</td><td>${s.tasks} runs: ${s.skipped} skipped, ${s.errors} errors, ${s.interrupted} interrupted, ${s.neededPerson} needed a person<br>${failures}</td></tr>`
+      `<td>${curve(s.passAtK)}</td><td>${curve(s.passHatK)}</td><td>${s.median.steps} steps · ${s.median.modelCalls} calls<br>${s.median.inputTokens} in / ${s.median.outputTokens} out tokens<br>${formatCost(s.median.cost)} · ${s.median.seconds.toFixed(1)} s</td>` +
+      `<td>${formatCost(s.totalCost)}</td><td>${s.tasks} runs: ${s.skipped} skipped, ${s.errors} errors, ${s.interrupted} interrupted, ${s.neededPerson} needed a person<br>${failures}</td></tr>`
     );
   });
   return `<h2>Summary</h2><table class="ev-table"><thead><tr><th>profile × harness</th><th>success (Wilson 95%)</th><th>pass@k</th><th>pass^k</th><th>median per task run</th><th>total cost</th><th>runs and failures by kind</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
@@ -70,13 +70,13 @@ function costChart(summary: EvalSummary[]): string {
     .map((s) => {
       const cx = x(s.median.cost).toFixed(1);
       const bar = s.interval ? `<line class="bar" x1="${cx}" x2="${cx}" y1="${y(s.interval.high).toFixed(1)}" y2="${y(s.interval.low).toFixed(1)}"/>` : '';
-      return `${bar}<circle class="dot" cx="${cx}" cy="${y(s.successRate!).toFixed(1)}" r="5"><title>${esc(groupName(s))}: ${pct(s.successRate)}, ${usd(s.median.cost)} per task run</title></circle><text x="${(Number(cx) + 8).toFixed(1)}" y="${(y(s.successRate!) - 8).toFixed(1)}">${esc(groupName(s))}</text>`;
+      return `${bar}<circle class="dot" cx="${cx}" cy="${y(s.successRate!).toFixed(1)}" r="5"><title>${esc(groupName(s))}: ${pct(s.successRate)}, ${formatCost(s.median.cost)} per task run</title></circle><text x="${(Number(cx) + 8).toFixed(1)}" y="${(y(s.successRate!) - 8).toFixed(1)}">${esc(groupName(s))}</text>`;
     })
     .join('');
   return (
     `<h2>Success vs cost</h2><svg class="ev-chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="success rate against median cost per task run">` +
     `<line class="axis" x1="${left}" x2="${left}" y1="${top}" y2="${H - bottom}"/><line class="axis" x1="${left}" x2="${W - right}" y1="${H - bottom}" y2="${H - bottom}"/>${ticks}` +
-    `<text x="${left}" y="${H - 12}">$0</text><text x="${W - right}" y="${H - 12}" text-anchor="end">${usd(maxCost)} median cost per task run</text>${dots}</svg>`
+    `<text x="${left}" y="${H - 12}">${formatCost(0)}</text><text x="${W - right}" y="${H - 12}" text-anchor="end">${formatCost(maxCost)} median cost per task run</text>${dots}</svg>`
   );
 }
 

@@ -1,3 +1,4 @@
+import { formatCost } from '../../../shared/usage-text.js';
 /**
  * The eval's progress line, after every task: done/total, passes so far, spend and the
  * time left at the pace so far ("[7/30] 5 passed · $0.42 · ETA 3m10s").
@@ -13,7 +14,7 @@ export interface ProgressState {
 
 export function progressLine(p: ProgressState): string {
   const eta = p.done > 0 && p.done < p.total ? ` · ETA ${duration(((p.total - p.done) * p.elapsedMs) / p.done)}` : '';
-  return `[${p.done}/${p.total}] ${p.passed} passed · $${p.spentUsd.toFixed(2)}${eta}`;
+  return `[${p.done}/${p.total}] ${p.passed} passed · ${formatCost(p.spentUsd)}${eta}`;
 }
 
 export function duration(ms: number): string {

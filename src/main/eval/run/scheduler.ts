@@ -1,4 +1,5 @@
 import { errorText } from '../../../shared/error-text.js';
+import { formatCost } from '../../../shared/usage-text.js';
 import { decideStatus } from './status.js';
 import type { AgentPlan, RunnableTask, TaskRunDeps, TaskRunOutcome } from './task-run.js';
 import { runTaskOnce } from './task-run.js';
@@ -63,7 +64,7 @@ export async function runSchedule(cells: readonly EvalCell[], options: ScheduleO
       const budget = left();
       let outcome: TaskRunOutcome;
       if (budget !== undefined && budget <= 0) {
-        outcome = { ...decideStatus({ skipped: `not run: the eval's cost limit ($${options.maxCostUsd!.toFixed(2)}) was spent` }), claim: 'none', seconds: 0, overheadSeconds: 0 };
+        outcome = { ...decideStatus({ skipped: `not run: the eval's cost limit (${formatCost(options.maxCostUsd!)}) was spent` }), claim: 'none', seconds: 0, overheadSeconds: 0 };
       } else {
         options.onCellStart?.(cell);
         outcome = await runCell(cell, budget, { ...options.deps, onSpend: (usd) => (spent += usd) }, options.signal);
