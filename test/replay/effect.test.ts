@@ -8,13 +8,15 @@
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import type { Action } from '../../src/shared/actions.js';
+import type { Action, Rect } from '../../src/shared/actions.js';
+import { fillSecretRegions } from '../../src/main/sessions/redact-image.js';
+import { maskedCells } from '../../src/main/agent/replay/secret-mask.js';
 import { TRAJECTORY_FORMAT, TRAJECTORY_SCHEMA, type Trajectory } from '../../src/shared/trajectory.js';
 import { ReplayProvider } from '../../src/main/agent/replay/replay-provider.js';
 import { ownChange } from '../../src/main/agent/replay/effect.js';
 import { screenFingerprint } from '../../src/os-control/screen-match.js';
 import type { ModelTurn } from '../../src/main/agent/providers/types.js';
-import { H, requestOn, W } from './drawn-screen.js';
+import { H, record, requestOn, W } from './drawn-screen.js';
 
 const TEXT = 'Replay ✓ Grüße 7';
 
@@ -30,7 +32,7 @@ const signal = new AbortController().signal;
 const actionsOf = (turn: ModelTurn) => turn.assistant.calls.flatMap((c) => c.actions.flatMap((a) => (a.ok ? [a.action] : [])));
 
 /** A trajectory of drawn steps: each its action, and the screens recorded before and after it. */
-async function replayOf(steps: Array<{ action: Action; before: Buffer; after: Buffer }>) {
+async function replayOf(steps: Array<{ action: Action; before: Buffer; after: Buffer; beforeMasked?: Rect[]; afterMasked?: Rect[] }>) {
   const files = new Map<string, Buffer>();
   const shot = async (png: Buffer) => {
     const name = `s${files.size}.png`;
@@ -49,12 +51,12 @@ async function replayOf(steps: Array<{ action: Action; before: Buffer; after: Bu
         step: i,
         intent: '',
         actions: [{ action: s.action, ...(s.action.type === 'click' ? { target: { point: { x: s.action.x, y: s.action.y } } } : {}) }],
-        before: await shot(s.before),
-        after: await shot(s.after),
+        before: { ...(await shot(s.before)), ...(s.beforeMasked ? { masked: s.beforeMasked } : {}) },
+        after: { ...(await shot(s.after)), ...(s.afterMasked ? { masked: s.afterMasked } : {}) },
         origin: 'model' as const,
       })),
     ),
-    final: await shot(steps.at(-1)!.after),
+    final: { ...(await shot(steps.at(-1)!.after)), ...(steps.at(-1)!.afterMasked ? { masked: steps.at(-1)!.afterMasked } : {}) },
   };
   return new ReplayProvider({
     trajectory,
@@ -115,6 +117,40 @@ describe('the effect check credits a step only with its own change', () => {
     const provider = await replayOf([{ action: enter, before: at1, after: at2 }]);
     expect(actionsOf(await provider.turn(requestOn(at7), signal))).toEqual([enter]);
     expect(actionsOf(await provider.turn(requestOn(at7), signal))).toMatchObject([{ type: 'finish', success: true }]);
+  });
+
+  it('a password typed into a field is no false divergence: the field, filled on every stored screen, is left out of the effect check', async () => {
+    // The step tree's password field is a secret region of every screenshot stored (issue 28 item 8), so its pixels are
+    // its mean both before and after. Focused and holding dots its mean is ~22 levels darker: a changed fingerprint cell
+    // (> 16) when recorded, and no changed pixel (> 32) now — the change the step made is hidden on both sides.
+    const field: Rect = { x: 98, y: 98, width: 364, height: 38 };
+    const [empty, typed] = await Promise.all([page('', false), page('●●●●●●', true)]);
+    const [storedBefore, storedAfter] = await Promise.all([fillSecretRegions(empty, record, [field]), fillSecretRegions(typed, record, [field])]);
+    const provider = await replayOf([{ action: { type: 'type', text: 'tulip7' }, before: storedBefore, beforeMasked: [field], after: storedAfter, afterMasked: [field] }]);
+    expect(actionsOf(await provider.turn(requestOn(empty), signal))).toEqual([{ type: 'type', text: 'tulip7' }]);
+    const end = await provider.turn(requestOn(typed), signal);
+    expect(provider.stats.divergences).toEqual([]);
+    expect(actionsOf(end)).toMatchObject([{ type: 'finish', success: true }]);
+  });
+
+  it('maskedCells: the fingerprint cells a region touches, rounded out to whole cells', () => {
+    // 640×400 over 64×40 cells: a cell is 10×10 px.
+    expect([...maskedCells([{ x: 10, y: 10, width: 10, height: 10 }], record.region)]).toEqual([65]);
+    expect([...maskedCells([{ x: 15, y: 5, width: 10, height: 1 }], record.region)].sort((a, b) => a - b)).toEqual([1, 2]);
+    expect([...maskedCells([{ x: 700, y: 0, width: 10, height: 10 }], record.region)]).toEqual([]);
+    const shifted = { ...record.region, x: 100, y: 50 };
+    expect([...maskedCells([{ x: 110, y: 60, width: 10, height: 10 }], shifted)]).toEqual([65]);
+  });
+
+  it('ownChange leaves out the hidden cells', () => {
+    const cells = 64 * 40;
+    const fp = (first: number) => {
+      const b = Buffer.alloc(cells, 100);
+      b[0] = first;
+      return b.toString('base64');
+    };
+    expect(ownChange(fp(100), fp(140), fp(100), new Set([0]))).toBe(0);
+    expect(ownChange(fp(100), fp(140), fp(100), new Set([1]))).toBe(1);
   });
 
   it('ownChange counts the changed cells that show the recorded "before" now', async () => {

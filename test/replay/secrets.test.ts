@@ -10,6 +10,7 @@ import type { Action } from '../../src/shared/actions.js';
 import { TRAJECTORY_FORMAT, TRAJECTORY_SCHEMA, TrajectorySchema, type Trajectory } from '../../src/shared/trajectory.js';
 import { ReplayProvider } from '../../src/main/agent/replay/replay-provider.js';
 import { maskedText } from '../../src/main/agent/replay/derive.js';
+import { blockCommand, codeBlockOf } from '../../src/shared/code-block.js';
 import { placeElementOp } from '../../src/main/agent/replay/element-ops.js';
 import { MASKED_SECRET, REDACTED } from '../../src/main/sessions/scrub.js';
 import { screenFingerprint } from '../../src/os-control/screen-match.js';
@@ -20,6 +21,10 @@ const signal = new AbortController().signal;
 const actionsOf = (turn: ModelTurn) => turn.assistant.calls.flatMap((c) => c.actions.flatMap((a) => (a.ok ? [a.action] : [])));
 
 async function replayTyping(text: string, options: { env?: NodeJS.ProcessEnv; secretRef?: string; healer?: Provider } = {}) {
+  return replayAction({ type: 'type', text }, options);
+}
+
+async function replayAction(action: Action, options: { env?: NodeJS.ProcessEnv; secretRef?: string; healer?: Provider } = {}) {
   const png = await screen('Password:');
   const trajectory: Trajectory = TrajectorySchema.parse({
     format: TRAJECTORY_FORMAT,
@@ -28,7 +33,7 @@ async function replayTyping(text: string, options: { env?: NodeJS.ProcessEnv; se
     task: 'log in',
     runId: 'r1',
     display: { x: 0, y: 0, width: W, height: H },
-    steps: [{ step: 0, intent: 'Type the password.', actions: [{ action: { type: 'type', text }, ...(options.secretRef ? { secretRef: { env: options.secretRef } } : {}) }], before: { image: 'b.png', fingerprint: await screenFingerprint(png) } }],
+    steps: [{ step: 0, intent: 'Type the password.', actions: [{ action, ...(options.secretRef ? { secretRef: { env: options.secretRef } } : {}) }], before: { image: 'b.png', fingerprint: await screenFingerprint(png) } }],
   });
   const marked: string[] = [];
   const provider = new ReplayProvider({
@@ -72,6 +77,37 @@ describe('a masked secret on replay', () => {
     expect(asked).toEqual([]);
   });
 
+  it('a secret holding replacement patterns ($&, $1) is put back as it is', async () => {
+    const { provider, png } = await replayTyping(MASKED_SECRET, { secretRef: 'DESKPILOT_SECRET_1', env: { DESKPILOT_SECRET_1: "a$&b$'c$1" } });
+    expect(actionsOf(await provider.turn(requestOn(png), signal))).toEqual([{ type: 'type', text: "a$&b$'c$1" }]);
+  });
+
+  describe('a code block whose code held the secret (the mask is in its code now)', () => {
+    const block = (code: string): Action => ({ type: 'shell', language: 'python', command: blockCommand('python', code) });
+    const masked = block(`computer.mouse.click(10, 10)\ncomputer.keyboard.write("${MASKED_SECRET}")`);
+
+    it('is run with the secret from its secretRef variable in place of the mask, told to the scrubber first', async () => {
+      const { provider, marked, png } = await replayAction(masked, { secretRef: 'DESKPILOT_SECRET_1', env: { DESKPILOT_SECRET_1: 'tulip7' } });
+      const [run] = actionsOf(await provider.turn(requestOn(png), signal));
+      expect(run).toMatchObject({ type: 'shell', language: 'python' });
+      expect(codeBlockOf(run!)?.code).toBe('computer.mouse.click(10, 10)\ncomputer.keyboard.write("tulip7")');
+      expect(marked).toEqual(['tulip7']);
+    });
+
+    it('without it: a secret divergence naming the variable, the block never run with the mask', async () => {
+      const { provider, png } = await replayAction(masked, { secretRef: 'DESKPILOT_SECRET_1' });
+      expect(actionsOf(await provider.turn(requestOn(png), signal))).toMatchObject([{ type: 'finish', success: false }]);
+      expect(provider.stats.divergences).toMatchObject([{ kind: 'secret', index: 0 }]);
+      expect(provider.stats.divergences[0]!.message).toMatch(/DESKPILOT_SECRET_1/);
+    });
+
+    it('a plain shell command with a redacted key and no secretRef stops too', async () => {
+      const { provider, png } = await replayAction({ type: 'shell', command: `curl -H 'Authorization: ${REDACTED}' localhost` });
+      expect(actionsOf(await provider.turn(requestOn(png), signal))).toMatchObject([{ type: 'finish', success: false }]);
+      expect(provider.stats.divergences[0]!.message).toMatch(/names no secretRef/);
+    });
+  });
+
   it('text that was never masked is typed as recorded', async () => {
     const { provider, marked, png } = await replayTyping('alpha');
     expect(actionsOf(await provider.turn(requestOn(png), signal))).toEqual([{ type: 'type', text: 'alpha' }]);
@@ -81,6 +117,8 @@ describe('a masked secret on replay', () => {
   it('maskedText: typed text and set values holding a mask', () => {
     const set = (value: string): Action => ({ type: 'element', op: 'set_value', id: 1, value });
     expect([maskedText({ type: 'type', text: MASKED_SECRET }), maskedText({ type: 'type', text: `a ${REDACTED}` }), maskedText(set(MASKED_SECRET)), maskedText({ type: 'type', text: 'plain' }), maskedText({ type: 'key', keys: 'Return', repeat: 1 })]).toEqual([true, true, true, false, false]);
+    const shell = (command: string, language?: 'python'): Action => ({ type: 'shell', command, ...(language ? { language } : {}) });
+    expect([maskedText(shell(`write("${MASKED_SECRET}")`, 'python')), maskedText(shell(`echo ${REDACTED}`)), maskedText(shell('echo plain'))]).toEqual([true, true, false]);
   });
 });
 

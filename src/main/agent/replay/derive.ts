@@ -49,9 +49,22 @@ function replays(action: Action): boolean {
 /** The placeholder variable a masked secret is typed from on replay: DESKPILOT_SECRET_1, _2 … in the order they were typed. */
 export const SECRET_ENV_PREFIX = 'DESKPILOT_SECRET_';
 
+/**
+ * The text an action puts into the world as written: typed text, a set value, a shell
+ * command or a code block (whose code types what it holds: a block that wrote a password
+ * literal into a password field is logged, once the field made it a secret, with the mask
+ * in its code, and run again as is it would type the mask).
+ */
+function carriedText(action: Action): string | undefined {
+  if (action.type === 'type') return action.text;
+  if (action.type === 'element') return action.value;
+  if (action.type === 'shell') return action.command;
+  return undefined;
+}
+
 /** Does the action carry text that the log masked (a password, a key)? */
 export function maskedText(action: Action): boolean {
-  const text = action.type === 'type' ? action.text : action.type === 'element' ? action.value : undefined;
+  const text = carriedText(action);
   return text !== undefined && (text.includes(MASKED_SECRET) || text.includes(REDACTED));
 }
 

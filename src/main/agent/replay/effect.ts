@@ -19,8 +19,14 @@ import { FINGERPRINT_SIZE } from '../../../os-control/screen-match.js';
 /** A fingerprint cell differs by more than this many grey levels (screen-match's measure). */
 export const CELL_LEVELS = 16;
 
-/** How many fingerprint cells hold the step's own change (see the header); all three fingerprints are of the same region. */
-export function ownChange(beforeThen: string, afterThen: string, beforeNow: string): number {
+/**
+ * How many fingerprint cells hold the step's own change (see the header); all three
+ * fingerprints are of the same region. Cells in `hidden` are not counted: a secret
+ * region's (secret-mask.ts maskedCells) — the recording stored the shot after a password
+ * went in with the field filled and the one before it not, so the fill "changed" there
+ * when recorded, and the screen now, filled the same way on both sides, cannot show it.
+ */
+export function ownChange(beforeThen: string, afterThen: string, beforeNow: string, hidden: ReadonlySet<number> = new Set()): number {
   const then = Buffer.from(beforeThen, 'base64');
   const after = Buffer.from(afterThen, 'base64');
   const now = Buffer.from(beforeNow, 'base64');
@@ -30,6 +36,7 @@ export function ownChange(beforeThen: string, afterThen: string, beforeNow: stri
   let own = 0;
   // Stryker disable next-line EqualityOperator: equivalent — cell `cells` reads undefined, whose difference is NaN, never a change
   for (let i = 0; i < cells; i++) {
+    if (hidden.has(i)) continue;
     const changed = Math.abs(then[i]! - after[i]!) > CELL_LEVELS;
     if (changed && Math.abs(now[i]! - then[i]!) <= CELL_LEVELS) own++;
   }

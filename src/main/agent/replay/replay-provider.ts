@@ -3,7 +3,8 @@ import type { Trajectory, TrajectoryShot, TrajectoryStep } from '../../../shared
 import type { ObservationRecord } from '../../../shared/observation.js';
 import { globalToImage } from '../../../os-control/coords.js';
 import { changedPixels, decodeGrey, decodeScreen, fingerprintDistance, greyOf, regionDistance, screenFromGrey, type GreyImage } from '../../../os-control/screen-match.js';
-import { maskGrey, regionsToMask } from './secret-mask.js';
+import { maskedCells, maskGrey, regionsToMask } from './secret-mask.js';
+import { unionRegions } from '../../sessions/secret-regions.js';
 import type { Computer, ImageTarget } from '../../../os-control/types.js';
 import type { ModelTurn, Provider, TurnRequest } from '../providers/types.js';
 import type { Driver, DriverTurnRequest } from '../driver.js';
@@ -341,9 +342,12 @@ export class ReplayProvider implements Driver {
       return { kind: 'missing', message: `the step types a secret that was masked when recorded, and a mask is never typed: ${need}` };
     }
     this.options.markSecret?.(value);
-    const put = (text: string) => text.replaceAll(MASKED_SECRET, value).replaceAll(REDACTED, value);
+    // A function as the replacement: a string one reads "$&", "$1" … in the secret as patterns.
+    const put = (text: string) => text.replaceAll(MASKED_SECRET, () => value).replaceAll(REDACTED, () => value);
     if (action.type === 'type') return { kind: 'ok', action: { ...action, text: put(action.text) } };
     if (action.type === 'element' && action.value !== undefined) return { kind: 'ok', action: { ...action, value: put(action.value) } };
+    // A block's code (or a command) held the secret where the mask is now: put back, it is the code that ran.
+    if (action.type === 'shell') return { kind: 'ok', action: { ...action, command: put(action.command) } };
     return { kind: 'ok', action };
   }
 
@@ -458,8 +462,10 @@ export class ReplayProvider implements Driver {
     const distance = await this.resembles(step.after, fingerprint, nowVia, region);
     if (distance > SCREEN_MATCH) return `after the step the screen differs from the recorded one (${pct(distance)} of it)`;
     // Inside a moved window the cells are not where they were recorded: any recorded change counts.
-    const own = placed.beforeFingerprint === undefined || this.moved ? fingerprintDistance(step.before.fingerprint, step.after.fingerprint) > 0 : ownChange(step.before.fingerprint, step.after.fingerprint, placed.beforeFingerprint) > 0;
-    const changedNow = placed.before === undefined || changedPixels(placed.before, now) >= CHANGED_PIXELS;
+    // A secret region's cells are left out, and the screen before the step gets the fills the one after it got: both sides hide the same field (secret-mask.ts).
+    const hidden = maskedCells(unionRegions(step.before.masked, step.after.masked), region);
+    const own = placed.beforeFingerprint === undefined || this.moved ? fingerprintDistance(step.before.fingerprint, step.after.fingerprint) > 0 : ownChange(step.before.fingerprint, step.after.fingerprint, placed.beforeFingerprint, hidden) > 0;
+    const changedNow = placed.before === undefined || changedPixels(maskGrey(placed.before, this.maskedNow, region), now) >= CHANGED_PIXELS;
     if (own && !changedNow) return 'the step changed the screen when recorded, and nothing changed now';
     return undefined;
   }

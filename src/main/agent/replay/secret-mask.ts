@@ -1,6 +1,6 @@
 import type { Rect } from '../../../shared/actions.js';
 import type { Trajectory, TrajectoryShot } from '../../../shared/trajectory.js';
-import type { GreyImage } from '../../../os-control/screen-match.js';
+import { FINGERPRINT_SIZE, type GreyImage } from '../../../os-control/screen-match.js';
 import { fillBoxes, regionInImage } from '../../sessions/redact-image.js';
 import { unionRegions } from '../../sessions/secret-regions.js';
 
@@ -28,4 +28,16 @@ export function maskGrey(grey: GreyImage, regions: readonly Rect[], region: Rect
   const data = new Uint8Array(grey.data);
   fillBoxes(data, grey.width, 1, boxes);
   return { data, width: grey.width, height: grey.height };
+}
+
+/** The fingerprint cells (row by row, FINGERPRINT_SIZE) that any of the regions touches, in a screenshot of `region`. */
+export function maskedCells(regions: readonly Rect[], region: Rect): Set<number> {
+  const cells = new Set<number>();
+  for (const r of regions) {
+    // Outwards to whole cells (regionInImage rounds out): a cell the field half covers is the field's too.
+    const box = regionInImage(r, { region }, FINGERPRINT_SIZE);
+    if (!box) continue;
+    for (let y = box.y; y < box.y + box.height; y++) for (let x = box.x; x < box.x + box.width; x++) cells.add(y * FINGERPRINT_SIZE.width + x);
+  }
+  return cells;
 }
