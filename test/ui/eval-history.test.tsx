@@ -79,6 +79,22 @@ describe('eval runs in History (grouping)', () => {
     expect(again!.cases[0]).toMatchObject({ status: 'flaky', attempts: 2 });
   });
 
+  it('a task --resume ran again (after Ctrl-C or a kill -9) is one run of that task: the resumed run decides, not flaky, not two attempts', () => {
+    clock += 60_000;
+    // Killed: no eval_outcome was logged, the run never ended.
+    const killed = listedSummary('k1', 'done', { evalSuite: 'eval-abc', evalTask: 'calc-add', evalRun: '1' }, { at: clock });
+    const interrupted = evalRun('i1', 'stopped', 'interrupted', 'gedit-find');
+    const list = [evalRun('p1', 'done', 'passed', 'mousepad-save'), killed, interrupted, evalRun('k2', 'done', 'passed', 'calc-add'), evalRun('i2', 'done', 'failed', 'gedit-find')].reverse();
+    const [suite] = suiteOf(groupHistory(list));
+    expect(suite!.cases.map((c) => [c.name, c.status, c.attempts, c.latest.runId])).toEqual([
+      ['mousepad-save', 'passed', 1, 'p1'],
+      ['calc-add', 'passed', 1, 'k2'],
+      ['gedit-find', 'failed', 1, 'i2'],
+    ]);
+    expect(suite!.counts).toMatchObject({ passed: 2, failed: 1, flaky: 0, blocked: 0 });
+    expect(suite!.runs).toBe(3);
+  });
+
   it('an eval and a QA suite with the same id stay two groups; plain runs keep their place', () => {
     clock += 60_000;
     const qa = listedSummary('q1', 'done', { qaSuite: 'eval-abc', qaPlan: 'Plan', qaCase: 'adds', qaAttempt: '1' }, { at: clock, qaOutcome: 'passed' });

@@ -89,6 +89,17 @@ const evalAttempt = (s: SessionSummary) => {
   return Number.isFinite(n) ? n : 0;
 };
 
+/** Of an eval's runs of one case with the same run number, the one started last. */
+function latestPerRunNumber(runs: SessionSummary[], caseName: (r: SessionSummary) => string): SessionSummary[] {
+  const latest = new Map<string, SessionSummary>();
+  for (const r of runs) {
+    const key = JSON.stringify([caseName(r), evalAttempt(r)]);
+    const kept = latest.get(key);
+    if (!kept || r.startedAt > kept.startedAt) latest.set(key, r);
+  }
+  return runs.filter((r) => latest.get(JSON.stringify([caseName(r), evalAttempt(r)])) === r);
+}
+
 export function suiteView(suiteId: string, runs: SessionSummary[], kind: QaSuiteView['kind'] = 'qa'): QaSuiteView {
   const columns = [...new Set([...runs].sort((a, b) => a.startedAt - b.startedAt).map(columnOf))];
   const caseName = (r: SessionSummary): string => {
@@ -96,8 +107,12 @@ export function suiteView(suiteId: string, runs: SessionSummary[], kind: QaSuite
     const task = readEvalLabels(r.labels).evalTask ?? r.task;
     return columns.length > 1 ? `${task} [${columnOf(r)}]` : task;
   };
+  // --resume (after Ctrl-C or a kill) runs a task again under the same run number: that run
+  // replaces the interrupted one, as it does in results.json, so it is neither a second
+  // attempt nor a flaky case; only --runs K makes samples.
+  const judged = kind === 'eval' ? latestPerRunNumber(runs, caseName) : runs;
   const byCase = new Map<string, SessionSummary[]>();
-  for (const r of runs) {
+  for (const r of judged) {
     const name = caseName(r);
     byCase.set(name, [...(byCase.get(name) ?? []), r]);
   }
@@ -106,8 +121,9 @@ export function suiteView(suiteId: string, runs: SessionSummary[], kind: QaSuite
   const cases = [...byCase.entries()].sort((a, b) => firstStart(a[1]) - firstStart(b[1])).map(([name, rs]) => caseView(name, rs, kind === 'eval' ? evalAttempt : attemptOf));
   const counts: Record<CaseStatus, number> = { passed: 0, failed: 0, blocked: 0, error: 0, flaky: 0, running: 0 };
   for (const c of cases) counts[c.status]++;
+  // What was spent, an interrupted run's tokens included (results.json has no row for a run a kill cut off).
   const costUsd = runs.reduce((sum, r) => sum + r.costUsd, 0);
-  const base = { kind, suiteId, startedAt: firstStart(runs), costUsd, runs: runs.length, cases, counts };
+  const base = { kind, suiteId, startedAt: firstStart(runs), costUsd, runs: judged.length, cases, counts };
   if (kind === 'qa') {
     const named = runs.find((r) => qaOf(r).qaPlan);
     return { ...base, name: named ? (qaOf(named).qaPlan ?? suiteId) : suiteId, columns: [] };
