@@ -62,21 +62,48 @@ function serve(sel: Selection, data: Buffer | string): Server {
 }
 
 /**
- * Gives `sel` back to a background xclip holding `data` (xclip forks and serves until
- * replaced), and waits until it answers, so the next reader sees the old text.
+ * Gives `sel` to a background xclip holding `data` (xclip forks and serves until
+ * replaced), and waits until it answers, so the next reader sees `data`; false when no
+ * read gave it back within 1 s.
  */
-async function restore(sel: Selection, data: Buffer): Promise<void> {
+async function own(sel: Selection, data: Buffer): Promise<boolean> {
   const child = spawn('xclip', ['-i', '-selection', sel], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
-  child.on('error', () => {});
+  const started = new Promise<Error | undefined>((resolve) => {
+    child.once('error', (err) => resolve((err as NodeJS.ErrnoException).code === 'ENOENT' ? new ToolMissingError('xclip') : err));
+    child.once('exit', () => resolve(undefined));
+  });
   child.stdin.end(data);
   child.unref();
-  await new Promise((resolve) => child.once('exit', resolve));
+  const failed = await started;
+  if (failed) throw failed;
   const deadline = Date.now() + 1_000;
   while (Date.now() < deadline) {
     const now = await readSelection(sel);
-    if (now && now.equals(data)) return;
+    if (now && now.equals(data)) return true;
     await sleep(10);
   }
+  return false;
+}
+
+/** Gives `sel` back its earlier text (the paste's clean-up): best effort, as before the paste nobody waited on it either. */
+async function restore(sel: Selection, data: Buffer): Promise<void> {
+  await own(sel, data).catch(() => false);
+}
+
+/**
+ * The text on the clipboard (the CLIPBOARD selection, as UTF-8); '' when nothing owns it
+ * or its owner offers no text (an image). xclip missing: ToolMissingError.
+ */
+export async function readClipboardText(): Promise<string> {
+  return (await readSelection('clipboard'))?.toString('utf8') ?? '';
+}
+
+/**
+ * Puts `text` on the clipboard (CLIPBOARD), held by a background xclip until another
+ * owner takes it, as an app's Copy would; resolves once a read gives the text back.
+ */
+export async function writeClipboardText(text: string): Promise<void> {
+  if (!(await own('clipboard', Buffer.from(text)))) throw new Error('the clipboard did not hold the text within 1 s of xclip taking it');
 }
 
 export interface PasteOptions {

@@ -72,7 +72,7 @@ export const HARNESSES: Readonly<Record<HarnessName, HarnessFacts>> = {
   code: {
     name: 'code',
     families: ['anthropic', 'openai', 'openai-compatible'],
-    fits: 'any model that writes code; fenced code blocks for models without function calling',
+    fits: 'any model that writes code; fenced code blocks for models without function calling; text-only models (vision: false) read the element list and OCR text instead of screenshots',
     summary: 'one execute tool {language: python | javascript | shell, code}: persistent sessions whose computer API acts through the gate',
     source: "Open Interpreter's classic harness (execute; OS mode's computer API)",
   },
@@ -94,6 +94,14 @@ export const HARNESSES: Readonly<Record<HarnessName, HarnessFacts>> = {
 
 /** Harnesses that fit any model of their families, so another model keeps them (`--model` drops a model-specific harness). */
 export const MODEL_INDEPENDENT_HARNESSES: readonly HarnessName[] = ['code', 'hybrid', 'planner-grounder'];
+
+/**
+ * Harnesses a model without vision (profile `vision: false`) can work in: they are sent the
+ * element list and the screen's OCR lines instead of screenshots (issue 33 for
+ * planner-grounder; issue 31 item 5 for code, whose `computer.display.view()` then returns
+ * them). Every other harness acts by points the model reads off an image.
+ */
+export const TEXT_ONLY_HARNESSES: readonly HarnessName[] = ['planner-grounder', 'code'];
 
 /** The harnesses a model gets by its family and id: each family's own GUI harness (also the GUI tool inside `hybrid`). */
 export type FamilyHarness = 'claude-computer' | 'openai-computer' | 'ui-tars' | 'qwen-vl' | 'tools';
@@ -120,7 +128,7 @@ export interface HarnessChoice {
   model: string;
   harness?: HarnessName | undefined;
   format?: FormatHarness | undefined;
-  /** false: a model that reads no images (only the planner-grounder harness sends it none). */
+  /** false: a model that reads no images (only the TEXT_ONLY_HARNESSES send it none). */
   vision?: boolean | undefined;
 }
 
@@ -137,8 +145,8 @@ export function harnessProblem(profile: HarnessChoice): string | undefined {
   if (name !== undefined && !HARNESSES[name].families.includes(profile.provider)) {
     return `harness "${name}" does not run on ${profile.provider} (it runs on ${HARNESSES[name].families.join(', ')}); see deskpilot harnesses`;
   }
-  if (profile.vision === false && name !== 'planner-grounder') {
-    return `vision: false: a model without vision needs harness "planner-grounder", which sends it the element list and the screen's words instead of screenshots`;
+  if (profile.vision === false && !TEXT_ONLY_HARNESSES.includes(name ?? defaultHarness(profile))) {
+    return `vision: false: a model without vision needs harness "planner-grounder" or "code", which send it the element list and the screen's words instead of screenshots`;
   }
   if (name === 'hybrid' && defaultHarness(profile) === 'ui-tars') {
     return `harness "hybrid" needs function calling, and ${profile.model} is a UI-TARS model (text actions, no functions): use harness "ui-tars" or "code"`;

@@ -67,6 +67,18 @@ describe('computer API calls as actions', () => {
     expect(plan('display.size')).toEqual({ kind: 'size', view: false });
   });
 
+  it('the clipboard: view reads it, copy puts the exact text on it; empty text and wrong arguments are refused by name', () => {
+    expect(plan('clipboard.view')).toEqual({ kind: 'clipboard', op: { op: 'view' } });
+    expect(plan('clipboard.copy', { text: 'Grüße ✓\n東京' })).toEqual({ kind: 'clipboard', op: { op: 'copy', text: 'Grüße ✓\n東京' } });
+    expect(plan('clipboard.copy', { text: '' })).toEqual({ kind: 'invalid', error: 'computer.clipboard.copy: text: Too small: expected string to have >=1 characters; nothing was done' });
+    expect(plan('clipboard.copy', { text: 'x'.repeat(1_000_000) })).toMatchObject({ kind: 'clipboard' });
+    expect(plan('clipboard.copy', { text: 'x'.repeat(1_000_001) })).toEqual({ kind: 'invalid', error: 'computer.clipboard.copy: text: Too big: expected string to have <=1000000 characters; nothing was done' });
+    expect(plan('clipboard.copy', {})).toMatchObject({ kind: 'invalid', error: expect.stringMatching(/^computer\.clipboard\.copy: text: .*; nothing was done$/) });
+    expect(plan('clipboard.copy', { text: 5 })).toMatchObject({ kind: 'invalid', error: expect.stringMatching(/^computer\.clipboard\.copy: text: /) });
+    expect(plan('clipboard.view', { text: 'a' })).toMatchObject({ kind: 'invalid', error: expect.stringMatching(/^computer\.clipboard\.view: /) });
+    expect(plan('clipboard.paste')).toEqual({ kind: 'invalid', error: 'computer.clipboard.paste is not part of the computer API' });
+  });
+
   it('wrong arguments and unknown methods are errors naming the call, and nothing acts', () => {
     expect(plan('mouse.click', { x: 1 })).toEqual({ kind: 'invalid', error: 'computer.mouse.click: arguments: give x and y, or text (not both); nothing was done' });
     expect(plan('mouse.click', { x: 1, y: 2, text: 'Save' })).toMatchObject({ kind: 'invalid', error: expect.stringContaining('give x and y, or text (not both)') });

@@ -77,7 +77,7 @@ describe('which harness a profile gets', () => {
     const hybrid = { ...config, profiles: { ...config.profiles, mixed: { provider: 'openai-compatible' as const, model: 'qwen2.5-vl-7b', baseUrl: 'http://127.0.0.1:1/v1', harness: 'hybrid' as const } } };
     expect(resolveRunChoices(hybrid, { profile: 'mixed', model: 'llama3.2-vision' }).profile.harness).toBe('hybrid');
     // The prompt says when code is the better tool, and names the computer API.
-    const prompt = runHarness({ provider: 'anthropic', model: 'claude-sonnet-5-5', harness: 'hybrid' }).prompt({ fenced: false })!;
+    const prompt = runHarness({ provider: 'anthropic', model: 'claude-sonnet-5-5', harness: 'hybrid' }).prompt({ fenced: false, textOnly: false })!;
     expect(prompt).toContain('Prefer it for files and folders, data');
     expect(prompt).toContain('many repeated inputs');
     expect(prompt).toContain('computer.keyboard.write(text)');
@@ -105,11 +105,29 @@ describe('fenced code blocks (the code harness without function calling)', () =>
   });
 });
 
-describe('vision: false (issue 33)', () => {
-  it('only the planner-grounder harness takes a model without vision; the config says why for any other', () => {
+describe('vision: false (issues 33 and 31)', () => {
+  it('the planner-grounder and code harnesses take a model without vision; the config says why for any other', () => {
     expect(runHarness({ provider: 'openai-compatible', model: 'qwen2.5-coder:7b', harness: 'planner-grounder', vision: false }).name).toBe('planner-grounder');
-    expect(() => runHarness({ provider: 'openai-compatible', model: 'qwen2.5-coder:7b', vision: false })).toThrow(/vision: false: a model without vision needs harness "planner-grounder"/);
-    const bad = JSON.stringify({ profiles: { coder: { provider: 'openai-compatible', model: 'qwen2.5-coder:7b', baseUrl: 'http://127.0.0.1:1/v1', harness: 'code', vision: false } } });
+    expect(runHarness({ provider: 'openai-compatible', model: 'qwen2.5-coder:7b', harness: 'code', vision: false }).name).toBe('code');
+    expect(runHarness({ provider: 'anthropic', model: 'claude-sonnet-5-5', harness: 'code', vision: false }).name).toBe('code');
+    expect(() => runHarness({ provider: 'openai-compatible', model: 'qwen2.5-coder:7b', vision: false })).toThrow(/vision: false: a model without vision needs harness "planner-grounder" or "code"/);
+    for (const harness of ['hybrid', 'tools', 'qwen-vl'] as const) {
+      expect(harnessProblem({ provider: 'openai-compatible', model: 'qwen2.5-coder:7b', harness, vision: false })).toMatch(/^vision: false: a model without vision needs harness/);
+    }
+    const coder = JSON.stringify({ profiles: { coder: { provider: 'openai-compatible', model: 'qwen2.5-coder:7b', baseUrl: 'http://127.0.0.1:1/v1', harness: 'code', vision: false } } });
+    expect(parseConfig(coder, 'config.json').profiles.coder).toMatchObject({ harness: 'code', vision: false });
+    const bad = JSON.stringify({ profiles: { coder: { provider: 'openai-compatible', model: 'qwen2.5-coder:7b', baseUrl: 'http://127.0.0.1:1/v1', harness: 'hybrid', vision: false } } });
     expect(() => parseConfig(bad, 'config.json')).toThrow(/profiles\.coder: vision: false/);
+  });
+
+  it('the code harness tells a model without vision that view() returns the screen as text, and one with vision that it sends a screenshot', () => {
+    const code = runHarness({ provider: 'openai-compatible', model: 'qwen2.5-coder:7b', harness: 'code' });
+    const seeing = code.prompt({ fenced: true, textOnly: false })!;
+    const blind = code.prompt({ fenced: true, textOnly: true })!;
+    expect(seeing).toContain('computer.display.view(): the screenshot after this block is sent to you');
+    expect(blind).not.toContain('the screenshot after this block is sent to you');
+    expect(blind).toContain('computer.display.view(): you are sent no screenshots; returns the screen as text: {"width", "height", "elements": [');
+    // The rest of the API is the same in both.
+    expect(blind.split('\n').length).toBe(seeing.split('\n').length);
   });
 });

@@ -28,7 +28,7 @@ export interface RunHarness {
   /** Tools offered besides the built-ins and the caller's, as an unsandboxed run offers them (`offeredTools`: a sandboxed one's). */
   readonly tools: readonly ToolSpec[];
   /** Appended to the system prompt's description of how to act. */
-  prompt(options: { fenced: boolean }): string | undefined;
+  prompt(options: { fenced: boolean; textOnly: boolean }): string | undefined;
 }
 
 const RUN_HARNESSES: Readonly<Record<HarnessName, RunHarness>> = {

@@ -21,6 +21,7 @@ import { elementFactsMatter } from '../supervision/element-facts.js';
 import { EXECUTE_TOOL_NAME } from '../harness/code/execute-tool.js';
 import { recordedBlock, runCodeCall, runRecordedBlock, type BlockHooks, type BlockPerformer } from '../harness/code/run-block.js';
 import { blockLookups } from '../harness/code/lookups.js';
+import { blockClipboard } from '../harness/code/block-clipboard.js';
 import { checkInSpace, recordedSpace } from '../harness/code/recorded-space.js';
 import { blockOcr } from '../harness/code/block-ocr.js';
 import { maskTypedSecret, noteSecretField } from './secret-field.js';
@@ -185,6 +186,8 @@ function blockHooks(ctx: RunContext, call: ModelCall, seen: SeenObservation, rea
     screen: space.image,
     lookups: blockLookups(ctx.computer, space, blockOcr()),
     reasoning,
+    textOnly: ctx.options.profile.vision === false,
+    clipboard: blockClipboard(),
   };
 }
 
@@ -200,11 +203,16 @@ async function proposeAndRun(
   /** The planner's words this action's point was resolved from (harness/planner): shown with the proposal. */
   resolved?: ResolvedTarget,
 ): Promise<ActionResult & { acted: boolean }> {
-  // One read of the focused window's tree serves the typed text's check, the target and the gate (treeForGate), ~76–250 ms each.
+  // One read of the focused window's tree serves the typed text's check, the target, the
+  // gate (treeForGate) and the field a secret goes into (noteSecretField), ~76–250 ms each;
+  // before any action of this turn has run it is the step's own read, beside its screenshot.
   let treeRead: Promise<ElementTreeResult> | undefined;
-  const treeNow = () => (treeRead ??= ctx.computer.elementTree({ scope: 'focused' }));
+  const treeNow = () => (treeRead ??= stepTreeIfUntouched(seen) ?? ctx.computer.elementTree({ scope: 'focused' }));
+  // One read of the active window serves the typed text's check and the gate's window rules.
+  let windowRead: ReturnType<RunContext['computer']['activeWindow']> | undefined;
+  const windowNow = () => (windowRead ??= ctx.computer.activeWindow());
   // Typed into a password field: masked from its proposal on (secret-field.ts).
-  await maskTypedSecret(ctx, proposed, treeNow);
+  await maskTypedSecret(ctx, proposed, { focusedTree: treeNow, activeWindow: windowNow });
   ctx.emit({
     type: 'action_proposed',
     step: ctx.step,
@@ -237,7 +245,7 @@ async function proposeAndRun(
 
   // The risk rules look at where the keys would land (a terminal?), not at what the model
   // claims. Asking the OS costs ~150 ms (xprop), so only when a rule can use the answer.
-  const focused = needsActiveWindow(ctx, proposed) ? await ctx.computer.activeWindow() : undefined;
+  const focused = needsActiveWindow(ctx, proposed) ? await windowNow() : undefined;
   // Element facts cost a tree read in a pixels run: now when a rule can use them, else only if a person is asked.
   const readElements = async () => elementContext(proposed, await treeForGate(ctx, proposed, seen, treeNow), seen.record);
   const elementsNow = seen.grounding !== undefined || elementFactsMatter(proposed, ctx.options.config.policy.rules);
@@ -272,12 +280,29 @@ async function proposeAndRun(
   if (outcome.kind === 'deny') {
     return { ok: false, acted: false, text: `Refused by policy (${outcome.decision.rule}): ${outcome.decision.reason}. The action was not run.` };
   }
+  // From here on the step's tree may be stale: this action (a click, a key, a block) can move the focus.
+  if (actionCategory(outcome.action) !== 'observe') touched.add(seen);
+  // A person who took time to decide may have moved the focus meanwhile: the field is read again then.
+  const fieldTree = outcome.by.kind === 'person' ? () => ctx.computer.elementTree({ scope: 'focused' }) : treeNow;
   // The gate hands out only checked actions: a person's edit passed the same checkAction as model output.
   // An edit that moved the point acts elsewhere: the target read for the proposal is not its target.
   if (performWith) return { ...(await performWith(outcome.action, outcome.by, proposalId)), acted: true };
   const samePoint = JSON.stringify(pointerTargetPoint(outcome.action)) === JSON.stringify(targetPoint);
   const landed = target && samePoint ? await target : undefined;
-  return { ...(await perform(ctx, proposalId, outcome.action, outcome.by, seen, landed)), acted: actionCategory(outcome.action) !== 'observe' };
+  return { ...(await perform(ctx, proposalId, outcome.action, outcome.by, seen, fieldTree, landed)), acted: actionCategory(outcome.action) !== 'observe' };
+}
+
+/** Observations some action of their turn has acted on since they were taken (their tree may no longer say where the focus is). */
+const touched = new WeakSet<SeenObservation>();
+
+/**
+ * The step's tree, read beside its screenshot after the screen settled, while no action of
+ * the turn has acted since: the focus it shows is the focus now (a click or key of the
+ * turn, or a block, is what moves it; 44d4dba). A pixels step has none of its own (undefined).
+ */
+function stepTreeIfUntouched(seen: SeenObservation): Promise<ElementTreeResult> | undefined {
+  const tree = seen.grounding?.tree;
+  return tree && !touched.has(seen) ? Promise.resolve(tree) : undefined;
 }
 
 /**
@@ -292,7 +317,7 @@ function performedByRunner<A extends Action>(action: A): action is A & RunnerPer
   return (RUNNER_PERFORMS as readonly string[]).includes(action.type);
 }
 
-async function perform(ctx: RunContext, proposalId: string, action: CheckedAction, by: ApprovedBy, seen: SeenObservation, target?: ActionTarget): Promise<ActionResult> {
+async function perform(ctx: RunContext, proposalId: string, action: CheckedAction, by: ApprovedBy, seen: SeenObservation, focusedTree: () => Promise<ElementTreeResult>, target?: ActionTarget): Promise<ActionResult> {
   const started = Date.now();
   const desktop = actionToGlobal(action, seen.record);
   let output: string | undefined;
@@ -300,7 +325,7 @@ async function perform(ctx: RunContext, proposalId: string, action: CheckedActio
   let error: string | undefined;
   try {
     if (!performedByRunner(desktop)) {
-      await noteSecretField(ctx, desktop);
+      await noteSecretField(ctx, desktop, focusedTree);
       const result = await ctx.acting(() => ctx.computer.perform(desktop, ctx.control.signal), pointerAfter(desktop));
       output = result.output;
     } else switch (desktop.type) {

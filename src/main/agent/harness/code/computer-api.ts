@@ -32,6 +32,9 @@ const METHODS = {
     .strict()
     .refine((a) => Boolean(a.name || a.role), { message: 'give a name, a role, or both' }),
   'elements.tree': z.object({}).strict(),
+  'clipboard.view': z.object({}).strict(),
+  // 1 MB of text: far above any paste a person makes, below what a block should push through the X server at once.
+  'clipboard.copy': z.object({ text: z.string().min(1).max(1_000_000) }).strict(),
 } as const;
 
 type Method = keyof typeof METHODS;
@@ -40,14 +43,23 @@ type Method = keyof typeof METHODS;
  * What a call asks for: actions to propose in order; a click whose point is found first
  * by its text (`click_text`: the point then goes the way of any click); a lookup that acts
  * on nothing (the screenshot's size, OCR, the element tree — like the find_text and
- * find_element tools, never gated); or why it cannot be done.
+ * find_element tools, never gated); the clipboard (ClipboardOp); or why it cannot be done.
  */
 export type CallPlan =
   | { kind: 'actions'; actions: unknown[] }
   | { kind: 'click_text'; text: string; button: string; clicks: number }
   | { kind: 'size'; view: boolean }
   | { kind: 'lookup'; lookup: Lookup }
+  | { kind: 'clipboard'; op: ClipboardOp }
   | { kind: 'invalid'; error: string };
+
+/**
+ * The clipboard: its text read, or text put on it. No action of the computer tool is
+ * either, so neither has a gate decision of its own: the person approves the block that
+ * makes the call (under ask and risky every block waits, its code shown whole), and what a
+ * read returns goes back to the model through the block's scrubbed output.
+ */
+export type ClipboardOp = { op: 'view' } | { op: 'copy'; text: string };
 
 export type Lookup = { what: 'find_text'; text: string } | { what: 'elements'; name?: string; role?: string } | { what: 'tree' };
 
@@ -76,6 +88,10 @@ export function planCall(call: Pick<ComputerCallRequest, 'method' | 'args'>): Ca
       return { kind: 'lookup', lookup: { what: 'elements', ...(a.name ? { name: a.name as string } : {}), ...(a.role ? { role: a.role as string } : {}) } };
     case 'elements.tree':
       return { kind: 'lookup', lookup: { what: 'tree' } };
+    case 'clipboard.view':
+      return { kind: 'clipboard', op: { op: 'view' } };
+    case 'clipboard.copy':
+      return { kind: 'clipboard', op: { op: 'copy', text: a.text as string } };
     case 'mouse.move':
       return { kind: 'actions', actions: [{ type: 'move', x: a.x, y: a.y }] };
     case 'mouse.scroll': {

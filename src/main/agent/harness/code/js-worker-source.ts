@@ -61,6 +61,7 @@ globalThis.ComputerError = ComputerError;
       find: (query) => rpc('elements.find', typeof query === 'string' ? { name: query } : need('query', query)),
       tree: () => rpc('elements.tree', {}),
     }),
+    clipboard: Object.freeze({ view: () => rpc('clipboard.view', {}), copy: (text) => rpc('clipboard.copy', { text: need('text', text) }) }),
     wait: (seconds) => rpc('wait', { seconds: need('seconds', seconds) }),
   });
 })();

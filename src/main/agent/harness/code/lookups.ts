@@ -4,9 +4,9 @@ import type { Point } from '../../../../shared/actions.js';
 import type { ObservationRecord } from '../../../../shared/observation.js';
 import { resolveTarget } from '../../resolve/chain.js';
 import type { Candidate } from '../../resolve/types.js';
-import { elementsOnScreen } from '../../tools/find-element.js';
 import type { BlockOcr } from './block-ocr.js';
 import type { Lookup } from './computer-api.js';
+import { elementValues, screenText, type ScreenText } from './screen-text.js';
 
 /**
  * What a block's computer calls look up, in the pixels of the screenshot the model has
@@ -20,6 +20,8 @@ import type { Lookup } from './computer-api.js';
 export interface BlockLookups {
   pointOf(text: string, signal: AbortSignal): Promise<{ ok: true; point: Point } | { ok: false; error: string }>;
   look(lookup: Lookup, signal: AbortSignal): Promise<unknown>;
+  /** A text-only model's `computer.display.view()`: the screen as the element list and OCR lines (screen-text.ts). */
+  screenText(signal: AbortSignal): Promise<ScreenText>;
 }
 
 /** Candidates named in an error (the model picks by place or a nearby label). */
@@ -56,6 +58,7 @@ export function blockLookups(computer: Computer, model: ObservationRecord, ocr: 
         }
       }
     },
+    screenText: (signal) => screenText(computer, model, ocr, signal),
     async look(lookup, signal) {
       switch (lookup.what) {
         case 'find_text':
@@ -63,10 +66,11 @@ export function blockLookups(computer: Computer, model: ObservationRecord, ocr: 
           return ocr.textOnScreen(computer, model, { text: lookup.text }, signal);
         case 'tree':
         case 'elements': {
-          // tree(): every visible element of the focused window, in tree order, as many as element_tree shows (200).
-          const found = await elementsOnScreen(computer, model, lookup.what === 'tree' ? {} : lookup, lookup.what === 'tree' ? 200 : undefined);
+          // tree(): every visible element of the focused window, in tree order, as many as element_tree shows (TREE_ELEMENTS).
+          const { what: _what, ...filter } = lookup;
+          const found = await elementValues(computer, model, lookup.what === 'tree' ? undefined : filter);
           if ('none' in found) throw new Error(`computer.elements: the focused window has no accessibility tree (${found.none}); use computer.screen.find_text`);
-          return found.elements.map(({ node, x, y }) => ({ role: node.role, name: node.name, x: Math.round(x), y: Math.round(y), ...(node.value !== undefined ? { value: node.value } : {}), states: node.states }));
+          return found.elements;
         }
       }
     },

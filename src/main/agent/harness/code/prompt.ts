@@ -5,27 +5,37 @@
  * `computer.keyboard.write(...)`), so a model that knows that harness reads them at once.
  */
 
+const VIEW_LINE = '- computer.display.view(): the screenshot after this block is sent to you; returns {"width", "height"} of the one you have';
+/** A model without vision (profile `vision: false`) is sent no screenshot: view() is its look at the screen (screen-text.ts). */
+const TEXT_VIEW_LINE =
+  '- computer.display.view(): you are sent no screenshots; returns the screen as text: {"width", "height", "elements": [{"role", "name", "x", "y", "value"?, "states"}] of the focused window, "text": the words OCR reads, one screen line per line, top to bottom, "notes"?: what could not be read}. Print it (or the part you need) to read it';
+
 /** The session and the computer API, the same for both harnesses. */
 const SESSION_AND_API = [
   'Each language has one session for the run: variables (and in Python imports and the working folder) survive between blocks. The value of a last bare expression is shown. JavaScript runs in QuickJS: no Node APIs, no files; print with console.log. Shell runs in bash: the working folder, variables and functions survive; it has no computer API, and a block that fails says its exit status.',
   'A person may approve each block before it runs, and each computer call in it is approved like the same action by hand; a call that is rejected or refused raises ComputerError with the reason.',
   'The computer API, the same names in Python and JavaScript (coordinates are pixels of the latest screenshot you were sent; in JavaScript the arguments are positional):',
-  '- computer.display.view(): the screenshot after this block is sent to you; returns {"width", "height"} of the one you have',
+  VIEW_LINE,
   '- computer.display.size(): {"width", "height"} of the screenshot you have',
   '- computer.mouse.click(x, y, button="left", clicks=1), computer.mouse.move(x, y), computer.mouse.scroll(x, y, dy, dx=0) (notches; positive dy scrolls down), computer.mouse.drag([[x1, y1], [x2, y2], …])',
   '- computer.mouse.click("Save") (Python also text="Save"): clicks the element or text that shows it, found by the accessibility tree, then OCR; several equally good matches or none raise ComputerError naming the candidates',
   '- computer.screen.find_text(text): [{"text", "x", "y", "score"}] of its OCR matches, best first; computer.elements.find(name=None, role=None) (JavaScript: find({name, role}) or find(name)): [{"role", "name", "x", "y", "value"?, "states"}] of the focused window; computer.elements.tree(): every visible element of it',
   '- computer.keyboard.write(text): types text exactly; computer.keyboard.press(key) e.g. "Return", "ctrl+s"; computer.keyboard.hotkey(*keys) e.g. hotkey("ctrl", "s")',
+  '- computer.clipboard.view(): the text on the clipboard ("" when none); computer.clipboard.copy(text): puts text on the clipboard',
   '- computer.wait(seconds)',
   'Each call returns when its action is done.',
 ];
 
-/** `fenced`: the model may not call tools (an OpenAI-compatible server), so fenced blocks are read as calls too. */
-export function codeHarnessPrompt(options: { fenced: boolean }): string {
+/**
+ * `fenced`: the model may not call tools (an OpenAI-compatible server), so fenced blocks are read as calls too.
+ * `textOnly`: the model reads no images (profile `vision: false`): view() returns the screen as text.
+ */
+export function codeHarnessPrompt(options: { fenced: boolean; textOnly?: boolean }): string {
   const how = options.fenced
     ? 'Act by calling the execute tool with {language: "python", "javascript" or "shell", code}; its output comes back. If you cannot call tools, write the code in a fenced block (```python … ```, ```javascript … ``` or ```shell … ```) instead: it runs the same way. A fence without a language is shown, never run.'
     : 'Act by calling the execute tool with {language: "python", "javascript" or "shell", code}; its output comes back.';
-  return ['How you act: you write code.', how, ...SESSION_AND_API, 'Prefer plain Python for files, data and anything with a command line; use the computer API for the screen.'].join('\n');
+  const api = options.textOnly ? SESSION_AND_API.map((line) => (line === VIEW_LINE ? TEXT_VIEW_LINE : line)) : SESSION_AND_API;
+  return ['How you act: you write code.', how, ...api, 'Prefer plain Python for files, data and anything with a command line; use the computer API for the screen.'].join('\n');
 }
 
 /**

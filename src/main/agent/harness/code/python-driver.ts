@@ -114,6 +114,14 @@ class _Elements:
         return _call('elements.tree')
 
 
+class _Clipboard:
+    def view(self):
+        return _call('clipboard.view')
+
+    def copy(self, text):
+        return _call('clipboard.copy', text=text)
+
+
 class _Computer:
     def __init__(self):
         self.display = _Display()
@@ -121,6 +129,7 @@ class _Computer:
         self.keyboard = _Keyboard()
         self.screen = _Screen()
         self.elements = _Elements()
+        self.clipboard = _Clipboard()
 
     def wait(self, seconds):
         return _call('wait', seconds=seconds)

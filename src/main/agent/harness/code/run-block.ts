@@ -10,6 +10,7 @@ import { refusalNote } from '../../../sandbox/index.js';
 import { blockCommand, codeOfCommand } from '../../../../shared/code-block.js';
 import { planCall } from './computer-api.js';
 import type { BlockLookups } from './lookups.js';
+import type { BlockClipboard } from './block-clipboard.js';
 import { readExecuteInput, type CodeLanguage } from './execute-tool.js';
 import type { CodeSessions } from './sessions.js';
 import type { BlockResult, ComputerCallReply, ComputerCallRequest } from './session.js';
@@ -58,6 +59,10 @@ export interface BlockHooks {
   lookups: BlockLookups;
   /** The model's text of the turn (the reasoning shown with the block). */
   reasoning: string;
+  /** computer.clipboard's reads and writes (block-clipboard.ts). */
+  clipboard: BlockClipboard;
+  /** The model reads no images (profile `vision: false`): `computer.display.view()` returns the screen as text (lookups.screenText). */
+  textOnly: boolean;
 }
 
 export type BlockPerformer = (action: CheckedAction, by: ApprovedBy, proposalId: string) => Promise<{ ok: boolean; text: string }>;
@@ -130,8 +135,13 @@ async function runBlockInput(ctx: BlockRun, sessions: CodeSessions, call: ModelC
   const onCall = async (request: ComputerCallRequest): Promise<ComputerCallReply> => {
     const plan = planCall(request);
     if (plan.kind === 'invalid') return { ok: false, error: plan.error };
-    if (plan.kind === 'size') return { ok: true, value: { width: hooks.screen.width, height: hooks.screen.height } };
+    if (plan.kind === 'size') {
+      // A model without vision is sent no screenshot: view() is the screen as text instead (issue 31 item 5).
+      if (plan.view && hooks.textOnly) return { ok: true, value: await hooks.lookups.screenText(ctx.control.signal) };
+      return { ok: true, value: { width: hooks.screen.width, height: hooks.screen.height } };
+    }
     if (plan.kind === 'lookup') return { ok: true, value: await hooks.lookups.look(plan.lookup, ctx.control.signal) };
+    if (plan.kind === 'clipboard') return { ok: true, value: await hooks.clipboard(plan.op) };
     let actions = plan.kind === 'actions' ? plan.actions : [];
     if (plan.kind === 'click_text') {
       // The point found, then the click it is: gated, asked and described as any click there.
