@@ -109,8 +109,9 @@ describe('probeSandbox', () => {
     const dir = path.join(bin, 'hangs');
     fs.mkdirSync(dir);
     const pids = path.join(dir, 'pids');
-    // A background child that holds stderr open, then the script itself waits for ever.
-    fs.writeFileSync(path.join(dir, 'bwrap'), `#!/bin/sh\nsleep 300 &\necho "$$ $!" > '${pids}.tmp'; mv '${pids}.tmp' '${pids}'\nexec sleep 301\n`, { mode: 0o755 });
+    // Deaf to TERM (so is the child it starts: an ignored signal is inherited); a background
+    // child that holds stderr open, then the script itself waits for ever.
+    fs.writeFileSync(path.join(dir, 'bwrap'), `#!/bin/sh\ntrap '' TERM\nsleep 300 &\necho "$$ $!" > '${pids}.tmp'; mv '${pids}.tmp' '${pids}'\nexec sleep 301\n`, { mode: 0o755 });
     const probe = await probeSandbox('linux', { PATH: `${dir}:/usr/bin:/bin` }, 300);
     expect(probe).toEqual({ works: false, enforcer: 'bubblewrap', detail: `${path.join(dir, 'bwrap')} did not finish within 0.3 s (stopped)`, fix: 'run `bwrap --ro-bind / / true` by hand to see where it hangs' });
     const [script, child] = fs.readFileSync(pids, 'utf8').trim().split(' ').map(Number);
@@ -123,6 +124,19 @@ describe('probeSandbox', () => {
         /* gone from /proc */
       }
       expect(['gone', 'Z', 'X'], `pid ${pid}`).toContain(state);
+    }
+  });
+
+  it('a bubblewrap that exits but leaves a process outside its group holding stderr: answered at the limit, not when that process ends', async () => {
+    const dir = path.join(bin, 'leaves');
+    fs.mkdirSync(dir);
+    const pidFile = path.join(dir, 'pid');
+    fs.writeFileSync(path.join(dir, 'bwrap'), `#!/bin/sh\nsetsid -f /bin/sh -c 'echo $$ > "${pidFile}.tmp"; mv "${pidFile}.tmp" "${pidFile}"; exec sleep 302'\nexit 0\n`, { mode: 0o755 });
+    try {
+      const probe = await probeSandbox('linux', { PATH: `${dir}:/usr/bin:/bin` }, 300);
+      expect(probe).toMatchObject({ works: false, detail: `${path.join(dir, 'bwrap')} did not finish within 0.3 s (stopped)` });
+    } finally {
+      process.kill(Number(fs.readFileSync(pidFile, 'utf8')), 'SIGKILL');
     }
   });
 

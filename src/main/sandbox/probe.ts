@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SandboxEnforcer } from '../../shared/sandbox.js';
+import { stopProcessGroup } from '../process-tree.js';
 import { prepareCommand } from './host.js';
 import { SandboxUnavailableError } from './plan.js';
 import { sandboxPolicy } from './policy.js';
@@ -33,16 +34,6 @@ export function bwrapFix(stderr: string): string {
  * otherwise hang `deskpilot doctor` and every run's start with it.
  */
 export const PROBE_LIMIT_MS = 10_000;
-
-/** SIGKILL to the probe's process group; one already gone is what we wanted. */
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
-  }
-}
 
 /** The platform's name as a person reads it. */
 const platformName = (platform: NodeJS.Platform) => (platform === 'win32' ? 'Windows' : platform);
@@ -80,10 +71,15 @@ export async function probeSandbox(platform: NodeJS.Platform = process.platform,
     const { code, stderr, hung } = await new Promise<{ code: number | null; stderr: string; hung: boolean }>((resolve) => {
       const child = spawn(spec.file, spec.args, { cwd: spec.cwd, env: spec.env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
       let err = '';
-      let timedOut = false;
+      // At the limit the answer is given at once: a process that left the group may hold
+      // stderr open for ever, and 'close' waits for it.
+      // KILL without a grace (bwrap may ignore TERM), answered once the group is gone.
       const timer = setTimeout(() => {
-        timedOut = true;
-        killGroup(child.pid);
+        // spawn's failure clears this timer ('error' comes first), so the child has a pid here.
+        void stopProcessGroup(child.pid!, 0).then(() => {
+          child.stderr.destroy();
+          resolve({ code: null, stderr: err, hung: true });
+        });
       }, limitMs);
       child.stderr.on('data', (d: Buffer) => (err += d.toString()));
       child.on('error', (e) => {
@@ -92,7 +88,7 @@ export async function probeSandbox(platform: NodeJS.Platform = process.platform,
       });
       child.on('close', (c) => {
         clearTimeout(timer);
-        resolve({ code: c, stderr: err, hung: timedOut });
+        resolve({ code: c, stderr: err, hung: false });
       });
     });
     dispose();
