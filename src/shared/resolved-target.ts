@@ -28,3 +28,12 @@ export type ResolvedTarget = z.infer<typeof ResolvedTargetSchema>;
 export function resolvedTargetLine(t: ResolvedTarget): string {
   return `${JSON.stringify(t.description)} → ${t.label} (${t.stage}, ${t.confidence.toFixed(2)}) at (${Math.round(t.point.x)}, ${Math.round(t.point.y)})`;
 }
+
+/**
+ * The sentence the approval card and the terminal prompt both show (one describer):
+ * `Found by tree for "the Save button" → push button "Save" (tree, 1.00) at (412, 380)`.
+ * The card sets the part after "for" in bold; the words are these.
+ */
+export function resolvedTargetSentence(t: ResolvedTarget): { lead: string; line: string } {
+  return { lead: `Found by ${t.stage} for`, line: resolvedTargetLine(t) };
+}

@@ -1,6 +1,10 @@
 import { PassThrough, Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { approvalQuestion, choicesFor, editedAction, editQuestion, readChoice } from '../../src/main/cli/approval-prompt.js';
+import { askApproval } from '../../src/main/cli/terminal-approval.js';
+import type { RunHandle } from '../../src/main/agent/index.js';
+import type { RunEventOf } from '../../src/shared/events.js';
+import { resolvedTargetSentence, type ResolvedTarget } from '../../src/shared/resolved-target.js';
 import { editBlock } from '../../src/main/cli/block-edit.js';
 import { EXIT, exitCodeFor } from '../../src/main/cli/exit-codes.js';
 import { LinePrompter } from '../../src/main/cli/line-prompter.js';
@@ -108,6 +112,35 @@ describe('answers and edits', () => {
     expect(approvalQuestion({ action: byId, reason: 'r', element: { role: 'password text', name: 'Password' } })).toContain(
       'Allow: set the value of password text "Password" (#4) at (5, 6) to "hunter2"?',
     );
+  });
+});
+
+describe('a planner-grounder proposal (issue 33: the terminal shows what the approval card shows)', () => {
+  const resolved: ResolvedTarget = { description: 'the 2 button', stage: 'tree', confidence: 1, label: 'push button "2 2"', point: { x: 411.5, y: 380 } };
+  const click: Action = { type: 'click', x: 412, y: 380, button: 'left', clicks: 1, modifiers: [] };
+
+  it('the question says which words the point came from, what was found there, by which stage and how sure — the card\'s sentence', () => {
+    const q = approvalQuestion({ step: 1, action: click, reason: 'every action is asked', resolved });
+    expect(q).toBe('\n[1] Allow: click left at (412, 380)?\n  Found by tree for "the 2 button" → push button "2 2" (tree, 1.00) at (412, 380)\n  why it asks: every action is asked\n  y yes · n no · e edit · s similar · q quit · ? help\n> ');
+    const { lead, line } = resolvedTargetSentence(resolved);
+    expect(q).toContain(`${lead} ${line}`);
+    // A label read off the screen is shown with its control characters visible, as everything the prompt prints.
+    expect(approvalQuestion({ action: click, reason: 'r', resolved: { ...resolved, label: 'words "OK\u001b[2J"' } })).toContain('→ words "OK␛[2J" (tree, 1.00)');
+    expect(approvalQuestion({ action: click, reason: 'r' })).not.toContain('Found by');
+  });
+
+  it('askApproval puts the proposal\'s resolution in the question it asks', async () => {
+    const input = new PassThrough();
+    const out = sink();
+    const prompter = new LinePrompter(input, out.stream);
+    const answers: unknown[] = [];
+    const handle = { answerApproval: (id: string, answer: unknown) => answers.push([id, answer]) > 0, stop: () => undefined } as unknown as RunHandle;
+    const proposed = { type: 'action_proposed', proposalId: 'p1', step: 0, action: click, resolved } as unknown as RunEventOf<'action_proposed'>;
+    const requested = { type: 'approval_requested', proposalId: 'p1', decision: { reason: 'every action is asked' } } as unknown as RunEventOf<'approval_requested'>;
+    input.write('y\n');
+    await askApproval({ prompter, stderr: sink().stream, stopForInput: () => undefined }, handle, requested, proposed, {});
+    expect(out.text()).toContain('\n  Found by tree for "the 2 button" → push button "2 2" (tree, 1.00) at (412, 380)\n  why it asks: every action is asked');
+    expect(answers).toEqual([['p1', { decision: 'approve' }]]);
   });
 });
 

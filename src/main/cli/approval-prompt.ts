@@ -5,6 +5,7 @@ import { describeInFull } from './terminal-text.js';
 import { describeEscalation, escalationAsks, type SandboxSummary } from '../../shared/sandbox.js';
 import { runsIn } from '../../shared/runs-in.js';
 import { codeBlockOf, numberedLines, similarMayCover } from '../../shared/code-block.js';
+import { resolvedTargetSentence, type ResolvedTarget } from '../../shared/resolved-target.js';
 
 /**
  * The terminal's approval prompt: what would run (in full, control characters
@@ -57,6 +58,15 @@ export interface ProposalView {
   sandbox?: SandboxSummary;
   /** The screenshot the model answered on: its coordinates (and an edited point's) are in its pixels. */
   image?: { width: number; height: number };
+  /** The planner's words the point was resolved from and what was found there (planner-grounder harness). */
+  resolved?: ResolvedTarget;
+}
+
+/** "\n  Found by tree for "the 2 button" → push button "2" (tree, 1.00) at (x, y)": the card's sentence; empty without a resolution. */
+export function resolvedText(resolved: ResolvedTarget | undefined): string {
+  if (!resolved) return '';
+  const { lead, line } = resolvedTargetSentence(resolved);
+  return `\n  ${lead} ${visibleText(line)}`;
 }
 
 /** "in 'Calculator'" from the window's title, else its app name; empty when unknown. */
@@ -82,7 +92,7 @@ export function approvalQuestion(view: ProposalView): string {
   // Where a command or code block runs, in the words of the card and ACP (shared/runs-in.ts).
   const runs = runsIn(view.action, view.sandbox);
   const where = runs ? `\n  runs in: ${visibleText(runs.text)}` : '';
-  return `\n${view.step !== undefined ? `[${view.step}] ` : ''}Allow: ${whatText(view.action)}${onText(view)}${whereText(view.window)}?${blockText(view.action)}\n  why it asks: ${visibleText(view.reason)}${where}\n  ${options}\n> `;
+  return `\n${view.step !== undefined ? `[${view.step}] ` : ''}Allow: ${whatText(view.action)}${onText(view)}${whereText(view.window)}?${blockText(view.action)}${resolvedText(view.resolved)}\n  why it asks: ${visibleText(view.reason)}${where}\n  ${options}\n> `;
 }
 
 /** The action in full; a code block by its language, length and any escalation (its lines follow, numbered). */

@@ -40,6 +40,7 @@ export async function askApproval(io: TerminalApprovalIo, handle: RunHandle, req
     ...(requested.element ? { element: requested.element } : {}),
     ...(seen.image ? { image: seen.image } : {}),
     ...(seen.sandbox ? { sandbox: seen.sandbox } : {}),
+    ...(proposed.resolved ? { resolved: proposed.resolved } : {}),
   };
   for (;;) {
     const line = await prompter.ask(approvalQuestion(view));

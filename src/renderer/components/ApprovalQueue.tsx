@@ -4,7 +4,7 @@ import { actionSpec, carriedText, type Action } from '../../shared/actions.js';
 import { describeWhole, shortTitle } from '../../shared/action-text.js';
 import { similarMayCover } from '../../shared/code-block.js';
 import { ruleLabel } from '../../shared/labels.js';
-import { resolvedTargetLine } from '../../shared/resolved-target.js';
+import { resolvedTargetSentence } from '../../shared/resolved-target.js';
 import { hasHiddenCharacters, visibleText } from '../../shared/visible-text.js';
 import type { ApprovalAnswer } from '../../shared/approvals.js';
 import { isModeRule } from '../../shared/rule-ids.js';
@@ -245,7 +245,7 @@ export function ApprovalQueue() {
       <LandsOn action={shown} element={head.element} window={head.window} />
       {head.resolved && (
         <p className="lands-on" data-testid="proposal-resolved">
-          Found by {head.resolved.stage} for <strong>{visibleText(resolvedTargetLine(head.resolved))}</strong>
+          {resolvedTargetSentence(head.resolved).lead} <strong>{visibleText(resolvedTargetSentence(head.resolved).line)}</strong>
         </p>
       )}
       <p className="proposal-line" data-testid="proposal-description">
