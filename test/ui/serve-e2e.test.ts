@@ -6,7 +6,7 @@ import { startFakeModel, type FakeModelServer, type FakeRequest } from '../harne
 import { startProbe, type Probe } from '../harness/probe/probe.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
 import { claude, finish, runCli, tempHome, toImagePoint, until, type CliRun } from '../e2e/support.js';
-import { artifactsDir, boxOf, buildWebInto, launchBrowser, openPage, tempDir, writeConfig } from './serve-harness.js';
+import { artifactsDir, boxOf, buildWebInto, failOnUnusedTurns, launchBrowser, openPage, tempDir, writeConfig } from './serve-harness.js';
 
 // Browser supervision end to end: `deskpilot serve` (the real bin, as a person starts
 // it) with the real bridge service, the real runner and os-control on a private
@@ -89,6 +89,9 @@ async function overlayInImagePixels(p: Page, shotSelector: string, imageSize: { 
   const mark = await boxOf(p, `${shotSelector} [data-testid=action-overlay]`);
   return { x: ((mark.x - img.x) / img.width) * imageSize.width, y: ((mark.y - img.y) / img.height) * imageSize.height, img };
 }
+
+// One fake model and one scenario: a test scripts the turn the next test's step takes, so the check is at the end.
+failOnUnusedTurns(() => fake, 'file end');
 
 describe('deskpilot serve in Chromium', () => {
   it('shows the policy, the live screen thumbnail, and strips the token from the address bar', async () => {

@@ -3,7 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, expect } from 'vitest';
 import { REPO_ROOT } from '../e2e/support.js';
+import type { FakeModelServer } from '../harness/fake-model/index.js';
 
 /**
  * For the browser-supervision end-to-end tests: builds the renderer's browser
@@ -34,6 +36,27 @@ export function writeConfig(home: string, anthropicBaseUrl: string, extra: Recor
       2,
     ),
   );
+}
+
+/**
+ * One fake model serves every test of a file, and a run takes its scripted turns in
+ * order: a turn a test scripted but its run never asked for would answer the next test's
+ * first request, and each later test would wait for a reply scripted for the one before
+ * (the fresh-root serve-ux failure, 6 of 11). `each test`: the test that left it fails
+ * here, by name, and the next starts from an empty script. `file end`, for a file whose
+ * tests are one scenario (a test scripts the turn the next test's step takes, as
+ * serve-e2e's approve → reject → edit → ask chain does): nothing may be left once the last
+ * test is over. `fake` is read when the check runs.
+ */
+export function failOnUnusedTurns(fake: () => FakeModelServer | undefined, when: 'each test' | 'file end' = 'each test'): void {
+  const check = () => {
+    const server = fake();
+    if (!server) return; // beforeAll failed: every test already says so
+    expect(server.clear(), 'scripted model turns no run asked for').toBe(0);
+  };
+  // Registered after the file's own afterAll: hooks run as a stack, so this runs before it closes the server.
+  if (when === 'each test') afterEach(check);
+  else afterAll(check);
 }
 
 export async function launchBrowser(): Promise<Browser> {

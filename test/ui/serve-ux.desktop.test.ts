@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { RunEventSchema } from '../../src/shared/events.js';
 import { startFakeModel, type FakeModelServer, type FakeRequest } from '../harness/fake-model/index.js';
@@ -8,7 +8,7 @@ import { startProbe, type Probe } from '../harness/probe/probe.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
 import { REPO_ROOT, claude, finish, runCli, tempHome, toImagePoint, until, type CliRun } from '../e2e/support.js';
 import { contrastFailures } from './contrast.js';
-import { artifactsDir, boxOf, buildWebInto, launchBrowser, openPage, tempDir, writeConfig } from './serve-harness.js';
+import { artifactsDir, boxOf, buildWebInto, failOnUnusedTurns, launchBrowser, openPage, tempDir, writeConfig } from './serve-harness.js';
 
 // Supervision UX end to end (issue 13 items 1, 2, 5, 7, 8, 11 and issue 12 class 4's
 // card): the real `deskpilot serve`, the real runner and gate on a private Xvfb, the
@@ -139,15 +139,8 @@ afterAll(async () => {
   home.cleanup();
 });
 
-// One fake model serves every test here, and a run takes its scripted turns in order: a
-// turn a test scripted but its run never asked for would answer the next test's first
-// request, and each later test would wait for a reply scripted for the one before. The
-// test that left it fails here, by name; the next starts from an empty script.
-afterEach(() => {
-  if (!fake) return; // beforeAll failed: every test already says so
-  const unused = fake.clear();
-  expect(unused, 'scripted model turns this test’s run never asked for').toBe(0);
-});
+// One fake model serves every test here: a turn one test left unused fails that test.
+failOnUnusedTurns(() => fake);
 
 describe('supervision UX through deskpilot serve', () => {
   it('first run: Start is off while the chosen profile has no key, and says how to set it; test connection sends ONE tiny request to the profile’s own URL', async () => {

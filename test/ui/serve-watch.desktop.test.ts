@@ -9,7 +9,7 @@ import { startProbe, type Probe } from '../harness/probe/probe.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
 import { REPO_ROOT, claude, finish, tempHome, toImagePoint } from '../e2e/support.js';
 import { contrastFailures } from './contrast.js';
-import { artifactsDir, buildWebInto, launchBrowser, openPage, tempDir, writeConfig } from './serve-harness.js';
+import { artifactsDir, buildWebInto, failOnUnusedTurns, launchBrowser, openPage, tempDir, writeConfig } from './serve-harness.js';
 
 // Watching a run (issue 34 item 2): the real serve UI (in-process `runServe`, the real
 // runner and gate on a private Xvfb with the probe page as the app), the fake model, two
@@ -110,6 +110,9 @@ async function shotBoth(p: Page, name: string): Promise<string[]> {
   await p.emulateMedia({ colorScheme: 'light' });
   return low;
 }
+
+// One fake model serves every test here: a turn one test left unused fails that test.
+failOnUnusedTurns(() => fake);
 
 describe('watching a run in the browser (issue 34 item 2)', () => {
   it(`a ${STEPS}-step auto run at 1440×900 and 900×700: the newest step and the live screen are in view throughout, one screenshot on the page`, async () => {
