@@ -19,6 +19,7 @@ import { DEFAULT_VIRTUAL_SCREEN, onVirtualDisplay, runOnVirtualDisplay, virtualS
 import { registerSessionsCommand } from './cli/sessions-command.js';
 import { registerSkillsCommand } from './cli/skills-command.js';
 import { deskpilotVersion } from './version.js';
+import { stopWithParent } from './process-tree.js';
 
 /**
  * The command line: plain Node, no Electron. `deskpilot run` is here; the other
@@ -91,6 +92,8 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
     readWords: async (image, options) => (await import('./agent/resolve/ocr-words.js')).ocrWords(image, options),
     textOnScreen: async (...args) => (await import('./agent/tools/find-text.js')).textOnScreen(...args),
   });
+  // Started by deskpilot eval: a run ends with the eval, even a killed one (process-tree.ts).
+  stopWithParent(() => process.kill(process.pid, 'SIGINT'));
   await buildProgram().parseAsync([...argv]);
 }
 

@@ -122,3 +122,40 @@ function signalReaches(target: number): boolean {
     return false;
   }
 }
+
+/**
+ * A child that must not outlive the process reading its output: `deskpilot eval` names
+ * itself here when it starts a task's `deskpilot run`/`replay`. A killed eval (kill -9, the
+ * OOM killer) leaves its children to init; a run whose model is slow would go on acting on
+ * its desktop and spending for nobody until its request timeout, and only stop writing
+ * when the next event met the closed pipe (issue 32: resume after kill -9).
+ */
+export const STOP_WITH_PARENT_VAR = 'DESKPILOT_STOP_WITH_PARENT';
+
+/** 500 ms: the run is told within half a second; a ppid read is one syscall. */
+const PARENT_POLL_MS = 500;
+
+/**
+ * When STOP_WITH_PARENT_VAR names a pid and this process's parent is no longer it,
+ * `onGone` runs once (the CLI: SIGINT to itself, the same stop as Ctrl-C: the run ends
+ * stopped, keys released). process.ppid is read live (uv_os_getppid), not cached.
+ * The variable is removed from `env`, so this process's own children do not inherit it.
+ * Returns the stop of the watch, or undefined when there is nothing to watch.
+ */
+export function stopWithParent(onGone: () => void, env: NodeJS.ProcessEnv = process.env): (() => void) | undefined {
+  const raw = env[STOP_WITH_PARENT_VAR];
+  // Read once and dropped: a deskpilot this one starts has another parent and must not stop at once.
+  delete env[STOP_WITH_PARENT_VAR];
+  if (!raw || !/^\d+$/.test(raw)) return undefined;
+  const parent = Number(raw);
+  const check = (): boolean => {
+    if (process.ppid === parent) return false;
+    clearInterval(timer);
+    onGone();
+    return true;
+  };
+  const timer = setInterval(check, PARENT_POLL_MS);
+  timer.unref();
+  check();
+  return () => clearInterval(timer);
+}

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { errorText } from '../../../shared/error-text.js';
-import { stopProcessesWithEnv } from '../../process-tree.js';
+import { STOP_WITH_PARENT_VAR, stopProcessesWithEnv } from '../../process-tree.js';
 import { AgentProcess, type AgentOutcome } from './agent-process.js';
 import { DesktopShell } from './desktop-shell.js';
 import { decideStatus, type StatusOutcome } from './status.js';
@@ -185,7 +185,7 @@ function personEnv(desktop: DesktopHandle, home: string, deps: TaskRunDeps): Nod
  * An interruption sends the child SIGINT (it stops its run, releases keys, exits 130).
  */
 async function runAgent(args: string[], env: NodeJS.ProcessEnv, cwd: string, deps: TaskRunDeps, signal: AbortSignal): Promise<AgentOutcome> {
-  const child = deps.spawnDeskpilot(args, env, cwd);
+  const child = deps.spawnDeskpilot(args, { ...env, [STOP_WITH_PARENT_VAR]: String(process.pid) }, cwd);
   const process_ = new AgentProcess(child, deps.onSpend);
   const onAbort = () => {
     if (child.exitCode === null) child.kill('SIGINT');
