@@ -207,7 +207,9 @@ async function proposeAndRun(
   // gate (treeForGate) and the field a secret goes into (noteSecretField), ~76–250 ms each;
   // before any action of this turn has run it is the step's own read, beside its screenshot.
   let treeRead: Promise<ElementTreeResult> | undefined;
-  const treeNow = () => (treeRead ??= stepTreeIfUntouched(seen) ?? ctx.computer.elementTree({ scope: 'focused' }));
+  // Taken now, at the proposal: once the action runs, its turn has acted (touched below).
+  const stepTree = stepTreeIfUntouched(seen);
+  const treeNow = () => (treeRead ??= stepTree ?? ctx.computer.elementTree({ scope: 'focused' }));
   // One read of the active window serves the typed text's check and the gate's window rules.
   let windowRead: ReturnType<RunContext['computer']['activeWindow']> | undefined;
   const windowNow = () => (windowRead ??= ctx.computer.activeWindow());

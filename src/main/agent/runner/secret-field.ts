@@ -11,13 +11,15 @@ import type { RunContext } from './context.js';
  * so its proposal, its execution, the answer to the model and every later line mask it.
  * Read when it is typed, for every `type` the runner proposes — a model turn's, a code
  * block's `computer.keyboard.write`, a replayed step's — since an earlier click of the
- * same turn or block moves the focus away from what the step's tree saw. `focusedTree`
- * is the action's own read, shared with its target and the gate (execute.ts).
+ * same turn or block moves the focus away from what the step's tree saw (so the step's
+ * tree stands only while nothing of its turn has acted: execute.ts). `reads` are the
+ * action's own, shared with its target and the gate (the focused tree) and the gate's
+ * window rules (the active window): one of each per action.
  */
-export async function maskTypedSecret(ctx: Pick<RunContext, 'log' | 'computer' | 'emit' | 'input'>, action: Action, focusedTree: () => Promise<ElementTreeResult>): Promise<void> {
+export async function maskTypedSecret(ctx: Pick<RunContext, 'log' | 'emit' | 'input'>, action: Action, reads: Parameters<typeof typingInto>[0]): Promise<void> {
   // Already masked whole (a replay's secret from its environment, a text the turn's check marked): nothing to read.
   if (action.type !== 'type' || ctx.log.scrubText(action.text) === MASKED_SECRET) return;
-  const into = await typingInto({ focusedTree, activeWindow: () => ctx.computer.activeWindow() }, (message) => ctx.emit({ type: 'error', message: `the runner ${message}`, fatal: false }));
+  const into = await typingInto(reads, (message) => ctx.emit({ type: 'error', message: `the runner ${message}`, fatal: false }));
   // The tree's focus, or the field the last click landed on (the bus may not have said the focus moved yet).
   const secret = typedPassword(action.text, { ...into, passwordField: into.passwordField || ctx.input.intoPassword === true });
   if (secret !== undefined) ctx.log.markSecret(secret);
@@ -31,15 +33,15 @@ export async function maskTypedSecret(ctx: Pick<RunContext, 'log' | 'computer' |
  * the action runs, for every action a row says `fills` a field (shared/action-table.ts);
  * the secret is what the log masks (`carriesSecret`), so the pixels hide what the text does.
  */
-export async function noteSecretField(ctx: Pick<RunContext, 'log' | 'computer' | 'emit' | 'step' | 'secretFields'>, action: Action): Promise<void> {
+export async function noteSecretField(ctx: Pick<RunContext, 'log' | 'computer' | 'emit' | 'step' | 'secretFields'>, action: Action, focusedTree: () => Promise<ElementTreeResult>): Promise<void> {
   const input = filledField(action);
   if (!input || !carriesSecret(ctx.log, input.text)) return;
   let bounds: Rect | undefined;
   let why: string | undefined;
   try {
-    // Read before the action: a typed Return can move the focus on (a login form submits).
+    // Read before the action (a typed Return can move the focus on: a login form submits); the action's own read, shared with its password check.
     if (input.field === 'focused') {
-      bounds = focusedBounds(await ctx.computer.elementTree({ scope: 'focused' }));
+      bounds = focusedBounds(await focusedTree());
       if (!bounds) why = 'no focused element with bounds in the tree';
     } else {
       const lookup = await ctx.computer.findElement(input.path);
