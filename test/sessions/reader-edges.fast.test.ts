@@ -140,6 +140,15 @@ describe('the parser', () => {
     }
   });
 
+  it('a wrong field inside an event is named by its whole path, dot-joined', async () => {
+    const { lines } = await sampleLines();
+    const usage = JSON.parse(lines.find((l) => l.includes('"type":"usage"'))!) as { stepUsage: Record<string, unknown> };
+    const bad = { ...usage, stepUsage: { ...usage.stepUsage, inputTokens: 'many' } };
+    expect(() => parseRunLog(`${lines[0]}\n${JSON.stringify(bad)}\n`, 'log')).toThrow(
+      expect.objectContaining({ code: 'corrupt', line: 2, message: expect.stringMatching(/^log line 2: not a valid v1 event \(stepUsage\.inputTokens: /) }),
+    );
+  });
+
   it('a newer schema is refused by its version alone; this schema\'s version and a non-number are judged as events', async () => {
     const { lines } = await sampleLines();
     const event = JSON.parse(lines[1]!) as Record<string, unknown>;
