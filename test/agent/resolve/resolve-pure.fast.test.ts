@@ -48,6 +48,12 @@ describe('parseDescription', () => {
     expect(found.map((c) => [c.label, c.confidence])).toEqual([['push button "Open file"', 1], ['entry "File name"', 0.75]]);
     expect(decide(found, 0.5)).toMatchObject({ kind: 'one', best: { label: 'push button "Open file"' } });
   });
+  it('a role word that begins a name is part of it ("Tab width", "List view"); one that ends the words is the role', () => {
+    expect(parseDescription('Tab width')).toMatchObject({ words: 'tab width', roles: [] });
+    expect(parseDescription('the List view radio button')).toMatchObject({ words: 'list view', roles: ['radio button', 'radio menu item'] });
+    expect(parseDescription('the Tab width field')).toMatchObject({ words: 'tab width', roles: expect.arrayContaining(['entry']) });
+    expect(parseDescription('the tab')).toMatchObject({ words: '', roles: ['page tab'] });
+  });
   it('refuses empty and over-long descriptions', () => {
     expect(() => parseDescription(' \n ')).toThrow(/empty/);
     expect(parseDescription('x'.repeat(300)).words).toHaveLength(300);

@@ -156,16 +156,14 @@ function readOwn(words: string, text: string): TargetQuery {
   return { text, words: found.rest, alternatives: SIGNS[found.rest] ?? [], quoted: false, roles: found.roles, ...(scope ? { scope } : {}) };
 }
 
-/** The last role word in the text (a name may hold one: "Print button" names a button) and the text without it. */
+/** The role word that ends the text ("the Print button" names a button) and the text without it. */
 function roleOf(text: string): { roles: readonly string[]; rest: string } {
   for (const [word, roles] of ROLE_WORDS) {
     const pattern = new RegExp(`(?:^|\\s)${word}$`);
     if (pattern.test(text)) return { roles, rest: text.replace(pattern, '').replace(ARTICLES, '').trim() };
   }
-  for (const [word, roles] of ROLE_WORDS) {
-    const pattern = new RegExp(`^${word}(?:\\s|$)`);
-    if (pattern.test(text) && text !== word) return { roles, rest: text.replace(pattern, '').trim() };
-  }
+  // A role word that begins the words is part of the name ("Tab width", "List view", "Menu bar"), not a role: the
+  // grounding bench found "Tab width" read as a tab named "width", and the "Width" field clicked for it.
   const bare = ROLE_WORDS.find(([word]) => text === word);
   return bare ? { roles: bare[1], rest: '' } : { roles: [], rest: text.trim() };
 }
