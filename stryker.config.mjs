@@ -54,8 +54,8 @@ export const MODULES = {
   // load ~8) with resolve-sandbox.fast; survivors were startedWorkspace's fallback details (mkdir's recursive, the note's
   // first clause), since asserted (a second start, the clause without its ':'), not measured again.
   'src/main/sandbox/resolve.ts': ['test/sandbox/resolve-sandbox.fast.test.ts'],
-  // The probe a run's default mode and `deskpilot doctor` ask (issue 30 item 4): 100% (98 of 98, 12.8 min at concurrency 1,
-  // load ~32; was 84.38%): probe.test's recording stand-in bwrap pins the probe's own command (true alone, its temp folder,
+  // The probe a run's default mode and `deskpilot doctor` ask (issue 30 item 4): 100% (112 of 112 with its 10 s limit, 14 min
+  // at concurrency 1, load ~30; a first cut of the limit measured 94.26%: its kill of a bwrap deaf to TERM was unpinned): probe.test's recording stand-in bwrap pins the probe's own command (true alone, its temp folder,
   // read-only binds, the PATH, stdin/stdout /dev/null) and its clean-up. Two equivalent mutants are marked in probe.ts (a mode
   // of '' plans as read-only; the rethrow of a non-SandboxUnavailableError prepareCommand cannot give here).
   'src/main/sandbox/probe.ts': ['test/sandbox/doctor-sandbox.test.ts', 'test/sandbox/probe.test.ts'],
@@ -175,6 +175,8 @@ export const MODULES = {
   // tests (test/main/process-tree.test.ts) check each filter instead.
   // The code harness (issue 31): each computer.* call of a block as the action the computer tool would propose. 94.17% (113 of 120; the 7 survivors are equivalent: >= for > behind the !== 0 guard, optional chains and fallbacks on an issue zod always gives, the join of one-segment paths).
   'src/main/agent/harness/code/computer-api.ts': ['test/agent/harness/computer-api.test.ts'],
+  // One execute call (issue 31): read, the block proposed whole, run, each computer call through the runner's proposal path, the answer.
+  'src/main/agent/harness/code/run-block.ts': ['test/agent/harness/run-block.fast.test.ts'],
   // A block as the shell action it is proposed as (issue 31): the one writer and reader of its header, its numbered lines and "approve similar"'s exclusion.
   // 97.30% (36 of 37, 2 min 37 s at load ~27); the survivor is equivalent: codeBlockOf without its type check (no other action has a language).
   'src/shared/code-block.ts': ['test/shared/code-block.fast.test.ts'],
@@ -189,6 +191,10 @@ export const MODULES = {
   'src/main/agent/replay/text-near.ts': ['test/replay/text-near.test.ts'],
   'src/main/agent/replay/element-ops.ts': ['test/replay/element-ops.test.ts', 'test/replay/element-ops-edges.test.ts', 'test/replay/secrets.test.ts'],
   'src/main/agent/replay/heal.ts': ['test/replay/heal.test.ts'],
+  // A replay's secrets (issue 28): the recorded shots' filled regions filled on the screen now too, and left out of the effect check.
+  'src/main/agent/replay/secret-mask.ts': ['test/replay/effect.test.ts', 'test/sessions/secret-screens.fast.test.ts'],
+  // The secretRef variables a replay asks for at a terminal, once each, at the step that first types them.
+  'src/main/agent/replay/secrets-wanted.ts': ['test/replay/secret-prompt.test.ts'],
   // `deskpilot eval`'s checkers decide success (issue 32): the metric ports, compare_table, and the scoring of func lists.
   // funcs 95.8% (272+1 timeout of 285), table 90.7% (358+4 of 399), evaluate 96.3% (52 of 54), at load 6-25; py 93.7% (299 of 319, with py.test.ts; survivors mostly equivalent: the null/undefined guards' halves, sort comparators on equal items), 5 min at load ~15.
   'src/main/eval/check/funcs.ts': ['test/eval/check/funcs.test.ts'],
