@@ -80,9 +80,14 @@ function pointUsageErrorsAtHelp(command: Command, names: string[] = []): void {
 }
 
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
+  // Started by deskpilot eval and the eval is gone: nobody reads our output any more, and the
+  // run must still stop as Ctrl-C stops it (keys released, run_ended logged), not end at the
+  // first write to the dead pipe.
+  let parentGone = false;
   // `deskpilot sessions list | head` closes the pipe early: that is not an error.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (parentGone) return;
       if (error.code === 'EPIPE') process.exit(EXIT.done);
       throw error;
     });
@@ -93,7 +98,10 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
     textOnScreen: async (...args) => (await import('./agent/tools/find-text.js')).textOnScreen(...args),
   });
   // Started by deskpilot eval: a run ends with the eval, even a killed one (process-tree.ts).
-  stopWithParent(() => process.kill(process.pid, 'SIGINT'));
+  stopWithParent(() => {
+    parentGone = true;
+    process.kill(process.pid, 'SIGINT');
+  });
   await buildProgram().parseAsync([...argv]);
 }
 

@@ -121,6 +121,9 @@ describe('deskpilot eval killed with SIGKILL, then --resume', () => {
     expect(agent, `the eval's children when it was killed: ${orphans.map((p) => p.cmd).join(' | ')}`).toHaveLength(1);
     // The run was waiting for a model that never answers: without the parent watch it waited for its request timeout.
     await until(() => !stillRunning(agent[0]!), 30_000, `the killed eval's agent run (${agent[0]!.cmd}) to end`);
+    // Stopped as Ctrl-C stops it (keys released, run_ended logged), not cut off by its next write to the dead pipe.
+    const runs = (await listSessions(home.home)).filter((r) => r.labels.evalTask === 'b-killed');
+    expect(runs.map((r) => r.status)).toEqual(['stopped']);
   }, 60_000);
 
   it('--resume keeps the finished task without asking the model again, runs the other two once each; History has one case per task', async () => {
