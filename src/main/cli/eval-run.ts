@@ -62,7 +62,8 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
     for (const r of earlier?.results ?? []) if (r.status !== 'interrupted') kept.set(r.key, r);
     const todo = cells.filter((c) => !kept.has(c.key));
     const results = new Map<string, EvalResult>(kept);
-    const write = resultsWriter({ outDir, mode, shard: flags.shard ? shardLabel(flags.shard) : undefined, tasksDir: suite.tasksDir, earlier, planned: cells.map((c) => c.key) }, results);
+    const version = deskpilotVersion();
+    const write = resultsWriter(version, { outDir, mode, shard: flags.shard ? shardLabel(flags.shard) : undefined, tasksDir: suite.tasksDir, earlier, planned: cells.map((c) => c.key) }, results);
 
     // 5.
     const resolved = await resolveWorkers(flags.workers ?? 1, todo.length);
@@ -89,7 +90,7 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
           warn: (text) => cli.err.write(`deskpilot eval: ${text}\n`),
         },
         onCellEnd: async (cell, outcome, spent) => {
-          let record = toRecord(cell, outcome, { mode, version: deskpilotVersion(), file: (cell.task as { file?: string }).file ?? '' });
+          let record = toRecord(cell, outcome, { mode, version, file: (cell.task as { file?: string }).file ?? '' });
           const unlogged = await logEvalOutcome(cli.home, record);
           if (unlogged) cli.err.write(`deskpilot eval: ${unlogged}\n`);
           if (record.sessionId) record = await withSessionReport(record, cli.home, outDir, cli.err);
@@ -123,13 +124,13 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
 
 /** Rewrites results.json with every result so far, in the planned order (after each cell, and once more with finishedAt). */
 function resultsWriter(
+  version: string,
   run: { outDir: string; mode: EvalMode; shard: string | undefined; tasksDir: string; earlier: EvalRunFile | undefined; planned: string[] },
   results: ReadonlyMap<string, EvalResult>,
 ): (finished?: boolean) => ReturnType<typeof writeEvalRun> {
   const { earlier } = run;
   const allPlanned = earlier ? [...new Set([...earlier.planned, ...run.planned])] : run.planned;
   const startedAt = earlier?.startedAt ?? new Date().toISOString();
-  const version = deskpilotVersion();
   return (finished = false) => {
     const order = new Map(allPlanned.map((key, i) => [key, i]));
     const sorted = [...results.values()].sort((a, b) => (order.get(a.key) ?? 0) - (order.get(b.key) ?? 0));
