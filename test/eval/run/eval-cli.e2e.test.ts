@@ -151,7 +151,7 @@ describe('deskpilot eval with a scripted model', () => {
   it('two tasks solved, one claimed but not done, one that asks the person: the checker decides each, the question ends its run', () => {
     const byId = afterFirst;
     for (const id of ['shell-hello-file', 'shell-make-folder']) {
-      expect(byId.get(id), byId.get(id)?.reason).toMatchObject({ status: 'passed', success: true, score: 1, claim: 'done', steps: 3, modelCalls: 3, policy: 'auto' });
+      expect(byId.get(id), byId.get(id)?.reason).toMatchObject({ status: 'passed', success: true, score: 1, claim: 'done', steps: 2, modelCalls: 3, policy: 'auto' }); // type, Return; the finish is the final message, no step (shared/step-count.ts)
     }
     // The model claimed success; the checker found no count where 17 belongs.
     expect(byId.get('claims-success'), byId.get('claims-success')?.reason).toMatchObject({ status: 'failed', success: false, score: 0, claim: 'done', failure: 'checker' });
