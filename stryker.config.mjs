@@ -225,7 +225,10 @@ export default {
   coverageAnalysis: 'perTest',
   tempDirName: 'test-artifacts/.stryker-tmp',
   // Not copied into a sandbox: test output and other runs' sandboxes (one vanishing mid-copy crashed a run).
-  ignorePatterns: ['/test-artifacts'],
+  // out/: build output. Its cli-test-<id> folders come and go with other vitest runs (a copy of
+  // one that vanished mid-copy ended a run with ENOENT), and a copied out/cli would be a bundle
+  // without the mutants, run instead of the instrumented source by the CLI's freshness rule.
+  ignorePatterns: ['/test-artifacts', '/out'],
   cleanTempDir: 'always',
   thresholds: { high: 90, low: 85, break: null },
 };
