@@ -1,0 +1,104 @@
+/**
+ * A task's setup steps on a real private desktop (issue 32 item 1: launch, execute, open,
+ * sleep, activate_window, close_window, download through the file cache), as the person
+ * there: its DISPLAY, its bus, a HOME of its own. What each step leaves is read back from
+ * X (xdotool) and the disk, never assumed.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startVirtualDisplay, type VirtualDisplay } from '../../../src/os-control/virtual-display.js';
+import { DesktopShell } from '../../../src/main/eval/run/desktop-shell.js';
+import { runSetupSteps } from '../../../src/main/eval/run/setup-steps.js';
+import { downloadCachePath } from '../../../src/main/eval/task/cache.js';
+import { ConfigStepSchema, type ConfigStep } from '../../../src/main/eval/task/schema.js';
+import { requirePrograms } from '../../harness/requirements.js';
+
+let desktop: VirtualDisplay;
+let home = '';
+let shell: DesktopShell;
+const steps = (...raw: unknown[]): ConfigStep[] => raw.map((s) => ConfigStepSchema.parse(s));
+const run = (list: ConfigStep[], extra: { fileCache?: string; signal?: AbortSignal } = {}) =>
+  runSetupSteps(list, { shell, signal: extra.signal ?? new AbortController().signal, taskId: 'task-1', ...(extra.fileCache ? { fileCache: extra.fileCache } : {}) });
+/** Polls an X query until it holds (a window mapped or gone is X's to say, at its own pace). */
+async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+const windows = async (title: string) => (await shell.exec(['xdotool', 'search', '--onlyvisible', '--name', title]))?.stdout.trim() ?? '';
+
+beforeAll(async () => {
+  requirePrograms(['Xvfb', 'openbox', 'xterm', 'xdotool', 'xdg-open']);
+  desktop = await startVirtualDisplay({ width: 1024, height: 768 });
+  home = mkdtempSync(path.join(os.tmpdir(), 'deskpilot-setup-steps-'));
+  shell = new DesktopShell(
+    { ...process.env, ...desktop.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(home, '.local', 'share'), XDG_CURRENT_DESKTOP: '' },
+    home,
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await shell?.stopAll();
+  await desktop?.stop();
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+describe('setup steps on a private desktop', () => {
+  it('launch, then activate_window waits for the window and focuses it; close_window closes it', async () => {
+    await run(steps({ type: 'launch', parameters: { command: ['xterm', '-T', 'setup-step-term'] } }, { type: 'activate_window', parameters: { window_name: 'setup-step-term', strict: true } }));
+    const id = await windows('^setup-step-term$');
+    expect(id).toMatch(/^\d+$/);
+    expect((await shell.run(['xdotool', 'getactivewindow'])).trim()).toBe(id);
+    await run(steps({ type: 'close_window', parameters: { window_name: 'setup-step-term' } }));
+    await until(async () => (await windows('setup-step-term')) === '', 20_000, 'the closed window to go');
+  }, 90_000);
+
+  it('execute (argv and shell) runs in the HOME; open hands ~/path to the default app of its type', async () => {
+    // The person's default app for text: a terminal titled by the file it opened (xdg-mime's own files under the
+    // task's HOME; no quotes in Exec: xdg-open's own reader of desktop files splits on spaces).
+    const apps = path.join(home, '.local', 'share', 'applications');
+    mkdirSync(apps, { recursive: true });
+    writeFileSync(path.join(apps, 'dp-viewer.desktop'), '[Desktop Entry]\nType=Application\nName=DP viewer\nExec=xterm -T %f\nMimeType=text/plain;\n');
+    await run(
+      steps(
+        { type: 'execute', parameters: { command: ['sh', '-c', 'printf hello > notes.txt'] } },
+        { type: 'command', parameters: { command: 'xdg-mime default dp-viewer.desktop text/plain', shell: true } },
+        { type: 'open', parameters: { path: '~/notes.txt' } },
+        { type: 'activate_window', parameters: { window_name: 'notes.txt' } },
+      ),
+    );
+    expect(readFileSync(path.join(home, 'notes.txt'), 'utf8')).toBe('hello');
+    expect(await windows(`^${path.join(home, 'notes.txt')}$`)).toMatch(/^\d+$/);
+  }, 90_000);
+
+  it('download copies the file the cache holds for that URL; without a cache it names the URL and downloads nothing', async () => {
+    const cache = path.join(home, 'cache');
+    const url = 'https://example.org/data/report.csv';
+    const cached = downloadCachePath(cache, 'task-1', url, '/home/user/Desktop/report.csv');
+    mkdirSync(path.dirname(cached), { recursive: true });
+    writeFileSync(cached, 'a,b\n1,2\n');
+    const download = steps({ type: 'download', parameters: { files: [{ url, path: '/home/user/Desktop/report.csv' }] } });
+    await run(download, { fileCache: cache });
+    // "/home/user" is the desktop's HOME.
+    expect(readFileSync(path.join(home, 'Desktop', 'report.csv'), 'utf8')).toBe('a,b\n1,2\n');
+    rmSync(path.join(home, 'Desktop'), { recursive: true });
+    await expect(run(download)).rejects.toThrow(`step 1 (download): ${url}: DeskPilot never downloads; give the file cache that holds it (--file-cache DIR)`);
+    expect(existsSync(path.join(home, 'Desktop', 'report.csv'))).toBe(false);
+  });
+
+  it('sleep ends when the eval is stopped, and no later step runs', async () => {
+    const stop = new AbortController();
+    const pending = run(steps({ type: 'sleep', parameters: { seconds: 600 } }, { type: 'execute', parameters: { command: ['touch', 'after-sleep'] } }), { signal: stop.signal });
+    stop.abort(new Error('Ctrl-C'));
+    await pending.catch(() => undefined);
+    expect(existsSync(path.join(home, 'after-sleep'))).toBe(false);
+  });
+
+  it('a step that fails names its number and type', async () => {
+    await expect(run(steps({ type: 'execute', parameters: { command: ['true'] } }, { type: 'execute', parameters: { command: 'exit 4', shell: true } }))).rejects.toThrow(/^step 2 \(execute\): /);
+  });
+});
