@@ -57,6 +57,6 @@ describe('a code block as a shell action', () => {
     expect(similarMayCover({ type: 'shell', language: 'python', command: blockCommand('python', 'x') })).toBe(false);
     expect(similarMayCover({ type: 'shell', language: 'shell', command: 'ls' })).toBe(false);
     expect(similarMayCover({ type: 'shell', command: 'ls' })).toBe(true);
-    expect(similarMayCover({ type: 'click', x: 1, y: 2, button: 'left', clicks: 1 })).toBe(true);
+    expect(similarMayCover({ type: 'click', x: 1, y: 2, button: 'left', clicks: 1, modifiers: [] })).toBe(true);
   });
 });

@@ -30,6 +30,7 @@ const RECORD: ObservationRecord = {
   takenAt: 0,
   display: { id: 'd', name: 'd', bounds: { x: 0, y: 0, width: 1280, height: 800 }, scaleFactor: 1, primary: true },
   capture: { width: 1280, height: 800 },
+  region: { x: 0, y: 0, width: 1280, height: 800 },
   image: { width: 1280, height: 800, format: 'jpeg' },
 };
 
@@ -69,7 +70,7 @@ function setup(options: { session?: CodeSession; once?: boolean; refused?: strin
     step: 3,
     control: { signal: abort.signal },
     log: { scrubText: (s: string) => s.replaceAll('hunter2', '[masked]') },
-    input: { held: [] },
+    input: { held: { keys: [], buttons: [] } },
   };
   const sessions = {
     forBlock(language: string, escalate: unknown) {
@@ -149,7 +150,7 @@ describe('runCodeCall: the block proposed whole, then run', () => {
     expect(out).toEqual({ ok: true, acted: true, text: "python block: done\noutput:\nprinted [masked]\nvalue: 'v'" });
     const executed = s.events.filter((e) => e.type === 'action_executed');
     expect(executed).toHaveLength(1);
-    expect(executed[0]).toMatchObject({ type: 'action_executed', step: 3, proposalId: 'p0', ok: true, by: { kind: 'mode' }, output: out.text, held: [] });
+    expect(executed[0]).toMatchObject({ type: 'action_executed', step: 3, proposalId: 'p0', ok: true, by: { kind: 'mode' }, output: out.text, held: { keys: [], buttons: [] } });
     expect(executed[0]).not.toHaveProperty('error');
     expect(seen.closed).toBe(0);
   });
@@ -322,7 +323,7 @@ describe('a recorded block (a replayed step)', () => {
   it('a shell action with a language is a block; its execute input has whole seconds, its escalation and reason; it runs in its language', async () => {
     const action = { type: 'shell' as const, command: blockCommand('python', 'print(2)'), language: 'python' as const, timeoutMs: 2_500, escalate: { network: true }, reason: 'r' };
     expect(recordedBlock({ type: 'shell', command: 'ls' })).toBeUndefined();
-    expect(recordedBlock({ type: 'key', keys: 'a' })).toBeUndefined();
+    expect(recordedBlock({ type: 'key', keys: 'a', repeat: 1 })).toBeUndefined();
     const block = recordedBlock(action)!;
     expect(block).toEqual(action);
     expect(recordedInput(block)).toEqual({ language: 'python', code: 'print(2)', timeout_seconds: 3, escalate: { network: true }, reason: 'r' });
