@@ -14,13 +14,13 @@
 import type { Computer } from '../src/os-control/types.js';
 import { forwardingComputer } from '../src/os-control/forwarding.js';
 import type { RunEvent } from '../src/shared/events.js';
-import { defaultConfig } from '../src/main/config/index.js';
 import { startFakeModel, type FakeModelServer } from '../test/harness/fake-model/index.js';
 import { startXvfb } from '../test/harness/xvfb.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { median } from './lib/stats.js';
+import { scriptedRun } from './lib/scripted-run.js';
 
 const STEPS = (() => {
   const i = process.argv.indexOf('--steps');
@@ -64,27 +64,13 @@ function timed(computer: Computer, into: Record<'observe' | 'settle' | 'perform'
   };
 }
 
-async function scriptedRun(fake: FakeModelServer, plain: Computer, home: string) {
+async function timedRun(fake: FakeModelServer, plain: Computer, home: string) {
   const calls = { observe: [] as number[], settle: [] as number[], perform: [] as number[], thumb: [] as number[], tree: [] as number[] };
   const computer = timed(plain, calls);
-  const { startRun } = await import('../src/main/agent/runner.js');
   // Every turn clicks an empty spot of the static desktop; the last one finishes.
   for (let i = 0; i < STEPS - 1; i++) fake.script({ toolCalls: [{ name: 'computer', input: { action: 'left_click', coordinate: [20 + i, 20] } }] });
   fake.script({ toolCalls: [{ name: 'finish', input: { success: true, summary: 'bench done' } }] });
-  const events: RunEvent[] = [];
-  const handle = await startRun({
-    task: 'bench',
-    profile: { provider: 'anthropic', model: 'claude-haiku-4-5', baseUrl: fake.anthropicBaseUrl },
-    apiKey: 'bench-key',
-    policy: 'auto',
-    limits: { maxSteps: STEPS + 5, maxWallMs: 600_000, maxCostUsd: 100 },
-    config: { ...defaultConfig(), takeover: 'ignore' },
-    computer,
-    home,
-    onEvent: (e) => events.push(e),
-  });
-  const result = await handle.done;
-  if (result.status !== 'done') throw new Error(`bench run ended ${result.status}: ${result.summary}`);
+  const events = await scriptedRun({ fake, computer, home, task: 'bench', steps: STEPS });
   // A step: from one screenshot the model sees to the next (everything the harness does in between).
   const shots = events.filter((e): e is Extract<RunEvent, { type: 'observation' }> => e.type === 'observation');
   const step = shots.slice(1).map((e, i) => e.at - shots[i]!.at);
@@ -118,9 +104,9 @@ async function main() {
   try {
     const { createComputer } = await import('../src/os-control/index.js');
     const computer = await createComputer();
-    await scriptedRun(fake, computer, home); // warm-up (JIT, SDK, sharp)
-    const ours = await scriptedRun(fake, computer, home);
-    const fixed = await scriptedRun(fake, withFixedSleep(computer, 2_000), home);
+    await timedRun(fake, computer, home); // warm-up (JIT, SDK, sharp)
+    const ours = await timedRun(fake, computer, home);
+    const fixed = await timedRun(fake, withFixedSleep(computer, 2_000), home);
     const ratio = ours.step / fixed.step;
     console.log(`agent harness, ${STEPS}-step run, ${SCREEN.width}×${SCREEN.height} static screen, instant fake model (Anthropic SDK):`);
     console.log(`  DeskPilot (settle detection): median ${ours.step.toFixed(1)} ms/step over ${ours.steps} steps (model round trip ${ours.model.toFixed(1)} ms, settle ${ours.settle.toFixed(1)} ms)`);
