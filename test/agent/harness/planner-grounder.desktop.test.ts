@@ -125,7 +125,7 @@ describe('a text-only planner through the real CLI', () => {
     expect(requests).toHaveLength(5);
     for (const r of requests) {
       expect(r.images).toHaveLength(0);
-      // act, and the built-ins every run offers (shell, ask_user, element, finish); no computer tool.
+      // act alone (planner-tools.fast: no built-ins beside it); no computer tool.
       expect(r.toolNames).toContain('act');
       expect(r.toolNames).not.toContain('computer');
       expect(r.lastUserText).toMatch(/Elements on screen[^]*\nWords on the screen \(OCR, top to bottom; you are sent no image\):\n/);

@@ -27,6 +27,8 @@ export interface RunHarness {
   readonly computerTool: boolean;
   /** Tools offered besides the built-ins and the caller's, as an unsandboxed run offers them (`offeredTools`: a sandboxed one's). */
   readonly tools: readonly ToolSpec[];
+  /** The built-in tools (shell, ask_user, element, finish) are offered too; planner-grounder's one tool is act (issue 33). */
+  readonly builtins: boolean;
   /** Appended to the system prompt's description of how to act. */
   prompt(options: { fenced: boolean; textOnly: boolean }): string | undefined;
 }
@@ -37,15 +39,16 @@ const RUN_HARNESSES: Readonly<Record<HarnessName, RunHarness>> = {
   'ui-tars': guiHarness('ui-tars'),
   'qwen-vl': guiHarness('qwen-vl'),
   tools: guiHarness('tools'),
-  code: { name: 'code', computerTool: false, tools: [EXECUTE_TOOL_SPEC], prompt: codeHarnessPrompt },
+  code: { name: 'code', computerTool: false, tools: [EXECUTE_TOOL_SPEC], builtins: true, prompt: codeHarnessPrompt },
   // The family's own computer tool (its wire chosen by family and model id, as when no harness is named) and execute.
-  hybrid: { name: 'hybrid', computerTool: true, tools: [EXECUTE_TOOL_SPEC], prompt: hybridHarnessPrompt },
+  hybrid: { name: 'hybrid', computerTool: true, tools: [EXECUTE_TOOL_SPEC], builtins: true, prompt: hybridHarnessPrompt },
   // No computer tool: the planner names targets in words through act (harness/planner), the resolve chain finds the points.
-  'planner-grounder': { name: 'planner-grounder', computerTool: false, tools: [ACT_TOOL_SPEC], prompt: plannerHarnessPrompt },
+  // act is its one tool (the issue's wire): done and fail end the run through it, so finish, shell and the rest are not offered.
+  'planner-grounder': { name: 'planner-grounder', computerTool: false, tools: [ACT_TOOL_SPEC], builtins: false, prompt: plannerHarnessPrompt },
 };
 
 function guiHarness(name: HarnessName): RunHarness {
-  return { name, computerTool: true, tools: [], prompt: () => undefined };
+  return { name, computerTool: true, tools: [], builtins: true, prompt: () => undefined };
 }
 
 /** The harness's tools as a run offers them: in a sandboxed run, execute takes `escalate` (as shell does, providers/builtin-tools.ts). */

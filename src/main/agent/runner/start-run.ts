@@ -14,6 +14,7 @@ import { FRESH_INPUT } from '../supervision/input-memory.js';
 import { buildSystemPrompt, type SkillForPrompt } from '../system-prompt.js';
 import { groundingOf } from '../grounding/ground-step.js';
 import { runTools, ToolSetupError, type RunTools } from '../tools/agent-tool.js';
+import { isBuiltinTool } from '../providers/builtin-tools.js';
 import { offeredTools, runHarness, type RunHarness } from '../harness/index.js';
 import { CodeSessions } from '../harness/code/sessions.js';
 import { blockOcr } from '../harness/code/block-ocr.js';
@@ -101,10 +102,12 @@ interface RestorePoint {
 /** 1. The harness's own tools (the code harness's execute) after the run's; a caller's tool of the same name is refused. */
 function withHarnessTools(tools: RunTools, harness: RunHarness, options: { sandboxed: boolean }): RunTools {
   const offered = offeredTools(harness, options);
-  if (offered.length === 0) return tools;
-  const taken = offered.filter((t) => tools.specs.some((s) => s.name === t.name) || tools.find(t.name));
+  // A harness without the built-ins (planner-grounder: act alone) offers the caller's tools and its own.
+  const specs = harness.builtins ? tools.specs : tools.specs.filter((s) => !isBuiltinTool(s.name));
+  if (offered.length === 0) return { specs, find: tools.find };
+  const taken = offered.filter((t) => specs.some((s) => s.name === t.name) || tools.find(t.name));
   if (taken.length) throw new ToolSetupError(`the run's tools cannot be offered: tool name "${taken[0]!.name}" is taken by the ${harness.name} harness`);
-  return { specs: [...tools.specs, ...offered], find: (name) => tools.find(name) };
+  return { specs: [...specs, ...offered], find: (name) => tools.find(name) };
 }
 
 /** The run's MCP servers stop when any start-up step before run_started fails, steps 1–5 (McpToolbox.close never rejects). */
