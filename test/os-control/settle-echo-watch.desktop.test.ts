@@ -8,6 +8,10 @@
  * itself is settle-echo.desktop.test.ts.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MessageBus } from 'dbus-next';
 import { AtspiBusUnavailable } from '../../src/os-control/accessibility/atspi/bus.js';
@@ -235,6 +239,23 @@ describe('TextEchoWatch on the accessibility bus', () => {
     await expect(TextEchoWatch.open({ AT_SPI_BUS_ADDRESS: 'unix:path=/nonexistent/deskpilot-no-bus' })).rejects.toThrow(/ENOENT|nonexistent/);
   });
 
+  it('a bus that accepts the connection and never answers: refused after 15 s, saying it was the connecting', async () => {
+    // A socket that takes the connection and says nothing: dbus-next's handshake never ends.
+    const dir = mkdtempSync(path.join(tmpdir(), 'deskpilot-mute-bus-'));
+    const socketPath = path.join(dir, 'bus');
+    const accepted: Socket[] = [];
+    const server = createServer((socket) => void accepted.push(socket));
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    try {
+      await expect(TextEchoWatch.open({ AT_SPI_BUS_ADDRESS: `unix:path=${socketPath}` })).rejects.toThrow('connecting to the accessibility bus took longer than 15 s');
+      expect(accepted.length).toBeGreaterThan(0);
+    } finally {
+      for (const socket of accepted) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('on a bus without the AT-SPI registry, refuses with the registry named and leaves no connection behind', async () => {
     // The private session bus: a real bus (AddMatch answers) where nothing provides the
     // registry, so RegisterEvent fails after the watch's connection is up.
@@ -292,6 +313,14 @@ describe("the process's watch per bus", () => {
     expect(again!.isOpen).toBe(true);
     again!.close();
     viaSession!.close();
+  });
+
+  it('with no bus address in the environment, asks for no watch at all (no opening, no failure to wait out)', async () => {
+    const opens = vi.spyOn(TextEchoWatch, 'open');
+    expect(await openTextEchoWatch({})).toBeUndefined();
+    expect(currentTextEchoWatch({})).toBeUndefined();
+    expect(await openTextEchoWatch({ DISPLAY: ':0' })).toBeUndefined();
+    expect(opens).not.toHaveBeenCalled();
   });
 
   it('a typing call never waits: it starts the opening, and the next one has the watch', async () => {
