@@ -29,6 +29,7 @@
 import { z } from 'zod';
 import { withTimeout } from '../shared/promises.js';
 import { accessibilityBusAddress } from './accessibility/atspi/bus.js';
+import { answersClick, CLICK_ANSWER_EVENTS, CLICK_ANSWER_MATCHES, OpenClickAnswer, type ClickAnswer } from './click-answer.js';
 
 /** Control characters are keys, never inserted text. */
 const CONTROL = /\p{Cc}/u;
@@ -109,11 +110,16 @@ const SIGNAL = 4;
 
 export class TextEchoWatch {
   private readonly open = new Set<{ match: EchoMatch; completeAt: number | undefined }>();
+  /** Clicks collecting their answer (click-answer.ts). */
+  private readonly clicks = new Set<OpenClickAnswer>();
   private closed = false;
 
   private constructor(private readonly bus: MessageBus) {
     bus.on('message', (message: Message) => {
-      if (message.type !== SIGNAL || message.member !== 'TextChanged' || message.interface !== 'org.a11y.atspi.Event.Object') return;
+      if (message.type !== SIGNAL) return;
+      const answer = answersClick(message.interface, message.member, message.body);
+      if (answer) for (const click of this.clicks) click.note(answer);
+      if (message.member !== 'TextChanged' || message.interface !== 'org.a11y.atspi.Event.Object') return;
       const text = insertedText(message.body);
       if (text === undefined) return;
       for (const echo of this.open) {
@@ -146,8 +152,8 @@ export class TextEchoWatch {
       }), `connecting to the accessibility bus`);
       const call = (destination: string, path: string, iface: string, member: string, body: unknown[]) =>
         bounded(bus.call(new dbus.Message({ destination, path, interface: iface, member, signature: 's', body })), `${iface}.${member}`);
-      await call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'AddMatch', [TEXT_CHANGED_MATCH]);
-      await call('org.a11y.atspi.Registry', '/org/a11y/atspi/registry', 'org.a11y.atspi.Registry', 'RegisterEvent', ['object:text-changed']);
+      for (const rule of [TEXT_CHANGED_MATCH, ...CLICK_ANSWER_MATCHES]) await call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'AddMatch', [rule]);
+      for (const event of ['object:text-changed', ...CLICK_ANSWER_EVENTS]) await call('org.a11y.atspi.Registry', '/org/a11y/atspi/registry', 'org.a11y.atspi.Registry', 'RegisterEvent', [event]);
     } catch (error) {
       bus.disconnect();
       throw error;
@@ -171,6 +177,13 @@ export class TextEchoWatch {
     };
   }
 
+  /** Starts collecting a click's answer (the focus or the caret moved) now, right after the button press. */
+  beginClick(): ClickAnswer {
+    const click = new OpenClickAnswer((ended) => this.clicks.delete(ended));
+    if (!this.closed) this.clicks.add(click);
+    return click;
+  }
+
   get isOpen(): boolean {
     return !this.closed;
   }
@@ -179,6 +192,7 @@ export class TextEchoWatch {
     if (this.closed) return;
     this.closed = true;
     this.open.clear();
+    this.clicks.clear();
     this.bus.disconnect();
   }
 }

@@ -14,14 +14,29 @@
  * window without the input hint) costs that wait once, a click on the focused window
  * costs one round trip. Override-redirect windows (menus, tooltips, popups) are not
  * focused by the window manager: not waited for.
+ *
+ * The focus in the window is not yet the click in the app: Chromium passes keys to its
+ * page at once and holds a mouse press until it knows the frame under it, and the keys
+ * overtook the click (click-answer.ts). So keys also wait for the app's own answer to the
+ * click, where its window answered clicks before.
  */
 import { sleep } from '../../shared/abort.js';
+import { ClickAnswers } from '../click-answer.js';
+import { currentTextEchoWatch } from '../settle-echo.js';
+import { focusedClientWindow } from '../settle-ping.js';
 import { X11Error, type X11Connection } from './connection.js';
 import { getInputFocus } from './keyboard.js';
 import { x11Session, type X11Session } from './session.js';
 
 /** How long after a click keys wait for the focus to follow it (openbox at load 20 took up to ~400 ms). */
 export const FOCUS_WAIT_MS = 1_000;
+/**
+ * The longest wait before keys for the clicked app's own answer (click-answer.ts), where
+ * its window answered its last click: Chromium's page got the press 9 s after the X server
+ * sent it at load ~30 (five busy loops); settle awaits a typed text's report as long (8 s).
+ */
+export const CLICK_ANSWER_MS = 8_000;
+
 /** Between two looks at the focus while waiting. */
 const POLL_MS = 10;
 
@@ -35,6 +50,10 @@ const OP = { GetWindowAttributes: 3, QueryTree: 15, QueryPointer: 38 } as const;
 export class ClickFocus {
   /** The top-level the last click landed in, while the focus has not reached it yet. */
   private pending: { topLevel: number; until: number } | undefined;
+  /** The last click's answer from its app, and which windows answer clicks (click-answer.ts). */
+  private readonly answers = new ClickAnswers();
+  /** beforeClick began collecting the coming click's answer. */
+  private collecting = false;
 
   /** Asks over the display's session (session.ts): its connection, opened afresh after a failure. */
   private constructor(private readonly session: X11Session) {}
@@ -50,9 +69,20 @@ export class ClickFocus {
     return this.session.connection();
   }
 
+  /** Right before a button press: its app's answer is collected from now (click-answer.ts). */
+  beforeClick(): void {
+    this.answers.clicked(currentTextEchoWatch()?.beginClick());
+    this.collecting = true;
+  }
+
   /** Right after a button press: notes where the click went when the focus is elsewhere. */
   async afterClick(): Promise<void> {
     this.pending = undefined;
+    // A caller that did not say before the press: collected from now (an app that answers
+    // within the press's own time is then missed, and not waited for).
+    if (!this.collecting) this.answers.clicked(currentTextEchoWatch()?.beginClick());
+    this.collecting = false;
+    this.answers.landed(focusedClientWindow().catch(() => 0));
     const topLevel = await this.topLevelUnderPointer();
     if (topLevel === undefined || (await this.overrideRedirect(topLevel))) return;
     const focus = await this.focusTopLevel();
@@ -62,6 +92,13 @@ export class ClickFocus {
 
   /** Before key events: waits (bounded) until the focus is in the window last clicked. True when it is, or nothing was pending. */
   async beforeKeys(signal?: AbortSignal): Promise<boolean> {
+    const focused = await this.focusFollowed(signal);
+    // The window has the focus; its app may still hold the click while keys pass it.
+    await this.answers.awaited(CLICK_ANSWER_MS, signal);
+    return focused;
+  }
+
+  private async focusFollowed(signal?: AbortSignal): Promise<boolean> {
     const pending = this.pending;
     this.pending = undefined;
     if (!pending) return true;
