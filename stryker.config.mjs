@@ -115,7 +115,14 @@ export const MODULES = {
   // a new run (load ~40-54): the member and interface checks (a signal addressed to the watch's connection reaches it
   // whatever the match rule), text === undefined's return (its throw made dbus-next send the sender an error reply) — so
   // 26 of 28, 92.9%. The other 2 are bus.on('error', close): equivalent in outcome, as every socket error is followed by
-  // the socket's 'close', which closes the watch too. Lines 125-229 (open, begin/close, the per-bus registry) not measured yet.
+  // the socket's 'close', which closes the watch too. Lines 125-245 (the close on failure, open, begin/close, the per-bus
+  // registry), measured at 0cd9223 (before the click-answer work): 85.06% (73 killed + 1 timeout of 87, 30 min at
+  // concurrency 1, load ~30-35). Of its 13 survivors 5 are killed since by settle-echo-watch.desktop's no-address and
+  // silent-bus cases (9fb715c; 3 of them checked by hand on a copy, the other 2 are the same checks' other halves): 79 of 87,
+  // 90.8%, not measured again. Left: bus.on('error') as '' (every socket error is followed by its 'close': equivalent in
+  // outcome), 4 optional chains on dbus-next's _connection.stream and its unref (always there over a net.Socket), close()'s
+  // closed guard (a second disconnect is tolerated), AddMatch's interface as '' (the daemon took it the same here), and the
+  // calls' time-limit label (a bus that connects but never answers AddMatch: not tested).
   // The planner-grounder harness (issue 33): the planner's wire (act tool and text form, one schema), what a resolution means
   // for the step and the actions a resolved act makes, the outage that pauses the run.
   'src/main/agent/harness/planner/wire.ts': ['test/agent/harness/planner-wire.fast.test.ts', 'test/agent/harness/planner-step.fast.test.ts'],
