@@ -1,4 +1,11 @@
 /**
+ * OPT-IN, AND STILL FAILING (issue 26 gap 1 open): with click-answer.ts's wait, runs 2 and 3
+ * passed and runs 0 and 1 still got the keys before the click (load ~17-35); before it all 4
+ * failed. Likely reason, not proven: the page's own focus and caret reports of the page
+ * replaced just before the click arrive, under load, after the press and pass for its
+ * answer (click-answer.ts cannot tell which element or event they belong to). Kept out of
+ * CI (~2-6 min with five busy loops) as the reproduction to make pass.
+ *
  * Keys after a click reach the page after the click (issue 26, click-answer.ts). Chromium
  * passes keys to its page at once but holds a mouse press until it knows the frame under
  * the pointer: under load the probe page got `pointerdown` seconds after every key of
