@@ -1,13 +1,8 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Readable, Writable } from 'node:stream';
-import type { PolicyMode } from '../../shared/approvals.js';
-import type { RunChoices } from '../agent/index.js';
 import { startServer, type RunningServer } from '../server/server.js';
 import { defaultWebRoot } from '../server/web-root.js';
-import type { RunHostingService } from '../service/types.js';
-import type { Computer } from '../../os-control/types.js';
-import type { SandboxPolicy } from '../sandbox/index.js';
-import { DesktopSession } from './desktop-session.js';
+import { DesktopSession, type DesktopSessionOptions } from './desktop-session.js';
 import { createDeskPilotMcpServer } from './mcp-server.js';
 
 /**
@@ -17,15 +12,8 @@ import { createDeskPilotMcpServer } from './mcp-server.js';
  * the page is where "ask" is answered; its URL (with the token) goes to stderr.
  */
 
-export interface McpServeOptions {
-  service: RunHostingService;
-  computer: Computer;
-  home: string;
-  policy: PolicyMode | undefined;
-  /** The sandbox every run of the process runs its commands in (`deskpilot mcp`'s flags and config). */
-  sandbox: SandboxPolicy;
-  taskChoices: Omit<RunChoices, 'policy'>;
-  env: NodeJS.ProcessEnv;
+/** What the session's runs need (desktop-session.ts: service, computer, home, policy, sandbox, run_task's model, env), and the process's own parts. */
+export interface McpServeOptions extends Omit<DesktopSessionOptions, 'clientName'> {
   /** The protocol's streams (stdin and the guarded stdout). */
   input: Readable;
   output: Writable;
@@ -52,16 +40,8 @@ export async function startMcp(options: McpServeOptions): Promise<RunningMcp> {
     log: (line) => options.log(`page: ${line}`),
   });
   let clientName = 'an MCP client';
-  const session = new DesktopSession({
-    service: options.service,
-    computer: options.computer,
-    home: options.home,
-    policy: options.policy,
-    sandbox: options.sandbox,
-    taskChoices: options.taskChoices,
-    env: options.env,
-    clientName: () => clientName,
-  });
+  const { service, computer, home, policy, sandbox, taskChoices, env } = options;
+  const session = new DesktopSession({ service, computer, home, policy, sandbox, taskChoices, env, clientName: () => clientName });
   const server = createDeskPilotMcpServer(session, options.log);
   server.server.oninitialized = () => {
     const info = server.server.getClientVersion();
