@@ -100,7 +100,8 @@ describe('actionsFor', () => {
     expect(actionsFor(act({ action: 'wait', seconds: 1.25 }), [])).toEqual({ actions: [{ type: 'wait', durationMs: 1250 }], targets: [undefined] });
     expect(actionsFor(act({ action: 'done', reason: 'saved' }), [])).toEqual({ actions: [{ type: 'finish', success: true, summary: 'saved' }], targets: [undefined] });
     expect(actionsFor(act({ action: 'done' }), []).actions).toEqual([{ type: 'finish', success: true, summary: '' }]);
-    expect(actionsFor(act({ action: 'fail', reason: 'no app' }), []).actions).toEqual([{ type: 'finish', success: false, summary: 'no app' }]);
+    // One target slot per action (none for a finish), as for done: the runner pairs them by index.
+    expect(actionsFor(act({ action: 'fail', reason: 'no app' }), [])).toEqual({ actions: [{ type: 'finish', success: false, summary: 'no app' }], targets: [undefined] });
     expect(actionsFor(act({ action: 'fail' }), []).actions).toEqual([{ type: 'finish', success: false, summary: 'the planner says the task cannot be done' }]);
   });
 
