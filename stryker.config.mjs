@@ -131,6 +131,8 @@ export const MODULES = {
   // resolution kind); the 7th, fail's targets [undefined] → [], is killed by planner-step.fast since (checked by hand).
   'src/main/agent/harness/planner/step.ts': ['test/agent/harness/planner-step.fast.test.ts'],
   'src/main/agent/harness/planner/run-act.ts': ['test/agent/harness/planner-step.fast.test.ts'],
+  // The resolve chain's decision: one answer, a tie sent back, or none (issue 33).
+  'src/main/agent/resolve/decide.ts': ['test/agent/resolve/resolve-pure.fast.test.ts'],
   'src/os-control/settle-echo.ts': ['test/os-control/settle-echo.test.ts', 'test/os-control/settle-echo-watch.desktop.test.ts'],
   // A caret's blink is no change for settle (issue 26.1): 97.18% (64 killed + 5 timeouts of 71, 15 min at concurrency 1,
   // load ~25-30). Survivors: `bottom = -1` as +1 (a caret box always sets bottom before it is read: equivalent) and
@@ -188,6 +190,9 @@ export const MODULES = {
   // The code harness (issue 31): each computer.* call of a block as the action the computer tool would propose. 94.17% (113 of 120; the 7 survivors are equivalent: >= for > behind the !== 0 guard, optional chains and fallbacks on an issue zod always gives, the join of one-segment paths).
   'src/main/agent/harness/code/computer-api.ts': ['test/agent/harness/computer-api.test.ts'],
   // One execute call (issue 31): read, the block proposed whole, run, each computer call through the runner's proposal path, the answer.
+  // 94.26% (230 of 244, 38.5 min at load 25-38). Survivors: the approved action's shell-type checks and the recorded block's (a block
+  // is always a shell action: equivalent), the 2,000-char cuts of logged raw input, durationMs arithmetic, ESCALATED_NOTE's text (the
+  // test compares with the constant), acted &&= (a later proposal's acted), reason always spread (undefined is dropped by JSON).
   'src/main/agent/harness/code/run-block.ts': ['test/agent/harness/run-block.fast.test.ts'],
   // A block as the shell action it is proposed as (issue 31): the one writer and reader of its header, its numbered lines and "approve similar"'s exclusion.
   // 97.30% (36 of 37, 2 min 37 s at load ~27); the survivor is equivalent: codeBlockOf without its type check (no other action has a language).
