@@ -156,6 +156,14 @@ describe('SpareRecord on the root window', () => {
     expect(await recorded(recordName())).toEqual([spares[3], A]);
   });
 
+  it('a stopped open ends with the stop: the name lookup takes the signal', async () => {
+    const stop = new AbortController();
+    stop.abort(new Error('stopped by the person'));
+    await expect(SpareRecord.open(conn, stop.signal)).rejects.toThrow('stopped by the person');
+    // Without a stop it opens on the same connection.
+    expect(await SpareRecord.open(conn)).toBeInstanceOf(SpareRecord);
+  });
+
   it('clearBeforeExit deletes a written record at once and says so; with none written it sends nothing', async () => {
     const record = await SpareRecord.open(conn);
     await plant(recordName(), [spares[3]!, A]);
