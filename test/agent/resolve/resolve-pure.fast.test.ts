@@ -15,6 +15,9 @@ describe('decide', () => {
     const tie = decide([cand(1, 1), cand(2, 1 - TIE_MARGIN / 2), cand(3, 0.7)], 0.5);
     expect(tie).toEqual({ kind: 'tie', tied: [cand(1, 1), cand(2, 1 - TIE_MARGIN / 2)] });
     expect(decide([cand(1, 1), cand(2, 1 - TIE_MARGIN)], 0.5).kind).toBe('one');
+    // Exactly the margin apart (0.11 - 0.06 is 0.05 in binary too; 1 - 0.95 is not): not a tie.
+    expect(0.11 - 0.06).toBe(TIE_MARGIN);
+    expect(decide([cand(1, 0.11), cand(2, 0.06)], 0.05)).toEqual({ kind: 'one', best: cand(1, 0.11) });
     expect(decide([cand(1, 0.49)], 0.5)).toEqual({ kind: 'none' });
     expect(decide([cand(1, 0.5)], 0.5).kind).toBe('one');
   });
