@@ -70,7 +70,8 @@ export const MODULES = {
   // A run's sandbox session (issue 30 item 1) and the interpreter's entry (item 9): real bubblewrap, a few seconds a file.
   // run-sandbox 96.6% (56 of 58 at load ~35; survivors: the platform default, equivalent on Linux, and onFallback's ?. — since covered).
   'src/main/sandbox/run-sandbox.ts': ['test/sandbox/run-sandbox.desktop.test.ts'],
-  // session 98.26% (111 killed + 2 timeouts of 115; 29 min at concurrency 2, load ~28): was 71.3% with session.desktop alone.
+  // session 98.26% (113 of 115 again after the exit→close change, 37 min at concurrency 1, load 6–50; first: 111 killed + 2
+  // timeouts, 29 min at concurrency 2, load ~28): was 71.3% with session.desktop alone.
   // session-faults.fast puts a Node stand-in where bubblewrap would be (ends before ready, stray ids, kill after the end, a
   // deaf supervisor, EPIPE, a close that finds a live process); 25 equivalent mutants are marked in session.ts (Stryker
   // disable, each with why). The 2 survivors are equivalent here: ELECTRON_RUN_AS_NODE '' (only Electron reads it) and the
