@@ -129,9 +129,21 @@ export function listedSummary(
   const modelVerdict = qaVerdict ?? (labels.qaCase ? ({ done: 'pass', failed: 'fail' } as Record<string, string>)[status] : undefined);
   const events = [
     { ...base, seq: 0, at, type: 'run_started', task: options.task ?? `task of ${runId}`, provider: 'anthropic', model: 'claude-test', policy: 'auto', limits: {}, labels: startLabels },
+    // One answered model turn per step (the count every view derives: shared/step-count.ts).
+    ...Array.from({ length: options.steps ?? 3 }, (_, i) => ({
+      ...base,
+      seq: 1 + i,
+      at: at + 1_000 * (i + 1),
+      type: 'action_proposed',
+      step: i + 1,
+      proposalId: `p${i + 1}`,
+      action: { type: 'click', x: 10, y: 10, button: 'left', clicks: 1, modifiers: [] },
+      observationId: `obs-${i + 1}`,
+      reasoning: `step ${i + 1}`,
+    })),
     {
       ...base,
-      seq: 1,
+      seq: 1 + (options.steps ?? 3),
       at: at + 30_000,
       type: 'run_ended',
       status,
@@ -140,8 +152,8 @@ export function listedSummary(
       total: { costUsd: options.costUsd ?? 0.02 },
       ...(modelVerdict ? { labels: { qaVerdict: modelVerdict } } : {}),
     },
-    ...(options.qaOutcome ? [{ ...base, seq: 2, at: at + 31_000, type: 'qa_outcome', status: options.qaOutcome, message: `case ${options.qaOutcome}` }] : []),
-    ...(options.evalOutcome ? [{ ...base, seq: 2, at: at + 31_000, type: 'eval_outcome', ...options.evalOutcome, message: `task ${options.evalOutcome.status}` }] : []),
+    ...(options.qaOutcome ? [{ ...base, seq: 2 + (options.steps ?? 3), at: at + 31_000, type: 'qa_outcome', status: options.qaOutcome, message: `case ${options.qaOutcome}` }] : []),
+    ...(options.evalOutcome ? [{ ...base, seq: 2 + (options.steps ?? 3), at: at + 31_000, type: 'eval_outcome', ...options.evalOutcome, message: `task ${options.evalOutcome.status}` }] : []),
   ].map((e) => RunEventSchema.parse(e));
   return toSessionSummary(summarize(events), false);
 }
