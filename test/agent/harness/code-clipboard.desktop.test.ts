@@ -44,7 +44,7 @@ const profile = (provider: 'anthropic' | 'openai'): ProviderProfile =>
     ? { provider: 'anthropic', model: 'claude-sonnet-5-5', baseUrl: fake.anthropicBaseUrl, harness: 'code' }
     : { provider: 'openai', model: 'gpt-5.4', baseUrl: fake.openaiBaseUrl, harness: 'code' };
 
-function run(provider: 'anthropic' | 'openai', turns: Array<FakeReply | ((req: FakeRequest) => FakeReply)>) {
+function runAs(provider: 'anthropic' | 'openai', turns: Array<FakeReply | ((req: FakeRequest) => FakeReply)>) {
   return runScripted({ fake, computer, home: home.home }, profile(provider), turns);
 }
 
@@ -67,7 +67,7 @@ describe('computer.clipboard on a real X clipboard', () => {
     await probe.reset();
     await xclipCopy('what was there before');
     const text = 'Kopiert: Grüße, 東京 — ½ € ✓';
-    const { result, events, requests } = await run('anthropic', [
+    const { result, events, requests } = await runAs('anthropic', [
       (req) => {
         const [x, y] = toImagePoint(req, SCREEN, probe.fieldCenter());
         const code = [`computer.clipboard.copy(${JSON.stringify(text)})`, 'print("now", computer.clipboard.view())', `computer.mouse.click(${x}, ${y})`, 'computer.keyboard.hotkey("ctrl", "v")'].join('\n');
@@ -93,7 +93,7 @@ describe('computer.clipboard on a real X clipboard', () => {
       'try { computer.clipboard.copy(); } catch (e) { console.log("REFUSED", e.name, e.message); }',
       'try { computer.clipboard.copy(""); } catch (e) { console.log("REFUSED", e.name, e.message); }',
     ].join('\n');
-    const { result, requests } = await run('openai', [{ text: 'Reading the clipboard.', toolCalls: [{ name: 'execute', input: { language: 'javascript', code } }] }, { text: 'Done.', toolCalls: [finish(true, 'read')] }]);
+    const { result, requests } = await runAs('openai', [{ text: 'Reading the clipboard.', toolCalls: [{ name: 'execute', input: { language: 'javascript', code } }] }, { text: 'Done.', toolCalls: [finish(true, 'read')] }]);
     expect(result.status).toBe('done');
     const answer = requests[1]!.toolResults.at(-1)!.text;
     expect(answer).toContain(`CLIP[${copied}]`);
