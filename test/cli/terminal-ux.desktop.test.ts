@@ -181,7 +181,8 @@ describe('item 4: exit codes and one error message', () => {
     fake.script({ text: 'Cannot.', toolCalls: [finish(false, 'there is no such app')] });
     const failed = await cli(['run', 'open the app', ...MODEL, '--yes'], { text: '' });
     expect(failed.code, failed.stderr).toBe(1);
-    expect(failed.stdout).toContain('run failed after 1 step: there is no such app');
+    // Its only turn was the give-up, the final message: no step (shared/step-count.ts, issue 34 item 6).
+    expect(failed.stdout).toContain('run failed after 0 steps: there is no such app');
     const noX = await cli(['run', 'open the app', ...MODEL, '--yes'], { text: '' }, { DISPLAY: '' });
     expect(noX.code).toBe(6);
     expect(noX.stderr).toContain('no X display: DISPLAY is not set');
