@@ -106,7 +106,7 @@ describe('a text-only planner through the real CLI', () => {
     expect(await displayValue(), acted.join('\n')).toBe('5');
 
     expect(events.find((e) => e.type === 'run_started')).toMatchObject({ harness: 'planner-grounder' });
-    expect(events.find((e) => e.type === 'run_ended')).toMatchObject({ status: 'done', summary: '2 + 3 = 5', steps: 5 });
+    expect(events.find((e) => e.type === 'run_ended')).toMatchObject({ status: 'done', summary: '2 + 3 = 5', steps: 4 }); // four clicks; the finish is the final message, no step (shared/step-count.ts)
     const proposed = events.filter((e): e is Proposed => e.type === 'action_proposed');
     expect(proposed.map((p) => p.action.type)).toEqual(['click', 'click', 'click', 'click', 'finish']);
     expect(proposed.slice(0, 4).map((p) => [p.resolved?.description, p.resolved?.stage, p.resolved?.confidence])).toEqual([
