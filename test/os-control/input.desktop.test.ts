@@ -401,7 +401,7 @@ describe('takeover', () => {
     await perform({ type: 'move', x: p.x, y: p.y });
     expect(await computer.takeover.check()).toBeUndefined();
     const { spawnSync } = await import('node:child_process');
-    spawnSync('xdotool', ['mousemove', String(p.x + 200), String(p.y + 40)], { env: xvfb.env });
+    spawnSync('xdotool', ['mousemove', '--sync', String(p.x + 200), String(p.y + 40)], { env: xvfb.env });
     const report = await computer.takeover.check();
     expect(report?.expected).toEqual(p);
     expect(report?.actual).toEqual({ x: p.x + 200, y: p.y + 40 });
