@@ -55,6 +55,17 @@ function ownTmp(name: string): string {
 }
 afterEach(() => vi.unstubAllEnvs());
 
+/**
+ * The stand-ins' limit: long enough for a shell to start and write its pids first at load
+ * (300 ms was not, in the fresh Debian root), since the test waits for those pids.
+ */
+const LIMIT_MS = 5_000;
+/** The file `file`, once a stand-in has written it whole (tmp + mv): the condition, not a sleep. */
+async function fileWritten(file: string): Promise<string> {
+  while (!fs.existsSync(file)) await new Promise((r) => setTimeout(r, 20));
+  return fs.readFileSync(file, 'utf8');
+}
+
 const USERNS = 'user namespaces are refused: inside a plain chroot the kernel refuses them';
 const NAMESPACES = 'namespaces cannot be made here (inside a plain chroot, or an unprivileged container?)';
 
@@ -112,9 +123,10 @@ describe('probeSandbox', () => {
     // Deaf to TERM (so is the child it starts: an ignored signal is inherited); a background
     // child that holds stderr open, then the script itself waits for ever.
     fs.writeFileSync(path.join(dir, 'bwrap'), `#!/bin/sh\ntrap '' TERM\nsleep 300 &\necho "$$ $!" > '${pids}.tmp'; mv '${pids}.tmp' '${pids}'\nexec sleep 301\n`, { mode: 0o755 });
-    const probe = await probeSandbox('linux', { PATH: `${dir}:/usr/bin:/bin` }, 300);
-    expect(probe).toEqual({ works: false, enforcer: 'bubblewrap', detail: `${path.join(dir, 'bwrap')} did not finish within 0.3 s (stopped)`, fix: 'run `bwrap --ro-bind / / true` by hand to see where it hangs' });
-    const [script, child] = fs.readFileSync(pids, 'utf8').trim().split(' ').map(Number);
+    const probing = probeSandbox('linux', { PATH: `${dir}:/usr/bin:/bin` }, LIMIT_MS);
+    const [script, child] = (await fileWritten(pids)).trim().split(' ').map(Number);
+    const probe = await probing;
+    expect(probe).toEqual({ works: false, enforcer: 'bubblewrap', detail: `${path.join(dir, 'bwrap')} did not finish within 5 s (stopped)`, fix: 'run `bwrap --ro-bind / / true` by hand to see where it hangs' });
     for (const pid of [script!, child!]) {
       let state = 'gone';
       try {
@@ -132,11 +144,12 @@ describe('probeSandbox', () => {
     fs.mkdirSync(dir);
     const pidFile = path.join(dir, 'pid');
     fs.writeFileSync(path.join(dir, 'bwrap'), `#!/bin/sh\nsetsid -f /bin/sh -c 'echo $$ > "${pidFile}.tmp"; mv "${pidFile}.tmp" "${pidFile}"; exec sleep 302'\nexit 0\n`, { mode: 0o755 });
+    const probing = probeSandbox('linux', { PATH: `${dir}:/usr/bin:/bin` }, LIMIT_MS);
+    const leftover = Number(await fileWritten(pidFile));
     try {
-      const probe = await probeSandbox('linux', { PATH: `${dir}:/usr/bin:/bin` }, 300);
-      expect(probe).toMatchObject({ works: false, detail: `${path.join(dir, 'bwrap')} did not finish within 0.3 s (stopped)` });
+      expect(await probing).toMatchObject({ works: false, detail: `${path.join(dir, 'bwrap')} did not finish within 5 s (stopped)` });
     } finally {
-      process.kill(Number(fs.readFileSync(pidFile, 'utf8')), 'SIGKILL');
+      process.kill(leftover, 'SIGKILL');
     }
   });
 
