@@ -144,5 +144,7 @@ describe('history', () => {
     expect((await listSessions(home, { query: 'number 777' })).map((s) => s.task)).toEqual(['task number 777']);
     expect(await listSessions(home, { query: 'number 778 status:done' })).toHaveLength(1);
     expect(await listSessions(home, { query: 'number 777 status:done' })).toHaveLength(0);
-  });
+    // Writing 1,000 logs (each created, fsynced and closed) took 35 s at load ~11 here and 68 s
+    // in the fresh Debian root: a correctness case, so its limit is wide; speed is in the bench.
+  }, 240_000);
 });
