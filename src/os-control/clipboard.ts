@@ -85,7 +85,7 @@ async function own(sel: Selection, data: Buffer): Promise<boolean> {
   return false;
 }
 
-/** Gives `sel` back its earlier text (the paste's clean-up): best effort, as before the paste nobody waited on it either. */
+/** Gives `sel` back its earlier text (the paste's clean-up): best effort — a missing xclip or a failed hand-back is not reported here (the paste itself already needed xclip). */
 async function restore(sel: Selection, data: Buffer): Promise<void> {
   await own(sel, data).catch(() => false);
 }

@@ -71,9 +71,8 @@ export async function probeSandbox(platform: NodeJS.Platform = process.platform,
     const { code, stderr, hung } = await new Promise<{ code: number | null; stderr: string; hung: boolean }>((resolve) => {
       const child = spawn(spec.file, spec.args, { cwd: spec.cwd, env: spec.env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
       let err = '';
-      // At the limit the answer is given at once: a process that left the group may hold
-      // stderr open for ever, and 'close' waits for it.
-      // KILL without a grace (bwrap may ignore TERM), answered once the group is gone.
+      // At the limit: KILL the group without a grace (bwrap may ignore TERM) and answer once it
+      // is gone — not at 'close', which a process that left the group may hold off for ever.
       const timer = setTimeout(() => {
         // spawn's failure clears this timer ('error' comes first), so the child has a pid here.
         void stopProcessGroup(child.pid!, 0).then(() => {
