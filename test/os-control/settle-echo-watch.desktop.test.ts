@@ -17,6 +17,7 @@ import type { MessageBus } from 'dbus-next';
 import { AtspiBusUnavailable } from '../../src/os-control/accessibility/atspi/bus.js';
 import { currentTextEchoWatch, openTextEchoWatch, TextEchoWatch } from '../../src/os-control/settle-echo.js';
 import { startAccessibilityBus, type AccessibilityBus } from '../harness/a11y-bus.js';
+import { startHalfMuteBus } from '../harness/half-mute-bus.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -253,6 +254,26 @@ describe('TextEchoWatch on the accessibility bus', () => {
       for (const socket of accepted) socket.destroy();
       await new Promise((resolve) => server.close(resolve));
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a bus that connects but never answers AddMatch, or RegisterEvent: refused after 15 s, naming the call', async () => {
+    // Fake buses that answer Hello (the watch connects) and then stay silent on one call:
+    // the time limit must say which call it waited for. Both at once: one 15 s wait.
+    const noMatch = await startHalfMuteBus('AddMatch');
+    const noRegistry = await startHalfMuteBus('RegisterEvent');
+    try {
+      await Promise.all([
+        expect(TextEchoWatch.open({ AT_SPI_BUS_ADDRESS: noMatch.address })).rejects.toThrow('org.freedesktop.DBus.AddMatch took longer than 15 s'),
+        expect(TextEchoWatch.open({ AT_SPI_BUS_ADDRESS: noRegistry.address })).rejects.toThrow('org.a11y.atspi.Registry.RegisterEvent took longer than 15 s'),
+      ]);
+      // Each got as far as the call it never answered, and no further.
+      expect(noMatch.calls).toEqual(['org.freedesktop.DBus.Hello', 'org.freedesktop.DBus.AddMatch']);
+      expect(noRegistry.calls.at(-1)).toBe('org.a11y.atspi.Registry.RegisterEvent');
+      expect(noRegistry.calls.filter((c) => c.endsWith('.RegisterEvent'))).toHaveLength(1);
+    } finally {
+      await noMatch.stop();
+      await noRegistry.stop();
     }
   });
 
