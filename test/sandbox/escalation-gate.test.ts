@@ -3,7 +3,7 @@ import type { ActionContext, GateRequest } from '../../src/main/agent/gate.js';
 import { decide } from '../../src/main/agent/supervision/policy.js';
 import { createSupervisedGate } from '../../src/main/agent/supervision/supervised-gate.js';
 import { compileUserRules } from '../../src/main/agent/supervision/user-rules.js';
-import { parseToolCall } from '../../src/main/agent/providers/builtin-tools.js';
+import { builtinToolSpecs, parseToolCall } from '../../src/main/agent/providers/builtin-tools.js';
 import { checkAction, type CheckedAction } from '../../src/os-control/check-action.js';
 import { ActionSchema, describeAction } from '../../src/shared/actions.js';
 import type { RunEventInput } from '../../src/shared/events.js';
@@ -57,9 +57,10 @@ describe('policy rule 3b: sandbox-escalation', () => {
   });
 
   it('the shell tool carries escalate and reason from the model into the action', () => {
-    const [call] = parseToolCall('shell', { command: 'curl example.com', escalate: { network: true }, reason: 'download' }, SPACE, [])!;
+    const SANDBOXED = builtinToolSpecs({ elements: false, sandboxed: true });
+    const [call] = parseToolCall('shell', { command: 'curl example.com', escalate: { network: true }, reason: 'download' }, SPACE, SANDBOXED)!;
     expect(call).toMatchObject({ ok: true, action: { type: 'shell', command: 'curl example.com', escalate: { network: true }, reason: 'download' } });
-    const [bad] = parseToolCall('shell', { command: 'ls', escalate: { write: '/etc' } }, SPACE, [])!;
+    const [bad] = parseToolCall('shell', { command: 'ls', escalate: { write: '/etc' } }, SPACE, SANDBOXED)!;
     expect(bad).toMatchObject({ ok: false });
   });
 });

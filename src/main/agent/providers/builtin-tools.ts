@@ -132,14 +132,16 @@ export function toolNameProblem(name: string): string | undefined {
 }
 
 /**
- * Reads a function-tool call: a built-in's input becomes its actions, a call of one of
- * the run's own `offered` tools gets no actions (the runner answers it); undefined
- * when the name is neither (the provider then tries its computer tool, else reports
- * an unknown tool).
+ * Reads a function-tool call of a tool the run `offered`: a built-in's input becomes its
+ * actions, a call of one of the run's own tools gets no actions (the runner answers it);
+ * undefined when the run did not offer the name (the provider then tries its computer
+ * tool, else reports an unknown tool). A built-in the run left out is not read either:
+ * planner-grounder offers act alone, a run that grounds on pixels no `element` — a model
+ * that calls `shell` there anyway gets "unknown tool", never a command to approve.
  */
 export function parseToolCall(name: string, input: unknown, ctx: ParseContext, offered: readonly ToolSpec[]): ActionEntry[] | undefined {
-  if (isBuiltinTool(name)) return [parseBuiltinCall(name, input, ctx)];
-  return offered.some((tool) => tool.name === name) ? [] : undefined;
+  if (!offered.some((tool) => tool.name === name)) return undefined;
+  return isBuiltinTool(name) ? [parseBuiltinCall(name, input, ctx)] : [];
 }
 
 function parseBuiltinCall(name: BuiltinToolName, input: unknown, ctx: ParseContext): ActionEntry {
