@@ -1,13 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import type { Point } from '../shared/actions.js';
 import { run } from './exec.js';
+import { DeviceEventRecord } from './x11/device-event-record.js';
 
 /**
  * A person's keys and mouse buttons as the X server sees them, for recording a
- * demonstration (agent/record): `xinput test-xi2 --root` streams raw presses and
- * releases from every device (a person's, and XTEST's — a test's xdotool is the
- * "person" there), and `xmodmap -pke` names each keycode's keysyms. Pointer positions
- * are not in raw events: the caller reads the pointer when a button goes down.
+ * demonstration (agent/record). First choice: a RECORD context for device events
+ * (x11/device-event-record.ts), which carries the pointer's root position at each press
+ * — a person's device and XTEST's alike (a test's xdotool is the "person" there).
+ * Fallback, when the server has no RECORD extension: `xinput test-xi2 --root`, whose raw
+ * events have no position, so the caller reads the pointer when a button goes down (a
+ * pointer that moved on by then is recorded in the wrong place). `xmodmap -pke` names
+ * each keycode's keysyms.
  */
 
 export interface RawInput {
@@ -16,12 +21,62 @@ export interface RawInput {
   /** X button number (1 left, 2 middle, 3 right, 4/5 wheel up/down, 6/7 wheel left/right) or keycode. */
   detail: number;
   at: number;
+  /** The pointer (root coordinates) when the server processed the input; absent from the xinput fallback. */
+  point?: Point;
 }
 
 export interface InputRecorder {
   /** The next input, or undefined once stopped. */
   next(): Promise<RawInput | undefined>;
   stop(): void;
+}
+
+/** The queue a source pushes into; after stop() next() answers undefined. */
+function inputQueue(onStop: () => void): InputRecorder & { push(input: RawInput): void } {
+  const queue: RawInput[] = [];
+  let waiter: ((input: RawInput | undefined) => void) | undefined;
+  let stopped = false;
+  const deliver = (input: RawInput | undefined) => {
+    if (waiter) {
+      const w = waiter;
+      waiter = undefined;
+      w(input);
+    } else if (input) queue.push(input);
+  };
+  return {
+    push: (input) => {
+      if (!stopped) deliver(input);
+    },
+    next: () => (queue.length ? Promise.resolve(queue.shift()) : stopped ? Promise.resolve(undefined) : new Promise((resolve) => (waiter = resolve))),
+    stop: () => {
+      if (stopped) return;
+      stopped = true;
+      onStop();
+      deliver(undefined);
+    },
+  };
+}
+
+/**
+ * Starts the stream: the RECORD one, or xinput when the server has no RECORD extension
+ * (`onFallback` is told why). Throws when neither can run (no X11 session, xinput not installed).
+ */
+export async function startInputRecorder(env: NodeJS.ProcessEnv = process.env, onFallback?: (reason: string) => void): Promise<InputRecorder> {
+  if (process.platform !== 'linux' || !env.DISPLAY) throw new Error('recording needs an X11 session (DISPLAY is not set)');
+  let record: DeviceEventRecord | undefined;
+  const recorder = inputQueue(() => record?.close());
+  try {
+    record = await DeviceEventRecord.start(
+      (event) => recorder.push({ kind: event.kind, down: event.down, detail: event.detail, at: Date.now(), point: { x: event.x, y: event.y } }),
+      env.DISPLAY,
+      () => recorder.stop(),
+    );
+    record.unref();
+    return recorder;
+  } catch (err) {
+    onFallback?.(err instanceof Error ? err.message : String(err));
+  }
+  return startXinputRecorder(env);
 }
 
 const RAW: Record<string, { kind: RawInput['kind']; down: boolean }> = {
@@ -31,28 +86,14 @@ const RAW: Record<string, { kind: RawInput['kind']; down: boolean }> = {
   RawButtonRelease: { kind: 'button', down: false },
 };
 
-/** Starts the stream; throws when xinput cannot run (no X11 session, not installed). */
-export function startInputRecorder(env: NodeJS.ProcessEnv = process.env): InputRecorder {
-  if (process.platform !== 'linux' || !env.DISPLAY) throw new Error('recording needs an X11 session (DISPLAY is not set)');
+/** The fallback stream: raw presses and releases from `xinput test-xi2 --root`, without positions. */
+export function startXinputRecorder(env: NodeJS.ProcessEnv = process.env): InputRecorder {
   const child: ChildProcess = spawn('xinput', ['test-xi2', '--root'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
-  const queue: RawInput[] = [];
-  let waiter: ((input: RawInput | undefined) => void) | undefined;
-  let stopped = false;
-  const push = (input: RawInput | undefined) => {
-    if (waiter) {
-      const w = waiter;
-      waiter = undefined;
-      w(input);
-    } else if (input) queue.push(input);
-  };
-  const stop = () => {
-    if (stopped) return;
-    stopped = true;
+  const recorder = inputQueue(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    push(undefined);
-  };
-  child.on('error', stop);
-  child.on('exit', stop);
+  });
+  child.on('error', recorder.stop);
+  child.on('exit', recorder.stop);
   process.once('exit', () => child.kill('SIGKILL'));
   let pending: { kind: RawInput['kind']; down: boolean } | undefined;
   createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -63,14 +104,11 @@ export function startInputRecorder(env: NodeJS.ProcessEnv = process.env): InputR
     }
     const detail = pending ? /^\s+detail: (\d+)/.exec(line) : null;
     if (pending && detail) {
-      push({ ...pending, detail: Number(detail[1]), at: Date.now() });
+      recorder.push({ ...pending, detail: Number(detail[1]), at: Date.now() });
       pending = undefined;
     }
   });
-  return {
-    next: () => (queue.length ? Promise.resolve(queue.shift()) : stopped ? Promise.resolve(undefined) : new Promise((resolve) => (waiter = resolve))),
-    stop,
-  };
+  return { next: recorder.next, stop: recorder.stop };
 }
 
 /** Keycode → its keysyms by level (plain, with Shift), from `xmodmap -pke`. */

@@ -72,6 +72,7 @@ export class X11Connection {
   /** Errors of requests that have no reply, kept until the next sync() reports them. */
   private voidErrors: X11Error[] = [];
   private readonly eventListeners = new Set<EventListener>();
+  private readonly closeListeners = new Set<(err: Error) => void>();
   private stream: { sequence: number; listener: StreamListener } | undefined;
   private closedError: Error | undefined;
   private nextId = 0;
@@ -131,6 +132,12 @@ export class X11Connection {
 
   close(): void {
     this.failAndClose(new X11Error('X connection closed'));
+  }
+
+  /** Told once when the connection fails or is closed (a stream's reader learns its stream ended). */
+  onClose(listener: (err: Error) => void): void {
+    if (this.closedError) listener(this.closedError);
+    else this.closeListeners.add(listener);
   }
 
   /** False once the connection failed or was closed (a request past its limit closes it). */
@@ -253,6 +260,8 @@ export class X11Connection {
       p.reject(this.closedError);
     }
     if (this.stream) this.stream = undefined;
+    for (const l of this.closeListeners) l(this.closedError);
+    this.closeListeners.clear();
   }
 
   private onData(chunk: Buffer): void {

@@ -78,7 +78,10 @@ export async function recordDemonstration(options: RecordOptions): Promise<Recor
   const log = await createRunLog({ home: options.home });
   const emit = (e: RunEventInput) => log.append(e);
   emit({ type: 'run_started', task: options.task, provider: 'person', model: 'recording', policy: 'auto', limits: { maxSteps: 10_000, maxWallMs: 24 * 3_600_000, maxCostUsd: 5 }, skills: [], labels: { recorded: 'person' }, display });
-  const recorder = startInputRecorder();
+  // Without RECORD the pointer is read after each press (xinput's raw events carry no position): said once in the log.
+  const recorder = await startInputRecorder(process.env, (reason) =>
+    emit({ type: 'error', message: `the recorder reads the pointer after each press, not at it (${reason}): a pointer that moves on at once is recorded where it got to`, fatal: false }),
+  );
   options.signal?.addEventListener('abort', () => recorder.stop(), { once: true });
   // Stopped while the recorder was starting: the listener above will never fire.
   if (options.signal?.aborted) recorder.stop();
@@ -150,7 +153,8 @@ export async function recordDemonstration(options: RecordOptions): Promise<Recor
     }
     if (!input.down) continue;
     await flushText();
-    const point = await computer.cursorPosition();
+    // Where the button went down (RECORD's root x/y), not where the pointer is by now.
+    const point = input.point ?? (await computer.cursorPosition());
     if (options.ignore?.({ kind: 'button', point })) continue;
     const direction = SCROLL[input.detail];
     if (direction) {
