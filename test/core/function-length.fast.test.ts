@@ -1,29 +1,19 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sourceTree } from './display-starters.js';
-import { isHandWritten, longFunctions, MAX_FUNCTION_LINES, type LongFunction } from './long-functions.js';
+import { isHandWritten, longFunctions, MAX_FUNCTION_LINES } from './long-functions.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /**
- * Long functions neither split nor explained yet, by file and name: the eval runner's
- * (another engineer's uncommitted edits when the rule came in) and four of the factories
- * issue 29 item 4 asks to split (the bridge service by area, the computer into frame
- * lifecycle and a performer queue, the settings form into its sections, the approval card
- * into its parts). Split since: the ACP agent's two (acp/run-updates.ts), runInTerminal
- * (its dialogue in cli/terminal-approval.ts) and createBridgeService (service/: pushes,
- * the active run, run.start, settings and past runs each in a file), runEvalFromCli (its
- * tasks, columns and out-dir steps in cli/eval-tasks.ts, eval-columns.ts, eval-out-dir.ts) and
+ * Every long function issue 29 item 4 named is split (no list of pending ones is left):
+ * the ACP agent's two (acp/run-updates.ts), runInTerminal (cli/terminal-approval.ts),
+ * createBridgeService (service/: pushes, the active run, run.start, settings and past runs
+ * each in a file), runEvalFromCli (cli/eval-tasks.ts, eval-columns.ts, eval-out-dir.ts),
  * createComputer (os-control/computer/: frames held between calls, observe, settle, typing,
- * the action queue) and ApprovalQueue (its state and shortcuts in approval-card-state.ts,
- * its parts in ApprovalFacts, ApprovalEditFields and ApprovalShot).
- * The list only shrinks: an entry fails once
- * its function is short or explained.
+ * the action queue), ApprovalQueue (approval-card-state.ts, ApprovalFacts, ApprovalEditFields,
+ * ApprovalShot) and Settings (settings-form-state.ts and one component per fieldset).
  */
-const PENDING: ReadonlySet<string> = new Set([
-  'src/renderer/components/Settings.tsx Settings',
-]);
-
 describe('no hand-written function over 120 lines without a reason (issue 29 item 4)', () => {
   const found = sourceTree(ROOT, 'src')
     .filter((f) => isHandWritten(f.file))
@@ -31,10 +21,7 @@ describe('no hand-written function over 120 lines without a reason (issue 29 ite
 
   it('every function in src/ over 120 lines has a comment saying why', () => {
     const unexplained = found.filter((f) => !f.excused);
-    const named = (f: LongFunction) => `${f.file} ${f.name}`;
-    expect(unexplained.filter((f) => !PENDING.has(named(f))).map((f) => `${f.file}:${f.line} ${f.name} (${f.lines} lines)`)).toEqual([]);
-    // Each pending entry is still long and unexplained: split it or explain it, then drop it here.
-    expect([...new Set(unexplained.filter((f) => PENDING.has(named(f))).map(named))].sort()).toEqual([...PENDING].sort());
+    expect(unexplained.map((f) => `${f.file}:${f.line} ${f.name} (${f.lines} lines)`)).toEqual([]);
   });
 
   it('sees the long functions that are there (a rule that finds none cannot fail)', () => {
