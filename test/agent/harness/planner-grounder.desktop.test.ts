@@ -19,7 +19,7 @@ import { terminateOcr } from '../../../src/os-control/ocr/index.js';
 import { installBlockOcr } from '../../../src/main/agent/harness/code/block-ocr.js';
 import { ocrWords } from '../../../src/main/agent/resolve/ocr-words.js';
 import { startAccessibilityBus, type AccessibilityBus } from '../../harness/a11y-bus.js';
-import { startFakeModel, type FakeModelServer } from '../../harness/fake-model/index.js';
+import { startFakeModel, type FakeModelServer, type FakeRequest } from '../../harness/fake-model/index.js';
 import { startGtkApp, type NativeApp } from '../../harness/native-apps.js';
 import { startXvfb, type Xvfb } from '../../harness/xvfb.js';
 import { runCli, tempHome, testRunOptions } from '../../e2e/support.js';
@@ -212,4 +212,49 @@ describe('supervision through the front door', () => {
     const told = fake.requests.slice(first)[1]!.toolResults[0]!.text;
     expect(told).toMatch(/^Error: Refused: "the blue square in the corner" could not be resolved: the grounding model is unavailable \(.*\)\. Nothing was done; the run was paused/s);
   }, 180_000);
+});
+
+/** The text of every user message a request carried, whatever its wire (tool results are not user messages). */
+function userTexts(request: FakeRequest): string[] {
+  const list = (v: unknown): Array<Record<string, unknown>> => (Array.isArray(v) ? (v as Array<Record<string, unknown>>) : []);
+  const messages = request.protocol === 'responses' ? list(request.body.input) : list(request.body.messages);
+  return messages
+    .filter((m) => m.role === 'user')
+    .flatMap((m) => (typeof m.content === 'string' ? [m.content] : list(m.content).filter((p) => p.type === 'text' || p.type === 'input_text').map((p) => String(p.text))));
+}
+
+// The planner's text form on each family's wire (issue 33 item 1): a model without function
+// calling writes click("…") lines on the Messages, Responses and Chat Completions wires alike,
+// streamed. Its ambiguous target must reach it as user text — there is no tool call to answer:
+// Anthropic rejects a tool_result whose id was never a tool_use, Responses a function_call_output
+// whose call it never made — and its next line acts. Before, Anthropic and Responses read no
+// action from the text at all, and their renders sent the answer nowhere or as a stray output.
+describe('the text form on every wire', () => {
+  const profiles: Array<[string, () => ProviderProfile]> = [
+    ['Anthropic Messages', () => ({ provider: 'anthropic', model: 'claude-sonnet-5-5', baseUrl: fake.anthropicBaseUrl, harness: 'planner-grounder' })],
+    ['OpenAI Responses', () => ({ provider: 'openai', model: 'gpt-5.4', baseUrl: fake.openaiBaseUrl, harness: 'planner-grounder' })],
+    ['Chat Completions', () => ({ provider: 'openai-compatible', model: 'qwen2.5-coder:7b', baseUrl: fake.openaiBaseUrl, harness: 'planner-grounder' })],
+  ];
+  it.each(profiles)('%s: "ambiguous, candidates …" comes back as text, the next line clicks the 7', async (_wire, profile) => {
+    clearCalculator();
+    await focusCalculator();
+    await expect.poll(displayValue, { timeout: 10_000 }).toBe('');
+    const { result, events, requests } = await runScripted({ fake, computer, home: home.home }, profile(), [
+      { text: 'I press a key.\nclick("the button")', chunkSize: 4 },
+      { text: 'Several buttons; the 7 then.\nclick("the 7 button")', chunkSize: 4 },
+      { text: 'done("entered 7")' },
+    ]);
+    const said = events.map((e) => [e.type, e.type === 'error' ? e.message : e.type === 'action_invalid' ? e.error : '']);
+    expect(result.status, JSON.stringify(said)).toBe('done');
+    expect(await displayValue()).toBe('7');
+    expect(requests).toHaveLength(3);
+    for (const r of requests) expect(r.stream).toBe(true);
+    // The ambiguity reached the planner as a user message, and nothing answered a call it never made.
+    expect(requests[1]!.toolResults).toEqual([]);
+    expect(userTexts(requests[1]!).join('\n')).toMatch(/Result: Error: "the button" matches \d+ places equally well: push button "[^"]+" at \(\d+, \d+\) \[tree 0\.50\];.*Nothing was done/s);
+    expect(userTexts(requests[2]!).join('\n')).toMatch(/Result: /);
+    const proposed = events.filter((e): e is Proposed => e.type === 'action_proposed');
+    expect(proposed.map((p) => p.resolved?.description ?? p.action.type)).toEqual(['the 7 button', 'finish']);
+    expect(proposed[0]!.reasoning).toBe('Several buttons; the 7 then.');
+  }, 240_000);
 });

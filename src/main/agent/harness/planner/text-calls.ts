@@ -1,3 +1,4 @@
+import type { ToolSpec } from '../../providers/tool-spec.js';
 import type { ModelCall } from '../../transcript.js';
 import { ACT_TOOL_NAME, readActInput, readPlannerText, TEXT_FORM_EXAMPLE } from './wire.js';
 
@@ -31,4 +32,15 @@ export function plannerTextReply(reply: string, seq: number): PlannerTextReply {
       return { thoughts: read.thoughts, calls: [{ callId: `plan_${seq}`, name: ACT_TOOL_NAME, input: read.input, actions: [] }] };
     }
   }
+}
+
+/**
+ * A reply of a run that offers `act` (the planner-grounder harness) with no tool call, read in
+ * the text form on any family's wire; undefined when the reply called a tool or the run does
+ * not offer act (another harness's prose is no action). Every family calls this, so a planner
+ * without function calling is read the same on Messages, Responses and Chat Completions.
+ */
+export function plannerTextFallback(text: string, calls: readonly ModelCall[], offered: readonly ToolSpec[], seq: number): PlannerTextReply | undefined {
+  if (calls.length > 0 || !offered.some((tool) => tool.name === ACT_TOOL_NAME)) return undefined;
+  return plannerTextReply(text, seq);
 }

@@ -12,6 +12,7 @@ import type { ModelTurn, Provider, TurnCallbacks, TurnRequest } from '../types.j
 import { BETA_HEADERS, THINKING_BUDGETS, chooseToolVersion, claudeImageTarget, usesAdaptiveThinking, type ClaudeToolVersion } from './models.js';
 import { renderMessages } from './render.js';
 import { runHarness } from '../../harness/index.js';
+import { plannerTextFallback } from '../../harness/planner/text-calls.js';
 
 /**
  * Claude through the Anthropic Messages API, streaming.
@@ -61,6 +62,8 @@ export function createAnthropicProvider(profile: ProviderProfile, options: Anthr
     timeout: options.timeoutMs,
   });
   const model = profile.model;
+  // Numbers the calls read from text replies (plan_<n>): unique within the run, as tool_use ids are.
+  let turnSeq = 0;
 
   function tools(request: TurnRequest): Array<Record<string, unknown>> {
     const { width, height } = request.observation.image;
@@ -123,7 +126,7 @@ export function createAnthropicProvider(profile: ProviderProfile, options: Anthr
     },
     async turn(request, signal, callbacks): Promise<ModelTurn> {
       const message = await withRetry((_attempt, attemptSignal) => once(request, attemptSignal, callbacks), signal, callbacks, options.retry);
-      return toTurn(message, version, contextOf(request.observation), request.tools);
+      return toTurn(message, version, contextOf(request.observation), request.tools, turnSeq++);
     },
   };
 }
@@ -150,7 +153,7 @@ function parseToolUse(
   return call;
 }
 
-export function toTurn(message: ResponseMessage, version: ClaudeToolVersion, ctx: ParseContext, offered: readonly ToolSpec[]): ModelTurn {
+export function toTurn(message: ResponseMessage, version: ClaudeToolVersion, ctx: ParseContext, offered: readonly ToolSpec[], seq: number): ModelTurn {
   const texts: string[] = [];
   const thinking: string[] = [];
   const calls: ModelCall[] = [];
@@ -159,13 +162,17 @@ export function toTurn(message: ResponseMessage, version: ClaudeToolVersion, ctx
     else if (b.type === 'thinking' && typeof b.thinking === 'string') thinking.push(b.thinking);
     else if (b.type === 'tool_use') calls.push(parseToolUse(b as { id: string; name: string; input: unknown; toolset_name?: string | null }, version, ctx, offered));
   }
+  // A planner without function calling writes its action as a line of text (harness/planner/wire.ts).
+  // The content blocks are kept as returned: the replayed turn is the model's own text.
+  const planned = plannerTextFallback(texts.join('\n'), calls, offered, seq);
+  if (planned) calls.push(...planned.calls);
   const sr = message.stop_reason;
   const stopReason = sr === 'tool_use' || sr === 'end_turn' || sr === 'max_tokens' || sr === 'refusal' ? sr : 'other';
   const u = message.usage;
   return {
     assistant: {
       role: 'assistant',
-      text: texts.join('\n'),
+      text: planned ? planned.thoughts : texts.join('\n'),
       ...(thinking.length ? { thinking: thinking.join('\n') } : {}),
       calls,
       providerState: { content: message.content },
@@ -177,5 +184,6 @@ export function toTurn(message: ResponseMessage, version: ClaudeToolVersion, ctx
       cacheWriteTokens: u.cache_creation_input_tokens ?? 0,
     },
     stopReason: calls.length > 0 && stopReason !== 'max_tokens' ? 'tool_use' : stopReason,
+    ...(planned?.unreadable ? { unreadable: planned.unreadable } : {}),
   };
 }

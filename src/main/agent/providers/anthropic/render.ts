@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import type { AssistantItem, TranscriptImage, TranscriptItem } from '../../transcript.js';
 import { isBuiltinTool } from '../builtin-tools.js';
+import { textCallResult } from '../text-call-result.js';
 import type { ToolSpec } from '../tool-spec.js';
 import type { ClaudeToolVersion } from './models.js';
 
@@ -10,7 +11,8 @@ import type { ClaudeToolVersion } from './models.js';
  * by a tool_result in the next user message (a call the runner did not run gets an
  * error result saying so); tool results come first in that message, then any user
  * text and images; a pruned image leaves nothing behind, and a result with nothing to
- * say is sent without content. Prompt-caching breakpoints (the API allows 4; the
+ * say is sent without content. A call the model wrote as text (the planner's text form)
+ * was never a tool_use: its result goes as user text after the tool results. Prompt-caching breakpoints (the API allows 4; the
  * provider puts the first on the system prompt, which caches tools + system): the last
  * two user messages, so each request reads what the previous one wrote, and the end of
  * the compacted start of the conversation (context.ts), so a request right after a
@@ -74,6 +76,7 @@ export async function renderMessages(transcript: readonly TranscriptItem[], vers
   let transient: Block[] = [];
   const transientBlocks = new Set<Block>();
   let pending = new Map<string, string | undefined>(); // callId → toolset_name
+  let textCalls = new Set<string>(); // calls of the last turn read from its text: no tool_use to answer
   // Index the user message holding the last compacted item will have once flushed.
   let compactedEnd: number | undefined;
 
@@ -99,6 +102,11 @@ export async function renderMessages(transcript: readonly TranscriptItem[], vers
       if (blocks.length === 0) blocks.push({ type: 'text', text: '(no output)' });
       messages.push({ role: 'assistant', content: blocks });
       for (const b of blocks) if (b.type === 'tool_use') pending.set(b.id, b.toolset_name ?? undefined);
+      textCalls = new Set(item.calls.map((c) => c.callId).filter((id) => !pending.has(id)));
+    } else if (item.role === 'tool_result' && textCalls.delete(item.callId)) {
+      extra.push({ type: 'text', text: textCallResult(item) });
+      if (item.image && !item.imagePruned) extra.push(await imageBlock(item.image));
+      if (item.compacted) compactedEnd = messages.length;
     } else if (item.role === 'tool_result') {
       if (!pending.has(item.callId)) continue; // an answer to nothing would be rejected by the API
       const toolset = pending.get(item.callId);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { TranscriptImage, TranscriptItem } from '../../transcript.js';
+import { textCallResult } from '../text-call-result.js';
 
 /**
  * The neutral transcript → Chat Completions `messages`.
@@ -64,9 +65,8 @@ export async function renderChat(system: string, transcript: readonly Transcript
       if (!pending.has(item.callId)) continue;
       const viaTools = pending.get(item.callId)!;
       pending.delete(item.callId);
-      const text = item.ok ? item.text || 'Done.' : `Error: ${item.text}`;
-      if (viaTools) toolMsgs.push({ role: 'tool', tool_call_id: item.callId, content: text });
-      else parts.push({ type: 'text', text: `Result: ${text}` });
+      if (viaTools) toolMsgs.push({ role: 'tool', tool_call_id: item.callId, content: item.ok ? item.text || 'Done.' : `Error: ${item.text}` });
+      else parts.push({ type: 'text', text: textCallResult(item) });
       await addImage(item.image, item.imagePruned);
     } else {
       if (item.text) parts.push({ type: 'text', text: item.text });

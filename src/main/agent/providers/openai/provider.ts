@@ -11,6 +11,7 @@ import type { ToolSpec } from '../tool-spec.js';
 import type { ModelTurn, Provider, TurnCallbacks, TurnRequest } from '../types.js';
 import { renderInput } from './render.js';
 import { runHarness } from '../../harness/index.js';
+import { plannerTextFallback } from '../../harness/planner/text-calls.js';
 
 /**
  * OpenAI models through the Responses API, streaming.
@@ -78,6 +79,8 @@ export function createOpenAIProvider(profile: ProviderProfile, options: OpenAIPr
     timeout: options.timeoutMs,
   });
   const model = profile.model;
+  // Numbers the calls read from text replies (plan_<n>): unique within the run, as call ids are.
+  let turnSeq = 0;
 
   // When the server no longer knows the response we chain to (expired, another project,
   // a resumed run), this request replays the transcript instead; the reply is stored
@@ -132,7 +135,7 @@ export function createOpenAIProvider(profile: ProviderProfile, options: OpenAIPr
     imageTarget: () => openAIImageTarget(tool),
     async turn(request, signal, callbacks): Promise<ModelTurn> {
       const response = await withRetry((_attempt, attemptSignal) => once(request, attemptSignal, callbacks), signal, callbacks, options.retry);
-      return toTurn(response, contextOf(request.observation), request.tools);
+      return toTurn(response, contextOf(request.observation), request.tools, turnSeq++);
     },
   };
 }
@@ -172,7 +175,7 @@ function parseComputerCall(item: Record<string, unknown>, ctx: ParseContext): Mo
   return { callId: str(item.call_id), name: 'computer', input, actions, ...(safetyChecks.length ? { safetyChecks } : {}) };
 }
 
-export function toTurn(response: Response, ctx: ParseContext, offered: readonly ToolSpec[]): ModelTurn {
+export function toTurn(response: Response, ctx: ParseContext, offered: readonly ToolSpec[], seq: number): ModelTurn {
   const texts: string[] = [];
   const thinking: string[] = [];
   const calls: ModelCall[] = [];
@@ -194,6 +197,10 @@ export function toTurn(response: Response, ctx: ParseContext, offered: readonly 
       calls.push(parseFunctionCall(item, ctx, offered));
     }
   }
+  // A planner without function calling writes its action as a line of text (harness/planner/wire.ts);
+  // the server holds no call for it, so its result goes back as user text (render.ts, fromText).
+  const planned = plannerTextFallback(texts.join('\n'), calls, offered, seq);
+  if (planned) calls.push(...planned.calls);
   const reason = response.status === 'incomplete' ? response.incomplete_details?.reason : undefined;
   if (reason === 'content_filter') refused = true;
   const stopReason = reason === 'max_output_tokens' ? 'max_tokens' : calls.length ? 'tool_use' : refused ? 'refusal' : 'end_turn';
@@ -202,12 +209,13 @@ export function toTurn(response: Response, ctx: ParseContext, offered: readonly 
   return {
     assistant: {
       role: 'assistant',
-      text: texts.join('\n'),
+      text: planned ? planned.thoughts : texts.join('\n'),
       ...(thinking.length ? { thinking: thinking.join('\n') } : {}),
       calls,
-      providerState: { responseId: response.id },
+      providerState: { responseId: response.id, ...(planned ? { fromText: true } : {}) },
     },
     usage: { inputTokens: Math.max(0, (u?.input_tokens ?? 0) - cached), outputTokens: u?.output_tokens ?? 0, cacheReadTokens: cached, cacheWriteTokens: 0 },
     stopReason,
+    ...(planned?.unreadable ? { unreadable: planned.unreadable } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AssistantItem, TranscriptImage, TranscriptItem } from '../../transcript.js';
+import { textCallResult } from '../text-call-result.js';
 
 /**
  * The neutral transcript → OpenAI Responses `input` items.
@@ -7,13 +8,15 @@ import type { AssistantItem, TranscriptImage, TranscriptItem } from '../../trans
  * Chained (the normal case): the last assistant turn has a response id; we send
  * `previous_response_id` and only what came after it — computer_call_output (with the
  * screenshot and any acknowledged safety checks), function_call_output and user
- * messages. Every call of that turn is answered.
+ * messages. Every call of that turn is answered; the calls of a turn read from its text
+ * (`fromText`: the planner's text form) were never calls on the server, so their results
+ * go as user messages.
  * Replay (no response id, e.g. a resumed run whose server state is gone): the whole
  * transcript as plain messages, calls described in text, so nothing refers to
  * server state that may not exist.
  */
 
-export const OpenAIStateSchema = z.object({ responseId: z.string() });
+export const OpenAIStateSchema = z.object({ responseId: z.string(), fromText: z.boolean().optional() });
 export const PRUNED_NOTE = '[older screenshot removed to save context]';
 export const NOT_RUN_NOTE = 'Not executed: an earlier action of this turn failed or the turn was interrupted.';
 
@@ -57,7 +60,9 @@ export async function renderInput(
   const turn = transcript[last] as AssistantItem;
   const tail = transcript.slice(last + 1);
   const computerCalls = new Set(turn.calls.filter((c) => c.name === 'computer').map((c) => c.callId));
-  const pending = new Set(turn.calls.map((c) => c.callId));
+  const fromText = OpenAIStateSchema.safeParse(turn.providerState).data?.fromText === true;
+  const pending = new Set(fromText ? [] : turn.calls.map((c) => c.callId));
+  const textCalls = new Set(fromText ? turn.calls.map((c) => c.callId) : []);
   // A computer_call_output must carry a screenshot; a call answered without one (not the
   // last of its turn) borrows the newest screenshot of this segment.
   // When the screen did not change after the turn (the runner then sends no new image),
@@ -69,7 +74,10 @@ export async function renderInput(
   const input: InputItem[] = [];
   const notes: InputItem[] = [];
   for (const item of tail) {
-    if (item.role === 'tool_result') {
+    if (item.role === 'tool_result' && textCalls.delete(item.callId)) {
+      const m = await userMessage(textCallResult(item), item.image, item.imagePruned, detail);
+      if (m) notes.push(m);
+    } else if (item.role === 'tool_result') {
       if (!pending.delete(item.callId)) continue;
       if (computerCalls.has(item.callId)) {
         const image = item.image && !item.imagePruned ? item.image : fallback;
