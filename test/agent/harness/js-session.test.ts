@@ -74,3 +74,26 @@ it('a stop mid-loop ends the block as stopped', async () => {
   setImmediate(() => controller.abort());
   expect((await running).status).toBe('stopped');
 }, 60_000);
+
+it('warm() starts the worker before any block; a second warm keeps the live session and its globals', async () => {
+  const warmed = new JsSession();
+  try {
+    await warmed.warm();
+    expect(await warmed.run('var kept = 5;', options())).toMatchObject({ status: 'done', restarted: false });
+    await warmed.warm();
+    expect(await warmed.run('kept', options())).toMatchObject({ status: 'done', value: '5', restarted: false });
+  } finally {
+    await warmed.close();
+  }
+}, 60_000);
+
+it('a resumed run\'s warm session still tells its first block that the earlier variables are gone, once', async () => {
+  const resumed = new JsSession({ fresh: true });
+  try {
+    await resumed.warm();
+    expect(await resumed.run('1', options())).toMatchObject({ status: 'done', value: '1', restarted: true });
+    expect(await resumed.run('2', options())).toMatchObject({ status: 'done', value: '2', restarted: false });
+  } finally {
+    await resumed.close();
+  }
+}, 60_000);

@@ -6,6 +6,7 @@ import { PythonSession, type BlockOptions, type ComputerCallRequest } from '../.
 import { planCall } from '../../../src/main/agent/harness/code/computer-api.js';
 import { blockText } from '../../../src/main/agent/harness/code/run-block.js';
 import { sandboxPolicy } from '../../../src/main/sandbox/index.js';
+import { alive, driversIn, namespacePid } from './session-processes.js';
 
 // The code harness's Python session on its own (issue 31 item 3): the real python3, in
 // the real bubblewrap sandbox where the run has one. What the model's code can reach,
@@ -126,12 +127,51 @@ describe('python session: what comes back', () => {
   }, 60_000);
 });
 
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
+describe('python session: started before its first block (warm, the run\'s start)', () => {
+  it('warm() leaves an interpreter waiting in the sandbox, and the first block runs in that very process', async () => {
+    const cwd = mkdtempSync(path.join(workspace, 'warm-'));
+    const s = new PythonSession({ cwd, sandbox: sandboxPolicy({ mode: 'workspace-write', workspace: cwd }) });
+    sessions.push(s);
+    await s.warm();
+    // Before any block: the driver (python3 -u -c …) is alive, started in this session's own workspace.
+    const waiting = driversIn(cwd);
+    expect(waiting).toHaveLength(1);
+    const r = await s.run('import os\nos.getpid()', options());
+    expect(r).toMatchObject({ status: 'done', restarted: false });
+    // The pid the block saw is the warm process's pid in its own namespace (bubblewrap's: the last of NSpid).
+    expect(r.value).toBe(namespacePid(waiting[0]!));
+    expect(driversIn(cwd)).toEqual(waiting);
+    await s.close();
+    expect(alive(waiting[0]!)).toBe(false);
+  }, 60_000);
+
+  it('a resumed run\'s warm session still tells its first block that the earlier variables are gone', async () => {
+    const s = new PythonSession({ cwd: workspace, fresh: true });
+    sessions.push(s);
+    await s.warm();
+    expect(await s.run('1', options())).toMatchObject({ status: 'done', value: '1', restarted: true });
+    expect(await s.run('2', options())).toMatchObject({ status: 'done', value: '2', restarted: false });
+  }, 60_000);
+
+  it('an interpreter that could not start when warmed: the first block says why at once (no wait for its time-out)', async () => {
+    const s = new PythonSession({ cwd: workspace, python: path.join(workspace, 'no-such-python3') });
+    sessions.push(s);
+    await s.warm();
+    const r = await s.run('1', options({ timeoutMs: 600_000 }));
+    expect(r.status).toBe('crashed');
+    expect(r.error).toBe('the Python interpreter could not start: spawn ' + path.join(workspace, 'no-such-python3') + ' ENOENT (is python3 installed? deskpilot doctor checks)');
+  }, 60_000);
+
+  it('an interpreter that ended between warm and the first block: that block is a crash, the next one starts afresh', async () => {
+    const cwd = mkdtempSync(path.join(workspace, 'ended-'));
+    const s = new PythonSession({ cwd });
+    sessions.push(s);
+    await s.warm();
+    const [pid] = driversIn(cwd);
+    process.kill(pid!, 'SIGKILL');
+    while (alive(pid!)) await new Promise((r) => setTimeout(r, 20));
+    const crashed = await s.run('1', options({ timeoutMs: 600_000 }));
+    expect(crashed).toMatchObject({ status: 'crashed', error: 'the Python interpreter ended (exit SIGKILL)' });
+    expect(await s.run('3', options())).toMatchObject({ status: 'done', value: '3', restarted: true });
+  }, 60_000);
+});

@@ -50,6 +50,8 @@ function scriptedSession(calls: Array<Omit<ComputerCallRequest, 'line'> & { line
       for (const call of calls) seen.replies.push(await options.onCall({ line: null, ...call }));
       return { status: 'done', output: 'out', truncated: false, restarted: false, durationMs: 1, ...end };
     },
+    // run-block never warms a session (the run's start does): nothing to start here.
+    async warm() {},
     async close() {
       seen.closed += 1;
     },

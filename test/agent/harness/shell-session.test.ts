@@ -10,6 +10,7 @@ import { fencedCalls } from '../../../src/main/agent/harness/code/fences.js';
 import { blockCommand, codeOfCommand } from '../../../src/shared/code-block.js';
 import { runsIn } from '../../../src/shared/runs-in.js';
 import { sandboxPolicy } from '../../../src/main/sandbox/index.js';
+import { alive, driversIn, namespacePid } from './session-processes.js';
 
 // Shell as a language of the code harness (issue 31 item 3): a persistent bash session,
 // the real bash in the real bubblewrap sandbox (workspace-write), one per run like the
@@ -120,6 +121,35 @@ describe('shell session in the run sandbox (workspace-write, real bubblewrap)', 
   }, 60_000);
 });
 
+describe('shell session started before its first block (warm)', () => {
+  it('warm() resolves once bash in the sandbox waits for code (its ready line), and the first block runs in that bash', async () => {
+    const cwd = mkdtempSync(path.join(workspace, 'warm-'));
+    const shell = new ShellSession({ cwd, sandbox: sandboxPolicy({ mode: 'workspace-write', workspace: cwd }) });
+    sessions.push(shell);
+    await shell.warm();
+    const waiting = driversIn(cwd, 'bash');
+    expect(waiting).toHaveLength(1);
+    const r = await shell.run('echo "$$"', options());
+    expect(r).toMatchObject({ status: 'done', restarted: false });
+    expect(r.output.trim()).toBe(namespacePid(waiting[0]!));
+    await shell.close();
+    expect(alive(waiting[0]!)).toBe(false);
+  }, 60_000);
+
+  it('a run\'s CodeSessions warm the languages asked for, each in its own session, and close ends them', async () => {
+    const cwd = mkdtempSync(path.join(workspace, 'warm-all-'));
+    const code = new CodeSessions({ cwd, resumed: false });
+    sessions.push(code);
+    await code.warm(['shell', 'python']);
+    const [bash] = driversIn(cwd, 'bash');
+    const [python] = driversIn(cwd, 'python');
+    expect(bash && alive(bash) && python && alive(python)).toBe(true);
+    expect((await code.session('shell').run('echo "$$"', options())).output.trim()).toBe(namespacePid(bash!));
+    await code.close();
+    expect([alive(bash!), alive(python!)]).toEqual([false, false]);
+  }, 60_000);
+});
+
 describe('shell as a language of execute', () => {
   it('execute takes it (with an escalation, as the shell tool does); a fence tagged shell, sh or bash runs as it', () => {
     expect(readExecuteInput({ language: 'shell', code: 'ls' })).toEqual({ ok: true, block: { language: 'shell', code: 'ls' } });
@@ -153,13 +183,3 @@ describe('shell as a language of execute', () => {
     expect(code.session('shell')).not.toBe(code.session('python'));
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}

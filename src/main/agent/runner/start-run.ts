@@ -80,6 +80,8 @@ export async function startRunWith(options: RunOptions, makeDeps: DepsFactory): 
 
   const questions = new PendingQuestions();
   const ctx = buildContext({ options, log, deps, emit, tools, point, skillPrompts, agentsMdBlock, display, questions, harness });
+  // The harness's interpreters start now, beside the model's first turn; runToEnd's close ends them with the run.
+  void ctx.code.warm(harness.warmLanguages);
   const wallTimer = armWallTimer(ctx, deps, options.limits.maxWallMs - point.activeBeforeMs);
   const done = runToEnd(ctx, deps, log, wallTimer, { ended, steps });
   return handleFor(log, done, deps, questions, ended);

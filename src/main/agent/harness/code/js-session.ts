@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { truncateMiddle } from '../../tools/shell.js';
 import { JS_WORKER_SOURCE } from './js-worker-source.js';
@@ -21,6 +23,19 @@ import type { BlockOptions, BlockResult, CodeSession } from './session.js';
 /** Heap cap per session: a runaway allocation is an error in the code, not DeskPilot's memory. */
 const MEMORY_LIMIT = 256 * 1024 * 1024;
 
+/**
+ * QuickJS's WebAssembly, compiled once per DeskPilot process and handed to each session's
+ * worker (a WebAssembly.Module crosses to a worker without a copy or a second compile):
+ * the 1 MB asyncify build took 95–165 ms to compile per session at load 4–15.
+ */
+let compiled: Promise<WebAssembly.Module> | undefined;
+function quickJsModule(variantPath: string): Promise<WebAssembly.Module> {
+  compiled ??= readFile(path.join(path.dirname(variantPath), 'emscripten-module.wasm')).then((bytes) => WebAssembly.compile(bytes));
+  // A failed compile is not kept: the next session tries again (and the worker, given none, loads the file itself).
+  compiled.catch(() => (compiled = undefined));
+  return compiled;
+}
+
 const WorkerMessage = {
   isReady: (m: unknown): m is { type: 'ready' } => (m as { type?: unknown })?.type === 'ready',
   isFailed: (m: unknown): m is { type: 'failed'; error: string } => (m as { type?: unknown })?.type === 'failed',
@@ -30,21 +45,33 @@ const WorkerMessage = {
 
 export class JsSession implements CodeSession {
   private worker: Promise<Worker> | undefined;
-  private lost: boolean;
+  /** The next block says the session is fresh (a resumed run's, or after a stop, time-out or crash); apart from `worker`, which a warm start makes early. */
+  private sayFresh: boolean;
   private busy = false;
 
   constructor(options: { fresh?: boolean } = {}) {
-    this.lost = options.fresh === true;
+    this.sayFresh = options.fresh === true;
+  }
+
+  async warm(): Promise<void> {
+    const worker = (this.worker ??= this.start());
+    try {
+      await worker;
+    } catch {
+      // Not started: the first block starts it again and reports why.
+      if (this.worker === worker) this.worker = undefined;
+    }
   }
 
   async run(code: string, options: BlockOptions): Promise<BlockResult> {
     if (this.busy) throw new Error('a block is already running in this session');
     this.busy = true;
     const started = Date.now();
-    const restarted = this.worker === undefined && this.lost;
     try {
       if (options.signal.aborted) return { status: 'stopped', output: '', truncated: false, restarted: false, durationMs: 0 };
       const worker = await (this.worker ??= this.start());
+      const restarted = this.sayFresh;
+      this.sayFresh = false;
       const outcome = await this.runIn(worker, code, options);
       if (outcome.status !== 'done' && outcome.status !== 'error') await this.end();
       const cut = truncateMiddle(outcome.output, options.maxOutputChars);
@@ -61,15 +88,18 @@ export class JsSession implements CodeSession {
   }
 
   private async end(): Promise<void> {
-    this.lost = true;
+    this.sayFresh = true;
     await this.close();
   }
 
-  private start(): Promise<Worker> {
+  private async start(): Promise<Worker> {
     const require = createRequire(import.meta.url);
+    const variant = require.resolve('@jitl/quickjs-wasmfile-release-asyncify');
+    // Without it the worker compiles the file itself, and a file that cannot compile fails there, said as the start's error.
+    const wasmModule = await quickJsModule(variant).catch(() => undefined);
     const worker = new Worker(JS_WORKER_SOURCE, {
       eval: true,
-      workerData: { core: require.resolve('quickjs-emscripten-core'), variant: require.resolve('@jitl/quickjs-wasmfile-release-asyncify'), memoryLimit: MEMORY_LIMIT },
+      workerData: { core: require.resolve('quickjs-emscripten-core'), variant, memoryLimit: MEMORY_LIMIT, ...(wasmModule ? { wasmModule } : {}) },
       // The thread's own heap, beside QuickJS's capped one.
       resourceLimits: { maxOldGenerationSizeMb: 128 },
     });

@@ -17,7 +17,9 @@ export const JS_WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
 const core = require(workerData.core);
 const variantModule = require(workerData.variant);
-const variant = variantModule.default || variantModule;
+const base = variantModule.default || variantModule;
+// The module the main thread compiled once (js-session.ts quickJsModule), else the variant reads and compiles its file.
+const variant = workerData.wasmModule ? core.newVariant(base, { wasmModule: workerData.wasmModule }) : base;
 
 // String.raw: the prelude's regular expressions and '\n' reach QuickJS as written.
 const PRELUDE = String.raw${'`'}

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createInterface } from 'node:readline';
+import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { z } from 'zod';
 import { sandboxRefusal, startSandboxedProcess, type CommandSpec, type SandboxedProcess, type SandboxPolicy } from '../../../sandbox/index.js';
@@ -14,7 +14,8 @@ import type { Interpreter } from './interpreter.js';
  * keeps its globals between blocks, started under the run's sandbox by the sandbox's
  * one entry for interpreters (sandbox/sandboxed-process.ts startSandboxedProcess: the
  * plan, hidden paths, network and display rules of a shell command). Its lifetime:
- * started by the first block, ended by `close()` when the run ends, and ended early —
+ * started by `warm()` when the run starts (while the model reads its first screen) or
+ * else by the first block, ended by `close()` when the run ends, and ended early —
  * with everything it started — when a block is stopped or runs past its time; the next
  * block then starts a fresh one and says so. `stop` of the sandboxed process ends its
  * group, every process carrying its marker (a `setsid` child too) and, under
@@ -58,6 +59,12 @@ export interface BlockResult {
 export interface CodeSession {
   /** Runs one block; never throws for the code's own failure (it is in the result). */
   run(code: string, options: BlockOptions): Promise<BlockResult>;
+  /**
+   * Starts the interpreter before its first block (the run's start, beside the model's
+   * first turn) and resolves when it is ready for code. Never throws: an interpreter that
+   * cannot start is started again by the first block, which reports why.
+   */
+  warm(): Promise<void>;
   /** Ends the interpreter and everything it started. */
   close(): Promise<void>;
 }
@@ -78,6 +85,7 @@ export interface SessionOptions {
   user?: { uid: number; gid: number };
 }
 
+const READY_LINE = '{"type":"ready"}';
 const DoneSchema = z.object({ type: z.literal('done'), ok: z.boolean(), value: z.string().optional(), error: z.string().optional() });
 const CallSchema = z.object({ type: z.literal('call'), id: z.number().int(), method: z.string(), args: z.record(z.string(), z.unknown()), line: z.number().int().nullable() });
 const DriverMessageSchema = z.union([DoneSchema, CallSchema]);
@@ -87,6 +95,12 @@ interface Live {
   child: ChildProcess;
   nonce: string;
   stdin: Writable;
+  /** The driver's lines on fd 3, read for the interpreter's whole life (each block listens while it runs). */
+  rpc: Interface;
+  /** Resolves at the driver's ready line, or when the interpreter is gone before it. */
+  ready: Promise<void>;
+  /** Why the interpreter is gone (it ended or could not start): set before any block may be listening. */
+  gone?: string;
 }
 
 
@@ -100,15 +114,29 @@ const PYTHON: (python: string | undefined) => Interpreter = (python) => ({
 /** A persistent interpreter under the run's sandbox, speaking the drivers' protocol (PythonSession, ShellSession). */
 export class InterpreterSession implements CodeSession {
   private live: Live | undefined;
-  /** An earlier interpreter of this session was ended (stop, time-out, crash): the next block says so. */
-  private lost = false;
+  /**
+   * The next block runs in an interpreter without the variables the model may expect
+   * (a resumed run's, or one started after a stop, time-out or crash): it says so. Kept
+   * apart from `live`, since a warm start makes the interpreter before any block.
+   */
+  private sayFresh: boolean;
   private busy = false;
 
   constructor(
     private readonly options: SessionOptions,
     private readonly interpreter: Interpreter,
   ) {
-    this.lost = options.fresh === true;
+    this.sayFresh = options.fresh === true;
+  }
+
+  async warm(): Promise<void> {
+    try {
+      this.live ??= this.start();
+    } catch {
+      // SandboxUnavailableError and the like: the first block's own start throws it again, to the model.
+      return;
+    }
+    await this.live.ready;
   }
 
   /** Runs one block; never throws for the code's own failure (it is in the result). Throws only when the interpreter cannot start. */
@@ -116,10 +144,11 @@ export class InterpreterSession implements CodeSession {
     if (this.busy) throw new Error('a block is already running in this session');
     this.busy = true;
     const started = Date.now();
-    const restarted = this.live === undefined && this.lost;
     try {
       if (options.signal.aborted) return { status: 'stopped', output: '', truncated: false, restarted: false, durationMs: 0 };
       const live = (this.live ??= this.start());
+      const restarted = this.sayFresh;
+      this.sayFresh = false;
       const outcome = await this.runIn(live, code, options);
       if (outcome.status === 'stopped' || outcome.status === 'timed_out' || outcome.status === 'crashed') await this.end(true);
       const cut = truncateMiddle(outcome.output, options.maxOutputChars);
@@ -153,14 +182,33 @@ export class InterpreterSession implements CodeSession {
     // graceMs 0: a stopped or timed-out block is killed at once, no TERM grace (stop of a
     // spinning block 462 ms median at load 34, 617 ms with 200 ms graces).
     const started = startSandboxedProcess(this.options.sandbox, plain, { extraPipes: 1, graceMs: 0, ...(this.options.home ? { home: this.options.home } : {}), ...this.options.user });
-    return { process: started, child: started.child, nonce, stdin: started.stdin };
+    const { child } = started;
+    const rpc = createInterface({ input: started.extra[0] as Readable });
+    let readied = () => {};
+    const live: Live = { process: started, child, nonce, stdin: started.stdin, rpc, ready: new Promise((resolve) => (readied = resolve)) };
+    const onReady = (line: string) => {
+      if (line !== READY_LINE) return;
+      rpc.off('line', onReady);
+      readied();
+    };
+    rpc.on('line', onReady);
+    // Listened to from the start: a warm interpreter may end (python3 missing, `exit()`) before any block listens.
+    // A spawn that fails emits 'error' then 'close' (Node 20): ready waits for the close, so the reason is kept before.
+    child.once('error', (error) => {
+      live.gone ??= `${this.interpreter.name} could not start: ${error.message} (${this.interpreter.missing})`;
+    });
+    child.once('close', () => {
+      live.gone ??= `${this.interpreter.name} ended (exit ${child.exitCode ?? child.signalCode ?? 'unknown'})`;
+      readied();
+    });
+    return live;
   }
 
   private async end(lost: boolean): Promise<void> {
     const live = this.live;
     this.live = undefined;
     if (!live) return;
-    if (lost) this.lost = true;
+    if (lost) this.sayFresh = true;
     // Its group, what left it (setsid, a daemon: the process marker), its pid namespace.
     await live.process.stop();
   }
@@ -201,7 +249,7 @@ export class InterpreterSession implements CodeSession {
           if (!ended[name]) output += pending;
         });
       }
-      const rpc = createInterface({ input: live.process.extra[0] as Readable });
+      const { rpc } = live;
       const finish = (result: Omit<BlockResult, 'restarted' | 'durationMs' | 'truncated'>) => {
         if (settled) return;
         settled = true;
@@ -211,7 +259,7 @@ export class InterpreterSession implements CodeSession {
         // 11 blocks: Node's MaxListenersExceededWarning in the harness bench).
         child.off('close', onClose);
         child.off('error', onError);
-        rpc.close();
+        rpc.off('line', onLine);
         for (const off of listeners) off();
         resolve({ ...result, output: result.output });
       };
@@ -224,7 +272,7 @@ export class InterpreterSession implements CodeSession {
           ...(done.error !== undefined ? { error: done.error } : {}),
         });
       };
-      rpc.on('line', (line) => {
+      const onLine = (line: string) => {
         let message: z.infer<typeof DriverMessageSchema>;
         try {
           message = DriverMessageSchema.parse(JSON.parse(line));
@@ -243,16 +291,20 @@ export class InterpreterSession implements CodeSession {
           .then((reply) => {
             if (!settled) live.stdin.write(`${JSON.stringify({ type: 'reply', id, ...reply })}\n`);
           });
-      });
-      const onClose = () => finish({ status: 'crashed', output, error: `${this.interpreter.name} ended (exit ${child.exitCode ?? child.signalCode ?? 'unknown'})` });
+      };
+      rpc.on('line', onLine);
+      // The reasons start() listens for; read once the event has run its listeners (start's first).
+      const onClose = () => finish({ status: 'crashed', output, error: live.gone ?? `${this.interpreter.name} ended` });
       child.once('close', onClose);
-      const onError = (error: Error) => finish({ status: 'crashed', output, error: `${this.interpreter.name} could not start: ${error.message} (${this.interpreter.missing})` });
+      const onError = () => finish({ status: 'crashed', output, error: live.gone ?? `${this.interpreter.name} could not start` });
       child.once('error', onError);
       const onAbort = () => finish({ status: 'stopped', output });
       options.signal.addEventListener('abort', onAbort, { once: true });
       const timer = setTimeout(() => finish({ status: 'timed_out', output }), options.timeoutMs);
       // Stopped while the interpreter started: the abort event has fired already.
       if (options.signal.aborted) return onAbort();
+      // A warm interpreter that ended before this block: its close has fired already.
+      if (live.gone !== undefined) return finish({ status: 'crashed', output, error: live.gone });
       live.stdin.write(this.interpreter.frame(code, live.nonce));
     });
   }

@@ -9,8 +9,8 @@ import { PythonSession, ShellSession, type CodeSession } from './session.js';
 export type BlockSession = { session: CodeSession; once: boolean } | { refused: string };
 
 /**
- * The code sessions of one run, one per language, started by their first block and all
- * ended when the run ends (runner/start-run.ts runToEnd). A resumed run starts fresh
+ * The code sessions of one run, one per language, started by `warm` when the run starts
+ * (the harness's languages) or by their first block, and all ended when the run ends (runner/start-run.ts runToEnd). A resumed run starts fresh
  * interpreters: its first block says the earlier variables are gone.
  */
 export class CodeSessions {
@@ -25,6 +25,18 @@ export class CodeSessions {
       this.sessions.set(language, session);
     }
     return session;
+  }
+
+  /**
+   * Starts these languages' interpreters now, before their first block: a run starts
+   * them beside the model's first turn (which reads a screenshot: seconds), so the first
+   * block finds its interpreter waiting instead of paying its start (bwrap and python3:
+   * 0.4–3.5 s, QuickJS: 0.6–10 s at load 4–38, issue 31's bench). Resolves when all are
+   * ready; never throws (a start that fails is tried again by the first block, which
+   * reports it).
+   */
+  async warm(languages: readonly CodeLanguage[]): Promise<void> {
+    await Promise.all(languages.map((language) => this.session(language).warm()));
   }
 
   /**

@@ -9,13 +9,15 @@ import type { Interpreter } from './interpreter.js';
  * The block runs by `eval` in the driver's own shell, so `cd`, variables, functions and
  * `export`s survive to the next block, with fds 3 and 4 closed for it (a command cannot
  * write into the protocol). After it: the end marker `\x00<nonce>\x00` on stdout and
- * stderr, then {"type": "done", "ok": status == 0, "error"?: "exit status N"} on fd 3.
+ * stderr, then {"type": "done", "ok": status == 0, "error"?: "exit status N"} on fd 3
+ * (and once at its start {"type":"ready"}, as the Python driver says it waits for code).
  * A block that ends the shell (`exit`, `set -e` then a failure) is a crash: the next
  * block starts a fresh session and says so. No computer API here: bash has no RPC.
  */
 export const SHELL_DRIVER = String.raw`
 exec 4<&0 0</dev/null
 __dp_end="__DESKPILOT_BLOCK_END_$DESKPILOT_CODE_SESSION"
+printf '{"type":"ready"}\n' >&3
 while :; do
   __dp_code=''
   while :; do
