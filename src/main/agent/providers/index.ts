@@ -5,6 +5,7 @@ import { createOpenAICompatibleProvider } from './openai-compatible/provider.js'
 import { createOpenAIProvider } from './openai/provider.js';
 import { applyScreenshotSize } from './screenshot-size.js';
 import type { RetryOptions } from './retry.js';
+import type { TransportOptions } from './transport.js';
 import { ProviderRequestError, type Provider } from './types.js';
 
 export type { RetryOptions } from './retry.js';
@@ -83,7 +84,7 @@ function createFamilyProvider(profile: ProviderProfile, options: CreateProviderO
   return FACTORIES[profile.provider](profile, common);
 }
 
-type ProviderFactory = (profile: ProviderProfile, options: { apiKey: string; baseUrl?: string; timeoutMs: number; retry: RetryOptions }) => Provider;
+type ProviderFactory = (profile: ProviderProfile, options: TransportOptions & { retry: RetryOptions }) => Provider;
 
 /** One factory per family (shared/providers.ts describes each); a new family fails tsc until it has one. */
 const FACTORIES: Record<ProviderFamily, ProviderFactory> = {

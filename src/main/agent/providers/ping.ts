@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { assertNever } from '../../../shared/assert-never.js';
 import type { ProviderProfile } from '../../../shared/config.js';
+import { sdkClientOptions } from './transport.js';
 
 /**
  * "Test connection" (issue 13 item 7): ONE tiny request — a one-word prompt, at most a
@@ -44,23 +45,23 @@ export async function pingProvider(
 ): Promise<PingResult> {
   const started = Date.now();
   const timeout = options.timeoutMs ?? PING_TIMEOUT_MS;
-  const base = options.baseUrl ? { baseURL: options.baseUrl } : {};
+  const clientOptions = sdkClientOptions({ apiKey: options.apiKey, baseUrl: options.baseUrl, timeoutMs: timeout });
   const requestOptions = options.signal ? { signal: options.signal } : {};
   try {
     switch (profile.provider) {
       case 'anthropic': {
-        const client = new Anthropic({ apiKey: options.apiKey, ...base, maxRetries: 0, timeout });
-        await client.messages.create({ model: profile.model, max_tokens: 1, messages: [{ role: 'user', content: 'ping' }] }, requestOptions);
+        const sdk = new Anthropic(clientOptions);
+        await sdk.messages.create({ model: profile.model, max_tokens: 1, messages: [{ role: 'user', content: 'ping' }] }, requestOptions);
         break;
       }
       case 'openai': {
-        const client = new OpenAI({ apiKey: options.apiKey, ...base, maxRetries: 0, timeout });
-        await client.responses.create({ model: profile.model, input: 'ping', max_output_tokens: 16 }, requestOptions);
+        const sdk = new OpenAI(clientOptions);
+        await sdk.responses.create({ model: profile.model, input: 'ping', max_output_tokens: 16 }, requestOptions);
         break;
       }
       case 'openai-compatible': {
-        const client = new OpenAI({ apiKey: options.apiKey, ...base, maxRetries: 0, timeout });
-        await client.chat.completions.create({ model: profile.model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 }, requestOptions);
+        const sdk = new OpenAI(clientOptions);
+        await sdk.chat.completions.create({ model: profile.model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 }, requestOptions);
         break;
       }
       default:

@@ -6,7 +6,8 @@ import type { ModelCall } from '../../transcript.js';
 import { parseToolCall } from '../builtin-tools.js';
 import { parseClaudeAction } from '../parse/claude-computer.js';
 import { contextOf, fail, show, type ParseContext } from '../parse/validate.js';
-import { withIdleTimeout, withRetry, type RetryOptions } from '../retry.js';
+import { withIdleTimeout } from '../retry.js';
+import { retriedTurns, sdkClientOptions, type TransportOptions } from '../transport.js';
 import type { ToolSpec } from '../tool-spec.js';
 import type { ModelTurn, Provider, TurnCallbacks, TurnRequest } from '../types.js';
 import { BETA_HEADERS, THINKING_BUDGETS, chooseToolVersion, claudeImageTarget, usesAdaptiveThinking, type ClaudeToolVersion } from './models.js';
@@ -23,12 +24,7 @@ import { plannerTextFallback } from '../../harness/planner/text-calls.js';
  * is the display size we declare; coordinates come back in those pixels.
  */
 
-export interface AnthropicProviderOptions {
-  apiKey: string;
-  baseUrl?: string;
-  timeoutMs: number;
-  retry?: RetryOptions;
-}
+export type AnthropicProviderOptions = TransportOptions;
 
 const ResponseBlock = z.union([
   z.object({ type: z.literal('text'), text: z.string() }).passthrough(),
@@ -55,15 +51,8 @@ export function createAnthropicProvider(profile: ProviderProfile, options: Anthr
   const version = chooseToolVersion(profile);
   // The code harness acts through its execute tool: no computer tool is declared (agent/harness).
   const { computerTool } = runHarness(profile);
-  const client = new Anthropic({
-    apiKey: options.apiKey,
-    ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
-    maxRetries: 0,
-    timeout: options.timeoutMs,
-  });
+  const client = new Anthropic(sdkClientOptions(options));
   const model = profile.model;
-  // Numbers the calls read from text replies (plan_<n>): unique within the run, as tool_use ids are.
-  let turnSeq = 0;
 
   function tools(request: TurnRequest): Array<Record<string, unknown>> {
     const { width, height } = request.observation.image;
@@ -124,10 +113,7 @@ export function createAnthropicProvider(profile: ProviderProfile, options: Anthr
     imageTarget(): ImageTarget {
       return claudeImageTarget(model, version);
     },
-    async turn(request, signal, callbacks): Promise<ModelTurn> {
-      const message = await withRetry((_attempt, attemptSignal) => once(request, attemptSignal, callbacks), signal, callbacks, options.retry);
-      return toTurn(message, version, contextOf(request.observation), request.tools, turnSeq++);
-    },
+    turn: retriedTurns(options.retry, once, (message, request, seq) => toTurn(message, version, contextOf(request.observation), request.tools, seq)),
   };
 }
 

@@ -8,7 +8,8 @@ import { QWEN_TOOL_NAME, extractTextToolCalls, parseQwenAction, qwenCoordinates,
 import { UI_TARS_CALL_NAME, parseUiTars, uiTarsCoordinates } from '../parse/ui-tars.js';
 import { actionLook } from '../parse/unreadable.js';
 import { contextOf, fail, show, type ParseContext } from '../parse/validate.js';
-import { withIdleTimeout, withRetry, type RetryOptions } from '../retry.js';
+import { withIdleTimeout } from '../retry.js';
+import { retriedTurns, sdkClientOptions, type TransportOptions } from '../transport.js';
 import type { ToolSpec } from '../tool-spec.js';
 import type { ModelTurn, Provider, TurnCallbacks, TurnRequest, TokenUsage } from '../types.js';
 import { chooseFormat, compatImageTarget, genericComputerParameters, uiTarsInstructions, type CompatFormat } from './formats.js';
@@ -23,12 +24,8 @@ import { plannerTextReply } from '../../harness/planner/text-calls.js';
  * text; we parse `<tool_call>` blocks from there.
  */
 
-export interface CompatProviderOptions {
-  apiKey: string;
-  baseUrl: string;
-  timeoutMs: number;
-  retry?: RetryOptions;
-}
+/** A compatible server has no default address: its base URL is required (createProvider refuses a profile without one). */
+export type CompatProviderOptions = TransportOptions & { baseUrl: string };
 
 interface Accumulated {
   content: string;
@@ -41,8 +38,7 @@ interface Accumulated {
 export function createOpenAICompatibleProvider(profile: ProviderProfile, options: CompatProviderOptions): Provider {
   const format = chooseFormat(profile);
   const model = profile.model;
-  const client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0, timeout: options.timeoutMs });
-  let turnSeq = 0;
+  const client = new OpenAI(sdkClientOptions(options));
 
   function tools(request: TurnRequest): Array<Record<string, unknown>> | undefined {
     if (format === 'ui-tars') return undefined;
@@ -77,10 +73,7 @@ export function createOpenAICompatibleProvider(profile: ProviderProfile, options
     family: 'openai-compatible',
     model,
     imageTarget: (): ImageTarget => compatImageTarget(format, model),
-    async turn(request, signal, callbacks): Promise<ModelTurn> {
-      const acc = await withRetry((_attempt, attemptSignal) => once(request, attemptSignal, callbacks), signal, callbacks, options.retry);
-      return toCompatTurn(acc, format, model, contextOf(request.observation), turnSeq++, request.tools);
-    },
+    turn: retriedTurns(options.retry, once, (acc, request, seq) => toCompatTurn(acc, format, model, contextOf(request.observation), seq, request.tools)),
   };
 }
 

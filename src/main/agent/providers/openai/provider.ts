@@ -6,7 +6,8 @@ import type { ModelCall } from '../../transcript.js';
 import { parseToolCall } from '../builtin-tools.js';
 import { parseOpenAIAction } from '../parse/openai-computer.js';
 import { contextOf, fail, show, type ParseContext } from '../parse/validate.js';
-import { withIdleTimeout, withRetry, type RetryOptions } from '../retry.js';
+import { withIdleTimeout } from '../retry.js';
+import { retriedTurns, sdkClientOptions, type TransportOptions } from '../transport.js';
 import type { ToolSpec } from '../tool-spec.js';
 import type { ModelTurn, Provider, TurnCallbacks, TurnRequest } from '../types.js';
 import { renderInput } from './render.js';
@@ -40,12 +41,7 @@ export function openAIImageTarget(tool: OpenAIToolVersion): ImageTarget {
     : { format: 'jpeg', quality: 85, maxLongEdge: 1920, maxPixels: 1920 * 1200 };
 }
 
-export interface OpenAIProviderOptions {
-  apiKey: string;
-  baseUrl?: string;
-  timeoutMs: number;
-  retry?: RetryOptions;
-}
+export type OpenAIProviderOptions = TransportOptions;
 
 const OutputItem = z.object({ type: z.string() }).passthrough();
 const Response = z.object({
@@ -72,15 +68,8 @@ export function createOpenAIProvider(profile: ProviderProfile, options: OpenAIPr
   const tool = chooseOpenAITool(profile);
   // The code harness acts through its execute tool: no computer tool is declared (agent/harness).
   const { computerTool } = runHarness(profile);
-  const client = new OpenAI({
-    apiKey: options.apiKey,
-    ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
-    maxRetries: 0,
-    timeout: options.timeoutMs,
-  });
+  const client = new OpenAI(sdkClientOptions(options));
   const model = profile.model;
-  // Numbers the calls read from text replies (plan_<n>): unique within the run, as call ids are.
-  let turnSeq = 0;
 
   // When the server no longer knows the response we chain to (expired, another project,
   // a resumed run), this request replays the transcript instead; the reply is stored
@@ -133,10 +122,7 @@ export function createOpenAIProvider(profile: ProviderProfile, options: OpenAIPr
     family: 'openai',
     model,
     imageTarget: () => openAIImageTarget(tool),
-    async turn(request, signal, callbacks): Promise<ModelTurn> {
-      const response = await withRetry((_attempt, attemptSignal) => once(request, attemptSignal, callbacks), signal, callbacks, options.retry);
-      return toTurn(response, contextOf(request.observation), request.tools, turnSeq++);
-    },
+    turn: retriedTurns(options.retry, once, (response, request, seq) => toTurn(response, contextOf(request.observation), request.tools, seq)),
   };
 }
 
