@@ -1,4 +1,4 @@
-import { DeltaScrubber, typedPassword } from '../../sessions/scrub.js';
+import { DeltaScrubber } from '../../sessions/scrub.js';
 import type { ToolResultLogSchema } from '../../../shared/events.js';
 import type { z } from 'zod';
 import { ToolMissingError } from '../../../os-control/exec.js';
@@ -10,12 +10,11 @@ import { isAbortError, throwIfAborted } from '../../../shared/abort.js';
 import { formatCost } from '../../../shared/usage-text.js';
 import type { RunErrorCause } from '../run-api.js';
 import type { RunContext, RunEnding, SeenObservation } from './context.js';
-import { executeTurn, treeForGate } from './execute.js';
+import { executeTurn } from './execute.js';
+import { maskTypedPasswords } from './turn-secrets.js';
 import { observeScreen } from './observe.js';
 import { attachFreshImage } from './resume.js';
 import { judgeReply, tellModel } from './unreadable.js';
-import { focusedElementOf } from '../grounding/element-context.js';
-import { resolveElementIds } from '../grounding/resolve-id.js';
 import { blockOcr } from '../harness/code/block-ocr.js';
 import { screenWords, withoutImages } from '../harness/planner/text-only.js';
 
@@ -220,36 +219,6 @@ async function lookAfter(ctx: RunContext, results: ToolResultItem[], acted: bool
   }
   ctx.transcript.push(...results);
   return seen;
-}
-
-/**
- * Text about to be typed into a window whose title says password (a login dialog, a
- * browser's password field, a keyring prompt), or into the password field the tree says
- * has the focus, and the value an element action sets on a password field, is a password
- * even when it looks like a word: masked before the turn is first logged. Asks the OS
- * only for turns that type.
- */
-async function maskTypedPasswords(ctx: RunContext, assistant: ModelTurn['assistant'], seen: SeenObservation): Promise<void> {
-  const actions = assistant.calls.flatMap((c) => c.actions.flatMap((a) => (a.ok ? [a.action] : [])));
-  for (const call of assistant.calls) {
-    for (const entry of call.actions) {
-      const action = entry.ok ? entry.action : undefined;
-      if (action?.type !== 'element' || action.op !== 'set_value' || !action.value) continue;
-      const resolved = resolveElementIds(action, seen.grounding, call);
-      if (resolved.ok && resolved.action.type === 'element' && resolved.action.target?.password) ctx.log.markSecret(action.value);
-    }
-  }
-  const typed = actions.flatMap((a) => (a.type === 'type' ? [a.text] : []));
-  if (typed.length === 0) return;
-  // A pixels run (a strict replay too) has no tree yet: the one the gate reads for its password rule, read now (execute.ts treeForGate keeps it for the gate): one read, one decision.
-  const grounding = seen.grounding ?? (await treeForGate(ctx, actions.find((a) => a.type === 'type')!, seen, () => ctx.computer.elementTree({ scope: 'focused' })));
-  // Masked here, the field's pixels are filled in every stored screenshot after it too (runner/secret-field.ts).
-  const passwordField = focusedElementOf(grounding)?.password === true;
-  const window = passwordField ? undefined : await ctx.computer.activeWindow();
-  for (const text of typed) {
-    const secret = typedPassword(text, { passwordField, windowTitle: window?.title });
-    if (secret !== undefined) ctx.log.markSecret(secret);
-  }
 }
 
 /** Starts the log's fsync; a failure surfaces where it is awaited, never as an unhandled rejection. */
