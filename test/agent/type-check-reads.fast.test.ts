@@ -94,12 +94,12 @@ describe("a type's password check reads once per action", () => {
       { toolCalls: [finish(true, 'typed')] },
     );
     const r = await run(computer);
-    // Every line from the type's proposal on masks it (the turn's model_text, logged before the click ran, is the known
-    // limit: the step's tree said the user field then).
+    // No line holds it: the turn's model_text too, logged before the click ran, when the step's tree said the user
+    // field (turn-secrets.ts follows the turn's click on that tree; the old runner logged it there in the clear).
+    expect(r.log).not.toContain(WORD);
     const lines = r.log.split('\n');
     const proposed = lines.findIndex((l) => l.includes('"type":"action_proposed"') && l.includes('"action":{"type":"type"'));
     expect(proposed).toBeGreaterThan(0);
-    expect(lines.slice(proposed).join('\n')).not.toContain(WORD);
     expect(lines[proposed]).toContain('[masked secret]');
     // The step's tree said the user field: only a read after the click can know the password field has the focus.
     expect(r.trees).toBe(r.observations + 1);
@@ -113,5 +113,44 @@ describe("a type's password check reads once per action", () => {
     expect(computer.performed).toEqual([{ type: 'type', text: 'alice' }]);
     expect(r.events.find((e) => e.type === 'action_proposed' && e.action.type === 'type')).toMatchObject({ action: { text: 'alice' } });
     expect(r.trees).toBe(r.observations);
+  });
+});
+
+/** The turn's model_text (prose and calls), the first line of the turn the log writes. */
+const turnText = (events: RunEvent[]) => JSON.stringify(events.find((e) => e.type === 'model_text' && e.kind === 'text'));
+
+describe("a turn's model_text, logged before its actions run, follows the turn's own clicks (turn-secrets.ts)", () => {
+  const at = (req: FakeRequest, y: number) => toImagePoint(req, SCREEN, { x: 200, y });
+
+  it('text typed before the turn clicks into the password field is the user field\'s: logged as it is', async () => {
+    const computer = createFakeComputer();
+    computer.elements = login('user');
+    fake.script((req: FakeRequest) => ({ text: `type ${WORD}`, toolCalls: [claude.type(WORD), claude.click(...at(req, 215))] }), { toolCalls: [finish(true, 'typed')] });
+    const r = await run(computer);
+    expect(turnText(r.events)).toContain(`type ${WORD}`);
+  });
+
+  it('a click into the user field, or a key after the password click (Tab moves the focus on), leaves the text as it is', async () => {
+    const computer = createFakeComputer();
+    computer.elements = login('user');
+    fake.script(
+      (req: FakeRequest) => ({ text: `type ${WORD}`, toolCalls: [claude.click(...at(req, 115)), claude.type(WORD), claude.click(...at(req, 215)), claude.key('Tab'), claude.type('later')] }),
+      { toolCalls: [finish(true, 'typed')] },
+    );
+    const r = await run(computer);
+    expect(turnText(r.events)).toContain(`type ${WORD}`);
+    expect(turnText(r.events)).toContain('"later"');
+  });
+
+  it('the last turn\'s click into the password field counts for this turn\'s text', async () => {
+    const computer = createFakeComputer();
+    computer.elements = login('user');
+    fake.script(
+      (req: FakeRequest) => ({ toolCalls: [claude.click(...at(req, 215))] }),
+      { text: `type ${WORD}`, toolCalls: [claude.type(WORD)] },
+      { toolCalls: [finish(true, 'typed')] },
+    );
+    const r = await run(computer);
+    expect(r.log).not.toContain(WORD);
   });
 });
