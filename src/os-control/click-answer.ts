@@ -20,7 +20,18 @@
  * such a click costs one wait, after which the window is no longer waited for until a
  * click is answered again. A click into a window never seen answering is not waited for.
  */
+import type { Point } from '../shared/actions.js';
+import type { OwedAnswer } from './click-owed.js';
 import { EchoingWindows } from './echo-memory.js';
+
+/**
+ * The longest wait before keys for a click's report, by what the click owes: the focus
+ * of editable text (the keys are its text: at load ~27 with five busy loops Chromium's
+ * page got the press 8-34 s after the keys were ready, click-then-type), the focus of
+ * something else, or an owed answer not known (its app's tree not read). A click that
+ * owes nothing is not waited for.
+ */
+export const CLICK_ANSWER_LIMITS_MS = { textFocus: 60_000, other: 8_000 } as const;
 
 /** AT-SPI signals that answer a click (interface, member), and the `detail` a StateChanged must carry. */
 const OBJECT = 'org.a11y.atspi.Event.Object';
@@ -54,6 +65,12 @@ export interface ClickAnswer {
   readonly answered: boolean;
   /** Something gained the focus since the click, keys or not (no typing does that): the window answers clicks. */
   readonly focused: boolean;
+  /** The app (its bus name) whose report answered the click, once one did. */
+  readonly answeredBy: string | undefined;
+  /** Where the click landed (screen pixels), undefined when not known: reports are tied to it (click-target.ts). */
+  aim(point: Point | undefined): void;
+  /** What the click owes, asked of `app`'s tree at the click's point (click-owed.ts); undefined: no window of it there. Rejects when the app does not say. */
+  owed(app: string): Promise<OwedAnswer | undefined>;
   /** Resolves true once answered, false after `limitMs` without one (or on abort). */
   wait(limitMs: number, signal?: AbortSignal): Promise<boolean>;
   /** Keys went out: a caret move from now on may be theirs, no answer to the click. */
@@ -61,15 +78,38 @@ export interface ClickAnswer {
   end(): void;
 }
 
-/** A ClickAnswer fed by `note()` (the watch calls it for each answering signal while the click is open). */
+/**
+ * A ClickAnswer fed by `note()` (the watch calls it for each answering signal while the
+ * click is open). A report counts once `landedOn` says its object is the clicked one
+ * (click-target.ts); it counts as sent when it arrived, before the keys or not.
+ */
 export class OpenClickAnswer implements ClickAnswer {
   private got = false;
   private gotFocus = false;
+  private by: string | undefined;
   private keysOut = false;
   private ended = false;
   private readonly waiters = new Set<() => void>();
+  private readonly point: Promise<Point | undefined>;
+  private setPoint!: (point: Point | undefined) => void;
 
-  constructor(private readonly onEnd: (answer: OpenClickAnswer) => void) {}
+  constructor(
+    private readonly onEnd: (answer: OpenClickAnswer) => void,
+    /** Reads what a click at a point into an app owes (the watch's bus). */
+    private readonly lookOwed: (app: string, point: Point) => Promise<OwedAnswer | undefined>,
+  ) {
+    this.point = new Promise((resolve) => (this.setPoint = resolve));
+  }
+
+  get answeredBy(): string | undefined {
+    return this.by;
+  }
+
+  async owed(app: string): Promise<OwedAnswer | undefined> {
+    const point = await this.point;
+    if (!point) throw new Error('the click landed at no known point');
+    return this.lookOwed(app, point);
+  }
 
   get answered(): boolean {
     return this.got;
@@ -79,10 +119,26 @@ export class OpenClickAnswer implements ClickAnswer {
     return this.gotFocus;
   }
 
-  note(kind: ClickAnswerKind): void {
+  aim(point: Point | undefined): void {
+    this.setPoint(point);
+  }
+
+  /**
+   * A report of `kind` arrived; `landedOn` tells (once the click's point is known) whether
+   * its object is the clicked one. A report whose object cannot be asked (`landedOn`
+   * rejects: the object is gone, its app does not answer) is no answer.
+   */
+  async note(kind: ClickAnswerKind, sender: string | undefined, landedOn: (kind: ClickAnswerKind, point: Point | undefined) => Promise<boolean>): Promise<void> {
+    const beforeKeys = !this.keysOut;
     if (this.ended) return;
+    const point = await this.point;
+    if (this.ended) return;
+    // A rejected check makes the keys wait on for another report: the safe side.
+    const tied = await landedOn(kind, point).catch(() => false);
+    if (!tied || this.ended) return;
+    this.by ??= sender;
     if (kind === 'focus') this.gotFocus = true;
-    if (this.keysOut) return;
+    if (!beforeKeys) return;
     this.got = true;
     for (const wake of this.waiters) wake();
     this.waiters.clear();
@@ -109,8 +165,18 @@ export class OpenClickAnswer implements ClickAnswer {
 
   end(): void {
     this.ended = true;
+    // Checks still waiting for the point end now (a click that failed before it landed).
+    this.setPoint(undefined);
     this.onEnd(this);
   }
+}
+
+interface PendingClick {
+  answer: ClickAnswer;
+  window: Promise<number>;
+  keysSent: boolean;
+  /** Its app said the click owes no answer (click-owed.ts): its silence teaches nothing. */
+  owesNothing: boolean;
 }
 
 /**
@@ -119,7 +185,9 @@ export class OpenClickAnswer implements ClickAnswer {
  */
 export class ClickAnswers {
   private readonly windows = new EchoingWindows();
-  private pending: { answer: ClickAnswer; window: Promise<number>; keysSent: boolean } | undefined;
+  /** The app (bus name) that answered each marked window's last click. */
+  private readonly apps = new Map<number, string>();
+  private pending: PendingClick | undefined;
 
   /**
    * A click is about to go out: `answer` collects its report (undefined without an
@@ -127,30 +195,50 @@ export class ClickAnswers {
    */
   clicked(answer: ClickAnswer | undefined): void {
     void this.close();
-    if (answer) this.pending = { answer, window: Promise.resolve(0), keysSent: false };
-  }
-
-  /** The click went out; `window` is the client window with the focus (the memory's key). */
-  landed(window: Promise<number>): void {
-    if (this.pending) this.pending.window = window;
+    if (answer) this.pending = { answer, window: Promise.resolve(0), keysSent: false, owesNothing: false };
   }
 
   /**
-   * Before the keys after a click: waits up to `limitMs` for its answer when its window
-   * answered its last click. A caret move after the keys is no answer to the click (typing
-   * moves the caret too); an unanswered click unmarks its window at the next click unless
-   * something gained the focus meanwhile (one wait, not one per click).
+   * The click went out at `point` (screen pixels; undefined when not known); `window` is
+   * the client window with the focus (the memory's key).
    */
-  async awaited(limitMs: number, signal?: AbortSignal): Promise<void> {
+  landed(point: Point | undefined, window: Promise<number>): void {
+    if (!this.pending) return;
+    this.pending.answer.aim(point);
+    this.pending.window = window;
+  }
+
+  /**
+   * Before the keys after a click into a window that answered its last click: asks its app
+   * what the click owes (click-owed.ts) and waits that long for the answer
+   * (CLICK_ANSWER_LIMITS_MS); a click that owes nothing goes on at once and teaches
+   * nothing. A caret move after the keys is no answer to the click (typing moves the
+   * caret too); an owed answer that did not come unmarks the window at the next click
+   * unless something gained the focus meanwhile (one wait, not one per click).
+   */
+  async awaited(signal?: AbortSignal): Promise<void> {
     const click = this.pending;
     if (!click || click.keysSent) return;
     click.keysSent = true;
-    if (!click.answer.answered && this.windows.expects(await click.window)) await click.answer.wait(limitMs, signal);
+    if (!click.answer.answered) {
+      const window = await click.window;
+      const limit = this.windows.expects(window) ? await this.limitFor(click, window) : 0;
+      if (limit > 0) await click.answer.wait(limit, signal);
+    }
     click.answer.keysSent();
     // An aborted wait says nothing of the app: nothing learnt, nothing collected any more.
     if (!signal?.aborted) return;
     this.pending = undefined;
     click.answer.end();
+  }
+
+  /** How long keys wait for `click`'s answer: by what it owes, asked of the app that answered the window's last click. */
+  private async limitFor(click: PendingClick, window: number): Promise<number> {
+    const app = this.apps.get(window);
+    // Not known (the app does not say, no window of it under the point): the shorter wait.
+    const owed = app === undefined ? undefined : await click.answer.owed(app).then((o) => o, () => undefined);
+    if (owed === 'nothing') click.owesNothing = true;
+    return owed === 'nothing' ? 0 : owed === 'text-focus' ? CLICK_ANSWER_LIMITS_MS.textFocus : CLICK_ANSWER_LIMITS_MS.other;
   }
 
   /** Whether clicks into `window` are waited for (tests, diagnostics). */
@@ -168,6 +256,13 @@ export class ClickAnswers {
     this.pending = undefined;
     if (!click) return Promise.resolve();
     click.answer.end();
-    return click.window.then((window) => this.windows.learn(window, click.answer.answered || click.answer.focused ? 'complete' : 'silent'));
+    return click.window.then((window) => {
+      const { answer } = click;
+      const outcome = answer.answered || answer.focused ? 'complete' : click.owesNothing ? 'other' : 'silent';
+      this.windows.learn(window, outcome);
+      if (outcome === 'complete' && answer.answeredBy !== undefined && window !== 0) this.apps.set(window, answer.answeredBy);
+      // The memory keeps at most ECHO_MEMORY_SIZE windows: an app is kept only for a marked one.
+      for (const known of this.apps.keys()) if (!this.windows.expects(known)) this.apps.delete(known);
+    });
   }
 }

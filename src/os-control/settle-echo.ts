@@ -30,6 +30,8 @@ import { z } from 'zod';
 import { withTimeout } from '../shared/promises.js';
 import { accessibilityBusAddress } from './accessibility/atspi/bus.js';
 import { answersClick, CLICK_ANSWER_EVENTS, CLICK_ANSWER_MATCHES, OpenClickAnswer, type ClickAnswer } from './click-answer.js';
+import { owedAnswer } from './click-owed.js';
+import { landedOn, reportedObject, type ObjectCall, type ReportedObject } from './click-target.js';
 
 /** Control characters are keys, never inserted text. */
 const CONTROL = /\p{Cc}/u;
@@ -114,11 +116,19 @@ export class TextEchoWatch {
   private readonly clicks = new Set<OpenClickAnswer>();
   private closed = false;
 
-  private constructor(private readonly bus: MessageBus) {
+  private constructor(
+    private readonly bus: MessageBus,
+    private readonly dbus: DbusModule,
+  ) {
     bus.on('message', (message: Message) => {
       if (message.type !== SIGNAL) return;
       const answer = answersClick(message.interface, message.member, message.body);
-      if (answer) for (const click of this.clicks) click.note(answer);
+      if (answer && this.clicks.size > 0) {
+        // One question to the object's app per report, whatever the number of open clicks.
+        let object: Promise<ReportedObject> | undefined;
+        const asked = () => (object ??= reportedObject(this.caller(message.sender ?? '', message.path ?? '')));
+        for (const click of this.clicks) void click.note(answer, message.sender, async (kind, point) => landedOn(await asked(), kind, point));
+      }
       if (message.member !== 'TextChanged' || message.interface !== 'org.a11y.atspi.Event.Object') return;
       const text = insertedText(message.body);
       if (text === undefined) return;
@@ -160,7 +170,16 @@ export class TextEchoWatch {
     }
     // Kept for the process's life: it must not hold a CLI open.
     connectionStream(bus)?.unref?.();
-    return new TextEchoWatch(bus);
+    return new TextEchoWatch(bus, dbus);
+  }
+
+  /** Method calls on one object of the bus (a report's sender and path), their reply bodies. */
+  private caller(destination: string, path: string): ObjectCall {
+    return async (iface, member, signature, body) => {
+      if (!destination || !path) throw new Error('a report without its sender or object');
+      const reply = await this.bus.call(new this.dbus.Message({ destination, path, interface: iface, member, signature, body }));
+      return reply?.body;
+    };
   }
 
   /** Starts collecting inserts now, before the keys go out. */
@@ -179,7 +198,10 @@ export class TextEchoWatch {
 
   /** Starts collecting a click's answer (the focus or the caret moved) now, right after the button press. */
   beginClick(): ClickAnswer {
-    const click = new OpenClickAnswer((ended) => this.clicks.delete(ended));
+    const click = new OpenClickAnswer(
+      (ended) => this.clicks.delete(ended),
+      (app, point) => owedAnswer((destination, path) => this.caller(destination, path), app, point),
+    );
     if (!this.closed) this.clicks.add(click);
     return click;
   }

@@ -1,10 +1,13 @@
 /**
- * click-answer.ts (issue 26): which AT-SPI signals answer a click, one click's answer and
- * its bounded wait, and the memory of windows that answer clicks — keys wait only for a
- * window whose last click was answered; a wait that ends unanswered unmarks it.
+ * click-answer.ts (issue 26): which AT-SPI signals answer a click, one click's answer
+ * (only reports tied to the clicked object count, as of when they arrived) and its bounded
+ * wait, and the memory of windows that answer clicks — keys wait only for a window whose
+ * last click was answered, as long as the click owes (its app's tree says); a wait that
+ * ends unanswered unmarks it, a click that owes nothing teaches nothing.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { answersClick, CLICK_ANSWER_EVENTS, CLICK_ANSWER_MATCHES, ClickAnswers, OpenClickAnswer } from '../../src/os-control/click-answer.js';
+import { answersClick, CLICK_ANSWER_EVENTS, CLICK_ANSWER_LIMITS_MS, CLICK_ANSWER_MATCHES, ClickAnswers, OpenClickAnswer } from '../../src/os-control/click-answer.js';
+import type { OwedAnswer } from '../../src/os-control/click-owed.js';
 
 const OBJECT = 'org.a11y.atspi.Event.Object';
 const FOCUS = 'org.a11y.atspi.Event.Focus';
@@ -34,11 +37,15 @@ describe('answersClick', () => {
 });
 
 describe('OpenClickAnswer', () => {
+  const yes = () => Promise.resolve(true);
+  const noOwed = () => Promise.resolve<OwedAnswer | undefined>(undefined);
+
   it('a wait ends true at the answer, false at its limit or an abort, true at once when answered before', async () => {
     vi.useFakeTimers();
     try {
       const ended: OpenClickAnswer[] = [];
-      const answer = new OpenClickAnswer((a) => ended.push(a));
+      const answer = new OpenClickAnswer((a) => ended.push(a), noOwed);
+      answer.aim({ x: 1, y: 2 });
       expect(answer.answered).toBe(false);
       const late = answer.wait(1_000);
       await vi.advanceTimersByTimeAsync(999);
@@ -49,10 +56,11 @@ describe('OpenClickAnswer', () => {
       await vi.advanceTimersByTimeAsync(1);
       expect(await late).toBe(false);
       const waiting = answer.wait(1_000);
-      answer.note('caret');
+      await answer.note('caret', ':1.9', yes);
       expect(answer.focused).toBe(false);
       expect(await waiting).toBe(true);
       expect(answer.answered).toBe(true);
+      expect(answer.answeredBy).toBe(':1.9');
       expect(await answer.wait(0)).toBe(true);
       answer.end();
       expect(ended).toEqual([answer]);
@@ -61,31 +69,91 @@ describe('OpenClickAnswer', () => {
     }
   });
 
-  it('after the keys only a focus gained counts (as focused, not answered); after end nothing', () => {
-    const answer = new OpenClickAnswer(() => {});
-    answer.keysSent();
-    answer.note('caret');
+  it('a report counts only once tied to the click at its point; a refused or failed tie is no answer', async () => {
+    const answer = new OpenClickAnswer(() => {}, noOwed);
+    const asked: Array<[string, unknown]> = [];
+    const tie = (result: boolean | Error) => (kind: string, point: unknown) => {
+      asked.push([kind, point]);
+      return result instanceof Error ? Promise.reject(result) : Promise.resolve(result);
+    };
+    // Before the click landed the tie waits for its point.
+    const early = answer.note('focus', ':1.2', tie(false));
+    await Promise.resolve();
+    expect(asked).toEqual([]);
+    answer.aim({ x: 40, y: 50 });
+    await early;
+    expect(asked).toEqual([['focus', { x: 40, y: 50 }]]);
+    await answer.note('caret', ':1.2', tie(new Error('gone')));
     expect(answer.answered).toBe(false);
     expect(answer.focused).toBe(false);
-    answer.note('focus');
-    expect(answer.answered).toBe(false);
+    expect(answer.answeredBy).toBeUndefined();
+    await answer.note('focus', ':1.3', tie(true));
+    expect(answer.answered).toBe(true);
     expect(answer.focused).toBe(true);
-    const ended = new OpenClickAnswer(() => {});
+    expect(answer.answeredBy).toBe(':1.3');
+  });
+
+  it('a report that arrived before the keys counts even when tied after them; after the keys only a focus gained counts (as focused)', async () => {
+    const answer = new OpenClickAnswer(() => {}, noOwed);
+    let tieLater!: (v: boolean) => void;
+    const pending = answer.note('caret', ':1.2', () => new Promise<boolean>((resolve) => (tieLater = resolve)));
+    answer.aim({ x: 1, y: 1 });
+    await vi.waitFor(() => expect(tieLater).toBeDefined());
+    answer.keysSent();
+    tieLater(true);
+    await pending;
+    expect(answer.answered).toBe(true);
+
+    const after = new OpenClickAnswer(() => {}, noOwed);
+    after.aim(undefined);
+    after.keysSent();
+    await after.note('caret', ':1.2', yes);
+    expect(after.answered).toBe(false);
+    expect(after.focused).toBe(false);
+    await after.note('focus', ':1.2', yes);
+    expect(after.answered).toBe(false);
+    expect(after.focused).toBe(true);
+    const ended = new OpenClickAnswer(() => {}, noOwed);
     ended.end();
-    ended.note('focus');
+    await ended.note('focus', ':1.2', yes);
     expect(ended.answered).toBe(false);
     expect(ended.focused).toBe(false);
   });
+
+  it('owed asks the app at the click point; a click with no known point cannot say', async () => {
+    const asked: unknown[] = [];
+    const answer = new OpenClickAnswer(() => {}, (app, point) => {
+      asked.push([app, point]);
+      return Promise.resolve('text-focus');
+    });
+    answer.aim({ x: 5, y: 6 });
+    expect(await answer.owed(':1.4')).toBe('text-focus');
+    expect(asked).toEqual([[':1.4', { x: 5, y: 6 }]]);
+    const nowhere = new OpenClickAnswer(() => {}, () => Promise.resolve('nothing'));
+    nowhere.aim(undefined);
+    await expect(nowhere.owed(':1.4')).rejects.toThrow(/no known point/);
+    // Ended before it landed: its point is settled as unknown, nothing hangs.
+    const lost = new OpenClickAnswer(() => {}, () => Promise.resolve('nothing'));
+    lost.end();
+    await expect(lost.owed(':1.4')).rejects.toThrow(/no known point/);
+  });
 });
 
-/** A click answer the test answers by hand; `waits` records each wait's limit. */
-function handAnswer(answered = false) {
+/** A click answer the test answers by hand; `waits` records each wait's limit, `owedAsked` each app asked. */
+function handAnswer(answered = false, owed: () => Promise<OwedAnswer | undefined> = () => Promise.resolve(undefined), by: string | undefined = answered ? ':1.2' : undefined) {
   const waits: number[] = [];
+  const owedAsked: string[] = [];
   let ended = 0;
   let resolveWait: ((v: boolean) => void) | undefined;
   const answer = {
     answered,
     focused: false,
+    answeredBy: by,
+    aim: () => {},
+    owed: (app: string) => {
+      owedAsked.push(app);
+      return owed();
+    },
     keysSent: () => {},
     wait: (limitMs: number) => {
       waits.push(limitMs);
@@ -95,57 +163,106 @@ function handAnswer(answered = false) {
       ended++;
     },
   };
-  return { answer, waits, ended: () => ended, finish: (v: boolean) => resolveWait?.(v) };
+  return { answer, waits, owedAsked, ended: () => ended, finish: (v: boolean) => resolveWait?.(v) };
 }
+
+const { textFocus: TEXT_MS, other: OTHER_MS } = CLICK_ANSWER_LIMITS_MS;
 
 describe('ClickAnswers', () => {
   /** A click into `window`, answered or not by the time it is asked. */
-  const click = (clicks: ClickAnswers, window: number, answered = false) => {
-    const hand = handAnswer(answered);
+  const click = (clicks: ClickAnswers, window: number, answered = false, owed?: () => Promise<OwedAnswer | undefined>, by?: string) => {
+    const hand = handAnswer(answered, owed, by);
     clicks.clicked(hand.answer);
-    clicks.landed(Promise.resolve(window));
+    clicks.landed({ x: 10, y: 20 }, Promise.resolve(window));
     return hand;
   };
 
   it('keys wait only for a window whose click was answered before its keys, learnt at the next click', async () => {
     const clicks = new ClickAnswers();
     const first = click(clicks, 7);
-    await clicks.awaited(8_000);
+    await clicks.awaited();
     expect(first.waits).toEqual([]);
     expect(first.ended()).toBe(0);
-    // Unanswered when its keys went (the collection ended there: OpenClickAnswer takes no
-    // later answer): the window is not learnt.
     click(clicks, 7, true);
     await Promise.resolve();
     expect(clicks.expects(7)).toBe(false);
-    await clicks.awaited(8_000);
-    const third = click(clicks, 7);
+    await clicks.awaited();
+    const third = click(clicks, 7, false, () => Promise.resolve('text-focus'));
     await Promise.resolve();
     expect(clicks.expects(7)).toBe(true);
     expect(clicks.expects(8)).toBe(false);
-    const waited = clicks.awaited(8_000);
-    await vi.waitFor(() => expect(third.waits).toEqual([8_000]));
+    const waited = clicks.awaited();
+    await vi.waitFor(() => expect(third.waits).toEqual([TEXT_MS]));
+    // Asked of the app that answered the window's last click.
+    expect(third.owedAsked).toEqual([':1.2']);
     third.answer.answered = true;
     third.finish(true);
     await waited;
     // Keys again after the same click: asked once only.
-    await clicks.awaited(8_000);
-    expect(third.waits).toEqual([8_000]);
+    await clicks.awaited();
+    expect(third.waits).toEqual([TEXT_MS]);
     await clicks.close();
     expect(clicks.expects(7)).toBe(true);
+  });
+
+  it('the wait is as long as the click owes: text focus 60 s, another focus or not known 8 s, nothing none (and nothing learnt)', async () => {
+    const clicks = new ClickAnswers();
+    click(clicks, 4, true, undefined, ':1.7');
+    const focus = click(clicks, 4, false, () => Promise.resolve('focus'));
+    const w1 = clicks.awaited();
+    await vi.waitFor(() => expect(focus.waits).toEqual([OTHER_MS]));
+    expect(focus.owedAsked).toEqual([':1.7']);
+    focus.answer.answered = true;
+    focus.finish(true);
+    await w1;
+    const failed = click(clicks, 4, false, () => Promise.reject(new Error('no answer')));
+    const w2 = clicks.awaited();
+    await vi.waitFor(() => expect(failed.waits).toEqual([OTHER_MS]));
+    failed.answer.answered = true;
+    failed.finish(true);
+    await w2;
+    const elsewhere = click(clicks, 4, false, () => Promise.resolve(undefined));
+    const w3 = clicks.awaited();
+    await vi.waitFor(() => expect(elsewhere.waits).toEqual([OTHER_MS]));
+    elsewhere.answer.answered = true;
+    elsewhere.finish(true);
+    await w3;
+    const nothing = click(clicks, 4, false, () => Promise.resolve('nothing'));
+    await clicks.awaited();
+    expect(nothing.waits).toEqual([]);
+    // Answers without a sender leave the window's app as it was.
+    expect(nothing.owedAsked).toEqual([':1.7']);
+    // Its silence teaches nothing: the window is still waited for.
+    await clicks.close();
+    expect(clicks.expects(4)).toBe(true);
+  });
+
+  it('a marked window whose answering app is not known (answered without a sender) waits the shorter limit', async () => {
+    const clicks = new ClickAnswers();
+    const first = handAnswer(true, undefined, undefined);
+    first.answer.answeredBy = undefined;
+    clicks.clicked(first.answer);
+    clicks.landed({ x: 1, y: 1 }, Promise.resolve(9));
+    const next = click(clicks, 9);
+    const waited = clicks.awaited();
+    await vi.waitFor(() => expect(next.waits).toEqual([OTHER_MS]));
+    expect(next.owedAsked).toEqual([]);
+    next.finish(false);
+    await waited;
   });
 
   it('an answered click is not waited for; one that stays unanswered unmarks the window at the next click', async () => {
     const clicks = new ClickAnswers();
     click(clicks, 3, true);
     const answered = click(clicks, 3, true);
-    await clicks.awaited(8_000);
+    await clicks.awaited();
     expect(answered.waits).toEqual([]);
+    expect(answered.owedAsked).toEqual([]);
     const silent = click(clicks, 3);
     await Promise.resolve();
     expect(clicks.expects(3)).toBe(true);
-    const waited = clicks.awaited(500);
-    await vi.waitFor(() => expect(silent.waits).toEqual([500]));
+    const waited = clicks.awaited();
+    await vi.waitFor(() => expect(silent.waits).toEqual([OTHER_MS]));
     silent.finish(false);
     await waited;
     expect(silent.ended()).toBe(0);
@@ -154,10 +271,16 @@ describe('ClickAnswers', () => {
     expect(clicks.expects(3)).toBe(false);
     // A focus gained after the keys (a late report) still marks the window.
     const late = click(clicks, 3);
-    await clicks.awaited(500);
+    await clicks.awaited();
     late.answer.focused = true;
+    late.answer.answeredBy = ':1.5';
     await clicks.close();
     expect(clicks.expects(3)).toBe(true);
+    const again = click(clicks, 3, false, () => Promise.resolve('focus'));
+    const w = clicks.awaited();
+    await vi.waitFor(() => expect(again.owedAsked).toEqual([':1.5']));
+    again.finish(false);
+    await w;
   });
 
   it('an aborted wait learns nothing; a click without a watch collects nothing; a click that never landed has no window', async () => {
@@ -165,16 +288,16 @@ describe('ClickAnswers', () => {
     click(clicks, 5, true);
     const held = click(clicks, 5);
     const controller = new AbortController();
-    const waited = clicks.awaited(8_000, controller.signal);
-    await vi.waitFor(() => expect(held.waits).toEqual([8_000]));
+    const waited = clicks.awaited(controller.signal);
+    await vi.waitFor(() => expect(held.waits).toEqual([OTHER_MS]));
     controller.abort();
     held.finish(false);
     await waited;
     await clicks.close();
     expect(clicks.expects(5)).toBe(true);
     clicks.clicked(undefined);
-    clicks.landed(Promise.resolve(5));
-    await clicks.awaited(8_000);
+    clicks.landed({ x: 0, y: 0 }, Promise.resolve(5));
+    await clicks.awaited();
     await clicks.close();
     expect(clicks.expects(5)).toBe(true);
     // Pressed but never landed (the action failed): learnt for no window.

@@ -1,4 +1,4 @@
-import { actionSpec, focusRole, type Point } from '../../shared/actions.js';
+import { actionPoints, actionSpec, focusRole, type Point } from '../../shared/actions.js';
 import type { CheckedAction } from '../check-action.js';
 import { performAction } from '../actions.js';
 import { actOnElementByPath, findElementByPath } from '../accessibility/index.js';
@@ -69,7 +69,7 @@ export class Performer {
     if (focus && role === 'keys') await focus.beforeKeys(signal);
     const answer = actionSpec(action).answer;
     if (answer === 'must-show' && action.type !== 'type') await screen.beforeKeys();
-    if (focus && role === 'click') focus.beforeClick();
+    if (focus && role === 'click') focus.beforeClick(actionPoints(action)[0]);
     const result = await performAction(
       {
         devices,

@@ -21,6 +21,7 @@
  * click, where its window answered clicks before.
  */
 import { sleep } from '../../shared/abort.js';
+import type { Point } from '../../shared/actions.js';
 import { ClickAnswers } from '../click-answer.js';
 import { currentTextEchoWatch } from '../settle-echo.js';
 import { focusedClientWindow } from '../settle-ping.js';
@@ -30,12 +31,6 @@ import { x11Session, type X11Session } from './session.js';
 
 /** How long after a click keys wait for the focus to follow it (openbox at load 20 took up to ~400 ms). */
 export const FOCUS_WAIT_MS = 1_000;
-/**
- * The longest wait before keys for the clicked app's own answer (click-answer.ts), where
- * its window answered its last click: Chromium's page got the press 9 s after the X server
- * sent it at load ~30 (five busy loops); settle awaits a typed text's report as long (8 s).
- */
-export const CLICK_ANSWER_MS = 8_000;
 
 /** Between two looks at the focus while waiting. */
 const POLL_MS = 10;
@@ -52,8 +47,8 @@ export class ClickFocus {
   private pending: { topLevel: number; until: number } | undefined;
   /** The last click's answer from its app, and which windows answer clicks (click-answer.ts). */
   private readonly answers = new ClickAnswers();
-  /** beforeClick began collecting the coming click's answer. */
-  private collecting = false;
+  /** beforeClick began collecting the coming click's answer; `at`: where it said the press goes. */
+  private collecting: { at: Point | undefined } | undefined;
 
   /** Asks over the display's session (session.ts): its connection, opened afresh after a failure. */
   private constructor(private readonly session: X11Session) {}
@@ -69,10 +64,13 @@ export class ClickFocus {
     return this.session.connection();
   }
 
-  /** Right before a button press: its app's answer is collected from now (click-answer.ts). */
-  beforeClick(): void {
+  /**
+   * Right before a button press at `at` (screen pixels; undefined: wherever the pointer is
+   * then): its app's answer is collected from now (click-answer.ts).
+   */
+  beforeClick(at?: Point): void {
     this.answers.clicked(currentTextEchoWatch()?.beginClick());
-    this.collecting = true;
+    this.collecting = { at };
   }
 
   /** Right after a button press: notes where the click went when the focus is elsewhere. */
@@ -81,9 +79,12 @@ export class ClickFocus {
     // A caller that did not say before the press: collected from now (an app that answers
     // within the press's own time is then missed, and not waited for).
     if (!this.collecting) this.answers.clicked(currentTextEchoWatch()?.beginClick());
-    this.collecting = false;
-    this.answers.landed(focusedClientWindow().catch(() => 0));
-    const topLevel = await this.topLevelUnderPointer();
+    const said = this.collecting?.at;
+    this.collecting = undefined;
+    const window = focusedClientWindow().catch(() => 0);
+    const pointer = await this.pointer();
+    this.answers.landed(said ?? pointer.at, window);
+    const topLevel = pointer.child;
     if (topLevel === undefined || (await this.overrideRedirect(topLevel))) return;
     const focus = await this.focusTopLevel();
     if (focus === topLevel || focus === 'pointer-root') return;
@@ -94,7 +95,7 @@ export class ClickFocus {
   async beforeKeys(signal?: AbortSignal): Promise<boolean> {
     const focused = await this.focusFollowed(signal);
     // The window has the focus; its app may still hold the click while keys pass it.
-    await this.answers.awaited(CLICK_ANSWER_MS, signal);
+    await this.answers.awaited(signal);
     return focused;
   }
 
@@ -113,14 +114,14 @@ export class ClickFocus {
   /** Nothing of its own to close: the connection is the session's. */
   close(): void {}
 
-  /** The child of the root window under the pointer (a frame or an unmanaged window), if any. */
-  private async topLevelUnderPointer(): Promise<number | undefined> {
+  /** The pointer on the root window: where it is, and the child of the root under it (a frame or an unmanaged window), if any. */
+  private async pointer(): Promise<{ at: Point; child: number | undefined }> {
     const conn = await this.conn;
     const body = Buffer.alloc(4);
     body.writeUInt32LE(conn.setup.root, 0);
     const r = await conn.request(OP.QueryPointer, 0, body);
     const child = r.readUInt32LE(12);
-    return child === 0 ? undefined : child;
+    return { at: { x: r.readInt16LE(16), y: r.readInt16LE(18) }, child: child === 0 ? undefined : child };
   }
 
   /**

@@ -1,0 +1,109 @@
+/**
+ * click-target.ts and click-owed.ts (issue 26): a report answers a click only when its
+ * object is under the click point, is no whole view, and (for a caret) takes text; what a
+ * click owes follows from the states of the object its app finds under the point.
+ */
+import { describe, expect, it } from 'vitest';
+import { owedAnswer, owedFromStates } from '../../src/os-control/click-owed.js';
+import { landedOn, reportedObject, type ObjectCall } from '../../src/os-control/click-target.js';
+
+const entry = { role: 79, extents: [580, 40, 148, 36] as const, editable: true };
+
+describe('landedOn', () => {
+  it('an entry under the point answers by focus and caret; outside the point it does not', () => {
+    expect(landedOn(entry, 'focus', { x: 654, y: 58 })).toBe(true);
+    expect(landedOn(entry, 'caret', { x: 580, y: 40 })).toBe(true);
+    // Extents are [x, x + width) × [y, y + height).
+    expect(landedOn(entry, 'focus', { x: 728, y: 58 })).toBe(false);
+    expect(landedOn(entry, 'focus', { x: 654, y: 76 })).toBe(false);
+    expect(landedOn(entry, 'focus', { x: 579, y: 58 })).toBe(false);
+    expect(landedOn(entry, 'focus', { x: 654, y: 39 })).toBe(false);
+  });
+
+  it("the page's own reports do not: the document's focus, the body section's caret (probe page, Chromium)", () => {
+    const point = { x: 654, y: 58 };
+    expect(landedOn({ role: 95, extents: [20, 20, 1000, 640], editable: false }, 'focus', point)).toBe(false);
+    expect(landedOn({ role: 85, extents: [20, 20, 1000, 640], editable: false }, 'caret', point)).toBe(false);
+    // A section under the point that gains the focus (a focusable div) does answer.
+    expect(landedOn({ role: 85, extents: [20, 20, 1000, 640], editable: false }, 'focus', point)).toBe(true);
+    for (const role of [14, 23, 46, 69, 75, 82, 92, 93, 94, 95, 96]) expect(landedOn({ ...entry, role }, 'focus', point)).toBe(false);
+  });
+
+  it('without a point only the role and the editable state decide', () => {
+    expect(landedOn(entry, 'focus', undefined)).toBe(true);
+    expect(landedOn({ ...entry, role: 95 }, 'focus', undefined)).toBe(false);
+    expect(landedOn({ ...entry, editable: false }, 'caret', undefined)).toBe(false);
+  });
+});
+
+describe('reportedObject', () => {
+  it('reads role, state and extents each from its own call', async () => {
+    const calls: string[] = [];
+    const call: ObjectCall = (iface, member, signature, body) => {
+      calls.push(`${iface}.${member}(${signature}:${JSON.stringify(body)})`);
+      if (member === 'GetRole') return Promise.resolve([79]);
+      if (member === 'GetState') return Promise.resolve([[1 << 7, 0]]);
+      return Promise.resolve([[580, 40, 148, 36]]);
+    };
+    expect(await reportedObject(call)).toEqual({ role: 79, editable: true, extents: [580, 40, 148, 36] });
+    expect(calls.sort()).toEqual(['org.a11y.atspi.Accessible.GetRole(:[])', 'org.a11y.atspi.Accessible.GetState(:[])', 'org.a11y.atspi.Component.GetExtents(u:[0])']);
+    const readOnly: ObjectCall = (_i, member) => Promise.resolve(member === 'GetRole' ? [85] : member === 'GetState' ? [[1 << 12]] : [[0, 0, 1, 1]]);
+    expect((await reportedObject(readOnly)).editable).toBe(false);
+  });
+
+  it('another shape or a gone object rejects', async () => {
+    await expect(reportedObject((_i, member) => Promise.resolve(member === 'GetRole' ? ['entry'] : [[0]]))).rejects.toThrow();
+    await expect(reportedObject(() => Promise.reject(new Error('org.freedesktop.DBus.Error.UnknownObject')))).rejects.toThrow(/UnknownObject/);
+  });
+});
+
+/** AtspiStateType bits: editable 7, focusable 11, focused 12, active 1. */
+const bits = (...n: number[]) => n.reduce((w, b) => w | (1 << b), 0);
+
+describe('owedFromStates', () => {
+  it('editable focusable text without the focus owes its focus; something else focusable owes a focus; the focused or unfocusable owe nothing', () => {
+    expect(owedFromStates(bits(7, 11))).toBe('text-focus');
+    expect(owedFromStates(bits(11))).toBe('focus');
+    expect(owedFromStates(bits(7, 11, 12))).toBe('nothing');
+    expect(owedFromStates(bits(11, 12))).toBe('nothing');
+    expect(owedFromStates(bits(7))).toBe('nothing');
+    expect(owedFromStates(0)).toBe('nothing');
+  });
+});
+
+describe('owedAnswer', () => {
+  /** A small app: two windows (the second active) holding a document, an entry inside it. */
+  function app(entryStates: number) {
+    const log: string[] = [];
+    const objects: Record<string, Record<string, unknown>> = {
+      ':1.2 /org/a11y/atspi/accessible/root': { GetChildren: [[[':1.2', '/w1'], [':1.2', '/w2']]] },
+      ':1.2 /w1': { GetExtents: [[0, 0, 800, 600]], GetState: [[0]], GetAccessibleAtPoint: [[':1.2', '/wrong']] },
+      ':1.2 /w2': { GetExtents: [[20, 20, 1000, 640]], GetState: [[bits(1)]], GetAccessibleAtPoint: [['', '/doc']] },
+      ':1.2 /doc': { GetAccessibleAtPoint: [[':1.2', '/entry']] },
+      ':1.2 /entry': { GetAccessibleAtPoint: [[':1.2', '/org/a11y/atspi/null']], GetState: [[entryStates, 0]] },
+    };
+    const call = (destination: string, path: string): ObjectCall => (_iface, member, _sig, body) => {
+      log.push(`${path}.${member}${member === 'GetAccessibleAtPoint' ? JSON.stringify(body) : ''}`);
+      const reply = objects[`${destination} ${path}`]?.[member];
+      return reply === undefined ? Promise.reject(new Error(`no ${member} on ${path}`)) : Promise.resolve(reply);
+    };
+    return { call, log };
+  }
+
+  it('walks from the active window under the point down to the deepest object and reads its states', async () => {
+    const { call, log } = app(bits(7, 11));
+    expect(await owedAnswer(call, ':1.2', { x: 654, y: 58 })).toBe('text-focus');
+    expect(log).toEqual([
+      '/org/a11y/atspi/accessible/root.GetChildren',
+      '/w1.GetExtents', '/w1.GetState', '/w2.GetExtents', '/w2.GetState',
+      '/w2.GetAccessibleAtPoint[654,58,0]', '/doc.GetAccessibleAtPoint[654,58,0]', '/entry.GetAccessibleAtPoint[654,58,0]',
+      '/entry.GetState',
+    ]);
+    expect(await owedAnswer(app(bits(7, 11, 12)).call, ':1.2', { x: 654, y: 58 })).toBe('nothing');
+  });
+
+  it('no window of the app under the point: undefined; an object that fails: rejects', async () => {
+    expect(await owedAnswer(app(0).call, ':1.2', { x: 1100, y: 700 })).toBeUndefined();
+    await expect(owedAnswer(app(0).call, ':1.3', { x: 1, y: 1 })).rejects.toThrow(/GetChildren/);
+  });
+});
