@@ -18,11 +18,15 @@ import { claude, finish, runCli, toImagePoint } from '../e2e/support.js';
 import { SCREEN, useProbeDesktop } from './probe-desktop.js';
 
 /**
- * The steps' targets (c3, c9, c6) sit more than half of text-near.ts's AROUND (600 px)
- * apart, so the renamed c6 ("Send") is in no earlier step's area: a replay refuses it at
- * its own step, by the tree. With c1 and c7 as targets (180 px from c6) OCR's reading of
- * "Send" decided whether steps 1 or 4 refused first (clean-clone CI: step 4, 1 run in ~10),
- * and that refusal was right by text-near's rules.
+ * The renamed c6's label ("Send", centred at x ≈ 290) is in no earlier click's text-near
+ * area: that area (text-near.ts AROUND, 600×280 centred on the point, cut to the window;
+ * a word counts by its centre) spans x 354–954 around c3 (654, 58) and x 534–1020 around
+ * c9 (834, 102), so a replay refuses c6 at its own step, by the tree.
+ * With c1 and c7 as targets (180 px from c6) OCR's reading of "Send" decided whether steps
+ * 1 or 4 refused first (clean-clone CI: step 4, 1 run in ~10), and that refusal was right by
+ * text-near's rules. c3 and c9 themselves are 180 px apart: c9's area holds c3, so the
+ * "alpha" typed into c3 is read at step 3 — as the replay's own typing (text-near.ts
+ * typedWords) when the recording's screen after step 2 was taken before Chromium drew it.
  */
 const TASK = 'write alpha into c3, write beta into c9, press c6';
 const desktop = useProbeDesktop();

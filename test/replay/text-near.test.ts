@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { TRAJECTORY_FORMAT, TRAJECTORY_SCHEMA, type Trajectory } from '../../src/shared/trajectory.js';
 import { ReplayProvider, SCREEN_MATCH } from '../../src/main/agent/replay/replay-provider.js';
-import { areaAround, cellsChangedIn, fingerprintMovedBack, isEvidence, pixelsAgree, wordsDiffer, type AreaWord, type SamePixels } from '../../src/main/agent/replay/text-near.js';
+import { areaAround, cellsChangedIn, fingerprintMovedBack, isEvidence, pixelsAgree, typedWords, wordsDiffer, type AreaWord, type SamePixels } from '../../src/main/agent/replay/text-near.js';
 import { CONFIDENT } from '../../src/os-control/ocr/index.js';
 import { decodeGrey, fingerprintDistance, screenFingerprint } from '../../src/os-control/screen-match.js';
 import type { ModelTurn } from '../../src/main/agent/providers/types.js';
@@ -64,7 +64,12 @@ async function setUp() {
     ],
     final: { image: 'after.png', fingerprint: await screenFingerprint(done) },
   };
-  const provider = new ReplayProvider({
+  return { provider: strictReplay(trajectory, files), trajectory, recorded };
+}
+
+/** A strict replay of the drawn trajectory: its files from the map, no accessibility tree. */
+function strictReplay(trajectory: Trajectory, files: Map<string, Buffer>): ReplayProvider {
+  return new ReplayProvider({
     trajectory,
     mode: 'strict',
     readFile: async (p) => files.get(p)!,
@@ -74,7 +79,6 @@ async function setUp() {
       settle: async (o = {}) => ({ waitedMs: o.quietMs ?? 0, settled: true }),
     },
   });
-  return { provider, trajectory, recorded };
 }
 
 describe('the screen check before a step reads the text around its target', () => {
@@ -205,5 +209,73 @@ describe('the screen check before a step reads the text around its target', () =
     expect(cellsChangedIn(fp, await screenFingerprint(await shifted('Remove 1 item?')), area, region)).toBeGreaterThan(10);
     const changed = await fingerprintMovedBack(await grey(await shifted('Remove all 532 items?')), { x: 80, y: 40 }, region);
     expect(cellsChangedIn(fp, changed, area, region)).toBeGreaterThan(0);
+  });
+
+  it('text the replay typed one step earlier, missing from a recording taken before the app drew it, is the run\'s own: the next click replays; a word it did not type still diverges', async () => {
+    // replay-probe's recording of "alpha" into c3 stored the empty field after the type
+    // step (Chromium drew it late), and the click 180 px away then read "alpha" as new.
+    const form = (field: string, note = '') =>
+      sharp(
+        Buffer.from(
+          `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="${W}" height="${H}" fill="white"/><rect x="100" y="100" width="160" height="32" fill="white" stroke="#444"/><text x="106" y="122" font-family="DejaVu Sans" font-size="15">${field}</text><text x="100" y="170" font-family="DejaVu Sans" font-size="15">${note}</text><rect x="300" y="100" width="100" height="32" rx="3" fill="#e6e6e6" stroke="#666"/><text x="350" y="121" font-family="DejaVu Sans" font-size="14" text-anchor="middle">Send</text></svg>`,
+        ),
+      )
+        .png()
+        .toBuffer();
+    const empty = await form('');
+    const sent = await form('', 'Sent');
+    const patch = await sharp(empty).extract({ left: 314, top: 96, width: 72, height: 40 }).png().toBuffer();
+    const shot = async (png: Buffer, image: string) => ({ image, fingerprint: await screenFingerprint(png), size: { width: W, height: H } });
+    const files = new Map([
+      ['empty.png', empty],
+      ['sent.png', sent],
+      ['p.png', patch],
+    ]);
+    const trajectory: Trajectory = {
+      format: TRAJECTORY_FORMAT,
+      schema: TRAJECTORY_SCHEMA,
+      revision: 1,
+      task: 'write alpha and send it',
+      runId: 'r2',
+      display: { x: 0, y: 0, width: W, height: H },
+      steps: [
+        // The recording's screen after typing is the empty field: taken before the app drew "alpha".
+        { step: 1, intent: 'Write alpha.', actions: [{ action: { type: 'type', text: 'alpha' } }], before: await shot(empty, 'empty.png'), after: await shot(empty, 'empty.png'), origin: 'model' },
+        {
+          step: 2,
+          intent: 'Press Send.',
+          actions: [{ action: { type: 'click', x: 350, y: 116, button: 'left', clicks: 1, modifiers: [] }, target: { point: { x: 350, y: 116 }, patch: { image: 'p.png', bounds: { x: 314, y: 96, width: 72, height: 40 }, contrast: 40 } } }],
+          before: await shot(empty, 'empty.png'),
+          after: await shot(sent, 'sent.png'),
+          origin: 'model',
+        },
+      ],
+      final: { image: 'sent.png', fingerprint: await screenFingerprint(sent) },
+    };
+    const replay = () => strictReplay(trajectory, files);
+    const typed = replay();
+    expect(actionsOf(await typed.turn(request(empty), signal))).toEqual([{ type: 'type', text: 'alpha' }]);
+    // This replay's screen shows what it typed: the click goes ahead, no look again.
+    expect(actionsOf(await typed.turn(request(await form('alpha')), signal))).toMatchObject([{ type: 'click', x: 350, y: 116 }]);
+    expect(typed.stats.divergences).toEqual([]);
+    // The same typing, and a word nobody typed beside the field: the text around the target changed.
+    const other = replay();
+    expect(actionsOf(await other.turn(request(empty), signal))).toEqual([{ type: 'type', text: 'alpha' }]);
+    const changed = await form('alpha', 'Overwrite');
+    expect(actionsOf(await other.turn(request(changed), signal))).toEqual([{ type: 'screenshot' }]);
+    expect(actionsOf(await other.turn(request(changed), signal))).toMatchObject([{ type: 'finish', success: false }]);
+    expect(other.stats.divergences).toMatchObject([{ kind: 'screen', index: 1, message: expect.stringMatching(/"overwrite" new\)$/) }]);
+  }, OCR_CASE_MS);
+
+  it('the words a replay typed are its tokens, normalised like OCR\'s; a new word is explained only by them, never a gone one', () => {
+    expect(typedWords(['Alpha, Beta!', '  7 ', '--'])).toEqual(['alpha', 'beta', '7']);
+    const w = (text: string): AreaWord => ({ text, confidence: 90, box: { x: 0, y: 10, width: 30, height: 12 } });
+    const differ: SamePixels = () => false;
+    const typed = typedWords(['alpha']);
+    // "alphal": the word with its caret read as an l.
+    expect(wordsDiffer([w('c8')], [w('alphal'), w('c8'), w('alpha')], differ, typed)).toBeUndefined();
+    expect(wordsDiffer([w('c8')], [w('alphal'), w('c8')], differ)).toMatch(/"alphal" new\)$/);
+    expect(wordsDiffer([w('alpha'), w('c8')], [w('c8')], differ, typed)).toMatch(/"alpha" gone\)$/);
+    expect(wordsDiffer([], [w('omega')], differ, typed)).toMatch(/"omega" new\)$/);
   });
 });

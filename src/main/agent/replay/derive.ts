@@ -55,7 +55,7 @@ export const SECRET_ENV_PREFIX = 'DESKPILOT_SECRET_';
  * literal into a password field is logged, once the field made it a secret, with the mask
  * in its code, and run again as is it would type the mask).
  */
-function carriedText(action: Action): string | undefined {
+export function carriedText(action: Action): string | undefined {
   if (action.type === 'type') return action.text;
   if (action.type === 'element') return action.value;
   if (action.type === 'shell') return action.command;

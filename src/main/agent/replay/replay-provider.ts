@@ -13,13 +13,13 @@ import { pointerTargetPoint } from '../action-target.js';
 import { elementEffectDiverges, isElementOp, placeElementOp, type ElementExpectation, type ElementOpAction } from './element-ops.js';
 import { findTarget, PLAIN_CONTRAST, type ElementLookups, type ScreenNow, type TargetLookup } from './find-target.js';
 import { REPLAY_CALL_PREFIX } from './labels.js';
-import { maskedText } from './derive.js';
+import { carriedText, maskedText } from './derive.js';
 import { codeBlockOf } from '../../../shared/code-block.js';
 import { MASKED_SECRET, REDACTED } from '../../sessions/scrub.js';
 import { SETTLE_DEFAULTS } from '../../../os-control/settle.js';
 import { earlyLookups, pathsToLookUp } from './early-lookups.js';
 import { ownChange } from './effect.js';
-import { areaAround, cellsChangedIn, fingerprintMovedBack, pixelsAgree, recordedShot, wordsDiffer, wordsIn } from './text-near.js';
+import { areaAround, cellsChangedIn, fingerprintMovedBack, pixelsAgree, recordedShot, typedWords, wordsDiffer, wordsIn } from './text-near.js';
 import { Judgement, judgePrompt, stepHealRequest, type JudgeWith } from './heal.js';
 
 /**
@@ -170,6 +170,12 @@ export class ReplayProvider implements Driver {
   private maskedNow: Rect[] = [];
   /** Set once the end is handed to the model to judge (heal.ts): every later turn is the model's. */
   private judgement: Judgement | undefined;
+  /**
+   * The text this replay typed in the steps it replayed (typed, set as a value; never a
+   * secret put back from the environment): a word of it read near a later target is the
+   * run's own, not a changed screen (text-near.ts typedWords).
+   */
+  private readonly typed: string[] = [];
 
   constructor(private readonly options: ReplayProviderOptions) {
     if (options.mode === 'heal' && !options.healer) throw new Error('a healing replay needs a model');
@@ -270,6 +276,10 @@ export class ReplayProvider implements Driver {
     if (textChanged) return this.diverge({ kind: 'screen', index: this.index, message: textChanged, expectedImage: step.before.image, seen: data }, request, image, signal);
     for (const rule of rules) this.stats.rules[rule] = (this.stats.rules[rule] ?? 0) + 1;
     this.lookedAgain = false;
+    for (const { action } of step.actions) {
+      const text = maskedText(action) ? undefined : carriedText(action);
+      if (text !== undefined && action.type !== 'shell') this.typed.push(text);
+    }
     this.last = { index: this.index, by: 'replay', before: grey, beforeFingerprint: fingerprint, ...(elements.length ? { elements } : {}) };
     this.index += 1;
     this.stats.replayed += 1;
@@ -432,7 +442,7 @@ export class ReplayProvider implements Driver {
       const then = recordedShot(await recorded(), step.before, this.options.trajectory.display, record.image);
       const [wordsThen, wordsNow, [greyThen, greyNow]] = await Promise.all([wordsIn(then, area), wordsIn({ image, record }, areaAround(target, shift)), bothGrey()]);
       const origin = { x: record.region.x, y: record.region.y };
-      const differ = wordsDiffer(wordsThen, wordsNow, pixelsAgree({ grey: greyThen, origin }, { grey: greyNow, origin }, shift));
+      const differ = wordsDiffer(wordsThen, wordsNow, pixelsAgree({ grey: greyThen, origin }, { grey: greyNow, origin }, shift), typedWords(this.typed));
       if (differ) return differ;
     }
     return undefined;

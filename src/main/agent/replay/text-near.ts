@@ -201,6 +201,28 @@ export function pixelsAgree(then: { grey: GreyImage; origin: Point }, now: { gre
 export const LAYOUT_SLACK = 16;
 
 /**
+ * The words of text this replay typed in its earlier steps (each a token, normalised like
+ * OCR's words): a word read now that is one of them is explained by the run itself.
+ * A recording can store the screen after a `type` before the app drew it: Chromium drew
+ * typed text 26–767 ms after the keys under load (settle.ts). replay-probe's step 3 (a
+ * click 180 px from the c3 it typed "alpha" into) diverged in 2 of 3 clean-clone CI runs
+ * with 'recorded "c8", now "alpha alpha"'; a recording whose screen after the typing is
+ * the empty field gives that very sentence (its screen before the typing put in its
+ * place), one whose screen shows "alpha" passes even where OCR read it at 30. A stale
+ * recording lacks typed text; it never shows text that was not typed, so only new words
+ * are explained, and only by what this run typed itself.
+ */
+export function typedWords(texts: readonly string[]): string[] {
+  return texts.flatMap((text) => normalizeText(text).split(/\s+/)).map(token).filter((t) => /[\p{L}\p{N}]/u.test(t));
+}
+
+/** OCR read the word as one this run typed ("alphal": "alpha" with its caret read as an l). */
+function typedByRun(word: AreaWord, typed: readonly string[]): boolean {
+  const t = token(word.text);
+  return typed.some((w) => similarity(w, t) >= 0.8);
+}
+
+/**
  * One sentence when the text around the target changed: what was recorded and what is there
  * now. A word counts as gone (read then, not now) or new (read now, not then) when:
  *   1. OCR is sure of it and it says something (isEvidence): noise on buttons and icons
@@ -210,11 +232,13 @@ export const LAYOUT_SLACK = 16;
  *      twice or skips a repeated one from one screenshot to the next);
  *   3. the pixels under it differ on the other side (aligned by the window's move): OCR of
  *      the recording's 1121 px screenshot missed gnome-calculator's "mod" button that it
- *      read at 96 on the 1280 px one, whose pixels are the same.
+ *      read at 96 on the 1280 px one, whose pixels are the same;
+ *   4. (new words only) it is not text this replay typed in an earlier step (`typed`,
+ *      typedWords): a recording whose screen was taken before the app drew it lacks it.
  */
-export function wordsDiffer(then: readonly AreaWord[], now: readonly AreaWord[], samePixels: SamePixels): string | undefined {
+export function wordsDiffer(then: readonly AreaWord[], now: readonly AreaWord[], samePixels: SamePixels, typed: readonly string[] = []): string | undefined {
   const gone = then.filter((w) => isEvidence(w) && !readOn(w, now) && !samePixels(w.box, 'then'));
-  const added = now.filter((w) => isEvidence(w) && !readOn(w, then) && !samePixels(w.box, 'now'));
+  const added = now.filter((w) => isEvidence(w) && !readOn(w, then) && !typedByRun(w, typed) && !samePixels(w.box, 'now'));
   if (gone.length === 0 && added.length === 0) return undefined;
   const words = (list: readonly AreaWord[]) => JSON.stringify(list.map((w) => w.text).join(' '));
   const which = [gone.length ? `${words(gone)} gone` : '', added.length ? `${words(added)} new` : ''].filter(Boolean).join(', ');
