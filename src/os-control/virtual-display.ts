@@ -62,8 +62,14 @@ export function installed(program: string): boolean {
 const START = {
   /** Xvfb reports its display within a second on an idle machine; 20 s at a load of 20 on 2 cores. */
   serverMs: 20_000,
-  windowManagerMs: 15_000,
-  busMs: 10_000,
+  /**
+   * A bus or an openbox that cannot start exits at once (an 'exit' rejects); these limits
+   * only catch one that hangs. dbus-daemon took over 10 s to print its address at a load of
+   * ~50–70 with the eval niced 10 (as the fresh-root CI runs): 3 of 32 eval tasks ended
+   * "no virtual desktop: dbus-daemon did not start within 10 s". 60 s, as an eval's window wait.
+   */
+  windowManagerMs: 60_000,
+  busMs: 60_000,
   /** -displayfd races between servers started at the same moment are retried. */
   attempts: 4,
 } as const;
