@@ -90,12 +90,15 @@ export class DesktopRecord {
     writeRecord(dir, this.data);
   }
 
-  /** A new private folder (0700) with a record naming this process as the owner. */
-  static create(parent = tmpdir()): DesktopRecord {
+  /**
+   * A new private folder (0700) with a record naming this process as the owner. `prefix`
+   * names what the folder holds: an eval task's HOME is kept the same way (eval/run/task-home.ts).
+   */
+  static create(parent = tmpdir(), prefix = DESKTOP_DIR_PREFIX): DesktopRecord {
     const start = processStartTime(process.pid);
     // Stryker disable next-line ConditionalExpression,BlockStatement,StringLiteral: a running process always reads its own /proc/<pid>/stat on Linux, the only platform with virtual desktops
     if (!start) throw new Error(`cannot read this process's start time (/proc/${process.pid}/stat)`);
-    return new DesktopRecord(mkdtempSync(join(parent, DESKTOP_DIR_PREFIX)), { name: 'deskpilot', pid: process.pid, start });
+    return new DesktopRecord(mkdtempSync(join(parent, prefix)), { name: 'deskpilot', pid: process.pid, start });
   }
 
   /** Records a process of the desktop, right after it was spawned. */
@@ -200,15 +203,22 @@ function folderFacts(dir: string): FolderFacts | undefined {
   }
 }
 
+/** Other folders kept by the same record (an eval task's HOME): their prefix, and what to stop before one is removed. */
+export interface OrphanKind {
+  prefix: string;
+  /** Run for an orphan once its recorded processes are stopped, before its folder is removed. */
+  beforeRemove?(dir: string): Promise<unknown>;
+}
+
 /**
  * Finds the desktops of DeskPilots of this user that died without stopping them and
  * stops what is left of them. Safe to run from several DeskPilots at once.
  */
 // Stryker disable next-line OptionalChaining,UnaryOperator: process.getuid exists on Linux, the only platform with virtual desktops (-1 owns nothing elsewhere)
-export async function reapOrphanedDesktops(parent = tmpdir(), uid = process.getuid?.() ?? -1, graceMs = GRACE_MS): Promise<Reaped[]> {
+export async function reapOrphanedDesktops(parent = tmpdir(), uid = process.getuid?.() ?? -1, graceMs = GRACE_MS, kind: OrphanKind = { prefix: DESKTOP_DIR_PREFIX }): Promise<Reaped[]> {
   let names: string[];
   try {
-    names = readdirSync(parent).filter((n) => n.startsWith(DESKTOP_DIR_PREFIX));
+    names = readdirSync(parent).filter((n) => n.startsWith(kind.prefix));
   } catch {
     return [];
   }
@@ -220,6 +230,7 @@ export async function reapOrphanedDesktops(parent = tmpdir(), uid = process.getu
     const judgement = judge(facts, uid);
     if (judgement.verdict === 'leave') continue;
     await stopProcesses(judgement.stop, graceMs);
+    await kind.beforeRemove?.(dir);
     rmSync(dir, { recursive: true, force: true });
     reaped.push({ dir, stopped: judgement.stop });
   }

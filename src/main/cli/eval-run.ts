@@ -9,6 +9,7 @@ import type { EvalResult } from '../eval/report/index.js';
 import { RESULTS_FILE, REPORT_FILE, writeEvalRun, type EvalRunFile } from '../eval/run/results-file.js';
 import { logEvalOutcome } from '../eval/run/session-outcome.js';
 import { runSchedule } from '../eval/run/scheduler.js';
+import { reapOrphanedTaskHomes } from '../eval/run/task-home.js';
 import { deskpilotVersion } from '../version.js';
 import { EXIT } from './exit-codes.js';
 import type { EvalFlags } from './eval-command.js';
@@ -72,6 +73,9 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
     cli.out.write(introText({ tasksDir: suite.tasksDir, shipped, mode, todo: todo.length, kept: kept.size, workers, resultsFile: path.join(outDir, RESULTS_FILE) }));
     write();
     const { startVirtualDisplay, claimDesktopSignals } = await import('../../os-control/virtual-display.js');
+    // An eval killed with SIGKILL left its tasks' HOMEs (its desktops are reaped as the first one starts).
+    const leftHomes = await reapOrphanedTaskHomes();
+    if (leftHomes.length) cli.err.write(`deskpilot eval: removed ${leftHomes.length} task home folder(s) an earlier eval left when it was killed: ${leftHomes.join(', ')}\n`);
     const stop = stopOnSignals(cli.err);
     const release = claimDesktopSignals();
     const started = Date.now();

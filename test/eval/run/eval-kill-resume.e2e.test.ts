@@ -13,7 +13,8 @@
  *   - History groups the eval with one case per task: the killed run is replaced by the
  *     resumed one, not a second attempt.
  */
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModel, type FakeModelServer, type FakeRequest, type FakeResult } from '../../harness/fake-model/index.js';
@@ -21,6 +22,7 @@ import { requirePrograms } from '../../harness/requirements.js';
 import { finish, runCli, tempHome, until, type CliRun } from '../../e2e/support.js';
 import { listSessions } from '../../../src/main/sessions/history.js';
 import { groupHistory } from '../../../src/renderer/lib/qa-suites.js';
+import { TASK_FOLDER_PREFIX } from '../../../src/main/eval/run/task-home.js';
 
 const home = tempHome('deskpilot-eval-kill-');
 let fake: FakeModelServer;
@@ -78,6 +80,21 @@ let outDir = '';
 let killed: CliRun;
 let orphans: Array<{ pid: number; start: string; cmd: string }> = [];
 let afterKill: ResultLine[] = [];
+/** The task folders (their HOME inside) whose record names the killed eval as the owner, read right after the kill. */
+let killedHomes: string[] = [];
+
+function taskFoldersOf(ownerPid: number): string[] {
+  return readdirSync(tmpdir())
+    .filter((n) => n.startsWith(TASK_FOLDER_PREFIX))
+    .map((n) => path.join(tmpdir(), n))
+    .filter((dir) => {
+      try {
+        return (JSON.parse(readFileSync(path.join(dir, 'processes.json'), 'utf8')) as { owner: { pid: number } }).owner.pid === ownerPid;
+      } catch {
+        return false;
+      }
+    });
+}
 
 /** Each task by its instruction: a-first and c-after finish at once; b-killed never gets an answer the first time. */
 function route(req: FakeRequest): FakeResult {
@@ -105,6 +122,7 @@ beforeAll(async () => {
   orphans = descendants(killed.child.pid!);
   killed.child.kill('SIGKILL');
   expect((await killed.exit).signal).toBe('SIGKILL');
+  killedHomes = taskFoldersOf(killed.child.pid!);
   afterKill = resultsOf(outDir).results;
 }, 320_000);
 
@@ -124,6 +142,8 @@ describe('deskpilot eval killed with SIGKILL, then --resume', () => {
     // Stopped as Ctrl-C stops it (keys released, run_ended logged), not cut off by its next write to the dead pipe.
     const runs = (await listSessions(home.home)).filter((r) => r.labels.evalTask === 'b-killed');
     expect(runs.map((r) => r.status)).toEqual(['stopped']);
+    // b-killed's HOME could not be removed by its dead eval: it is still there.
+    expect(killedHomes).toHaveLength(1);
   }, 60_000);
 
   it('--resume keeps the finished task without asking the model again, runs the other two once each; History has one case per task', async () => {
@@ -151,6 +171,8 @@ describe('deskpilot eval killed with SIGKILL, then --resume', () => {
     // The killed eval's desktops (Xvfb, openbox, its bus) were stopped by the resumed eval's first desktop.
     const left = orphans.filter(stillRunning);
     expect(left.map((p) => p.cmd)).toEqual([]);
+    // And its task HOME was removed (by the resumed eval, or any eval of this user started since: the owner is gone).
+    expect(killedHomes.filter((dir) => existsSync(dir))).toEqual([]);
 
     const evals = groupHistory(await listSessions(home.home)).flatMap((e) => (e.kind === 'suite' ? [e.suite] : []));
     expect(evals).toHaveLength(1);

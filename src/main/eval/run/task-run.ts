@@ -1,18 +1,17 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { errorText } from '../../../shared/error-text.js';
 import { STOP_WITH_PARENT_VAR, stopProcessesWithEnv } from '../../process-tree.js';
 import { AgentProcess, type AgentOutcome } from './agent-process.js';
 import { DesktopShell } from './desktop-shell.js';
+import { createTaskHome, type TaskHome } from './task-home.js';
 import { decideStatus, type StatusOutcome } from './status.js';
 
 /**
  * One task, one run, on a desktop of its own — as named steps:
  *   1. a fresh virtual desktop (the QA workers' desktop: Xvfb + openbox + a private session bus)
- *   2. a HOME of its own (an empty folder; the XDG folders under it)
+ *   2. a HOME of its own (an empty folder; the XDG folders under it; kept with a record of its owner, task-home.ts)
  *   3. the task's setup steps, run as the person on that desktop (a failure is an error, not the agent's)
  *   4. the agent: the model's run (`deskpilot run --policy auto --json`), the reference
  *      (`deskpilot replay --file`), or nothing (an anti-reference's setup made the end state)
@@ -92,11 +91,12 @@ export async function runTaskOnce(task: RunnableTask, plan: AgentPlan, deps: Tas
   } catch (error) {
     return finish({ runnerError: `no virtual desktop: ${errorText(error)}` });
   }
-  let home: string | undefined;
+  let taskHome: TaskHome | undefined;
   let shell: DesktopShell | undefined;
   try {
     // 2.
-    home = mkdtempSync(path.join(os.tmpdir(), 'deskpilot-eval-home-'));
+    taskHome = createTaskHome();
+    const { home } = taskHome;
     const env = personEnv(desktop, home, deps);
     shell = new DesktopShell(env, home);
     // 3.
@@ -134,7 +134,7 @@ export async function runTaskOnce(task: RunnableTask, plan: AgentPlan, deps: Tas
     return finish({ runnerError: errorText(error) });
   } finally {
     // 6.
-    await stopEverything(desktop, shell, home, deps);
+    await stopEverything(desktop, shell, taskHome, deps);
   }
 }
 
@@ -144,7 +144,7 @@ export async function runTaskOnce(task: RunnableTask, plan: AgentPlan, deps: Tas
  * is made, and the eval's other tasks still run (a Chromium still writing its profile made
  * the HOME's removal fail with ENOTEMPTY and ended a whole eval with exit 7).
  */
-async function stopEverything(desktop: DesktopHandle, shell: DesktopShell | undefined, home: string | undefined, deps: TaskRunDeps): Promise<void> {
+async function stopEverything(desktop: DesktopHandle, shell: DesktopShell | undefined, taskHome: TaskHome | undefined, deps: TaskRunDeps): Promise<void> {
   const attempt = async (what: string, part: () => Promise<unknown>) => {
     try {
       await part();
@@ -155,9 +155,9 @@ async function stopEverything(desktop: DesktopHandle, shell: DesktopShell | unde
   if (shell) await attempt("could not stop the task's apps", () => shell.stopAll());
   // What left its group (a browser's helpers, a daemonised child, an app the agent's own
   // shell started) still carries the task's HOME.
-  if (home) await attempt(`could not stop the processes of the task's home folder ${home}`, () => stopProcessesWithEnv(`HOME=${home}`));
+  if (taskHome) await attempt(`could not stop the processes of the task's home folder ${taskHome.home}`, () => stopProcessesWithEnv(`HOME=${taskHome.home}`));
   await attempt(`could not stop the task's virtual desktop ${desktop.display}`, () => desktop.stop());
-  if (home) await attempt(`could not remove the task's home folder ${home}`, () => rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
+  if (taskHome) await attempt(`could not remove the task's home folder ${taskHome.home}`, () => taskHome.remove());
 }
 
 /**
