@@ -10,6 +10,7 @@ import { RESULTS_FILE, REPORT_FILE, writeEvalRun, type EvalRunFile } from '../ev
 import { logEvalOutcome } from '../eval/run/session-outcome.js';
 import { runSchedule } from '../eval/run/scheduler.js';
 import { reapOrphanedTaskHomes } from '../eval/run/task-home.js';
+import { uncountedAttempts, uncountedAttemptsLine } from '../eval/run/uncounted-attempts.js';
 import { deskpilotVersion } from '../version.js';
 import { EXIT } from './exit-codes.js';
 import type { EvalFlags } from './eval-command.js';
@@ -62,6 +63,7 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
     const kept = new Map<string, EvalResult>();
     for (const r of earlier?.results ?? []) if (r.status !== 'interrupted') kept.set(r.key, r);
     const todo = cells.filter((c) => !kept.has(c.key));
+    const uncountedUsd = earlier ? await sayUncountedAttempts(cli, evalLabels.evalSuite, kept.values()) : 0;
     const results = new Map<string, EvalResult>(kept);
     const version = deskpilotVersion();
     const write = resultsWriter(version, { outDir, mode, shard: flags.shard ? shardLabel(flags.shard) : undefined, tasksDir: suite.tasksDir, earlier, planned: cells.map((c) => c.key) }, results);
@@ -85,7 +87,7 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
         workers,
         signal: stop.signal,
         ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}),
-        spentUsd: [...kept.values()].reduce((sum, r) => sum + r.cost, 0),
+        spentUsd: [...kept.values()].reduce((sum, r) => sum + r.cost, 0) + uncountedUsd,
         deps: {
           startDesktop: () => startVirtualDisplay(TASK_SCREEN),
           spawnDeskpilot: cli.spawnDeskpilot,
@@ -124,6 +126,15 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
     if (error instanceof EvalRefusal) return cli.fail(error.message, error.code);
     throw error;
   }
+}
+
+/** `--resume`: what the earlier attempts without a result spent (History has them), said and returned for the cost limit. */
+async function sayUncountedAttempts(cli: EvalCliContext, evalSuite: string, kept: Iterable<EvalResult>): Promise<number> {
+  const { listSessions } = await import('../sessions/history.js');
+  const attempts = uncountedAttempts(await listSessions(cli.home), evalSuite, kept);
+  const line = uncountedAttemptsLine(attempts);
+  if (line) cli.out.write(line);
+  return attempts.costUsd;
 }
 
 /** Rewrites results.json with every result so far, in the planned order (after each cell, and once more with finishedAt). */

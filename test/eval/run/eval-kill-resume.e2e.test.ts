@@ -19,7 +19,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModel, type FakeModelServer, type FakeRequest, type FakeResult } from '../../harness/fake-model/index.js';
 import { requirePrograms } from '../../harness/requirements.js';
-import { finish, runCli, tempHome, until, type CliRun } from '../../e2e/support.js';
+import { claude, finish, runCli, tempHome, until, type CliRun } from '../../e2e/support.js';
 import { listSessions } from '../../../src/main/sessions/history.js';
 import { groupHistory } from '../../../src/renderer/lib/qa-suites.js';
 import { TASK_FOLDER_PREFIX } from '../../../src/main/eval/run/task-home.js';
@@ -73,6 +73,7 @@ function stillRunning(p: { pid: number; start: string }): boolean {
   }
 }
 
+const KILLED_RUN_USAGE = { input: 1234, output: 56 };
 const HANGS_MARKER = 'Fold the paper crane';
 const seen = new Map<string, number>();
 let suite = '';
@@ -96,13 +97,18 @@ function taskFoldersOf(ownerPid: number): string[] {
     });
 }
 
-/** Each task by its instruction: a-first and c-after finish at once; b-killed never gets an answer the first time. */
+/**
+ * Each task by its instruction: a-first and c-after finish at once; b-killed's first run
+ * takes one step (a screenshot, 1,234 input and 56 output tokens spent) and then never
+ * gets an answer; its second run finishes.
+ */
 function route(req: FakeRequest): FakeResult {
   const text = JSON.stringify(req.body);
   const id = ['a-first', 'b-killed', 'c-after'].find((t) => text.includes(`task ${t}`)) ?? 'other';
   const n = seen.get(id) ?? 0;
   seen.set(id, n + 1);
-  if (id === 'b-killed' && n === 0) return { fault: 'hang' };
+  if (id === 'b-killed' && n === 0) return { text: 'Looking first.', toolCalls: [claude.screenshot()], usage: KILLED_RUN_USAGE };
+  if (id === 'b-killed' && n === 1) return { fault: 'hang' };
   return { text: 'Done.', toolCalls: [finish(true, `nothing to do in ${id}`)] };
 }
 
@@ -118,7 +124,7 @@ beforeAll(async () => {
   }
   outDir = path.join(home.home, 'out-kill');
   killed = runCli(['eval', suite, ...modelFlags(), '--workers', '1', '--max-steps', '4', '--out-dir', outDir], env());
-  await until(() => (seen.get('b-killed') ?? 0) > 0 && /^\[1\/3\]/m.test(killed.stdout()), 300_000, `a-first to end while b-killed waits for the model: ${killed.stdout()}${killed.stderr()}`);
+  await until(() => (seen.get('b-killed') ?? 0) > 1 && /^\[1\/3\]/m.test(killed.stdout()), 300_000, `a-first to end while b-killed waits for the model: ${killed.stdout()}${killed.stderr()}`);
   orphans = descendants(killed.child.pid!);
   killed.child.kill('SIGKILL');
   expect((await killed.exit).signal).toBe('SIGKILL');
@@ -153,7 +159,10 @@ describe('deskpilot eval killed with SIGKILL, then --resume', () => {
     expect(code, resumed.stdout() + resumed.stderr()).toBe(0);
     expect(resumed.stdout()).toContain('2 task run(s) (1 kept from the earlier run)');
     expect(seen.get('a-first')).toBe(asked);
-    expect(seen.get('b-killed')).toBe(2);
+    expect(seen.get('b-killed')).toBe(3);
+    // The killed attempt's spend has no result; --resume says it from History and counts it against --max-cost.
+    expect(resumed.stdout()).toContain(`1 earlier task run(s) of this eval ended without a result (killed or interrupted): `);
+    expect(resumed.stdout()).toMatch(new RegExp(`, ${KILLED_RUN_USAGE.input} input and ${KILLED_RUN_USAGE.output} output tokens — in History, not in results.json's costs`));
     expect(seen.get('c-after')).toBe(1);
 
     const file = resultsOf(outDir);
