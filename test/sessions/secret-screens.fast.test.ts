@@ -145,6 +145,8 @@ describe('a replay fills the same regions of its screen', () => {
     expect(regionsToMask(trajectory, 1, 0)).toEqual([r(1), r(2)]);
     expect(regionsToMask(trajectory, 2, 1)).toEqual([r(3), r(4)]);
     expect(regionsToMask(trajectory, 1, undefined)).toEqual([r(2)]);
+    // A previous step the trajectory does not hold (a cut-short file): none of its regions, no throw.
+    expect(regionsToMask(trajectory, 2, 7)).toEqual([r(4)]);
   });
 
   it('fills grey pixels of the screen with their mean, in a copy', () => {
@@ -154,6 +156,8 @@ describe('a replay fills the same regions of its screen', () => {
     expect([...masked.data]).toEqual([0, 150, 150, 40, 0, 0, 0, 0]);
     expect([...grey.data]).toEqual([0, 100, 200, 40, 0, 0, 0, 0]);
     expect(maskGrey(grey, [], { x: 100, y: 100, width: 8, height: 4 })).toBe(grey);
+    // A region wholly off this screen (a field of another monitor) fills nothing: the same image, no copy.
+    expect(maskGrey(grey, [{ x: 300, y: 300, width: 4, height: 2 }], { x: 100, y: 100, width: 8, height: 4 })).toBe(grey);
   });
 });
 
