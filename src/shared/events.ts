@@ -149,6 +149,9 @@ const RunFileSchema = z.string().min(1);
 export const ApprovalElementSchema = z.object({ role: z.string().max(64), name: z.string().max(2_001), password: z.boolean().optional() }).strict();
 export type ApprovalElement = z.infer<typeof ApprovalElementSchema>;
 
+/** A clipboard event keeps this much of the text (a copy may be 1,000,000 characters; the block's output budget is 16,000). */
+export const CLIPBOARD_LOG_CHARS = 2_000;
+
 export const RunEventSchema = z.discriminatedUnion('type', [
   z
     .object({
@@ -302,6 +305,29 @@ export const RunEventSchema = z.discriminatedUnion('type', [
       held: HeldInputsSchema.optional(),
       /** What a pointer action landed on (element path, window), for replays; absent when unknown. */
       target: ActionTargetSchema.optional(),
+    })
+    .strict(),
+  z
+    .object({
+      ...base,
+      /**
+       * A code block's computer.clipboard call (issue 31): no action of the computer tool, so
+       * not a proposal of its own (the block's approval covers it), yet what the code read
+       * from or put on the clipboard is in the log, scrubbed as the block's output is.
+       */
+      type: z.literal('clipboard'),
+      step: z.number().int().nonnegative(),
+      /** The block's proposal (its action_executed follows once the block ends). */
+      proposalId: z.string(),
+      op: z.enum(['view', 'copy']),
+      /** The block's line the call was made from; null when the interpreter did not say. */
+      line: z.number().int().positive().nullable(),
+      /** The text read or copied, scrubbed, its first CLIPBOARD_LOG_CHARS characters. */
+      text: z.string(),
+      /** Its whole length in characters (the text above may be cut). */
+      chars: z.number().int().nonnegative(),
+      ok: z.boolean(),
+      error: z.string().optional(),
     })
     .strict(),
   z

@@ -31,6 +31,8 @@ export function formatEvent(event: RunEvent): string | undefined {
       return `  denied by ${shownOneLine(event.decision.rule)}: ${shown(event.decision.reason, '    ')}`;
     case 'action_executed':
       return `[${event.step}] ${event.ok ? 'did' : 'FAILED'} ${describeInFull(event.action)} (${event.by.kind}${event.by.detail ? `: ${shownOneLine(event.by.detail)}` : ''}, ${Math.round(event.durationMs)} ms)${event.error ? `: ${shown(event.error, '    ')}` : ''}`;
+    case 'clipboard':
+      return `[${event.step}] ${event.ok ? '' : 'FAILED '}clipboard ${event.op}${event.line !== null ? ` (line ${event.line})` : ''}: ${event.ok ? `${event.chars} characters ${shownOneLine(JSON.stringify(event.text.slice(0, 80)))}${event.chars > 80 ? '…' : ''}` : shown(event.error ?? 'failed', '    ')}`;
     case 'question_asked':
       return undefined; // the prompt says it
     case 'question_answered':

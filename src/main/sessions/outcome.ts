@@ -77,6 +77,7 @@ export function foldOutcome(facts: OutcomeFacts, event: RunEvent): OutcomeFacts 
     case 'approval_answered':
     case 'action_denied':
     case 'action_executed':
+    case 'clipboard':
     case 'question_asked':
     case 'question_answered':
     case 'usage':

@@ -7,13 +7,17 @@
  * arguments raises in the code and the clipboard keeps its text.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Computer } from '../../../src/os-control/types.js';
 import type { ProviderProfile } from '../../../src/shared/config.js';
 import { startFakeModel, type FakeModelServer, type FakeReply, type FakeRequest } from '../../harness/fake-model/index.js';
 import { startProbe, type Probe } from '../../harness/probe/probe.js';
 import { startXvfb, type Xvfb } from '../../harness/xvfb.js';
-import { finish, tempHome, toImagePoint } from '../../e2e/support.js';
+import { finish, runCli, tempHome, toImagePoint } from '../../e2e/support.js';
+import type { RunEvent } from '../../../src/shared/events.js';
+import { EVENTS_FILE } from '../../../src/main/sessions/reader.js';
 import { runScripted } from './harness-run.js';
 
 const SCREEN = { width: 1280, height: 800 };
@@ -83,6 +87,13 @@ describe('computer.clipboard on a real X clipboard', () => {
     expect(requests[1]!.toolResults[0]!.text).toContain(`now ${text}`);
     // The clipboard calls are not actions of their own: the block, its click and its key were gated.
     expect(events.flatMap((e) => (e.type === 'action_executed' ? [e.action.type] : []))).toEqual(['click', 'key', 'shell']);
+    // Yet each is in the log, as an event of its own naming the block's proposal and line, with the text it moved.
+    const block = events.find((e) => e.type === 'action_executed' && e.action.type === 'shell');
+    const clip = events.filter((e) => e.type === 'clipboard');
+    expect(clip.map((e) => (e.type === 'clipboard' ? [e.op, e.line, e.text, e.chars, e.ok, e.proposalId] : []))).toEqual([
+      ['copy', 1, text, text.length, true, block?.type === 'action_executed' ? block.proposalId : 'no block'],
+      ['view', 2, text, text.length, true, block?.type === 'action_executed' ? block.proposalId : 'no block'],
+    ]);
   }, 90_000);
 
   it('JavaScript: view reads what another app copied; a copy without text raises in the code and the clipboard keeps its text', async () => {
@@ -101,4 +112,42 @@ describe('computer.clipboard on a real X clipboard', () => {
     expect(answer).toContain('REFUSED ComputerError computer.clipboard.copy: text: Too small: expected string to have >=1 characters; nothing was done');
     expect(xclipRead()).toBe(copied);
   }, 90_000);
+
+  it('through the real CLI: each clipboard call is an event in the JSON stream and the log on disk, the copied key scrubbed', async () => {
+    const key = 'sk-ant-test-key-clipboard-0123456789';
+    writeFileSync(path.join(home.home, 'config.json'), JSON.stringify({ profiles: { p: { provider: 'anthropic', model: 'claude-sonnet-5-5', baseUrl: fake.anthropicBaseUrl, harness: 'code' } }, defaultProfile: 'p' }));
+    const code = [`computer.clipboard.copy("token ${key} end")`, 'print("LEN", len(computer.clipboard.view()))'].join('\n');
+    fake.script({ text: 'Copy and read back.', toolCalls: [{ name: 'execute', input: { language: 'python', code } }] }, { text: 'Done.', toolCalls: [finish(true, 'copied')] });
+    const cli = runCli(['run', 'copy a token', '--policy', 'auto', '--json', '--max-steps', '4', '--no-agents-md'], { ...xvfb.env, DESKPILOT_HOME: home.home, ANTHROPIC_API_KEY: key });
+    // A run that never ends is killed so its output says where it stood (the load here reaches 40+).
+    const guard = setTimeout(() => cli.child.kill('SIGKILL'), 240_000);
+    const exit = await cli.exit.finally(() => clearTimeout(guard));
+    expect(exit.code, `${cli.stderr()}\n${cli.stdout().slice(-3000)}`).toBe(0);
+    // The clipboard really holds the key (the code's copy acted); the log does not.
+    expect(xclipRead()).toBe(`token ${key} end`);
+    const streamed = (cli.events() as unknown as RunEvent[]).filter((e) => e.type === 'clipboard');
+    const runId = (cli.events() as unknown as RunEvent[]).find((e) => e.type === 'run_started')!.runId;
+    const logFile = findFile(home.home, EVENTS_FILE, runId);
+    const logged = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RunEvent).filter((e) => e.type === 'clipboard');
+    for (const events of [streamed, logged]) {
+      expect(events.map((e) => (e.type === 'clipboard' ? [e.op, e.line, e.chars, e.ok] : []))).toEqual([
+        ['copy', 1, key.length + 10, true],
+        ['view', 2, key.length + 10, true],
+      ]);
+      for (const e of events) {
+        expect(e.type === 'clipboard' && e.text.startsWith('token ') && e.text.endsWith(' end')).toBe(true);
+        expect(JSON.stringify(e)).not.toContain(key);
+      }
+    }
+    expect(readFileSync(logFile, 'utf8')).not.toContain(key);
+  }, 300_000);
 });
+
+/** The file `name` under `root` whose path holds `part` (the run's folder). */
+function findFile(root: string, name: string, part: string): string {
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    if (entry.isFile() && entry.name === name && full.includes(part)) return full;
+  }
+  throw new Error(`no ${name} for ${part} under ${root}`);
+}

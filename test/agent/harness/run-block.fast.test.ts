@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkAction, type CheckedAction } from '../../../src/os-control/check-action.js';
 import type { ObservationRecord } from '../../../src/shared/observation.js';
-import type { RunEventInput } from '../../../src/shared/events.js';
+import { CLIPBOARD_LOG_CHARS, type RunEventInput } from '../../../src/shared/events.js';
 import { blockCommand } from '../../../src/shared/code-block.js';
 import { sandboxPolicy } from '../../../src/main/sandbox/index.js';
 import { refusalNote } from '../../../src/main/sandbox/refusal.js';
@@ -59,7 +59,7 @@ function scriptedSession(calls: Array<Omit<ComputerCallRequest, 'line'> & { line
   return { session, seen };
 }
 
-function setup(options: { session?: CodeSession; once?: boolean; refused?: string; reject?: (action: CheckedAction, index: number) => string | undefined; approve?: (action: CheckedAction) => CheckedAction; textOnly?: boolean; abort?: AbortController } = {}) {
+function setup(options: { session?: CodeSession; once?: boolean; refused?: string; reject?: (action: CheckedAction, index: number) => string | undefined; approve?: (action: CheckedAction) => CheckedAction; textOnly?: boolean; abort?: AbortController; clipboardFails?: string } = {}) {
   const events: RunEventInput[] = [];
   const proposals: Proposal[] = [];
   const forBlock: Array<{ language: string; escalate: unknown }> = [];
@@ -111,6 +111,7 @@ function setup(options: { session?: CodeSession; once?: boolean; refused?: strin
     textOnly: options.textOnly ?? false,
     async clipboard(op) {
       clipboard.push(op);
+      if (options.clipboardFails) throw new Error(options.clipboardFails);
       return op.op === 'view' ? 'clip text' : null;
     },
   };
@@ -317,6 +318,45 @@ describe('runCodeCall: each computer call of the block', () => {
     expect(blind.seen.replies).toEqual([
       { ok: true, value: { width: 1280, height: 800, elements: [], text: 'File Edit', notes: ['n'] } },
       { ok: true, value: { width: 1280, height: 800 } },
+    ]);
+  });
+});
+
+describe('computer.clipboard calls in the log', () => {
+  it('each view and copy is a clipboard event of its own: the block\'s proposal, its line, the text scrubbed as the output is, cut with its length said', async () => {
+    const long = `hunter2 ${'x'.repeat(CLIPBOARD_LOG_CHARS + 50)}`;
+    const block = scriptedSession([
+      { method: 'clipboard.view', args: {}, line: 2 },
+      { method: 'clipboard.copy', args: { text: 'key hunter2 here' }, line: 5 },
+      { method: 'clipboard.copy', args: { text: long } },
+    ]);
+    const s = setup({ session: block.session });
+    await runCodeCall(s.ctx, s.sessions, call({ language: 'python', code: 'x' }), s.hooks);
+    const logged = s.events.filter((e) => e.type === 'clipboard');
+    expect(logged).toEqual([
+      { type: 'clipboard', step: 3, proposalId: 'p0', op: 'view', line: 2, text: 'clip text', chars: 9, ok: true },
+      { type: 'clipboard', step: 3, proposalId: 'p0', op: 'copy', line: 5, text: 'key [masked] here', chars: 16, ok: true },
+      { type: 'clipboard', step: 3, proposalId: 'p0', op: 'copy', line: null, text: `[masked] ${'x'.repeat(CLIPBOARD_LOG_CHARS - 8)}`, chars: long.length, ok: true },
+    ]);
+    // Each before the block's own action_executed (the calls happen while it runs).
+    expect(s.events.map((e) => e.type)).toEqual(['clipboard', 'clipboard', 'clipboard', 'action_executed']);
+  });
+
+  it('the terminal says each one on a line: the op, the block line, the length and the start of the text, control characters visible', async () => {
+    const { formatEvent } = await import('../../../src/main/cli/format-event.js');
+    const base = { type: 'clipboard', runId: 'r', seq: 1, at: 0, step: 3, proposalId: 'p0', line: 2 } as const;
+    expect(formatEvent({ ...base, op: 'copy', text: 'a\u001b[2Jb', chars: 5, ok: true })).toBe('[3] clipboard copy (line 2): 5 characters "a\\u001b[2Jb"');
+    expect(formatEvent({ ...base, op: 'view', line: null, text: 'y'.repeat(100), chars: 100, ok: true })).toBe(`[3] clipboard view: 100 characters "${'y'.repeat(80)}"…`);
+    expect(formatEvent({ ...base, op: 'view', text: '', chars: 0, ok: false, error: 'xclip is not installed' })).toBe('[3] FAILED clipboard view (line 2): xclip is not installed');
+  });
+
+  it('a clipboard that fails is logged as failed with its reason, scrubbed, and raised in the code', async () => {
+    const block = scriptedSession([{ method: 'clipboard.copy', args: { text: 'hunter2' }, line: 1 }]);
+    const s = setup({ session: block.session, clipboardFails: 'xclip is not installed (hunter2)' });
+    await runCodeCall(s.ctx, s.sessions, call({ language: 'javascript', code: 'x' }), s.hooks);
+    expect(block.seen.replies).toEqual([{ ok: false, error: 'xclip is not installed (hunter2)' }]);
+    expect(s.events.filter((e) => e.type === 'clipboard')).toEqual([
+      { type: 'clipboard', step: 3, proposalId: 'p0', op: 'copy', line: 1, text: '[masked]', chars: 7, ok: false, error: 'xclip is not installed ([masked])' },
     ]);
   });
 });

@@ -2,13 +2,13 @@ import type { Action, ActionOf } from '../../../../shared/actions.js';
 import type { ApprovedBy } from '../../../../shared/approvals.js';
 import { throwIfAborted } from '../../../../shared/abort.js';
 import type { CheckedAction } from '../../../../os-control/check-action.js';
-import type { RunEventInput } from '../../../../shared/events.js';
+import { CLIPBOARD_LOG_CHARS, type RunEventInput } from '../../../../shared/events.js';
 import type { RunLog } from '../../../sessions/types.js';
 import type { InputMemory } from '../../supervision/input-memory.js';
 import type { ModelCall } from '../../transcript.js';
 import { refusalNote } from '../../../sandbox/index.js';
 import { blockCommand, codeOfCommand } from '../../../../shared/code-block.js';
-import { planCall } from './computer-api.js';
+import { planCall, type ClipboardOp } from './computer-api.js';
 import type { BlockLookups } from './lookups.js';
 import type { BlockClipboard } from './block-clipboard.js';
 import { readExecuteInput, type CodeLanguage } from './execute-tool.js';
@@ -131,6 +131,8 @@ async function runBlockInput(ctx: BlockRun, sessions: CodeSessions, call: ModelC
   }
   let acted = false;
   let index = 0;
+  // The block's proposal, once it runs (its calls come only then): each clipboard event names it.
+  let blockProposal = '';
   // 4. each computer call of the block
   const onCall = async (request: ComputerCallRequest): Promise<ComputerCallReply> => {
     const plan = planCall(request);
@@ -141,7 +143,7 @@ async function runBlockInput(ctx: BlockRun, sessions: CodeSessions, call: ModelC
       return { ok: true, value: { width: hooks.screen.width, height: hooks.screen.height } };
     }
     if (plan.kind === 'lookup') return { ok: true, value: await hooks.lookups.look(plan.lookup, ctx.control.signal) };
-    if (plan.kind === 'clipboard') return { ok: true, value: await hooks.clipboard(plan.op) };
+    if (plan.kind === 'clipboard') return clipboardCall(ctx, hooks, plan.op, request.line, blockProposal);
     let actions = plan.kind === 'actions' ? plan.actions : [];
     if (plan.kind === 'click_text') {
       // The point found, then the click it is: gated, asked and described as any click there.
@@ -166,6 +168,7 @@ async function runBlockInput(ctx: BlockRun, sessions: CodeSessions, call: ModelC
   // 2. gate, then 3. run as the block's executor
   const perform: BlockPerformer = async (approved, by, proposalId) => {
     const started = Date.now();
+    blockProposal = proposalId;
     const runCode = approved.type === 'shell' ? codeOfCommand(language, approved.command) : code;
     // The escalation the person saw and approved: the approved action's own.
     const where = sessions.forBlock(language, approved.type === 'shell' ? approved.escalate : undefined);
@@ -205,6 +208,28 @@ async function runBlockInput(ctx: BlockRun, sessions: CodeSessions, call: ModelC
   };
   const outcome = await hooks.propose(checked.action, 0, { reasoning: hooks.reasoning, perform });
   return { ok: outcome.ok, text: outcome.text, acted: acted || outcome.acted };
+}
+
+/**
+ * One computer.clipboard call: done, then logged as a `clipboard` event of its own — the
+ * text read or copied scrubbed as the block's output is (a copied key is masked in the
+ * log as in the answer), cut to CLIPBOARD_LOG_CHARS; a failure (no xclip, not X11) is
+ * logged and raised in the code with its reason.
+ */
+async function clipboardCall(ctx: BlockRun, hooks: BlockHooks, op: ClipboardOp, line: number | null, proposalId: string): Promise<ComputerCallReply> {
+  const logged = (text: string, ok: boolean, error?: string) =>
+    ctx.emit({ type: 'clipboard', step: ctx.step, proposalId, op: op.op, line, text: ctx.log.scrubText(text.slice(0, CLIPBOARD_LOG_CHARS)), chars: text.length, ok, ...(error !== undefined ? { error: ctx.log.scrubText(error) } : {}) });
+  const asked = op.op === 'copy' ? op.text : '';
+  let value: string | null;
+  try {
+    value = await hooks.clipboard(op);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    logged(asked, false, reason);
+    return { ok: false, error: reason };
+  }
+  logged(value ?? asked, true);
+  return { ok: true, value };
 }
 
 function lineOf(code: string, line: number): string {
