@@ -204,7 +204,9 @@ describe('deskpilot replay', () => {
       const controls = shown.map((c) => ({ ...c, x: c.x + moved.dx, y: c.y + moved.dy }));
       const stepOf = (req: FakeRequest) => Number(/at step (\d+) of 5/.exec(req.lastUserText)?.[1] ?? 0);
       const heal = (req: FakeRequest) => ({ text: `Healing step ${stepOf(req)}.`, toolCalls: [stepAction(stepOf(req), controls, req)] });
-      fake.script(heal);
+      // One turn for each step: a step healed that should have replayed then fails the
+      // requests' check below by its number, not as "no scripted turn left" at step 5.
+      fake.script(...Array.from({ length: 5 }, () => heal));
       const replay = runCli(['replay', recordedRunId, '--heal', '--provider', 'anthropic', '--model', 'claude-haiku-4-5', '--base-url', fake.anthropicBaseUrl, '--yes', '--json'], env(fake));
       const { code } = await replay.exit;
       expect(code, replay.stderr()).toBe(0);
