@@ -22,65 +22,17 @@
  *   npm run bench -- grounding --limit 12 --verbose   the first 12 items of each page, misses named
  */
 import { loadavg } from 'node:os';
-import type { Rect } from '../src/shared/actions.js';
 import { walkElements } from '../src/shared/elements.js';
 import type { DesktopComputer } from '../src/os-control/index.js';
 import { terminateOcr } from '../src/os-control/ocr/index.js';
-import { resolveTarget, type ResolveDeps } from '../src/main/agent/resolve/chain.js';
-import { ocrWords } from '../src/main/agent/resolve/ocr-words.js';
-import type { Grounder } from '../src/main/agent/resolve/grounder.js';
-import type { Resolution, ResolveStage } from '../src/main/agent/resolve/types.js';
 import { startAccessibilityBus } from '../test/harness/a11y-bus.js';
 import { startProbe } from '../test/harness/probe/probe.js';
 import { startXvfb } from '../test/harness/xvfb.js';
-import { PAGES, pageItems, type DescriptionKind } from './lib/grounding-items.js';
-import { median, numberArg } from './lib/stats.js';
+import { PAGES, pageItems } from './lib/grounding-items.js';
+import { grounderOf, report, scoreItem, stringArg, type Outcome } from './lib/grounding-score.js';
+import { numberArg } from './lib/stats.js';
 
 const SCREEN = { width: 1920, height: 1080 };
-const RESOLVERS = ['tree', 'ocr', 'chain', 'model'] as const;
-type ResolverName = (typeof RESOLVERS)[number];
-const STAGES_OF: Readonly<Record<ResolverName, readonly ResolveStage[] | undefined>> = { tree: ['tree'], ocr: ['ocr'], chain: ['tree', 'ocr'], model: undefined };
-const KINDS: readonly DescriptionKind[] = ['name', 'paraphrase', 'spatial'];
-
-interface Outcome {
-  resolver: ResolverName;
-  kind: DescriptionKind;
-  result: 'hit' | 'wrong' | 'ambiguous' | 'not-found';
-  stage?: ResolveStage;
-  ms: number;
-}
-
-function stringArg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : undefined;
-}
-
-/** The box, one pixel wider each side: the DOM's fractional box against a point the tree rounds. */
-function inside(p: { x: number; y: number }, r: Rect): boolean {
-  return p.x >= r.x - 1 && p.x <= r.x + r.width + 1 && p.y >= r.y - 1 && p.y <= r.y + r.height + 1;
-}
-
-function judge(r: Resolution, truth: Rect): Outcome['result'] {
-  switch (r.kind) {
-    case 'found':
-      return inside(r.point, truth) ? 'hit' : 'wrong';
-    case 'ambiguous':
-      return 'ambiguous';
-    case 'not-found':
-      return 'not-found';
-  }
-}
-
-async function grounderOf(name: string | undefined): Promise<Grounder | undefined> {
-  if (name === undefined) return undefined;
-  const [{ loadConfig }, { deskpilotHome }, { configuredGrounder }] = await Promise.all([
-    import('../src/main/config/index.js'),
-    import('../src/main/paths.js'),
-    import('../src/main/agent/resolve/configured-grounder.js'),
-  ]);
-  return configuredGrounder(await loadConfig(deskpilotHome(process.env)), name);
-}
-
 /** Waits until the focused window's tree names every control (Chromium updates AT-SPI after it paints). */
 async function waitForNames(computer: DesktopComputer, names: readonly string[]): Promise<void> {
   const deadline = Date.now() + 60_000;
@@ -91,37 +43,6 @@ async function waitForNames(computer: DesktopComputer, names: readonly string[])
     if (Date.now() > deadline) throw new Error(`the tree never named all ${names.length} controls (missing: ${names.filter((n) => !have.has(n)).slice(0, 5).join(', ')})`);
     await new Promise((r) => setTimeout(r, 200));
   }
-}
-
-function pct(n: number, of: number): string {
-  return of ? `${((100 * n) / of).toFixed(1)}%` : '—';
-}
-
-function report(outcomes: readonly Outcome[], grounderName: string | undefined): void {
-  process.stdout.write(`\nresolver  kind         items  hit            wrong  ambiguous  not found  median ms (hits)\n`);
-  for (const resolver of RESOLVERS) {
-    const mine = outcomes.filter((o) => o.resolver === resolver);
-    if (!mine.length) {
-      process.stdout.write(`${resolver.padEnd(9)} (not run: ${resolver === 'model' ? 'no --grounder-profile given; a grounding model plugs in by profile' : 'no items'})\n`);
-      continue;
-    }
-    for (const kind of [...KINDS, undefined]) {
-      const rows = mine.filter((o) => !kind || o.kind === kind);
-      const hits = rows.filter((o) => o.result === 'hit');
-      const count = (r: Outcome['result']) => String(rows.filter((o) => o.result === r).length).padStart(5);
-      process.stdout.write(
-        `${resolver.padEnd(9)} ${(kind ?? 'all').padEnd(11)} ${String(rows.length).padStart(6)}  ${`${hits.length} (${pct(hits.length, rows.length)})`.padEnd(13)} ${count('wrong')}  ${count('ambiguous')}     ${count('not-found')}      ${median(hits.map((o) => o.ms)).toFixed(0).padStart(6)}\n`,
-      );
-    }
-  }
-  for (const resolver of ['chain', 'model'] as const) {
-    const hits = outcomes.filter((o) => o.resolver === resolver && o.result === 'hit');
-    const stages = [...new Set(hits.map((o) => o.stage))];
-    if (stages.length) {
-      process.stdout.write(`${resolver} hits by the stage that found them: ${stages.map((s) => `${s} ${hits.filter((o) => o.stage === s).length} (median ${median(hits.filter((o) => o.stage === s).map((o) => o.ms)).toFixed(0)} ms)`).join(', ')}\n`);
-    }
-  }
-  if (grounderName) process.stdout.write(`model rows: grounding model of profile ${grounderName}\n`);
 }
 
 async function main(): Promise<void> {
@@ -140,7 +61,6 @@ async function main(): Promise<void> {
   const { createComputer } = await import('../src/os-control/index.js');
   const computer = createComputer();
   await computer.warmUp();
-  const never = new AbortController().signal;
   const outcomes: Outcome[] = [];
   const started = Date.now();
   try {
@@ -151,19 +71,8 @@ async function main(): Promise<void> {
       const items = pageItems(page).slice(0, limit);
       for (const item of items) {
         const truth = controls[item.target]!;
-        for (const resolver of RESOLVERS) {
-          if (resolver === 'model' && !grounder) continue;
-          // By control, so the sampled controls keep all three kinds of description.
-          if (resolver === 'ocr' && item.target % ocrEvery !== 0) continue;
-          const stages = STAGES_OF[resolver];
-          const deps: ResolveDeps = { computer, readWords: ocrWords, ...(stages ? { stages } : {}), ...(resolver === 'model' && grounder ? { grounder } : {}) };
-          const t = performance.now();
-          const r = await resolveTarget(item.description, deps, never);
-          const ms = performance.now() - t;
-          const result = judge(r, truth);
-          outcomes.push({ resolver, kind: item.kind, result, ...(r.kind === 'found' ? { stage: r.stage } : {}), ms });
-          if (verbose && result !== 'hit') process.stdout.write(`  ${resolver} ${item.kind} "${item.description}": ${result}${r.kind === 'found' ? `, ${r.label}` : ''}\n`);
-        }
+        // By control, so the sampled controls keep all three kinds of description.
+        await scoreItem(item, truth, { computer, ...(grounder ? { grounder } : {}), withOcr: item.target % ocrEvery === 0, verbose }, outcomes);
       }
       process.stdout.write(`page ${p + 1}: ${items.length} items, ${((Date.now() - started) / 1000).toFixed(0)} s so far, load ${loadavg()[0]!.toFixed(1)}\n`);
     }
