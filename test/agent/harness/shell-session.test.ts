@@ -150,6 +150,58 @@ describe('shell session started before its first block (warm)', () => {
   }, 60_000);
 });
 
+describe('shell session: the edges of a block\'s start', () => {
+  it('a block whose stop came first runs nothing and starts no bash', async () => {
+    const cwd = mkdtempSync(path.join(workspace, 'aborted-'));
+    const s = new ShellSession({ cwd });
+    sessions.push(s);
+    const stop = new AbortController();
+    stop.abort();
+    expect(await s.run('touch ran', options({ signal: stop.signal }))).toEqual({ status: 'stopped', output: '', truncated: false, restarted: false, durationMs: 0 });
+    expect(driversIn(cwd, 'bash')).toEqual([]);
+    expect(existsSync(path.join(cwd, 'ran'))).toBe(false);
+  }, 60_000);
+
+  it('one block at a time: a second while the first runs is refused, and the session takes blocks again after it', async () => {
+    const s = session(false);
+    const first = s.run('sleep 1; echo first', options());
+    await expect(s.run('echo second', options())).rejects.toThrow('a block is already running in this session');
+    expect(await first).toMatchObject({ status: 'done', output: 'first\n' });
+    expect(await s.run('echo third', options())).toMatchObject({ status: 'done', output: 'third\n' });
+  }, 60_000);
+
+  it('starts in the sandbox\'s workspace when it has one, else in the folder given', async () => {
+    const given = mkdtempSync(path.join(workspace, 'given-'));
+    const plain = new ShellSession({ cwd: given });
+    const boxed = new ShellSession({ cwd: given, sandbox: policy });
+    sessions.push(plain, boxed);
+    expect((await plain.run('pwd', options())).output).toBe(`${given}\n`);
+    expect((await boxed.run('pwd', options())).output).toBe(`${workspace}\n`);
+  }, 60_000);
+
+  it('a resumed run\'s session says so at its first block only', async () => {
+    const s = new ShellSession({ cwd: workspace, fresh: true });
+    sessions.push(s);
+    expect(await s.run('echo a', options())).toMatchObject({ status: 'done', restarted: true });
+    expect(await s.run('echo b', options())).toMatchObject({ status: 'done', restarted: false });
+  }, 60_000);
+
+  it('a refusal sign counts in a block that failed or ended the shell, never in one that succeeded', async () => {
+    const s = session(true);
+    const target = JSON.stringify(path.join(outside, 'crash.txt'));
+    const crashed = await s.run(`printf x > ${target}; exit 3`, options());
+    expect(crashed.status).toBe('crashed');
+    expect(crashed.refusal).toMatchObject({ sandbox: policy });
+    expect(crashed.refusal?.sign).toMatch(/read-only file system|permission denied/i);
+    // The end of what it wrote is there: the last characters a stream held back, waiting for an end marker that never came.
+    expect(crashed.output).toMatch(/crash\.txt: (Read-only file system|Permission denied)\n$/);
+    const fine = await s.run('echo "Read-only file system"', options());
+    expect(fine).toMatchObject({ status: 'done', output: 'Read-only file system\n' });
+    expect(fine.refusal).toBeUndefined();
+    expect(existsSync(path.join(outside, 'crash.txt'))).toBe(false);
+  }, 60_000);
+});
+
 describe('shell as a language of execute', () => {
   it('execute takes it (with an escalation, as the shell tool does); a fence tagged shell, sh or bash runs as it', () => {
     expect(readExecuteInput({ language: 'shell', code: 'ls' })).toEqual({ ok: true, block: { language: 'shell', code: 'ls' } });

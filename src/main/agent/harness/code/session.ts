@@ -226,7 +226,8 @@ export class InterpreterSession implements CodeSession {
         ['stdout', child.stdout!],
         ['stderr', child.stderr!],
       ];
-      const listeners: Array<() => void> = [];
+      /** Each stream's listener off; returns what it held back (a possible start of the end marker) when its marker never came. */
+      const listeners: Array<() => string> = [];
       for (const [name, stream] of streams) {
         let pending = '';
         const onData = (chunk: Buffer) => {
@@ -246,7 +247,7 @@ export class InterpreterSession implements CodeSession {
         stream.on('data', onData);
         listeners.push(() => {
           stream.off('data', onData);
-          if (!ended[name]) output += pending;
+          return ended[name] ? '' : pending;
         });
       }
       const { rpc } = live;
@@ -260,8 +261,10 @@ export class InterpreterSession implements CodeSession {
         child.off('close', onClose);
         child.off('error', onError);
         rpc.off('line', onLine);
-        for (const off of listeners) off();
-        resolve({ ...result, output: result.output });
+        // A block that crashed, stopped or timed out never wrote its markers: the last characters each stream held
+        // back (up to the marker's 26) are its output's end — the line with a sandbox refusal's sign, often.
+        const rest = listeners.map((off) => off()).join('');
+        resolve({ ...result, output: result.output + rest });
       };
       const maybeFinish = () => {
         if (!done || !ended.stdout || !ended.stderr) return;
