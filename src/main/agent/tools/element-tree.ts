@@ -1,11 +1,9 @@
 import type { z } from 'zod';
-import { globalToImage } from '../../../os-control/coords.js';
 import type { Computer } from '../../../os-control/types.js';
 import type { ElementNode } from '../../../shared/elements.js';
-import type { RunEvent } from '../../../shared/events.js';
 import type { AgentTool } from './agent-tool.js';
-import { ScreenLog, type ScreensSeen } from './screens-seen.js';
-import { elementLine } from './find-element.js';
+import { latestScreen, lookupForRun, type ScreensSeen } from './screens-seen.js';
+import { elementCentre, elementLine } from './find-element.js';
 import { ELEMENT_TREE } from './lookup-tools.js';
 
 /**
@@ -26,14 +24,14 @@ export function createElementTreeTool(computer: Computer, state: ScreensSeen): A
   return {
     ...ELEMENT_TREE,
     async handle(input, context) {
-      const latest = context.latestObservationId ? state.observations.get(context.latestObservationId) : undefined;
+      const latest = latestScreen(state, context);
       if (!latest) return { ok: false, text: 'element_tree: no screenshot yet' };
       const tree = await computer.elementTree({ scope: 'focused', ...(input.max_depth ? { maxDepth: input.max_depth } : {}) });
       if (tree.kind === 'none') return { ok: true, text: `element_tree: the focused window has no accessibility tree (${tree.detail}); use find_text instead.` };
       const lines: string[] = [];
       let cut = 0;
       const visit = (node: ElementNode, indent: number) => {
-        const centre = node.bounds && node.states.includes('visible') ? globalToImage({ x: node.bounds.x + node.bounds.width / 2, y: node.bounds.y + node.bounds.height / 2 }, latest.record) : undefined;
+        const centre = elementCentre(node, latest.record);
         const shown = centre !== undefined && (node.name !== '' || node.value !== undefined || node.children.length === 0);
         if (shown) {
           if (lines.length < MAX_LINES) lines.push(`${'  '.repeat(indent)}${elementLine(node, centre)}`);
@@ -51,8 +49,5 @@ export function createElementTreeTool(computer: Computer, state: ScreensSeen): A
   };
 }
 
-/** element_tree for any run: the tool plus the listener that lets it know the run's screenshots (as findElementForRun). */
-export function elementTreeForRun(computer: Computer): { tool: AgentTool<z.output<typeof ELEMENT_TREE.input>>; onEvent: (event: RunEvent) => void } {
-  const state = new ScreenLog();
-  return { tool: createElementTreeTool(computer, state), onEvent: (event) => state.onEvent(event) };
-}
+/** element_tree for any run (screens-seen.ts lookupForRun). */
+export const elementTreeForRun = (computer: Computer) => lookupForRun((state) => createElementTreeTool(computer, state));

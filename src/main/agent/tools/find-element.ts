@@ -2,10 +2,9 @@ import type { z } from 'zod';
 import { globalToImage } from '../../../os-control/coords.js';
 import type { Computer } from '../../../os-control/types.js';
 import { walkElements, type ElementNode } from '../../../shared/elements.js';
-import type { RunEvent } from '../../../shared/events.js';
 import type { ObservationRecord } from '../../../shared/observation.js';
 import type { AgentTool } from './agent-tool.js';
-import { ScreenLog, type ScreensSeen } from './screens-seen.js';
+import { latestScreen, lookupForRun, type ScreensSeen } from './screens-seen.js';
 import { FIND_ELEMENT } from './lookup-tools.js';
 
 const MAX_MATCHES = 8;
@@ -20,6 +19,12 @@ export function elementLine(n: ElementNode, p: { x: number; y: number }): string
   return `${n.role} ${JSON.stringify(n.name)} at x=${Math.round(p.x)}, y=${Math.round(p.y)}${extra.length ? ` (${extra.join('; ')})` : ''}`;
 }
 
+/** A visible element's centre in the pixels of `shot`; undefined when it has no place on screen or lies off that screenshot. */
+export function elementCentre(n: ElementNode, shot: ObservationRecord): { x: number; y: number } | undefined {
+  if (!n.bounds || !n.states.includes('visible')) return undefined;
+  return globalToImage({ x: n.bounds.x + n.bounds.width / 2, y: n.bounds.y + n.bounds.height / 2 }, shot);
+}
+
 /**
  * find_element beside find_text: the focused window's accessibility tree searched by
  * name and role, each match's centre given in the pixels of the model's latest
@@ -30,7 +35,7 @@ export function createFindElementTool(computer: Computer, state: ScreensSeen): A
   return {
     ...FIND_ELEMENT,
     async handle(input, context) {
-      const latest = context.latestObservationId ? state.observations.get(context.latestObservationId) : undefined;
+      const latest = latestScreen(state, context);
       if (!latest) return { ok: false, text: 'find_element: no screenshot yet' };
       const found = await elementsOnScreen(computer, latest.record, input);
       if ('none' in found) return { ok: true, text: `find_element: the focused window has no accessibility tree (${found.none}); use find_text instead.` };
@@ -64,13 +69,10 @@ export async function elementsOnScreen(
   if (tree.kind === 'none') return { none: tree.detail };
   const name = input.name?.toLowerCase();
   const role = input.role?.toLowerCase();
-  const hits = [...walkElements(tree.windows.map((w) => w.root))].filter(
-    (n) => n.bounds && n.states.includes('visible') && (!role || n.role === role) && (!name || n.name.toLowerCase().includes(name)),
-  );
+  const hits = [...walkElements(tree.windows.map((w) => w.root))].filter((n) => (!role || n.role === role) && (!name || n.name.toLowerCase().includes(name)));
   const elements: ElementOnScreen[] = [];
   for (const node of hits) {
-    const b = node.bounds!;
-    const p = globalToImage({ x: b.x + b.width / 2, y: b.y + b.height / 2 }, model);
+    const p = elementCentre(node, model);
     if (!p) continue;
     elements.push({ node, x: p.x, y: p.y });
     if (elements.length >= limit) break;
@@ -78,8 +80,5 @@ export async function elementsOnScreen(
   return { elements };
 }
 
-/** find_element for any run: the tool plus the event listener that lets it know the run's screenshots (as findTextForRun). */
-export function findElementForRun(computer: Computer): { tool: AgentTool<z.output<typeof FIND_ELEMENT.input>>; onEvent: (event: RunEvent) => void } {
-  const state = new ScreenLog();
-  return { tool: createFindElementTool(computer, state), onEvent: (event) => state.onEvent(event) };
-}
+/** find_element for any run (screens-seen.ts lookupForRun). */
+export const findElementForRun = (computer: Computer) => lookupForRun((state) => createFindElementTool(computer, state));

@@ -5,8 +5,7 @@ import { findText } from '../../../os-control/ocr/index.js';
 import type { Computer } from '../../../os-control/types.js';
 import type { ObservationRecord } from '../../../shared/observation.js';
 import type { AgentTool } from './agent-tool.js';
-import type { RunEvent } from '../../../shared/events.js';
-import { ScreenLog, type ScreensSeen } from './screens-seen.js';
+import { latestScreen, lookupForRun, type ScreensSeen } from './screens-seen.js';
 import { FIND_TEXT } from './lookup-tools.js';
 
 const MAX_MATCHES = 5;
@@ -21,7 +20,7 @@ export function createFindTextTool(computer: Computer, state: ScreensSeen): Agen
   return {
     ...FIND_TEXT,
     async handle(input, context) {
-      const latest = context.latestObservationId ? state.observations.get(context.latestObservationId) : undefined;
+      const latest = latestScreen(state, context);
       if (!latest) return { ok: false, text: 'find_text: no screenshot yet' };
       const model = latest.record;
       const found = await textOnScreen(computer, model, input, context.signal);
@@ -77,10 +76,7 @@ export async function textOnScreen(computer: Pick<Computer, 'observe'>, model: O
  * know the run's screenshots. Pass `tool` in RunOptions.tools and call `onEvent`
  * from RunOptions.onEvent.
  */
-export function findTextForRun(computer: Computer): { tool: AgentTool<z.output<typeof FIND_TEXT.input>>; onEvent: (event: RunEvent) => void } {
-  const state = new ScreenLog();
-  return { tool: createFindTextTool(computer, state), onEvent: (event) => state.onEvent(event) };
-}
+export const findTextForRun = (computer: Computer) => lookupForRun((state) => createFindTextTool(computer, state));
 
 function imageToGlobalClamped(p: { x: number; y: number }, record: Parameters<typeof imageToGlobal>[1]) {
   return imageToGlobal({ x: Math.max(0, Math.min(p.x, record.image.width - 1)), y: Math.max(0, Math.min(p.y, record.image.height - 1)) }, record);

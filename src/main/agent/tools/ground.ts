@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import { globalToImage } from '../../../os-control/coords.js';
 import type { Computer } from '../../../os-control/types.js';
-import type { RunEvent } from '../../../shared/events.js';
 import type { ObservationRecord } from '../../../shared/observation.js';
 import { resolveTarget } from '../resolve/chain.js';
 import { ocrWords } from '../resolve/ocr-words.js';
@@ -9,7 +8,7 @@ import type { Grounder } from '../resolve/grounder.js';
 import { DescriptionError, type Resolution } from '../resolve/types.js';
 import type { AgentTool } from './agent-tool.js';
 import { GROUND } from './lookup-tools.js';
-import { ScreenLog, type ScreensSeen } from './screens-seen.js';
+import { latestScreen, lookupForRun, type ScreensSeen } from './screens-seen.js';
 
 /**
  * ground (issue 33 item 3, the MCP tool): the resolve chain `deskpilot ground` runs, on the
@@ -22,7 +21,7 @@ export function createGroundTool(computer: Computer, state: ScreensSeen, grounde
   return {
     ...GROUND,
     async handle(input, context) {
-      const latest = context.latestObservationId ? state.observations.get(context.latestObservationId) : undefined;
+      const latest = latestScreen(state, context);
       if (!latest) return { ok: false, text: 'ground: no screenshot yet' };
       let r: Resolution;
       try {
@@ -59,8 +58,5 @@ export function groundAnswer(r: Resolution, shot: ObservationRecord): string {
   return lines.join('\n');
 }
 
-/** ground for any run: the tool plus the event listener that lets it know the run's screenshots (as findTextForRun). */
-export function groundForRun(computer: Computer, grounder: () => Grounder | undefined): { tool: AgentTool<z.output<typeof GROUND.input>>; onEvent: (event: RunEvent) => void } {
-  const state = new ScreenLog();
-  return { tool: createGroundTool(computer, state, grounder), onEvent: (event) => state.onEvent(event) };
-}
+/** ground for any run (screens-seen.ts lookupForRun). */
+export const groundForRun = (computer: Computer, grounder: () => Grounder | undefined) => lookupForRun((state) => createGroundTool(computer, state, grounder));
