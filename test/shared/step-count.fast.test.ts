@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/shared/events.js';
-import { countSteps, isFinalMessageStep, stepsText, tallySteps } from '../../src/shared/step-count.js';
+import { EMPTY_TALLY, countSteps, isFinalMessageStep, stepsText, tallyStep, tallySteps } from '../../src/shared/step-count.js';
 
 // The one step count (issue 34 item 6) over hand-made event streams: what counts as a step
 // and what is only the final message or a screenshot.
@@ -56,6 +56,39 @@ describe('countSteps', () => {
     expect(countSteps(first)).toBe(1);
     const resumed = tallySteps([started(), usage(1), proposed(1, 'click'), usage(2), proposed(2, 'finish'), ended('done')], first);
     expect(countSteps(resumed)).toBe(2);
+  });
+
+  // Mutation gaps (stryker, 83.18%: 18 of 107 survived) — each case below fails on one of them.
+  it('each kind of answer alone makes its step: a usage report, text, a proposal it got wrong, an action run', () => {
+    const alone = [usage(0), text(0), ev({ type: 'action_invalid', step: 0, error: 'bad' }), ev({ type: 'action_executed', step: 0, proposalId: 'p', result: {} })];
+    for (const answer of alone) expect(countSteps(tallySteps([started(), obs(0), answer, ended('stopped')])), answer.type).toBe(1);
+    // A screenshot alone is none (the same stream without the answer).
+    expect(countSteps(tallySteps([started(), obs(0), ended('stopped')]))).toBe(0);
+  });
+
+  it("a last step whose only answer the model got wrong is a step, not the final message, even with a finish proposed before it", () => {
+    expect(countSteps(tallySteps([started(), obs(0), ev({ type: 'action_invalid', step: 0, error: 'bad' }), ended('failed')]))).toBe(1);
+    const t = tallySteps([started(), obs(0), proposed(0, 'finish'), ev({ type: 'action_invalid', step: 0, error: 'bad' }), ended('done')]);
+    expect(t.steps[0]).toEqual({ proposals: 'finish-only', invalid: true });
+  });
+
+  it('a finish after another action keeps the step "acted"', () => {
+    expect(tallySteps([proposed(0, 'click'), proposed(0, 'finish')]).steps[0]).toEqual({ proposals: 'acted', invalid: false });
+  });
+
+  it('a resumed run is not ended the moment its run_started is read; a first run_started changes nothing', () => {
+    const ended_ = tallySteps([started(), usage(0), proposed(0, 'click'), ended('done')]);
+    const resumed = tallyStep(ended_, started());
+    expect(resumed.ended).toBeUndefined();
+    expect(resumed.steps).toBe(ended_.steps);
+    expect(tallyStep(EMPTY_TALLY, started())).toBe(EMPTY_TALLY);
+  });
+
+  it('an event that says nothing new about a step leaves the tally the same object; an unknown step is no final message', () => {
+    const t = tallySteps([usage(0), proposed(0, 'click')]);
+    expect(tallyStep(t, text(0))).toBe(t);
+    expect(isFinalMessageStep(t, 7)).toBe(false);
+    expect(isFinalMessageStep(EMPTY_TALLY, 0)).toBe(false);
   });
 
   it('reads "1 step" and "2 steps"', () => {
