@@ -139,9 +139,11 @@ export const MODULES = {
   // resolution kind); the 7th, fail's targets [undefined] → [], is killed by planner-step.fast since (checked by hand).
   'src/main/agent/harness/planner/step.ts': ['test/agent/harness/planner-step.fast.test.ts'],
   'src/main/agent/harness/planner/run-act.ts': ['test/agent/harness/planner-step.fast.test.ts'],
-  // The resolve chain's decision: one answer, a tie sent back, or none (issue 33). 96.77% (30 of 31, 1 min, load ~15); its
-  // survivor (< as <= on the tie margin) lived because 1 - 0.95 is not 0.05 in binary: resolve-pure.fast now asserts a pair
-  // exactly the margin apart (0.11, 0.06) and fails that mutant, checked by hand, not by a new run.
+  // The resolve chain's decision: one answer, a tie sent back, or none (issue 33). 100% (31 of 31, 7 min at concurrency 1,
+  // load ~10, 2026-12-04), measured after resolve-pure.fast's exact-margin pair (0.11, 0.06) killed the `<` as `<=` survivor
+  // of the first run (96.77%: 1 - 0.95 is not 0.05 in binary).
+  // planner/wire.ts (above, with planner-wire.fast and planner-step.fast): a run was stopped at 27 of 231 mutants after 26 min at
+  // load 30-70 (3 survived, 9 timed out so far): not measured.
   'src/main/agent/resolve/decide.ts': ['test/agent/resolve/resolve-pure.fast.test.ts'],
   'src/os-control/settle-echo.ts': ['test/os-control/settle-echo.test.ts', 'test/os-control/settle-echo-watch.desktop.test.ts'],
   // A caret's blink is no change for settle (issue 26.1): 97.18% (64 killed + 5 timeouts of 71, 15 min at concurrency 1,
