@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { Point } from '../shared/actions.js';
 import { withTimeout } from '../shared/promises.js';
 import { ExtentsReply, ObjectRef, RefsReply, StatesReply } from './accessibility/atspi/wire.js';
-import type { ObjectCall } from './click-target.js';
+import { WHOLE_VIEW_ROLES, type ObjectCall } from './click-target.js';
 
 /** What the click at a point owes: the focus of editable text, the focus of something else, nothing. */
 export type OwedAnswer = 'text-focus' | 'focus' | 'nothing';
@@ -24,6 +24,7 @@ export type BusCall = (destination: string, path: string) => ObjectCall;
 const NULL_PATH = '/org/a11y/atspi/null';
 const APP_ROOT = '/org/a11y/atspi/accessible/root';
 const RefReply = z.tuple([ObjectRef]);
+const RoleReply = z.tuple([z.number().int().nonnegative()]);
 
 /** AtspiStateType bits in GetState's first word (constants.ts). */
 const STATE = { active: 1, editable: 7, focusable: 11, focused: 12 } as const;
@@ -62,14 +63,24 @@ async function walk(call: BusCall, app: string, point: Point): Promise<OwedAnswe
   }
   let at = (under.find((w) => w.active) ?? under[0])?.ref;
   if (!at) return undefined;
+  const chain: Array<[string, string]> = [];
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
     // 0: ATSPI_COORD_TYPE_SCREEN.
     const [[name, path]] = RefReply.parse(await call(...at)('org.a11y.atspi.Component', 'GetAccessibleAtPoint', 'iiu', [point.x, point.y, 0]));
     // An empty bus name: the same app.
     const next: [string, string] = [name === '' ? at[0] : name, path];
     if (path === NULL_PATH || (next[0] === at[0] && path === at[1])) break;
+    chain.push(next);
     at = next;
   }
-  const [states] = StatesReply.parse(await call(...at)('org.a11y.atspi.Accessible', 'GetState', '', []));
-  return owedFromStates(states[0] ?? 0);
+  // The deepest object is often a label inside what takes the focus (Chromium's button
+  // text): the nearest focusable object up from it decides, up to the page itself, whose
+  // focus answers no click (click-target.ts).
+  for (const ref of chain.reverse()) {
+    const [role] = RoleReply.parse(await call(...ref)('org.a11y.atspi.Accessible', 'GetRole', '', []));
+    if (WHOLE_VIEW_ROLES.has(role)) break;
+    const [states] = StatesReply.parse(await call(...ref)('org.a11y.atspi.Accessible', 'GetState', '', []));
+    if (has(states[0] ?? 0, STATE.focusable)) return owedFromStates(states[0] ?? 0);
+  }
+  return 'nothing';
 }

@@ -19,7 +19,7 @@ import { ExtentsReply, StatesReply } from './accessibility/atspi/wire.js';
 import type { ClickAnswerKind } from './click-answer.js';
 
 /** AtspiRole numbers (atspi-constants.h) whose focus follows page loads and removed elements, not a click. */
-const WHOLE_VIEW_ROLES: ReadonlySet<number> = new Set([
+export const WHOLE_VIEW_ROLES: ReadonlySet<number> = new Set([
   14, // desktop frame
   23, // frame
   46, // root pane

@@ -79,8 +79,9 @@ describe('owedAnswer', () => {
       ':1.2 /org/a11y/atspi/accessible/root': { GetChildren: [[[':1.2', '/w1'], [':1.2', '/w2']]] },
       ':1.2 /w1': { GetExtents: [[0, 0, 800, 600]], GetState: [[0]], GetAccessibleAtPoint: [[':1.2', '/wrong']] },
       ':1.2 /w2': { GetExtents: [[20, 20, 1000, 640]], GetState: [[bits(1)]], GetAccessibleAtPoint: [['', '/doc']] },
-      ':1.2 /doc': { GetAccessibleAtPoint: [[':1.2', '/entry']] },
-      ':1.2 /entry': { GetAccessibleAtPoint: [[':1.2', '/org/a11y/atspi/null']], GetState: [[entryStates, 0]] },
+      ':1.2 /doc': { GetAccessibleAtPoint: [[':1.2', '/entry']], GetRole: [95] },
+      ':1.2 /entry': { GetAccessibleAtPoint: [[':1.2', '/label']], GetState: [[entryStates, 0]], GetRole: [79] },
+      ':1.2 /label': { GetAccessibleAtPoint: [[':1.2', '/org/a11y/atspi/null']], GetState: [[0, 0]], GetRole: [116] },
     };
     const call = (destination: string, path: string): ObjectCall => (_iface, member, _sig, body) => {
       log.push(`${path}.${member}${member === 'GetAccessibleAtPoint' ? JSON.stringify(body) : ''}`);
@@ -90,16 +91,21 @@ describe('owedAnswer', () => {
     return { call, log };
   }
 
-  it('walks from the active window under the point down to the deepest object and reads its states', async () => {
+  it('walks from the active window under the point down to the deepest object, then up to the nearest focusable one below the page', async () => {
     const { call, log } = app(bits(7, 11));
     expect(await owedAnswer(call, ':1.2', { x: 654, y: 58 })).toBe('text-focus');
     expect(log).toEqual([
       '/org/a11y/atspi/accessible/root.GetChildren',
       '/w1.GetExtents', '/w1.GetState', '/w2.GetExtents', '/w2.GetState',
-      '/w2.GetAccessibleAtPoint[654,58,0]', '/doc.GetAccessibleAtPoint[654,58,0]', '/entry.GetAccessibleAtPoint[654,58,0]',
-      '/entry.GetState',
+      '/w2.GetAccessibleAtPoint[654,58,0]', '/doc.GetAccessibleAtPoint[654,58,0]', '/entry.GetAccessibleAtPoint[654,58,0]', '/label.GetAccessibleAtPoint[654,58,0]',
+      '/label.GetRole', '/label.GetState', '/entry.GetRole', '/entry.GetState',
     ]);
     expect(await owedAnswer(app(bits(7, 11, 12)).call, ':1.2', { x: 654, y: 58 })).toBe('nothing');
+    expect(await owedAnswer(app(bits(11)).call, ':1.2', { x: 654, y: 58 })).toBe('focus');
+    // Nothing focusable below the page: nothing owed (the page's focus answers no click).
+    const bare = app(0);
+    expect(await owedAnswer(bare.call, ':1.2', { x: 654, y: 58 })).toBe('nothing');
+    expect(bare.log.slice(-5)).toEqual(['/label.GetRole', '/label.GetState', '/entry.GetRole', '/entry.GetState', '/doc.GetRole']);
   });
 
   it('no window of the app under the point: undefined; an object that fails: rejects', async () => {
