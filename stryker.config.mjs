@@ -192,12 +192,11 @@ export const MODULES = {
   // the test's clock; each case fails with its mutant applied by hand). run-control.test's 'long backlog' case now runs on
   // the test's clock (9e2a9ba).
   'src/main/agent/supervision/takeover-watch.ts': ['test/supervision/run-control.test.ts', 'test/supervision/takeover-beside.test.ts', 'test/supervision/takeover-watch-edges.fast.test.ts', 'test/supervision/takeover-watch-races.fast.test.ts', 'test/supervision/takeover-watch-clock.fast.test.ts'],
-  // The typist on a real Xvfb: spare keycodes mapped and restored (issue 27.8). The exit paths (lines 177-187 and 278-310:
-  // the exit hook, restoreNow, restoreBeforeExit), remeasured at load ~40-54 (70 min): 70.83% (15 killed + 2 timeouts of 24;
-  // was 29.17% before the in-process cases). Of the 7 survivors 5 are equivalent and now marked in typist.ts (restoring no
-  // keycodes, the order they go back in, a row of one string written as NoSymbol); the other 2 (the failure branch emptied,
-  // its message) fail typist-exit.desktop's case of a connection gone (d83a60f), checked by hand: 19 of 19 that can differ.
-  // The rest of the module not measured.
+  // The typist on a real Xvfb: spare keycodes mapped and restored (issue 27.8). The exit paths, measured at b7e9ada in two
+  // runs at concurrency 1 (load ~19-58): lines 177-187 (the exit hook) 100% (7 of 7, 6 min) and lines 278-313 (restoreNow,
+  // restoreBeforeExit) 100% (10 of 10 killed, 4 min; 7 more ignored by the disable comments there: restoring no keycodes,
+  // the order they go back in, a row of one string written as NoSymbol). Was 70.83% (15 + 2 timeouts of 24) before
+  // typist-exit.desktop's case of a connection gone (d83a60f) and those comments. The rest of the module not measured.
   'src/os-control/x11/typist.ts': ['test/os-control/x11-typist-plan.test.ts', 'test/os-control/typist-exit.desktop.test.ts', 'test/os-control/typist-leftovers.desktop.test.ts'],
   // Not here: src/main/process-tree.ts. A mutant of its filter (which processes carry the entry) signals every
   // process of the user — it killed the mutation run's own shell and the team's test runs once. Its real-process
