@@ -71,7 +71,7 @@ export async function startInputRecorder(env: NodeJS.ProcessEnv = process.env, o
       env.DISPLAY,
       () => recorder.stop(),
     );
-    record.unref();
+    // Its sockets keep the process alive until stop(), as xinput's child did: `deskpilot record` waits on nothing else.
     return recorder;
   } catch (err) {
     onFallback?.(err instanceof Error ? err.message : String(err));

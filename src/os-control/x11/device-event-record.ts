@@ -119,17 +119,6 @@ export class DeviceEventRecord {
     }
   }
 
-  /** True while both connections are open (the server or a time-out may close them). */
-  get isOpen(): boolean {
-    return this.control.isOpen && this.data.isOpen;
-  }
-
-  /** Lets the process exit while recording. */
-  unref(): void {
-    this.control.unref();
-    this.data.unref();
-  }
-
   close(): void {
     try {
       const body = Buffer.alloc(4);
