@@ -200,7 +200,7 @@ export const MODULES = {
   // 77.78% (7 of 9, 4 min, load ~8-18); both survivors equivalent and now marked: the no-keycodes return (nothing to send,
   // the record is written only with keycodes held) and a row ['Stryker was here'] written as NoSymbol. Remeasured with the
   // marks (lines 510-525 at 73d7722): 100%, 4 killed, 5 ignored — the marks name a mutator per line, so they also hide 3
-  // mutants the tests kill (the same return as true, the row or the pair as []). Not measured: the
+  // mutants the tests kill (the same return as true; the keycode list or a [k, []] pair as []). Not measured: the
   // rest of the module (layout, planning, typeUnlocked, mapAhead, sendRows, the waits).
   'src/os-control/x11/typist.ts': ['test/os-control/x11-typist-plan.test.ts', 'test/os-control/typist-exit.desktop.test.ts', 'test/os-control/typist-leftovers.desktop.test.ts'],
   // Not here: src/main/process-tree.ts. A mutant of its filter (which processes carry the entry) signals every
