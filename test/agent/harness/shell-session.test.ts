@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ShellSession, type BlockOptions } from '../../../src/main/agent/harness/code/session.js';
 import { CodeSessions } from '../../../src/main/agent/harness/code/sessions.js';
+import { SHELL } from '../../../src/main/agent/harness/code/shell-driver.js';
 import { blockText } from '../../../src/main/agent/harness/code/run-block.js';
 import { readExecuteInput } from '../../../src/main/agent/harness/code/execute-tool.js';
 import { fencedCalls } from '../../../src/main/agent/harness/code/fences.js';
@@ -118,6 +119,8 @@ describe('shell session in the run sandbox (workspace-write, real bubblewrap)', 
     const r = await plain.run('while :; do :; done', options({ timeoutMs: 1_500 }));
     expect(r.status).toBe('timed_out');
     expect(blockText('shell', r, 1_500)).toContain('ran past 2 s');
+    // The timed-out bash was ended with it: the next block runs in a fresh one and says so.
+    expect(await plain.run('echo next', options())).toMatchObject({ status: 'done', output: 'next\n', restarted: true });
   }, 60_000);
 });
 
@@ -179,6 +182,15 @@ describe('shell session: the edges of a block\'s start', () => {
     expect((await boxed.run('pwd', options())).output).toBe(`${workspace}\n`);
   }, 60_000);
 
+  it('close() of a session that never started resolves; after a close the next block starts bash again without a word of lost variables', async () => {
+    const s = new ShellSession({ cwd: workspace });
+    sessions.push(s);
+    await s.close();
+    expect(await s.run('echo one', options())).toMatchObject({ status: 'done', output: 'one\n', restarted: false });
+    await s.close();
+    expect(await s.run('echo two', options())).toMatchObject({ status: 'done', output: 'two\n', restarted: false });
+  }, 60_000);
+
   it('a resumed run\'s session says so at its first block only', async () => {
     const s = new ShellSession({ cwd: workspace, fresh: true });
     sessions.push(s);
@@ -223,6 +235,12 @@ describe('shell as a language of execute', () => {
     const summary = { mode: 'workspace-write' as const, workspace, writable: [] as string[], network: false, display: false, enforcer: 'bubblewrap' as const };
     expect(runsIn({ type: 'shell', command, language: 'shell' }, summary)).toEqual(runsIn({ type: 'shell', command: 'echo hi' }, summary));
     expect(runsIn({ type: 'shell', command, language: 'shell' }, undefined)).toMatchObject({ text: 'no sandbox (full access)', unguarded: true });
+  });
+
+  it('a block goes to bash as its lines and one end line: a line break added only when its last line has none', () => {
+    expect(SHELL.frame('echo a', 'n1')).toBe('echo a\n__DESKPILOT_BLOCK_END_n1\n');
+    expect(SHELL.frame('echo a\n', 'n1')).toBe('echo a\n__DESKPILOT_BLOCK_END_n1\n');
+    expect(SHELL.frame('\necho a', 'n1')).toBe('\necho a\n__DESKPILOT_BLOCK_END_n1\n');
   });
 
   it('a run\'s CodeSessions give a shell block its own persistent session, apart from Python\'s', async () => {
