@@ -344,7 +344,7 @@ describe('computer.clipboard calls in the log', () => {
 
   it('the terminal says each one on a line: the op, the block line, the length and the start of the text, control characters visible', async () => {
     const { formatEvent } = await import('../../../src/main/cli/format-event.js');
-    const base = { type: 'clipboard', runId: 'r', seq: 1, at: 0, step: 3, proposalId: 'p0', line: 2 } as const;
+    const base = { v: 1, type: 'clipboard', runId: 'r', seq: 1, at: 0, step: 3, proposalId: 'p0', line: 2 } as const;
     expect(formatEvent({ ...base, op: 'copy', text: 'a\u001b[2Jb', chars: 5, ok: true })).toBe('[3] clipboard copy (line 2): 5 characters "a\\u001b[2Jb"');
     expect(formatEvent({ ...base, op: 'view', line: null, text: 'y'.repeat(100), chars: 100, ok: true })).toBe(`[3] clipboard view: 100 characters "${'y'.repeat(80)}"…`);
     expect(formatEvent({ ...base, op: 'view', text: '', chars: 0, ok: false, error: 'xclip is not installed' })).toBe('[3] FAILED clipboard view (line 2): xclip is not installed');
