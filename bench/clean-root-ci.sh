@@ -45,6 +45,15 @@ ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$ROOT/usr/local/bin/npx"
 # 3. Mounts. /tmp is the host's: X servers take their display numbers by lock files in
 # /tmp while their abstract sockets live in the (shared) network namespace, so a
 # private /tmp would hand out display numbers the host already uses.
+# A run killed before its trap (a session ended, kill -9) leaves its mounts behind, and the
+# next run then stopped at `mount: … sys already mounted` (exit 32). Leftovers are undone
+# first — deepest first — unless a process still runs inside the root (a run in progress).
+for p in /proc/[0-9]*; do
+  case "$(readlink "$p/root" 2>/dev/null)" in
+    "$ROOT"|"$ROOT"/*) echo "clean-root-ci: process ${p#/proc/} runs inside $ROOT; is another run in progress?" >&2; exit 1 ;;
+  esac
+done
+awk -v root="$ROOT/" 'index($2, root) == 1 { print $2 }' /proc/mounts | sort -r | while read -r m; do umount -l "$m"; done
 mounted=()
 mountit() { mount "$@"; mounted=("${!#}" "${mounted[@]}"); }
 cleanup() { for m in "${mounted[@]}"; do umount -l "$m" 2>/dev/null || true; done; }
