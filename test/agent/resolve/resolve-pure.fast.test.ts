@@ -57,6 +57,24 @@ describe('parseDescription', () => {
     expect(parseDescription('the Tab width field')).toMatchObject({ words: 'tab width', roles: expect.arrayContaining(['entry']) });
     expect(parseDescription('the tab')).toMatchObject({ words: '', roles: ['page tab'] });
   });
+  it('a role word alone ("Menu") is the role and, of another role, an exact name (the GTK bench\'s toggle button "Menu" was never found)', () => {
+    expect(parseDescription('Menu')).toMatchObject({ words: '', roles: ['menu', 'menu item'], roleWordAsName: 'menu' });
+    expect(parseDescription('the link')).toMatchObject({ words: '', roles: ['link'], roleWordAsName: 'link' });
+    expect(parseDescription('the File menu').roleWordAsName).toBeUndefined();
+    expect(parseDescription('the button right of Cancel').roleWordAsName).toBeUndefined();
+    const node = (role: string, name: string, x: number): ElementNode => ({
+      path: `${role} "${name}"`, role, name, states: ['visible', 'enabled'], actions: ['click'], bounds: { x, y: 40, width: 100, height: 30 }, children: [],
+    });
+    const frame = (children: ElementNode[]): ElementNode => ({ ...node('frame', 'gtk3-widget-factory', 0), bounds: { x: 0, y: 0, width: 900, height: 200 }, children });
+    // The header bar's toggle button "Menu" beside a "Menu bar" toggle: only the exact name answers.
+    const found = treeCandidates([{ app: 'gtk3-widget-factory', root: frame([node('toggle button', 'Menu', 20), node('toggle button', 'Menu bar', 200)]) }], parseDescription('Menu'));
+    expect(decide(found, 0.5)).toMatchObject({ kind: 'one', best: { label: 'toggle button "Menu"', confidence: 0.6 } });
+    // A control named "Menu" is meant before an unnamed menu (0.6 against role-only 0.5); with no such name the menu stays the answer.
+    const both = treeCandidates([{ app: 'app', root: frame([node('menu', 'File', 20), node('toggle button', 'Menu', 400)]) }], parseDescription('the menu'));
+    expect(decide(both, 0.5)).toMatchObject({ kind: 'one', best: { label: 'toggle button "Menu"' } });
+    const menuOnly = treeCandidates([{ app: 'app', root: frame([node('menu', 'File', 20), node('push button', 'Open', 400)]) }], parseDescription('the menu'));
+    expect(decide(menuOnly, 0.5)).toMatchObject({ kind: 'one', best: { label: 'menu "File"', confidence: 0.5 } });
+  });
   it('refuses empty and over-long descriptions', () => {
     expect(() => parseDescription(' \n ')).toThrow(/empty/);
     expect(parseDescription('x'.repeat(300)).words).toHaveLength(300);

@@ -27,6 +27,12 @@ export interface TargetQuery {
   roles: readonly string[];
   /** Words naming the window or pane the target is in ("dialog", "save as"). */
   scope?: string;
+  /**
+   * The whole description was one role word ("Menu", "the link"): read as the role, and a
+   * control of exactly that name answers it too — the GTK grounding bench's toggle button
+   * "Menu" in gtk3-widget-factory was never found (no words, role menu only).
+   */
+  roleWordAsName?: string;
   /** A place relative to another target: "right of Cancel". */
   relation?: { direction: Direction; anchor: TargetQuery };
 }
@@ -127,17 +133,21 @@ function readQuery(text: string, depth: number): TargetQuery {
     const after = rest.slice(nameVerb[0].length);
     if (ARTICLES.test(after) || !after.trim()) rest = after;
     else {
-      const whole = readOwn(rest, text);
-      const bare = readOwn(after, text);
+      const whole = readOwn(rest, text, depth);
+      const bare = readOwn(after, text, depth);
       if (whole.quoted || !bare.words || bare.words === whole.words) return whole;
       return { ...whole, roles: whole.roles.length ? whole.roles : bare.roles, alternatives: [...whole.alternatives, bare.words, ...bare.alternatives] };
     }
   }
-  return readOwn(rest, text);
+  return readOwn(rest, text, depth);
 }
 
-/** A description's own words (no relation, no leading verb left): the name, quoted or not, its role words and scope. */
-function readOwn(words: string, text: string): TargetQuery {
+/**
+ * A description's own words (no relation, no leading verb left): the name, quoted or not,
+ * its role words and scope. `depth` 1 is a relation's part ("the button" of "the button
+ * right of Cancel"): a role word there is only the role.
+ */
+function readOwn(words: string, text: string, depth: number): TargetQuery {
   let rest = words;
   const quotedMatch = /["“]([^"”]+)["”]|'([^']+)'/.exec(rest);
   let scope: string | undefined;
@@ -153,7 +163,8 @@ function readOwn(words: string, text: string): TargetQuery {
     return { text, words, alternatives: [], quoted: true, roles, ...(scope ? { scope } : {}) };
   }
   const found = roleOf(rest);
-  return { text, words: found.rest, alternatives: SIGNS[found.rest] ?? [], quoted: false, roles: found.roles, ...(scope ? { scope } : {}) };
+  const bare = depth === 0 && found.rest === '' && ROLE_WORDS.some(([word]) => word === rest.trim()) ? { roleWordAsName: rest.trim() } : {};
+  return { text, words: found.rest, alternatives: SIGNS[found.rest] ?? [], quoted: false, roles: found.roles, ...(scope ? { scope } : {}), ...bare };
 }
 
 /** The role word that ends the text ("the Print button" names a button) and the text without it. */

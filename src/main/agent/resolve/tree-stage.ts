@@ -125,28 +125,36 @@ function inScope(f: Flat, scope: string | undefined): boolean {
 
 /** How well one element answers the query (its own words only, no relation). */
 export function elementScore(f: Flat, query: TargetQuery): number {
-  let score: number;
-  if (!query.words) score = query.roles.length ? TREE_SCORE.roleOnly : 0;
-  else {
-    score = 0;
-    for (const wanted of [query.words, ...query.alternatives]) {
-      const own = textScore(f.node.name, wanted, query.quoted) * TREE_SCORE.exactName;
-      const other = Math.max(
-        f.node.description ? textScore(f.node.description, wanted, query.quoted) : 0,
-        f.label ? textScore(f.label, wanted, query.quoted) : 0,
-      ) * TREE_SCORE.exactOther;
-      score = Math.max(score, own, other);
-    }
+  const score = query.words ? namedScore(f, query) : unnamedScore(f, query);
+  if (score === 0 || inScope(f, query.scope)) return score;
+  return score * TREE_SCORE.outOfScope;
+}
+
+/** A query with words: the best of its name's readings, lowered for a role the role words do not allow or an inert element. */
+function namedScore(f: Flat, query: TargetQuery): number {
+  let score = 0;
+  for (const wanted of [query.words, ...query.alternatives]) {
+    const own = textScore(f.node.name, wanted, query.quoted) * TREE_SCORE.exactName;
+    const other = Math.max(
+      f.node.description ? textScore(f.node.description, wanted, query.quoted) : 0,
+      f.label ? textScore(f.label, wanted, query.quoted) : 0,
+    ) * TREE_SCORE.exactOther;
+    score = Math.max(score, own, other);
   }
-  if (score === 0) return 0;
-  if (query.roles.length) {
-    if (!query.roles.includes(f.node.role)) {
-      if (!query.words) return 0;
-      score *= TREE_SCORE.wrongRole;
-    }
-  } else if (!isInteractive(f.node)) score *= TREE_SCORE.inert;
-  if (!inScope(f, query.scope)) score *= TREE_SCORE.outOfScope;
-  return score;
+  if (query.roles.length) return query.roles.includes(f.node.role) ? score : score * TREE_SCORE.wrongRole;
+  return isInteractive(f.node) ? score : score * TREE_SCORE.inert;
+}
+
+/**
+ * A query of role words only ("the text field"): every element of the role is equally good.
+ * When the role word was the whole description ("Menu"), a control of another role named
+ * exactly that answers too, above the role's members (0.6 against 0.5): it is what a
+ * person reading the screen means.
+ */
+function unnamedScore(f: Flat, query: TargetQuery): number {
+  if (query.roles.includes(f.node.role)) return TREE_SCORE.roleOnly;
+  if (!query.roleWordAsName) return 0;
+  return textScore(f.node.name, query.roleWordAsName, false) * TREE_SCORE.exactName * TREE_SCORE.wrongRole;
 }
 
 function toCandidate(f: Flat, confidence: number): Candidate {
