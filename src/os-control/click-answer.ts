@@ -22,7 +22,10 @@
  */
 import type { Point } from '../shared/actions.js';
 import type { OwedAnswer } from './click-owed.js';
+import type { ClickAnswerKind } from './click-target.js';
 import { EchoingWindows } from './echo-memory.js';
+
+export type { ClickAnswerKind } from './click-target.js';
 
 /**
  * The longest wait before keys for a click's report, by what the click owes: the focus
@@ -49,7 +52,6 @@ export const CLICK_ANSWER_EVENTS = ['object:state-changed:focused', 'object:text
  * What a signal says of a click: 'focus' (something gained the focus: typing never does
  * that), 'caret' (the caret moved: typing does it too), or undefined (no answer).
  */
-export type ClickAnswerKind = 'focus' | 'caret';
 export function answersClick(iface: string | undefined, member: string | undefined, body: unknown): ClickAnswerKind | undefined {
   if (iface === FOCUS) return member === 'Focus' ? 'focus' : undefined;
   if (iface !== OBJECT) return undefined;

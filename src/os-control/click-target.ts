@@ -16,7 +16,9 @@ import { z } from 'zod';
 import { withTimeout } from '../shared/promises.js';
 import type { Point } from '../shared/actions.js';
 import { ExtentsReply, StatesReply } from './accessibility/atspi/wire.js';
-import type { ClickAnswerKind } from './click-answer.js';
+
+/** What an answering signal says of a click (click-answer.ts answersClick): something gained the focus, or a caret moved. Here, not there: click-answer imports this file through click-owed (an import cycle otherwise). */
+export type ClickAnswerKind = 'focus' | 'caret';
 
 /** AtspiRole numbers (atspi-constants.h) whose focus follows page loads and removed elements, not a click. */
 export const WHOLE_VIEW_ROLES: ReadonlySet<number> = new Set([
