@@ -71,9 +71,11 @@ export async function probeSandbox(platform: NodeJS.Platform = process.platform,
     const { code, stderr, hung } = await new Promise<{ code: number | null; stderr: string; hung: boolean }>((resolve) => {
       const child = spawn(spec.file, spec.args, { cwd: spec.cwd, env: spec.env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
       let err = '';
+      let stopped = false;
       // At the limit: KILL the group without a grace (bwrap may ignore TERM) and answer once it
       // is gone — not at 'close', which a process that left the group may hold off for ever.
       const timer = setTimeout(() => {
+        stopped = true;
         // spawn's failure clears this timer ('error' comes first), so the child has a pid here.
         void stopProcessGroup(child.pid!, 0).then(() => {
           child.stderr.destroy();
@@ -86,6 +88,10 @@ export async function probeSandbox(platform: NodeJS.Platform = process.platform,
         resolve({ code: null, stderr: e.message, hung: false });
       });
       child.on('close', (c) => {
+        // Killed at the limit: the KILLed group's 'close' can come before the scan that finds it
+        // gone (under load the processes take a while to die after KILL, so the first scan sees
+        // them and polls), which answered a hang as "failed: exit code null" — the answer is the hang.
+        if (stopped) return;
         clearTimeout(timer);
         resolve({ code: c, stderr: err, hung: false });
       });
