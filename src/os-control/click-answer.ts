@@ -237,8 +237,8 @@ export class ClickAnswers {
   /** How long keys wait for `click`'s answer: by what it owes, asked of the app that answered the window's last click. */
   private async limitFor(click: PendingClick, window: number): Promise<number> {
     const app = this.apps.get(window);
-    // Not known (the app does not say, no window of it under the point): the shorter wait.
-    const owed = app === undefined ? undefined : await click.answer.owed(app).then((o) => o, () => undefined);
+    // Not known (the app does not say, no window of it under the point, the lookup failed): the shorter wait.
+    const owed = app === undefined ? undefined : await click.answer.owed(app).catch((): undefined => undefined);
     if (owed === 'nothing') click.owesNothing = true;
     return owed === 'nothing' ? 0 : owed === 'text-focus' ? CLICK_ANSWER_LIMITS_MS.textFocus : CLICK_ANSWER_LIMITS_MS.other;
   }

@@ -171,11 +171,12 @@ export class ReplayProvider implements Driver {
   /** Set once the end is handed to the model to judge (heal.ts): every later turn is the model's. */
   private judgement: Judgement | undefined;
   /**
-   * The text this replay typed in the steps it replayed (typed, set as a value; never a
-   * secret put back from the environment): a word of it read near a later target is the
-   * run's own, not a changed screen (text-near.ts typedWords).
+   * The words of the text this replay typed in the steps it replayed (typed, set as a value;
+   * never a secret put back from the environment, never a shell command), tokenised once as
+   * each step is replayed: a word of it read near a later target is the run's own, not a
+   * changed screen (text-near.ts typedWords).
    */
-  private readonly typed: string[] = [];
+  private readonly typedWords: string[] = [];
 
   constructor(private readonly options: ReplayProviderOptions) {
     if (options.mode === 'heal' && !options.healer) throw new Error('a healing replay needs a model');
@@ -277,8 +278,9 @@ export class ReplayProvider implements Driver {
     for (const rule of rules) this.stats.rules[rule] = (this.stats.rules[rule] ?? 0) + 1;
     this.lookedAgain = false;
     for (const { action } of step.actions) {
-      const text = maskedText(action) ? undefined : carriedText(action);
-      if (text !== undefined && action.type !== 'shell') this.typed.push(text);
+      if (action.type === 'shell' || maskedText(action)) continue;
+      const text = carriedText(action);
+      if (text !== undefined) this.typedWords.push(...typedWords([text]));
     }
     this.last = { index: this.index, by: 'replay', before: grey, beforeFingerprint: fingerprint, ...(elements.length ? { elements } : {}) };
     this.index += 1;
@@ -442,7 +444,7 @@ export class ReplayProvider implements Driver {
       const then = recordedShot(await recorded(), step.before, this.options.trajectory.display, record.image);
       const [wordsThen, wordsNow, [greyThen, greyNow]] = await Promise.all([wordsIn(then, area), wordsIn({ image, record }, areaAround(target, shift)), bothGrey()]);
       const origin = { x: record.region.x, y: record.region.y };
-      const differ = wordsDiffer(wordsThen, wordsNow, pixelsAgree({ grey: greyThen, origin }, { grey: greyNow, origin }, shift), typedWords(this.typed));
+      const differ = wordsDiffer(wordsThen, wordsNow, pixelsAgree({ grey: greyThen, origin }, { grey: greyNow, origin }, shift), this.typedWords);
       if (differ) return differ;
     }
     return undefined;
