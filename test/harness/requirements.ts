@@ -68,6 +68,9 @@ export const PROGRAM_PACKAGES = {
   git: 'git',
   // deskpilot eval's `open` setup step (eval/run/setup-steps.ts) opens a file the way a person would.
   'xdg-open': 'xdg-utils',
+  // …and xdg-mime tells the file's type with /usr/bin/file (no perl `mimetype` in a minimal Debian):
+  // without it the fresh root's xdg-open found no app for notes.txt (setup-steps.desktop).
+  '/usr/bin/file': 'file',
 } as const;
 export type Program = keyof typeof PROGRAM_PACKAGES;
 

@@ -32,7 +32,8 @@ async function until(check: () => Promise<boolean>, timeoutMs: number, what: str
 const windows = async (title: string) => (await shell.exec(['xdotool', 'search', '--onlyvisible', '--name', title]))?.stdout.trim() ?? '';
 
 beforeAll(async () => {
-  requirePrograms(['Xvfb', 'openbox', 'xterm', 'xdotool', 'xdg-open']);
+  // /usr/bin/file: xdg-mime's way to tell a file's type where no perl `mimetype` is (xdg-mime runs it by that path).
+  requirePrograms(['Xvfb', 'openbox', 'xterm', 'xdotool', 'xdg-open', '/usr/bin/file']);
   desktop = await startVirtualDisplay({ width: 1024, height: 768 });
   home = mkdtempSync(path.join(os.tmpdir(), 'deskpilot-setup-steps-'));
   shell = new DesktopShell(
@@ -73,6 +74,24 @@ describe('setup steps on a private desktop', () => {
     );
     expect(readFileSync(path.join(home, 'notes.txt'), 'utf8')).toBe('hello');
     expect(await windows(`^${path.join(home, 'notes.txt')}$`)).toMatch(/^\d+$/);
+  }, 90_000);
+
+  it('open of a file no app here opens fails at once with xdg-open\'s own words, not a 60 s window wait', async () => {
+    // The fresh Debian root's case: xdg-open found no app for the file (there: no `file`, so no type;
+    // here: no desktop file anywhere — empty XDG data dirs) and no browser (BROWSER=false), exited 3,
+    // and the old launch noticed only a 127, so activate_window waited its 60 s for nothing.
+    const bare = mkdtempSync(path.join(os.tmpdir(), 'deskpilot-setup-steps-bare-'));
+    const lonely = new DesktopShell({ ...shell.env, HOME: bare, XDG_CONFIG_HOME: path.join(bare, '.config'), XDG_DATA_HOME: path.join(bare, 'data'), XDG_DATA_DIRS: path.join(bare, 'none'), XDG_CONFIG_DIRS: path.join(bare, 'none'), BROWSER: 'false' }, bare);
+    try {
+      writeFileSync(path.join(bare, 'odd.txt'), 'no app for me');
+      const steps2 = steps({ type: 'open', parameters: { path: '~/odd.txt' } }, { type: 'activate_window', parameters: { window_name: 'odd.txt' } });
+      await expect(runSetupSteps(steps2, { shell: lonely, signal: new AbortController().signal, taskId: 'task-1' })).rejects.toThrow(
+        `step 2 (activate_window): a launched program could not start or open its file: xdg-open ${path.join(bare, 'odd.txt')}: exit 3: xdg-open: no method available for opening '${path.join(bare, 'odd.txt')}'`,
+      );
+    } finally {
+      await lonely.stopAll();
+      rmSync(bare, { recursive: true, force: true });
+    }
   }, 90_000);
 
   it('download copies the file the cache holds for that URL; without a cache it names the URL and downloads nothing', async () => {

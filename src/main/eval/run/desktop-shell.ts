@@ -9,8 +9,7 @@ import { stopProcessGroup } from '../../process-tree.js';
  */
 export class DesktopShell {
   private readonly started: ChildProcess[] = [];
-  /** Launched programs that could not start (not installed: ENOENT, or a shell's 127): a window wait fails at once on them. */
-  readonly launchFailures: string[] = [];
+  private readonly failures: Array<() => string> = [];
 
   /** `home` is the task's HOME and the working folder of everything run here. */
   constructor(
@@ -40,13 +39,33 @@ export class DesktopShell {
     });
   }
 
-  /** Starts argv (or `sh -c` of a string) in the background: an app a task launches. */
-  launch(command: string | readonly string[]): ChildProcess {
+  /**
+   * Launched programs that could not start (not installed: ENOENT, or a shell's 127), and
+   * openers that said they could not open their file: a window wait fails at once on them.
+   * Read when asked, so an opener's stderr that arrives just after its exit is in the text.
+   */
+  get launchFailures(): string[] {
+    return this.failures.map((describe) => describe());
+  }
+
+  /**
+   * Starts argv (or `sh -c` of a string) in the background: an app a task launches.
+   * `opener`: a program whose every non-zero exit means it could not open what it was given
+   * (xdg-open exits 0 once the app ran, 2–4 when it found no file, no tool or no app — never
+   * the app's own status), so that exit is a failure with the opener's own stderr, not a
+   * window wait that runs out 60 s later (the fresh Debian root has no `file`, xdg-mime
+   * could not tell notes.txt's type, and setup-steps.desktop waited the 60 s for nothing).
+   */
+  launch(command: string | readonly string[], { opener = false }: { opener?: boolean } = {}): ChildProcess {
     const [file, args] = typeof command === 'string' ? ['/bin/sh', ['-c', command]] : [command[0]!, command.slice(1)];
-    const child = spawn(file, [...args], { env: this.env, cwd: this.home, stdio: 'ignore', detached: true });
-    child.once('error', (error) => this.launchFailures.push(`${shownCommand(command)}: ${error.message}`));
+    const child = spawn(file, [...args], { env: this.env, cwd: this.home, stdio: ['ignore', 'ignore', opener ? 'pipe' : 'ignore'], detached: true });
+    let stderr = '';
+    // The opened app inherits this pipe and keeps it for its life: read it to the end, keep only the tail.
+    child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-300)));
+    child.once('error', (error) => this.failures.push(() => `${shownCommand(command)}: ${error.message}`));
     child.once('exit', (code) => {
-      if (code === 127) this.launchFailures.push(`${shownCommand(command)}: command not found (exit 127)`);
+      if (code === 127) this.failures.push(() => `${shownCommand(command)}: command not found (exit 127)`);
+      else if (opener && code !== 0 && code !== null) this.failures.push(() => `${shownCommand(command)}: exit ${code}${stderr.trim() ? `: ${stderr.trim()}` : ''}`);
     });
     this.started.push(child);
     return child;

@@ -16,7 +16,7 @@ import type { DesktopShell } from './desktop-shell.js';
  * often ~1–3 s from its window at a load of 8 on 2 cores), where OSWorld's tasks put a
  * `sleep` after a launch and hope. 60 s (not measured as needed: headroom for loads of ~30 on
  * 2 cores, where one CLI test run in four saw an unexplained error); a program that cannot
- * start fails at once (launchFailures), so the long wait is paid only by a window that never comes.
+ * start, or an `open` that xdg-open says it cannot do, fails at once (launchFailures), so the long wait is paid only by a window that never comes.
  */
 export const WINDOW_WAIT_MS = 60_000;
 
@@ -37,7 +37,7 @@ export async function runSetupSteps(steps: readonly ConfigStep[], context: Setup
       throw new Error(`step ${index + 1} (${step.type}): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
   }
-  if (context.shell.launchFailures.length) throw new Error(`a launched program could not start: ${context.shell.launchFailures.join('; ')}`);
+  if (context.shell.launchFailures.length) throw new Error(`a launched program could not start or open its file: ${context.shell.launchFailures.join('; ')}`);
 }
 
 async function runStep(step: ConfigStep, { shell, signal, taskId, fileCache }: SetupContext): Promise<void> {
@@ -50,7 +50,7 @@ async function runStep(step: ConfigStep, { shell, signal, taskId, fileCache }: S
       await shell.run(argv(step.parameters.command, step.parameters.shell, shell), 120_000);
       return;
     case 'open':
-      shell.launch(['xdg-open', vmPath(step.parameters.path, shell.home)]);
+      shell.launch(['xdg-open', vmPath(step.parameters.path, shell.home)], { opener: true });
       return;
     case 'sleep':
       await sleep(step.parameters.seconds * 1000, signal);
@@ -95,7 +95,7 @@ async function waitForWindow(shell: DesktopShell, match: { window_name: string; 
   const pattern = match.strict ? `^${escaped}$` : escaped;
   const args = ['xdotool', 'search', '--onlyvisible', match.by_class ? '--class' : '--name', pattern];
   while (!signal.aborted) {
-    if (shell.launchFailures.length) throw new Error(`a launched program could not start: ${shell.launchFailures.join('; ')}`);
+    if (shell.launchFailures.length) throw new Error(`a launched program could not start or open its file: ${shell.launchFailures.join('; ')}`);
     const found = await shell.run(args, 10_000).catch(() => '');
     const id = found.trim().split('\n').filter(Boolean)[0];
     if (id) return id;
