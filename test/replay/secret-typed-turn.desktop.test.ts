@@ -6,13 +6,19 @@
  * the fake model, Chromium's <input type=password> of the probe page (accessibility on).
  * The model's prose names no password ("password is …" prose is the detectors' job): only
  * where the word goes makes it one.
+ *
+ * The same turn's live text (the deltas the service pushes to the app, the serve page,
+ * and the runs ACP and MCP host) is streamed before the turn's calls are known: the
+ * second case runs the real runner in this process on the same desktop and reads what its
+ * onDelta got.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Rect } from '../../src/shared/actions.js';
+import type { RunEvent } from '../../src/shared/events.js';
 import { startFakeModel, type FakeRequest } from '../harness/fake-model/index.js';
-import { claude, finish, runCli, toImagePoint } from '../e2e/support.js';
+import { claude, finish, runCli, testRunOptions, toImagePoint } from '../e2e/support.js';
 import { SCREEN, useProbeDesktop } from './probe-desktop.js';
 
 const desktop = useProbeDesktop();
@@ -56,5 +62,59 @@ describe('a model turn clicking into a password field, then typing (issue 28)', 
     expect(said?.text).toBe('I click the fourth box, then type [masked secret].');
     expect(log).not.toContain(WORD);
     expect(events.filter((e) => e.type === 'action_proposed' && e.action?.type === 'type').map((e) => e.action!.text)).toEqual(['[masked secret]']);
+  }, 400_000);
+
+  it('the streamed text of that turn never holds the word: it is sent once the turn is checked, masked as model_text is', async () => {
+    const controls = await desktop.showControls(10);
+    const field = controls.find((c) => c.id === 'c4')!;
+    const since = desktop.probe.nextSeq();
+    const fake = await startFakeModel();
+    const saved = { ...process.env };
+    // The runner in this process: its screen, input and accessibility reads go to the test's desktop.
+    Object.assign(process.env, desktop.env(fake));
+    const deltas: Array<{ text: string; kind: string }> = [];
+    const events: RunEvent[] = [];
+    try {
+      fake.script(
+        (req: FakeRequest) => ({
+          thinking: `The fourth box takes ${WORD} next.`,
+          text: `I click the fourth box, then type ${WORD}.`,
+          toolCalls: [claude.click(...toImagePoint(req, SCREEN, centre(field))), claude.type(WORD)],
+          // Small deltas: the word is split over three of them, as a real stream may split it.
+          chunkSize: 3,
+        }),
+        { text: 'Done.', toolCalls: [finish(true, 'typed')] },
+      );
+      const { createComputer } = await import('../../src/os-control/index.js');
+      const { startRun } = await import('../../src/main/agent/runner.js');
+      const handle = await startRun(
+        testRunOptions({
+          task: 'log in',
+          profile: { provider: 'anthropic', model: 'claude-haiku-4-5', baseUrl: fake.anthropicBaseUrl, grounding: 'elements' },
+          computer: createComputer(),
+          home: desktop.home,
+          onEvent: (e) => events.push(e),
+          onDelta: (text, kind) => deltas.push({ text, kind }),
+        }),
+      );
+      const result = await handle.done;
+      expect(result.status, result.summary).toBe('done');
+    } finally {
+      process.env = saved;
+      await fake.close();
+    }
+    const typed = desktop.probe
+      .events()
+      .filter((e) => e.seq >= since && e.type === 'keydown' && e.target === 'c4')
+      .map((e) => e.key ?? '')
+      .join('');
+    expect(typed).toBe(WORD);
+    const live = (kind: string) => deltas.filter((d) => d.kind === kind).map((d) => d.text).join('');
+    // Every character was streamed, the word masked exactly as the logged model_text has it.
+    expect(live('text')).toBe('I click the fourth box, then type [masked secret].Done.');
+    expect(live('thinking')).toBe('The fourth box takes [masked secret] next.');
+    expect(JSON.stringify(deltas)).not.toContain(WORD);
+    expect(JSON.stringify(events)).not.toContain(WORD);
+    expect(events.find((e) => e.type === 'model_text' && e.kind === 'text' && e.text.includes('fourth box'))).toMatchObject({ text: 'I click the fourth box, then type [masked secret].' });
   }, 400_000);
 });

@@ -1,4 +1,3 @@
-import { DeltaScrubber } from '../../sessions/scrub.js';
 import type { ToolResultLogSchema } from '../../../shared/events.js';
 import type { z } from 'zod';
 import { ToolMissingError } from '../../../os-control/exec.js';
@@ -11,7 +10,8 @@ import { formatCost } from '../../../shared/usage-text.js';
 import type { RunErrorCause } from '../run-api.js';
 import type { RunContext, RunEnding, SeenObservation } from './context.js';
 import { executeTurn } from './execute.js';
-import { maskTypedPasswords } from './turn-secrets.js';
+import { mayTypePassword, maskTypedPasswords } from './turn-secrets.js';
+import { TurnStream } from './turn-stream.js';
 import { observeScreen } from './observe.js';
 import { attachFreshImage } from './resume.js';
 import { judgeReply, tellModel } from './unreadable.js';
@@ -103,8 +103,10 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
   const { record } = seen;
   const keep = ctx.options.config.context;
   let turn: ModelTurn;
-  // Live text leaves through the same scrubber as the log (a key the model echoes, a typed secret).
-  const deltas = new DeltaScrubber((text) => ctx.log.scrubText(text), (text, kind) => ctx.options.onDelta?.(text, kind));
+  // Live text leaves through the same scrubber as the log (a key the model echoes, a typed
+  // secret); a turn that may type a password is sent once its calls are checked (turn-stream.ts).
+  const { onDelta } = ctx.options;
+  const deltas = onDelta ? new TurnStream((text) => ctx.log.scrubText(text), onDelta, mayTypePassword(ctx, seen)) : undefined;
   try {
     turn = await ctx.provider.turn(
       {
@@ -116,12 +118,13 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
       },
       ctx.control.signal,
       {
-        onDelta: (text, kind) => deltas.push(text, kind),
+        onDelta: (text, kind) => deltas?.push(text, kind),
         onRetry: (info) =>
           ctx.emit({ type: 'error', message: `model request failed (attempt ${info.attempt}): ${info.error}; retrying`, retryInMs: info.delayMs, fatal: false }),
       },
     );
   } catch (error) {
+    deltas?.drop();
     if (isAbortError(error) || ctx.control.signal.aborted) throw error;
     if (error instanceof ProviderUnavailableError) {
       const reason = `provider unavailable: ${error.message}`;
@@ -134,7 +137,6 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
     if (error instanceof ProviderRequestError) throw new Error(`the model request was refused: ${error.message}`, { cause: error });
     throw error;
   }
-  deltas.flush();
   throwIfAborted(ctx.control.signal);
 
   const cost = costOf(turn.usage, ctx.price);
@@ -143,6 +145,7 @@ async function modelTurn(ctx: RunContext, seen: SeenObservation): Promise<ModelT
   ctx.emit({ type: 'usage', step: ctx.step, stepUsage: usage.step, total: usage.total });
   const { assistant } = turn;
   await maskTypedPasswords(ctx, assistant, seen);
+  deltas?.end();
   if (assistant.thinking) ctx.emit({ type: 'model_text', step: ctx.step, text: assistant.thinking, kind: 'thinking' });
   ctx.emit({
     type: 'model_text',

@@ -1,6 +1,8 @@
 import type { Action } from '../../../shared/actions.js';
 import { actionToGlobal } from '../../../os-control/coords.js';
-import { typedPassword } from '../../sessions/scrub.js';
+import { looksLikePasswordContext, typedPassword } from '../../sessions/scrub.js';
+import { isPasswordField } from '../../sessions/secret-regions.js';
+import { walkElements } from '../../../shared/elements.js';
 import { pointerTargetPoint, targetInTree } from '../action-target.js';
 import { focusedElementOf } from '../grounding/element-context.js';
 import { resolveElementIds } from '../grounding/resolve-id.js';
@@ -49,5 +51,26 @@ export async function maskTypedPasswords(ctx: RunContext, assistant: ModelTurn['
     const point = pointerTargetPoint(actionToGlobal(action, seen.record));
     const target = point && tree ? targetInTree(tree, point) : undefined;
     memory = rememberAction(memory, action, true, point ? { point, ...target } : undefined);
+  }
+}
+
+/**
+ * Can this turn type a password, whatever its calls turn out to be? The same inputs
+ * maskTypedPasswords reads, asked before the model answers (runner/turn-stream.ts holds
+ * the turn's live text while true): the last turn left the keyboard in a password field;
+ * the step's tree has a password field anywhere (a click or an element op of the turn may
+ * land on it, the focused one included); a pixels run has no tree yet (the gate reads it
+ * only once the turn types); the focused window's title says password. A window that
+ * cannot be asked counts as one that says so.
+ */
+export async function mayTypePassword(ctx: RunContext, seen: SeenObservation): Promise<boolean> {
+  if (ctx.input.intoPassword === true) return true;
+  const tree = seen.grounding?.tree;
+  if (!seen.grounding && ctx.grounding === 'pixels') return true;
+  if (tree && [...walkElements(tree.windows.map((w) => w.root))].some(isPasswordField)) return true;
+  try {
+    return looksLikePasswordContext((await ctx.computer.activeWindow())?.title);
+  } catch {
+    return true;
   }
 }
