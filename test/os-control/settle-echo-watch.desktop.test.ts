@@ -18,6 +18,7 @@ import { AtspiBusUnavailable } from '../../src/os-control/accessibility/atspi/bu
 import { currentTextEchoWatch, openTextEchoWatch, TextEchoWatch } from '../../src/os-control/settle-echo.js';
 import { startAccessibilityBus, type AccessibilityBus } from '../harness/a11y-bus.js';
 import { startHalfMuteBus } from '../harness/half-mute-bus.js';
+import { serveAccessibleTree } from '../harness/stand-in-accessible.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -67,6 +68,27 @@ function textChanged(detail: string, text: unknown, o: { iface?: string; member?
     flags: dbus.MessageFlag.NO_REPLY_EXPECTED,
   }));
 }
+
+/** An event signal as atk-bridge sends it: detail, detail1, detail2, any data (an int here), properties. */
+function bridgeEvent(iface: string, member: string, detail: string, detail1: number): void {
+  app.send(new dbus.Message({
+    type: dbus.MessageType.SIGNAL,
+    path: '/org/a11y/atspi/accessible/7',
+    interface: iface,
+    member,
+    signature: 'siiva{sv}',
+    body: [detail, detail1, 0, new dbus.Variant('i', 0), {}],
+    flags: dbus.MessageFlag.NO_REPLY_EXPECTED,
+  }));
+}
+
+const ACCESSIBLE = '/org/a11y/atspi/accessible';
+/** AtspiRole numbers (atspi-constants.h). */
+const ROLE = { application: 75, frame: 23, entry: 79 } as const;
+/** AtspiStateType bits of GetState's first word. */
+const STATES = { active: 1 << 1, editable: 1 << 7, focusable: 1 << 11 } as const;
+/** A click point inside the stand-in entry. */
+const IN_FIELD = { x: 20, y: 20 };
 
 async function until(what: string, ok: () => boolean): Promise<void> {
   const deadline = Date.now() + 20_000;
@@ -185,6 +207,73 @@ describe('TextEchoWatch on the accessibility bus', () => {
       expect(echo.progress()).toEqual({ seen: false, completeAt: undefined });
     } finally {
       app.off('message', onMessage);
+    }
+  });
+
+  it("notes a click's answer the app reports about the clicked object (focus gained, caret moved), asking the reporter where it is once per report; nothing for a closed watch's click", async () => {
+    // The stand-in app serves its objects as a bridge does: the reporting object (path 7)
+    // is an editable, focusable entry at (10,10) 100x30 in an active frame filling the screen.
+    const tree = serveAccessibleTree(app, dbus, {
+      [`${ACCESSIBLE}/root`]: { role: ROLE.application, states: 0, extents: [0, 0, 0, 0], children: [`${ACCESSIBLE}/1`] },
+      [`${ACCESSIBLE}/1`]: { role: ROLE.frame, states: STATES.active, extents: [0, 0, 320, 240], children: [`${ACCESSIBLE}/7`] },
+      [`${ACCESSIBLE}/7`]: { role: ROLE.entry, states: STATES.focusable | STATES.editable, extents: [10, 10, 100, 30] },
+    });
+    try {
+      const watch = await open();
+      const appName = (app as unknown as { name: string }).name;
+      // Two clicks open at once: each report is asked of its object once, for both.
+      const click = watch.beginClick();
+      const beside = watch.beginClick();
+      click.aim(IN_FIELD);
+      beside.aim(IN_FIELD);
+      // What the click owes, asked of the app's tree at its point: the focus of editable text.
+      expect(await click.owed(appName)).toBe('text-focus');
+      tree.calls.length = 0;
+      // A focus lost and a state other than focused are no answer, and nothing is asked for them; nor for an insert.
+      bridgeEvent(EVENT_OBJECT, 'StateChanged', 'focused', 0);
+      bridgeEvent(EVENT_OBJECT, 'StateChanged', 'selected', 1);
+      await flush(watch);
+      expect([click.answered, click.focused, beside.answered]).toEqual([false, false, false]);
+      expect(tree.calls).toEqual([]);
+      bridgeEvent(EVENT_OBJECT, 'StateChanged', 'focused', 1);
+      await until('the focus gained', () => click.focused && beside.focused);
+      expect([click.answered, click.answeredBy, beside.answered]).toEqual([true, appName, true]);
+      expect([...tree.calls].sort()).toEqual(['GetExtents', 'GetRole', 'GetState'].map((m) => `${ACCESSIBLE}/7 ${m}`));
+      click.end();
+      beside.end();
+
+      const caret = watch.beginClick();
+      caret.aim(IN_FIELD);
+      bridgeEvent(EVENT_OBJECT, 'TextCaretMoved', '', 3);
+      await until('the caret moved', () => caret.answered);
+      expect(caret.focused).toBe(false);
+      caret.end();
+
+      const focus = watch.beginClick();
+      focus.aim(undefined);
+      bridgeEvent('org.a11y.atspi.Event.Focus', 'Focus', '', 0);
+      await until('the focus event', () => focus.focused);
+      focus.end();
+
+      // A report about the entry answers no click that landed elsewhere: the point reaches the check.
+      const elsewhere = watch.beginClick();
+      elsewhere.aim({ x: 200, y: 200 });
+      tree.calls.length = 0;
+      bridgeEvent(EVENT_OBJECT, 'StateChanged', 'focused', 1);
+      await until('the entry asked', () => tree.calls.length === 3);
+      await flush(watch);
+      expect([elsewhere.answered, elsewhere.focused]).toEqual([false, false]);
+      elsewhere.end();
+
+      // Only the matches the watch added bring these signals at all: a second watch shows one was sent and delivered.
+      watch.close();
+      const late = watch.beginClick();
+      late.aim(IN_FIELD);
+      bridgeEvent(EVENT_OBJECT, 'StateChanged', 'focused', 1);
+      await flush(await open());
+      expect([late.answered, late.focused]).toEqual([false, false]);
+    } finally {
+      tree.stop();
     }
   });
 
