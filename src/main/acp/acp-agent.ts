@@ -3,11 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { PolicyMode } from '../../shared/approvals.js';
 import type { RunStatus } from '../../shared/events.js';
 import type { Computer } from '../../os-control/types.js';
-import { loadConfig } from '../config/index.js';
-import { resolveApiKey } from '../agent/providers/index.js';
-import { mcpToolboxFor } from '../agent/mcp/mcp-servers.js';
-import { launchRun, resolveRunChoices, type RunChoices, type RunHandle } from '../agent/index.js';
+import type { RunChoices, RunHandle } from '../agent/index.js';
 import { probeSandbox, resolveSandbox } from '../sandbox/index.js';
+import { clientRunChoices, hostClientRun } from '../service/client-run.js';
 import { BridgeError, type RunHostingService } from '../service/types.js';
 import { deskpilotVersion } from '../version.js';
 import { acpRunUpdates } from './run-updates.js';
@@ -104,10 +102,9 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
     if (!task) throw acp.RequestError.invalidParams(undefined, 'the prompt has no text: say what to do on the desktop');
 
     const { service, computer, home, env } = options;
-    const config = await loadConfig(home);
-    const resolved = resolveRunChoices(config, { ...options.choices, ...(options.policy ? { policy: options.policy } : {}) }, env);
-    const { apiKey, envName } = resolveApiKey(resolved.profile, env);
-    if (!apiKey) throw acp.RequestError.authRequired(undefined, `no API key: set ${envName ?? 'the API key variable'} in the environment of deskpilot acp`);
+    const choices = await clientRunChoices(home, { ...options.choices, ...(options.policy ? { policy: options.policy } : {}) }, env);
+    const { config, apiKey } = choices;
+    if (!apiKey) throw acp.RequestError.authRequired(undefined, `no API key: set ${choices.keyEnv ?? 'the API key variable'} in the environment of deskpilot acp`);
     // The session's cwd is the workspace of its commands (docs/CONFIG.md "Sandbox"); a refused one is the prompt's error.
     const sandbox = resolveSandbox({ workspace: session.cwd, defaultWorkspace: session.cwd, ...(config.sandbox ? { config: config.sandbox } : {}) }, await probeSandbox());
     if (!sandbox.ok) throw acp.RequestError.invalidParams({ cwd: session.cwd }, sandbox.message);
@@ -117,31 +114,12 @@ export function createAcpAgent(options: AcpAgentOptions): acp.AgentApp {
     // The MCP servers start only once the service has agreed to host the run (a prompt refused
     // for a conflict starts none); from then on the run owns them and stops them if it fails.
     const run = await hostOrRefuse(() =>
-      service.hostRun(async (hooks) => {
-        const mcp = await mcpToolboxFor(config);
-        return launchRun(
-          {
-            surface: 'acp',
-            ...(mcp ? { mcp } : {}),
-            task,
-            // The profile, policy and limits as resolveRunChoices decided them.
-            ...resolved,
-            apiKey,
-            config,
-            computer,
-            home,
-            sandbox: sandbox.policy,
-            ...(options.agentsMd ? { agentsMd: { cwd: session.cwd } } : {}),
-          },
-          {
-            onEvent: (event) => {
-              updates.onEvent(event);
-              hooks.onEvent?.(event);
-            },
-            ...(hooks.onDelta ? { onDelta: hooks.onDelta } : {}),
-          },
-        );
-      }, resolved.policy),
+      hostClientRun(
+        service,
+        { ...choices, apiKey },
+        { surface: 'acp', task, computer, home, sandbox: sandbox.policy, ...(options.agentsMd ? { agentsMd: { cwd: session.cwd } } : {}), withMcpServers: true },
+        (event) => updates.onEvent(event),
+      ),
     );
     handle.run = run;
     session.run = run;

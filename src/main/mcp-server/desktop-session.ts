@@ -7,14 +7,14 @@ import { formatCost } from '../../shared/usage-text.js';
 import type { Computer } from '../../os-control/types.js';
 import { loadConfig } from '../config/index.js';
 import { readFileInRun } from '../sessions/files.js';
-import { resolveApiKey } from '../agent/providers/index.js';
-import { launchRun, resolveRunChoices, type RunChoices, type RunHandle, type RunResult } from '../agent/index.js';
+import { launchRun, type RunChoices, type RunHandle, type RunResult } from '../agent/index.js';
 import { elementTreeForRun } from '../agent/tools/element-tree.js';
 import { groundForRun } from '../agent/tools/ground.js';
 import { configuredGrounder } from '../agent/resolve/configured-grounder.js';
 import { findElementForRun } from '../agent/tools/find-element.js';
 import { findTextForRun } from '../agent/tools/find-text.js';
 import type { SandboxPolicy } from '../sandbox/index.js';
+import { clientRunChoices, hostClientRun } from '../service/client-run.js';
 import type { RunHostingService } from '../service/types.js';
 import { ClientAsModel, type CallResult } from './client-as-model.js';
 import { approvalProgress } from './approval-progress.js';
@@ -117,42 +117,22 @@ export class DesktopSession {
   runTask(task: string, maxSteps: number | undefined, signal: AbortSignal, progress?: (message: string) => void): Promise<ToolAnswer & { result?: RunResult }> {
     return this.serial(async () => {
       const { service, computer, home, env } = this.options;
-      const config = await loadConfig(home);
-      const resolved = resolveRunChoices(
-        config,
+      const choices = await clientRunChoices(
+        home,
         { ...this.options.taskChoices, ...(this.options.policy ? { policy: this.options.policy } : {}), ...(maxSteps ? { limits: { maxSteps } } : {}) },
         env,
       );
-      const { apiKey } = resolveApiKey(resolved.profile, env);
-      if (!apiKey) return { ok: false, text: `run_task needs a model: no API key for ${resolved.profile.provider} in the environment of deskpilot mcp` };
+      const { apiKey } = choices;
+      if (!apiKey) return { ok: false, text: `run_task needs a model: no API key for ${choices.resolved.profile.provider} in the environment of deskpilot mcp` };
       const below = this.live && !this.live.ended ? this.live.handle.runId : undefined;
       const notes = progress ? approvalProgress(progress) : undefined;
-      const handle = await service.hostRun(
-        (hooks) =>
-          launchRun(
-            {
-              surface: 'mcp',
-              task,
-              // The profile, policy and limits as resolveRunChoices decided them.
-              ...resolved,
-              apiKey,
-              config,
-              computer,
-              home,
-              sandbox: this.options.sandbox,
-              agentsMd: { cwd: process.cwd() },
-            },
-            {
-              ...hooks,
-              // Its held actions wait for a person like the session's: the client hears so (approval-progress.ts).
-              onEvent: (event) => {
-                notes?.onEvent(event);
-                hooks.onEvent?.(event);
-              },
-            },
-          ),
-        resolved.policy,
-        below ? { over: below } : {},
+      const handle = await hostClientRun(
+        service,
+        { ...choices, apiKey },
+        { surface: 'mcp', task, computer, home, sandbox: this.options.sandbox, agentsMd: { cwd: process.cwd() } },
+        // Its held actions wait for a person like the session's: the client hears so (approval-progress.ts).
+        (event) => notes?.onEvent(event),
+        below,
       );
       const onCancel = () => handle.stop('the MCP client cancelled run_task');
       signal.addEventListener('abort', onCancel, { once: true });
