@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -252,4 +252,66 @@ describe('shell as a language of execute', () => {
     expect(code.session('shell')).toBe(code.session('shell'));
     expect(code.session('shell')).not.toBe(code.session('python'));
   });
+});
+
+describe('shell session: what a block gives back, and the options a session starts with', () => {
+  /** What `seq 1 n` prints. */
+  const seq = (n: number) => Array.from({ length: n }, (_, i) => `${i + 1}\n`).join('');
+
+  it('a flood is cut to the budget and the note counts every character cut, not only the last cut\'s', async () => {
+    const s = session(false);
+    const whole = seq(100_000); // 588,895 characters: many cuts while it runs at a 2,000 budget
+    const r = await s.run('seq 1 100000', options());
+    expect(r).toMatchObject({ status: 'done', truncated: true });
+    expect(r.output).toBe(`${whole.slice(0, 1_000)}\n[... ${whole.length - 2_000} characters cut ...]\n${whole.slice(-1_000)}`);
+  }, 60_000);
+
+  it('a long output under the budget comes back exactly, each stream whole across its many pipe chunks', async () => {
+    const s = session(false);
+    const whole = seq(50_000);
+    const out = await s.run('seq 1 50000', options({ maxOutputChars: 1_000_000 }));
+    expect(out).toMatchObject({ status: 'done', truncated: false });
+    expect(out.output === whole, `stdout: ${out.output.length} characters, ${whole.length} expected`).toBe(true);
+    const err = await s.run('seq 1 50000 >&2', options({ maxOutputChars: 1_000_000 }));
+    expect(err.output === whole, `stderr: ${err.output.length} characters, ${whole.length} expected`).toBe(true);
+  }, 60_000);
+
+  it('says how long the block ran: at least its own sleep, at most the wait for it', async () => {
+    const s = session(false);
+    await s.run('true', options());
+    const before = Date.now();
+    const r = await s.run('sleep 0.3', options());
+    const waited = Date.now() - before;
+    expect(r.status).toBe('done');
+    expect(r.durationMs).toBeGreaterThanOrEqual(300);
+    expect(r.durationMs).toBeLessThanOrEqual(waited);
+  }, 60_000);
+
+  it('takes the environment it is given (filtered like a shell command\'s), and says bash is missing when its PATH has none', async () => {
+    const given = new ShellSession({ cwd: workspace, env: { PATH: process.env.PATH, LANG: 'C.UTF-8', DESKPILOT_NOT_PASSED: 'x' } });
+    sessions.push(given);
+    expect(await given.run('echo "[$LANG][$DESKPILOT_NOT_PASSED]"', options())).toMatchObject({ status: 'done', output: '[C.UTF-8][]\n' });
+    const nowhere = new ShellSession({ cwd: workspace, env: { PATH: path.join(outside, 'no-bin-here') } });
+    sessions.push(nowhere);
+    await nowhere.warm();
+    expect(await nowhere.run('echo never', options({ timeoutMs: 600_000 }))).toMatchObject({ status: 'crashed', output: '', error: 'the bash session could not start: spawn bash ENOENT (is bash installed?)' });
+  }, 60_000);
+
+  it('hides the secrets of the home folder it is given, and only those', async () => {
+    const home = mkdtempSync(path.join('/var/tmp', 'deskpilot-shell-home-'));
+    try {
+      for (const dir of ['.ssh', 'notes']) {
+        mkdirSync(path.join(home, dir));
+        writeFileSync(path.join(home, dir, 'key'), `${dir} content`);
+      }
+      const s = new ShellSession({ cwd: workspace, sandbox: policy, home });
+      sessions.push(s);
+      expect(await s.run(`cat ${JSON.stringify(path.join(home, 'notes', 'key'))}`, options())).toMatchObject({ status: 'done', output: 'notes content' });
+      const hidden = await s.run(`cat ${JSON.stringify(path.join(home, '.ssh', 'key'))}`, options());
+      expect(hidden.status).toBe('error');
+      expect(hidden.output).not.toContain('.ssh content');
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -90,6 +90,9 @@ const DoneSchema = z.object({ type: z.literal('done'), ok: z.boolean(), value: z
 const CallSchema = z.object({ type: z.literal('call'), id: z.number().int(), method: z.string(), args: z.record(z.string(), z.unknown()), line: z.number().int().nullable() });
 const DriverMessageSchema = z.union([DoneSchema, CallSchema]);
 
+/** What a block's run in the interpreter gives back, before the cut: its output and how much of its middle was already dropped. */
+type RunOutcome = Omit<BlockResult, 'restarted' | 'durationMs' | 'truncated'> & { dropped: number };
+
 interface Live {
   process: SandboxedProcess;
   child: ChildProcess;
@@ -149,9 +152,9 @@ export class InterpreterSession implements CodeSession {
       const live = (this.live ??= this.start());
       const restarted = this.sayFresh;
       this.sayFresh = false;
-      const outcome = await this.runIn(live, code, options);
+      const { dropped, ...outcome } = await this.runIn(live, code, options);
       if (outcome.status === 'stopped' || outcome.status === 'timed_out' || outcome.status === 'crashed') await this.end(true);
-      const cut = truncateMiddle(outcome.output, options.maxOutputChars);
+      const cut = truncateMiddle(outcome.output, options.maxOutputChars, dropped);
       const refusal = this.refusalOf(outcome);
       return { ...outcome, output: cut.text, truncated: cut.truncated, restarted, durationMs: Date.now() - started, ...(refusal ? { refusal } : {}) };
     } finally {
@@ -213,11 +216,13 @@ export class InterpreterSession implements CodeSession {
     await live.process.stop();
   }
 
-  private runIn(live: Live, code: string, options: BlockOptions): Promise<Omit<BlockResult, 'restarted' | 'durationMs' | 'truncated'>> {
+  private runIn(live: Live, code: string, options: BlockOptions): Promise<RunOutcome> {
     const { child } = live;
     const marker = `\u0000${live.nonce}\u0000`;
     return new Promise((resolve) => {
       let output = '';
+      /** Characters cut from output's middle while the block ran: the model is told the whole cut, not the last cut's. */
+      let dropped = 0;
       let settled = false;
       let done: z.infer<typeof DoneSchema> | undefined;
       const ended = { stdout: false, stderr: false };
@@ -237,8 +242,13 @@ export class InterpreterSession implements CodeSession {
           const take = at >= 0 ? pending.slice(0, at) : pending.slice(0, Math.max(0, pending.length - marker.length));
           pending = at >= 0 ? '' : pending.slice(take.length);
           output += take;
-          // Keep at most a few budgets in memory: the middle is cut anyway.
-          if (output.length > 4 * max) output = truncateMiddle(output, 2 * max).text;
+          // Keep at most a few budgets in memory: the middle is cut anyway. The head and tail are
+          // kept without a note (run() writes the one note, with every character cut counted):
+          // a 218,890-character flood at a 2,000 budget was said to be ~4,000 characters cut.
+          if (output.length > 4 * max) {
+            dropped += output.length - 2 * max;
+            output = output.slice(0, max) + output.slice(output.length - max);
+          }
           if (at >= 0) {
             ended[name] = true;
             maybeFinish();
@@ -251,7 +261,7 @@ export class InterpreterSession implements CodeSession {
         });
       }
       const { rpc } = live;
-      const finish = (result: Omit<BlockResult, 'restarted' | 'durationMs' | 'truncated'>) => {
+      const finish = (result: Omit<RunOutcome, 'dropped'>) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
@@ -264,7 +274,7 @@ export class InterpreterSession implements CodeSession {
         // A block that crashed, stopped or timed out never wrote its markers: the last characters each stream held
         // back (up to the marker's 26) are its output's end — the line with a sandbox refusal's sign, often.
         const rest = listeners.map((off) => off()).join('');
-        resolve({ ...result, output: result.output + rest });
+        resolve({ ...result, output: result.output + rest, dropped });
       };
       const maybeFinish = () => {
         if (!done || !ended.stdout || !ended.stderr) return;
