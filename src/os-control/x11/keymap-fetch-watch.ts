@@ -22,13 +22,10 @@
  * XkbGetMap request of every client, tagged with the client's resource-id base.
  */
 import { sleep } from '../../shared/abort.js';
-import { X11Connection, X11Error } from './connection.js';
+import type { X11Connection } from './connection.js';
 import { queryExtension, X_CHANGE_KEYBOARD_MAPPING, X_GET_KEYBOARD_MAPPING } from './keyboard.js';
+import { RECORD_CATEGORY, RECORD_RANGE_BYTES, startRecordContext, type RecordContext } from './record-context.js';
 
-/** RECORD minor opcodes and constants (record extension spec, recordconst.h). */
-const RECORD = { QueryVersion: 0, CreateContext: 1, EnableContext: 5, FreeContext: 7 } as const;
-const RECORD_ALL_CLIENTS = 3;
-const CATEGORY_FROM_CLIENT = 1;
 /** XKB's GetMap minor opcode (XKB.h X_kbGetMap). */
 const XKB_GET_MAP = 8;
 /** XkbKeySymsMask: the GetMap component that holds the keysyms. */
@@ -45,12 +42,11 @@ export class KeymapFetchWatch {
   private readonly waiters = new Set<() => void>();
   /** performance.now() of the latest fetch by any client but us. */
   private lastAnyFetchTime = -Infinity;
-  private recordMajor = 0;
+  /** The RECORD stream, once started. */
+  private recording: RecordContext | undefined;
 
   private constructor(
     private readonly control: X11Connection,
-    private readonly data: X11Connection,
-    private readonly context: number,
     private readonly ownBase: number,
     private readonly xkbOpcode: number | undefined,
   ) {}
@@ -60,56 +56,24 @@ export class KeymapFetchWatch {
    * requests are recognised by its resource-id base). Throws when RECORD is missing.
    */
   static async start(typist: X11Connection, display?: string): Promise<KeymapFetchWatch> {
-    const record = await queryExtension(typist, 'RECORD');
-    if (!record.present) throw new X11Error('the X server has no RECORD extension');
     const xkb = await queryExtension(typist, 'XKEYBOARD');
-    const data = await X11Connection.open(display);
-    try {
-      const version = Buffer.alloc(4);
-      version.writeUInt16LE(1, 0);
-      version.writeUInt16LE(13, 2);
-      await typist.request(record.majorOpcode, RECORD.QueryVersion, version);
-      const context = typist.allocateId();
-      // CreateContext: context, element header 0, 1 client spec (all clients), 1 or 2 ranges.
-      const ranges: Buffer[] = [];
-      const core = Buffer.alloc(24);
-      core[0] = X_CHANGE_KEYBOARD_MAPPING; // core requests first..last: 100..101
-      core[1] = X_GET_KEYBOARD_MAPPING;
-      ranges.push(core);
-      if (xkb.present) {
-        const ext = Buffer.alloc(24);
-        ext[4] = xkb.majorOpcode; // ext requests: major first..last, minor first..last
-        ext[5] = xkb.majorOpcode;
-        ext.writeUInt16LE(XKB_GET_MAP, 6);
-        ext.writeUInt16LE(XKB_GET_MAP, 8);
-        ranges.push(ext);
-      }
-      const head = Buffer.alloc(16);
-      head.writeUInt32LE(context, 0);
-      head[4] = 0;
-      head.writeUInt32LE(1, 8);
-      head.writeUInt32LE(ranges.length, 12);
-      const clients = Buffer.alloc(4);
-      clients.writeUInt32LE(RECORD_ALL_CLIENTS, 0);
-      typist.send(record.majorOpcode, RECORD.CreateContext, Buffer.concat([head, clients, ...ranges]));
-      await typist.sync();
-      const watch = new KeymapFetchWatch(typist, data, context, typist.setup.resourceIdBase, xkb.present ? xkb.majorOpcode : undefined);
-      let started: () => void = () => {};
-      const startOfData = new Promise<void>((resolve) => (started = resolve));
-      const enable = Buffer.alloc(4);
-      enable.writeUInt32LE(context, 0);
-      const streaming = data.startStream(record.majorOpcode, RECORD.EnableContext, enable, (reply) => {
-        if (reply[1] === 4) started();
-        else watch.onRecord(reply);
-      });
-      // Bounded by the request time-out: a server that never starts the stream fails the start.
-      await Promise.all([streaming, startOfData]);
-      watch.recordMajor = record.majorOpcode;
-      return watch;
-    } catch (err) {
-      data.close();
-      throw err;
+    // Two ranges at most: the core requests 100..101, and XKB's GetMap when the server has XKB.
+    const ranges: Buffer[] = [];
+    const core = Buffer.alloc(RECORD_RANGE_BYTES);
+    core[0] = X_CHANGE_KEYBOARD_MAPPING; // core requests first..last: 100..101
+    core[1] = X_GET_KEYBOARD_MAPPING;
+    ranges.push(core);
+    if (xkb.present) {
+      const ext = Buffer.alloc(RECORD_RANGE_BYTES);
+      ext[4] = xkb.majorOpcode; // ext requests: major first..last, minor first..last
+      ext[5] = xkb.majorOpcode;
+      ext.writeUInt16LE(XKB_GET_MAP, 6);
+      ext.writeUInt16LE(XKB_GET_MAP, 8);
+      ranges.push(ext);
     }
+    const watch = new KeymapFetchWatch(typist, typist.setup.resourceIdBase, xkb.present ? xkb.majorOpcode : undefined);
+    watch.recording = await startRecordContext(typist, ranges, (reply) => watch.onRecord(reply), display);
+    return watch;
   }
 
   /** The resource-id base of the client owning `xid`. */
@@ -118,7 +82,7 @@ export class KeymapFetchWatch {
   }
 
   private onRecord(reply: Buffer): void {
-    if (reply[1] !== CATEGORY_FROM_CLIENT) return;
+    if (reply[1] !== RECORD_CATEGORY.fromClient) return;
     const swapped = reply[9] === 1;
     const base = reply.readUInt32LE(12);
     const payload = reply.subarray(32, 32 + reply.readUInt32LE(4) * 4);
@@ -217,13 +181,6 @@ export class KeymapFetchWatch {
   }
 
   close(): void {
-    try {
-      const body = Buffer.alloc(4);
-      body.writeUInt32LE(this.context, 0);
-      this.control.send(this.recordMajor, RECORD.FreeContext, body);
-    } catch {
-      // the control connection is already gone: the server frees the context with it
-    }
-    this.data.close();
+    this.recording?.close();
   }
 }
