@@ -31,6 +31,19 @@ interface Row {
   status: string;
   seconds: number;
   overheadSeconds: number;
+  /** Seconds per phase (task-run.ts TaskPhases). */
+  phases?: Record<string, number>;
+}
+
+const PHASES = ['desktop', 'setup', 'windowWait', 'agent', 'check', 'stop'] as const;
+/** "desktop 1.90 · setup 3.10 (windows 2.80) · …": the median of each phase over the tasks that reached it. */
+function phaseMedians(rows: Row[]): string {
+  return PHASES.map((phase) => {
+    const values = rows.map((r) => r.phases?.[phase]).filter((v): v is number => v !== undefined);
+    return values.length ? `${phase} ${median(values).toFixed(2)}` : undefined;
+  })
+    .filter(Boolean)
+    .join(' · ');
 }
 
 function evalRun(mode: '--reference' | '--anti-reference', outDir: string, home: string): Promise<{ code: number | null; wallS: number; rows: Row[]; output: string }> {
@@ -80,6 +93,8 @@ try {
       `  reference run:       ${f(reference.wallS)} s wall (target ≤ 600 s)`,
       `  per task (median):   setup + check ${f(overhead)} s (target ≤ 3 s), the rest (desktop, replay) ${f(agent)} s`,
       `  baseline, anti-reference (no agent): ${f(anti.wallS)} s wall, ${f(antiPerTask)} s per task (median; desktop + setup + check)`,
+      `  phases (median s):   reference ${phaseMedians(reference.rows)}`,
+      `                       anti-reference ${phaseMedians(anti.rows)}`,
       `  runner's share of a reference task: ${f(overhead / Math.max(0.001, median(reference.rows.map((r) => r.seconds))))}`,
       '',
     ].join('\n'),

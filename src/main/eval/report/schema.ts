@@ -43,6 +43,12 @@ export const EvalResultSchema = z
     seconds: Amount,
     /** Setup + check: the runner's share of `seconds`. */
     overheadSeconds: Amount,
+    /** Seconds per phase (task-run.ts TaskPhases): desktop start, setup (of it, window waits), agent, check, stop. */
+    phases: z
+      .object({ desktop: Amount, setup: Amount, windowWait: Amount, agent: Amount, check: Amount, stop: Amount })
+      .partial()
+      .strict()
+      .optional(),
     reason: Text,
     failure: FailureKindSchema.optional(),
     sessionId: z.string().max(200).optional(),

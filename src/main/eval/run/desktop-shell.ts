@@ -10,6 +10,8 @@ import { stopProcessGroup } from '../../process-tree.js';
 export class DesktopShell {
   private readonly started: ChildProcess[] = [];
   private readonly failures: Array<() => string> = [];
+  /** Time the setup steps spent waiting for windows (an app's start to its window), for the task's phases. */
+  windowWaitMs = 0;
 
   /** `home` is the task's HOME and the working folder of everything run here. */
   constructor(

@@ -28,6 +28,7 @@ export function toRecord(cell: EvalCell, outcome: TaskRunOutcome, context: { mod
     cost: agent?.cost ?? 0,
     seconds: round(outcome.seconds),
     overheadSeconds: round(outcome.overheadSeconds),
+    ...(outcome.phases ? { phases: Object.fromEntries(Object.entries(outcome.phases).map(([phase, seconds]) => [phase, round(seconds)])) } : {}),
     reason: outcome.reason,
     ...(outcome.failure ? { failure: outcome.failure } : {}),
     ...(agent?.sessionId ? { sessionId: agent.sessionId } : {}),

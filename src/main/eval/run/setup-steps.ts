@@ -90,6 +90,15 @@ export function vmArgv(command: VmCommand): readonly string[] {
 }
 
 async function waitForWindow(shell: DesktopShell, match: { window_name: string; strict?: boolean; by_class?: boolean }, signal: AbortSignal): Promise<string> {
+  const start = Date.now();
+  try {
+    return await pollForWindow(shell, match, signal);
+  } finally {
+    shell.windowWaitMs += Date.now() - start;
+  }
+}
+
+async function pollForWindow(shell: DesktopShell, match: { window_name: string; strict?: boolean; by_class?: boolean }, signal: AbortSignal): Promise<string> {
   const deadline = Date.now() + WINDOW_WAIT_MS;
   const escaped = match.window_name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const pattern = match.strict ? `^${escaped}$` : escaped;

@@ -62,6 +62,21 @@ export interface TaskRunDeps {
   warn?: (text: string) => void;
 }
 
+/**
+ * Where a task run's time went, seconds per phase (issue 32: the overhead per task, cut by
+ * phase): the desktop's start, the setup steps (of which `windowWait` waited for windows:
+ * an app's start to its first mapped window), the agent, the checker, the stop of
+ * everything. A phase not reached is absent.
+ */
+export interface TaskPhases {
+  desktop?: number;
+  setup?: number;
+  windowWait?: number;
+  agent?: number;
+  check?: number;
+  stop?: number;
+}
+
 export interface TaskRunOutcome extends StatusOutcome {
   agent?: AgentOutcome;
   /** The agent's own claim (an anti-reference's is its file's): recorded beside the checker's verdict. */
@@ -69,17 +84,29 @@ export interface TaskRunOutcome extends StatusOutcome {
   seconds: number;
   /** Setup + check, the runner's own time per task (the bench's overhead). */
   overheadSeconds: number;
+  phases?: TaskPhases;
 }
 
 export async function runTaskOnce(task: RunnableTask, plan: AgentPlan, deps: TaskRunDeps, signal: AbortSignal): Promise<TaskRunOutcome> {
   const started = Date.now();
   let overheadMs = 0;
+  const phases: TaskPhases = {};
+  const timed = async <T>(phase: keyof TaskPhases, part: () => Promise<T>): Promise<T> => {
+    const start = Date.now();
+    try {
+      return await part();
+    } finally {
+      phases[phase] = (Date.now() - start) / 1000;
+    }
+  };
   const finish = (input: Parameters<typeof decideStatus>[0], agent?: AgentOutcome): TaskRunOutcome => ({
     ...decideStatus({ ...input, ...(signal.aborted ? { interrupted: interruptReason(signal) } : {}) }),
     ...(agent ? { agent } : {}),
     claim: agent ? agent.claim : plan.kind === 'none' ? plan.claim : 'none',
     seconds: (Date.now() - started) / 1000,
     overheadSeconds: overheadMs / 1000,
+    // The stop (6.) runs after the verdict is made: `phases` is this object, filled in by then.
+    phases,
   });
   if (task.unsupported) return finish({ skipped: task.unsupported });
   if (signal.aborted) return finish({});
@@ -87,7 +114,7 @@ export async function runTaskOnce(task: RunnableTask, plan: AgentPlan, deps: Tas
   // 1.
   let desktop: DesktopHandle;
   try {
-    desktop = await deps.startDesktop();
+    desktop = await timed('desktop', () => deps.startDesktop());
   } catch (error) {
     return finish({ runnerError: `no virtual desktop: ${errorText(error)}` });
   }
@@ -108,13 +135,15 @@ export async function runTaskOnce(task: RunnableTask, plan: AgentPlan, deps: Tas
       return finish({ setupError: errorText(error) });
     } finally {
       overheadMs += Date.now() - setupStart;
+      phases.setup = (Date.now() - setupStart) / 1000;
+      phases.windowWait = shell.windowWaitMs / 1000;
     }
     if (signal.aborted) return finish({});
     // 4.
     let agent: AgentOutcome | undefined;
     if (plan.kind !== 'none') {
       deps.onAgentStart?.();
-      agent = await runAgent(plan.args, env, agentWorkspace(home), deps, signal);
+      agent = await timed('agent', () => runAgent(plan.args, env, agentWorkspace(home), deps, signal));
       if (signal.aborted) return finish({}, agent);
       if (agent.askedPerson || agent.status === undefined || agent.status === 'error') return finish({ agent }, agent);
     }
@@ -127,6 +156,7 @@ export async function runTaskOnce(task: RunnableTask, plan: AgentPlan, deps: Tas
       check = { error: errorText(error) };
     } finally {
       overheadMs += Date.now() - checkStart;
+      phases.check = (Date.now() - checkStart) / 1000;
     }
     return finish({ check, ...(agent ? { agent } : {}) }, agent);
   } catch (error) {
@@ -134,7 +164,7 @@ export async function runTaskOnce(task: RunnableTask, plan: AgentPlan, deps: Tas
     return finish({ runnerError: errorText(error) });
   } finally {
     // 6.
-    await stopEverything(desktop, shell, taskHome, deps);
+    await timed('stop', () => stopEverything(desktop, shell, taskHome, deps));
   }
 }
 
