@@ -9,6 +9,11 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/main/config/index.js';
 import { startRun } from '../../src/main/agent/runner.js';
 import { TurnStream } from '../../src/main/agent/runner/turn-stream.js';
+import { mayTypePassword } from '../../src/main/agent/runner/turn-secrets.js';
+import type { RunContext, SeenObservation } from '../../src/main/agent/runner/context.js';
+import { FRESH_INPUT } from '../../src/main/agent/supervision/input-memory.js';
+import type { Grounding } from '../../src/shared/config.js';
+import type { ActiveWindow } from '../../src/os-control/window-info.js';
 import type { ElementNode, ElementWindow } from '../../src/shared/elements.js';
 import { claude, finish, tempHome, testRunOptions, toImagePoint } from '../e2e/support.js';
 import { createFakeComputer, type FakeComputer } from '../harness/fake-computer.js';
@@ -154,5 +159,73 @@ describe("a run's live text", () => {
     computer.window = { title: 'Notes', app: 'notes' };
     const said = await liveText(computer, { text: `Typing ${WORD} into the user box.`, toolCalls: [claude.type(WORD)], chunkSize: 3 });
     expect(said).toBe(`Typing ${WORD} into the user box.Done.`);
+  });
+});
+
+/**
+ * The decision alone: the parts of a run it reads (input memory, grounding mode, the
+ * focused window) and a step's grounding. The window is counted: a decision the tree or
+ * the memory already made asks the OS nothing.
+ */
+function decide(o: { intoPassword?: boolean; grounding?: Grounding; window?: ActiveWindow | Error; seen?: SeenObservation['grounding'] }) {
+  const asked: string[] = [];
+  const ctx = {
+    input: o.intoPassword ? { ...FRESH_INPUT, intoPassword: true as const } : FRESH_INPUT,
+    grounding: o.grounding ?? 'elements',
+    computer: {
+      activeWindow: () => {
+        asked.push('activeWindow');
+        return o.window instanceof Error ? Promise.reject(o.window) : Promise.resolve(o.window);
+      },
+    },
+  } as unknown as RunContext;
+  const seen = (o.seen === undefined ? {} : { grounding: o.seen }) as SeenObservation;
+  return { asked, hold: mayTypePassword(ctx, seen) };
+}
+
+const tree = (withPassword: boolean, as: 'state' | 'role' = 'state') => {
+  const windows = login(withPassword);
+  const pw = windows[0]!.root.children[1];
+  // The role alone (no password state), or the state alone on a plain text role.
+  if (pw && as === 'role') windows[0]!.root.children[1] = { ...pw, states: pw.states.filter((s) => s !== 'password') };
+  if (pw && as === 'state') windows[0]!.root.children[1] = { ...pw, role: 'text' };
+  return { tree: { kind: 'tree' as const, windows } } as unknown as SeenObservation['grounding'];
+};
+const PLAIN: ActiveWindow = { title: 'Notes', app: 'notes' };
+const ASKS: ActiveWindow = { title: 'Unlock login keyring - enter password', app: 'keyring' };
+
+describe('mayTypePassword', () => {
+  it('a password field anywhere in the step tree holds, by its state or its role alone; the window is not asked', async () => {
+    for (const as of ['state', 'role'] as const) {
+      const d = decide({ seen: tree(true, as), window: PLAIN });
+      expect(await d.hold, as).toBe(true);
+      expect(d.asked, as).toEqual([]);
+    }
+  });
+
+  it('the keyboard left in a password field by the last turn holds, whatever the tree now', async () => {
+    const d = decide({ intoPassword: true, seen: tree(false), window: PLAIN });
+    expect(await d.hold).toBe(true);
+    expect(d.asked).toEqual([]);
+  });
+
+  it('a pixels step has no tree yet: held without asking; a pixels step whose tree was read goes by that tree and the window', async () => {
+    const none = decide({ grounding: 'pixels', window: PLAIN });
+    expect(await none.hold).toBe(true);
+    expect(none.asked).toEqual([]);
+    const read = decide({ grounding: 'pixels', seen: tree(false), window: PLAIN });
+    expect(await read.hold).toBe(false);
+    expect(read.asked).toEqual(['activeWindow']);
+  });
+
+  it('no password field: the window title decides; a window that cannot be asked holds (fails closed)', async () => {
+    expect(await decide({ seen: tree(false), window: PLAIN }).hold).toBe(false);
+    expect(await decide({ seen: tree(false), window: ASKS }).hold).toBe(true);
+    expect(await decide({ seen: tree(false), window: undefined }).hold).toBe(false);
+    expect(await decide({ seen: tree(false), window: new Error('no X server') }).hold).toBe(true);
+    // An elements step whose tree could not be read (no tree, no list): the title alone, as maskTypedPasswords reads it.
+    expect(await decide({ seen: {}, window: PLAIN }).hold).toBe(false);
+    expect(await decide({ window: ASKS }).hold).toBe(true);
+    expect(await decide({ window: PLAIN }).hold).toBe(false);
   });
 });
