@@ -57,3 +57,18 @@ export function exitCodeFor(status: RunStatus, cause?: RunErrorCause): number {
       }
   }
 }
+
+/** Says why on stderr (`deskpilot: …`) and gives the exit code to leave with. */
+export function failWith(message: string, code: number): number {
+  process.stderr.write(`deskpilot: ${message}\n`);
+  return code;
+}
+
+/**
+ * Leaves with the command's code once stdout has drained. Explicitly: native input and
+ * capture handles (and a run's sockets) can keep Node alive after the command is done.
+ */
+export async function exitWhenDrained(code: number): Promise<never> {
+  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+  process.exit(code);
+}

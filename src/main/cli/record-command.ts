@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { missingDisplay } from '../../os-control/display-env.js';
 import { deskpilotHome } from '../paths.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT, exitWhenDrained, failWith } from './exit-codes.js';
 import { shownOneLine } from './terminal-text.js';
 // The constant only: the recorder itself (sharp, the accessibility reader) loads inside the action.
 import { DEFAULT_STOP_KEY } from '../agent/record/stop-key.js';
@@ -19,18 +19,13 @@ export function registerRecordCommand(program: Command): void {
     .option('--stop-key <keysym>', 'the key that ends the recording (an X keysym name)', DEFAULT_STOP_KEY)
     .option('--display <id>', 'the display to record (default: config displayId, else the primary)')
     .action(async (task: string, flags: { stopKey: string; display?: string }) => {
-      const code = await recordCommand(task, flags);
-      await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
-      process.exit(code);
+      await exitWhenDrained(await recordCommand(task, flags));
     });
 }
 
 async function recordCommand(task: string, flags: { stopKey: string; display?: string }): Promise<number> {
   const noDisplay = missingDisplay();
-  if (noDisplay) {
-    process.stderr.write(`deskpilot: ${noDisplay}\n`);
-    return EXIT.environment;
-  }
+  if (noDisplay) return failWith(noDisplay, EXIT.environment);
   const [{ createComputer }, { recordDemonstration }] = await Promise.all([import('../../os-control/index.js'), import('../agent/record/record.js')]);
   const computer = createComputer();
   await computer.warmUp();
@@ -51,7 +46,6 @@ async function recordCommand(task: string, flags: { stopKey: string; display?: s
     process.stdout.write(`${result.runId}\n`);
     return EXIT.done;
   } catch (error) {
-    process.stderr.write(`deskpilot: recording failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    return EXIT.environment;
+    return failWith(`recording failed: ${error instanceof Error ? error.message : String(error)}`, EXIT.environment);
   }
 }

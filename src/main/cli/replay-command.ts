@@ -3,8 +3,9 @@ import type { Command } from 'commander';
 import type { SecretWanted } from '../agent/replay/secrets-wanted.js';
 import { deskpilotHome } from '../paths.js';
 import { runDir } from '../sessions/history.js';
-import { EXIT } from './exit-codes.js';
-import { addPolicyOptions, addProviderOptions, policyFromFlags, type ChoiceFlags } from './run-flags.js';
+import { EXIT, exitWhenDrained, failWith } from './exit-codes.js';
+import { addPolicyOptions, addProviderOptions, type ChoiceFlags } from './run-flags.js';
+import { terminalChoicesOf } from './task-choices.js';
 import { resolveRunRef } from './run-ref.js';
 import { canAskHidden, readHidden } from './secret-prompt.js';
 import { launchInTerminal } from './terminal-launch.js';
@@ -39,20 +40,13 @@ export function registerReplayCommand(program: Command): void {
   addPolicyOptions(replay)
     .option('--json', 'print one JSON event per line on stdout')
     .action(async (ref: string | undefined, flags: ReplayFlags) => {
-      const code = await replayCommand(ref, flags);
-      await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
-      process.exit(code);
+      await exitWhenDrained(await replayCommand(ref, flags));
     });
 }
 
-function fail(message: string, code: number): number {
-  process.stderr.write(`deskpilot: ${message}\n`);
-  return code;
-}
-
 async function replayCommand(ref: string | undefined, flags: ReplayFlags): Promise<number> {
-  if (flags.strict && flags.heal) return fail('give --strict or --heal, not both', EXIT.usage);
-  if ((ref === undefined) === (flags.file === undefined)) return fail('give a run id or --file <trajectory>, one of them\nsee deskpilot replay --help', EXIT.usage);
+  if (flags.strict && flags.heal) return failWith('give --strict or --heal, not both', EXIT.usage);
+  if ((ref === undefined) === (flags.file === undefined)) return failWith('give a run id or --file <trajectory>, one of them\nsee deskpilot replay --help', EXIT.usage);
   const mode = flags.heal ? 'heal' : 'strict';
   const home = deskpilotHome();
   // OCR, sharp and the runner load only for a replay.
@@ -61,29 +55,20 @@ async function replayCommand(ref: string | undefined, flags: ReplayFlags): Promi
   try {
     source = flags.file !== undefined ? await replay.loadTrajectoryFile(flags.file) : await replay.trajectoryOfRunDir(runDir(home, await resolveRunRef(home, ref!)));
   } catch (error) {
-    return fail(error instanceof Error ? error.message : String(error), EXIT.usage);
+    return failWith(error instanceof Error ? error.message : String(error), EXIT.usage);
   }
-  if (source.trajectory.steps.length === 0) return fail(`run ${source.trajectory.runId} did nothing that can be replayed`, EXIT.usage);
+  if (source.trajectory.steps.length === 0) return failWith(`run ${source.trajectory.runId} did nothing that can be replayed`, EXIT.usage);
   const secrets = await askSecrets(replay.secretsWanted(source.trajectory, process.env));
   let handle: Awaited<ReturnType<typeof replay.startReplay>> | undefined;
   const code = await launchInTerminal({
     home,
-    choices: {
-      profile: flags.profile,
-      provider: flags.provider,
-      model: flags.model,
-      baseUrl: flags.baseUrl,
-      apiKeyEnv: flags.apiKeyEnv,
-      policy: policyFromFlags(flags),
-      // A replay's steps are the trajectory's; healing may add a few model turns per step.
-      limits: { maxSteps: source.trajectory.steps.length * 3 + 5 },
-    },
+    // A replay's steps are the trajectory's; healing may add a few model turns per step.
+    ...terminalChoicesOf(flags, { maxSteps: source.trajectory.steps.length * 3 + 5 }),
     extras: { task: source.trajectory.task, ...(flags.label ? { labels: flags.label } : {}) },
     flags: {
       json: flags.json ?? false,
       start: async (options) => (handle = await replay.startReplay(options, { surface: 'cli', source, mode, ...(secrets ? { secrets } : {}) })),
     },
-    overrides: { displayId: flags.display, requestTimeoutSeconds: flags.requestTimeout },
     keyless: mode === 'strict',
   });
   if (!handle) return code;

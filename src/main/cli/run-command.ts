@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import path from 'node:path';
 import { deskpilotHome } from '../paths.js';
-import { addGroundingOption, addHarnessOption, addPolicyOptions, addProviderOptions, addSandboxOptions, policyFromFlags, positiveInt, positiveNumber, sandboxRequestFromFlags, type ChoiceFlags, type SandboxFlags } from './run-flags.js';
-import { EXIT } from './exit-codes.js';
+import { addGroundingOption, addHarnessOption, addPolicyOptions, addProviderOptions, addSandboxOptions, positiveInt, positiveNumber, sandboxRequestFromFlags, type ChoiceFlags, type SandboxFlags } from './run-flags.js';
+import { EXIT, exitWhenDrained, failWith } from './exit-codes.js';
+import { terminalChoicesOf } from './task-choices.js';
 import { addLabelOption } from './label-flags.js';
 import { launchInTerminal } from './terminal-launch.js';
 import { DEFAULT_VIRTUAL_SCREEN, virtualScreenOption, type ScreenSize } from './virtual-display-run.js';
@@ -43,36 +44,20 @@ export function registerRunCommand(program: Command): void {
     .option('--virtual-display', 'Linux: run on a private virtual desktop of its own (Xvfb + openbox + a private session bus), off your screen; start apps there with the shell tool')
     .option('--screen-size <WxH>', `the virtual desktop's size (default ${DEFAULT_VIRTUAL_SCREEN.width}x${DEFAULT_VIRTUAL_SCREEN.height}; with --virtual-display)`, virtualScreenOption)
     .action(async (task: string, flags: RunFlags) => {
-      const code = await runCommand(task, flags);
-      // Native input/capture handles can keep Node alive after the run: leave explicitly
-      // once stdout has drained.
-      await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
-      process.exit(code);
+      await exitWhenDrained(await runCommand(task, flags));
     });
 }
 
 async function runCommand(task: string, flags: RunFlags): Promise<number> {
-  if (flags.screenSize && !flags.virtualDisplay) {
-    process.stderr.write('deskpilot: --screen-size is the size of a --virtual-display: give both\n');
-    return EXIT.usage;
-  }
+  if (flags.screenSize && !flags.virtualDisplay) return failWith('--screen-size is the size of a --virtual-display: give both', EXIT.usage);
+  const { choices, overrides } = terminalChoicesOf(flags, { maxSteps: flags.maxSteps, maxCostUsd: flags.maxCost });
   return launchInTerminal({
     home: deskpilotHome(),
-    choices: {
-      profile: flags.profile,
-      provider: flags.provider,
-      model: flags.model,
-      baseUrl: flags.baseUrl,
-      apiKeyEnv: flags.apiKeyEnv,
-      ...(flags.grounding !== undefined ? { grounding: flags.grounding } : {}),
-      ...(flags.harness !== undefined ? { harness: flags.harness } : {}),
-      policy: policyFromFlags(flags),
-      limits: { maxSteps: flags.maxSteps, maxCostUsd: flags.maxCost },
-    },
+    choices,
     extras: { task, ...(flags.label ? { labels: flags.label } : {}), ...(flags.skill?.length ? { skills: flags.skill } : {}), ...(flags.agentsMd ? { agentsMd: { cwd: flags.cd ? path.resolve(flags.cd) : process.cwd() } } : {}) },
     sandbox: sandboxRequestFromFlags(flags),
     flags: { json: flags.json ?? false },
-    overrides: { displayId: flags.display, requestTimeoutSeconds: flags.requestTimeout, ...(flags.grounderProfile !== undefined ? { grounderProfile: flags.grounderProfile } : {}) },
+    overrides: { ...overrides, ...(flags.grounderProfile !== undefined ? { grounderProfile: flags.grounderProfile } : {}) },
     keyHint: ' (or name another variable with --api-key-env)',
     ...(flags.virtualDisplay ? { virtualScreen: flags.screenSize ?? DEFAULT_VIRTUAL_SCREEN } : {}),
   });

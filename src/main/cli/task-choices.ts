@@ -1,5 +1,6 @@
 import type { RunChoices } from '../agent/index.js';
-import type { ChoiceFlags } from './run-flags.js';
+import { policyFromFlags, type ChoiceFlags } from './run-flags.js';
+import type { ConfigOverrides } from './terminal-launch.js';
 
 /**
  * The model choices of a serving command (`deskpilot mcp` for run_task, `deskpilot acp`):
@@ -34,4 +35,18 @@ export async function taskChoicesProblem(home: string, choices: Omit<RunChoices,
     if (error instanceof ConfigError) return error.message;
     throw error;
   }
+}
+
+/**
+ * What `run` and `replay` hand launchInTerminal from their flags: the model choices
+ * (taskChoicesOf, and --grounding where the command has it), the policy the flags ask
+ * for, the command's own limits, and the settings --display and --request-timeout put
+ * over config.json. One builder, so the two commands cannot drift apart in what a shared
+ * flag means.
+ */
+export function terminalChoicesOf(flags: ChoiceFlags, limits: RunChoices['limits']): { choices: RunChoices; overrides: ConfigOverrides } {
+  return {
+    choices: { ...taskChoicesOf(flags), ...(flags.grounding !== undefined ? { grounding: flags.grounding } : {}), policy: policyFromFlags(flags), limits },
+    overrides: { displayId: flags.display, requestTimeoutSeconds: flags.requestTimeout },
+  };
 }

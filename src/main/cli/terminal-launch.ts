@@ -4,7 +4,7 @@ import { resolveRunChoices, type RunChoices } from '../agent/index.js';
 import { ConfigError, configOnVirtualDesktop, loadConfig, resolveProfile, VIRTUAL_DISPLAY_LABEL } from '../config/index.js';
 import { missingDisplay } from '../../os-control/display-env.js';
 import { probeSandbox, resolveSandbox, type SandboxRequest } from '../sandbox/index.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT, failWith } from './exit-codes.js';
 import { LinePrompter } from './line-prompter.js';
 import { whyNoOneCanAnswer } from './stdin-state.js';
 import type { TerminalRunFlags } from './terminal-run.js';
@@ -59,16 +59,16 @@ export async function launchInTerminal(request: LaunchRequest): Promise<number> 
     if (overrides.grounderProfile !== undefined) resolveProfile(config, overrides.grounderProfile);
     resolved = resolveRunChoices(config, choices);
   } catch (error) {
-    if (error instanceof ConfigError) return fail(error.message, EXIT.usage);
+    if (error instanceof ConfigError) return failWith(error.message, EXIT.usage);
     throw error;
   }
   // The sandbox before anything starts: bad input is exit 2, an asked-for sandbox that cannot run here exit 6.
   const sandbox = resolveSandbox({ defaultWorkspace: process.cwd(), ...request.sandbox, ...(config.sandbox ? { config: config.sandbox } : {}) }, await probeSandbox());
-  if (!sandbox.ok) return fail(sandbox.message, sandbox.kind === 'usage' ? EXIT.usage : EXIT.environment);
+  if (!sandbox.ok) return failWith(sandbox.message, sandbox.kind === 'usage' ? EXIT.usage : EXIT.environment);
   if (sandbox.note) (flags.stderr ?? process.stderr).write(`deskpilot: ${sandbox.note}\n`);
   request = { ...request, extras: { ...request.extras, sandbox: sandbox.policy } };
   if (!virtualScreen) return launchOnDisplay(request, config, resolved);
-  if (overrides.displayId !== undefined) return fail('--display and --virtual-display name two different screens: give one', EXIT.usage);
+  if (overrides.displayId !== undefined) return failWith('--display and --virtual-display name two different screens: give one', EXIT.usage);
   if (!onVirtualDisplay()) return runOnVirtualDisplay(virtualScreen, flags.stderr);
   // The session says where it ran (History, exports): its screenshots are not of the person's screen.
   const labelled = { ...request, extras: { ...request.extras, labels: { ...request.extras.labels, [VIRTUAL_DISPLAY_LABEL]: process.env.DISPLAY ?? '' } } };
@@ -82,11 +82,11 @@ async function launchOnDisplay(request: LaunchRequest, config: Config, resolved:
   const stderr = flags.stderr ?? process.stderr;
   const asks = resolved.policy !== 'auto';
   const noOne = asks && stdin === process.stdin ? whyNoOneCanAnswer(0) : undefined;
-  if (noOne) return fail(`${NO_TERMINAL} (${noOne})`, EXIT.usage);
+  if (noOne) return failWith(`${NO_TERMINAL} (${noOne})`, EXIT.usage);
   const prompter = flags.prompter ?? new LinePrompter(stdin, stderr);
 
   const noDisplay = missingDisplay();
-  if (noDisplay) return closeAnd(prompter, fail(noDisplay, EXIT.environment));
+  if (noDisplay) return closeAnd(prompter, failWith(noDisplay, EXIT.environment));
   const { createComputer } = await import('../../os-control/index.js');
   const computer = createComputer();
   const warming = computer.warmUp().catch(() => undefined);
@@ -96,9 +96,9 @@ async function launchOnDisplay(request: LaunchRequest, config: Config, resolved:
     import('../agent/index.js').then((door) => door.loadRunner()), // loaded here so the run starts at once
   ]);
   const { apiKey, envName } = resolveApiKey(resolved.profile);
-  if (!apiKey && !keyless) return closeAnd(prompter, fail(`no API key: set ${envName ?? 'the API key variable'}${keyHint}`, EXIT.usage));
+  if (!apiKey && !keyless) return closeAnd(prompter, failWith(`no API key: set ${envName ?? 'the API key variable'}${keyHint}`, EXIT.usage));
   await warming;
-  if (asks && prompter.exhausted) return closeAnd(prompter, fail(`${NO_TERMINAL} (stdin ended before the run started)`, EXIT.usage));
+  if (asks && prompter.exhausted) return closeAnd(prompter, failWith(`${NO_TERMINAL} (stdin ended before the run started)`, EXIT.usage));
   // The configured MCP servers start now (a slow one delays the start, never the run's end).
   const mcp = Object.keys(config.mcpServers).length ? await (await import('../agent/mcp/mcp-servers.js')).connectMcpServers(config.mcpServers) : undefined;
   const providerHint = `check ${envName ?? 'the API key'}${envName ? ' (or --api-key-env)' : ''} or --base-url (now ${resolved.profile.baseUrl ?? 'the provider default'})`;
@@ -119,10 +119,5 @@ function withOverrides(config: Config, overrides: ConfigOverrides): Config {
 
 function closeAnd(prompter: LinePrompter, code: number): number {
   prompter.close();
-  return code;
-}
-
-function fail(message: string, code: number): number {
-  process.stderr.write(`deskpilot: ${message}\n`);
   return code;
 }
