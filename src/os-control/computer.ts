@@ -63,7 +63,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     held: () => devices.held(),
 
     async warmUp() {
-      await Promise.all([devices.position(), loadCharMap(), displays.list(), typing.x11Typist(), performer.x11ClickFocus(), openTextEchoWatch()]);
+      await Promise.all([devices.position(), loadCharMap(), displays.list(), typing.x11Typist(), performer.x11ClickFocus(), performer.x11NewWindows(), openTextEchoWatch()]);
     },
 
     listDisplays: () => displays.list(),

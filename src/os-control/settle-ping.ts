@@ -23,7 +23,8 @@
  * (XSync / GetInputFocus), so the server has queued them to the app before this ping.
  */
 import { X11Connection, X11Error } from './x11/connection.js';
-import { getInputFocus } from './x11/keyboard.js';
+import { getInputFocus, queryExtension } from './x11/keyboard.js';
+import { NewWindows, type DamageExtension } from './x11/new-windows.js';
 import { internAtom, property, queryTree, u32 } from './x11/properties.js';
 
 const OP = { ChangeWindowAttributes: 2, QueryPointer: 38, SendEvent: 25 } as const;
@@ -41,15 +42,33 @@ function unlessWindowGone(error: unknown): void {
 /** Levels searched below a top-level window (a reparenting WM's frame) for the client window. */
 const CLIENT_DEPTH = 3;
 
+/** DAMAGE 1.1 on this connection (a client must agree on its version before any other request); undefined when the server has none. */
+async function openDamage(conn: X11Connection): Promise<DamageExtension | undefined> {
+  const ext = await queryExtension(conn, 'DAMAGE');
+  if (!ext.present) return undefined;
+  await conn.request(ext.majorOpcode, 0, u32(1, 1));
+  return { majorOpcode: ext.majorOpcode, firstEvent: ext.firstEvent };
+}
+
 export class AppPinger {
   private nextStamp = 1;
   private readonly waiting = new Map<number, () => void>();
 
+  /**
+   * The top-level windows apps create and draw (x11/new-windows.ts), read from this
+   * connection's events: an app's CreateWindow comes before its answer to a ping sent after
+   * the input, so when the answer is in, so is the window it made while handling the input.
+   */
+  readonly newWindows: NewWindows;
+
   private constructor(
     private readonly conn: X11Connection,
     private readonly atoms: { protocols: number; ping: number; wmState: number },
+    damage: DamageExtension | undefined,
   ) {
+    this.newWindows = new NewWindows({ root: conn.setup.root, send: (major, minor, body) => conn.send(major, minor, body), allocateId: () => conn.allocateId() }, damage);
     conn.onEvent((event) => {
+      this.newWindows.handle(event, performance.now());
       // Bit 7 marks an event that came through SendEvent, as every answer does.
       if ((event[0]! & 0x7f) !== CLIENT_MESSAGE || event.readUInt32LE(8) !== atoms.protocols || event.readUInt32LE(12) !== atoms.ping) return;
       const stamp = event.readUInt32LE(16);
@@ -68,11 +87,12 @@ export class AppPinger {
         conn.close();
         return undefined;
       }
+      const damage = await openDamage(conn);
       conn.send(OP.ChangeWindowAttributes, 0, u32(conn.setup.root, CW_EVENT_MASK, SUBSTRUCTURE_NOTIFY));
       await conn.sync();
       // Kept for the process's life: an idle pinger holds no process open.
       conn.unref();
-      return new AppPinger(conn, { protocols: protocols!, ping: ping!, wmState: wmState! });
+      return new AppPinger(conn, { protocols: protocols!, ping: ping!, wmState: wmState! }, damage);
     } catch (error) {
       conn.close();
       throw error;
@@ -196,18 +216,26 @@ const pingers = new Map<string, Promise<AppPinger | undefined>>();
  * once off X11). A failed connection rejects this call and is opened afresh next time.
  */
 export function pingInputTargets(): Promise<number> {
-  return withPinger((p) => p.pingInputTargets());
+  return withPinger((p) => p.pingInputTargets(), 0);
 }
 
 /** The client window with the input focus on DISPLAY, 0 when none or off X11 (rejects as pingInputTargets does). */
 export function focusedClientWindow(): Promise<number> {
-  return withPinger((p) => p.focusedClient());
+  return withPinger((p) => p.focusedClient(), 0);
 }
 
-/** Runs `use` on DISPLAY's pinger (0 off X11 or where no window takes pings). */
-async function withPinger(use: (pinger: AppPinger) => Promise<number>): Promise<number> {
+/**
+ * The new top-level windows watched on DISPLAY (x11/new-windows.ts); undefined off X11 or
+ * where no window takes pings. Opened before input goes out, so the windows it makes are seen.
+ */
+export function newWindowsWatch(): Promise<NewWindows | undefined> {
+  return withPinger((p) => Promise.resolve(p.newWindows), undefined);
+}
+
+/** Runs `use` on DISPLAY's pinger (`none` off X11 or where no window takes pings). */
+async function withPinger<T>(use: (pinger: AppPinger) => Promise<T>, none: T): Promise<T> {
   const display = process.env.DISPLAY;
-  if (process.platform !== 'linux' || !display) return 0;
+  if (process.platform !== 'linux' || !display) return none;
   let pinger = pingers.get(display);
   if (!pinger) {
     pinger = AppPinger.open(display);
@@ -215,7 +243,7 @@ async function withPinger(use: (pinger: AppPinger) => Promise<number>): Promise<
   }
   try {
     const open = await pinger;
-    return open ? await use(open) : 0;
+    return open ? await use(open) : none;
   } catch (error) {
     if (pingers.get(display) === pinger) pingers.delete(display);
     void pinger.then((p) => p?.close(), () => undefined);

@@ -39,12 +39,19 @@
  * the count of quiet grabs: the app has inserted every character, and quiet is counted
  * in time alone (proof 2 is still awaited: a page may answer the keys' release). A text caret's blink (caret-blink.ts) is no
  * change for settle at all: it neither restarts quiet nor answers input.
+ *  5. after any input, a top-level window an app created since (a dialog, a new main
+ *     window; x11/new-windows.ts) is drawn: its first drawing is waited for, up to echoMs
+ *     from the input even past maxMs, and the quiet window counts from it. The ping of
+ *     proof 2 comes back once GTK has shown the file chooser, ~500 ms before its first
+ *     paint (quiet machine); the window manager's frame is drawn in between, then
+ *     nothing changes: a quiet window there took an empty frame.
  */
 import { sleep, throwIfAborted } from '../shared/abort.js';
 import { onlyCaretBlink, type FrameLayout } from './caret-blink.js';
 import type { Frame } from './frame-pool.js';
 import type { EchoProgress, TypedEcho } from './settle-echo.js';
 import type { SettleResult } from './types.js';
+import type { NewWindows, WindowsProgress } from './x11/new-windows.js';
 
 /** Input the screen is expected to answer: when it was sent, and whether it must show. */
 export interface SettleReaction {
@@ -73,6 +80,8 @@ export interface SettleParams {
   roundTrip?: () => Promise<unknown>;
   /** The typed text as the app reports it back (proof 3 above, settleVerdict rule 5; settle-echo.ts); read on every grab. */
   echo?: Pick<TypedEcho, 'progress'>;
+  /** New top-level windows and their first drawing (proof 5, settleVerdict rule 5b); read on every grab after input. */
+  windows?: Pick<NewWindows, 'progress'>;
   /**
    * How the grabs' bytes are laid out, read after each grab; with it a change that is only
    * a caret's blink is no change (caret-blink.ts). Without it every difference counts.
@@ -123,6 +132,8 @@ export interface SettleState {
   roundTrip?: { sent: number; answered: number | undefined } | undefined;
   /** The app's report of the typed text (proof 3); undefined when none is collected. */
   echo?: EchoProgress | undefined;
+  /** Top-level windows created since the input (proof 5); undefined when none are watched. */
+  windows?: WindowsProgress | undefined;
 }
 
 /**
@@ -136,8 +147,10 @@ export interface SettleState {
  *  5. the app reported part of the typed text back, or is expected to report it (it did
  *     before), not all of it, less than echoMs after the input: wait; and after all of it,
  *     while no change was seen since the keys (the text is not drawn yet), likewise;
- *  6. quiet since the latest of the last change, the round trip's answer and the whole
- *     text's report, for max(quietMs, min(reaction time, quietCapMs)) — the reaction
+ *  5b. a top-level window created since the input not drawn yet, less than echoMs after
+ *     the input: wait;
+ *  6. quiet since the latest of the last change, the round trip's answer, the whole
+ *     text's report and a new window's first drawing, for max(quietMs, min(reaction time, quietCapMs)) — the reaction
  *     time left out once the whole text was reported — and minMs passed: settled. After
  *     input that must show, quiet also takes quietGrabs grabs in a row, until the whole
  *     text was reported: from then on quiet is counted in time alone.
@@ -163,6 +176,11 @@ export function settleVerdict(s: SettleState, p: Pick<SettleParams, 'minMs' | 'm
   // it has not drawn it yet (mousepad at load ~56: the report 3.8 s after the keys, the text
   // and a sensitive Save drawn 3.9 s after that; settle took the unchanged screen).
   const awaitingDraw = r !== undefined && r.expectChange && echoed && s.firstReaction === undefined && s.now - r.since < REACTION_LIMITS.echoMs;
+  // A window the input made is part of the answer until the app has drawn into it; like the
+  // echo, the app owes it, so neither maxMs nor waitMs ends the wait (mousepad's first file
+  // chooser: created 320 ms after the click, first painted 1.1 s after that, quiet machine).
+  const windows = s.windows;
+  const awaitingWindow = r !== undefined && windows?.owed === true && s.now - r.since < REACTION_LIMITS.echoMs;
   const reactionMs = r !== undefined && s.firstReaction !== undefined ? s.firstReaction - r.since : 0;
   const mustShow = r?.expectChange === true;
   // The round trip's own time does not grow the window: after the answer the input is
@@ -178,13 +196,15 @@ export function settleVerdict(s: SettleState, p: Pick<SettleParams, 'minMs' | 'm
   // once it reported all of them, 20 grabs only measured our own grab time (~128 ms a
   // grab at load 20: 2.5 s, outlasting Chromium's 500 ms caret blink).
   const quietGrabs = mustShow && !echoed ? REACTION_LIMITS.quietGrabs : 1;
-  const quietSince = Math.max(s.lastChange, answeredAt ?? -Infinity, echo?.completeAt ?? -Infinity);
-  if (s.compared >= 1 && !awaitingReaction && !awaitingAnswer && !awaitingEcho && !awaitingDraw && waited >= p.minMs && s.now - quietSince >= quietNeeded && s.unchanged >= quietGrabs) return 'settled';
+  const quietSince = Math.max(s.lastChange, answeredAt ?? -Infinity, echo?.completeAt ?? -Infinity, windows?.drawnAt ?? -Infinity);
+  if (s.compared >= 1 && !awaitingReaction && !awaitingAnswer && !awaitingEcho && !awaitingDraw && !awaitingWindow && waited >= p.minMs && s.now - quietSince >= quietNeeded && s.unchanged >= quietGrabs) return 'settled';
   // A report that came after maxMs, or the first drawing after it, leaves the floor for the
   // text to be drawn (Chromium drew within ~25 ms of its report; mousepad drew the text and
   // Save over ~250 ms of frames) before settle gives up.
-  const drawing = r !== undefined && echo?.completeAt !== undefined && s.now - Math.max(echo.completeAt, s.firstReaction ?? -Infinity) < REACTION_LIMITS.quietFloorMs;
-  if (waited >= p.maxMs && !awaitingEcho && !awaitingDraw && !drawing) return 'gave-up';
+  const echoDrawing = r !== undefined && echo?.completeAt !== undefined && s.now - Math.max(echo.completeAt, s.firstReaction ?? -Infinity) < REACTION_LIMITS.quietFloorMs;
+  // Likewise a new window's first drawing: it may come as more than one paint (GTK's file chooser: two, 51 ms apart).
+  const windowDrawing = r !== undefined && windows?.drawnAt !== undefined && s.now - windows.drawnAt < REACTION_LIMITS.quietFloorMs;
+  if (waited >= p.maxMs && !awaitingEcho && !awaitingDraw && !awaitingWindow && !echoDrawing && !windowDrawing) return 'gave-up';
   return 'wait';
 }
 
@@ -200,6 +220,8 @@ export interface SettleTrace {
   roundTrip: SettleState['roundTrip'];
   /** The app's report of the typed text as settle ended (see SettleState). */
   echo: EchoProgress | undefined;
+  /** New top-level windows as settle ended (see SettleState). */
+  windows: WindowsProgress | undefined;
   /** Why the round trip gave no proof, when it failed. */
   roundTripError?: string;
   /** Round trips asked (one after the input, one more after each change once answered). */
@@ -258,6 +280,7 @@ export async function waitForSettle(grabFrame: () => Promise<Frame>, params: Set
       const frame = await grabFrame();
       state.now = performance.now();
       state.echo = params.echo?.progress();
+      if (since !== undefined) state.windows = params.windows?.progress(since);
       if (previous) {
         state.compared++;
         const layout = params.frameLayout?.();
@@ -292,6 +315,7 @@ export async function waitForSettle(grabFrame: () => Promise<Frame>, params: Set
             firstReaction: state.firstReaction,
             roundTrip: state.roundTrip,
             echo: state.echo,
+            windows: state.windows,
             ...(roundTripError !== undefined ? { roundTripError } : {}),
             trips,
             caretBlinks,

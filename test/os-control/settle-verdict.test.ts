@@ -148,4 +148,24 @@ describe('settleVerdict', () => {
     expect(settleVerdict(state({ now: 1_000 + 3_000, lastChange: 3_990 }), { ...base, reaction })).toBe('gave-up');
     expect(settleVerdict(state({ now: 1_000 + 500 }), { ...base, maxMs: 500, reaction })).toBe('gave-up');
   });
+
+  it('a window made since the input and not drawn: waits on a quiet screen, past maxMs, up to echoMs; its first drawing dates the quiet', () => {
+    const reaction = { since: 1_000, expectChange: false };
+    const owed = { windows: { owed: true, drawnAt: undefined } };
+    expect(settleVerdict(state({ ...owed, now: 1_500 }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...owed, now: 1_000 + REACTION_LIMITS.echoMs - 1 }), { ...base, reaction })).toBe('wait');
+    // Past echoMs the screen decides alone (a window never shown costs this once).
+    expect(settleVerdict(state({ ...owed, now: 1_000 + REACTION_LIMITS.echoMs }), { ...base, reaction })).toBe('settled');
+    expect(settleVerdict(state({ ...owed, now: 1_000 + REACTION_LIMITS.echoMs, unchanged: 0 }), { ...base, reaction })).toBe('gave-up');
+    // Drawn at 4 000 (after maxMs) with no change seen: quiet counts from the drawing, and the floor holds off gave-up.
+    const drawn = { windows: { owed: false, drawnAt: 4_000 } };
+    expect(settleVerdict(state({ ...drawn, now: 4_000 + SETTLE_DEFAULTS.quietMs - 1 }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...drawn, now: 4_000 + SETTLE_DEFAULTS.quietMs }), { ...base, reaction })).toBe('settled');
+    // Still drawing (a change since, the grab after it not compared yet): the floor holds off gave-up, then it ends.
+    const drawing = { ...drawn, lastChange: 4_100, unchanged: 0 };
+    expect(settleVerdict(state({ ...drawing, now: 4_000 + REACTION_LIMITS.quietFloorMs - 1 }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...drawing, now: 4_000 + REACTION_LIMITS.quietFloorMs }), { ...base, reaction })).toBe('gave-up');
+    // Without input nothing is owed.
+    expect(settleVerdict(state({ ...owed, now: 1_075 }), base)).toBe('settled');
+  });
 });

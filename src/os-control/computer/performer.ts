@@ -5,6 +5,8 @@ import { actOnElementByPath, findElementByPath } from '../accessibility/index.js
 import type { Devices } from '../devices.js';
 import type { TakeoverDetector } from '../takeover.js';
 import { ClickFocus } from '../x11/click-focus.js';
+import type { NewWindows } from '../x11/new-windows.js';
+import { newWindowsWatch } from '../settle-ping.js';
 import type { PerformResult, SettleOptions, SettleResult } from '../types.js';
 import type { ScreenState } from './screen-state.js';
 
@@ -35,6 +37,10 @@ export class Performer {
   // X11: keys after a click wait until the window manager has given the clicked window
   // the focus (x11/click-focus.ts). Without an X connection keys go out at once, as before.
   private clickFocus: Promise<ClickFocus | undefined> | undefined;
+  // X11: the windows apps create, watched from before the input goes out (a dialog made
+  // while handling it is seen). Without an X connection settle decides without them, as
+  // it does without the ping's answer.
+  private newWindows: Promise<NewWindows | undefined> | undefined;
 
   constructor(private readonly deps: PerformerDeps) {}
 
@@ -42,6 +48,12 @@ export class Performer {
     if (process.platform !== 'linux') return Promise.resolve(undefined);
     this.clickFocus ??= ClickFocus.open().catch(() => undefined);
     return this.clickFocus;
+  }
+
+  x11NewWindows(): Promise<NewWindows | undefined> {
+    if (process.platform !== 'linux') return Promise.resolve(undefined);
+    this.newWindows ??= newWindowsWatch().catch(() => undefined);
+    return this.newWindows;
   }
 
   perform(action: CheckedAction, signal: AbortSignal): Promise<PerformResult> {
@@ -68,6 +80,7 @@ export class Performer {
     const focus = role === 'none' ? undefined : await this.x11ClickFocus();
     if (focus && role === 'keys') await focus.beforeKeys(signal);
     const answer = actionSpec(action).answer;
+    const windows = answer === 'none' ? undefined : await this.x11NewWindows();
     if (answer === 'must-show' && action.type !== 'type') await screen.beforeKeys();
     if (focus && role === 'click') focus.beforeClick(actionPoints(action)[0]);
     const result = await performAction(
@@ -81,7 +94,7 @@ export class Performer {
       signal,
     );
     if (focus && role === 'click') await focus.afterClick();
-    if (answer !== 'none') screen.inputSent();
+    if (answer !== 'none') screen.inputSent(windows);
     this.accessibilityActed = action.type === 'element' && action.op !== 'click';
     return result;
   }

@@ -3,6 +3,7 @@ import { DisplayGrabber, type DisplayGrab } from '../display-grab.js';
 import { listDisplays, pickDisplay } from '../displays.js';
 import type { SettleReaction } from '../settle.js';
 import type { TypedEcho } from '../settle-echo.js';
+import type { NewWindows } from '../x11/new-windows.js';
 
 /**
  * Input sent since the last settle, which the next settle waits for the app to answer
@@ -12,9 +13,10 @@ import type { TypedEcho } from '../settle-echo.js';
  * `echo`: the typed text as the app reports it back (settle-echo.ts), collected from
  * before the first key until that settle ends; `echoWindow`: the client window that had
  * the focus as the keys went out (0 when unknown), whose past reports say whether this
- * one is owed (echo-memory.ts).
+ * one is owed (echo-memory.ts). `windows`: the top-level windows apps create, watched since
+ * before the input went out (x11/new-windows.ts).
  */
-export type PendingInput = SettleReaction & { before?: { displayId: string; grab: DisplayGrab }; echo?: TypedEcho; echoWindow?: Promise<number> };
+export type PendingInput = SettleReaction & { before?: { displayId: string; grab: DisplayGrab }; echo?: TypedEcho; echoWindow?: Promise<number>; windows?: NewWindows };
 
 /** A settle's last frame, kept for the screenshot right after it. It owns its frame (frame-pool.ts): whoever takes it from here releases it. */
 export interface SettledFrame {
@@ -97,8 +99,12 @@ export class ScreenState {
     this.pending.echoWindow ??= echoWindow;
   }
 
-  /** Input went out with no "before" picture (pointer actions): the reaction counts from now, and need not show. */
-  inputSent(): void {
+  /**
+   * Input went out: with no "before" picture (pointer actions) the reaction counts from
+   * now, and need not show. `windows` is the watch of the windows apps create.
+   */
+  inputSent(windows?: NewWindows): void {
     this.pending ??= { since: performance.now(), expectChange: false };
+    if (windows) this.pending.windows ??= windows;
   }
 }

@@ -37,6 +37,7 @@ export async function settleScreen(screen: ScreenState, echoingWindows: EchoingW
       // (the first observation, after an accessibility action) costs no round trip.
       ...(input ? { reaction: { since: input.since, expectChange: input.expectChange }, roundTrip: pingInputTargets } : {}),
       ...(echo ? { echo: { progress: () => ({ ...echo.progress(), expected }) } } : {}),
+      ...(input?.windows ? { windows: input.windows } : {}),
       frameLayout: () => (lastGrab ? { rowBytes: lastGrab.byteWidth, pixelBytes: lastGrab.channels } : undefined),
       ...(before ? { before } : {}),
       ...(o.signal ? { signal: o.signal } : {}),

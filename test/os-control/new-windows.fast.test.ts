@@ -1,0 +1,114 @@
+/**
+ * x11/new-windows.ts on the X server's event bytes (core protocol section 11, damageproto):
+ * which windows a settle after input owes a first drawing, and the DAMAGE requests sent for
+ * them. settle-new-window.desktop.test.ts shows the whole on a real server.
+ */
+import { describe, expect, it } from 'vitest';
+import { NewWindows } from '../../src/os-control/x11/new-windows.js';
+
+const ROOT = 0x100;
+const DAMAGE = { majorOpcode: 143, firstEvent: 91 };
+
+function event(type: number, words: Record<number, number>, bytes: Record<number, number> = {}): Buffer {
+  const e = Buffer.alloc(32);
+  e[0] = type;
+  for (const [at, v] of Object.entries(words)) e.writeUInt32LE(v, Number(at));
+  for (const [at, v] of Object.entries(bytes)) e[Number(at)] = v;
+  return e;
+}
+const create = (window: number, parent = ROOT, overrideRedirect = 0) => event(16, { 4: parent, 8: window }, { 22: overrideRedirect });
+const destroy = (window: number) => event(17, { 4: window, 8: window });
+const map = (window: number) => event(19, { 4: ROOT, 8: window });
+const reparent = (window: number, parent: number) => event(21, { 4: ROOT, 8: window, 12: parent });
+const damaged = (drawable: number, damage: number) => event(DAMAGE.firstEvent, { 4: drawable, 8: damage }, { 1: 3 });
+
+function watch(damage: typeof DAMAGE | null = DAMAGE) {
+  const sent: { major: number; minor: number; body: Buffer }[] = [];
+  let id = 0x500;
+  const w = new NewWindows({ root: ROOT, send: (major, minor, body) => sent.push({ major, minor, body }), allocateId: () => ++id }, damage ?? undefined);
+  return { w, sent };
+}
+
+describe('NewWindows', () => {
+  it('a top-level window created after the input is owed until its first drawing, then dates the quiet', () => {
+    const { w, sent } = watch();
+    w.handle(create(0x600), 1_000);
+    expect(w.progress(900)).toEqual({ owed: true, drawnAt: undefined });
+    // DamageCreate (damage id, the window, level NonEmpty) asked at once.
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.major).toBe(DAMAGE.majorOpcode);
+    expect(sent[0]!.minor).toBe(1);
+    expect([sent[0]!.body.readUInt32LE(0), sent[0]!.body.readUInt32LE(4), sent[0]!.body[8]]).toEqual([0x501, 0x600, 3]);
+    w.handle(damaged(0x600, 0x501), 1_400);
+    expect(w.progress(900)).toEqual({ owed: false, drawnAt: 1_400 });
+    // The one report is all: the damage object is freed.
+    expect(sent).toHaveLength(2);
+    expect([sent[1]!.minor, sent[1]!.body.readUInt32LE(0)]).toEqual([2, 0x501]);
+    // A second report (none should come) changes nothing.
+    w.handle(damaged(0x600, 0x501), 1_900);
+    expect(w.progress(900)).toEqual({ owed: false, drawnAt: 1_400 });
+    expect(sent).toHaveLength(2);
+  });
+
+  it('windows from before the input, override-redirect ones and children of other windows owe nothing', () => {
+    const { w, sent } = watch();
+    w.handle(create(0x600), 800);
+    w.handle(create(0x601, ROOT, 1), 1_000);
+    w.handle(create(0x602, 0x600), 1_000);
+    expect(w.progress(900)).toEqual({ owed: false, drawnAt: undefined });
+    expect(w.progress(800).owed).toBe(true);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('a window destroyed before it was drawn owes nothing; a sent (synthetic) event is no fact', () => {
+    const { w } = watch();
+    w.handle(create(0x600), 1_000);
+    const fake = damaged(0x600, 0x501);
+    fake[0] = fake[0]! | 0x80;
+    w.handle(fake, 1_100);
+    expect(w.progress(900).owed).toBe(true);
+    w.handle(destroy(0x600), 1_200);
+    expect(w.progress(900)).toEqual({ owed: false, drawnAt: undefined });
+  });
+
+  it('the latest first drawing of several new windows dates the quiet, and one undrawn keeps it owed', () => {
+    const { w } = watch();
+    w.handle(create(0x600), 1_000);
+    w.handle(create(0x601), 1_010);
+    w.handle(damaged(0x601, 0x502), 1_300);
+    expect(w.progress(900)).toEqual({ owed: true, drawnAt: 1_300 });
+    w.handle(damaged(0x600, 0x501), 1_200);
+    expect(w.progress(900)).toEqual({ owed: false, drawnAt: 1_300 });
+  });
+
+  it('without DAMAGE: its map stands for its drawing, its own or that of the frame it was reparented into', () => {
+    const { w, sent } = watch(null);
+    w.handle(create(0x600), 1_000);
+    w.handle(create(0x601), 1_000);
+    expect(sent).toHaveLength(0);
+    w.handle(reparent(0x600, 0x700), 1_100);
+    // Mapped inside the frame: the client's own map goes to the frame, the root sees the frame's.
+    w.handle(map(0x701), 1_150);
+    expect(w.progress(900)).toEqual({ owed: true, drawnAt: undefined });
+    w.handle(map(0x700), 1_200);
+    expect(w.progress(900)).toEqual({ owed: true, drawnAt: 1_200 });
+    w.handle(map(0x601), 1_300);
+    expect(w.progress(900)).toEqual({ owed: false, drawnAt: 1_300 });
+  });
+
+  it('with DAMAGE a map is no drawing', () => {
+    const { w } = watch();
+    w.handle(create(0x600), 1_000);
+    w.handle(map(0x600), 1_100);
+    expect(w.progress(900).owed).toBe(true);
+  });
+
+  it('forgets windows created over a minute before a new one', () => {
+    const { w } = watch();
+    w.handle(create(0x600), 1_000);
+    w.handle(create(0x601), 62_000);
+    expect(w.progress(0)).toEqual({ owed: true, drawnAt: undefined });
+    w.handle(damaged(0x601, 0x502), 62_100);
+    expect(w.progress(0)).toEqual({ owed: false, drawnAt: 62_100 });
+  });
+});
