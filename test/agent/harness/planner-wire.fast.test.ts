@@ -1,37 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProvider } from '../../../src/main/agent/providers/index.js';
+import { describe, expect, it } from 'vitest';
 import { ACT_TOOL_NAME, ACT_TOOL_SPEC, readActInput, readPlannerText } from '../../../src/main/agent/harness/planner/wire.js';
 import { plannerTextReply } from '../../../src/main/agent/harness/planner/text-calls.js';
-import type { TranscriptItem } from '../../../src/main/agent/transcript.js';
-import { startFakeModel, type FakeModelServer } from '../../harness/fake-model/index.js';
-import { FAST_RETRY, image, observation, signal } from '../../providers/helpers.js';
+import { READABLE } from './planner-wire-rows.js';
 
 /**
  * The planner's wire (issue 33 item 1) as a conformance set: each row is a reply in the
  * text form and the `act` input it must come to — the same input the function-calling form
- * sends — or the words of its refusal. The whole set is then sent through the real OpenAI
- * SDK against the fake model server, streamed, as text and as tool calls.
+ * sends — or the words of its refusal. planner-wire-sdk.fast sends the whole set through the
+ * real OpenAI SDK against the fake model server, streamed, as text and as tool calls: apart,
+ * so that a mutant of wire.ts is judged by this file alone (no SDK loaded, no server).
  */
-const READABLE: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
-  ['click("the Save button")', { action: 'click', target: 'the Save button' }],
-  ['double_click("report.pdf in the file list")', { action: 'double_click', target: 'report.pdf in the file list' }],
-  ['right_click("the desktop")', { action: 'right_click', target: 'the desktop' }],
-  ['type_into("the Name field", "report.pdf")', { action: 'type_into', target: 'the Name field', text: 'report.pdf' }],
-  ['type("He said \\"hi\\" — ½ € ✓\\n")', { action: 'type', text: 'He said "hi" — ½ € ✓\n' }],
-  ['key("ctrl+s")', { action: 'key', keys: 'ctrl+s' }],
-  ['scroll("the file list", "down", 3)', { action: 'scroll', target: 'the file list', direction: 'down', amount: 3 }],
-  ['scroll("the page", "up")', { action: 'scroll', target: 'the page', direction: 'up' }],
-  ['drag("the file icon", "the Trash")', { action: 'drag', target: 'the file icon', to: 'the Trash' }],
-  ['wait(2)', { action: 'wait', seconds: 2 }],
-  ['wait(0.5)', { action: 'wait', seconds: 0.5 }],
-  ['done("The sum is 5")', { action: 'done', reason: 'The sum is 5' }],
-  ['done()', { action: 'done' }],
-  ['fail("The app is not installed")', { action: 'fail', reason: 'The app is not installed' }],
-  // Forms models write around a line: inline code ticks, a trailing semicolon, spaces.
-  ['`click("OK")`', { action: 'click', target: 'OK' }],
-  ['  click( "OK" ) ;', { action: 'click', target: 'OK' }],
-  ['click("a (b) c)")', { action: 'click', target: 'a (b) c)' }],
-];
 
 const UNREADABLE: ReadonlyArray<readonly [string, RegExp]> = [
   ["click('the Save button')", /JSON string literals/],
@@ -111,57 +89,5 @@ describe('the act tool form', () => {
 
   it('trims a target and keeps reason on any action', () => {
     expect(readActInput({ action: 'click', target: '  OK  ', reason: 'to confirm' })).toEqual({ ok: true, act: { action: 'click', target: 'OK', reason: 'to confirm' } });
-  });
-});
-
-describe('both forms through the fake model server, streamed', () => {
-  let fake: FakeModelServer;
-  beforeAll(async () => {
-    fake = await startFakeModel();
-  });
-  afterAll(async () => {
-    await fake.close();
-  });
-  const planner = () =>
-    createProvider({ provider: 'openai-compatible', model: 'qwen2.5-coder:7b', harness: 'planner-grounder' }, { baseUrl: fake.openaiBaseUrl, timeoutMs: 5000, retry: FAST_RETRY });
-  const request = () => ({
-    system: 'sys',
-    transcript: [{ role: 'user', text: 'add 2 and 3', image: image(640, 480) }] as TranscriptItem[],
-    observation: observation(640, 480),
-    tools: [ACT_TOOL_SPEC],
-  });
-
-  it('offers only act, and reads every row the same as text and as a tool call, in 3-character chunks', async () => {
-    for (const [line, input] of READABLE) {
-      fake.script({ text: `The display shows 0.\n${line}`, chunkSize: 3 }, { toolCalls: [{ id: 'c1', name: ACT_TOOL_NAME, input }], chunkSize: 3 });
-      const p = planner();
-      const asText = await p.turn(request(), signal());
-      const asTool = await p.turn(request(), signal());
-      expect(fake.requests.at(-1)!.toolNames).toEqual([ACT_TOOL_NAME]);
-      expect(asText.unreadable).toBeUndefined();
-      expect(asText.assistant.text).toBe('The display shows 0.');
-      expect(asText.stopReason).toBe('tool_use');
-      expect(asText.assistant.calls.map((c) => [c.name, c.input])).toEqual([[ACT_TOOL_NAME, input]]);
-      expect(asTool.assistant.calls.map((c) => [c.name, c.input, c.actions])).toEqual([[ACT_TOOL_NAME, input, []]]);
-    }
-  });
-
-  it('a text reply with no readable action is unreadable (the runner tells it back), a tool call never is', async () => {
-    fake.script({ text: 'I am finished.', chunkSize: 2 }, { text: "click('OK')" });
-    const p = planner();
-    expect((await p.turn(request(), signal())).unreadable).toMatch(/no action line/);
-    expect((await p.turn(request(), signal())).unreadable).toMatch(/JSON string literals/);
-  });
-
-  it('the text turn is replayed as its raw text and answered in a user message', async () => {
-    fake.script({ text: 'thinking\nclick("the 2 button")' }, { text: 'done("5")' });
-    const p = planner();
-    const first = await p.turn(request(), signal());
-    const next = request();
-    next.transcript.push(first.assistant, { role: 'tool_result', callId: first.assistant.calls[0]!.callId, name: ACT_TOOL_NAME, ok: false, text: '"the 2 button" matches 2 places equally well' });
-    await p.turn(next, signal());
-    const body = fake.requests.at(-1)!.body as { messages: Array<{ role: string; content: unknown }> };
-    expect(body.messages[2]).toEqual({ role: 'assistant', content: 'thinking\nclick("the 2 button")' });
-    expect(JSON.stringify(body.messages[3])).toContain('Error: \\"the 2 button\\" matches 2 places equally well');
   });
 });
