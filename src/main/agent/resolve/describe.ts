@@ -151,10 +151,13 @@ function readOwn(words: string, text: string, depth: number): TargetQuery {
   let rest = words;
   const quotedMatch = /["“]([^"”]+)["”]|'([^']+)'/.exec(rest);
   let scope: string | undefined;
-  const scopeMatch = SCOPE.exec(rest);
-  if (scopeMatch && (!quotedMatch || quotedMatch.index < scopeMatch.index)) {
+  // The scope is looked for after a quoted name only: 'the "Save in the cloud" button' was read with the scope
+  // 'cloud" button' and no role (the quote's own "in the" taken for the scope's).
+  const afterQuote = quotedMatch ? quotedMatch.index + quotedMatch[0].length : 0;
+  const scopeMatch = SCOPE.exec(rest.slice(afterQuote));
+  if (scopeMatch) {
     scope = scopeMatch[1]!.trim();
-    rest = rest.slice(0, scopeMatch.index).trim();
+    rest = rest.slice(0, afterQuote + scopeMatch.index).trim();
   }
   rest = rest.replace(VERB, '').replace(ARTICLES, '');
   if (quotedMatch) {
