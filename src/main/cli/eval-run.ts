@@ -8,6 +8,7 @@ import { toRecord, type EvalMode } from '../eval/run/record.js';
 import type { EvalResult } from '../eval/report/index.js';
 import { RESULTS_FILE, REPORT_FILE, writeEvalRun, type EvalRunFile } from '../eval/run/results-file.js';
 import { logEvalOutcome } from '../eval/run/session-outcome.js';
+import { DesktopsAhead } from '../eval/run/desktops-ahead.js';
 import { runSchedule } from '../eval/run/scheduler.js';
 import { reapOrphanedTaskHomes } from '../eval/run/task-home.js';
 import { uncountedAttempts, uncountedAttemptsLine } from '../eval/run/uncounted-attempts.js';
@@ -81,6 +82,7 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
     const stop = stopOnSignals(cli.err);
     const release = claimDesktopSignals();
     const started = Date.now();
+    const desktops = new DesktopsAhead(() => startVirtualDisplay(TASK_SCREEN), workers, todo.filter((c) => !c.task.unsupported).length);
     const tally = { done: 0, passed: [...kept.values()].filter((r) => r.status === 'passed').length };
     try {
       await runSchedule(todo, {
@@ -89,7 +91,7 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
         ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}),
         spentUsd: [...kept.values()].reduce((sum, r) => sum + r.cost, 0) + uncountedUsd,
         deps: {
-          startDesktop: () => startVirtualDisplay(TASK_SCREEN),
+          startDesktop: () => desktops.take(),
           spawnDeskpilot: cli.spawnDeskpilot,
           deskpilotHome: cli.home,
           onVirtualDisplayVar: ON_VIRTUAL_DISPLAY,
@@ -110,6 +112,7 @@ export async function runEvalFromCli(source: string, flags: EvalFlags, cli: Eval
         },
       });
     } finally {
+      await desktops.close((text) => cli.err.write(`deskpilot eval: ${text}\n`));
       release();
       stop.remove();
     }
