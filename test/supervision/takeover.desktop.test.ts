@@ -103,6 +103,9 @@ describe('human takeover on X11', () => {
         xdo('key', 'shift');
         await until(() => seen.some((a) => a.kind === 'key'));
       });
+      // The window for the agent's own input closes agentEchoMs after the stream passed the
+      // action's fence (x11-input-activity.ts): a key sooner would still count as the agent's.
+      await source!.fence!();
       await sleep(400);
       expect(control.paused).toBe(false);
       // A key pressed while the agent waits for the model is.

@@ -165,8 +165,9 @@ export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatc
       if (own.acting > 0 || othersActing(own)) return; // our own input, this run's or another's
       if (Date.now() < Math.max(own.quietUntil, othersQuietUntil(own))) {
         // The backlog of our own input, read late (synchronous native input blocks the
-        // event loop while it runs): each echo keeps the window open a little longer.
-        own.quietUntil = Date.now() + echoMs;
+        // event loop while it runs): each echo keeps the window open a little longer
+        // (never shorter: while a fence is out the window has no end yet).
+        own.quietUntil = Math.max(own.quietUntil, Date.now() + echoMs);
         return;
       }
       // Injected motion is left to the pointer check.
@@ -196,6 +197,28 @@ export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatc
       return undefined;
     }
     return far(actual, baseline) ? report(baseline, actual) : undefined;
+  };
+
+  /** The newest fence asked for; only its arrival ends the window (an older one's says nothing of the later action). */
+  let fences = 0;
+  /**
+   * After an action, the input it injected may still be on its way through the event
+   * stream: under load the stream was read more than echoMs after the action returned
+   * (serve-ux's run paused on its own click). With a source that can fence, the window
+   * stays open until the stream has passed everything sent before the action ended, then
+   * echoMs more; without one it is echoMs from now, as before.
+   */
+  const fenceOwnInput = () => {
+    const fence = activity?.fence?.();
+    if (!fence) {
+      own.quietUntil = Date.now() + echoMs;
+      return;
+    }
+    const mine = ++fences;
+    own.quietUntil = Number.POSITIVE_INFINITY;
+    void fence.then(() => {
+      if (mine === fences) own.quietUntil = Date.now() + echoMs;
+    });
   };
 
   const schedule = () => {
@@ -246,7 +269,7 @@ export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatc
         return await action();
       } finally {
         own.acting--;
-        own.quietUntil = Date.now() + echoMs;
+        fenceOwnInput();
         for (const other of liveWatches) if (other !== own) other.othersMoved = true;
         if (own.acting === 0 && humanActing === 0 && running && !options.control.stopped) {
           const mine = ++epoch;
