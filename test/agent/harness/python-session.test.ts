@@ -175,3 +175,21 @@ describe('python session: started before its first block (warm, the run\'s start
     expect(await s.run('3', options())).toMatchObject({ status: 'done', value: '3', restarted: true });
   }, 60_000);
 });
+
+describe('python session: the calls\' channel', () => {
+  const plain = session(false);
+
+  it('a call whose answer failed raises ComputerError in the code with the reason, an Error\'s message or the thrown text', async () => {
+    const block = 'try:\n    computer.mouse.click(10, 20)\nexcept ComputerError as e:\n    print("refused:", e)\nprint("went on")';
+    const gate = await plain.run(block, options({ onCall: () => Promise.reject(new Error('the person said no: not that button')) }));
+    expect(gate).toMatchObject({ status: 'done', output: 'refused: the person said no: not that button\nwent on\n' });
+    const thrown = await plain.run(block, options({ onCall: () => Promise.reject('a bare refusal') }));
+    expect(thrown).toMatchObject({ status: 'done', output: 'refused: a bare refusal\nwent on\n' });
+  }, 60_000);
+
+  it('lines the code itself writes to the calls\' channel (fd 3) are not the driver\'s: ignored, and the block ends as its own code does', async () => {
+    const r = await plain.run('import os\nos.write(3, b"not json\\n")\nos.write(3, b\'{"type": "other"}\\n\')\nprint("after")', options());
+    expect(r).toMatchObject({ status: 'done', output: 'after\n' });
+    expect((await plain.run('40 + 2', options())).value).toBe('42');
+  }, 60_000);
+});

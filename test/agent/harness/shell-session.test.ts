@@ -315,3 +315,37 @@ describe('shell session: what a block gives back, and the options a session star
     }
   }, 60_000);
 });
+
+describe('shell session: how a block\'s output ends', () => {
+  it('a block that ended the shell keeps both streams\' held-back ends, stdout\'s then stderr\'s, nothing between', async () => {
+    const s = session(false);
+    const r = await s.run('echo out; echo err >&2; sleep 0.2; exit 3', options());
+    expect(r).toMatchObject({ status: 'crashed', error: 'the bash session ended (exit 3)' });
+    // Each line is shorter than the end marker (26 characters): each stream held it back, waiting for a marker that never came.
+    expect(r.output).toBe('out\nerr\n');
+  }, 60_000);
+
+  it('a finished block\'s result has no value or error key, and a failed one only its error', async () => {
+    const s = session(false);
+    expect(await s.run('echo fine', options())).toStrictEqual({ status: 'done', output: 'fine\n', truncated: false, restarted: false, durationMs: expect.any(Number) });
+    expect(await s.run('exit_code() { return 4; }; exit_code', options())).toStrictEqual({ status: 'error', output: '', error: 'exit status 4', truncated: false, restarted: false, durationMs: expect.any(Number) });
+  }, 60_000);
+
+  it('finds the end marker when it arrives split across two reads (what each stream holds back), and reads nothing of that stream after it', async () => {
+    const s = session(false);
+    // The block writes the session's own marker (its nonce is in the environment) in two pieces 0.3 s apart: two pipe reads.
+    const code = [
+      'echo before',
+      'printf "\\0%s" "${DESKPILOT_CODE_SESSION:0:10}"',
+      'sleep 0.3',
+      'printf "%s\\0" "${DESKPILOT_CODE_SESSION:10}"',
+      'sleep 0.3',
+      'echo after-the-marker',
+      'sleep 0.3',
+    ].join('\n');
+    const r = await s.run(code, options());
+    expect(r).toMatchObject({ status: 'done', output: 'before\n' });
+    // The stream's listener is gone with the block: the next block's output is its own.
+    expect(await s.run('echo next', options())).toMatchObject({ status: 'done', output: 'next\n' });
+  }, 60_000);
+});
