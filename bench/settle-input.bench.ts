@@ -137,6 +137,7 @@ function describeFailure(trace: SettleTrace | undefined, after: number[]): strin
   return (
     `settle ${rel(trace.start)}..${rel(trace.end)} ${trace.verdict}, ${trace.compared} compared, changes at [${trace.changes.map(rel).join(' ')}]${trip}` +
     `${trace.reaction ? (trace.reaction.expectChange ? ' (must show)' : ' (may show)') : ' (no input)'}` +
+    `${trace.windows ? `, new windows ${trace.windows.owed ? 'owed' : 'none owed'}${trace.windows.drawnAt !== undefined ? `, first drawn at ${rel(trace.windows.drawnAt)}` : ''}` : ''}` +
     `${trace.echo ? `, text reported back ${trace.echo.completeAt !== undefined ? `whole at ${rel(trace.echo.completeAt)}` : trace.echo.seen ? 'in part' : 'not at all'}` : ''}` +
     `${trace.caretBlinks.length ? `, caret blinks (no change) at [${trace.caretBlinks.map(rel).join(' ')}]` : ''}; after it: [${after.map(rel).join(' ')}]`
   );

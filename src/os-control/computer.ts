@@ -27,6 +27,12 @@ export interface ComputerOptions {
   capture?: CaptureBackend;
   /** How long a display list is reused before xrandr is asked again. */
   displayCacheMs?: number;
+  /**
+   * false: settle forgets the input sent since the last settle and waits for quiet frames
+   * alone, as before issue 26 (no change awaited, no round trip, echo or new window). Only
+   * for measuring what those proofs cost (bench/agent-settle.bench.ts); default true.
+   */
+  settleAfterInput?: boolean;
 }
 
 export interface DesktopComputer extends Computer {
@@ -69,7 +75,7 @@ export function createComputer(options: ComputerOptions = {}): DesktopComputer {
     listDisplays: () => displays.list(),
     observe: (o) => observeScreen({ backend, devices, screen, frames }, o),
     perform: (action, signal) => performer.perform(action, signal),
-    settle: (o = {}) => settleScreen(screen, echoingWindows, o),
+    settle: (o = {}) => settleScreen(screen, echoingWindows, o, options.settleAfterInput ?? true),
     cursorPosition: () => devices.position(),
 
     activeWindow: () => getActiveWindow(),

@@ -12,10 +12,16 @@ import type { ScreenState } from './screen-state.js';
  * last settle (settle.ts); a quiet last frame is kept for the next screenshot, and what
  * the typed text's echo showed is learnt for its window.
  */
-export async function settleScreen(screen: ScreenState, echoingWindows: EchoingWindows, o: SettleOptions = {}): Promise<SettleResult> {
+export async function settleScreen(screen: ScreenState, echoingWindows: EchoingWindows, o: SettleOptions = {}, afterInput = true): Promise<SettleResult> {
   const display = pickDisplay(await screen.displays.list(), o.displayId);
   screen.dropSettled();
-  const input = screen.takeInput();
+  const taken = screen.takeInput();
+  // Without the proofs after input (a bench's A/B), the input is forgotten: its picture freed, its echo ended.
+  if (!afterInput && taken) {
+    taken.before?.grab.frame.release();
+    taken.echo?.end();
+  }
+  const input = afterInput ? taken : undefined;
   // The "before" picture is what settle's first frame is compared with (its hold
   // passes to waitForSettle), when it shows this display.
   const before = input?.before?.displayId === display.id ? input.before.grab.frame : undefined;
