@@ -40,7 +40,7 @@ function withFixedSleep(computer: Computer, ms: number): Computer {
 }
 
 /** Times the computer's own calls, to tell os-control's share of a step from the runner's. */
-function timed(computer: Computer, into: Record<'observe' | 'settle' | 'perform' | 'thumb' | 'tree', number[]>): Computer {
+function timed(computer: Computer, into: Record<'observe' | 'settle' | 'perform' | 'thumb' | 'tree' | 'pointer', number[]>): Computer {
   const time = async <T>(list: number[], work: () => Promise<T>) => {
     const started = performance.now();
     try {
@@ -61,11 +61,13 @@ function timed(computer: Computer, into: Record<'observe' | 'settle' | 'perform'
     elementTree: (o) => time(into.tree, () => computer.elementTree(o)),
     perform: (a, s) => time(into.perform, () => computer.perform(a, s)),
     settle: (o) => time(into.settle, () => computer.settle(o)),
+    // The takeover watch's reads (its 100 ms poll, and one after each action inside the step).
+    cursorPosition: () => time(into.pointer, () => computer.cursorPosition()),
   };
 }
 
 async function timedRun(fake: FakeModelServer, plain: Computer, home: string) {
-  const calls = { observe: [] as number[], settle: [] as number[], perform: [] as number[], thumb: [] as number[], tree: [] as number[] };
+  const calls = { observe: [] as number[], settle: [] as number[], perform: [] as number[], thumb: [] as number[], tree: [] as number[], pointer: [] as number[] };
   const computer = timed(plain, calls);
   // Every turn clicks an empty spot of the static desktop; the last one finishes.
   for (let i = 0; i < STEPS - 1; i++) fake.script({ toolCalls: [{ name: 'computer', input: { action: 'left_click', coordinate: [20 + i, 20] } }] });
@@ -92,8 +94,8 @@ async function timedRun(fake: FakeModelServer, plain: Computer, home: string) {
     gateAndAct: gap('action_proposed', 'action_executed'),
     settleCaptureEncode: gap('action_executed', 'observation'),
   };
-  const computerMs = { observe: median(calls.observe), settle: median(calls.settle), perform: median(calls.perform), thumb: median(calls.thumb), tree: median(calls.tree) };
-  return { step: median(step), model: median(model), settle: median(settle), steps: step.length, parts, computerMs };
+  const computerMs = { observe: median(calls.observe), settle: median(calls.settle), perform: median(calls.perform), thumb: median(calls.thumb), tree: median(calls.tree), pointer: median(calls.pointer) };
+  return { step: median(step), model: median(model), settle: median(settle), steps: step.length, parts, computerMs, pointerReads: calls.pointer.length / Math.max(1, step.length) };
 }
 
 async function main() {
@@ -123,6 +125,9 @@ async function main() {
     // returns, and the focused window's tree is read for grounding beside the capture; the
     // step waits for both before it writes the screenshot (runner/observe.ts).
     console.log(`    os-control work the step waits on outside those calls: thumbnail ${ours.computerMs.thumb.toFixed(1)} ms, element tree ${ours.computerMs.tree.toFixed(1)} ms`);
+    // A synchronous native read (libnut): while it runs the event loop, and so the step, waits.
+    // One follows every action inside the step (takeover-watch.ts agentActing); the rest are the 100 ms poll.
+    console.log(`    takeover watch's pointer reads: ${ours.pointerReads.toFixed(1)} per step, median ${ours.computerMs.pointer.toFixed(1)} ms each`);
   } finally {
     await fake.close();
     rmSync(home, { recursive: true, force: true });
