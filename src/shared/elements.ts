@@ -105,8 +105,11 @@ export type ElementSource = z.infer<typeof ElementSourceSchema>;
  * - `no-bus`: the accessibility bus is not running or not reachable.
  * - `no-window`: no window is focused (or none matches).
  * - `not-exposed`: the window exists but its application publishes no tree (xcalc, Xaw, Tk, plain X).
+ * - `no-answer`: an application on the bus did not answer in time (busy, hung) and may own
+ *   the window: what the window shows is not known — never read as "no tree there" (a
+ *   password check that took it so let a code block's password into the log, issue 28).
  */
-export const NoTreeReasonSchema = z.enum(['unsupported', 'no-bus', 'no-window', 'not-exposed']);
+export const NoTreeReasonSchema = z.enum(['unsupported', 'no-bus', 'no-window', 'not-exposed', 'no-answer']);
 export type NoTreeReason = z.infer<typeof NoTreeReasonSchema>;
 
 export const ElementTreeResultSchema = z.discriminatedUnion('kind', [

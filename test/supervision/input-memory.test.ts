@@ -68,4 +68,17 @@ describe('a click that landed on a password field (issue 28: typed text is a pas
     expect(after([click, 'password text'], [op('invoke', false)])).toBe(true);
     expect(rememberAction(rememberAction(FRESH_INPUT, click, true, onField('password text')), { type: 'type', text: 'x' }, false).intoPassword).toBeUndefined();
   });
+  it('keeps where the last click landed by the same focus rules, whatever the tree said of it (typing-into.ts asks again)', () => {
+    const at = (...steps: Array<[Action, { point: { x: number; y: number } }?]>) => steps.reduce<InputMemory>((m, [a, target]) => rememberAction(m, a, true, target), FRESH_INPUT).clickedAt;
+    const landed = { point: { x: 40, y: 60 } };
+    expect(at([click, landed])).toEqual({ x: 40, y: 60 });
+    expect(at([click, landed], [{ type: 'type', text: 'tulip' }], [{ type: 'move', x: 9, y: 9 }])).toEqual({ x: 40, y: 60 });
+    expect(at([click, landed], [click, { point: { x: 1, y: 2 } }])).toEqual({ x: 1, y: 2 });
+    expect(at([click, landed], [click])).toBeUndefined();
+    expect(at([click, landed], [key('Tab')])).toBeUndefined();
+    const op = (o: 'focus' | 'invoke'): Action => ({ type: 'element', op: o, id: 3, target: { path: 'frame "Login" > text "user"', role: 'text', name: 'user', x: 5, y: 5 } });
+    expect(at([click, landed], [op('focus')])).toBeUndefined();
+    expect(at([click, landed], [op('invoke')])).toEqual({ x: 40, y: 60 });
+    expect(rememberAction(rememberAction(FRESH_INPUT, click, true, landed), { type: 'type', text: 'x' }, false).clickedAt).toBeUndefined();
+  });
 });

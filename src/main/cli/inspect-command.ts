@@ -39,6 +39,7 @@ export function exitForNoTree(reason: NoTreeReason): number {
   switch (reason) {
     case 'not-exposed':
     case 'no-window':
+    case 'no-answer':
       return EXIT.failed;
     case 'no-bus':
     case 'unsupported':

@@ -111,7 +111,8 @@ export async function recordDemonstration(options: RecordOptions): Promise<Recor
     const typed = text;
     text = '';
     // Typed into a password field (or a window whose title says password): masked before it is logged, everywhere after.
-    const into = await typingInto({ focusedTree: () => computer.elementTree({ scope: 'focused' }), activeWindow: () => computer.activeWindow() }, (message) =>
+    const focusedTree = () => computer.elementTree({ scope: 'focused' });
+    const into = await typingInto({ focusedTree, freshTree: focusedTree, activeWindow: () => computer.activeWindow() }, (message) =>
       emit({ type: 'error', message: `the recorder ${message}`, fatal: false }),
     );
     const secret = typedPassword(typed, into);

@@ -214,7 +214,7 @@ async function proposeAndRun(
   let windowRead: ReturnType<RunContext['computer']['activeWindow']> | undefined;
   const windowNow = () => (windowRead ??= ctx.computer.activeWindow());
   // Typed into a password field: masked from its proposal on (secret-field.ts).
-  await maskTypedSecret(ctx, proposed, { focusedTree: treeNow, activeWindow: windowNow });
+  await maskTypedSecret(ctx, proposed, { focusedTree: treeNow, activeWindow: windowNow, freshTree: () => (treeRead = ctx.computer.elementTree({ scope: 'focused' })) });
   ctx.emit({
     type: 'action_proposed',
     step: ctx.step,

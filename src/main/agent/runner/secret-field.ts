@@ -2,7 +2,7 @@ import { filledField, type Action, type Rect } from '../../../shared/actions.js'
 import type { ElementTreeResult } from '../../../shared/elements.js';
 import { MASKED_SECRET, typedPassword } from '../../sessions/scrub.js';
 import { carriesSecret, focusedBounds, TypedSecretFields } from '../../sessions/secret-regions.js';
-import { typingInto } from '../typing-into.js';
+import { typingInto, type TypingReads } from '../typing-into.js';
 import type { RunContext } from './context.js';
 
 /**
@@ -16,10 +16,10 @@ import type { RunContext } from './context.js';
  * action's own, shared with its target and the gate (the focused tree) and the gate's
  * window rules (the active window): one of each per action.
  */
-export async function maskTypedSecret(ctx: Pick<RunContext, 'log' | 'emit' | 'input'>, action: Action, reads: Parameters<typeof typingInto>[0]): Promise<void> {
+export async function maskTypedSecret(ctx: Pick<RunContext, 'log' | 'emit' | 'input'>, action: Action, reads: TypingReads): Promise<void> {
   // Already masked whole (a replay's secret from its environment, a text the turn's check marked): nothing to read.
   if (action.type !== 'type' || ctx.log.scrubText(action.text) === MASKED_SECRET) return;
-  const into = await typingInto(reads, (message) => ctx.emit({ type: 'error', message: `the runner ${message}`, fatal: false }));
+  const into = await typingInto(reads, (message) => ctx.emit({ type: 'error', message: `the runner ${message}`, fatal: false }), ctx.input.clickedAt);
   // The tree's focus, or the field the last click landed on (the bus may not have said the focus moved yet).
   const secret = typedPassword(action.text, { ...into, passwordField: into.passwordField || ctx.input.intoPassword === true });
   if (secret !== undefined) ctx.log.markSecret(secret);

@@ -1,4 +1,4 @@
-import { buttonInput, focusRole, keyInput, type Action, type HeldInputs } from '../../../shared/actions.js';
+import { buttonInput, focusRole, keyInput, type Action, type HeldInputs, type Point } from '../../../shared/actions.js';
 import type { ActionTarget } from '../../../shared/events.js';
 import { assertNever } from '../../../shared/assert-never.js';
 import { parseKeyCombo, type KeyChord } from '../../../os-control/keys.js';
@@ -25,6 +25,13 @@ export interface InputMemory {
    * after a code block's next `keyboard.write` was already checked, 1 run in 2 at load ~20.
    */
   intoPassword?: true;
+  /**
+   * Where the last click landed (global pixels, as its target was read), while no key or
+   * other focus move has come since: text typed next goes to what is there, asked again
+   * of the tree read when it is typed (agent/typing-into.ts) — the click's own read may
+   * have failed, or come before the page drew the field.
+   */
+  clickedAt?: Point;
 }
 
 /** A typed command longer than this is judged by its last 2,000 characters. */
@@ -66,8 +73,25 @@ export function rememberAction(memory: InputMemory, action: Action, ok: boolean,
   if (!ok) return FRESH_INPUT;
   const next = heldAndLine(memory, action);
   const into = intoPasswordAfter(memory.intoPassword === true, action, target);
-  const { intoPassword: _, ...rest } = next;
-  return into ? { ...rest, intoPassword: true } : rest;
+  const clickedAt = clickedAtAfter(memory.clickedAt, action, target);
+  const { intoPassword: _, clickedAt: __, ...rest } = next;
+  return { ...rest, ...(into ? { intoPassword: true as const } : {}), ...(clickedAt ? { clickedAt } : {}) };
+}
+
+/** The last click's point, by the same focus rules as intoPassword: a click sets it, typing keeps it, any other key or an element op drops it. */
+function clickedAtAfter(before: Point | undefined, action: Action, target: ActionTarget | undefined): Point | undefined {
+  if (action.type === 'element') return action.op === 'focus' || action.op === 'click' ? undefined : before;
+  const role = focusRole(action);
+  switch (role) {
+    case 'click':
+      return target?.point;
+    case 'keys':
+      return action.type === 'type' ? before : undefined;
+    case 'none':
+      return before;
+    default:
+      return assertNever(role, 'focus role');
+  }
 }
 
 /** A password field typed into AT-SPI's words: its role, as the target of a click records it. */

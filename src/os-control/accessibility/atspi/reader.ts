@@ -82,6 +82,8 @@ interface AppInfo {
   /** GTK 4 answers GetExtents(screen) relative to its window (it does not know where the window is). */
   relativeExtents: boolean;
   windows: RawElement[];
+  /** Top-level windows that did not answer (a per-call limit ran out): left out of `windows`. */
+  silentWindows: number;
 }
 
 function clip(text: string): string {
@@ -287,16 +289,14 @@ async function appInfo(bus: AtspiBus, walk: Walk, ref: ObjectRef): Promise<AppIn
   const [dest, path] = ref;
   const [self, pid, toolkit, version] = await Promise.all([
     walk.raw(ref, true),
-    bus
-      .call({ destination: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', iface: 'org.freedesktop.DBus', member: 'GetConnectionUnixProcessID', signature: 's', body: [dest] }, IntReply)
-      .then(([p]) => p)
-      .catch(() => undefined),
+    connectionPid(bus, dest),
     bus.call({ destination: dest, path, iface: IFACE.properties, member: 'Get', signature: 'ss', body: [IFACE.application, 'ToolkitName'] }, VariantReply).catch(() => undefined),
     bus.call({ destination: dest, path, iface: IFACE.properties, member: 'Get', signature: 'ss', body: [IFACE.application, 'Version'] }, VariantReply).catch(() => undefined),
   ]);
   const toolkitName = String(toolkit?.[0].value ?? '');
   const toolkitVersion = String(version?.[0].value ?? '');
-  const windows = (await Promise.allSettled(self.childRefs.map((r) => walk.raw(r, true)))).flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const read = await Promise.allSettled(self.childRefs.map((r) => walk.raw(r, true)));
+  const windows = read.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   return {
     ref,
     name: self.name,
@@ -304,14 +304,45 @@ async function appInfo(bus: AtspiBus, walk: Walk, ref: ObjectRef): Promise<AppIn
     showingReliable: !(toolkitName === 'GTK' && toolkitVersion.startsWith('4.')),
     relativeExtents: toolkitName === 'GTK' && toolkitVersion.startsWith('4.'),
     windows,
+    silentWindows: read.length - windows.length,
   };
 }
 
-/** Every application on the bus, with its top-level windows. Apps that do not answer are left out. */
-async function listApps(bus: AtspiBus, walk: Walk): Promise<AppInfo[]> {
+/** An application registered on the bus whose connection lives (the bus daemon knows its pid) but which did not answer. */
+interface SilentApp {
+  bus: string;
+  pid: number;
+}
+
+/**
+ * Every application on the bus, with its top-level windows, and the ones that did not
+ * answer (a per-call limit ran out: busy, hung). A registration whose connection is gone
+ * (the daemon knows no pid for it) is a closed app, not a silent one, and is left out.
+ */
+async function listApps(bus: AtspiBus, walk: Walk): Promise<{ apps: AppInfo[]; silent: SilentApp[] }> {
   const [refs] = await bus.call({ destination: REGISTRY[0], path: REGISTRY[1], iface: IFACE.accessible, member: 'GetChildren' }, RefsReply);
-  const settled = await Promise.allSettled(refs.slice(0, ACCESSIBILITY_LIMITS.maxApps).map((r) => appInfo(bus, walk, r)));
-  return settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const listed = refs.slice(0, ACCESSIBILITY_LIMITS.maxApps);
+  const settled = await Promise.allSettled(listed.map((r) => appInfo(bus, walk, r)));
+  const failed = listed.filter((_, i) => settled[i]!.status === 'rejected');
+  const silent = await Promise.all(failed.map(([dest]) => connectionPid(bus, dest).then((pid) => (pid === undefined ? [] : [{ bus: dest, pid }]))));
+  const apps = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  // An app that answered but not for some of its windows is silent about those.
+  const partly = apps.flatMap((a) => (a.silentWindows > 0 && a.pid !== undefined ? [{ bus: a.ref[0], pid: a.pid }] : []));
+  return { apps, silent: [...silent.flat(), ...partly] };
+}
+
+/** The pid of a bus connection, from the bus daemon (which answers for a busy app); undefined once the connection is gone. */
+function connectionPid(bus: AtspiBus, dest: string): Promise<number | undefined> {
+  return bus
+    .call({ destination: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', iface: 'org.freedesktop.DBus', member: 'GetConnectionUnixProcessID', signature: 's', body: [dest] }, IntReply)
+    .then(([p]) => (p > 0 ? p : undefined))
+    .catch(() => undefined);
+}
+
+/** Said when a silent app may own the window asked for: what it shows is not known, which is not "no tree". */
+function noAnswer(silent: SilentApp[], what: string): { reason: 'no-answer'; detail: string } {
+  const apps = silent.map((a) => `${a.bus} (pid ${a.pid})`).join(', ');
+  return { reason: 'no-answer', detail: `${what}: ${silent.length === 1 ? 'an application' : `${silent.length} applications`} on the accessibility bus did not answer in time (${apps}) — busy or hung; its tree is not known` };
 }
 
 function windowPatternRegex(pattern: string | undefined): RegExp | undefined {
@@ -341,7 +372,7 @@ interface Chosen {
  *    the window of that title on screen, else not exposed;
  * 5. focus unknown: the windows in the ACTIVE state.
  */
-function chooseWindows(apps: AppInfo[], request: ElementTreeRequest, focus: FocusHint | undefined): Chosen[] | { reason: 'no-window' | 'not-exposed'; detail: string } {
+function chooseWindows(apps: AppInfo[], silent: SilentApp[], request: ElementTreeRequest, focus: FocusHint | undefined): Chosen[] | { reason: 'no-window' | 'not-exposed' | 'no-answer'; detail: string } {
   const appSteps = siblingSteps(apps.map((a) => ({ role: 'application', name: a.name })));
   const all: Chosen[] = apps.flatMap((app, i) => {
     const steps = siblingSteps(app.windows);
@@ -352,19 +383,24 @@ function chooseWindows(apps: AppInfo[], request: ElementTreeRequest, focus: Focu
   const pattern = windowPatternRegex(request.windowPattern);
   if (pattern) {
     const hits = all.filter((c) => pattern.test(c.window.name) || pattern.test(c.app.name));
+    if (!hits.length && silent.length) return noAnswer(silent, `no window that answered matches /${request.windowPattern}/i`);
     return hits.length ? hits : { reason: 'no-window', detail: `no window exposing a tree matches /${request.windowPattern}/i (windows: ${all.map((c) => JSON.stringify(c.window.name)).join(', ') || 'none'})` };
   }
   if (request.scope === 'all') {
     const shown = all.filter(onScreen);
+    if (!shown.length && silent.length) return noAnswer(silent, 'no application that answered has a window on screen');
     return shown.length ? shown : { reason: 'no-window', detail: 'no application on the accessibility bus has a window on screen' };
   }
   if (focus?.pid !== undefined) {
     const mine = all.filter((c) => c.app.pid === focus.pid);
+    const busy = silent.filter((a) => a.pid === focus.pid);
     const what = `the focused window${focus.title ? ` ${JSON.stringify(focus.title)}` : ''}${focus.app ? ` (${focus.app}, pid ${focus.pid})` : ` (pid ${focus.pid})`}`;
     if (!mine.length) {
+      if (busy.length) return noAnswer(busy, what);
       return { reason: 'not-exposed', detail: `${what} exposes no accessibility tree: its application is not on the accessibility bus (Xaw/Motif/Tk apps never are; GTK/Qt/Chromium apps are when started with the bus running)` };
     }
     const pick = mine.find(active) ?? (focus.title !== undefined ? mine.find((c) => c.window.name === focus.title) : undefined) ?? mine.find(onScreen);
+    if (!pick && busy.length) return noAnswer(busy, what);
     return pick ? [pick] : { reason: 'not-exposed', detail: `${what}: its application is on the bus but shows none of its windows there` };
   }
   if (focus) {
@@ -372,21 +408,24 @@ function chooseWindows(apps: AppInfo[], request: ElementTreeRequest, focus: Focu
     // xcalc set no _NET_WM_PID): only a window of the same title or application counts.
     const sameApp = (c: Chosen) => focus.app !== undefined && c.app.name.toLowerCase() === focus.app.toLowerCase();
     const pick = all.find((c) => active(c) && (c.window.name === focus.title || sameApp(c))) ?? all.find((c) => c.window.name === focus.title && onScreen(c));
+    if (!pick && silent.length) return noAnswer(silent, `the focused window ${JSON.stringify(focus.title ?? '')}`);
     return pick
       ? [pick]
       : { reason: 'not-exposed', detail: `the focused window ${JSON.stringify(focus.title ?? '')}${focus.app ? ` (${focus.app})` : ''} exposes no accessibility tree: no application on the accessibility bus has it (Xaw/Motif/Tk apps never do; GTK/Qt/Chromium apps do when started with the bus running)` };
   }
   const activeWindows = all.filter(active);
+  if (!activeWindows.length && silent.length) return noAnswer(silent, 'no window that answered is active (focused)');
   return activeWindows.length ? activeWindows : { reason: 'no-window', detail: 'no window on the accessibility bus is active (focused)' };
 }
 
 export async function readTree(bus: AtspiBus, request: ElementTreeRequest, focus: FocusHint | undefined, origin?: WindowOrigin): Promise<ElementTreeResult> {
   const walk = new Walk(bus, request);
-  const apps = await listApps(bus, walk);
+  const { apps, silent } = await listApps(bus, walk);
   if (apps.length === 0 && !focus) {
+    if (silent.length) return { kind: 'none', source: 'atspi', ...noAnswer(silent, 'no application answered') };
     return { kind: 'none', source: 'atspi', reason: 'no-window', detail: 'the accessibility bus runs, but no application is registered on it (start the apps after the bus, without NO_AT_BRIDGE=1 / GTK_A11Y=none)' };
   }
-  const chosen = chooseWindows(apps, request, focus);
+  const chosen = chooseWindows(apps, silent, request, focus);
   if (!Array.isArray(chosen)) return { kind: 'none', source: 'atspi', ...chosen };
   walk.nodes = chosen.length;
   await Promise.all([...new Set(chosen.map((c) => c.app))].map((app) => loadCache(bus, walk, app)));
