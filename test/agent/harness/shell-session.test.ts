@@ -349,3 +349,28 @@ describe('shell session: how a block\'s output ends', () => {
     expect(await s.run('echo next', options())).toMatchObject({ status: 'done', output: 'next\n' });
   }, 60_000);
 });
+
+describe('shell session: a sandbox that cannot run here', () => {
+  /** Calls `start` while no bwrap is on this process's PATH (where the sandbox looks for it); the session starts its interpreter synchronously inside. */
+  function withoutBwrap<T>(start: () => T): T {
+    const saved = process.env.PATH;
+    process.env.PATH = path.join(outside, 'no-bin-here');
+    try {
+      return start();
+    } finally {
+      process.env.PATH = saved;
+    }
+  }
+
+  it('warm() resolves without starting anything; the block says why, and a later block starts once the sandbox can', async () => {
+    const cwd = mkdtempSync(path.join(workspace, 'no-bwrap-'));
+    const s = new ShellSession({ cwd, sandbox: sandboxPolicy({ mode: 'workspace-write', workspace: cwd }) });
+    sessions.push(s);
+    await withoutBwrap(() => s.warm());
+    expect(driversIn(cwd, 'bash')).toEqual([]);
+    await expect(withoutBwrap(() => s.run('touch ran', options()))).rejects.toThrow('the sandbox cannot run here: bubblewrap (bwrap) is not installed');
+    expect(existsSync(path.join(cwd, 'ran'))).toBe(false);
+    expect(await s.run('touch ran; echo ok', options())).toMatchObject({ status: 'done', output: 'ok\n' });
+    expect(existsSync(path.join(cwd, 'ran'))).toBe(true);
+  }, 60_000);
+});
