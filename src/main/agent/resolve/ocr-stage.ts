@@ -2,6 +2,7 @@ import { matchText } from '../../../os-control/ocr/match-text.js';
 import type { OcrWord } from '../../../os-control/ocr/types.js';
 import type { TargetQuery } from './describe.js';
 import { centreOf, inDirection, samePlace } from './geometry.js';
+import { sameNumbers } from './numbers.js';
 import type { Candidate } from './types.js';
 
 /**
@@ -25,7 +26,7 @@ export function ocrCandidates(words: readonly OcrWord[], query: TargetQuery): Ca
   if (query.relation) return relationCandidates(words, query);
   if (!query.words) return [];
   const found = [query.words, ...query.alternatives]
-    .flatMap((wanted) => matchText(words, wanted, { minScore: OCR_MIN_SCORE }))
+    .flatMap((wanted) => matchText(words, wanted, { minScore: OCR_MIN_SCORE }).filter((m) => sameNumbers(m.text, wanted)))
     .map((m) => ({
       point: centreOf(m.bbox),
       stage: 'ocr' as const,

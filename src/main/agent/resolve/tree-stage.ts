@@ -3,6 +3,7 @@ import type { Rect } from '../../../shared/actions.js';
 import { normalizeText, similarity } from '../../../os-control/ocr/match-text.js';
 import type { TargetQuery } from './describe.js';
 import { centreOf, inDirection, samePlace, type Placed } from './geometry.js';
+import { sameNumbers } from './numbers.js';
 import type { Candidate } from './types.js';
 
 /**
@@ -110,6 +111,7 @@ export function textScore(text: string, wanted: string, quoted: boolean): number
   if (wantWords.every((w) => haveWords.includes(w))) {
     return (TREE_SCORE.containsBase + TREE_SCORE.containsSpan * (wantWords.length / haveWords.length)) / TREE_SCORE.exactName;
   }
+  if (!sameNumbers(have, want)) return 0;
   const sim = similarity(have, want);
   return sim >= TREE_SCORE.fuzzyFloor ? sim * TREE_SCORE.fuzzyFactor : 0;
 }
