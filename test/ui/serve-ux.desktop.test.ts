@@ -340,7 +340,11 @@ describe('supervision UX through deskpilot serve', () => {
     await page.getByRole('button', { name: 'Reject R', exact: true }).focus();
     await page.keyboard.press('a');
     await probe.expectClickAt(target.x, target.y, { button: 'left', tolerance: 3, sinceSeq: since, timeoutMs: 10_000 });
-    await until(() => runEvents(task).filter((e) => e.type === 'approval_requested').length >= 2 || undefined, 20_000, 'the second approval');
+    // A run that paused or erred instead says so (the fresh root's failure said only "timed out").
+    await until(() => runEvents(task).filter((e) => e.type === 'approval_requested').length >= 2 || undefined, 20_000, 'the second approval').catch((error: unknown) => {
+      const said = runEvents(task).filter((e) => e.type === 'state' || e.type === 'error').slice(-3);
+      throw new Error(`${error instanceof Error ? error.message : String(error)}; the run's last states and errors: ${JSON.stringify(said)}`);
+    });
     await page.locator('[data-testid=approval-queue] h2', { hasText: 'Approve step 2?' }).waitFor({ timeout: 10_000 });
     await page.getByRole('button', { name: 'Edit E', exact: true }).focus();
     await page.keyboard.press('s');
