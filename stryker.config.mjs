@@ -130,7 +130,13 @@ export const MODULES = {
   // reporting object where it is before a note counts, so the case needs a stand-in app with an AT-SPI object first; the
   // closed check as true and the end callback emptied are equivalent in outcome (a closed watch's bus sends nothing more,
   // an ended click ignores notes). With that case 86 of 94 (91.5%) by count, every mutant that can differ; without it the
-  // measured 88.30% stands. Not measured after e18449e.
+  // measured 88.30% stands. Measured after e18449e, with settle-echo-watch.desktop's click case on a stand-in app that
+  // serves AT-SPI objects (d8d0eaa): lines 140-281 at d8d0eaa (the same code plus caller() and the owed lookup) 88.68%
+  // (94 killed of 106, 78 min at concurrency 1, load ~28-200). beginClick's 3 gaps are killed (each also checked by hand
+  // in a copy, as are the click part of the signal handler, lines 125-131: ||, ?? '', ??=, the point). Its 12 survivors are
+  // the 8 equivalent ones above and 4 in caller(), equivalent in outcome: its guard (as false, || as &&, its message as '')
+  // is unreachable, as the bus daemon sets every signal's sender and path, and any rejection there is "no answer" in
+  // note(); reply?.body as reply.body (a resolved call always has its reply). So 94 of the 94 that can differ.
   // The planner-grounder harness (issue 33): the planner's wire (act tool and text form, one schema), what a resolution means
   // for the step and the actions a resolved act makes, the outage that pauses the run.
   // wire.ts with planner-wire.fast alone: most of its 231 mutants are module-level (ACT_SHAPES, the schema, the line
