@@ -37,6 +37,26 @@ describe('desktops started ahead', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('the next desktop starts once the taken one is up, not beside it', async () => {
+    const log: string[] = [];
+    const pending: Array<() => void> = [];
+    const desktops = new DesktopsAhead(
+      () => {
+        const id = log.push(`start ${log.length + 1}`);
+        return new Promise<DesktopHandle>((resolve) => pending.push(() => resolve({ display: `:${id}`, env: {}, stop: async () => undefined })));
+      },
+      1,
+      3,
+    );
+    const first = desktops.take();
+    expect(log).toEqual(['start 1']);
+    pending[0]!();
+    expect((await first).display).toBe(':1');
+    expect(log).toEqual(['start 1', 'start 2']);
+    pending[1]!();
+    await desktops.close(() => undefined);
+  });
+
   it('close stops the ones no task took (an interrupted eval) and starts no more; a stop that fails is a warning', async () => {
     const { log, start } = counter();
     const desktops = new DesktopsAhead(start, 1, 5);
