@@ -27,7 +27,8 @@ export function pointerTargetPoint(action: Action): Point | undefined {
   return actionSpec(action).pointerAt(action);
 }
 
-function contains(b: Rect | undefined, p: Point): b is Rect {
+/** Whether `p` lies in `b` (its right and bottom edges excluded: the next element's pixels). */
+export function rectContains(b: Rect | undefined, p: Point): b is Rect {
   return b !== undefined && p.x >= b.x && p.y >= b.y && p.x < b.x + b.width && p.y < b.y + b.height;
 }
 
@@ -37,11 +38,11 @@ const area = (b: Rect) => b.width * b.height;
 export function targetInTree(tree: ElementTreeResult, point: Point): Omit<ActionTarget, 'point'> | undefined {
   if (tree.kind !== 'tree') return undefined;
   for (const window of tree.windows) {
-    if (!contains(window.root.bounds, point)) continue;
+    if (!rectContains(window.root.bounds, point)) continue;
     let best: ElementNode | undefined;
     let bestOperable: ElementNode | undefined;
     for (const node of walkElements(window.root.children)) {
-      if (!contains(node.bounds, point) || !node.states.includes('visible')) continue;
+      if (!rectContains(node.bounds, point) || !node.states.includes('visible')) continue;
       if (!best || area(node.bounds!) < area(best.bounds!)) best = node;
       if (isInteractive(node) && (!bestOperable || area(node.bounds!) < area(bestOperable.bounds!))) bestOperable = node;
     }

@@ -2,6 +2,7 @@ import type { Point, Rect } from '../../shared/actions.js';
 import { walkElements, type ElementNode, type ElementTreeResult } from '../../shared/elements.js';
 import type { Computer } from '../../os-control/types.js';
 import { isPasswordField } from '../sessions/secret-regions.js';
+import { rectContains } from './action-target.js';
 
 /** Where typed text goes, as far as a password is concerned. */
 export interface TypingInto {
@@ -28,7 +29,7 @@ export interface TypingReads {
 /** A tree read that says nothing sure of where text goes: it failed, or the app that may own the window did not answer. */
 type TreeRead = { ok: true; tree: ElementTreeResult } | { ok: false; why: string };
 
-async function readTree(read: () => Promise<ElementTreeResult>): Promise<TreeRead> {
+async function readWhereTextGoes(read: () => Promise<ElementTreeResult>): Promise<TreeRead> {
   try {
     const tree = await read();
     if (tree.kind === 'none' && tree.reason === 'no-answer') return { ok: false, why: tree.detail };
@@ -36,10 +37,6 @@ async function readTree(read: () => Promise<ElementTreeResult>): Promise<TreeRea
   } catch (error) {
     return { ok: false, why: error instanceof Error ? error.message : String(error) };
   }
-}
-
-function contains(b: Rect | undefined, p: Point): b is Rect {
-  return b !== undefined && p.x >= b.x && p.y >= b.y && p.x < b.x + b.width && p.y < b.y + b.height;
 }
 
 /**
@@ -64,8 +61,8 @@ export async function typingInto(read: TypingReads, warn: (message: string) => v
     warn(`could not read the active window to tell a password field: ${error instanceof Error ? error.message : String(error)}`);
     return undefined;
   });
-  let tree = await readTree(() => read.focusedTree());
-  if (!tree.ok && read.freshTree) tree = await readTree(read.freshTree);
+  let tree = await readWhereTextGoes(() => read.focusedTree());
+  if (!tree.ok && read.freshTree) tree = await readWhereTextGoes(read.freshTree);
   const window = await readWindow;
   if (!tree.ok) {
     warn(`could not tell whether the text goes into a password field (${tree.why}): it is masked as a secret to be safe`);
@@ -73,7 +70,7 @@ export async function typingInto(read: TypingReads, warn: (message: string) => v
   }
   const nodes: ElementNode[] = tree.tree.kind === 'tree' ? [...walkElements(tree.tree.windows.map((w) => w.root))] : [];
   const focused = nodes.find((n) => n.states.includes('focused'));
-  const clicked = clickedAt ? nodes.find((n) => isPasswordField(n) && contains(n.bounds, clickedAt)) : undefined;
+  const clicked = clickedAt ? nodes.find((n) => isPasswordField(n) && rectContains(n.bounds, clickedAt)) : undefined;
   const intoFocused = focused !== undefined && isPasswordField(focused);
   return { passwordField: intoFocused || clicked !== undefined, fieldBounds: intoFocused ? focused.bounds : (clicked?.bounds ?? focused?.bounds), windowTitle: window?.title };
 }
