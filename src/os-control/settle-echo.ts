@@ -110,6 +110,15 @@ type Message = import('dbus-next').Message;
 const TEXT_CHANGED_MATCH = "type='signal',interface='org.a11y.atspi.Event.Object',member='TextChanged'";
 const SIGNAL = 4;
 
+/**
+ * A signal as the bus daemon passes it on: the daemon sets every message's sender, and a
+ * signal carries its object's path and its interface and member (D-Bus specification,
+ * "Message Format"). Read once at the edge, so a report's object is always asked by both
+ * its sender and its path; anything else on the connection (the replies to our own calls)
+ * is no report.
+ */
+const BusSignal = z.object({ type: z.literal(SIGNAL), sender: z.string(), path: z.string(), interface: z.string(), member: z.string(), body: z.unknown() });
+
 export class TextEchoWatch {
   private readonly open = new Set<{ match: EchoMatch; completeAt: number | undefined }>();
   /** Clicks collecting their answer (click-answer.ts). */
@@ -121,16 +130,18 @@ export class TextEchoWatch {
     private readonly dbus: DbusModule,
   ) {
     bus.on('message', (message: Message) => {
-      if (message.type !== SIGNAL) return;
-      const answer = answersClick(message.interface, message.member, message.body);
+      const signal = BusSignal.safeParse(message);
+      if (!signal.success) return;
+      const { sender, path, interface: iface, member, body } = signal.data;
+      const answer = answersClick(iface, member, body);
       if (answer && this.clicks.size > 0) {
         // One question to the object's app per report, whatever the number of open clicks.
         let object: Promise<ReportedObject> | undefined;
-        const asked = () => (object ??= reportedObject(this.caller(message.sender ?? '', message.path ?? '')));
-        for (const click of this.clicks) void click.note(answer, message.sender, async (kind, point) => landedOn(await asked(), kind, point));
+        const asked = () => (object ??= reportedObject(this.caller(sender, path)));
+        for (const click of this.clicks) void click.note(answer, sender, async (kind, point) => landedOn(await asked(), kind, point));
       }
-      if (message.member !== 'TextChanged' || message.interface !== 'org.a11y.atspi.Event.Object') return;
-      const text = insertedText(message.body);
+      if (member !== 'TextChanged' || iface !== 'org.a11y.atspi.Event.Object') return;
+      const text = insertedText(body);
       if (text === undefined) return;
       for (const echo of this.open) {
         echo.match.insert(text);
@@ -176,9 +187,9 @@ export class TextEchoWatch {
   /** Method calls on one object of the bus (a report's sender and path), their reply bodies. */
   private caller(destination: string, path: string): ObjectCall {
     return async (iface, member, signature, body) => {
-      if (!destination || !path) throw new Error('a report without its sender or object');
-      const reply = await this.bus.call(new this.dbus.Message({ destination, path, interface: iface, member, signature, body }));
-      return reply?.body;
+      // dbus-next resolves null only for a call flagged NO_REPLY_EXPECTED; these never are.
+      const reply = (await this.bus.call(new this.dbus.Message({ destination, path, interface: iface, member, signature, body }))) as Message;
+      return reply.body;
     };
   }
 
