@@ -219,7 +219,10 @@ describe('settle', () => {
     await probe.animate(true);
     try {
       const ac = new AbortController();
-      const waiting = computer.settle({ maxMs: 10_000, signal: ac.signal });
+      // A quiet window no screen can meet before the abort: with the default 75 ms, one
+      // repaint gap of the starved page's animation (fresh root, niced, load ~20) let settle
+      // resolve `settled` after 588 ms, and the abort was never what ended the wait.
+      const waiting = computer.settle({ quietMs: 20_000, maxMs: 30_000, signal: ac.signal });
       setTimeout(() => ac.abort(new Error('stopped')), 100);
       await expect(waiting).rejects.toThrow('stopped');
     } finally {
