@@ -1,5 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { deleteDeviceProperties, setDeviceIntProperty } from '../../../os-control/x11/device-property.js';
+import { x11Session } from '../../../os-control/x11/session.js';
+import { createFences, type Fences } from './input-fence.js';
 
 /**
  * Who is pressing keys and moving the mouse on an X11 desktop, as it happens:
@@ -26,19 +29,11 @@ export interface InputActivitySource {
   close(): void;
   /**
    * Resolves once every event the X server sent before this call has been handed to the
-   * listeners (or the fence was lost: see FENCE_LIMIT_MS). A source without it gives no
+   * listeners (or the fence was lost: see input-fence.ts). A source without it gives no
    * such promise, and its events are judged by when they arrive.
    */
   fence?(): Promise<void>;
 }
-
-/**
- * The longest a fence is waited for before it counts as lost (its event never read: the
- * stream ended, or the server dropped the property change). 40× the longest lag of the
- * stream measured: an XTEST click read 755 ms after xdotool returned, load ~35, a reader
- * niced 10 (40 clicks; median 1 ms).
- */
-export const FENCE_LIMIT_MS = 30_000;
 
 const RAW_KINDS: Record<string, InputActivity['kind']> = {
   RawKeyPress: 'key',
@@ -105,7 +100,9 @@ export function startX11InputActivity(env: NodeJS.ProcessEnv = process.env): Inp
     }
     if (propertyEvent) {
       // "     property: 239 'DESKPILOT_FENCE_…'"
-      if (/^\s+property: \d+ '([^']*)'/.exec(line)?.[1] === fences.name) fences.seen();
+      const property = /^\s+property: \d+ '([^']*)'/.exec(line)?.[1];
+      const slot = property === undefined ? undefined : fences.slotOf(property);
+      if (slot !== undefined) fences.seen(slot);
       return;
     }
     if (!pending) return;
@@ -137,53 +134,38 @@ export function startX11InputActivity(env: NodeJS.ProcessEnv = process.env): Inp
 let fenceStreams = 0;
 
 /**
- * Fences in the event stream: a property of the XTEST device changed after our own
- * input reaches `xinput test-xi2` as a PropertyEvent behind every event the server sent
- * before it, so whatever of ours was still in the pipe has been read once it shows up
- * (issue: serve-ux's run paused on its own click, read more than the 1 s echo window
- * after the click returned, as "human takeover: a mouse button was pressed"). The
- * property is this stream's own (pid and a count: another stream's fences are not ours),
- * and is deleted with the stream. Fences resolve in the order they were asked for.
+ * The fences of one stream (input-fence.ts) as properties of the XTEST device, changed
+ * with one XIChangeProperty each on the process's held X connection (x11/session.ts):
+ * the change reaches `xinput test-xi2` as a PropertyEvent behind every event the server
+ * sent before it (issue: serve-ux's run paused on its own click, read more than the 1 s
+ * echo window after the click returned, as "human takeover: a mouse button was pressed").
+ * It used to be an `xinput set-prop` process per agent action: ~385 ms of fork on the
+ * main thread at load ~62 (issue 29's profile). The names are this stream's own (pid, a
+ * count, the slot: another stream's fences are not ours) and are deleted with the stream.
  */
-function fenceStream(env: NodeJS.ProcessEnv, device: number): { name: string; next(): Promise<void>; seen(): void; close(): void } {
-  const name = `DESKPILOT_FENCE_${process.pid}_${++fenceStreams}`;
-  const waiting: Array<() => void> = [];
-  let count = 0;
-  let closed = false;
-  const release = (done: () => void) => {
-    const at = waiting.indexOf(done);
-    if (at >= 0) waiting.splice(at, 1);
-    done();
+function fenceStream(env: NodeJS.ProcessEnv, device: number): Fences & { slotOf(property: string): number | undefined } {
+  const prefix = `DESKPILOT_FENCE_${process.pid}_${++fenceStreams}_`;
+  const session = x11Session(env.DISPLAY, env.XAUTHORITY);
+  // One change at a time, in fence order: the matching in input-fence.ts relies on the server applying them in that order.
+  let queue: Promise<unknown> = Promise.resolve();
+  const inOrder = <T>(work: () => Promise<T>): Promise<T> => {
+    const done = queue.then(work);
+    queue = done.catch(() => undefined);
+    return done;
   };
+  const fences = createFences({
+    set: (slot, value) => inOrder(() => setDeviceIntProperty(session, device, prefix + slot, value)),
+    remove: (slots) => {
+      // Cleanup at close: a display already gone has nothing left to delete.
+      void inOrder(() => deleteDeviceProperties(session, device, slots.map((slot) => prefix + slot))).catch(() => undefined);
+    },
+  });
   return {
-    name,
-    next() {
-      if (closed) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        const limit = setTimeout(() => release(done), FENCE_LIMIT_MS);
-        limit.unref();
-        function done(): void {
-          clearTimeout(limit);
-          resolve();
-        }
-        waiting.push(done);
-        const set = spawn('xinput', ['set-prop', '--type=int', '--format=32', String(device), name, String(++count)], { env, stdio: 'ignore' });
-        set.unref();
-        // A change the server refused (or no xinput) never shows up: lost, not waited for.
-        set.on('error', () => release(done));
-        set.on('exit', (code) => (code === 0 ? undefined : release(done)));
-      });
-    },
-    seen() {
-      waiting.shift()?.();
-    },
-    close() {
-      closed = true;
-      for (const done of waiting.splice(0)) done();
-      if (count === 0) return;
-      spawn('xinput', ['delete-prop', String(device), name], { env, stdio: 'ignore' })
-        .on('error', () => undefined)
-        .unref();
+    ...fences,
+    slotOf(property) {
+      if (!property.startsWith(prefix)) return undefined;
+      const slot = Number(property.slice(prefix.length));
+      return Number.isInteger(slot) ? slot : undefined;
     },
   };
 }
