@@ -1,4 +1,5 @@
 import { launchProcess, prepareCommand, refusalNote, sandboxRefusal, type CommandSpec, type LaunchedCommand, type RunSandbox, type SandboxPolicy } from '../../sandbox/index.js';
+import { OutputBudget } from './output-budget.js';
 
 export interface ShellOptions {
   timeoutMs?: number;
@@ -68,14 +69,6 @@ function shellFor(platform: NodeJS.Platform, command: string): { file: string; a
   return { file: 'bash', args: ['-c', command] };
 }
 
-/** Keeps the first and last halves of an over-long output, saying how much was cut (`dropped`: cut before it got here). */
-export function truncateMiddle(text: string, max: number, dropped = 0): { text: string; truncated: boolean } {
-  if (text.length <= max && dropped === 0) return { text, truncated: false };
-  const half = Math.min(Math.floor(max / 2), Math.floor(text.length / 2));
-  const cut = text.length - 2 * half + dropped;
-  return { text: `${text.slice(0, half)}\n[... ${cut} characters cut ...]\n${text.slice(text.length - half)}`, truncated: true };
-}
-
 /**
  * Runs one shell command (bash on Linux/macOS, PowerShell on Windows) so that a timeout
  * or a stop kills the command and everything it started: in the run's sandbox session
@@ -95,12 +88,8 @@ export function runShell(command: string, options: ShellOptions = {}): Promise<S
     }
     const sandbox = options.sandbox;
     const plain: CommandSpec = { ...shell, cwd: options.cwd ?? sandbox?.workspace ?? process.cwd(), env: shellEnvironment(options.env ?? process.env) };
-    let output = '';
-    // Keep at most twice the limit in memory; the middle is cut anyway.
-    const append = (text: string) => {
-      output += text;
-      if (output.length > 4 * max) output = truncateMiddle(output, 2 * max).text;
-    };
+    const output = new OutputBudget(max);
+    const append = (text: string) => output.add(text);
     let launched: LaunchedCommand;
     let dispose = () => {};
     try {
@@ -132,10 +121,11 @@ export function runShell(command: string, options: ShellOptions = {}): Promise<S
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       dispose();
-      const extra = note ? `${output ? '\n' : ''}${note}` : '';
-      const cut = truncateMiddle(output + extra, max, dropped);
       // Read the whole (capped) output for the signs: the cut middle may hold them.
-      const refusal = sandbox && !timedOut && !aborted ? sandboxRefusal(output, exitCode, sandbox) : undefined;
+      const refusal = sandbox && !timedOut && !aborted ? sandboxRefusal(output.text, exitCode, sandbox) : undefined;
+      if (note) output.add(`${output.text ? '\n' : ''}${note}`);
+      output.addDropped(dropped ?? 0);
+      const cut = output.cut();
       resolve({
         exitCode,
         output: cut.text,

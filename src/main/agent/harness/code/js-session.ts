@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { truncateMiddle } from '../../tools/shell.js';
+import { OutputBudget } from '../../tools/output-budget.js';
 import { JS_WORKER_SOURCE } from './js-worker-source.js';
-import type { BlockOptions, BlockResult, CodeSession } from './session.js';
+import type { BlockOptions, BlockResult, CodeSession, RunOutcome } from './session.js';
 
 /**
  * One persistent JavaScript session of a run (the `code` harness): QuickJS compiled to
@@ -39,6 +39,7 @@ function quickJsModule(variantPath: string): Promise<WebAssembly.Module> {
 const WorkerMessage = {
   isReady: (m: unknown): m is { type: 'ready' } => (m as { type?: unknown })?.type === 'ready',
   isFailed: (m: unknown): m is { type: 'failed'; error: string } => (m as { type?: unknown })?.type === 'failed',
+  isOutput: (m: unknown): m is { type: 'output'; text: string } => (m as { type?: unknown })?.type === 'output',
   isCall: (m: unknown): m is { type: 'call'; id: number; method: string; args: Record<string, unknown>; line: number | null } => (m as { type?: unknown })?.type === 'call',
   isDone: (m: unknown): m is { type: 'done'; ok: boolean; output: string; value?: string; error?: string } => (m as { type?: unknown })?.type === 'done',
 };
@@ -72,9 +73,9 @@ export class JsSession implements CodeSession {
       const worker = await (this.worker ??= this.start());
       const restarted = this.sayFresh;
       this.sayFresh = false;
-      const outcome = await this.runIn(worker, code, options);
+      const { output, ...outcome } = await this.runIn(worker, code, options);
       if (outcome.status !== 'done' && outcome.status !== 'error') await this.end();
-      const cut = truncateMiddle(outcome.output, options.maxOutputChars);
+      const cut = output.cut();
       return { ...outcome, output: cut.text, truncated: cut.truncated, restarted, durationMs: Date.now() - started };
     } finally {
       this.busy = false;
@@ -119,21 +120,26 @@ export class JsSession implements CodeSession {
     });
   }
 
-  private runIn(worker: Worker, code: string, options: BlockOptions): Promise<Omit<BlockResult, 'restarted' | 'durationMs' | 'truncated'>> {
+  private runIn(worker: Worker, code: string, options: BlockOptions): Promise<RunOutcome> {
     return new Promise((resolve) => {
       let settled = false;
-      const finish = (result: Omit<BlockResult, 'restarted' | 'durationMs' | 'truncated'>) => {
+      // What a stopped, timed-out or crashed block printed before its end is kept too, as a Python block's is.
+      const output = new OutputBudget(options.maxOutputChars);
+      const finish = (result: Omit<RunOutcome, 'output'>) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         options.signal.removeEventListener('abort', onAbort);
         worker.off('message', onMessage);
         worker.off('exit', onExit);
-        resolve(result);
+        resolve({ ...result, output });
       };
       const onMessage = (m: unknown) => {
-        if (WorkerMessage.isDone(m)) {
-          finish({ status: m.ok ? 'done' : 'error', output: m.output, ...(m.value !== undefined ? { value: m.value } : {}), ...(m.error !== undefined ? { error: m.error } : {}) });
+        if (WorkerMessage.isOutput(m)) {
+          output.add(m.text);
+        } else if (WorkerMessage.isDone(m)) {
+          output.add(m.output);
+          finish({ status: m.ok ? 'done' : 'error', ...(m.value !== undefined ? { value: m.value } : {}), ...(m.error !== undefined ? { error: m.error } : {}) });
         } else if (WorkerMessage.isCall(m)) {
           const { id } = m;
           options
@@ -144,15 +150,15 @@ export class JsSession implements CodeSession {
             });
         }
       };
-      const onExit = (code: number) => finish({ status: 'crashed', output: '', error: `the JavaScript session ended (exit ${code})` });
-      const onAbort = () => finish({ status: 'stopped', output: '' });
-      const timer = setTimeout(() => finish({ status: 'timed_out', output: '' }), options.timeoutMs);
+      const onExit = (code: number) => finish({ status: 'crashed', error: `the JavaScript session ended (exit ${code})` });
+      const onAbort = () => finish({ status: 'stopped' });
+      const timer = setTimeout(() => finish({ status: 'timed_out' }), options.timeoutMs);
       worker.on('message', onMessage);
       worker.on('exit', onExit);
       options.signal.addEventListener('abort', onAbort, { once: true });
       // Stopped while the worker started: the abort event has fired already.
       if (options.signal.aborted) return onAbort();
-      worker.postMessage({ type: 'run', code, maxOutputChars: options.maxOutputChars });
+      worker.postMessage({ type: 'run', code });
     });
   }
 }

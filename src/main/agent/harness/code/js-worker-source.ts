@@ -9,9 +9,16 @@
  * could not be heard until the block's time ran out. In a worker, the main thread ends a
  * block at once with `worker.terminate()` (V8 stops WebAssembly at its loop checks).
  *
- * Protocol (postMessage): main → worker {type: 'run', code, maxOutputChars} and
- * {type: 'reply', id, ok, value?, error?}; worker → main {type: 'ready'}, {type: 'call',
- * id, method, args, line} and {type: 'done', ok, output, value?, error?}.
+ * Protocol (postMessage): main → worker {type: 'run', code} and {type: 'reply', id, ok,
+ * value?, error?}; worker → main {type: 'ready'}, {type: 'output', text}, {type: 'call',
+ * id, method, args, line} and {type: 'done', ok, output, value?, error?} (`output`: what
+ * was printed since the last 'output' message).
+ *
+ * Printed text goes to the main thread in pieces of 64 Ki characters, where the one
+ * output budget of every command and block keeps and cuts it (tools/output-budget.ts):
+ * the worker once cut its own copy with its own note, and a flood's note counted only
+ * its last cut (100,000 lines at a 2,000 budget: 2,000-odd said, 586,895 cut). A piece
+ * bounds what the worker holds; 64 Ki makes a 10 MB flood ~160 messages.
  */
 export const JS_WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
@@ -70,15 +77,9 @@ globalThis.ComputerError = ComputerError;
 ${'`'};
 
 let output = '';
-let max = 16000;
+const PIECE = 64 * 1024;
 let seq = 0;
 const waiting = new Map();
-
-function cut(text, limit) {
-  if (text.length <= limit) return text;
-  const half = Math.floor(limit / 2);
-  return text.slice(0, half) + '\n[... ' + (text.length - 2 * half) + ' characters cut ...]\n' + text.slice(text.length - half);
-}
 
 function describe(error) {
   if (error && typeof error === 'object' && 'message' in error) {
@@ -102,7 +103,10 @@ function show(value) {
   const context = runtime.newContext();
   const print = context.newFunction('__deskpilot_print', (text) => {
     output += context.getString(text);
-    if (output.length > 4 * max) output = cut(output, 2 * max);
+    if (output.length >= PIECE) {
+      parentPort.postMessage({ type: 'output', text: output });
+      output = '';
+    }
   });
   const call = context.newAsyncifiedFunction('__deskpilot_call', async (method, args, line) => {
     const id = ++seq;
@@ -130,7 +134,6 @@ function show(value) {
     }
     if (message.type !== 'run') return;
     output = '';
-    max = message.maxOutputChars;
     const result = await context.evalCodeAsync(message.code, 'block.js');
     if (result.error) {
       const error = describe(context.dump(result.error));

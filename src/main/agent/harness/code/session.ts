@@ -4,7 +4,8 @@ import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { z } from 'zod';
 import { sandboxRefusal, startSandboxedProcess, type CommandSpec, type SandboxedProcess, type SandboxPolicy } from '../../../sandbox/index.js';
-import { shellEnvironment, truncateMiddle } from '../../tools/shell.js';
+import { OutputBudget } from '../../tools/output-budget.js';
+import { shellEnvironment } from '../../tools/shell.js';
 import { PYTHON_DRIVER } from './python-driver.js';
 import { SHELL } from './shell-driver.js';
 import type { Interpreter } from './interpreter.js';
@@ -90,8 +91,8 @@ const DoneSchema = z.object({ type: z.literal('done'), ok: z.boolean(), value: z
 const CallSchema = z.object({ type: z.literal('call'), id: z.number().int(), method: z.string(), args: z.record(z.string(), z.unknown()), line: z.number().int().nullable() });
 const DriverMessageSchema = z.union([DoneSchema, CallSchema]);
 
-/** What a block's run in the interpreter gives back, before the cut: its output and how much of its middle was already dropped. */
-type RunOutcome = Omit<BlockResult, 'restarted' | 'durationMs' | 'truncated'> & { dropped: number };
+/** What a block's run in an interpreter gives back: its output kept to the budget, not yet cut (the Python and bash sessions, the JavaScript one). */
+export type RunOutcome = Omit<BlockResult, 'restarted' | 'durationMs' | 'truncated' | 'output'> & { output: OutputBudget };
 
 interface Live {
   process: SandboxedProcess;
@@ -152,10 +153,10 @@ export class InterpreterSession implements CodeSession {
       const live = (this.live ??= this.start());
       const restarted = this.sayFresh;
       this.sayFresh = false;
-      const { dropped, ...outcome } = await this.runIn(live, code, options);
+      const { output, ...outcome } = await this.runIn(live, code, options);
       if (outcome.status === 'stopped' || outcome.status === 'timed_out' || outcome.status === 'crashed') await this.end(true);
-      const cut = truncateMiddle(outcome.output, options.maxOutputChars, dropped);
-      const refusal = this.refusalOf(outcome);
+      const cut = output.cut();
+      const refusal = this.refusalOf({ ...outcome, output: output.text });
       return { ...outcome, output: cut.text, truncated: cut.truncated, restarted, durationMs: Date.now() - started, ...(refusal ? { refusal } : {}) };
     } finally {
       this.busy = false;
@@ -220,13 +221,10 @@ export class InterpreterSession implements CodeSession {
     const { child } = live;
     const marker = `\u0000${live.nonce}\u0000`;
     return new Promise((resolve) => {
-      let output = '';
-      /** Characters cut from output's middle while the block ran: the model is told the whole cut, not the last cut's. */
-      let dropped = 0;
+      const output = new OutputBudget(options.maxOutputChars);
       let settled = false;
       let done: z.infer<typeof DoneSchema> | undefined;
       const ended = { stdout: false, stderr: false };
-      const max = options.maxOutputChars;
       const streams: Array<[keyof typeof ended, Readable]> = [
         ['stdout', child.stdout!],
         ['stderr', child.stderr!],
@@ -241,14 +239,7 @@ export class InterpreterSession implements CodeSession {
           const at = pending.indexOf(marker);
           const take = at >= 0 ? pending.slice(0, at) : pending.slice(0, Math.max(0, pending.length - marker.length));
           pending = at >= 0 ? '' : pending.slice(take.length);
-          output += take;
-          // Keep at most a few budgets in memory: the middle is cut anyway. The head and tail are
-          // kept without a note (run() writes the one note, with every character cut counted):
-          // a 218,890-character flood at a 2,000 budget was said to be ~4,000 characters cut.
-          if (output.length > 4 * max) {
-            dropped += output.length - 2 * max;
-            output = output.slice(0, max) + output.slice(output.length - max);
-          }
+          output.add(take);
           if (at >= 0) {
             ended[name] = true;
             maybeFinish();
@@ -261,7 +252,7 @@ export class InterpreterSession implements CodeSession {
         });
       }
       const { rpc } = live;
-      const finish = (result: Omit<RunOutcome, 'dropped'>) => {
+      const finish = (result: Omit<RunOutcome, 'output'>) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
@@ -273,14 +264,13 @@ export class InterpreterSession implements CodeSession {
         rpc.off('line', onLine);
         // A block that crashed, stopped or timed out never wrote its markers: the last characters each stream held
         // back (up to the marker's 26) are its output's end — the line with a sandbox refusal's sign, often.
-        const rest = listeners.map((off) => off()).join('');
-        resolve({ ...result, output: result.output + rest, dropped });
+        output.add(listeners.map((off) => off()).join(''));
+        resolve({ ...result, output });
       };
       const maybeFinish = () => {
         if (!done || !ended.stdout || !ended.stderr) return;
         finish({
           status: done.ok ? 'done' : 'error',
-          output,
           ...(done.value !== undefined ? { value: done.value } : {}),
           ...(done.error !== undefined ? { error: done.error } : {}),
         });
@@ -307,17 +297,17 @@ export class InterpreterSession implements CodeSession {
       };
       rpc.on('line', onLine);
       // The reasons start() listens for; read once the event has run its listeners (start's first).
-      const onClose = () => finish({ status: 'crashed', output, error: live.gone ?? `${this.interpreter.name} ended` });
+      const onClose = () => finish({ status: 'crashed', error: live.gone ?? `${this.interpreter.name} ended` });
       child.once('close', onClose);
-      const onError = () => finish({ status: 'crashed', output, error: live.gone ?? `${this.interpreter.name} could not start` });
+      const onError = () => finish({ status: 'crashed', error: live.gone ?? `${this.interpreter.name} could not start` });
       child.once('error', onError);
-      const onAbort = () => finish({ status: 'stopped', output });
+      const onAbort = () => finish({ status: 'stopped' });
       options.signal.addEventListener('abort', onAbort, { once: true });
-      const timer = setTimeout(() => finish({ status: 'timed_out', output }), options.timeoutMs);
+      const timer = setTimeout(() => finish({ status: 'timed_out' }), options.timeoutMs);
       // Stopped while the interpreter started: the abort event has fired already.
       if (options.signal.aborted) return onAbort();
       // A warm interpreter that ended before this block: its close has fired already.
-      if (live.gone !== undefined) return finish({ status: 'crashed', output, error: live.gone });
+      if (live.gone !== undefined) return finish({ status: 'crashed', error: live.gone });
       live.stdin.write(this.interpreter.frame(code, live.nonce));
     });
   }
