@@ -123,7 +123,7 @@ export class JsSession implements CodeSession {
   private runIn(worker: Worker, code: string, options: BlockOptions): Promise<RunOutcome> {
     return new Promise((resolve) => {
       let settled = false;
-      // What a stopped, timed-out or crashed block printed before its end is kept too, as a Python block's is.
+      // A stopped, timed-out or crashed block keeps the 64 Ki pieces of its print output that reached this thread before its end.
       const output = new OutputBudget(options.maxOutputChars);
       const finish = (result: Omit<RunOutcome, 'output'>) => {
         if (settled) return;
