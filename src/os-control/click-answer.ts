@@ -73,7 +73,7 @@ export interface ClickAnswer {
   aim(point: Point | undefined): void;
   /** What the click owes, asked of `app`'s tree at the click's point (click-owed.ts); undefined: no window of it there. Rejects when the app does not say. */
   owed(app: string): Promise<OwedAnswer | undefined>;
-  /** Resolves true once answered, false after `limitMs` without one (or on abort). */
+  /** Resolves true once answered, false after `limitMs` without one (or on abort, also one before the wait). */
   wait(limitMs: number, signal?: AbortSignal): Promise<boolean>;
   /** Keys went out: a caret move from now on may be theirs, no answer to the click. */
   keysSent(): void;
@@ -132,7 +132,7 @@ export class OpenClickAnswer implements ClickAnswer {
    */
   async note(kind: ClickAnswerKind, sender: string | undefined, landedOn: (kind: ClickAnswerKind, point: Point | undefined) => Promise<boolean>): Promise<void> {
     const beforeKeys = !this.keysOut;
-    if (this.ended) return;
+    // Once ended the point is settled (end() settles it), so an ended click returns here.
     const point = await this.point;
     if (this.ended) return;
     // A rejected check makes the keys wait on for another report: the safe side.
@@ -142,12 +142,15 @@ export class OpenClickAnswer implements ClickAnswer {
     if (kind === 'focus') this.gotFocus = true;
     if (!beforeKeys) return;
     this.got = true;
+    // Each waiter takes itself out of the set.
     for (const wake of this.waiters) wake();
-    this.waiters.clear();
   }
 
   wait(limitMs: number, signal?: AbortSignal): Promise<boolean> {
-    if (this.got) return Promise.resolve(true);
+    // A signal aborted before the wait (the run stopped while the app was asked what the
+    // click owes, up to OWED_LOOKUP_MS) fires no more 'abort': without this the stop
+    // waited out the whole limit, 60 s for a text field.
+    if (this.got || signal?.aborted) return Promise.resolve(this.got);
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -156,7 +159,8 @@ export class OpenClickAnswer implements ClickAnswer {
         resolve(this.got);
       };
       const timer = setTimeout(done, limitMs);
-      signal?.addEventListener('abort', done, { once: true });
+      // done() takes the listener off again, whichever of the three ends the wait.
+      signal?.addEventListener('abort', done);
       this.waiters.add(done);
     });
   }
@@ -262,8 +266,8 @@ export class ClickAnswers {
       const { answer } = click;
       const outcome = answer.answered || answer.focused ? 'complete' : click.owesNothing ? 'other' : 'silent';
       this.windows.learn(window, outcome);
-      if (outcome === 'complete' && answer.answeredBy !== undefined && window !== 0) this.apps.set(window, answer.answeredBy);
-      // The memory keeps at most ECHO_MEMORY_SIZE windows: an app is kept only for a marked one.
+      if (outcome === 'complete' && answer.answeredBy !== undefined) this.apps.set(window, answer.answeredBy);
+      // An app is kept only for a marked window: the memory keeps at most ECHO_MEMORY_SIZE, and never 0 (no window had the focus).
       for (const known of this.apps.keys()) if (!this.windows.expects(known)) this.apps.delete(known);
     });
   }

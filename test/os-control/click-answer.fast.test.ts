@@ -5,6 +5,7 @@
  * last click was answered, as long as the click owes (its app's tree says); a wait that
  * ends unanswered unmarks it, a click that owes nothing teaches nothing.
  */
+import { getEventListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import { answersClick, CLICK_ANSWER_EVENTS, CLICK_ANSWER_LIMITS_MS, CLICK_ANSWER_MATCHES, ClickAnswers, OpenClickAnswer } from '../../src/os-control/click-answer.js';
 import type { OwedAnswer } from '../../src/os-control/click-owed.js';
@@ -18,6 +19,8 @@ describe('answersClick', () => {
     expect(answersClick(OBJECT, 'StateChanged', ['focused', 0, 0])).toBeUndefined();
     expect(answersClick(OBJECT, 'StateChanged', ['checked', 1, 0])).toBeUndefined();
     expect(answersClick(OBJECT, 'StateChanged', 'focused')).toBeUndefined();
+    // A signal without a body (dbus-next leaves it undefined) is no answer, and no error.
+    expect(answersClick(OBJECT, 'StateChanged', undefined)).toBeUndefined();
     expect(answersClick(OBJECT, 'TextCaretMoved', ['', 4, 0])).toBe('caret');
     expect(answersClick(OBJECT, 'TextChanged', ['insert', 0, 1])).toBeUndefined();
     expect(answersClick(FOCUS, 'Focus', ['', 0, 0])).toBe('focus');
@@ -120,6 +123,62 @@ describe('OpenClickAnswer', () => {
     expect(ended.focused).toBe(false);
   });
 
+  it('an answered click waits for nothing: no timer is started, none is left, the abort listener is gone', async () => {
+    vi.useFakeTimers();
+    try {
+      const answer = new OpenClickAnswer(() => {}, noOwed);
+      answer.aim({ x: 1, y: 1 });
+      const controller = new AbortController();
+      const waiting = answer.wait(10_000, controller.signal);
+      expect(vi.getTimerCount()).toBe(1);
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+      await answer.note('focus', ':1.3', yes);
+      expect(await waiting).toBe(true);
+      // The limit's timer and the abort listener went with the answer (a wait per click, a run of thousands of clicks).
+      expect(vi.getTimerCount()).toBe(0);
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+      // Once answered a wait of any length resolves at once, on no timer.
+      const again = answer.wait(10_000);
+      expect(vi.getTimerCount()).toBe(0);
+      expect(await again).toBe(true);
+      // A later report from another app does not change who answered.
+      await answer.note('caret', ':1.4', yes);
+      expect(answer.answeredBy).toBe(':1.3');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a wait asked with a signal aborted already ends at once, false, on no timer', async () => {
+    vi.useFakeTimers();
+    try {
+      const answer = new OpenClickAnswer(() => {}, noOwed);
+      const controller = new AbortController();
+      controller.abort();
+      let result: boolean | undefined;
+      void answer.wait(CLICK_ANSWER_LIMITS_MS.textFocus, controller.signal).then((value) => (result = value));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(result).toBe(false);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a report whose tie comes back after the click ended is no answer', async () => {
+    const answer = new OpenClickAnswer(() => {}, noOwed);
+    answer.aim({ x: 1, y: 1 });
+    let tieLater!: (v: boolean) => void;
+    const pending = answer.note('focus', ':1.2', () => new Promise<boolean>((resolve) => (tieLater = resolve)));
+    await vi.waitFor(() => expect(tieLater).toBeDefined());
+    answer.end();
+    tieLater(true);
+    await pending;
+    expect(answer.answered).toBe(false);
+    expect(answer.focused).toBe(false);
+    expect(answer.answeredBy).toBeUndefined();
+  });
+
   it('owed asks the app at the click point; a click with no known point cannot say', async () => {
     const asked: unknown[] = [];
     const answer = new OpenClickAnswer(() => {}, (app, point) => {
@@ -144,6 +203,7 @@ function handAnswer(answered = false, owed: () => Promise<OwedAnswer | undefined
   const waits: number[] = [];
   const owedAsked: string[] = [];
   let ended = 0;
+  let keys = 0;
   let resolveWait: ((v: boolean) => void) | undefined;
   const answer = {
     answered,
@@ -154,7 +214,9 @@ function handAnswer(answered = false, owed: () => Promise<OwedAnswer | undefined
       owedAsked.push(app);
       return owed();
     },
-    keysSent: () => {},
+    keysSent: () => {
+      keys++;
+    },
     wait: (limitMs: number) => {
       waits.push(limitMs);
       return new Promise<boolean>((resolve) => (resolveWait = resolve));
@@ -163,7 +225,7 @@ function handAnswer(answered = false, owed: () => Promise<OwedAnswer | undefined
       ended++;
     },
   };
-  return { answer, waits, owedAsked, ended: () => ended, finish: (v: boolean) => resolveWait?.(v) };
+  return { answer, waits, owedAsked, ended: () => ended, keys: () => keys, finish: (v: boolean) => resolveWait?.(v) };
 }
 
 const { textFocus: TEXT_MS, other: OTHER_MS } = CLICK_ANSWER_LIMITS_MS;
@@ -183,6 +245,8 @@ describe('ClickAnswers', () => {
     await clicks.awaited();
     expect(first.waits).toEqual([]);
     expect(first.ended()).toBe(0);
+    // The answer hears that the keys went out: a caret move from now on is theirs.
+    expect(first.keys()).toBe(1);
     click(clicks, 7, true);
     await Promise.resolve();
     expect(clicks.expects(7)).toBe(false);
@@ -293,6 +357,8 @@ describe('ClickAnswers', () => {
     controller.abort();
     held.finish(false);
     await waited;
+    // Collecting for it stops at once, not at the next click.
+    expect(held.ended()).toBe(1);
     await clicks.close();
     expect(clicks.expects(5)).toBe(true);
     clicks.clicked(undefined);
@@ -305,6 +371,74 @@ describe('ClickAnswers', () => {
     clicks.clicked(lost.answer);
     await clicks.close();
     expect(clicks.expects(0)).toBe(false);
+  });
+
+  it('a stop while the app is asked what the click owes ends the keys\' wait at once, not at the 60 s limit (real answers)', async () => {
+    vi.useFakeTimers();
+    try {
+      const clicks = new ClickAnswers();
+      const yes = () => Promise.resolve(true);
+      const first = new OpenClickAnswer(() => {}, () => Promise.resolve(undefined));
+      clicks.clicked(first);
+      clicks.landed({ x: 5, y: 5 }, Promise.resolve(8));
+      await first.note('focus', ':1.2', yes);
+      let owe!: (owed: OwedAnswer) => void;
+      const next = new OpenClickAnswer(() => {}, () => new Promise<OwedAnswer>((resolve) => (owe = resolve)));
+      clicks.clicked(next);
+      clicks.landed({ x: 5, y: 5 }, Promise.resolve(8));
+      const controller = new AbortController();
+      let done = false;
+      const keys = clicks.awaited(controller.signal).then(() => (done = true));
+      await vi.waitFor(() => expect(owe).toBeDefined());
+      controller.abort();
+      owe('text-focus');
+      await vi.advanceTimersByTimeAsync(0);
+      expect(done).toBe(true);
+      await keys;
+      expect(next.answered).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a closed click is over: keys after it wait for nothing and ask nothing', async () => {
+    const clicks = new ClickAnswers();
+    click(clicks, 6, true);
+    const closed = click(clicks, 6, false, () => Promise.resolve('text-focus'));
+    await clicks.close();
+    await clicks.awaited();
+    expect(closed.owedAsked).toEqual([]);
+    expect(closed.waits).toEqual([]);
+    expect(closed.keys()).toBe(0);
+    expect(closed.ended()).toBe(1);
+  });
+
+  it("a window's answering app is forgotten once the window is unmarked, and kept by a click that owes nothing", async () => {
+    const clicks = new ClickAnswers();
+    click(clicks, 2, true, undefined, ':1.5');
+    // Unanswered: window 2 is unmarked, its app forgotten.
+    click(clicks, 2);
+    // Answered without a sender: marked again, its app not known.
+    const unnamed = click(clicks, 2, true);
+    unnamed.answer.answeredBy = undefined;
+    const next = click(clicks, 2);
+    const w1 = clicks.awaited();
+    await vi.waitFor(() => expect(next.waits).toEqual([OTHER_MS]));
+    expect(next.owedAsked).toEqual([]);
+    next.answer.answered = true;
+    next.answer.answeredBy = ':1.6';
+    next.finish(true);
+    await w1;
+    // Owes nothing; a caret report after its keys came from another app: the window's app stays :1.6.
+    const nothing = click(clicks, 2, false, () => Promise.resolve('nothing'));
+    await clicks.awaited();
+    nothing.answer.answeredBy = ':1.8';
+    const after = click(clicks, 2, false, () => Promise.resolve('focus'));
+    const w2 = clicks.awaited();
+    await vi.waitFor(() => expect(after.waits).toEqual([OTHER_MS]));
+    expect(after.owedAsked).toEqual([':1.6']);
+    after.finish(false);
+    await w2;
   });
 
   it('a click while no window had the focus (0) is never learnt', async () => {

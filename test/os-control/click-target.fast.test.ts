@@ -3,9 +3,9 @@
  * object is under the click point, is no whole view, and (for a caret) takes text; what a
  * click owes follows from the states of the object its app finds under the point.
  */
-import { describe, expect, it } from 'vitest';
-import { owedAnswer, owedFromStates } from '../../src/os-control/click-owed.js';
-import { landedOn, reportedObject, type ObjectCall } from '../../src/os-control/click-target.js';
+import { describe, expect, it, vi } from 'vitest';
+import { OWED_LOOKUP_MS, owedAnswer, owedFromStates } from '../../src/os-control/click-owed.js';
+import { landedOn, OBJECT_LOOKUP_MS, reportedObject, type ObjectCall } from '../../src/os-control/click-target.js';
 
 const entry = { role: 79, extents: [580, 40, 148, 36] as const, editable: true };
 
@@ -111,5 +111,83 @@ describe('owedAnswer', () => {
   it('no window of the app under the point: undefined; an object that fails: rejects', async () => {
     expect(await owedAnswer(app(0).call, ':1.2', { x: 1100, y: 700 })).toBeUndefined();
     await expect(owedAnswer(app(0).call, ':1.3', { x: 1, y: 1 })).rejects.toThrow(/GetChildren/);
+  });
+});
+
+describe('owedAnswer at the edges', () => {
+  /** One app `:1.2`: `objects` by path, each member's reply (a function of the call's body, or the body itself). */
+  function tree(objects: Record<string, Record<string, unknown>>) {
+    const log: string[] = [];
+    const call = (destination: string, path: string): ObjectCall => (_iface, member) => {
+      log.push(`${destination} ${path}.${member}`);
+      const reply = objects[`${destination} ${path}`]?.[member];
+      return reply === undefined ? Promise.reject(new Error(`no ${member} on ${destination} ${path}`)) : Promise.resolve(reply);
+    };
+    return { call, log };
+  }
+  const root = (windows: Array<[string, string]>) => ({ ':1.2 /org/a11y/atspi/accessible/root': { GetChildren: [windows] } });
+  const focusableText = { GetRole: [79], GetState: [[bits(7, 11), 0]] };
+
+  it("a window's extents hold their left and top edges, not their right and bottom ones", async () => {
+    const { call } = tree({
+      ...root([[':1.2', '/w']]),
+      ':1.2 /w': { GetExtents: [[20, 30, 100, 50]], GetState: [[0]], GetAccessibleAtPoint: [[':1.2', '/entry']] },
+      ':1.2 /entry': { ...focusableText, GetAccessibleAtPoint: [[':1.2', '/org/a11y/atspi/null']] },
+    });
+    for (const inside of [{ x: 20, y: 30 }, { x: 119, y: 79 }]) expect(await owedAnswer(call, ':1.2', inside)).toBe('text-focus');
+    for (const outside of [{ x: 19, y: 50 }, { x: 120, y: 50 }, { x: 50, y: 29 }, { x: 50, y: 80 }]) expect(await owedAnswer(call, ':1.2', outside)).toBeUndefined();
+  });
+
+  it("the walk follows an object of another app (a plug's, at the same path as the socket), and stops at an object that names itself", async () => {
+    const { call, log } = tree({
+      ...root([[':1.2', '/w']]),
+      ':1.2 /w': { GetExtents: [[0, 0, 500, 500]], GetState: [[bits(1)]], GetAccessibleAtPoint: [[':1.9', '/w']] },
+      // The plug's own objects: an empty bus name is the plug's app, not the window's.
+      ':1.9 /w': { GetAccessibleAtPoint: [['', '/entry']], GetRole: [37], GetState: [[0, 0]] },
+      ':1.9 /entry': { ...focusableText, GetAccessibleAtPoint: [[':1.9', '/entry']] },
+    });
+    expect(await owedAnswer(call, ':1.2', { x: 10, y: 10 })).toBe('text-focus');
+    expect(log.filter((line) => line.endsWith('GetAccessibleAtPoint'))).toEqual([':1.2 /w.GetAccessibleAtPoint', ':1.9 /w.GetAccessibleAtPoint', ':1.9 /entry.GetAccessibleAtPoint']);
+  });
+
+  it('an endless tree (each object names a new child under the point) is walked 32 levels deep, no further', async () => {
+    const log: string[] = [];
+    const call = (_destination: string, path: string): ObjectCall => (_iface, member) => {
+      log.push(`${path}.${member}`);
+      if (member === 'GetChildren') return Promise.resolve([[[':1.2', '/0']]]);
+      if (member === 'GetExtents') return Promise.resolve([[0, 0, 100, 100]]);
+      if (member === 'GetAccessibleAtPoint') return Promise.resolve([[':1.2', `${path}/0`]]);
+      if (member === 'GetRole') return Promise.resolve([79]);
+      return Promise.resolve([[path.length > 60 ? bits(7, 11) : 0, 0]]);
+    };
+    expect(await owedAnswer(call, ':1.2', { x: 1, y: 1 })).toBe('text-focus');
+    expect(log.filter((line) => line.endsWith('GetAccessibleAtPoint'))).toHaveLength(32);
+    // The deepest object named (32 levels below the window) is the first asked for its role.
+    expect(log.find((line) => line.endsWith('GetRole'))).toBe(`/0${'/0'.repeat(32)}.GetRole`);
+  });
+
+  it('an app that does not answer in time: rejects naming the lookup, after OWED_LOOKUP_MS', async () => {
+    vi.useFakeTimers();
+    try {
+      const silent = owedAnswer(() => () => new Promise(() => {}), ':1.2', { x: 1, y: 1 });
+      const outcome = silent.then(() => 'resolved', (error: unknown) => String(error));
+      await vi.advanceTimersByTimeAsync(OWED_LOOKUP_MS);
+      expect(await outcome).toMatch(/asking the clicked app what is under the click/);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('reportedObject in time', () => {
+  it('an object that does not answer in time: rejects naming the lookup, after OBJECT_LOOKUP_MS', async () => {
+    vi.useFakeTimers();
+    try {
+      const outcome = reportedObject(() => new Promise(() => {})).then(() => 'resolved', (error: unknown) => String(error));
+      await vi.advanceTimersByTimeAsync(OBJECT_LOOKUP_MS);
+      expect(await outcome).toMatch(/asking a reported object its role, extents and state/);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
