@@ -11,6 +11,8 @@ import type { MouseButton, Point } from '../shared/actions.js';
 import { run } from './exec.js';
 import type { KeySpec } from './keys.js';
 import { loadNut, type Nut } from './native.js';
+import { pointerOverSocket } from './x11/pointer.js';
+import { x11Session } from './x11/session.js';
 
 /**
  * `xdotool key --delay`: xdotool sleeps half of it after each press and each release.
@@ -152,7 +154,20 @@ export class Devices {
     await nut.providerRegistry.getMouse().setMousePosition(new nut.Point(Math.round(p.x), Math.round(p.y)));
   }
 
+  /**
+   * Where the pointer is. On X11 one request on the display's held connection
+   * (x11/pointer.ts: awaited, the event loop free meanwhile); libnut's synchronous read when
+   * that connection cannot answer (a display our client cannot reach, an auth it does not
+   * speak, a hang past its limit) and off X11.
+   */
   async position(): Promise<Point> {
+    if (process.platform === 'linux' && process.env.DISPLAY) {
+      try {
+        return await pointerOverSocket(x11Session());
+      } catch {
+        // libnut below reads the same pointer through Xlib; its error, if any, is the one reported.
+      }
+    }
     const nut = await this.n();
     const p = await nut.providerRegistry.getMouse().currentMousePosition();
     return { x: p.x, y: p.y };

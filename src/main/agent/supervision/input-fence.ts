@@ -81,7 +81,7 @@ export function createFences(sender: FenceSender, limitMs = FENCE_LIMIT_MS): Fen
       used = Math.max(used, slot + 1);
       return new Promise<void>((resolve) => {
         const limit = setTimeout(release, limitMs);
-        limit.unref?.();
+        limit.unref();
         function release(): void {
           clearTimeout(limit);
           resolve();
@@ -92,9 +92,8 @@ export function createFences(sender: FenceSender, limitMs = FENCE_LIMIT_MS): Fen
       });
     },
     seen(slot) {
+      // -1 (no fence in flight holds it: a change before this stream's first fence, or a stale one) releases none.
       const at = held.findIndex((f) => f.slot === slot);
-      // Not a fence in flight: a change made before this stream's first fence went out, or a stale one.
-      if (at < 0) return;
       for (const fence of held.splice(0, at + 1)) fence.release();
     },
     close() {
