@@ -106,6 +106,18 @@ describe('verbs', () => {
     expect(parseDescription('open Recent menu')).toMatchObject({ words: 'open recent', alternatives: ['recent'], roles: ['menu', 'menu item'] });
     // The bare words' sign names follow them.
     expect(parseDescription('press plus')).toMatchObject({ words: 'press plus', alternatives: ['plus', '+'] });
+    // The rest after the verb is a role word alone ("open menu"): the verb is the name, and no empty name is offered beside it.
+    expect(parseDescription('open menu')).toEqual({ text: 'open menu', words: 'open', alternatives: [], quoted: false, roles: ['menu', 'menu item'] });
+  });
+
+  it('a verb or an article inside the words is part of the name: only a leading one is dropped', () => {
+    expect(parseDescription('the Double click speed slider')).toMatchObject({ words: 'double click speed', roles: ['slider'] });
+    expect(parseDescription('the Hit count label')).toMatchObject({ words: 'hit count' });
+    // "a " inside "data file" and "as a copy" stays: "Data file" is not "datfile", "Save as a copy" is not "save as copy".
+    expect(parseDescription('the Data file field')).toMatchObject({ words: 'data file', roles: FIELD });
+    expect(parseDescription('Save as a copy')).toMatchObject({ words: 'save as a copy', alternatives: [] });
+    // After a name verb, "data" is no article: the verb is read both ways.
+    expect(parseDescription('open Data file')).toMatchObject({ words: 'open data file', alternatives: ['data file'] });
   });
 });
 

@@ -147,6 +147,8 @@ describe('names', () => {
     expect(pairs(tabs(['Page 1', 'Page 2']), 'the Page 2 tab')).toEqual([['page tab "Page 2"', 1]]);
     // Numbers are whole and in order: "Row 1 of 12" is not "Row 11 of 2", "Page 12" is not "Page 1 2".
     expect(numbersOf('Save 1 of 12')).toBe('1 12');
+    // A name without numbers holds none: the empty text, so two such names agree.
+    expect(numbersOf('Settings')).toBe('');
     expect(sameNumbers('Row 1 of 12', 'Row 11 of 2')).toBe(false);
     expect(sameNumbers('Page 12', 'Page 1 2')).toBe(false);
     expect(sameNumbers('Page two', 'Pages')).toBe(true);

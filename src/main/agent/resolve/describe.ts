@@ -131,11 +131,13 @@ function readQuery(text: string, depth: number): TargetQuery {
   const nameVerb = NAME_VERB.exec(rest);
   if (nameVerb) {
     const after = rest.slice(nameVerb[0].length);
-    if (ARTICLES.test(after) || !after.trim()) rest = after;
+    // NAME_VERB ends in \s+ and the text is trimmed, so `after` always holds a word.
+    if (ARTICLES.test(after)) rest = after;
     else {
       const whole = readOwn(rest, text, depth);
       const bare = readOwn(after, text, depth);
-      if (whole.quoted || !bare.words || bare.words === whole.words) return whole;
+      // A quoted name is the same either way; no bare words ("open menu": a role word alone) leave the verb as the name.
+      if (whole.quoted || !bare.words) return whole;
       return { ...whole, roles: whole.roles.length ? whole.roles : bare.roles, alternatives: [...whole.alternatives, bare.words, ...bare.alternatives] };
     }
   }
@@ -177,7 +179,7 @@ function roleOf(text: string): { roles: readonly string[]; rest: string } {
     if (pattern.test(text)) return { roles, rest: text.replace(pattern, '').replace(ARTICLES, '').trim() };
   }
   // A role word that begins the words is part of the name ("Tab width", "List view", "Menu bar"), not a role: the
-  // grounding bench found "Tab width" read as a tab named "width", and the "Width" field clicked for it.
-  const bare = ROLE_WORDS.find(([word]) => text === word);
-  return bare ? { roles: bare[1], rest: '' } : { roles: [], rest: text.trim() };
+  // grounding bench found "Tab width" read as a tab named "width", and the "Width" field clicked for it. (A role word
+  // that is the whole text matched above, by the pattern's `^`.)
+  return { roles: [], rest: text.trim() };
 }
