@@ -5,9 +5,13 @@
  * Why not libnut's XGetImage: Xlib mallocs a fresh 8 MB image per grab (1920×1080×4) and
  * libnut copies it into a fresh Node buffer, so every grab first-touches ~4,000 new pages.
  * In this project's VM that made a grab bimodal, ~4 ms or ~40 ms (median 46 ms in the
- * os-control bench). Here the socket is read into one reused 256 KB chunk (Node's
- * `onread`), and the pixels are copied from it once, into a buffer the caller may reuse:
- * 4.5 ms median for the same grab in the same run, on a loaded machine.
+ * os-control bench). Here the socket is read with Node's `onread`: while a grab's pixels
+ * are still to come, each read lands straight in the caller's buffer (the frame pool's),
+ * and everything else (reply heads, events) in one reused 256 KB chunk: 4.5 ms median for
+ * the same grab in the same run, on a loaded machine, when the pixels were still copied
+ * once from the chunk into the frame. That copy was 8 MB per 1920×1080 grab, ~32 a
+ * second while settle grabs back to back (issue 29 item 5's profile: the largest item,
+ * 35.7 s of a 277 s run at load ~62); it is gone.
  *
  * Pixels come as the server lays out a ZPixmap of the root's depth. We accept only the
  * layout every 24/32-bit TrueColor X server uses (32 bits per pixel, little-endian,
@@ -40,7 +44,7 @@ export interface GrabbedPixels {
 
 const GET_IMAGE = 73;
 const Z_PIXMAP = 2;
-/** Socket reads land here and are copied once, into the frame (a grab is ~32 such reads). */
+/** Socket reads that are not a grab's pixels land here: reply heads, events, the setup. */
 const READ_CHUNK_BYTES = 256 * 1024;
 /**
  * A grab the server has not answered in this long fails and the connection is closed
@@ -69,6 +73,8 @@ export class X11ImageGrabber {
   private discard = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private closedError: Error | undefined;
+  /** The part of the frame handed out for the next socket read (pixelsTarget), if any. */
+  private target: Buffer | undefined;
 
   private constructor(
     private readonly socket: Socket,
@@ -83,12 +89,13 @@ export class X11ImageGrabber {
   static async open(display = process.env.DISPLAY ?? '', options: OpenOptions = {}): Promise<X11ImageGrabber> {
     /** Who reads the socket: the opening until the setup is read, then the grabber. */
     const reader: { grabber?: X11ImageGrabber } = {};
+    const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
     const onread = {
-      buffer: Buffer.allocUnsafe(READ_CHUNK_BYTES),
-      callback: (bytes: number, chunk: Uint8Array): boolean => {
-        const data = Buffer.from(chunk.buffer, chunk.byteOffset, bytes);
-        if (reader.grabber) reader.grabber.onData(data);
-        else opening.feed(data);
+      // Asked before every read (Node calls it after each callback): the frame's part still to fill, or the chunk.
+      buffer: (): Buffer => reader.grabber?.pixelsTarget() ?? chunk,
+      callback: (bytes: number, into: Uint8Array): boolean => {
+        if (reader.grabber) reader.grabber.onRead(into, bytes);
+        else opening.feed(Buffer.from(into.buffer, into.byteOffset, bytes));
         return true;
       },
     };
@@ -185,6 +192,30 @@ export class X11ImageGrabber {
       this.socket.ref();
       this.socket.write(request);
     });
+  }
+
+  /**
+   * Where the next socket read may land without a copy: the rest of the frame, once the
+   * reply's head is read and while nothing else is due first. It holds exactly the bytes
+   * still to come, so a read into it never takes a byte of the next message.
+   */
+  pixelsTarget(): Buffer | undefined {
+    const grab = this.inFlight;
+    this.target = grab && this.discard === 0 && grab.headerHave === 32 && grab.have < grab.expected ? grab.into.subarray(grab.have, grab.expected) : undefined;
+    return this.target;
+  }
+
+  /** `bytes` read into `into`: the frame itself (pixelsTarget's answer), or the chunk to parse. */
+  private onRead(into: Uint8Array, bytes: number): void {
+    const grab = this.inFlight;
+    if (into !== this.target) {
+      this.onData(Buffer.from(into.buffer, into.byteOffset, bytes));
+      return;
+    }
+    // A read into a frame whose grab has ended (failed: the socket is being destroyed) is dropped.
+    if (!grab) return;
+    grab.have += bytes;
+    if (grab.have === grab.expected) this.finish(grab);
   }
 
   private onData(data: Buffer): void {
