@@ -201,10 +201,26 @@ describe('maskTypedPasswords: set_value', () => {
     expect((await masked({ seen: tree }, turn(call([{ type: 'element', op: 'set_value', id: 99, value: WORD } as Action])))).marked).toEqual([]);
   });
 
+  it('a stray value on a click of the password field is never set: only what the turn then types is masked', async () => {
+    // The schema lets any element op carry a value; only set_value uses it. Marking it would mask that word in every later event.
+    const tree = treeOf(login('user'));
+    const r = await masked({ seen: tree }, turn(call([{ type: 'element', op: 'click', id: idOf(tree, 'Password'), value: 'stray' } as Action, type(WORD)])));
+    expect(r.marked).toEqual([WORD]);
+  });
+
   it("a replay's element found again by its path carries its own flag (no list to resolve in)", async () => {
     const target = { path: `${FRAME} > password text "Password"`, role: 'password text', name: 'Password', password: true, x: 150, y: 215 };
     const r = await masked({ seen: {} }, turn(call([{ type: 'element', op: 'set_value', id: 1, value: WORD, target } as Action], { foundElements: true })));
     expect(r.marked).toEqual([WORD]);
+  });
+});
+
+describe('maskTypedPasswords: an elements step without a tree', () => {
+  it('the window exposes none (xterm): the step has no grounding at all; a bare word under a title asking for a password is masked, no tree read', async () => {
+    const r = await masked({ grounding: 'elements', window: ASKS }, turn(call([click(inside(PASSWORD)), type(WORD)])));
+    expect(r.marked).toEqual([WORD]);
+    expect(r.asked).toEqual(['activeWindow']);
+    expect((await masked({ grounding: 'elements', window: PLAIN }, turn(call([type(WORD)])))).marked).toEqual([]);
   });
 });
 
