@@ -163,9 +163,8 @@ function fenceStream(env: NodeJS.ProcessEnv, device: number): Fences & { slotOf(
   return {
     ...fences,
     slotOf(property) {
-      if (!property.startsWith(prefix)) return undefined;
-      const slot = Number(property.slice(prefix.length));
-      return Number.isInteger(slot) ? slot : undefined;
+      const slot = property.startsWith(prefix) ? property.slice(prefix.length) : '';
+      return /^\d+$/.test(slot) ? Number(slot) : undefined;
     },
   };
 }

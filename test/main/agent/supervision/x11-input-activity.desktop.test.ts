@@ -112,12 +112,13 @@ describe('the takeover stream fence on real X', () => {
     try {
       // The stream's xinput waits on the gate: this fence's change reaches no reader.
       const lost = source!.fence!();
-      await until(() => fenceProperties().some((p) => !before.has(p)) || undefined, 10_000, 'the first fence property to be set');
+      await until(() => fenceProperties().some((p) => !before.has(p)) || undefined, 20_000, 'the first fence property to be set');
       await writeFile(gate, 'go\n');
       await untilLive(source!);
       // The old stream resolved the oldest waiter (the lost fence) on this fence's event,
       // and this fence then waited for an event that never came (30 s).
-      await within(source!.fence!(), 10_000, 'the fence after the lost one');
+      // Well inside the old waiter's own 30 s limit (FENCE_LIMIT_MS), which would resolve it anyway.
+      await within(source!.fence!(), 20_000, 'the fence after the lost one');
       await within(lost, 1_000, 'the lost fence (settled by the later event)');
       // And the one after that is matched to its own event too.
       xdo('click', '1');
@@ -126,5 +127,5 @@ describe('the takeover stream fence on real X', () => {
       source!.close();
       rmSync(gate, { force: true });
     }
-  });
+  }, 90_000);
 });
