@@ -125,7 +125,8 @@ async function main() {
     // returns, and the focused window's tree is read for grounding beside the capture; the
     // step waits for both before it writes the screenshot (runner/observe.ts).
     console.log(`    os-control work the step waits on outside those calls: thumbnail ${ours.computerMs.thumb.toFixed(1)} ms, element tree ${ours.computerMs.tree.toFixed(1)} ms`);
-    // A synchronous native read (libnut): while it runs the event loop, and so the step, waits.
+    // On X11 one QueryPointer on the session's connection, awaited (x11/pointer.ts); it was libnut's synchronous
+    // read, which held the event loop and the step (18.6 reads a step, 13.6 ms each at load 70-105, bf7dac2).
     // One follows every action inside the step (takeover-watch.ts agentActing); the rest are the 100 ms poll.
     console.log(`    takeover watch's pointer reads: ${ours.pointerReads.toFixed(1)} per step, median ${ours.computerMs.pointer.toFixed(1)} ms each`);
   } finally {
