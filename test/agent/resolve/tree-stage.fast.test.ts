@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDescription } from '../../../src/main/agent/resolve/describe.js';
 import { decide } from '../../../src/main/agent/resolve/decide.js';
 import { numbersOf, sameNumbers } from '../../../src/main/agent/resolve/numbers.js';
-import { flatten, RELATION_FACTOR, TREE_ACCEPT, TREE_SCORE, treeCandidates } from '../../../src/main/agent/resolve/tree-stage.js';
+import { flatten, nameWords, RELATION_FACTOR, TREE_ACCEPT, TREE_SCORE, treeCandidates } from '../../../src/main/agent/resolve/tree-stage.js';
 import type { Rect } from '../../../src/shared/actions.js';
 import type { ElementNode, ElementWindow } from '../../../src/shared/elements.js';
 
@@ -93,6 +93,44 @@ describe('flatten', () => {
     const two = flatten([{ app: 'a', root: el('frame', 'f', box(0, 0, 2000, 2000), { children: [el('static', 'Far', box(200, 100, 100, 20)), el('label', 'Near', box(330, 100, 60, 20)), el('label', '  ', box(390, 100, 8, 20)), el('entry', '', field)] }) }]);
     expect(two.at(-1)!.label).toBe('Near');
   });
+
+  it('only a label or static text names a field, the nearest whatever its order, the first of two equally near', () => {
+    const fieldOf = (children: ElementNode[]) => flatten([{ app: 'a', root: el('frame', 'f', box(0, 0, 2000, 2000), { children }) }]).find((f) => f.node.role === 'entry')!;
+    const field = box(400, 100, 100, 20);
+    // A button 10 px left of the field names nothing: it is named by itself.
+    expect(fieldOf([el('push button', 'Browse', box(290, 100, 100, 20)), el('entry', '', field)]).label).toBeUndefined();
+    // Static text alone names it.
+    expect(fieldOf([el('static', 'Width', box(290, 100, 100, 20)), el('entry', '', field)]).label).toBe('Width');
+    // The nearer label first in the tree, the farther after it: the nearer still names it.
+    expect(fieldOf([el('label', 'Near', box(330, 100, 60, 20)), el('label', 'Far', box(200, 100, 100, 20)), el('entry', '', field)]).label).toBe('Near');
+    // 10 px left and 10 px above: equally near, the first in the tree names it.
+    expect(fieldOf([el('label', 'Left', box(330, 100, 60, 20)), el('label', 'Above', box(400, 70, 60, 20)), el('entry', '', field)]).label).toBe('Left');
+    expect(fieldOf([el('label', 'Above', box(400, 70, 60, 20)), el('label', 'Left', box(330, 100, 60, 20)), el('entry', '', field)]).label).toBe('Above');
+    // A field whose name is only spaces is nameless: the label names it.
+    expect(fieldOf([el('label', 'Name', box(330, 100, 60, 20)), el('entry', '  ', field)]).label).toBe('Name');
+  });
+
+  it('an element of no height is never a place to click, as one of no width', () => {
+    const flat = flatten([{ app: 'a', root: el('frame', 'f', box(0, 0, 900, 300), { children: [el('push button', 'Flat', box(10, 10, 60, 0)), el('push button', 'Thin', box(100, 10, 0, 20))] }) }]);
+    expect(flat.map((f) => f.node.name)).toEqual(['f']);
+  });
+});
+
+describe('nameWords', () => {
+  it('drops punctuation at a word\'s edges only, and keeps digits and inner marks', () => {
+    expect(nameWords('((Save…))')).toBe('save');
+    expect(nameWords('E-mail address:')).toBe('e-mail address');
+    expect(nameWords('2nd page')).toBe('2nd page');
+    expect(nameWords('+')).toBe('+');
+  });
+
+  it('GTK\'s doubled name counts once, a two-word one too; a name that only starts like its end is kept whole', () => {
+    expect(nameWords('7 7')).toBe('7');
+    expect(nameWords('Save As Save As')).toBe('save as');
+    expect(nameWords('Save As')).toBe('save as');
+    expect(nameWords('Go Go Go')).toBe('go go go');
+    expect(nameWords('')).toBe('');
+  });
 });
 
 describe('names', () => {
@@ -163,11 +201,22 @@ describe('names', () => {
     expect(pairs([mainWindow(), exportDialog()], 'the Save button in the dialog')[0]).toEqual(['push button "Save"', 1]);
     expect(pairs([mainWindow(), exportDialog()], 'the Save button in the toolbar').map((p) => p[1])).toEqual([1, 0.7]);
     expect(pairs([exportDialog()], 'the Save button in the sidebar')).toEqual([['push button "Save"', 0.7]]);
+    // Every word of the scope must name the window: "Paint Brushes dialog" shares "dialog" (and every letter of "print") with
+    // "the Print dialog", and is out of scope.
+    const dialog = (name: string, x: number): ElementWindow => ({ app: 'a', root: el('dialog', name, box(x, 0, 300, 200), { children: [el('push button', 'OK', box(x + 100, 150, 60, 30))] }) });
+    expect(found([dialog('Paint Brushes', 0), dialog('Print', 400)], 'the OK button in the Print dialog').map((c) => [c.point.x, c.confidence])).toEqual([[530, 1], [130, 0.7]]);
   });
 
   it('role words only: every element of the role is 0.5, so two are a tie', () => {
     expect(pairs([exportDialog()], 'the text field')).toEqual([['entry "File name:"', 0.5], ['entry "Folder"', 0.5]]);
     expect(decide(found([exportDialog()], 'the text field'), TREE_ACCEPT).kind).toBe('tie');
+  });
+
+  it('a lone role word as a name ("Menu"): exact names of another role at 0.6, a name containing it at 0.75 × 0.6; a nameless control keeps an empty name', () => {
+    const w = [{ app: 'a', root: el('frame', 'f', box(0, 0, 900, 300), { children: [el('toggle button', 'Menu', box(10, 10, 60, 20)), el('push button', 'Menu bar', box(100, 10, 60, 20))] }) }];
+    expect(pairs(w, 'Menu')).toEqual([['toggle button "Menu"', 0.6], ['push button "Menu bar"', expect.closeTo(0.75 * 0.6, 10)]]);
+    const nameless = found([{ app: 'a', root: el('frame', 'f', box(0, 0, 900, 300), { children: [el('push button', '', box(10, 10, 60, 20))] }) }], 'the button');
+    expect(nameless.map((c) => [c.label, c.element!.name])).toEqual([['push button ""', '']]);
   });
 
   it('the same place found twice keeps the deeper element when the scores are equal', () => {
@@ -205,5 +254,23 @@ describe('relations', () => {
     expect(found([exportDialog()], 'the button right of Save')).toEqual([]);
     // An anchor only fuzzily named (0.6375 ≥ 0.5) still anchors.
     expect(pairs([exportDialog()], 'the button right of Cancl').map((p) => p[0])).toEqual(['push button "Save"']);
+    // "close" contained in "Close all" of the wrong role: 0.75 × 0.6 = 0.45, below 0.5: no anchor, though B is right of it.
+    const row = (children: ElementNode[]) => [{ app: 'a', root: el('frame', 'f', box(0, 0, 900, 300), { children }) }];
+    expect(found(row([el('push button', 'Close all', box(10, 10, 50, 20)), el('push button', 'B', box(70, 10, 50, 20))]), 'the button right of the Close link')).toEqual([]);
+    // An anchor of exactly 0.5 (role words only: the one text field) anchors: B at 0.5 × 0.95.
+    expect(pairs(row([el('entry', '', box(10, 10, 50, 20)), el('push button', 'B', box(70, 10, 50, 20))]), 'the button right of the text field')).toEqual([['push button "B"', 0.5 * 0.95]]);
+  });
+
+  it('the best anchor anchors, wherever it stands in the tree', () => {
+    // "Alpha one" (contained, 0.75) comes first; "Alpha" (exact, 1) is the anchor, so C is right of it, not B.
+    const row = [
+      {
+        app: 'a',
+        root: el('frame', 'f', box(0, 0, 900, 300), {
+          children: [el('push button', 'Alpha one', box(10, 10, 50, 20)), el('push button', 'B', box(70, 10, 50, 20)), el('push button', 'Alpha', box(400, 10, 50, 20)), el('push button', 'C', box(460, 10, 50, 20))],
+        }),
+      },
+    ];
+    expect(pairs(row, 'the button right of Alpha')[0]).toEqual(['push button "C"', RELATION_FACTOR]);
   });
 });

@@ -201,10 +201,10 @@ function relationScores(flat: readonly Flat[], query: TargetQuery): Array<{ f: F
     .sort((a, b) => b.score - a.score);
   const anchor = anchors[0];
   if (!anchor) return [];
-  const own: TargetQuery = query.words || query.roles.length ? query : { ...query, roles: [] };
+  // No words and no role words ("the one right of Cancel"): any control in that direction is as good.
   const targets = flat
     .filter((f) => f !== anchor.f && !samePlace(f, anchor.f))
-    .map((f) => ({ f, own: own.words || own.roles.length ? elementScore(f, own) : isInteractive(f.node) ? 1 : 0, distance: inDirection(anchor.f.bounds, f.bounds, relation.direction) }))
+    .map((f) => ({ f, own: query.words || query.roles.length ? elementScore(f, query) : isInteractive(f.node) ? 1 : 0, distance: inDirection(anchor.f.bounds, f.bounds, relation.direction) }))
     .filter((t) => t.own > 0 && t.distance !== undefined) as Array<{ f: Flat; own: number; distance: number }>;
   if (!targets.length) return [];
   const nearest = Math.min(...targets.map((t) => t.distance));
