@@ -1,3 +1,5 @@
+import type { Interpreter } from './interpreter.js';
+
 /**
  * The Python program a persistent session runs (`python3 -u -c DRIVER`), as text so it
  * ships inside the bundle with nothing to find on disk. Its protocol, one JSON object a
@@ -189,3 +191,11 @@ while True:
     os.write(2, _marker)
     _send(done)
 `;
+
+/** The interpreter a PythonSession runs (session.ts): `python` is the profile's, else python3 on the PATH. */
+export const PYTHON = (python: string | undefined): Interpreter => ({
+  name: 'the Python interpreter',
+  missing: 'is python3 installed? deskpilot doctor checks',
+  command: () => ({ file: python ?? 'python3', args: ['-u', '-c', PYTHON_DRIVER], env: { PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' } }),
+  frame: (code) => `${JSON.stringify({ type: 'run', code })}\n`,
+});

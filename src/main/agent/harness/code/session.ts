@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { sandboxRefusal, startSandboxedProcess, type CommandSpec, type SandboxedProcess, type SandboxPolicy } from '../../../sandbox/index.js';
 import { OutputBudget } from '../../tools/output-budget.js';
 import { shellEnvironment } from '../../tools/shell.js';
-import { PYTHON_DRIVER } from './python-driver.js';
+import { PYTHON } from './python-driver.js';
 import { SHELL } from './shell-driver.js';
 import type { Interpreter } from './interpreter.js';
 
@@ -107,13 +107,6 @@ interface Live {
   gone?: string;
 }
 
-
-const PYTHON: (python: string | undefined) => Interpreter = (python) => ({
-  name: 'the Python interpreter',
-  missing: 'is python3 installed? deskpilot doctor checks',
-  command: () => ({ file: python ?? 'python3', args: ['-u', '-c', PYTHON_DRIVER], env: { PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' } }),
-  frame: (code) => `${JSON.stringify({ type: 'run', code })}\n`,
-});
 
 /** A persistent interpreter under the run's sandbox, speaking the drivers' protocol (PythonSession, ShellSession). */
 export class InterpreterSession implements CodeSession {
