@@ -54,6 +54,14 @@ describe('the text form', () => {
     expect(readPlannerText("click('x')\nclick(\"x\")").kind).toBe('unreadable');
   });
 
+  it('thoughts and the line are read without the blank lines and spaces around them; too many arguments are counted in the plural', () => {
+    expect(readPlannerText('\n  Look first.  \n\n  click("x")  ')).toEqual({ kind: 'action', thoughts: 'Look first.', line: 'click("x")', input: { action: 'click', target: 'x' }, later: 0 });
+    expect(readPlannerText('  \n  I think.  \n\n')).toEqual({ kind: 'none', thoughts: 'I think.' });
+    expect(readPlannerText('type_into("a", "b", "c")')).toEqual({ kind: 'unreadable', thoughts: '', line: 'type_into("a", "b", "c")', error: 'type_into("a", "b", "c"): type_into takes at most 2 arguments (target, text), got 3' });
+    expect(readPlannerText('click(null)')).toMatchObject({ kind: 'unreadable', error: 'click(null): arguments must be strings or numbers, not null' });
+    expect(readPlannerText('click(true)')).toMatchObject({ kind: 'unreadable', error: 'click(true): arguments must be strings or numbers, not true' });
+  });
+
   it('a reply without an action line is unreadable, with the way out', () => {
     expect(readPlannerText('I think the task is complete.')).toEqual({ kind: 'none', thoughts: 'I think the task is complete.' });
     expect(plannerTextReply('All done, the result is 5.', 3).unreadable).toMatch(/no action line.*done\("…"\)/s);
@@ -85,6 +93,34 @@ describe('the act tool form', () => {
     expect(readActInput('click OK')).toMatchObject({ ok: false, error: expect.stringMatching(/^act was not accepted: /) });
     expect(readActInput({ action: 'drag', target: 'a' })).toEqual({ ok: false, error: 'act was not accepted: to: drag needs to' });
     expect(readActInput({ action: 'fail', reason: 'no app', keys: 'x' })).toEqual({ ok: false, error: 'act was not accepted: keys: fail takes no keys' });
+  });
+
+  it('every field an action does not take is refused by name', () => {
+    for (const [field, value] of [['text', 'a'], ['keys', 'a'], ['to', 'the Trash'], ['direction', 'down'], ['amount', 2], ['seconds', 1]] as const) {
+      expect(readActInput({ action: 'click', target: 'OK', [field]: value }), field).toEqual({ ok: false, error: `act was not accepted: ${field}: click takes no ${field}` });
+    }
+    expect(readActInput({ action: 'key', keys: 'a', target: 'OK' })).toEqual({ ok: false, error: 'act was not accepted: target: key takes no target' });
+    // Input that is no object at all has no field to name.
+    expect(readActInput('click OK')).toEqual({ ok: false, error: 'act was not accepted: Invalid input: expected object, received string' });
+  });
+
+  it('tells the planner what each field is for, in the tool it is given', () => {
+    expect(ACT_TOOL_SPEC.description).toBe(
+      'Do one thing on the screen. Name the element in words (target, to); DeskPilot finds it by the accessibility tree, the words on screen and a grounding model. ' +
+        'An ambiguous or missing target comes back with the candidates: describe it better.',
+    );
+    const params = ACT_TOOL_SPEC.parameters as { properties: Record<string, { description?: string }> };
+    expect(Object.fromEntries(Object.entries(params.properties).map(([k, v]) => [k, v.description]))).toEqual({
+      action: 'What to do. done: the task is complete; fail: the task cannot be done.',
+      target: 'The element to act on, in words a person would use: "the Save button in the dialog", "the Name field". Never coordinates.',
+      text: 'type and type_into: the text to type, exactly.',
+      keys: 'key: a key or combination, e.g. "Return", "ctrl+s".',
+      to: 'drag: where to drop, in words.',
+      direction: 'scroll: which way.',
+      amount: 'scroll: wheel notches (default 3).',
+      seconds: 'wait: seconds to wait.',
+      reason: 'Why (for the person approving); for done the summary, for fail why the task cannot be done.',
+    });
   });
 
   it('trims a target and keeps reason on any action', () => {
