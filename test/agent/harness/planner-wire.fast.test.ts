@@ -52,6 +52,13 @@ describe('the text form', () => {
     expect(readPlannerText('click(2)\nclick("the 2 button")')).toMatchObject({ kind: 'action', input: { action: 'click', target: 2 } });
     expect(plannerTextReply('click(2)\nclick("the 2 button")', 0).unreadable).toMatch(/target/);
     expect(readPlannerText("click('x')\nclick(\"x\")").kind).toBe('unreadable');
+    // Prose after the action is no later action.
+    expect(readPlannerText('click("x")\nThen I will check the result.\nwait(1)')).toMatchObject({ kind: 'action', later: 1 });
+  });
+
+  it('a space between the name and its parenthesis, and between a semicolon and a closing tick, is allowed', () => {
+    expect(readPlannerText('click ("OK")')).toMatchObject({ kind: 'action', input: { action: 'click', target: 'OK' } });
+    expect(readPlannerText('`click("OK"); `')).toMatchObject({ kind: 'action', input: { action: 'click', target: 'OK' } });
   });
 
   it('thoughts and the line are read without the blank lines and spaces around them; too many arguments are counted in the plural', () => {
