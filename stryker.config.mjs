@@ -144,10 +144,16 @@ export const MODULES = {
   // the handler's `this.clicks.size > 0` as true (with no open click the loop runs over nothing and `asked` is lazy).
   // The planner-grounder harness (issue 33): the planner's wire (act tool and text form, one schema), what a resolution means
   // for the step and the actions a resolved act makes, the outage that pauses the run.
-  // wire.ts with planner-wire.fast alone: most of its 231 mutants are module-level (ACT_SHAPES, the schema, the line
-  // patterns), which stryker runs against every listed test — with planner-step.fast and the real-SDK rows (4 s of
-  // streaming, the OpenAI and Anthropic SDKs imported per run) a first run took ~1 min a mutant at load 30-70. The SDK
-  // rows are planner-wire-sdk.fast since, not listed here.
+  // wire.ts with planner-wire.fast alone (the real-SDK rows are planner-wire-sdk.fast, not listed: with them a first run
+  // took ~1 min a mutant at load 30-70): 95.24% measured (220 of 231, two line-range runs at concurrency 1 on 2026-12-05,
+  // lines 1-77 116 of 120 in 3.6 min and lines 78-136 104 of 111 in 3.3 min, load ~11-14). Of the 11 survivors, 3 were
+  // gaps pinned since (a space before the parenthesis, '; `' at the end, prose after the action is no later action,
+  // 73fb562): a run of lines 96 and 106 then killed 22 of 24 (40 s, load ~7), the 2 left the equivalents below — so
+  // 223 of 231 (96.54%) over the three runs. The 8 others are equivalent: done's and fail's `fields: []` as ['Stryker was here'] (no such field
+  // exists, and none is required), addIssue's code 'custom' as '' twice (readActInput reads the path and message only),
+  // the path's join('.') as join('') (the act object is flat: a path is one field), ACTION_LINE's `^` (the line already
+  // begins with an action by ACTION_START, and any later start needs the same closing `)` at the end) and its last
+  // `\s*` as `\S*` (the line is trimmed), and `|| 'none'` (every action takes at least one argument in the text form).
   'src/main/agent/harness/planner/wire.ts': ['test/agent/harness/planner-wire.fast.test.ts'],
   // step.ts 95.57% (148 killed + 3 timeouts of 158, 43.5 min at concurrency 1, load 15-44): 6 survivors are the
   // assertNever defaults of its three exhaustive switches (unreachable: zod and the types admit no other action or
@@ -157,13 +163,28 @@ export const MODULES = {
   // The resolve chain's decision: one answer, a tie sent back, or none (issue 33). 100% (31 of 31, 7 min at concurrency 1,
   // load ~10, 2026-12-04), measured after resolve-pure.fast's exact-margin pair (0.11, 0.06) killed the `<` as `<=` survivor
   // of the first run (96.77%: 1 - 0.95 is not 0.05 in binary).
-  // planner/wire.ts (above, with planner-wire.fast and planner-step.fast): a run was stopped at 27 of 231 mutants after 26 min at
-  // load 30-70 (3 survived, 9 timed out so far): not measured.
   'src/main/agent/resolve/decide.ts': ['test/agent/resolve/resolve-pure.fast.test.ts'],
-  // The tree stage (issue 33 item 1): which element a description names, and its parse. Not measured: a run with
-  // resolve-pure.fast alone (291 mutants) was stopped at 130 with 112 survived (labels, scope, relations untested then;
-  // tree-stage.fast and describe-parse.fast were written for them since), and no run fit the session at load 60-160.
+  // The tree stage (issue 33 item 1): which element a description names, and its parse.
+  // tree-stage.ts 84.35% measured (248 of 294, 23 min at concurrency 1, load 13-25, 2026-12-05); 26 survivors were test
+  // gaps, pinned in tree-stage.fast (96a7399), and a run of the line ranges holding them killed 52 of 52 (4.6 min, load
+  // ~100 falling to 15); relationScores' no-op copy of the query went with its 4 equivalent mutants. So 274 of 290 (94.48%)
+  // over the two runs. The 16 survivors are equivalent: `if (label)` as true (it sets label to undefined, which reads as
+  // none); filter(Boolean) in nameWords (a token is empty only when the whole name is, and '' joins to ''); the halving's
+  // `n.length % 2 === 0` and `n.length > 0` (5 mutants: an odd count's halves differ in length, and no words halve to
+  // no words); textScore's `!have || !want` guard (2: an empty side is 0 by similarity, and no caller passes an empty
+  // want); the three `/ or * TREE_SCORE.exactName` (it is 1); elementScore's `score === 0 ||` (0 × 0.7 is 0); and
+  // relationScores' three empty returns (an anchor or target list that is empty or holds a string gives no candidate: the
+  // caller keeps scores > 0 only, and the map of no targets is []).
   'src/main/agent/resolve/tree-stage.ts': ['test/agent/resolve/resolve-pure.fast.test.ts', 'test/agent/resolve/tree-stage.fast.test.ts'],
+  // describe.ts 90.26% measured (315 of 349, 6 min at concurrency 1, load ~2-13, 2026-12-05); after cd7f8e9 (two
+  // unreachable branches removed, 5 gaps pinned: a verb or article inside the words, 'open menu') 93.15% measured (313 of
+  // 336, 5.6 min, load ~7-17). The 23 survivors are equivalent, as every pattern reads normalizeText's output (one space
+  // between words, trimmed): `\s+` as `\s` in VERB (2), NAME_VERB, ARTICLES and SCOPE (3); SCOPE's `$` (`.+` runs to the
+  // end anyway); 8 trims of text already trimmed (lines 127, 161, 162, 167, 171 twice, 179, 184); the quote replaced by ''
+  // instead of ' ' (only role words are read from what is left, and they end the text); `?? ''` after the two quote groups
+  // (one always matched); readOwn's second VERB removal and roleOf's ARTICLES removal as 'Stryker was here!' (reached only
+  // by two leading verbs or two articles: readQuery and readOwn removed the first); and roleWordAsName's
+  // `found.rest === ''` and its `some` (3: roleOf leaves nothing only of a text that is exactly a role word).
   'src/main/agent/resolve/describe.ts': ['test/agent/resolve/resolve-pure.fast.test.ts', 'test/agent/resolve/describe-parse.fast.test.ts'],
   // The OCR stage, with ocr-stage.fast (real tesseract words of the bench's stored screenshots, each found point checked
   // against the eye-checked AT-SPI box): 95.52% (64 of 67, 40.5 min at concurrency 1, load 33-160, at 9b47ecf, before
@@ -171,10 +192,10 @@ export const MODULES = {
   // either, and matchText of '' is []), `{ minScore: OCR_MIN_SCORE }` as {} (matchText's default is the same 0.8), and
   // `!placed.length` as false (Math.min of nothing is Infinity; the map of nothing is []).
   'src/main/agent/resolve/ocr-stage.ts': ['test/agent/resolve/ocr-stage.fast.test.ts'],
-  // A fuzzy match never differs in a number (both stages): 70.00% (7 of 10, 6.8 min at concurrency 1, load ~100-160).
-  // Survivors: `\p{N}+` as `\p{N}` and join(' ') as join('') (test gaps, killed since by tree-stage.fast's "1 of 12" and
-  // "Page 12" cases, each checked by hand, not re-run: 9 of 10 by count), `?? []` as ['Stryker was here'] (equivalent:
-  // no numbers on either side compare equal either way).
+  // A fuzzy match never differs in a number (both stages): 90.00% measured (9 of 10, 12 s at concurrency 1, load ~1.6,
+  // 2026-12-05; 70% in the first run, whose 2 gaps tree-stage.fast's "1 of 12" and "Page 12" cases kill). The survivor,
+  // `?? []` as ['Stryker was here'], is equivalent for sameNumbers (no numbers on either side compare equal either way);
+  // tree-stage.fast's numbersOf('Settings') === '' kills it since (cd7f8e9), not re-run.
   'src/main/agent/resolve/numbers.ts': ['test/agent/resolve/tree-stage.fast.test.ts', 'test/agent/resolve/ocr-stage.fast.test.ts'],
   'src/os-control/settle-echo.ts': ['test/os-control/settle-echo.test.ts', 'test/os-control/settle-echo-watch.desktop.test.ts'],
   // A caret's blink is no change for settle (issue 26.1): 97.18% (64 killed + 5 timeouts of 71, 15 min at concurrency 1,
