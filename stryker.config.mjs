@@ -286,8 +286,22 @@ export const MODULES = {
   // since: 8 mutants of runIn and warm's catch killed by new shell/python-session cases (6b73f81, fabc202); `ended ? '' :
   // pending` as `pending` is equivalent (pending is '' once the marker is read). Still in MODULES: session.ts stops only
   // the sandboxed process it started (sandboxed-process.ts sets the marker after the spec's env, so no mutant here reaches it).
-  'src/main/agent/harness/code/session.ts': ['test/agent/harness/shell-session.test.ts', 'test/agent/harness/python-session.test.ts'],
+  // Session of 12-05 06:25-08:00: the Python interpreter's facts moved to python-driver.ts (PYTHON), so session.ts has no
+  // Python-only line left and python-session (3-8 s a block under load) is off this list; session-calls.test checks the
+  // calls' channel with a bash driver that lets a block write call lines itself (~20 ms a block). Measured at 349f377+:
+  // lines 263-291 (maybeFinish and onLine: the done and call paths) 100% with session-calls alone — 36 of 36 detected
+  // (18 killed, 18 timed out: a mutant that loses the done line hangs the block), 3 compile errors not counted, 12 min 25 s,
+  // concurrency 1, load 8-50. runIn whole (then lines 220-314, 122 mutants) with shell-session alone was stopped at 48 of
+  // 122 (6 survived, 24 timed out) after 37 min as the load rose to 80-100: not a figure. The rest of the module is not
+  // measured since 1d21def's 69% (lines 115-215 then).
+  'src/main/agent/harness/code/session.ts': ['test/agent/harness/shell-session.test.ts', 'test/agent/harness/session-calls.test.ts'],
+  // shell-driver.ts 100% measured (17 of 17: 13 killed, 4 timed out; 4 min 38 s, concurrency 1, load ~5-10, 2026-12-05
+  // 07:35) with shell-session alone, after its stdin/fd case was made exact (it failed the dry run once: bash writes an
+  // error message in pieces, and a stdout line landed between them).
   'src/main/agent/harness/code/shell-driver.ts': ['test/agent/harness/shell-session.test.ts'],
+  // The one cut of a command's or code block's output to its budget and its note's count (issue 31): 100% (43 of 43,
+  // 3 min 47 s, concurrency 1, load ~90-100) with output-budget.fast alone.
+  'src/main/agent/tools/output-budget.ts': ['test/agent/output-budget.fast.test.ts'],
   // A block as the shell action it is proposed as (issue 31): the one writer and reader of its header, its numbered lines and "approve similar"'s exclusion.
   // 97.30% (36 of 37, 2 min 37 s at load ~27); the survivor is equivalent: codeBlockOf without its type check (no other action has a language).
   'src/shared/code-block.ts': ['test/shared/code-block.fast.test.ts'],
