@@ -20,24 +20,54 @@
  * targets of pointer and key input), to those that list `_NET_WM_PING` in WM_PROTOCOLS.
  * Answers are sent to the root window (SubstructureNotify, which any client may select).
  * The input went out on other connections: nut.js and the typist sync after their events
- * (XSync / GetInputFocus), so the server has queued them to the app before this ping.
+ * (XSync / GetInputFocus), so the server has queued them to the app before this ping —
+ * unless the window manager holds them. A reparenting WM grabs the buttons on the windows
+ * it frames (openbox: click to focus and raise) and passes the press on to the app only
+ * once its own event loop got to it (XAllowEvents ReplayPointer). Sent straight away, the
+ * ping overtook the click: at load ~100 the stand-in app answered it, then handled a click
+ * that made a dialog, and settle took the screen without the dialog (settle-new-window).
+ * So the ping goes out after a round trip through the window manager's event loop: an
+ * EWMH `_NET_REQUEST_FRAME_EXTENTS` for a private unmapped window, which a WM that lists it
+ * in `_NET_SUPPORTED` must answer by setting the window's `_NET_FRAME_EXTENTS` — handed to
+ * it after the click it holds, so its PropertyNotify proves the click was passed on. (A
+ * ConfigureWindow of an unmanaged window, which ICCCM has the WM apply, was left
+ * unanswered by openbox.) Without such a WM there is nothing to go through; a WM that
+ * leaves a request unanswered past its limit is not asked again.
  */
 import { X11Connection, X11Error } from './x11/connection.js';
 import { getInputFocus, queryExtension } from './x11/keyboard.js';
 import { NewWindows, type DamageExtension } from './x11/new-windows.js';
 import { internAtom, property, queryTree, u32 } from './x11/properties.js';
 
-const OP = { ChangeWindowAttributes: 2, QueryPointer: 38, SendEvent: 25 } as const;
+const OP = { CreateWindow: 1, ChangeWindowAttributes: 2, QueryPointer: 38, SendEvent: 25 } as const;
+/** CreateWindow's InputOnly class, the PropertyChange event mask and PropertyNotify's code. */
+const INPUT_ONLY = 2;
+const PROPERTY_CHANGE = 1 << 22;
+const PROPERTY_NOTIFY = 28;
+/** SendEvent's mask for a message to the window manager (EWMH: SubstructureNotify | SubstructureRedirect). */
+const TO_WINDOW_MANAGER = (1 << 19) | (1 << 20);
+/**
+ * How long the WM round trip is awaited before the ping goes anyway: openbox answers in
+ * ~5 ms on a quiet machine; 2 s (settle's waitMs) leaves a loaded one its time, and a WM
+ * that lets it pass is not asked again.
+ */
+const WM_TRIP_LIMIT_MS = 2_000;
 /** ChangeWindowAttributes' event-mask bit and the mask itself (SubstructureNotify). */
 const CW_EVENT_MASK = 1 << 11;
 const SUBSTRUCTURE_NOTIFY = 1 << 19;
 const CLIENT_MESSAGE = 33;
 const ATOM_TYPE = 4;
-/** The protocol's error code for a request on a window that no longer exists. */
+/** The protocol's error codes for a request on a window (or drawable) that no longer exists. */
 const BAD_WINDOW = 3;
+const BAD_DRAWABLE = 9;
 /** Windows come and go while we walk the tree: such an error means "no app there", anything else is thrown. */
 function unlessWindowGone(error: unknown): void {
   if (!(error instanceof X11Error && error.code === BAD_WINDOW)) throw error;
+}
+/** Whether an ATOM[] property's bytes list `atom`. */
+function listsAtom(list: Buffer, atom: number): boolean {
+  for (let i = 0; i + 4 <= list.length; i += 4) if (list.readUInt32LE(i) === atom) return true;
+  return false;
 }
 /** Levels searched below a top-level window (a reparenting WM's frame) for the client window. */
 const CLIENT_DEPTH = 3;
@@ -53,6 +83,13 @@ async function openDamage(conn: X11Connection): Promise<DamageExtension | undefi
 export class AppPinger {
   private nextStamp = 1;
   private readonly waiting = new Map<number, () => void>();
+  /** WM round trips out, oldest first (the WM answers them in order). */
+  private readonly trips: (() => void)[] = [];
+  /** _NET_SUPPORTED, _NET_REQUEST_FRAME_EXTENTS, _NET_FRAME_EXTENTS: read once a WM made them. */
+  private wmAtoms: { supported: number; request: number; extents: number } | undefined;
+  private readonly damageOpcode: number | undefined;
+  /** False once the WM left a round trip unanswered past its limit: not asked again. */
+  private wmAnswers = true;
 
   /**
    * The top-level windows apps create and draw (x11/new-windows.ts), read from this
@@ -65,9 +102,16 @@ export class AppPinger {
     private readonly conn: X11Connection,
     private readonly atoms: { protocols: number; ping: number; wmState: number },
     damage: DamageExtension | undefined,
+    /** The private unmapped window of the WM round trip. */
+    private readonly tripWindow: number,
   ) {
+    this.damageOpcode = damage?.majorOpcode;
     this.newWindows = new NewWindows({ root: conn.setup.root, send: (major, minor, body) => conn.send(major, minor, body), allocateId: () => conn.allocateId() }, damage);
     conn.onEvent((event) => {
+      if (event[0] === PROPERTY_NOTIFY && event.readUInt32LE(4) === tripWindow) {
+        if (event.readUInt32LE(8) === this.wmAtoms?.extents) this.trips.shift()?.();
+        return;
+      }
       this.newWindows.handle(event, performance.now());
       // Bit 7 marks an event that came through SendEvent, as every answer does.
       if ((event[0]! & 0x7f) !== CLIENT_MESSAGE || event.readUInt32LE(8) !== atoms.protocols || event.readUInt32LE(12) !== atoms.ping) return;
@@ -88,11 +132,21 @@ export class AppPinger {
         return undefined;
       }
       const damage = await openDamage(conn);
+      // The round trip's window, made before the root's SubstructureNotify is selected: its
+      // CreateNotify never reaches the new-window watch (DAMAGE refuses an InputOnly window).
+      const tripWindow = conn.allocateId();
+      const geometry = Buffer.alloc(12);
+      geometry.writeInt16LE(-200, 0);
+      geometry.writeInt16LE(-200, 2);
+      geometry.writeUInt16LE(1, 4);
+      geometry.writeUInt16LE(1, 6);
+      geometry.writeUInt16LE(INPUT_ONLY, 10);
+      conn.send(OP.CreateWindow, 0, Buffer.concat([u32(tripWindow, conn.setup.root), geometry, u32(0, CW_EVENT_MASK, PROPERTY_CHANGE)]));
       conn.send(OP.ChangeWindowAttributes, 0, u32(conn.setup.root, CW_EVENT_MASK, SUBSTRUCTURE_NOTIFY));
       await conn.sync();
       // Kept for the process's life: an idle pinger holds no process open.
       conn.unref();
-      return new AppPinger(conn, { protocols: protocols!, ping: ping!, wmState: wmState! }, damage);
+      return new AppPinger(conn, { protocols: protocols!, ping: ping!, wmState: wmState! }, damage, tripWindow);
     } catch (error) {
       conn.close();
       throw error;
@@ -106,9 +160,51 @@ export class AppPinger {
    * caller bounds the wait.
    */
   async pingInputTargets(): Promise<number> {
+    await this.throughWindowManager();
     const targets = await this.inputTargets();
     await this.ping(targets);
     return targets.length;
+  }
+
+  /**
+   * Resolves once the window manager's event loop has handled everything sent before
+   * (see the header): it answered a frame-extents request for the private window, or
+   * WM_TRIP_LIMIT_MS passed. At once where no WM supports the request.
+   */
+  async throughWindowManager(): Promise<void> {
+    if (!this.wmAnswers) return;
+    const atoms = await this.windowManagerAtoms();
+    if (!atoms) return;
+    const supported = await property(this.conn, this.conn.setup.root, atoms.supported, ATOM_TYPE);
+    if (!supported || !listsAtom(supported, atoms.request)) return;
+    const message = Buffer.alloc(32);
+    message[0] = CLIENT_MESSAGE;
+    message[1] = 32;
+    message.writeUInt32LE(this.tripWindow, 4);
+    message.writeUInt32LE(atoms.request, 8);
+    await new Promise<void>((resolve) => {
+      const answered = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        const i = this.trips.indexOf(answered);
+        if (i < 0) return;
+        this.trips.splice(i, 1);
+        this.wmAnswers = false;
+        resolve();
+      }, WM_TRIP_LIMIT_MS);
+      timer.unref();
+      this.trips.push(answered);
+      this.conn.send(OP.SendEvent, 0, Buffer.concat([u32(this.conn.setup.root, TO_WINDOW_MANAGER), message]));
+    });
+  }
+
+  private async windowManagerAtoms(): Promise<AppPinger['wmAtoms']> {
+    if (this.wmAtoms) return this.wmAtoms;
+    const [supported, request, extents] = await Promise.all(['_NET_SUPPORTED', '_NET_REQUEST_FRAME_EXTENTS', '_NET_FRAME_EXTENTS'].map((n) => internAtom(this.conn, n)));
+    if (supported && request && extents) this.wmAtoms = { supported, request, extents };
+    return this.wmAtoms;
   }
 
   /** The client windows under the pointer and with the focus that take pings (none, one or two). */
@@ -132,14 +228,23 @@ export class AppPinger {
     return Promise.all(windows.map((w) => this.pingOne(w))).then(() => undefined);
   }
 
-  /** A round trip to the server: every ping sent before it has been passed on to its app. */
-  sync(): Promise<void> {
-    return this.conn.sync();
+  /**
+   * A round trip to the server: every ping sent before it has been passed on to its app.
+   * A window that was gone before the new-window watch asked for its drawing reports (the
+   * WM's short-lived frame for a frame-extents request, any app's) is no error here.
+   */
+  async sync(): Promise<void> {
+    try {
+      await this.conn.sync();
+    } catch (error) {
+      if (!(error instanceof X11Error && error.majorOpcode === this.damageOpcode && (error.code === BAD_WINDOW || error.code === BAD_DRAWABLE))) throw error;
+    }
   }
 
   close(): void {
     for (const done of this.waiting.values()) done();
     this.waiting.clear();
+    for (const done of this.trips.splice(0)) done();
     this.conn.close();
   }
 
@@ -199,8 +304,7 @@ export class AppPinger {
   private async takesPing(client: number): Promise<boolean> {
     try {
       const list = await property(this.conn, client, this.atoms.protocols, ATOM_TYPE);
-      if (!list) return false;
-      for (let i = 0; i + 4 <= list.length; i += 4) if (list.readUInt32LE(i) === this.atoms.ping) return true;
+      if (list) return listsAtom(list, this.atoms.ping);
     } catch (error) {
       unlessWindowGone(error);
     }

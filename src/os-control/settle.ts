@@ -17,8 +17,8 @@
  *     waited for, up to `waitMs`;
  *  2. after any input, a round trip through the app it went to (settle-ping.ts:
  *     `_NET_WM_PING`, answered from the app's event loop once the input's handler
- *     returned) is waited for, up to `waitMs`, and the quiet window counts from its
- *     answer; a change after an answer asks again (the app may be busy drawing). It is the proof for a single-threaded toolkit (GTK answered after the
+ *     returned) is waited for, up to echoMs from the input even past maxMs (the app
+ *     owes it, as in proof 3), and the quiet window counts from its answer; a change after an answer asks again (the app may be busy drawing). It is the proof for a single-threaded toolkit (GTK answered after the
  *     dialog was mapped); Chromium's browser process answers in 1–21 ms while its
  *     renderer draws up to 770 ms later, which proof 1 covers;
  *  3. after typing, the app's own report of the text it inserted (settle-echo.ts: AT-SPI
@@ -140,10 +140,10 @@ export interface SettleState {
  * `settled`: the screen is quiet for the window this input needs; `gave-up`: maxMs
  * passed; `wait`: grab again. Rules in order:
  *  1. nothing compared yet: wait;
- *  2. maxMs passed: gave-up (unless rule 6 holds at the same moment), not while rule 5
- *     waits, nor within quietFloorMs of the whole text's report when that came after maxMs;
+ *  2. maxMs passed: gave-up (unless rule 6 holds at the same moment), not while rule 4,
+ *     5 or 5b waits, nor within quietFloorMs of the whole text's report when that came after maxMs;
  *  3. input that must show, no change since it, less than waitMs ago: wait;
- *  4. the round trip through the app still out, sent less than waitMs ago: wait;
+ *  4. the round trip through the app still out, less than echoMs after the input: wait;
  *  5. the app reported part of the typed text back, or is expected to report it (it did
  *     before), not all of it, less than echoMs after the input: wait; and after all of it,
  *     while no change was seen since the keys (the text is not drawn yet), likewise;
@@ -166,7 +166,12 @@ export function settleVerdict(s: SettleState, p: Pick<SettleParams, 'minMs' | 'm
   // Still awaited after the whole text was reported: the text is the keys' press, and a
   // page may answer their release (the probe page redrew its event log as Chromium's
   // browser process answered, 550 ms after the whole text, load ~28).
-  const awaitingAnswer = r !== undefined && trip !== undefined && trip.answered === undefined && s.now - trip.sent < REACTION_LIMITS.waitMs;
+  // Owed like the echo and a new window (echoMs from the input, not ended by maxMs): an
+  // unanswered ping is an app still handling the input. Ended at waitMs (2 s), mousepad at
+  // load ~85 had not handled the click on File ▸ Save As… yet, no dialog existed to wait
+  // for, and settle took the screen without it (settle-input.desktop, 12-05). A hung app
+  // costs echoMs once per input.
+  const awaitingAnswer = r !== undefined && trip !== undefined && trip.answered === undefined && s.now - r.since < REACTION_LIMITS.echoMs;
   // Not bounded by waitMs nor maxMs: the app has said it is still inserting what we typed,
   // or it reports every typing and has not yet (Chromium's renderer, load ~37: nothing for
   // 4.7–4.9 s); echoMs ends it (a field that refuses part of the text costs that once).
@@ -204,7 +209,7 @@ export function settleVerdict(s: SettleState, p: Pick<SettleParams, 'minMs' | 'm
   const echoDrawing = r !== undefined && echo?.completeAt !== undefined && s.now - Math.max(echo.completeAt, s.firstReaction ?? -Infinity) < REACTION_LIMITS.quietFloorMs;
   // Likewise a new window's first drawing: it may come as more than one paint (GTK's file chooser: two, 51 ms apart).
   const windowDrawing = r !== undefined && windows?.drawnAt !== undefined && s.now - windows.drawnAt < REACTION_LIMITS.quietFloorMs;
-  if (waited >= p.maxMs && !awaitingEcho && !awaitingDraw && !awaitingWindow && !echoDrawing && !windowDrawing) return 'gave-up';
+  if (waited >= p.maxMs && !awaitingAnswer && !awaitingEcho && !awaitingDraw && !awaitingWindow && !echoDrawing && !windowDrawing) return 'gave-up';
   return 'wait';
 }
 

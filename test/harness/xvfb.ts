@@ -39,6 +39,8 @@ export interface Xvfb {
   env: NodeJS.ProcessEnv;
   /** The core font path the server was started with, when one was given. */
   fontPath?: string;
+  /** The window manager's pid, when one was started (tests stall it with SIGSTOP). */
+  windowManagerPid?: number;
   /** Kills the window manager and the server. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -193,6 +195,7 @@ export async function startXvfb(options: XvfbOptions = {}): Promise<Xvfb> {
       height,
       env,
       ...(options.fontPath ? { fontPath: options.fontPath } : {}),
+      ...(options.windowManager !== false && children[0]!.pid !== undefined ? { windowManagerPid: children[0]!.pid } : {}),
       async stop() {
         if (stopped) return;
         stopped = true;

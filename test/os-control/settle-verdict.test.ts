@@ -48,13 +48,19 @@ describe('settleVerdict', () => {
     expect(settleVerdict(state({ now: 1_075 }), { ...base, reaction })).toBe('settled');
   });
 
-  it('a round trip through the app still out: waits, up to waitMs after it was sent, even on a quiet screen', () => {
+  it('a round trip through the app still out: the app owes it, up to echoMs after the input, even past maxMs on a quiet screen', () => {
     const reaction = { since: 995, expectChange: false };
     const out = { roundTrip: { sent: 1_000, answered: undefined } };
     expect(settleVerdict(state({ ...out, now: 1_500 }), { ...base, reaction })).toBe('wait');
-    expect(settleVerdict(state({ ...out, now: 1_000 + REACTION_LIMITS.waitMs - 1 }), { ...base, reaction })).toBe('wait');
-    // A hung app: after waitMs the screen decides alone.
-    expect(settleVerdict(state({ ...out, now: 1_000 + REACTION_LIMITS.waitMs }), { ...base, reaction })).toBe('settled');
+    // Past waitMs and maxMs: mousepad at load ~85 had not handled the click yet.
+    expect(settleVerdict(state({ ...out, now: 995 + REACTION_LIMITS.waitMs + 1 }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...out, now: 995 + base.maxMs + 1 }), { ...base, reaction })).toBe('wait');
+    expect(settleVerdict(state({ ...out, now: 995 + REACTION_LIMITS.echoMs - 1 }), { ...base, reaction })).toBe('wait');
+    // A hung app: from echoMs after the input the screen decides alone (quiet: settled; changing: gave-up).
+    expect(settleVerdict(state({ ...out, now: 995 + REACTION_LIMITS.echoMs }), { ...base, reaction })).toBe('settled');
+    expect(settleVerdict(state({ ...out, lastChange: 995 + REACTION_LIMITS.echoMs - 10, now: 995 + REACTION_LIMITS.echoMs }), { ...base, reaction })).toBe('gave-up');
+    // Without input there is no round trip to owe: a quiet screen is taken at once.
+    expect(settleVerdict(state({ ...out, now: 1_500 }), base)).toBe('settled');
   });
 
   it('the quiet window counts from the round trip’s answer, and is not grown by it', () => {

@@ -83,6 +83,7 @@ export class Performer {
     const windows = answer === 'none' ? undefined : await this.x11NewWindows();
     if (answer === 'must-show' && action.type !== 'type') await screen.beforeKeys();
     if (focus && role === 'click') focus.beforeClick(actionPoints(action)[0]);
+    const sentAt = performance.now();
     const result = await performAction(
       {
         devices,
@@ -94,7 +95,7 @@ export class Performer {
       signal,
     );
     if (focus && role === 'click') await focus.afterClick();
-    if (answer !== 'none') screen.inputSent(windows);
+    if (answer !== 'none') screen.inputSent(sentAt, windows);
     this.accessibilityActed = action.type === 'element' && action.op !== 'click';
     return result;
   }

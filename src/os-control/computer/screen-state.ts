@@ -100,11 +100,16 @@ export class ScreenState {
   }
 
   /**
-   * Input went out: with no "before" picture (pointer actions) the reaction counts from
-   * now, and need not show. `windows` is the watch of the windows apps create.
+   * Input went out, starting at `sentAt` (performance.now() before the first event was
+   * sent): with no "before" picture (pointer actions) the reaction counts from then, and
+   * need not show. `windows` is the watch of the windows apps create. Not from the end of
+   * the action: a click's action ends after the click answer's wait (click-answer.ts),
+   * ~1–2 s at load ~17, and a dialog the app made meanwhile counted as older than the
+   * input, so settle did not wait for its drawing (settle-new-window.desktop, 3 of 3 at
+   * load ~17: the observation showed the dialog's unpainted area).
    */
-  inputSent(windows?: NewWindows): void {
-    this.pending ??= { since: performance.now(), expectChange: false };
+  inputSent(sentAt: number, windows?: NewWindows): void {
+    this.pending ??= { since: sentAt, expectChange: false };
     if (windows) this.pending.windows ??= windows;
   }
 }

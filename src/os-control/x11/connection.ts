@@ -19,6 +19,9 @@ import { X11Error } from './errors.js';
 import { openX, type OpenOptions, type SetupInfo } from './setup.js';
 
 export { X11Error } from './errors.js';
+
+/** Errors of requests without replies kept for the next sync(). */
+const MAX_VOID_ERRORS = 16;
 export { parseDisplay, type OpenOptions, type ParsedDisplay, type SetupInfo } from './setup.js';
 
 /**
@@ -290,7 +293,10 @@ export class X11Connection {
         );
         const p = this.takePending(sequence);
         if (p) p.reject(err);
-        else if (!this.abandoned.delete(sequence)) this.voidErrors.push(err);
+        // Kept up to a few: sync() throws the first, and a connection nobody syncs (the
+        // settle pinger's DAMAGE requests on windows gone meanwhile, one per WM round trip
+        // under openbox) must not grow the list for the process's life.
+        else if (!this.abandoned.delete(sequence) && this.voidErrors.length < MAX_VOID_ERRORS) this.voidErrors.push(err);
       } else {
         for (const l of this.eventListeners) l(message);
       }
