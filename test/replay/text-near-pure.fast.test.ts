@@ -148,6 +148,53 @@ describe('words compared: their edges, numbers and the sentence said', () => {
   });
 });
 
+describe('the area and its cells, away from the origin', () => {
+  const REGION = { x: 1000, y: 500, width: 1280, height: 800 };
+  // 64×40 cells of a 1280×800 region: 20 px each.
+  const fp = (changed: Array<[number, number, number]> = []) => {
+    const cells = Buffer.alloc(64 * 40);
+    for (const [cx, cy, level] of changed) cells[cy * 64 + cx] = level;
+    return cells.toString('base64');
+  };
+  const cell = (cx: number, cy: number) => ({ x: REGION.x + cx * 20, y: REGION.y + cy * 20, width: 19, height: 19 });
+
+  it('counts the cells under the area only, a cell moved by more than 16 levels; a fingerprint of another size counts every cell', () => {
+    const then = fp();
+    expect(cellsChangedIn(then, fp([[10, 5, 17]]), cell(10, 5), REGION)).toBe(1);
+    expect(cellsChangedIn(then, fp([[10, 5, 16]]), cell(10, 5), REGION)).toBe(0);
+    // A changed cell beside the area, before it and after it, is not counted.
+    expect(cellsChangedIn(then, fp([[5, 5, 200], [11, 5, 200], [10, 4, 200], [10, 6, 200]]), cell(10, 5), REGION)).toBe(0);
+    // An area past the right edge stops at the last column (the next row's first cell is not read).
+    expect(cellsChangedIn(then, fp([[0, 6, 200]]), { x: REGION.x + 1200, y: REGION.y + 100, width: 400, height: 19 }, REGION)).toBe(0);
+    expect(cellsChangedIn(then, fp([[63, 5, 200]]), { x: REGION.x + 1200, y: REGION.y + 100, width: 400, height: 19 }, REGION)).toBe(1);
+    expect(cellsChangedIn('', then, cell(10, 5), REGION)).toBe(64 * 40);
+    expect(cellsChangedIn(then, Buffer.alloc(10).toString('base64'), cell(10, 5), REGION)).toBe(64 * 40);
+  });
+
+  it('the box around a point moves with the shift on both axes; a window beside the box (touching, or below it) leaves the box whole', () => {
+    const point = { x: 430, y: 220 };
+    expect(areaAround({ point }, { x: 10, y: -20 })).toEqual({ x: 140, y: 60, width: 600, height: 280 });
+    const box = { x: 130, y: 80, width: 600, height: 280 };
+    const beside = (bounds: { x: number; y: number; width: number; height: number }) => areaAround({ point, window: { title: 'w', app: 'a', bounds, offset: { x: 0, y: 0 } } });
+    expect(beside({ x: 730, y: 80, width: 100, height: 100 })).toEqual(box);
+    expect(beside({ x: 130, y: 360, width: 100, height: 100 })).toEqual(box);
+    expect(beside({ x: 200, y: 400, width: 100, height: 100 })).toEqual(box);
+  });
+
+  it('pixels under a word, read on screens whose top-left is not (0, 0), the window moved on both axes; a box off the image is not the same', async () => {
+    const grey = async (x: number, y: number) =>
+      decodeGrey(await sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="${W}" height="${H}" fill="white"/><text x="${x}" y="${y}" font-family="DejaVu Sans" font-size="13">Remove 1 item?</text></svg>`)).png().toBuffer(), { width: W, height: H });
+    const origin = { x: 1000, y: 500 };
+    const then = { grey: await grey(100, 100), origin };
+    const now = { grey: await grey(180, 160), origin };
+    const box = { x: 1100, y: 588, width: 55, height: 15 }; // "Remove", global
+    const agree = pixelsAgree(then, now, { x: 80, y: 60 });
+    expect(agree(box, 'then')).toBe(true);
+    expect(agree({ ...box, x: box.x + 80, y: box.y + 60 }, 'now')).toBe(true);
+    expect(agree({ ...box, x: 0, y: 0 }, 'then')).toBe(false);
+  });
+});
+
 describe('the words OCR reads in an area', () => {
   // The drawn dialog (image 640×400) as a screenshot of a 1280×800 region at (1000, 500): every box is scaled by 2 and moved.
   const record = { region: { x: 1000, y: 500, width: 1280, height: 800 }, image: { width: W, height: H, format: 'png' as const } };
