@@ -21,6 +21,8 @@ describe('answersClick', () => {
     expect(answersClick(OBJECT, 'StateChanged', 'focused')).toBeUndefined();
     // A signal without a body (dbus-next leaves it undefined) is no answer, and no error.
     expect(answersClick(OBJECT, 'StateChanged', undefined)).toBeUndefined();
+    // Only StateChanged carries a state: another member's body of the same shape is no answer.
+    expect(answersClick(OBJECT, 'PropertyChange', ['focused', 1, 0])).toBeUndefined();
     expect(answersClick(OBJECT, 'TextCaretMoved', ['', 4, 0])).toBe('caret');
     expect(answersClick(OBJECT, 'TextChanged', ['insert', 0, 1])).toBeUndefined();
     expect(answersClick(FOCUS, 'Focus', ['', 0, 0])).toBe('focus');
@@ -118,7 +120,10 @@ describe('OpenClickAnswer', () => {
     expect(after.focused).toBe(true);
     const ended = new OpenClickAnswer(() => {}, noOwed);
     ended.end();
-    await ended.note('focus', ':1.2', yes);
+    // An ended click asks its app nothing more.
+    const tie = vi.fn(yes);
+    await ended.note('focus', ':1.2', tie);
+    expect(tie).not.toHaveBeenCalled();
     expect(ended.answered).toBe(false);
     expect(ended.focused).toBe(false);
   });
@@ -292,6 +297,8 @@ describe('ClickAnswers', () => {
     elsewhere.finish(true);
     await w3;
     const nothing = click(clicks, 4, false, () => Promise.resolve('nothing'));
+    await clicks.awaited();
+    // Keys again after the same unanswered click: its app is asked once only.
     await clicks.awaited();
     expect(nothing.waits).toEqual([]);
     // Answers without a sender leave the window's app as it was.
