@@ -71,6 +71,25 @@ describe('owedFromStates', () => {
   });
 });
 
+/**
+ * Each method as AT-SPI defines it: its interface, its argument signature and how its body
+ * starts. A real object answers a call on another interface or with other arguments with an
+ * error (UnknownMethod, InvalidArgs); so do the test apps below.
+ */
+const METHODS: Record<string, { iface: string; signature: string; body: (body: unknown[]) => boolean }> = {
+  GetChildren: { iface: 'org.a11y.atspi.Accessible', signature: '', body: (body) => body.length === 0 },
+  GetRole: { iface: 'org.a11y.atspi.Accessible', signature: '', body: (body) => body.length === 0 },
+  GetState: { iface: 'org.a11y.atspi.Accessible', signature: '', body: (body) => body.length === 0 },
+  // 0: screen coordinates.
+  GetExtents: { iface: 'org.a11y.atspi.Component', signature: 'u', body: (body) => body.length === 1 && body[0] === 0 },
+  GetAccessibleAtPoint: { iface: 'org.a11y.atspi.Component', signature: 'iiu', body: (body) => body.length === 3 && body[2] === 0 },
+};
+function badCall(iface: string, member: string, signature: string, body: unknown[]): Error | undefined {
+  const method = METHODS[member];
+  if (method?.iface !== iface || method.signature !== signature || !method.body(body)) return new Error(`org.freedesktop.DBus.Error.UnknownMethod: ${iface}.${member}(${signature}) ${JSON.stringify(body)}`);
+  return undefined;
+}
+
 describe('owedAnswer', () => {
   /** A small app: two windows (the second active) holding a document, an entry inside it. */
   function app(entryStates: number) {
@@ -83,7 +102,9 @@ describe('owedAnswer', () => {
       ':1.2 /entry': { GetAccessibleAtPoint: [[':1.2', '/label']], GetState: [[entryStates, 0]], GetRole: [79] },
       ':1.2 /label': { GetAccessibleAtPoint: [[':1.2', '/org/a11y/atspi/null']], GetState: [[0, 0]], GetRole: [116] },
     };
-    const call = (destination: string, path: string): ObjectCall => (_iface, member, _sig, body) => {
+    const call = (destination: string, path: string): ObjectCall => (iface, member, signature, body) => {
+      const bad = badCall(iface, member, signature, body);
+      if (bad) return Promise.reject(bad);
       log.push(`${path}.${member}${member === 'GetAccessibleAtPoint' ? JSON.stringify(body) : ''}`);
       const reply = objects[`${destination} ${path}`]?.[member];
       return reply === undefined ? Promise.reject(new Error(`no ${member} on ${path}`)) : Promise.resolve(reply);
@@ -118,7 +139,9 @@ describe('owedAnswer at the edges', () => {
   /** One app `:1.2`: `objects` by path, each member's reply (a function of the call's body, or the body itself). */
   function tree(objects: Record<string, Record<string, unknown>>) {
     const log: string[] = [];
-    const call = (destination: string, path: string): ObjectCall => (_iface, member) => {
+    const call = (destination: string, path: string): ObjectCall => (iface, member, signature, body) => {
+      const bad = badCall(iface, member, signature, body);
+      if (bad) return Promise.reject(bad);
       log.push(`${destination} ${path}.${member}`);
       const reply = objects[`${destination} ${path}`]?.[member];
       return reply === undefined ? Promise.reject(new Error(`no ${member} on ${destination} ${path}`)) : Promise.resolve(reply);
@@ -150,9 +173,21 @@ describe('owedAnswer at the edges', () => {
     expect(log.filter((line) => line.endsWith('GetAccessibleAtPoint'))).toEqual([':1.2 /w.GetAccessibleAtPoint', ':1.9 /w.GetAccessibleAtPoint', ':1.9 /entry.GetAccessibleAtPoint']);
   });
 
+  it('nothing focusable and no page on the way up from the deepest object: nothing owed', async () => {
+    const { call } = tree({
+      ...root([[':1.2', '/w']]),
+      ':1.2 /w': { GetExtents: [[0, 0, 500, 500]], GetState: [[0]], GetAccessibleAtPoint: [[':1.2', '/panel']] },
+      ':1.2 /panel': { GetAccessibleAtPoint: [[':1.2', '/label']], GetRole: [39], GetState: [[0, 0]] },
+      ':1.2 /label': { GetAccessibleAtPoint: [[':1.2', '/org/a11y/atspi/null']], GetRole: [29], GetState: [[]] },
+    });
+    expect(await owedAnswer(call, ':1.2', { x: 10, y: 10 })).toBe('nothing');
+  });
+
   it('an endless tree (each object names a new child under the point) is walked 32 levels deep, no further', async () => {
     const log: string[] = [];
-    const call = (_destination: string, path: string): ObjectCall => (_iface, member) => {
+    const call = (_destination: string, path: string): ObjectCall => (iface, member, signature, body) => {
+      const bad = badCall(iface, member, signature, body);
+      if (bad) return Promise.reject(bad);
       log.push(`${path}.${member}`);
       if (member === 'GetChildren') return Promise.resolve([[[':1.2', '/0']]]);
       if (member === 'GetExtents') return Promise.resolve([[0, 0, 100, 100]]);
