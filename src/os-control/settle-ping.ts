@@ -37,9 +37,10 @@
 import { X11Connection, X11Error } from './x11/connection.js';
 import { getInputFocus, queryExtension } from './x11/keyboard.js';
 import { NewWindows, type DamageExtension } from './x11/new-windows.js';
+import { queryPointer } from './x11/query-pointer.js';
 import { internAtom, property, queryTree, u32 } from './x11/properties.js';
 
-const OP = { CreateWindow: 1, ChangeWindowAttributes: 2, QueryPointer: 38, SendEvent: 25 } as const;
+const OP = { CreateWindow: 1, ChangeWindowAttributes: 2, SendEvent: 25 } as const;
 /** CreateWindow's InputOnly class, the PropertyChange event mask and PropertyNotify's code. */
 const INPUT_ONLY = 2;
 const PROPERTY_CHANGE = 1 << 22;
@@ -265,8 +266,7 @@ export class AppPinger {
   }
 
   private async topLevelUnderPointer(): Promise<number> {
-    const reply = await this.conn.request(OP.QueryPointer, 0, u32(this.conn.setup.root));
-    return reply.readUInt32LE(12);
+    return (await queryPointer(this.conn)).child ?? 0;
   }
 
   /** The child of the root holding the focus window; 0 for None, PointerRoot or a window gone meanwhile. */

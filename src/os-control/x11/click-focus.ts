@@ -27,6 +27,7 @@ import { currentTextEchoWatch } from '../settle-echo.js';
 import { focusedClientWindow } from '../settle-ping.js';
 import { X11Error, type X11Connection } from './connection.js';
 import { getInputFocus } from './keyboard.js';
+import { queryPointer } from './query-pointer.js';
 import { x11Session, type X11Session } from './session.js';
 
 /** How long after a click keys wait for the focus to follow it (openbox at load 20 took up to ~400 ms). */
@@ -40,7 +41,7 @@ const POINTER_ROOT = 1;
 /** The X protocol error code of a request on a window that no longer exists. */
 const BAD_WINDOW = 3;
 
-const OP = { GetWindowAttributes: 3, QueryTree: 15, QueryPointer: 38 } as const;
+const OP = { GetWindowAttributes: 3, QueryTree: 15 } as const;
 
 export class ClickFocus {
   /** The top-level the last click landed in, while the focus has not reached it yet. */
@@ -116,12 +117,7 @@ export class ClickFocus {
 
   /** The pointer on the root window: where it is, and the child of the root under it (a frame or an unmanaged window), if any. */
   private async pointer(): Promise<{ at: Point; child: number | undefined }> {
-    const conn = await this.conn;
-    const body = Buffer.alloc(4);
-    body.writeUInt32LE(conn.setup.root, 0);
-    const r = await conn.request(OP.QueryPointer, 0, body);
-    const child = r.readUInt32LE(12);
-    return { at: { x: r.readInt16LE(16), y: r.readInt16LE(18) }, child: child === 0 ? undefined : child };
+    return queryPointer(await this.conn);
   }
 
   /**
