@@ -41,7 +41,7 @@ describe('harness requirements', () => {
     // have it and fails on a fresh one (openssl: the TLS test's beforeAll on a minimal
     // Debian 12 root). Each literal program name started anywhere must be known here.
     // Debian's Essential packages (coreutils, tar, bash, util-linux) are on every system, and npm comes with node.
-    const ESSENTIAL = new Set(['sh', '/bin/sh', 'bash', 'true', 'mkdir', 'nproc', 'script', 'npm', 'sleep', 'cp', 'id', 'tar', 'mkfifo', 'setsid', 'stat', 'unshare']);
+    const ESSENTIAL = new Set(['sh', '/bin/sh', 'bash', 'true', 'mkdir', 'nproc', 'script', 'npm', 'sleep', 'cp', 'id', 'tar', 'mkfifo', 'setsid', 'stat', 'unshare', 'seq']);
     /** Installed by the test that starts it (the npm package test installs `deskpilot` with npm -g first). */
     const INSTALLED_BY_TEST = new Set(['deskpilot']);
     /** Started only on their own platform (never by the Linux tests): the macOS keychain and AppleScript, Windows PowerShell. */
