@@ -8,7 +8,7 @@
  * 58 of the XInputExtension; no XIQueryVersion is needed for them (checked on Xvfb 21).
  */
 import type { X11Connection } from './connection.js';
-import { u32 } from './properties.js';
+import { internAtom, u32 } from './properties.js';
 import type { X11Session } from './session.js';
 
 const XI = { ChangeProperty: 57, DeleteProperty: 58 } as const;
@@ -16,19 +16,10 @@ const XI = { ChangeProperty: 57, DeleteProperty: 58 } as const;
 const INTEGER = 19;
 const PROP_MODE_REPLACE = 0;
 
-/** InternAtom that creates the atom when the server has none (a property we are about to set). */
-async function internAtomCreating(conn: X11Connection, name: string): Promise<number> {
-  const bytes = Buffer.from(name, 'latin1');
-  const head = Buffer.alloc(4);
-  head.writeUInt16LE(bytes.length, 0);
-  const reply = await conn.request(16, 0, Buffer.concat([head, bytes]));
-  return reply.readUInt32LE(8);
-}
-
 /** The atom `name`, created when new; once it exists the session's cache answers without a round trip. */
 async function propertyAtom(session: X11Session, conn: X11Connection, name: string): Promise<number> {
   const known = await session.atom(conn, name);
-  return known !== 0 ? known : internAtomCreating(conn, name);
+  return known !== 0 ? known : internAtom(conn, name, { create: true });
 }
 
 /** The XInputExtension's major opcode on this display; throws when the server has no XInput. */

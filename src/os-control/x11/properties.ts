@@ -23,12 +23,15 @@ export async function queryTree(conn: X11Connection, window: number): Promise<{ 
   return { parent: reply.readUInt32LE(12), children };
 }
 
-/** InternAtom with only-if-exists: 0 when the server has no such atom (then no window has that property). */
-export async function internAtom(conn: X11Connection, name: string): Promise<number> {
+/**
+ * InternAtom. By default only-if-exists: 0 when the server has no such atom (then no window
+ * has that property); `create` makes it (a property we are about to set).
+ */
+export async function internAtom(conn: X11Connection, name: string, options: { create?: boolean } = {}): Promise<number> {
   const bytes = Buffer.from(name, 'latin1');
   const head = Buffer.alloc(4);
   head.writeUInt16LE(bytes.length, 0);
-  const reply = await conn.request(16, 1, Buffer.concat([head, bytes]));
+  const reply = await conn.request(16, options.create ? 0 : 1, Buffer.concat([head, bytes]));
   return reply.readUInt32LE(8);
 }
 
