@@ -43,6 +43,10 @@ async function pidFrom(file: string): Promise<number> {
   }
 }
 
+async function dirAppears(dir: string): Promise<void> {
+  while (!existsSync(dir)) await new Promise((r) => setTimeout(r, 20));
+}
+
 describe.runIf(process.platform === 'linux')('process-tree', () => {
   it('stops a group whose leader already exited (its background child lives on)', async () => {
     const dir = tempDir();
@@ -111,6 +115,11 @@ describe.runIf(process.platform === 'linux')('an eval task run leaves nothing be
         async setup(shell) {
           home = shell.home;
           await shell.run(`setsid -f /bin/sh -c 'echo $$ > ${pidFile}.tmp; mv ${pidFile}.tmp ${pidFile}; i=0; while :; do i=$((i+1)); mkdir -p "$HOME/.config/app/d$i"; done' </dev/null >/dev/null 2>&1`);
+          // setsid -f returns before its child runs: stopped before it wrote its pid (load ~6
+          // beside a CI), the test then waited for a pid that never came. The writer is
+          // running, and writing, before the task goes on.
+          await pidFrom(pidFile);
+          await dirAppears(path.join(home, '.config', 'app', 'd2'));
         },
         async check() {
           return { score: 1, detail: 'ok' };
