@@ -2,6 +2,7 @@ import os from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InterpreterSession, type BlockOptions, type ComputerCallRequest } from '../../../src/main/agent/harness/code/session.js';
 import type { Interpreter } from '../../../src/main/agent/harness/code/interpreter.js';
+import { BLOCK_LIMIT_MS, TEST_LIMIT_MS } from './block-limits.js';
 
 // The session's calls' channel (session.ts runIn) with a bash driver that, unlike the shipped
 // one, leaves fds 3 and 4 open to its blocks: a block writes the driver's call lines itself
@@ -49,7 +50,7 @@ const session = () => {
   return s;
 };
 
-const options = (onCall: BlockOptions['onCall']): BlockOptions => ({ signal: new AbortController().signal, timeoutMs: 60_000, maxOutputChars: 2_000, onCall });
+const options = (onCall: BlockOptions['onCall']): BlockOptions => ({ signal: new AbortController().signal, timeoutMs: BLOCK_LIMIT_MS, maxOutputChars: 2_000, onCall });
 /** A block line that makes call `id` and prints the reply line the session sent back. */
 const call = (id: number, method: string, args: object, line: number | null) =>
   `printf '%s\\n' '${JSON.stringify({ type: 'call', id, method, args, line })}' >&3; IFS= read -r -u 4 reply; printf '%s\\n' "$reply"`;
@@ -68,7 +69,7 @@ describe("a code session's calls' channel", () => {
       { method: 'display.size', args: {}, line: null },
     ]);
     expect(r.output).toBe('{"type":"reply","id":7,"ok":true}\n{"type":"reply","id":8,"ok":true,"value":{"width":640,"height":400}}\n');
-  }, 30_000);
+  }, TEST_LIMIT_MS);
 
   it("an onCall that fails answers ok false with the Error's message, or the thrown value as text", async () => {
     const s = session();
@@ -78,7 +79,7 @@ describe("a code session's calls' channel", () => {
     expect(byText.output).toBe('{"type":"reply","id":2,"ok":false,"error":"a bare refusal"}\n');
     const refused = await s.run(call(3, 'wait', { seconds: 1 }, 1), options(async () => ({ ok: false, error: 'not now' })));
     expect(refused.output).toBe('{"type":"reply","id":3,"ok":false,"error":"not now"}\n');
-  }, 30_000);
+  }, TEST_LIMIT_MS);
 
   it("lines on the channel that are not the driver's (not JSON, not a call or done) are ignored: no call, the block ends as its own code does", async () => {
     const calls: string[] = [];
@@ -89,7 +90,7 @@ describe("a code session's calls' channel", () => {
     }));
     expect(r).toEqual(expect.objectContaining({ status: 'done', output: 'after\n' }));
     expect(calls).toEqual([]);
-  }, 30_000);
+  }, TEST_LIMIT_MS);
 
   it('an answer that comes after its block ended is not sent: the next block reads nothing of it', async () => {
     const s = session();
@@ -107,7 +108,7 @@ describe("a code session's calls' channel", () => {
     await new Promise((resolve) => setImmediate(resolve));
     const second = await s.run('IFS= read -r -t 0.2 -u 4 extra && printf "read: %s\\n" "$extra"; echo second', options(async () => ({ ok: true })));
     expect(second).toMatchObject({ status: 'done', output: 'second\n' });
-  }, 30_000);
+  }, TEST_LIMIT_MS);
 
   it("a finished block's value comes back; a failed one's error, and neither when the driver sent none", async () => {
     const s = session();
@@ -118,5 +119,5 @@ describe("a code session's calls' channel", () => {
     const plain = await s.run('true', options(async () => ({ ok: true })));
     expect(plain).not.toHaveProperty('value');
     expect(plain).not.toHaveProperty('error');
-  }, 30_000);
+  }, TEST_LIMIT_MS);
 });

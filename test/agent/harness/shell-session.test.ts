@@ -12,6 +12,7 @@ import { blockCommand, codeOfCommand } from '../../../src/shared/code-block.js';
 import { runsIn } from '../../../src/shared/runs-in.js';
 import { sandboxPolicy } from '../../../src/main/sandbox/index.js';
 import { alive, driversIn, namespacePid } from './session-processes.js';
+import { BLOCK_LIMIT_MS, TEST_LIMIT_MS } from './block-limits.js';
 
 // Shell as a language of the code harness (issue 31 item 3): a persistent bash session,
 // the real bash in the real bubblewrap sandbox (workspace-write), one per run like the
@@ -36,7 +37,7 @@ function session(sandboxed: boolean): ShellSession {
 
 const options = (extra: Partial<BlockOptions> = {}): BlockOptions => ({
   signal: new AbortController().signal,
-  timeoutMs: 60_000,
+  timeoutMs: BLOCK_LIMIT_MS,
   maxOutputChars: 2_000,
   // A shell block has no computer API: nothing may call.
   onCall: async (call) => {
@@ -55,7 +56,7 @@ describe('shell session in the run sandbox (workspace-write, real bubblewrap)', 
     const second = await shell.run('pwd; shout "$GREETING"', options());
     expect(second.status).toBe('done');
     expect(second.output).toBe(`${path.join(workspace, 'sub')}\nGrüße ✓!\n`);
-  }, 60_000);
+  }, TEST_LIMIT_MS);
 
   it('writes in the workspace; a write outside it is refused, nothing is written, and the model is told it may escalate', async () => {
     const inside = await shell.run('cd "$OLDPWD" 2>/dev/null; printf ok > made.txt', options());
@@ -67,8 +68,8 @@ describe('shell session in the run sandbox (workspace-write, real bubblewrap)', 
     expect(refused.output).toMatch(/Read-only file system|Permission denied/);
     expect(existsSync(target)).toBe(false);
     expect(refused.refusal?.sandbox).toBe(policy);
-    expect(blockText('shell', refused, 60_000)).toContain('escalate');
-  }, 60_000);
+    expect(blockText('shell', refused, BLOCK_LIMIT_MS)).toContain('escalate');
+  }, TEST_LIMIT_MS);
 
   it('a failing command and a syntax error come back with their status; the session goes on', async () => {
     const failed = await shell.run('echo before; false', options());
@@ -76,10 +77,10 @@ describe('shell session in the run sandbox (workspace-write, real bubblewrap)', 
     const syntax = await shell.run('if then fi (', options());
     expect(syntax.status).toBe('error');
     expect(syntax.output).toMatch(/syntax error/);
-    expect(blockText('shell', syntax, 60_000)).toMatch(/^shell block: raised an error\noutput:\n.*syntax error[\s\S]*error:\nexit status 2$/);
+    expect(blockText('shell', syntax, BLOCK_LIMIT_MS)).toMatch(/^shell block: raised an error\noutput:\n.*syntax error[\s\S]*error:\nexit status 2$/);
     // Still the same session: the variable of the first test is there.
     expect((await shell.run('echo "$GREETING"', options())).output).toBe('Grüße ✓\n');
-  }, 60_000);
+  }, TEST_LIMIT_MS);
 
   it('reads nothing of the protocol on stdin, and cannot write into it: a block that reads stdin or writes to fds 3 and 4 ends normally', async () => {
     // stderr into stdout's pipe: two pipes interleave as they arrive, and bash writes an error message in
@@ -90,7 +91,7 @@ describe('shell session in the run sandbox (workspace-write, real bubblewrap)', 
     // "line N": the driver's line its eval is on.
     expect(r.output.replace(/line \d+:/g, 'line N:')).toBe('read:[]\nbash: line N: 3: Bad file descriptor\nbash: line N: 4: Bad file descriptor\nafter\n');
     expect((await shell.run('echo still', options())).output).toBe('still\n');
-  }, 60_000);
+  }, TEST_LIMIT_MS);
 
   it('a block that ends the shell is a crash; the next block starts a fresh session and says so', async () => {
     const plain = session(false);
@@ -99,8 +100,8 @@ describe('shell session in the run sandbox (workspace-write, real bubblewrap)', 
     expect(ended).toMatchObject({ status: 'crashed', error: 'the bash session ended (exit 3)' });
     const next = await plain.run('echo "x=[$X]"', options());
     expect(next).toMatchObject({ status: 'done', output: 'x=[]\n', restarted: true });
-    expect(blockText('shell', next, 60_000)).toContain('The shell session was started afresh');
-  }, 60_000);
+    expect(blockText('shell', next, BLOCK_LIMIT_MS)).toContain('The shell session was started afresh');
+  }, TEST_LIMIT_MS);
 
   it('a stop mid-block ends bash and what it started, a child in its own session too; the next block starts afresh', async () => {
     const plain = session(false);
@@ -113,7 +114,7 @@ describe('shell session in the run sandbox (workspace-write, real bubblewrap)', 
     const [bash, sleeper] = readFileSync(pids, 'utf8').trim().split(' ').map(Number);
     for (const pid of [bash!, sleeper!]) expect(alive(pid), `process ${pid}`).toBe(false);
     expect(await plain.run('echo again', options())).toMatchObject({ status: 'done', output: 'again\n', restarted: true });
-  }, 60_000);
+  }, TEST_LIMIT_MS);
 
   it('an endless block ends at its time limit with what it started', async () => {
     const plain = session(false);
@@ -122,7 +123,7 @@ describe('shell session in the run sandbox (workspace-write, real bubblewrap)', 
     expect(blockText('shell', r, 1_500)).toContain('ran past 2 s');
     // The timed-out bash was ended with it: the next block runs in a fresh one and says so.
     expect(await plain.run('echo next', options())).toMatchObject({ status: 'done', output: 'next\n', restarted: true });
-  }, 60_000);
+  }, TEST_LIMIT_MS);
 });
 
 describe('shell session started before its first block (warm)', () => {
@@ -138,7 +139,7 @@ describe('shell session started before its first block (warm)', () => {
     expect(r.output.trim()).toBe(namespacePid(waiting[0]!));
     await shell.close();
     expect(alive(waiting[0]!)).toBe(false);
-  }, 60_000);
+  }, TEST_LIMIT_MS);
 
   it('a run\'s CodeSessions warm the languages asked for, each in its own session, and close ends them', async () => {
     const cwd = mkdtempSync(path.join(workspace, 'warm-all-'));
@@ -151,7 +152,7 @@ describe('shell session started before its first block (warm)', () => {
     expect((await code.session('shell').run('echo "$$"', options())).output.trim()).toBe(namespacePid(bash!));
     await code.close();
     expect([alive(bash!), alive(python!)]).toEqual([false, false]);
-  }, 60_000);
+  }, TEST_LIMIT_MS);
 });
 
 describe('shell session: the edges of a block\'s start', () => {
@@ -164,15 +165,18 @@ describe('shell session: the edges of a block\'s start', () => {
     expect(await s.run('touch ran', options({ signal: stop.signal }))).toEqual({ status: 'stopped', output: '', truncated: false, restarted: false, durationMs: 0 });
     expect(driversIn(cwd, 'bash')).toEqual([]);
     expect(existsSync(path.join(cwd, 'ran'))).toBe(false);
-  }, 60_000);
+  }, TEST_LIMIT_MS);
 
   it('one block at a time: a second while the first runs is refused, and the session takes blocks again after it', async () => {
     const s = session(false);
-    const first = s.run('sleep 1; echo first', options());
+    // The first block runs until the test lets it go (a file appears), so the second surely comes while it runs.
+    const go = path.join(mkdtempSync(path.join(workspace, 'one-at-a-time-')), 'go');
+    const first = s.run(`until [ -e ${JSON.stringify(go)} ]; do sleep 0.01; done; echo first`, options());
     await expect(s.run('echo second', options())).rejects.toThrow('a block is already running in this session');
+    writeFileSync(go, '');
     expect(await first).toMatchObject({ status: 'done', output: 'first\n' });
     expect(await s.run('echo third', options())).toMatchObject({ status: 'done', output: 'third\n' });
-  }, 60_000);
+  }, TEST_LIMIT_MS);
 
   it('starts in the sandbox\'s workspace when it has one, else in the folder given', async () => {
     const given = mkdtempSync(path.join(workspace, 'given-'));
@@ -181,7 +185,7 @@ describe('shell session: the edges of a block\'s start', () => {
     sessions.push(plain, boxed);
     expect((await plain.run('pwd', options())).output).toBe(`${given}\n`);
     expect((await boxed.run('pwd', options())).output).toBe(`${workspace}\n`);
-  }, 60_000);
+  }, TEST_LIMIT_MS);
 
   it('close() of a session that never started resolves; after a close the next block starts bash again without a word of lost variables', async () => {
     const s = new ShellSession({ cwd: workspace });
@@ -190,14 +194,14 @@ describe('shell session: the edges of a block\'s start', () => {
     expect(await s.run('echo one', options())).toMatchObject({ status: 'done', output: 'one\n', restarted: false });
     await s.close();
     expect(await s.run('echo two', options())).toMatchObject({ status: 'done', output: 'two\n', restarted: false });
-  }, 60_000);
+  }, TEST_LIMIT_MS);
 
   it('a resumed run\'s session says so at its first block only', async () => {
     const s = new ShellSession({ cwd: workspace, fresh: true });
     sessions.push(s);
     expect(await s.run('echo a', options())).toMatchObject({ status: 'done', restarted: true });
     expect(await s.run('echo b', options())).toMatchObject({ status: 'done', restarted: false });
-  }, 60_000);
+  }, TEST_LIMIT_MS);
 
   it('a refusal sign counts in a block that failed or ended the shell, never in one that succeeded', async () => {
     const s = session(true);
@@ -212,7 +216,7 @@ describe('shell session: the edges of a block\'s start', () => {
     expect(fine).toMatchObject({ status: 'done', output: 'Read-only file system\n' });
     expect(fine.refusal).toBeUndefined();
     expect(existsSync(path.join(outside, 'crash.txt'))).toBe(false);
-  }, 60_000);
+  }, TEST_LIMIT_MS);
 });
 
 describe('shell as a language of execute', () => {
@@ -265,7 +269,7 @@ describe('shell session: what a block gives back, and the options a session star
     const r = await s.run('seq 1 100000', options());
     expect(r).toMatchObject({ status: 'done', truncated: true });
     expect(r.output).toBe(`${whole.slice(0, 1_000)}\n[... ${whole.length - 2_000} characters cut ...]\n${whole.slice(-1_000)}`);
-  }, 60_000);
+  }, TEST_LIMIT_MS);
 
   it('a long output under the budget comes back exactly, each stream whole across its many pipe chunks', async () => {
     const s = session(false);
@@ -275,7 +279,7 @@ describe('shell session: what a block gives back, and the options a session star
     expect(out.output === whole, `stdout: ${out.output.length} characters, ${whole.length} expected`).toBe(true);
     const err = await s.run('seq 1 50000 >&2', options({ maxOutputChars: 1_000_000 }));
     expect(err.output === whole, `stderr: ${err.output.length} characters, ${whole.length} expected`).toBe(true);
-  }, 60_000);
+  }, TEST_LIMIT_MS);
 
   it('says how long the block ran: at least its own sleep, at most the wait for it', async () => {
     const s = session(false);
@@ -286,7 +290,7 @@ describe('shell session: what a block gives back, and the options a session star
     expect(r.status).toBe('done');
     expect(r.durationMs).toBeGreaterThanOrEqual(300);
     expect(r.durationMs).toBeLessThanOrEqual(waited);
-  }, 60_000);
+  }, TEST_LIMIT_MS);
 
   it('takes the environment it is given (filtered like a shell command\'s), and says bash is missing when its PATH has none', async () => {
     const given = new ShellSession({ cwd: workspace, env: { PATH: process.env.PATH, LANG: 'C.UTF-8', DESKPILOT_NOT_PASSED: 'x' } });
@@ -295,8 +299,8 @@ describe('shell session: what a block gives back, and the options a session star
     const nowhere = new ShellSession({ cwd: workspace, env: { PATH: path.join(outside, 'no-bin-here') } });
     sessions.push(nowhere);
     await nowhere.warm();
-    expect(await nowhere.run('echo never', options({ timeoutMs: 600_000 }))).toMatchObject({ status: 'crashed', output: '', error: 'the bash session could not start: spawn bash ENOENT (is bash installed?)' });
-  }, 60_000);
+    expect(await nowhere.run('echo never', options())).toMatchObject({ status: 'crashed', output: '', error: 'the bash session could not start: spawn bash ENOENT (is bash installed?)' });
+  }, TEST_LIMIT_MS);
 
   it('hides the secrets of the home folder it is given, and only those', async () => {
     const home = mkdtempSync(path.join('/var/tmp', 'deskpilot-shell-home-'));
@@ -314,7 +318,7 @@ describe('shell session: what a block gives back, and the options a session star
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, TEST_LIMIT_MS);
 });
 
 describe('shell session: how a block\'s output ends', () => {
@@ -324,13 +328,13 @@ describe('shell session: how a block\'s output ends', () => {
     expect(r).toMatchObject({ status: 'crashed', error: 'the bash session ended (exit 3)' });
     // Each line is shorter than the end marker (26 characters): each stream held it back, waiting for a marker that never came.
     expect(r.output).toBe('out\nerr\n');
-  }, 60_000);
+  }, TEST_LIMIT_MS);
 
   it('a finished block\'s result has no value or error key, and a failed one only its error', async () => {
     const s = session(false);
     expect(await s.run('echo fine', options())).toStrictEqual({ status: 'done', output: 'fine\n', truncated: false, restarted: false, durationMs: expect.any(Number) });
     expect(await s.run('exit_code() { return 4; }; exit_code', options())).toStrictEqual({ status: 'error', output: '', error: 'exit status 4', truncated: false, restarted: false, durationMs: expect.any(Number) });
-  }, 60_000);
+  }, TEST_LIMIT_MS);
 
   it('finds the end marker when it arrives split across two reads (what each stream holds back), and reads nothing of that stream after it', async () => {
     const s = session(false);
@@ -348,7 +352,7 @@ describe('shell session: how a block\'s output ends', () => {
     expect(r).toMatchObject({ status: 'done', output: 'before\n' });
     // The stream's listener is gone with the block: the next block's output is its own.
     expect(await s.run('echo next', options())).toMatchObject({ status: 'done', output: 'next\n' });
-  }, 60_000);
+  }, TEST_LIMIT_MS);
 });
 
 describe('shell session: a sandbox that cannot run here', () => {
@@ -373,5 +377,5 @@ describe('shell session: a sandbox that cannot run here', () => {
     expect(existsSync(path.join(cwd, 'ran'))).toBe(false);
     expect(await s.run('touch ran; echo ok', options())).toMatchObject({ status: 'done', output: 'ok\n' });
     expect(existsSync(path.join(cwd, 'ran'))).toBe(true);
-  }, 60_000);
+  }, TEST_LIMIT_MS);
 });
