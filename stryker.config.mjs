@@ -264,7 +264,7 @@ export const MODULES = {
   // marks (lines 510-525 at 73d7722): 100%, 4 killed, 5 ignored — the marks name a mutator per line, so they also hide 3
   // mutants the tests kill (the same return as true; the keycode list or a [k, []] pair as []). Not measured: the
   // rest of the module (layout, planning, typeUnlocked, mapAhead, sendRows, the waits).
-  'src/os-control/x11/typist.ts': ['test/os-control/x11-typist-plan.test.ts', 'test/os-control/typist-exit.desktop.test.ts', 'test/os-control/typist-leftovers.desktop.test.ts'],
+  'src/os-control/x11/typist.ts': ['test/os-control/x11-typist-plan.test.ts', 'test/os-control/typist-xev.desktop.test.ts', 'test/os-control/typist-exit.desktop.test.ts', 'test/os-control/typist-leftovers.desktop.test.ts'],
   // Not here: src/main/process-tree.ts. A mutant of its filter (which processes carry the entry) signals every
   // process of the user — it killed the mutation run's own shell and the team's test runs once. Its real-process
   // tests (test/main/process-tree.test.ts) check each filter instead.
