@@ -42,6 +42,17 @@ const CALLING_BASH: Interpreter = {
   frame: (code, nonce) => `${code}\n__END_${nonce}\n`,
 };
 
+/**
+ * CALLING_DRIVER with its ready line late: first a line that is not it, then the ready line only once the
+ * second block's code has been read (so not before the test has seen the first block end).
+ */
+const LATE_READY_DRIVER = CALLING_DRIVER.replace(`printf '{"type":"ready"}\\n' >&3`, `printf '{"type":"readying"}\\n' >&3; late=1`).replace(
+  '  value=\'\'\n',
+  `  value=''\n  if [ "$late" = 2 ]; then printf '{"type":"ready"}\\n' >&3; late=; elif [ -n "$late" ]; then late=2; fi\n`,
+);
+
+const LATE_READY_BASH: Interpreter = { ...CALLING_BASH, command: () => ({ file: 'bash', args: ['--noprofile', '--norc', '-c', LATE_READY_DRIVER], env: {} }) };
+
 const sessions: InterpreterSession[] = [];
 afterAll(() => Promise.all(sessions.map((s) => s.close())));
 const session = () => {
@@ -119,5 +130,21 @@ describe("a code session's calls' channel", () => {
     const plain = await s.run('true', options(async () => ({ ok: true })));
     expect(plain).not.toHaveProperty('value');
     expect(plain).not.toHaveProperty('error');
+  }, TEST_LIMIT_MS);
+
+  it("warm() resolves at the driver's ready line only, not at the first line on the channel", async () => {
+    expect(LATE_READY_DRIVER).toContain('late=1');
+    expect(LATE_READY_DRIVER).toContain('late=2');
+    const s = new InterpreterSession({ cwd: os.tmpdir() }, LATE_READY_BASH);
+    sessions.push(s);
+    let warmed = false;
+    const warming = s.warm().then(() => (warmed = true));
+    // The first line ({"type":"readying"}) came before this block's done line on the same pipe: it was read.
+    expect(await s.run('echo one', options(async () => ({ ok: true })))).toMatchObject({ status: 'done', output: 'one\n' });
+    expect(warmed).toBe(false);
+    // The driver writes its ready line once it has read this block: before the block's done line.
+    expect(await s.run('echo two', options(async () => ({ ok: true })))).toMatchObject({ status: 'done', output: 'two\n' });
+    await warming;
+    expect(warmed).toBe(true);
   }, TEST_LIMIT_MS);
 });
