@@ -21,6 +21,8 @@ let xevOut = '';
 let probe: X11Connection;
 let initial: KeyboardMapping;
 let typist: X11Typist;
+/** xev's window (its id as xdotool prints it). */
+let xevWindow = 0;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const SHIFT_KEYSYMS = new Set([0xffe1, 0xffe2]);
@@ -33,8 +35,9 @@ beforeAll(async () => {
   const found = spawnSync('xdotool', ['search', '--sync', '--onlyvisible', '--name', '^deskpilot-typist-xev$'], { env: xvfb.env, encoding: 'utf8', timeout: 20_000 });
   const window = found.stdout.trim().split('\n')[0];
   if (!window) throw new Error(`xev's window did not appear: ${found.stderr}`);
-  spawnSync('xdotool', ['windowfocus', '--sync', window], { env: xvfb.env, timeout: 20_000 });
+  xevWindow = Number(window);
   probe = await X11Connection.open(xvfb.display);
+  await setFocus(xevWindow);
   initial = await getKeyboardMapping(probe);
   typist = await X11Typist.open(xvfb.display);
 }, 60_000);
@@ -46,6 +49,14 @@ afterAll(async () => {
   await xvfb?.stop();
 });
 
+/** SetInputFocus (core request 42), revert-to PointerRoot: a window, 0 (None) or 1 (PointerRoot). */
+async function setFocus(window: number): Promise<void> {
+  const body = Buffer.alloc(8);
+  body.writeUInt32LE(window, 0); // time 0: CurrentTime
+  probe.send(42, 1, body);
+  await probe.sync();
+}
+
 /** The characters xev translated from key presses since `from` (Shift itself is no character; NoSymbol shows as ¤). */
 function typedSince(from: number): string[] {
   const out: string[] = [];
@@ -56,9 +67,9 @@ function typedSince(from: number): string[] {
   return out;
 }
 
-/** Waits until xev has printed `count` character presses since `from` (or 10 s), then returns what it translated. */
+/** Waits until xev has printed `count` character presses since `from` (or 5 s), then returns what it translated. */
 async function xevTyped(from: number, count: number): Promise<string> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 5_000;
   while (typedSince(from).length < count && Date.now() < deadline) await sleep(20);
   return typedSince(from).join('');
 }
@@ -97,7 +108,9 @@ const records = () => spawnSync('xprop', ['-root'], { env: xvfb.env, encoding: '
 const spareKeycodes = () => initial.keysyms.flatMap((row, i) => (row.every((s) => s === 0) ? [initial.minKeycode + i] : []));
 const sym = (ch: string) => keysymForChar(ch)!;
 
-describe('the X11 typist typing into xev', () => {
+// 15 s a case (the slowest takes ~4 s, at load ~20 ~8 s): a mutant that hangs a typing call fails here, not at the
+// mutation run's limit of about a minute.
+describe('the X11 typist typing into xev', { timeout: 15_000 }, () => {
   it('the server has spare keycodes, and nothing is held or remapped before typing', async () => {
     // Xvfb's default keymap: 19 keycodes without a keysym (one becomes the catch-up sentinel).
     expect(spareKeycodes().length).toBeGreaterThanOrEqual(3);
@@ -203,7 +216,7 @@ describe('the X11 typist typing into xev', () => {
     expect(held.size).toBe(spares);
     expect([...held.keys()]).not.toContain(Math.min(...spareKeycodes()));
     expect(await queryKeymap(probe)).toEqual([]);
-  }, 30_000);
+  });
 
   it('refuses a control character before typing or mapping anything', async () => {
     await typist.restoreNow();
@@ -269,17 +282,43 @@ describe('the X11 typist typing into xev', () => {
     }
   });
 
+  it('with the focus None the keys go nowhere, and no app is waited for', async () => {
+    await typist.restoreNow();
+    await setFocus(0);
+    const from = xevOut.length;
+    try {
+      const report = await typist.type('é', { catchUpTimeoutMs: 3_000 });
+      expect(report).toEqual({ strokes: 1, remapped: 1, remapRounds: 1, unconfirmed: 0 });
+    } finally {
+      await setFocus(xevWindow);
+    }
+    expect(typedSince(from)).toEqual([]);
+  });
+
+  it('with the focus PointerRoot the app under the pointer is the one waited for', async () => {
+    // Xvfb starts the pointer in the middle of the screen, over xev's window (the whole screen).
+    await setFocus(1);
+    try {
+      const { report, got } = await typed('ø', { catchUpTimeoutMs: 3_000 });
+      expect(got).toBe('ø');
+      expect(report).toEqual({ strokes: 1, remapped: 1, remapRounds: 1, unconfirmed: 0 });
+    } finally {
+      await setFocus(xevWindow);
+    }
+  });
+
   it('the characters stay mapped after a call, then go back by themselves once idle', async () => {
+    await typist.restoreNow();
     const { got } = await typed('✓');
     expect(got).toBe('✓');
     expect((await changedRows()).size).toBe(1);
     // Still mapped shortly after the call (an app may still translate the keys) …
     expect(typist.mappedSpares().size).toBe(1);
     // … and back to NoSymbol after RESTORE_IDLE_MS and the apps' answer, with the record gone.
-    expect(await keymapRestored(RESTORE_IDLE_MS + 30_000)).toEqual(new Map());
+    expect(await keymapRestored(RESTORE_IDLE_MS + 8_000)).toEqual(new Map());
     expect(typist.mappedSpares()).toEqual(new Map());
     expect(records()).toEqual([]);
-  }, 60_000);
+  });
 
   it('close restores what is still mapped once the app caught up, and disconnects', async () => {
     const { got } = await typed('ñ');
