@@ -3,7 +3,7 @@ import path from 'node:path';
 import { EVENT_SCHEMA_VERSION, RunEventSchema, type RunEvent, type RunEventInput } from '../../shared/events.js';
 import { homePaths } from '../paths.js';
 import { mkdirPrivate, PRIVATE_FILE_MODE, repairPrivateHome, writePrivateFile } from '../private-files.js';
-import { LOCK_FILE, SUMMARY_FILE, liveHolder, readFileInRun, resolveInRun, writeFileAtomic } from './files.js';
+import { LOCK_FILE, SUMMARY_FILE, liveHolder, readFileInRun, resolveInRun, writeFileAtomic, writeFileAtomicSync } from './files.js';
 import { enforceHistoryCap } from './history-cap.js';
 import { EVENTS_FILE, readRunLog } from './reader.js';
 import { assertRunId, newRunId } from './run-id.js';
@@ -35,6 +35,8 @@ class FileRunLogImpl implements FileRunLog {
   private fd: number | undefined;
   private bytes: number;
   private readonly listeners = new Set<(event: RunEvent) => void>();
+  /** The run's folders this log made or found (writeFile), so each is made once. */
+  private readonly folders = new Set<string>();
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -85,8 +87,20 @@ class FileRunLogImpl implements FileRunLog {
 
   async writeFile(name: string, data: Buffer): Promise<string> {
     const full = resolveInRun(this.dir, name);
-    await mkdirPrivate(path.dirname(full));
-    await writeFileAtomic(full, data);
+    const folder = path.dirname(full);
+    // A folder of the run is made once (a step writes two to four files into screens/).
+    if (!this.folders.has(folder)) {
+      await mkdirPrivate(folder);
+      this.folders.add(folder);
+    }
+    try {
+      writeFileAtomicSync(full, data);
+    } catch (error) {
+      // Someone removed the folder meanwhile: made again, as before the cache.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await mkdirPrivate(folder);
+      writeFileAtomicSync(full, data);
+    }
     // Nothing keeps `data`: once the caller drops it, the screenshot lives only on disk.
     return path.relative(this.dir, full).split(path.sep).join('/');
   }
