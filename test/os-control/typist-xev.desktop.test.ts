@@ -248,6 +248,31 @@ describe('the X11 typist typing into xev', { timeout: 15_000 }, () => {
     expect(typedSince(from)).toEqual([]);
   });
 
+  it('a Stop while typing ends the call within a chunk (16 strokes), Shift released, the keymap restored', async () => {
+    await typist.restoreNow();
+    const stop = new AbortController();
+    const from = xevOut.length;
+    // Stopped when xev has the first character (not the catch-up's Shift); 400 strokes at 5 ms are 2 s of typing left to cut.
+    const seen = () => {
+      if (typedSince(from).length > 0) stop.abort();
+    };
+    xev.stdout!.on('data', seen);
+    const text = `é${'B'.repeat(400)}`;
+    try {
+      await expect(typist.type(text, { signal: stop.signal, strokeIntervalMs: 5 })).rejects.toThrow(/abort/i);
+    } finally {
+      xev.stdout!.off('data', seen);
+    }
+    expect(typist.mappedSpares()).toEqual(new Map());
+    expect(await keymapRestored(5_000)).toEqual(new Map());
+    expect(await queryKeymap(probe)).toEqual([]);
+    expect(records()).toEqual([]);
+    await sleep(200); // xev's last lines (this only makes the count below larger)
+    const got = typedSince(from);
+    expect(got[0]).toBe('é');
+    expect(got.length).toBeLessThan(text.length);
+  });
+
   it('with a single spare keycode left there is no sentinel: the character is typed, its catch-up unconfirmed', async () => {
     await typist.restoreNow();
     const spares = spareKeycodes();
