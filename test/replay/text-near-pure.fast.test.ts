@@ -8,9 +8,10 @@
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { areaAround, cellsChangedIn, fingerprintMovedBack, isEvidence, pixelsAgree, recordedShot, typedWords, wordsDiffer, wordsIn, type AreaWord, type SamePixels } from '../../src/main/agent/replay/text-near.js';
+import { areaAround, cellsChangedIn, fingerprintMovedBack, isEvidence, LAYOUT_SLACK, pixelsAgree, recordedShot, typedWords, WORD_STRONG, wordsDiffer, wordsIn, type AreaWord, type SamePixels } from '../../src/main/agent/replay/text-near.js';
 import { CONFIDENT } from '../../src/os-control/ocr/index.js';
-import { decodeGrey, screenFingerprint } from '../../src/os-control/screen-match.js';
+import { decodeGrey, screenFingerprint, type GreyImage } from '../../src/os-control/screen-match.js';
+import type { Point } from '../../src/shared/actions.js';
 import { dialog } from './drawn-dialog.js';
 import { H, W } from './drawn-screen.js';
 
@@ -169,6 +170,9 @@ describe('the area and its cells, away from the origin', () => {
     expect(cellsChangedIn(then, fp([[63, 5, 200]]), { x: REGION.x + 1200, y: REGION.y + 100, width: 400, height: 19 }, REGION)).toBe(1);
     expect(cellsChangedIn('', then, cell(10, 5), REGION)).toBe(64 * 40);
     expect(cellsChangedIn(then, Buffer.alloc(10).toString('base64'), cell(10, 5), REGION)).toBe(64 * 40);
+    // Two fingerprints of the same wrong size are not comparable either: every cell counts.
+    const short = Buffer.alloc(10).toString('base64');
+    expect(cellsChangedIn(short, short, cell(10, 5), REGION)).toBe(64 * 40);
   });
 
   it('the box around a point moves with the shift on both axes; a window beside the box (touching, or below it) leaves the box whole', () => {
@@ -241,3 +245,40 @@ describe('the words OCR reads in an area', () => {
     expect(recordedShot(image, { image: 'a.png', fingerprint: '' }, display, { width: 640, height: 400 })).toEqual({ image, record: { region: display, image: { width: 640, height: 400, format: 'jpeg' } } });
   });
 });
+
+describe('pixels under a word, at the edges of their reach and of WORD_STRONG', () => {
+  // A 10×10 white box on a black 100×100 screen whose top-left is the global (1000, 500): at any
+  // place but the exact one, the white patch overlaps black by a row or a column (10% of it).
+  const ORIGIN = { x: 1000, y: 500 };
+  const screen = (squares: Array<[number, number]>, dark: Array<[number, number]> = []): { grey: GreyImage; origin: Point } => {
+    const data = new Uint8Array(100 * 100);
+    for (const [x0, y0] of squares) for (let y = y0; y < y0 + 10; y++) data.fill(255, y * 100 + x0, y * 100 + x0 + 10);
+    for (const [x, y] of dark) data[y * 100 + x] = 0;
+    return { grey: { data, width: 100, height: 100 }, origin: ORIGIN };
+  };
+  const then = screen([[40, 40]]);
+  const box = { x: 1040, y: 540, width: 10, height: 10 };
+
+  it(`a word laid out again up to LAYOUT_SLACK (${LAYOUT_SLACK} px) off, on either side of either axis, is the same pixels; a pixel farther is not`, () => {
+    const at = (x: number, y: number) => pixelsAgree(then, screen([[x, y]]), { x: 0, y: 0 })(box, 'then');
+    expect([at(40, 40 + LAYOUT_SLACK), at(40 + LAYOUT_SLACK, 40), at(40, 40 - LAYOUT_SLACK), at(40 - LAYOUT_SLACK, 40)]).toEqual([true, true, true, true]);
+    expect([at(40, 41 + LAYOUT_SLACK), at(41 + LAYOUT_SLACK, 40), at(40, 39 - LAYOUT_SLACK), at(39 - LAYOUT_SLACK, 40)]).toEqual([false, false, false, false]);
+  });
+
+  it('under WORD_STRONG of a word\'s pixels strongly different is the same word; exactly WORD_STRONG is not', () => {
+    expect(WORD_STRONG).toBe(0.03);
+    const agree = (dark: Array<[number, number]>) => pixelsAgree(then, screen([[40, 40]], dark), { x: 0, y: 0 })(box, 'then');
+    expect(agree([[41, 41], [45, 45]])).toBe(true); // 2 of 100
+    expect(agree([[41, 41], [45, 45], [48, 48]])).toBe(false); // 3 of 100
+  });
+
+  it("a box read on this screen is looked for on the recorded one where the window's move puts it back", () => {
+    // The window moved by (20, 10): its box is at (60, 50) now. A second box now, at (20, 70), has nothing under it then.
+    const now = screen([[60, 50], [20, 70]]);
+    const agree = pixelsAgree(then, now, { x: 20, y: 10 });
+    expect(agree({ ...box, x: 1060, y: 550 }, 'now')).toBe(true);
+    expect(agree({ ...box, x: 1020, y: 570 }, 'now')).toBe(false);
+    expect(agree(box, 'then')).toBe(true);
+  });
+});
+

@@ -175,8 +175,8 @@ export function pixelsAgree(then: { grey: GreyImage; origin: Point }, now: { gre
     const [from, to, d] = side === 'then' ? [then, now, shift] : [now, then, { x: -shift.x, y: -shift.y }];
     const left = Math.max(0, Math.round(box.x - from.origin.x));
     const top = Math.max(0, Math.round(box.y - from.origin.y));
+    // A box off the image crops to an empty patch, which strongDifferenceAt scores 1 anywhere: not the same.
     const patch = cropGrey(from.grey, { ...box, x: box.x - from.origin.x, y: box.y - from.origin.y });
-    if (patch.width === 0 || patch.height === 0) return false;
     const x = Math.round(left + from.origin.x + d.x - to.origin.x);
     const y = Math.round(top + from.origin.y + d.y - to.origin.y);
     // ±1 px: a window's shift is found to the pixel, a box's edges are rounded on each side.
