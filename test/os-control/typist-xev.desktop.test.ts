@@ -7,8 +7,9 @@
  * it first, so most mutants of typeUnlocked, mapAhead and sendRows fail here (issue 27.14).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { X11Connection } from '../../src/os-control/x11/connection.js';
+import { restoreLeftovers } from '../../src/os-control/x11/spare-record.js';
 import { changeKeyboardMapping, getKeyboardMapping, queryKeymap, type KeyboardMapping } from '../../src/os-control/x11/keyboard.js';
 import { RESTORE_IDLE_MS, X11Typist, type X11TypeReport } from '../../src/os-control/x11/typist.js';
 import { charForKeysym, keysymForChar } from '../../src/os-control/x11/typing-keysyms.js';
@@ -342,6 +343,32 @@ describe('the X11 typist typing into xev', { timeout: 15_000 }, () => {
     // … and back to NoSymbol after RESTORE_IDLE_MS and the apps' answer, with the record gone.
     expect(await keymapRestored(RESTORE_IDLE_MS + 8_000)).toEqual(new Map());
     expect(typist.mappedSpares()).toEqual(new Map());
+    expect(records()).toEqual([]);
+  });
+
+  it('a close whose restore fails says so, and leaves the record for the next typist', async () => {
+    await typist.restoreNow();
+    const other = await X11Typist.open(xvfb.display);
+    const said = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const { got } = await (async () => {
+        const from = xevOut.length;
+        await other.type('þ');
+        return { got: await xevTyped(from, 1) };
+      })();
+      expect(got).toBe('þ');
+      // Its connection fails under it: the keymap cannot be read or written back.
+      (other as unknown as { conn: X11Connection }).conn.close();
+      await other.close();
+      expect(said.mock.calls).toHaveLength(1);
+      expect(String(said.mock.calls[0]![0])).toMatch(/^deskpilot: could not restore the keyboard mapping after typing \(.+\); spare keycodes may still type the last characters$/);
+      expect(records()).toHaveLength(1);
+    } finally {
+      said.mockRestore();
+    }
+    // This process is alive, so no typist takes the record as a leftover: restored here as if it had died.
+    expect(await restoreLeftovers(probe, { alive: () => false })).toHaveLength(1);
+    expect(await keymapRestored(5_000)).toEqual(new Map());
     expect(records()).toEqual([]);
   });
 
