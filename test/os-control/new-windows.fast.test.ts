@@ -20,12 +20,18 @@ const create = (window: number, parent = ROOT, overrideRedirect = 0) => event(16
 const destroy = (window: number) => event(17, { 4: window, 8: window });
 const map = (window: number) => event(19, { 4: ROOT, 8: window });
 const reparent = (window: number, parent: number) => event(21, { 4: ROOT, 8: window, 12: parent });
-const damaged = (drawable: number, damage: number) => event(DAMAGE.firstEvent, { 4: drawable, 8: damage }, { 1: 3 });
+/** A DAMAGE report; `sequence` is the last of our requests the server had handled when it made it. */
+const damaged = (drawable: number, damage: number, sequence = 0xffff) => {
+  const e = event(DAMAGE.firstEvent, { 4: drawable, 8: damage }, { 1: 3 });
+  e.writeUInt16LE(sequence, 2);
+  return e;
+};
 
+/** Requests as sent, each with the sequence number the connection gave it (from 10). */
 function watch(damage: typeof DAMAGE | null = DAMAGE) {
-  const sent: { major: number; minor: number; body: Buffer }[] = [];
+  const sent: { major: number; minor: number; body: Buffer; sequence: number }[] = [];
   let id = 0x500;
-  const w = new NewWindows({ root: ROOT, send: (major, minor, body) => sent.push({ major, minor, body }), allocateId: () => ++id }, damage ?? undefined);
+  const w = new NewWindows({ root: ROOT, send: (major, minor, body) => sent[sent.push({ major, minor, body, sequence: 10 + sent.length }) - 1]!.sequence, allocateId: () => ++id }, damage ?? undefined);
   return { w, sent };
 }
 
@@ -34,20 +40,53 @@ describe('NewWindows', () => {
     const { w, sent } = watch();
     w.handle(create(0x600), 1_000);
     expect(w.progress(900)).toEqual({ owed: true, drawnAt: undefined });
-    // DamageCreate (damage id, the window, level NonEmpty) asked at once.
-    expect(sent).toHaveLength(1);
-    expect(sent[0]!.major).toBe(DAMAGE.majorOpcode);
-    expect(sent[0]!.minor).toBe(1);
+    // DamageCreate (damage id, the window, level NonEmpty) asked at once, a DamageSubtract
+    // (the damage, repair None, parts None) right behind it.
+    expect(sent).toHaveLength(2);
+    expect(sent.map((r) => [r.major, r.minor])).toEqual([[DAMAGE.majorOpcode, 1], [DAMAGE.majorOpcode, 3]]);
     expect([sent[0]!.body.readUInt32LE(0), sent[0]!.body.readUInt32LE(4), sent[0]!.body[8]]).toEqual([0x501, 0x600, 3]);
-    w.handle(damaged(0x600, 0x501), 1_400);
+    expect(sent[0]!.body).toHaveLength(12);
+    expect([...Array(3).keys()].map((i) => sent[1]!.body.readUInt32LE(4 * i))).toEqual([0x501, 0, 0]);
+    expect(sent[1]!.body).toHaveLength(12);
+    w.handle(damaged(0x600, 0x501, 11), 1_400);
     expect(w.progress(900)).toEqual({ owed: false, drawnAt: 1_400 });
     // The one report is all: the damage object is freed.
-    expect(sent).toHaveLength(2);
-    expect([sent[1]!.minor, sent[1]!.body.readUInt32LE(0)]).toEqual([2, 0x501]);
+    expect(sent).toHaveLength(3);
+    expect([sent[2]!.major, sent[2]!.minor, sent[2]!.body.readUInt32LE(0), sent[2]!.body.length]).toEqual([DAMAGE.majorOpcode, 2, 0x501, 4]);
     // A second report (none should come) changes nothing.
     w.handle(damaged(0x600, 0x501), 1_900);
     expect(w.progress(900)).toEqual({ owed: false, drawnAt: 1_400 });
+    expect(sent).toHaveLength(3);
+  });
+
+  it("a report made as the server handled the DamageCreate (the Create's sequence number) is the window's area, not the app's drawing", () => {
+    const { w, sent } = watch();
+    w.handle(create(0x600), 1_000);
+    // Shown before the Create reached the server: it reports the visible area at once.
+    w.handle(damaged(0x600, 0x501, sent[0]!.sequence), 1_010);
+    expect(w.progress(900)).toEqual({ owed: true, drawnAt: undefined });
     expect(sent).toHaveLength(2);
+    // The app's paint, after the Subtract: the drawing.
+    w.handle(damaged(0x600, 0x501, sent[1]!.sequence), 3_000);
+    expect(w.progress(900)).toEqual({ owed: false, drawnAt: 3_000 });
+    expect(sent.map((r) => r.minor)).toEqual([1, 3, 2]);
+  });
+
+  it("a window manager's frame owes nothing once a new client is reparented into it; its damage object is freed", () => {
+    const { w, sent } = watch();
+    w.handle(create(0x600), 1_000);
+    w.handle(create(0x700), 1_010);
+    expect(sent.map((r) => [r.minor, r.body.readUInt32LE(4)])).toEqual([[1, 0x600], [3, 0], [1, 0x700], [3, 0]]);
+    w.handle(reparent(0x600, 0x700), 1_020);
+    expect(sent.slice(4).map((r) => [r.minor, r.body.readUInt32LE(0)])).toEqual([[2, 0x502]]);
+    // The frame's report (the WM drew its decorations) is no drawing of the app's.
+    w.handle(damaged(0x700, 0x502, 20), 1_030);
+    expect(w.progress(900)).toEqual({ owed: true, drawnAt: undefined });
+    w.handle(damaged(0x600, 0x501, 20), 1_500);
+    expect(w.progress(900)).toEqual({ owed: false, drawnAt: 1_500 });
+    // A reparent of a window not watched (an old window into a new parent) frees nothing.
+    w.handle(reparent(0x650, 0x800), 1_600);
+    expect(sent).toHaveLength(6);
   });
 
   it('windows from before the input, override-redirect ones and children of other windows owe nothing', () => {
@@ -57,7 +96,7 @@ describe('NewWindows', () => {
     w.handle(create(0x602, 0x600), 1_000);
     expect(w.progress(900)).toEqual({ owed: false, drawnAt: undefined });
     expect(w.progress(800).owed).toBe(true);
-    expect(sent).toHaveLength(1);
+    expect(sent).toHaveLength(2);
   });
 
   it('a window destroyed before it was drawn owes nothing; a sent (synthetic) event is no fact', () => {

@@ -14,8 +14,17 @@
  *    window manager will frame (a dialog, a new main window). Menus, tooltips and
  *    popups are override-redirect and are drawn as they are mapped; they are left out;
  *  - the DAMAGE extension's first report for that window (level NonEmpty, one event): the
- *    app has drawn into it. The report is asked at its CreateNotify, before it can be
- *    mapped and drawn; the damage object is freed after that one report;
+ *    app has drawn into it. The report is asked at its CreateNotify, and the damage object
+ *    is freed after that one report. Asked is not always before the window is shown: the
+ *    server reports a window's whole visible area when the damage object is made
+ *    (damageext.c, DamageExtRegister), and when our read of the CreateNotify lags (load ~10,
+ *    two busy loops: 1 run in 4) the window manager has framed and mapped it by then — that
+ *    report came 2 ms after the map, 3 s before the app's first paint, and settle took the
+ *    empty dialog. So the DamageCreate goes out with a DamageSubtract behind it: a report
+ *    made while the server handled the Create carries the Create's sequence number and is
+ *    the server's own, not a drawing; one made after the Subtract is the app's;
+ *  - a window manager's frame (the window a new client is reparented into) is the WM's
+ *    drawing, not the app's answer: once it holds a new client, only the client is owed;
  *  - without DAMAGE, its map (its own MapNotify on the root, or that of the frame it was
  *    reparented into) stands for its drawing.
  * A window that is destroyed owes nothing. One that is never shown is waited for only up
@@ -25,8 +34,8 @@ import { u32 } from './properties.js';
 
 /** Core event codes (X11 protocol, section 11) read here. */
 const EVENT = { CreateNotify: 16, DestroyNotify: 17, MapNotify: 19, ReparentNotify: 21 } as const;
-/** DAMAGE requests (damageproto): Create and Destroy; ReportNonEmpty level. */
-const DAMAGE = { Create: 1, Destroy: 2, levelNonEmpty: 3 } as const;
+/** DAMAGE requests (damageproto): Create, Destroy and Subtract; ReportNonEmpty level. */
+const DAMAGE = { Create: 1, Destroy: 2, Subtract: 3, levelNonEmpty: 3 } as const;
 /** Windows created longer ago than this are forgotten: settle asks only for those after its input. */
 const KEEP_MS = 60_000;
 
@@ -47,7 +56,8 @@ export interface DamageExtension {
 /** How the watch talks to the server: requests without replies, and fresh ids. */
 export interface WatchLink {
   root: number;
-  send(major: number, minor: number, body: Buffer): void;
+  /** Sends a request; returns its sequence number (16 bits, as events carry it). */
+  send(major: number, minor: number, body: Buffer): number;
   allocateId(): number;
 }
 
@@ -57,6 +67,8 @@ interface Appearance {
   parent: number | undefined;
   drawn: number | undefined;
   damage: number | undefined;
+  /** The sequence number of its DamageCreate: a report with it is the server's, made as the Create was handled. */
+  asked: number | undefined;
 }
 
 export class NewWindows {
@@ -72,7 +84,7 @@ export class NewWindows {
     // Bit 7 marks an event sent by a client (SendEvent): no window system fact.
     if (event[0]! & 0x80) return;
     const type = event[0]!;
-    if (this.damage && type === this.damage.firstEvent) return this.drawn(event.readUInt32LE(4), now);
+    if (this.damage && type === this.damage.firstEvent) return this.drawn(event.readUInt32LE(4), event.readUInt16LE(2), now);
     switch (type) {
       case EVENT.CreateNotify:
         if (event.readUInt32LE(4) === this.link.root && event[22] === 0) this.created(event.readUInt32LE(8), now);
@@ -82,7 +94,10 @@ export class NewWindows {
         return;
       case EVENT.ReparentNotify: {
         const shown = this.windows.get(event.readUInt32LE(8));
-        if (shown) shown.parent = event.readUInt32LE(12);
+        if (!shown) return;
+        shown.parent = event.readUInt32LE(12);
+        // The frame the window manager made for it: its drawing is the WM's.
+        this.forget(shown.parent);
         return;
       }
       case EVENT.MapNotify:
@@ -109,18 +124,36 @@ export class NewWindows {
   private created(window: number, now: number): void {
     for (const [id, w] of this.windows) if (now - w.created > KEEP_MS) this.windows.delete(id);
     let damage: number | undefined;
+    let asked: number | undefined;
     if (this.damage) {
       damage = this.link.allocateId();
-      this.link.send(this.damage.majorOpcode, DAMAGE.Create, Buffer.concat([u32(damage, window), Buffer.from([DAMAGE.levelNonEmpty, 0, 0, 0])]));
+      asked = this.link.send(this.damage.majorOpcode, DAMAGE.Create, Buffer.concat([u32(damage, window), Buffer.from([DAMAGE.levelNonEmpty, 0, 0, 0])]));
+      // Empties what the Create reported of a window already shown (nothing for one not yet
+      // mapped), so the next drawing reports anew, under a later sequence number.
+      this.link.send(this.damage.majorOpcode, DAMAGE.Subtract, u32(damage, 0, 0));
     }
-    this.windows.set(window, { created: now, parent: undefined, drawn: undefined, damage });
+    this.windows.set(window, { created: now, parent: undefined, drawn: undefined, damage, asked });
   }
 
-  private drawn(window: number, now: number): void {
+  private drawn(window: number, sequence: number, now: number): void {
     const w = this.windows.get(window);
     if (!w || w.drawn !== undefined) return;
+    // Made while the server handled our Create: the window's visible area, whatever it shows.
+    if (sequence === w.asked) return;
     w.drawn = now;
-    // One report is all settle needs: the server stops tracking this window's drawing.
+    this.release(w);
+  }
+
+  /** A window that is not the app's to draw (a frame): not owed, its damage object freed. */
+  private forget(window: number): void {
+    const w = this.windows.get(window);
+    if (!w) return;
+    this.windows.delete(window);
+    this.release(w);
+  }
+
+  /** One report is all settle needs: the server stops tracking this window's drawing. */
+  private release(w: Appearance): void {
     if (this.damage && w.damage !== undefined) this.link.send(this.damage.majorOpcode, DAMAGE.Destroy, u32(w.damage));
     w.damage = undefined;
   }
