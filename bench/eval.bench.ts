@@ -10,10 +10,13 @@
  * Targets (the issue): ≤ 10 min for the suite, ≤ 3 s overhead per task, on 2 cores.
  * The load average before and after is printed: on a shared 2-core machine the figures move with it.
  *
- *   npx tsx bench/eval.bench.ts [--set ci] [--workers 2]
+ *   npx tsx bench/eval.bench.ts [--set ci] [--workers 2] [--keep DIR]
+ *
+ * `--keep DIR`: the two runs' out-dirs (results.json with each task's phases, report.html)
+ * are copied to DIR/anti and DIR/reference, to read per task and per app.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,10 +24,12 @@ import { median, numberArg } from './lib/stats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WORKERS = numberArg('workers', 2);
-const SET = (() => {
-  const i = process.argv.indexOf('--set');
+const stringArg = (name: string): string | undefined => {
+  const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : undefined;
-})();
+};
+const SET = stringArg('set');
+const KEEP = stringArg('keep');
 
 interface Row {
   id: string;
@@ -99,6 +104,7 @@ try {
       '',
     ].join('\n'),
   );
+  if (KEEP) for (const run of ['anti', 'reference']) cpSync(path.join(tmp, run), path.join(KEEP, run), { recursive: true });
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }

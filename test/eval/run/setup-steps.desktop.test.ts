@@ -58,6 +58,37 @@ describe('setup steps on a private desktop', () => {
     await until(async () => (await windows('setup-step-term')) === '', 20_000, 'the closed window to go');
   }, 90_000);
 
+  it('a title the app sets after its window is mapped ends the wait on that window, which is then the active one', async () => {
+    // gedit maps its window before it names it after the file it read: the wait must see the title change, not only maps.
+    await run(steps({ type: 'launch', parameters: { command: ['xterm', '-T', 'dp-early-title'] } }));
+    const pending = run(steps({ type: 'activate_window', parameters: { window_name: 'dp-late-title', strict: true } }));
+    await until(async () => (await windows('^dp-early-title$')) !== '', 30_000, 'the xterm to be mapped under its first title');
+    const id = await windows('^dp-early-title$');
+    await shell.run(['xdotool', 'set_window', '--name', 'dp-late-title', id]);
+    await pending;
+    expect((await shell.run(['xdotool', 'getactivewindow'])).trim()).toBe(id);
+  }, 90_000);
+
+  it('only a viewable window is taken, and by_class matches the class part of WM_CLASS whatever its case', async () => {
+    // Both titles contain "dp-seen"; the iconic one is managed but not mapped (xdotool's --onlyvisible left it out too).
+    await run(steps({ type: 'launch', parameters: { command: ['xterm', '-iconic', '-T', 'dp-seen-iconic', '-class', 'DpIconic'] } }));
+    await until(async () => (await shell.exec(['xdotool', 'search', '--name', '^dp-seen-iconic$']))?.stdout.trim() !== '', 30_000, 'the iconic xterm to exist');
+    await run(steps({ type: 'launch', parameters: { command: ['xterm', '-T', 'dp-seen-shown', '-class', 'DpShown'] } }, { type: 'activate_window', parameters: { window_name: 'dp-seen' } }));
+    const shown = await windows('^dp-seen-shown$');
+    expect((await shell.run(['xdotool', 'getactivewindow'])).trim()).toBe(shown);
+    await run(steps({ type: 'launch', parameters: { command: ['xterm', '-T', 'dp-seen-other'] } }, { type: 'activate_window', parameters: { window_name: 'dp-seen-other', strict: true } }));
+    expect((await shell.run(['xdotool', 'getactivewindow'])).trim()).not.toBe(shown);
+    await run(steps({ type: 'activate_window', parameters: { window_name: 'dpshown', by_class: true } }));
+    expect((await shell.run(['xdotool', 'getactivewindow'])).trim()).toBe(shown);
+  }, 90_000);
+
+  it('a window wait stopped by Ctrl-C says it was stopped, not that the window never came', async () => {
+    const stop = new AbortController();
+    const pending = run(steps({ type: 'activate_window', parameters: { window_name: 'dp-never-there' } }), { signal: stop.signal });
+    stop.abort(new Error('Ctrl-C'));
+    await expect(pending).rejects.toThrow('step 1 (activate_window): stopped while waiting for a window');
+  });
+
   it('execute (argv and shell) runs in the HOME; open hands ~/path to the default app of its type', async () => {
     // The person's default app for text: a terminal titled by the file it opened (xdg-mime's own files under the
     // task's HOME; no quotes in Exec: xdg-open's own reader of desktop files splits on spaces).

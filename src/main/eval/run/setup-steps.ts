@@ -5,6 +5,7 @@ import { downloadCachePath } from '../task/cache.js';
 import { vmCommand, vmPath, type VmCommand } from '../task/command.js';
 import type { CommandSpec, ConfigStep } from '../task/schema.js';
 import type { DesktopShell } from './desktop-shell.js';
+import { WindowWatch, type WindowMatch } from './window-watch.js';
 
 /**
  * A task's setup steps (OSWorld's `config`, and `postconfig` before the check), run as the
@@ -14,7 +15,8 @@ import type { DesktopShell } from './desktop-shell.js';
  * Windows are waited for, not slept on: `activate_window` and `close_window` wait up to
  * WINDOW_WAIT_MS for a matching window to be mapped (an app launched one step before is
  * often ~1–3 s from its window at a load of 8 on 2 cores), where OSWorld's tasks put a
- * `sleep` after a launch and hope. 60 s (not measured as needed: headroom for loads of ~30 on
+ * `sleep` after a launch and hope. The wait reads X's own events on a connection of its own
+ * (window-watch.ts), not a poll. 60 s (not measured as needed: headroom for loads of ~30 on
  * 2 cores, where one CLI test run in four saw an unexplained error); a program that cannot
  * start, or an `open` that xdg-open says it cannot do, fails at once (launchFailures), so the long wait is paid only by a window that never comes.
  */
@@ -55,16 +57,16 @@ async function runStep(step: ConfigStep, { shell, signal, taskId, fileCache }: S
     case 'sleep':
       await sleep(step.parameters.seconds * 1000, signal);
       return;
-    case 'activate_window': {
-      const id = await waitForWindow(shell, step.parameters, signal);
-      await shell.run(['xdotool', 'windowactivate', '--sync', id], 10_000);
-      return;
-    }
-    case 'close_window': {
-      const id = await waitForWindow(shell, step.parameters, signal);
-      await shell.run(['xdotool', 'windowclose', id], 10_000);
-      return;
-    }
+    case 'activate_window':
+      return withWatch(shell, signal, async (watch) => {
+        const id = await waitForWindow(shell, watch, step.parameters, signal);
+        if (!(await watch.activate(id, ACTIVATE_WAIT_MS, signal, FAILURE_CHECK_MS))) await shell.run(['xdotool', 'windowactivate', '--sync', id], ACTIVATE_WAIT_MS);
+      });
+    case 'close_window':
+      return withWatch(shell, signal, async (watch) => {
+        const id = await waitForWindow(shell, watch, step.parameters, signal);
+        await shell.run(['xdotool', 'windowclose', id], 10_000);
+      });
     case 'download':
       for (const file of step.parameters.files) {
         if (!fileCache) throw new Error(`${file.url}: DeskPilot never downloads; give the file cache that holds it (--file-cache DIR)`);
@@ -89,27 +91,40 @@ export function vmArgv(command: VmCommand): readonly string[] {
   return command.shell ? ['/bin/sh', '-c', command.script, ...command.args] : command.argv;
 }
 
-async function waitForWindow(shell: DesktopShell, match: { window_name: string; strict?: boolean; by_class?: boolean }, signal: AbortSignal): Promise<string> {
+/** Checked at every X change and at least this often (ms): a launched program that failed (it makes no X event), the deadline. */
+const FAILURE_CHECK_MS = 250;
+/** The window manager's activation of a mapped window: ms on an idle machine; 10 s as xdotool's step had. */
+const ACTIVATE_WAIT_MS = 10_000;
+
+/** A window step's X connection to the task's desktop (window-watch.ts), closed when the step ends. */
+async function withWatch(shell: DesktopShell, signal: AbortSignal, step: (watch: WindowWatch) => Promise<void>): Promise<void> {
+  let watch: WindowWatch | undefined;
+  try {
+    watch = await WindowWatch.open(shell.env, signal);
+    await step(watch);
+  } catch (error) {
+    // Ctrl-C during the wait: said as such, whether it came during the connect or the wait (not "no window within 60 s").
+    if (signal.aborted) throw new Error('stopped while waiting for a window', { cause: error });
+    throw error;
+  } finally {
+    watch?.close();
+  }
+}
+
+async function waitForWindow(shell: DesktopShell, watch: WindowWatch, match: WindowMatch, signal: AbortSignal): Promise<string> {
   const start = Date.now();
   try {
-    return await pollForWindow(shell, match, signal);
+    return await findWindow(shell, watch, match, signal);
   } finally {
     shell.windowWaitMs += Date.now() - start;
   }
 }
 
-async function pollForWindow(shell: DesktopShell, match: { window_name: string; strict?: boolean; by_class?: boolean }, signal: AbortSignal): Promise<string> {
+async function findWindow(shell: DesktopShell, watch: WindowWatch, match: WindowMatch, signal: AbortSignal): Promise<string> {
   const deadline = Date.now() + WINDOW_WAIT_MS;
-  const escaped = match.window_name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = match.strict ? `^${escaped}$` : escaped;
-  const args = ['xdotool', 'search', '--onlyvisible', match.by_class ? '--class' : '--name', pattern];
-  while (!signal.aborted) {
-    if (shell.launchFailures.length) throw new Error(`a launched program could not start or open its file: ${shell.launchFailures.join('; ')}`);
-    const found = await shell.run(args, 10_000).catch(() => '');
-    const id = found.trim().split('\n').filter(Boolean)[0];
-    if (id) return id;
-    if (Date.now() > deadline) break;
-    await sleep(100, signal).catch(() => undefined);
-  }
+  const failed = () => shell.launchFailures.length > 0;
+  const id = await watch.find(match, () => signal.aborted || failed() || Date.now() > deadline, FAILURE_CHECK_MS);
+  if (id !== undefined) return id;
+  if (failed()) throw new Error(`a launched program could not start or open its file: ${shell.launchFailures.join('; ')}`);
   throw new Error(`no window ${match.by_class ? 'of class' : 'titled'} "${match.window_name}" appeared within ${WINDOW_WAIT_MS / 1000} s`);
 }
