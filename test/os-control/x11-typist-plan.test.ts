@@ -60,6 +60,25 @@ describe('layoutFrom', () => {
     expect(layout.strokes.get('1')).toEqual({ keycode: 9, shift: false });
   });
 
+  it('keeps the first keycode for a character: a later plain or shifted one does not replace it', () => {
+    const layout = layoutFrom(mapping([[0x61, 0x41], [0x62, 0x41], [0x61, 0x42]]), []);
+    expect(layout.strokes.get('a')).toEqual({ keycode: 8, shift: false });
+    expect(layout.strokes.get('A')).toEqual({ keycode: 8, shift: true });
+    expect(layout.strokes.get('b')).toEqual({ keycode: 9, shift: false });
+    expect(layout.strokes.get('B')).toEqual({ keycode: 10, shift: true });
+    expect(layout.spares).toEqual([]);
+    expect(layout.shiftKeycode).toBeUndefined();
+    expect(layout.perKeycode).toBe(4);
+  });
+
+  it('does not type with a modifier keycode, even one that carries a character', () => {
+    const layout = layoutFrom(mapping([[0x61, 0x41], [0x62, 0x42]]), [8]);
+    expect(layout.strokes.has('a')).toBe(false);
+    expect(layout.strokes.has('A')).toBe(false);
+    expect(layout.strokes.get('b')).toEqual({ keycode: 9, shift: false });
+    expect(layout.shiftKeycode).toBe(8);
+  });
+
   it('does not type with keycodes we mapped ourselves', () => {
     const layout = layoutFrom(mapping([[0xe9, 0xe9], [0x61, 0x41]]), [], new Set([8]));
     expect(layout.strokes.has('é')).toBe(false);
@@ -76,6 +95,22 @@ describe('planItems', () => {
 
   it('refuses a control character before typing anything, naming it', () => {
     expect(() => planItems('ab\x07c', layout)).toThrow(/U\+0007 at character 2/);
+  });
+
+  it('names a control character by its code point in four upper-case hex digits and its index', () => {
+    expect(() => planItems('\x7f', layout)).toThrow(/^cannot type U\+007F at character 0: control characters are keys \(use the key action\)$/);
+    expect(() => planItems('é\u009b', layout)).toThrow(/^cannot type U\+009B at character 1: /);
+  });
+
+  it('types a shifted character on a spare keycode when the layout has no Shift key', () => {
+    expect(planItems('aA', layout)).toEqual([
+      { kind: 'key', stroke: { keycode: 9, shift: false } },
+      { kind: 'key', stroke: { keycode: 9, shift: true } },
+    ]);
+    expect(planItems('aA', { ...layout, shiftKeycode: undefined })).toEqual([
+      { kind: 'key', stroke: { keycode: 9, shift: false } },
+      { kind: 'spare', keysym: 0x41 },
+    ]);
   });
 
   it('says so when there is no spare keycode for a character outside the layout', () => {
