@@ -165,6 +165,8 @@ describe('shell session: the edges of a block\'s start', () => {
     expect(await s.run('touch ran', options({ signal: stop.signal }))).toEqual({ status: 'stopped', output: '', truncated: false, restarted: false, durationMs: 0 });
     expect(driversIn(cwd, 'bash')).toEqual([]);
     expect(existsSync(path.join(cwd, 'ran'))).toBe(false);
+    // No interpreter was lost: the next block starts the first one and says nothing of lost variables.
+    expect(await s.run('echo next', options())).toMatchObject({ status: 'done', output: 'next\n', restarted: false });
   }, TEST_LIMIT_MS);
 
   it('one block at a time: a second while the first runs is refused, and the session takes blocks again after it', async () => {
@@ -352,6 +354,40 @@ describe('shell session: how a block\'s output ends', () => {
     expect(r).toMatchObject({ status: 'done', output: 'before\n' });
     // The stream's listener is gone with the block: the next block's output is its own.
     expect(await s.run('echo next', options())).toMatchObject({ status: 'done', output: 'next\n' });
+  }, TEST_LIMIT_MS);
+});
+
+describe('shell session: characters, signals and listeners', () => {
+  it('a character split between two pipe reads comes back whole', async () => {
+    const s = session(false);
+    // One write of 90,000 bytes: pipe reads of at most 64 KiB, and 65,536 is no multiple of '✓''s 3 bytes.
+    const r = await s.run(`s=$(printf '✓%.0s' {1..30000}); printf '%s' "$s"`, options({ maxOutputChars: 1_000_000 }));
+    expect(r.status).toBe('done');
+    const broken = [...r.output].filter((c) => c !== '✓').length;
+    expect({ length: r.output.length, broken }).toEqual({ length: 30_000, broken: 0 });
+  }, TEST_LIMIT_MS);
+
+  it('a shell killed by a signal is a crash that names the signal', async () => {
+    const s = session(false);
+    expect(await s.run('kill -KILL $$', options())).toMatchObject({ status: 'crashed', error: 'the bash session ended (exit SIGKILL)', restarted: false });
+    expect(await s.run('echo after', options())).toMatchObject({ status: 'done', output: 'after\n', restarted: true });
+  }, TEST_LIMIT_MS);
+
+  it('blocks leave no listener behind: 12 blocks under one stop signal raise no MaxListenersExceededWarning', async () => {
+    const s = session(false);
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const stop = new AbortController();
+      // Node warns at an emitter's 11th listener of one event (the child's streams, close and error, the channel's lines, the signal's abort).
+      for (let i = 0; i < 12; i++) expect(await s.run(`echo ${i}`, options({ signal: stop.signal }))).toMatchObject({ status: 'done', output: `${i}\n` });
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.includes('MaxListeners'))).toEqual([]);
   }, TEST_LIMIT_MS);
 });
 

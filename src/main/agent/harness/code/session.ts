@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createInterface, type Interface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 import type { Readable, Writable } from 'node:stream';
 import { z } from 'zod';
 import { sandboxRefusal, startSandboxedProcess, type CommandSpec, type SandboxedProcess, type SandboxPolicy } from '../../../sandbox/index.js';
@@ -226,9 +227,13 @@ export class InterpreterSession implements CodeSession {
       const listeners: Array<() => string> = [];
       for (const [name, stream] of streams) {
         let pending = '';
+        // A pipe read ends anywhere (64 KiB at most), in the middle of a character too: one chunk's
+        // toString made 5 of 30,000 '✓' (3 bytes each) into replacement characters. The decoder keeps
+        // a character's first bytes until the rest come.
+        const decoder = new StringDecoder('utf8');
         const onData = (chunk: Buffer) => {
           if (ended[name]) return;
-          pending += chunk.toString('utf8');
+          pending += decoder.write(chunk);
           const at = pending.indexOf(marker);
           const take = at >= 0 ? pending.slice(0, at) : pending.slice(0, Math.max(0, pending.length - marker.length));
           pending = at >= 0 ? '' : pending.slice(take.length);
