@@ -236,9 +236,11 @@ describe('the X11 typist typing into xev', { timeout: 15_000 }, () => {
   });
 
   it('one typing call at a time', async () => {
+    const from = xevOut.length;
     const first = typist.type('abcdef');
     await expect(typist.type('x')).rejects.toThrow(/already running/);
     await first;
+    expect(await xevTyped(from, 6)).toBe('abcdef');
     // Once the first call ended, the next one runs.
     const { got } = await typed('ok');
     expect(got).toBe('ok');
