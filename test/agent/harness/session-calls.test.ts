@@ -1,7 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InterpreterSession, type BlockOptions, type ComputerCallRequest } from '../../../src/main/agent/harness/code/session.js';
 import type { Interpreter } from '../../../src/main/agent/harness/code/interpreter.js';
+import { sandboxPolicy } from '../../../src/main/sandbox/index.js';
 import { BLOCK_LIMIT_MS, TEST_LIMIT_MS } from './block-limits.js';
 
 // The session's calls' channel (session.ts runIn) with a bash driver that, unlike the shipped
@@ -10,7 +13,7 @@ import { BLOCK_LIMIT_MS, TEST_LIMIT_MS } from './block-limits.js';
 // exactly, at a bash block's cost (~20 ms) where a Python block costs seconds under load.
 // python-session.test checks the same channel through the real Python driver.
 
-/** python-driver's protocol in bash: the block runs with fd 3 (to the session) and fd 4 (from it) open. */
+/** python-driver's protocol in bash: the block runs with fd 3 (to the session) and fd 4 (from it) open; it sets $value or $error for its done line. */
 const CALLING_DRIVER = String.raw`
 exec 4<&0 0</dev/null
 end="__END_$DESKPILOT_CODE_SESSION"
@@ -23,6 +26,7 @@ while :; do
     code+="$line"$'\n'
   done
   value=''
+  error=''
   eval "$code"
   status=$?
   printf '\0%s\0' "$DESKPILOT_CODE_SESSION"
@@ -30,7 +34,8 @@ while :; do
   if [ "$status" -eq 0 ]; then
     if [ -n "$value" ]; then printf '{"type":"done","ok":true,"value":"%s"}\n' "$value" >&3; else printf '{"type":"done","ok":true}\n' >&3; fi
   else
-    printf '{"type":"done","ok":false,"error":"exit %d"}\n' "$status" >&3
+    [ -n "$error" ] || error="exit $status"
+    printf '{"type":"done","ok":false,"error":"%s"}\n' "$error" >&3
   fi
 done
 `;
@@ -146,5 +151,20 @@ describe("a code session's calls' channel", () => {
     expect(await s.run('echo two', options(async () => ({ ok: true })))).toMatchObject({ status: 'done', output: 'two\n' });
     await warming;
     expect(warmed).toBe(true);
+  }, TEST_LIMIT_MS);
+
+  it("a sandbox refusal's sign in the error alone (a traceback, not the output) still tells the model it may escalate", async () => {
+    const workspace = mkdtempSync(path.join(os.tmpdir(), 'deskpilot-calls-ws-'));
+    try {
+      const policy = sandboxPolicy({ mode: 'workspace-write', workspace });
+      const s = new InterpreterSession({ cwd: workspace, sandbox: policy }, CALLING_BASH);
+      sessions.push(s);
+      // The driver sends $error as the done line's error: a Python traceback's last line, as python-driver sends it.
+      const r = await s.run("echo 'Traceback (most recent call last):'; error='PermissionError: [Errno 13] Permission denied: /var/tmp/out.txt'; false", options(async () => ({ ok: true })));
+      expect(r).toMatchObject({ status: 'error', output: 'Traceback (most recent call last):\n', error: 'PermissionError: [Errno 13] Permission denied: /var/tmp/out.txt' });
+      expect(r.refusal).toEqual({ sign: 'permission denied at /var/tmp/out.txt, outside the writable set', sandbox: policy });
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+    }
   }, TEST_LIMIT_MS);
 });
