@@ -37,7 +37,7 @@ function xdo(...args: string[]): void {
 describe('takeover watch: the agent input read late from the stream', () => {
   it('its own click read after the echo window is not a takeover; a click after the fence is', async () => {
     xdo('mousemove', '--sync', '200', '150');
-    const source = startX11InputActivity(xvfb.env);
+    const source = await startX11InputActivity(xvfb.env);
     expect(source, 'xinput stream on the Xvfb').toBeDefined();
     const seen: InputActivity[] = [];
     const presses = () => seen.filter((a) => a.kind === 'button').length;

@@ -83,7 +83,7 @@ describe('human takeover on X11', () => {
   it('a key typed during a run (seen through the X server\'s raw input stream) pauses it', async () => {
     const events: RunEventInput[] = [];
     const control = createRunControl({ emit: (e) => events.push(e) });
-    const source = startX11InputActivity(xvfb.env);
+    const source = await startX11InputActivity(xvfb.env);
     expect(source).toBeDefined();
     const seen: InputActivity[] = [];
     source!.subscribe((a) => seen.push(a));

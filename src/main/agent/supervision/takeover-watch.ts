@@ -236,7 +236,13 @@ export function createTakeoverWatch(options: TakeoverWatchOptions): TakeoverWatc
       running = true;
       liveWatches.add(own);
       await rebaseline();
-      activity = options.activity === 'x11' ? startX11InputActivity() : options.activity;
+      const source = options.activity === 'x11' ? await startX11InputActivity() : options.activity;
+      // Stopped while the device list was read: a stream started meanwhile is ours to close.
+      if (!running) {
+        if (options.activity === 'x11') source?.close();
+        return;
+      }
+      activity = source;
       unsubscribeActivity = activity?.subscribe(onActivity);
       unsubscribe = options.control.onChange((change) => {
         if (change.kind === 'resumed') {

@@ -1,6 +1,7 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { deleteDeviceProperties, setDeviceIntProperty } from '../../../os-control/x11/device-property.js';
+import { xtestDeviceIds as askXtestDeviceIds } from '../../../os-control/x11/input-devices.js';
 import { x11Session } from '../../../os-control/x11/session.js';
 import { createFences, type Fences } from './input-fence.js';
 
@@ -41,25 +42,42 @@ const RAW_KINDS: Record<string, InputActivity['kind']> = {
   RawMotion: 'motion',
 };
 
-/** The ids of the XTEST slave devices (what software injects through). */
-function xtestDeviceIds(env: NodeJS.ProcessEnv): Set<number> {
-  const ids = new Set<number>();
-  const r = spawnSync('xinput', ['list', '--short'], { env, encoding: 'utf8', timeout: 3_000 });
-  if (r.status !== 0) return ids;
-  for (const line of r.stdout.split('\n')) {
-    const m = /XTEST\b.*\bid=(\d+)/.exec(line);
-    if (m) ids.add(Number(m[1]));
+/**
+ * The ids of the XTEST slave devices (what software injects through): one XIQueryDevice on
+ * the process's held X connection (x11/input-devices.ts). It was a synchronous `xinput
+ * list --short` per run start, 70–100 ms with the event loop held (issue 29 item 5); that
+ * program, run without holding the loop, stays the answer where the connection fails.
+ */
+async function xtestDeviceIds(env: NodeJS.ProcessEnv): Promise<Set<number>> {
+  try {
+    return await askXtestDeviceIds(x11Session(env.DISPLAY, env.XAUTHORITY));
+  } catch {
+    return xtestDeviceIdsOfXinput(env);
   }
-  return ids;
+}
+
+function xtestDeviceIdsOfXinput(env: NodeJS.ProcessEnv): Promise<Set<number>> {
+  return new Promise((resolve) => {
+    execFile('xinput', ['list', '--short'], { env, encoding: 'utf8', timeout: 3_000 }, (error, stdout) => {
+      const ids = new Set<number>();
+      if (!error) {
+        for (const line of stdout.split('\n')) {
+          const m = /XTEST\b.*\bid=(\d+)/.exec(line);
+          if (m) ids.add(Number(m[1]));
+        }
+      }
+      resolve(ids);
+    });
+  });
 }
 
 /**
  * Starts the stream; undefined when this is not an X11 session or `xinput` is not
  * installed (the takeover watch then relies on the pointer alone).
  */
-export function startX11InputActivity(env: NodeJS.ProcessEnv = process.env): InputActivitySource | undefined {
+export async function startX11InputActivity(env: NodeJS.ProcessEnv = process.env): Promise<InputActivitySource | undefined> {
   if (process.platform !== 'linux' || !env.DISPLAY) return undefined;
-  const xtest = xtestDeviceIds(env);
+  const xtest = await xtestDeviceIds(env);
   if (xtest.size === 0) return undefined;
   let child: ChildProcess;
   try {
