@@ -143,6 +143,7 @@ export class InterpreterSession implements CodeSession {
     this.busy = true;
     const started = Date.now();
     try {
+      // Checked here only: start() is synchronous, so nothing can abort between this check and runIn's listener.
       if (options.signal.aborted) return { status: 'stopped', output: '', truncated: false, restarted: false, durationMs: 0 };
       const live = (this.live ??= this.start());
       const restarted = this.sayFresh;
@@ -235,13 +236,17 @@ export class InterpreterSession implements CodeSession {
           if (ended[name]) return;
           pending += decoder.write(chunk);
           const at = pending.indexOf(marker);
-          const take = at >= 0 ? pending.slice(0, at) : pending.slice(0, Math.max(0, pending.length - marker.length));
-          pending = at >= 0 ? '' : pending.slice(take.length);
-          output.add(take);
           if (at >= 0) {
+            // This stream's end of the block: what follows the marker is never read (the listener goes with the block).
+            output.add(pending.slice(0, at));
             ended[name] = true;
             maybeFinish();
+            return;
           }
+          // Held back: the last marker-length characters, which may be the start of the marker.
+          const take = pending.slice(0, Math.max(0, pending.length - marker.length));
+          pending = pending.slice(take.length);
+          output.add(take);
         };
         stream.on('data', onData);
         listeners.push(() => {
@@ -302,8 +307,6 @@ export class InterpreterSession implements CodeSession {
       const onAbort = () => finish({ status: 'stopped' });
       options.signal.addEventListener('abort', onAbort, { once: true });
       const timer = setTimeout(() => finish({ status: 'timed_out' }), options.timeoutMs);
-      // Stopped while the interpreter started: the abort event has fired already.
-      if (options.signal.aborted) return onAbort();
       // A warm interpreter that ended before this block: its close has fired already.
       if (live.gone !== undefined) return finish({ status: 'crashed', error: live.gone });
       live.stdin.write(this.interpreter.frame(code, live.nonce));
