@@ -387,6 +387,31 @@ describe('the X11 typist typing into xev', { timeout: 15_000 }, () => {
     expect(records()).toEqual([]);
   });
 
+  it('with every spare held, a new character frees the spares used longest ago in one round, not an empty round first', async () => {
+    await typist.restoreNow();
+    const greek = [...'αβγδεζηθικλμνξοπρσ'];
+    expect(greek).toHaveLength(spareKeycodes().length - 1);
+    const full = await typed(greek.join(''));
+    expect(full.got).toBe(greek.join(''));
+    expect(typist.mappedSpares().size).toBe(greek.length);
+    const { report, got } = await typed('Жα');
+    expect(got).toBe('Жα');
+    expect(report).toEqual({ strokes: 2, remapped: 2, remapRounds: 1, unconfirmed: 0 });
+    expect(typist.mappedSpares().size).toBe(greek.length);
+    expect([...typist.mappedSpares().values()]).toContain(sym('Ж'));
+    expect([...typist.mappedSpares().values()]).not.toContain(sym('β'));
+  });
+
+  it('restoreBeforeExit writes the held keycodes back with the mapping\'s keysyms per keycode', async () => {
+    await typist.restoreNow();
+    const { got } = await typed('ĳ');
+    expect(got).toBe('ĳ');
+    typist.restoreBeforeExit();
+    expect(typist.mappedSpares()).toEqual(new Map());
+    expect(await keymapRestored(5_000)).toEqual(new Map());
+    expect(records()).toEqual([]);
+  });
+
   it('close restores what is still mapped once the app caught up, and disconnects', async () => {
     const { got } = await typed('ñ');
     expect(got).toBe('ñ');
