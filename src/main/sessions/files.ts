@@ -60,9 +60,10 @@ export async function writeFileAtomic(file: string, data: Buffer | string): Prom
  * goes on (run-log.ts writeFile). Each awaited fs call is a trip through libuv's pool and
  * back, and the async version makes six per file (open, write, close, chmod, rename, plus
  * the folder's mkdir): a step's image and thumbnail took 7 ms at load 2–13 and 20 ms at
- * load ~15 that way (bench/agent.bench.ts, 2026-12-05), where these calls cost the event
- * loop well under 1 ms for a 1920×1080 step (page cache; the event log already writes
- * each line synchronously, run-log.ts append).
+ * load ~15 that way (bench/agent.bench.ts, 2026-12-05). Here the event loop is held 0.1 ms
+ * for 30 KB, 0.4 ms for 300 KB and 3.4 ms for 1.5 MB (page cache, load ~17), where the
+ * async version took 0.4, 0.6 and 20.7 ms; the event log already writes each line
+ * synchronously (run-log.ts append).
  */
 export function writeFileAtomicSync(file: string, data: Buffer | string): void {
   const tmp = `${file}.${process.pid}.tmp`;
