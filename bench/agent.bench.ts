@@ -95,7 +95,21 @@ async function timedRun(fake: FakeModelServer, plain: Computer, home: string) {
     settleCaptureEncode: gap('action_executed', 'observation'),
   };
   const computerMs = { observe: median(calls.observe), settle: median(calls.settle), perform: median(calls.perform), thumb: median(calls.thumb), tree: median(calls.tree), pointer: median(calls.pointer) };
-  return { step: median(step), model: median(model), settle: median(settle), steps: step.length, parts, computerMs, pointerReads: calls.pointer.length / Math.max(1, step.length) };
+  // The same share step by step (step i: model turn i, click i, settle i, then observe i + 1,
+  // the first observe being the run's first look), then its median: under load a median of
+  // differences, where the difference of the medians above swung by tens of ms between runs.
+  const ownShare = step.map((s, i) => s - model[i]! - calls.observe[i + 1]! - calls.settle[i]!);
+  const ownShareNoClick = ownShare.map((s, i) => s - calls.perform[i]!);
+  return {
+    step: median(step),
+    model: median(model),
+    settle: median(settle),
+    steps: step.length,
+    parts,
+    computerMs,
+    pointerReads: calls.pointer.length / Math.max(1, step.length),
+    perStep: { share: median(ownShare), noClick: median(ownShareNoClick) },
+  };
 }
 
 async function main() {
@@ -121,6 +135,7 @@ async function main() {
     // The click is os-control's: 27 ms of it are the pauses Xaw apps need (actions.ts
     // POINTER_ARRIVE_MS 15 + BUTTON_HOLD_MS 12), kept on purpose since 7db9cab.
     console.log(`    without the click itself (os-control's perform): ${(share - ours.computerMs.perform).toFixed(1)} ms`);
+    console.log(`    step by step, median of each step's own share: ${ours.perStep.share.toFixed(1)} ms, without its click ${ours.perStep.noClick.toFixed(1)} ms`);
     // Also os-control's, but outside the calls above: the thumbnail is encoded after observe
     // returns, and the focused window's tree is read for grounding beside the capture; the
     // step waits for both before it writes the screenshot (runner/observe.ts).
