@@ -9,7 +9,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { areaAround, cellsChangedIn, fingerprintMovedBack, isEvidence, LAYOUT_SLACK, pixelsAgree, recordedShot, typedWords, WORD_STRONG, wordsDiffer, wordsIn, type AreaWord, type SamePixels } from '../../src/main/agent/replay/text-near.js';
-import { CONFIDENT } from '../../src/os-control/ocr/index.js';
+import { CONFIDENT, readText } from '../../src/os-control/ocr/index.js';
 import { decodeGrey, screenFingerprint, type GreyImage } from '../../src/os-control/screen-match.js';
 import type { Point } from '../../src/shared/actions.js';
 import { dialog } from './drawn-dialog.js';
@@ -110,6 +110,38 @@ describe('the text around a target, its parts', () => {
     expect(cellsChangedIn(fp, await screenFingerprint(await shifted('Remove 1 item?')), area, region)).toBeGreaterThan(10);
     const changed = await fingerprintMovedBack(await grey(await shifted('Remove all 532 items?')), { x: 80, y: 40 }, region);
     expect(cellsChangedIn(fp, changed, area, region)).toBeGreaterThan(0);
+  });
+
+  it('what a move back leaves with no pixels to take is empty (0), on every side; nothing wraps round from the opposite edge', async () => {
+    const grey = async (png: Buffer) => decodeGrey(png, { width: W, height: H });
+    const region = { x: 0, y: 0, width: W, height: H };
+    const recorded = await dialog('Remove 1 item?');
+    // 10×10 px a cell: a 64×40 fingerprint of a 640×400 screen.
+    const cells = (fp: string) => Buffer.from(fp, 'base64');
+    const band = (fp: string, inBand: (cx: number, cy: number) => boolean) => [...cells(fp)].filter((_, i) => inBand(i % 64, Math.floor(i / 64)));
+    // The window moved up and left by (80, 40): the recorded screen seen through a frame 80 px right, 40 px down.
+    const upLeft = await sharp(await sharp(recorded).extend({ bottom: 40, right: 80, background: 'white' }).png().toBuffer()).extract({ left: 80, top: 40, width: W, height: H }).png().toBuffer();
+    const back = await fingerprintMovedBack(await grey(upLeft), { x: -80, y: -40 }, region);
+    expect(cellsChangedIn(await screenFingerprint(recorded), back, { x: 200, y: 120, width: 300, height: 130 }, region)).toBe(0);
+    // The top 40 rows and the left 80 columns had nothing to move back (cells 0-2 and 0-6, clear of the edge cell).
+    expect(new Set(band(back, (cx, cy) => cy <= 2 || cx <= 6))).toEqual(new Set([0]));
+    // Moved down and right (the earlier case's shift): the bottom 40 rows and the right 80 columns are empty.
+    const downRight = await sharp(await sharp(recorded).extend({ top: 40, left: 80, background: 'white' }).png().toBuffer()).extract({ left: 0, top: 0, width: W, height: H }).png().toBuffer();
+    const back2 = await fingerprintMovedBack(await grey(downRight), { x: 80, y: 40 }, region);
+    expect(new Set(band(back2, (cx, cy) => cy >= 37 || cx >= 57))).toEqual(new Set([0]));
+    expect(Math.min(...band(back2, (cx, cy) => cy <= 30 && cx <= 50))).toBeGreaterThan(0);
+    // A shift past the screen's width or height leaves nothing at all to compare (and does not throw).
+    for (const shift of [{ x: -W - 10, y: 0 }, { x: W + 10, y: 0 }, { x: 0, y: -H - 10 }, { x: 0, y: H + 10 }]) {
+      expect(new Set(cells(await fingerprintMovedBack(await grey(recorded), shift, region)))).toEqual(new Set([0]));
+    }
+  });
+
+  it("unmoved, a screen of another shape than the fingerprint's gets the screen's own fingerprint (stretched to its cells, not cropped)", async () => {
+    // A 640×200 screen: twice as wide for its height as 64×40 cells.
+    const wide = await sharp(await dialog('Remove 1 item?')).resize(W, H / 2, { fit: 'fill' }).png().toBuffer();
+    const region = { x: 0, y: 0, width: W, height: H / 2 };
+    const back = await fingerprintMovedBack(await decodeGrey(wide, { width: W, height: H / 2 }), { x: 0, y: 0 }, region);
+    expect(cellsChangedIn(await screenFingerprint(wide), back, region, region)).toBe(0);
   });
 
   it('the words a replay typed are its tokens, normalised like OCR\'s; a new word is explained only by them, never a gone one', () => {
@@ -236,6 +268,15 @@ describe('the words OCR reads in an area', () => {
     expect(await texts({ x: c.x - 0.5, y: c.y - 1, width: 1, height: 1 })).toEqual([]);
     expect(await texts({ x: c.x + 0.5, y: c.y - 0.5, width: 1, height: 1 })).toEqual([]);
     expect(await texts({ x: c.x - 0.5, y: c.y + 0.5, width: 1, height: 1 })).toEqual([]);
+  }, 120_000);
+
+  it('a word with no letter or digit in it is left out (OCR reads the status line\'s "*" marks, confidently)', async () => {
+    const image = await dialog('Remove 1 item?', '* Ready *');
+    const { words } = await readText(image, {});
+    expect(words.filter((w) => w.text === '*' && w.confidence >= CONFIDENT).length).toBeGreaterThan(0);
+    // The status line, drawn at y 385 of the image: y 1240-1300 globally.
+    const status = await wordsIn({ image, record }, { x: 1000, y: 1240, width: 1280, height: 60 });
+    expect(status.map((w) => w.text)).toEqual(['ready']);
   }, 120_000);
 
   it("the recorded shot covers the trajectory's display at the shot's own size, else the fallback size", () => {
