@@ -3,7 +3,7 @@ import path from 'node:path';
 import { EVENT_SCHEMA_VERSION, RunEventSchema, type RunEvent, type RunEventInput } from '../../shared/events.js';
 import { homePaths } from '../paths.js';
 import { mkdirPrivate, PRIVATE_FILE_MODE, repairPrivateHome, writePrivateFile } from '../private-files.js';
-import { LOCK_FILE, SUMMARY_FILE, liveHolder, readFileInRun, resolveInRun, writeFileAtomic, writeFileAtomicSync } from './files.js';
+import { LOCK_FILE, SUMMARY_FILE, liveHolder, readFileInRun, resolveInRun, writeFileAtomicSync } from './files.js';
 import { enforceHistoryCap } from './history-cap.js';
 import { EVENTS_FILE, readRunLog } from './reader.js';
 import { assertRunId, newRunId } from './run-id.js';
@@ -113,7 +113,7 @@ class FileRunLogImpl implements FileRunLog {
     const fd = this.fd;
     if (fd === undefined) return;
     await new Promise<void>((resolve, reject) => fs.fsync(fd, (err) => (err ? reject(err) : resolve())));
-    await this.writeSummary();
+    this.writeSummary();
   }
 
   subscribe(listener: (event: RunEvent) => void): () => void {
@@ -141,8 +141,13 @@ class FileRunLogImpl implements FileRunLog {
     return this.closing;
   }
 
-  private async writeSummary(): Promise<void> {
-    await writeFileAtomic(path.join(this.dir, SUMMARY_FILE), `${JSON.stringify(this.summary.result(this.bytes))}\n`);
+  /**
+   * On the calling thread, like the screenshots (files.ts writeFileAtomicSync): a few
+   * hundred bytes, where the async write's five pool trips came after the fsync and held a
+   * step whose model turn (a replay's, the bench's fake model) ended before the sync did.
+   */
+  private writeSummary(): void {
+    writeFileAtomicSync(path.join(this.dir, SUMMARY_FILE), `${JSON.stringify(this.summary.result(this.bytes))}\n`);
   }
 }
 

@@ -1,6 +1,6 @@
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, promises as fsp, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRunLog } from '../../../src/main/sessions/run-log.js';
 import { makeScreenshot, tempHome } from '../../sessions/fixture.js';
 
@@ -12,7 +12,10 @@ import { makeScreenshot, tempHome } from '../../sessions/fixture.js';
 let home: string;
 let cleanup: () => void;
 beforeEach(() => ({ home, cleanup } = tempHome()));
-afterEach(() => cleanup());
+afterEach(() => {
+  vi.restoreAllMocks();
+  cleanup();
+});
 
 const modeOf = (file: string) => statSync(file).mode & 0o777;
 
@@ -56,6 +59,19 @@ describe('run log screenshots', () => {
     expect(readFileSync(target, 'utf8')).toBe('whole');
     expect(modeOf(target)).toBe(0o600);
     expect(existsSync(leftover)).toBe(false);
+    await log.close();
+  });
+
+  it('writes the summary of a sync on the calling thread: no pool write, the file whole once the fsync is done', async () => {
+    const log = await createRunLog({ home });
+    log.append({ type: 'state', state: 'running', reason: '' });
+    const pooled = vi.spyOn(fsp, 'writeFile');
+    await log.sync();
+    expect(pooled).not.toHaveBeenCalled();
+    const summary = JSON.parse(readFileSync(path.join(log.dir, 'summary.json'), 'utf8')) as { logBytes: number };
+    expect(summary.logBytes).toBe(statSync(path.join(log.dir, 'events.jsonl')).size);
+    expect(modeOf(path.join(log.dir, 'summary.json'))).toBe(0o600);
+    vi.restoreAllMocks();
     await log.close();
   });
 });
