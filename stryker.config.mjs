@@ -278,29 +278,31 @@ export const MODULES = {
   // The persistent interpreter sessions (issue 31 gap 2) on the real bash in the real bubblewrap: the session class is one
   // for Python and bash (the drivers differ), and the shell tests run ~1 s a block where Python's run ~3-8 s under load.
   // Safe to mutate: session.ts stops only the sandboxed process it started (sandboxed-process.ts, not mutated here).
-  // Measured at 1d21def (lines 115-215: the session's lifecycle, warm, start and end; with shell-driver.ts), shell-session
-  // alone, 48 min at concurrency 1, load 22-65: session.ts 69.00% (68 + 1 timeout of 100), shell-driver.ts 82.35% (14 of 17).
-  // Since then (1b155ff and the commit of this line) shell-session kills by hand count 18 of the 31 survivors (fresh flag,
-  // one block at a time, a stopped-before block, the refusal sign of a crashed block — which found a real bug: a crashed
-  // block lost its output's last 26 characters — a timed-out block's successor, close of a never-started session) →
-  // 87 of 100 by count (68 + 1 timeout + 18), not re-run. Left: warm's catch (a sandbox that cannot start), durationMs, the env/home options, the
-  // ready line's check, the 'error' listener's reason (python-session's ENOENT case kills it: listed below, not yet run
-  // with it), shell-driver's 'missing' text (bash not found); its frame's 2 survivors (a block ending in a line break) are
-  // killed by shell-session's frame case since. Lines 216-312 (runIn) not measured.
-  // Session of 12-05 02:50-04:25 (load 14-150, three other stryker runs beside): the whole-class run (248 mutants) and a
-  // runIn run were stopped for the deadline; runIn at 2264dcb + 6b73f81's tests (session.ts:219-324, 138 mutants) reached
-  // 22 of 138 with 1 survivor when stopped (~1 mutant/min at load 100+). Not a figure: no range was measured whole. By hand
-  // since: 8 mutants of runIn and warm's catch killed by new shell/python-session cases (6b73f81, fabc202); `ended ? '' :
-  // pending` as `pending` is equivalent (pending is '' once the marker is read). Still in MODULES: session.ts stops only
-  // the sandboxed process it started (sandboxed-process.ts sets the marker after the spec's env, so no mutant here reaches it).
-  // Session of 12-05 06:25-08:00: the Python interpreter's facts moved to python-driver.ts (PYTHON), so session.ts has no
-  // Python-only line left and python-session (3-8 s a block under load) is off this list; session-calls.test checks the
-  // calls' channel with a bash driver that lets a block write call lines itself (~20 ms a block). Measured at 349f377+:
-  // lines 263-291 (maybeFinish and onLine: the done and call paths) 100% with session-calls alone — 36 of 36 detected
-  // (18 killed, 18 timed out: a mutant that loses the done line hangs the block), 3 compile errors not counted, 12 min 25 s,
-  // concurrency 1, load 8-50. runIn whole (then lines 220-314, 122 mutants) with shell-session alone was stopped at 48 of
-  // 122 (6 survived, 24 timed out) after 37 min as the load rose to 80-100: not a figure. The rest of the module is not
-  // measured since 1d21def's 69% (lines 115-215 then).
+  // Measured whole in 2026-12-05's sessions, in ranges, concurrency 1, nice 10, with --timeoutMS 5000 on the CLI. Why a hung
+  // block cost ~45 s before: stryker's limit is 1.5 x the covering tests' time (~10 s) + timeoutMS (20 s) + vitest's
+  // overhead (~9 s), and the tests' own 60 s block limit never came first. The tests now fail a hung block at 10 s and a
+  // test at 20 s (test/agent/harness/block-limits.ts; the slowest real block takes 1.7 s at load ~3): most block-hanging
+  // mutants are killed at 10 s, not timed out. The runs (x of y detected = killed + timed out):
+  //   - lines 89-213 and 313-330 (schemas, run, warm, close, refusalOf, start, end, the two subclasses) at 06dbd61:
+  //     97.25% (106 of 109, 0 timeouts), 26 min 32 s, load 15-27;
+  //   - lines 213-262 and 292-305 (runIn without maybeFinish/onLine) at b405417: 85.19% (58 + 11 timeouts of 81),
+  //     24 min 54 s (18 s a mutant, where the last session ran 46 s a mutant at load 80-100), load 11-17;
+  //   - lines 263-291 (maybeFinish, onLine) at 349f377: 100% (36 of 36), 12 min 25 s, load 8-50;
+  //   - lines 235-256 and 262 re-run at b56989b (the marker branch rewritten, the StringDecoder): 100% (20 of 20), 5 min
+  //     19 s, load 13-16.
+  //   Whole file, the first three runs as measured: 93.36% (211 of 226). With the fourth in place of the lines it
+  //   re-measured, 11 survivors are left, all equivalent (below), of roughly 215-225 mutants: not an exact figure, since
+  //   the first runIn run kept no per-line list of the mutants on the lines the fourth replaced.
+  // runIn's 12 survivors: `removeEventListener("")` was a real gap (the abort listener stayed on a reused signal) and is killed
+  // by shell-session's 12-block MaxListeners case (8af82ad; the re-run confirms it). 4 went with b56989b: 3 on a pending = ''
+  // that no later read saw, 1 on runIn's unreachable aborted check (run() checks it synchronously before). Equivalent, left:
+  // `ended` as {} (undefined is as falsy as false); `if (settled) return` as false (the first finish removes every source
+  // of a second); onError as a no-op, its status as "", its `??` as `&&` (a failed spawn emits 'close' after 'error', and
+  // onClose reads the same live.gone); the abort listener's { once: true } as {} or false (finish removes it). The
+  // lifecycle run's 3: refusalOf's `?? ''` as other text (it holds no refusal sign), onReady's rpc.off("") (one spare
+  // listener per session; a second readied() does nothing), close's 'unknown' as "" (a 'close' always has an exit code or a
+  // signal). Found on the way and fixed (8af82ad): a character split between two pipe reads came back as replacement
+  // characters.
   'src/main/agent/harness/code/session.ts': ['test/agent/harness/shell-session.test.ts', 'test/agent/harness/session-calls.test.ts'],
   // shell-driver.ts 100% measured (17 of 17: 13 killed, 4 timed out; 4 min 38 s, concurrency 1, load ~5-10, 2026-12-05
   // 07:35) with shell-session alone, after its stdin/fd case was made exact (it failed the dry run once: bash writes an
