@@ -109,7 +109,7 @@ export class AppPinger {
     private readonly tripWindow: number,
   ) {
     this.damageOpcode = damage?.majorOpcode;
-    this.newWindows = new NewWindows({ root: conn.setup.root, send: (major, minor, body) => conn.send(major, minor, body), allocateId: () => conn.allocateId() }, damage);
+    this.newWindows = new NewWindows({ root: conn.setup.root, send: (major, minor, body) => conn.send(major, minor, body), request: (major, minor, body) => conn.request(major, minor, body), allocateId: () => conn.allocateId() }, damage);
     conn.onEvent((event) => {
       if (event[0] === PROPERTY_NOTIFY && event.readUInt32LE(4) === tripWindow) {
         if (event.readUInt32LE(8) === this.wmAtoms?.extents) this.trips.shift()?.();

@@ -8,18 +8,22 @@
  * each step is ordered by round trips (sync), which the server answers after the events
  * it made before them.
  */
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { X11Connection } from '../../src/os-control/x11/connection.js';
 import { queryExtension } from '../../src/os-control/x11/keyboard.js';
 import { NewWindows } from '../../src/os-control/x11/new-windows.js';
 import { u32 } from '../../src/os-control/x11/properties.js';
+import { until } from '../harness/observed-pixels.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
 
-const OP = { CreateWindow: 1, ChangeWindowAttributes: 2, MapWindow: 8, CreateGC: 55, PolyFillRectangle: 70 } as const;
+const OP = { CreateWindow: 1, ChangeWindowAttributes: 2, MapWindow: 8, CreateGC: 55, PolyFillRectangle: 70, GetImage: 73 } as const;
 const SUBSTRUCTURE_NOTIFY = 1 << 19;
 const CW_EVENT_MASK = 0x800;
 const VISIBILITY_CHANGE = 1 << 16;
 const VISIBILITY_NOTIFY = 15;
+const EXPOSURE = 1 << 15;
+const EXPOSE = 12;
 
 interface Watch {
   windows: NewWindows;
@@ -34,7 +38,7 @@ async function heldWatch(display: string): Promise<Watch> {
   const ext = await queryExtension(conn, 'DAMAGE');
   if (!ext.present) throw new Error('this Xvfb has no DAMAGE');
   await conn.request(ext.majorOpcode, 0, u32(1, 1));
-  const windows = new NewWindows({ root: conn.setup.root, send: (major, minor, body) => conn.send(major, minor, body), allocateId: () => conn.allocateId() }, { majorOpcode: ext.majorOpcode, firstEvent: ext.firstEvent });
+  const windows = new NewWindows({ root: conn.setup.root, send: (major, minor, body) => conn.send(major, minor, body), request: (major, minor, body) => conn.request(major, minor, body), allocateId: () => conn.allocateId() }, { majorOpcode: ext.majorOpcode, firstEvent: ext.firstEvent });
   let held: Buffer[] | undefined = [];
   conn.onEvent((event) => (held ? held.push(Buffer.from(event)) : windows.handle(event, performance.now())));
   conn.send(OP.ChangeWindowAttributes, 0, u32(conn.setup.root, 0x800, SUBSTRUCTURE_NOTIFY));
@@ -53,12 +57,36 @@ async function heldWatch(display: string): Promise<Watch> {
 /**
  * An app's top-level window with no background (as GTK's): until it paints, it shows what
  * was under it. `shown` settles at its VisibilityNotify: the window is viewable (mapped,
- * and with openbox its frame too).
+ * and with openbox its frame too). With `drawsOnExpose` the app draws as xterm does, at
+ * every Expose (the server's at its map, or one sent): `exposuresDrawn(n)` settles once it
+ * has drawn for n of them.
  */
-async function appWindow(display: string): Promise<{ conn: X11Connection; shown: Promise<void>; paint(): Promise<void> }> {
+async function appWindow(display: string, drawsOnExpose = false) {
   const conn = await X11Connection.open(display);
   const id = conn.allocateId();
-  const shown = new Promise<void>((resolve) => conn.onEvent((event) => (event[0]! & 0x7f) === VISIBILITY_NOTIFY && event.readUInt32LE(4) === id && resolve()));
+  let drawn = 0;
+  const drawnWaits: { n: number; resolve: () => void }[] = [];
+  let shownNow: () => void = () => undefined;
+  const shown = new Promise<void>((resolve) => (shownNow = resolve));
+  const paint = async () => {
+    const gc = conn.allocateId();
+    conn.send(OP.CreateGC, 0, u32(gc, id, 0x4, 0x00c000));
+    const rect = Buffer.alloc(8);
+    rect.writeUInt16LE(200, 4);
+    rect.writeUInt16LE(120, 6);
+    conn.send(OP.PolyFillRectangle, 0, Buffer.concat([u32(id, gc), rect]));
+    await conn.sync();
+  };
+  conn.onEvent((event) => {
+    const type = event[0]! & 0x7f;
+    if (type === VISIBILITY_NOTIFY && event.readUInt32LE(4) === id) shownNow();
+    if (type === EXPOSE && event.readUInt32LE(4) === id && drawsOnExpose) {
+      void paint().then(() => {
+        drawn += 1;
+        for (const w of drawnWaits.filter((w) => w.n <= drawn)) w.resolve();
+      });
+    }
+  });
   const geometry = Buffer.alloc(12);
   geometry.writeInt16LE(40, 0);
   geometry.writeInt16LE(40, 2);
@@ -66,21 +94,14 @@ async function appWindow(display: string): Promise<{ conn: X11Connection; shown:
   geometry.writeUInt16LE(120, 6);
   geometry.writeUInt16LE(0, 8);
   geometry.writeUInt16LE(1, 10);
-  conn.send(OP.CreateWindow, 0, Buffer.concat([u32(id, conn.setup.root), geometry, u32(0, CW_EVENT_MASK, VISIBILITY_CHANGE)]));
+  conn.send(OP.CreateWindow, 0, Buffer.concat([u32(id, conn.setup.root), geometry, u32(0, CW_EVENT_MASK, VISIBILITY_CHANGE | (drawsOnExpose ? EXPOSURE : 0))]));
   conn.send(OP.MapWindow, 0, u32(id));
   await conn.sync();
   return {
     conn,
     shown,
-    async paint() {
-      const gc = conn.allocateId();
-      conn.send(OP.CreateGC, 0, u32(gc, id, 0x4, 0x00c000));
-      const rect = Buffer.alloc(8);
-      rect.writeUInt16LE(200, 4);
-      rect.writeUInt16LE(120, 6);
-      conn.send(OP.PolyFillRectangle, 0, Buffer.concat([u32(id, gc), rect]));
-      await conn.sync();
-    },
+    paint,
+    exposuresDrawn: (n: number) => new Promise<void>((resolve) => (drawn >= n ? resolve() : drawnWaits.push({ n, resolve }))),
   };
 }
 
@@ -94,27 +115,76 @@ describe.each([
   }, 60_000);
   afterAll(() => xvfb?.stop());
 
-  it('is owed until its app draws into it: the server\'s report of its area at the damage object\'s making is no drawing', async () => {
+  /**
+   * The app's window shown (and, with `drawsOnExpose`, drawn) before the watch reads its
+   * CreateNotify; then `after` runs with the watch reading, and the window must be drawn.
+   */
+  async function lateRead(drawsOnExpose: boolean, after: (watch: Watch, app: Awaited<ReturnType<typeof appWindow>>, since: number) => Promise<void>): Promise<void> {
     const watch = await heldWatch(xvfb.display);
-    const app = await appWindow(xvfb.display);
+    const app = await appWindow(xvfb.display, drawsOnExpose);
     try {
       const since = performance.now();
       // On screen (with openbox: framed, and the frame mapped) before the watch reads a thing.
       await app.shown;
+      if (drawsOnExpose) await app.exposuresDrawn(1);
       // Its CreateNotify and map are in the watch's stream before this answer: held, unread by the watch.
       await watch.conn.sync();
       watch.release();
       // The server handled the DamageCreate (and made its report) before this answer.
       await watch.conn.sync();
-      expect(watch.windows.progress(since)).toEqual({ owed: true, drawnAt: undefined });
-      await app.paint();
+      await after(watch, app, since);
       await watch.conn.sync();
-      const after = watch.windows.progress(since);
-      expect(after.owed).toBe(false);
-      expect(after.drawnAt).toBeGreaterThan(since);
+      const drawn = watch.windows.progress(since);
+      expect(drawn.owed).toBe(false);
+      expect(drawn.drawnAt).toBeGreaterThan(since);
     } finally {
       app.conn.close();
       watch.conn.close();
     }
+  }
+
+  it("is owed until its app draws into it: the server's report of its area at the damage object's making is no drawing", async () => {
+    await lateRead(false, async (watch, app, since) => {
+      expect(watch.windows.progress(since)).toEqual({ owed: true, drawnAt: undefined });
+      await app.paint();
+    });
+  }, 60_000);
+
+  it('drawn before the watch read it (an app that draws as it is mapped): it is asked to draw again, and its answer is the drawing', async () => {
+    // Our Expose reached it, and it drew again: that drawing is the proof.
+    await lateRead(true, (_watch, app) => app.exposuresDrawn(2));
+  }, 60_000);
+
+  it('xterm, drawn before the watch read it, draws in its vt100 child window: the child is asked to redraw, and that drawing is the proof', async () => {
+    const watch = await heldWatch(xvfb.display);
+    const since = performance.now();
+    const xterm = spawn('xterm', ['-geometry', '40x10+50+50', '-bg', 'white'], { env: xvfb.env, stdio: 'ignore' });
+    try {
+      // Its white at (120, 120) is on screen: xterm has drawn, all before the watch reads a thing.
+      await until('xterm drawn', async () => ((await pixel(watch.conn, 120, 120)) === 0xffffff ? true : undefined), 30_000);
+      await watch.conn.sync();
+      watch.release();
+      await until('xterm redrawn for the watch', async () => {
+        await watch.conn.sync();
+        return watch.windows.progress(since).owed ? undefined : true;
+      }, 30_000);
+      expect(watch.windows.progress(since).drawnAt).toBeGreaterThan(since);
+    } finally {
+      xterm.kill('SIGKILL');
+      watch.conn.close();
+    }
   }, 60_000);
 });
+
+/** The root's pixel at (x, y) as RGB (GetImage, ZPixmap, depth 24). */
+async function pixel(conn: X11Connection, x: number, y: number): Promise<number> {
+  const body = Buffer.alloc(16);
+  body.writeUInt32LE(conn.setup.root, 0);
+  body.writeInt16LE(x, 4);
+  body.writeInt16LE(y, 6);
+  body.writeUInt16LE(1, 8);
+  body.writeUInt16LE(1, 10);
+  body.writeUInt32LE(0xffffffff, 12);
+  const reply = await conn.request(OP.GetImage, 2, body);
+  return reply.readUInt32LE(32) & 0xffffff;
+}

@@ -27,13 +27,43 @@ const damaged = (drawable: number, damage: number, sequence = 0xffff) => {
   return e;
 };
 
-/** Requests as sent, each with the sequence number the connection gave it (from 10). */
-function watch(damage: typeof DAMAGE | null = DAMAGE) {
-  const sent: { major: number; minor: number; body: Buffer; sequence: number }[] = [];
-  let id = 0x500;
-  const w = new NewWindows({ root: ROOT, send: (major, minor, body) => sent[sent.push({ major, minor, body, sequence: 10 + sent.length }) - 1]!.sequence, allocateId: () => ++id }, damage ?? undefined);
-  return { w, sent };
+/** A QueryTree reply (core protocol): the children's count at byte 16, the list from byte 32. */
+function treeReply(children: number[]): Buffer {
+  const r = Buffer.alloc(32 + 4 * children.length);
+  r.writeUInt16LE(children.length, 16);
+  children.forEach((c, i) => r.writeUInt32LE(c, 32 + 4 * i));
+  return r;
 }
+
+/**
+ * Requests as sent, each with the sequence number the connection gave it (from 10).
+ * QueryTree is answered from `tree` (window → children); a window not in it is gone (BadWindow).
+ */
+function watch(damage: typeof DAMAGE | null = DAMAGE, tree = new Map<number, number[]>()) {
+  const sent: { major: number; minor: number; body: Buffer; sequence: number }[] = [];
+  const asked: number[] = [];
+  let id = 0x500;
+  const w = new NewWindows(
+    {
+      root: ROOT,
+      send: (major, minor, body) => sent[sent.push({ major, minor, body, sequence: 10 + sent.length }) - 1]!.sequence,
+      request: (major, _minor, body) => {
+        if (major !== 15) return Promise.reject(new Error(`unexpected request ${major}`));
+        const window = body.readUInt32LE(0);
+        asked.push(window);
+        const children = tree.get(window);
+        return children ? Promise.resolve(treeReply(children)) : Promise.reject(new Error(`X error 3 (BadWindow) for ${window}`));
+      },
+      allocateId: () => ++id,
+    },
+    damage ?? undefined,
+  );
+  return { w, sent, asked };
+}
+
+/** The Expose events sent, as [destination, its window, width, height]. */
+const exposesSent = (sent: { major: number; body: Buffer }[]) =>
+  sent.filter((r) => r.major === 25).map((r) => [r.body.readUInt32LE(0), r.body.readUInt32LE(12), r.body.readUInt16LE(20), r.body.readUInt16LE(22)]);
 
 describe('NewWindows', () => {
   it('a top-level window created after the input is owed until its first drawing, then dates the quiet', () => {
@@ -62,14 +92,64 @@ describe('NewWindows', () => {
   it("a report made as the server handled the DamageCreate (the Create's sequence number) is the window's area, not the app's drawing", () => {
     const { w, sent } = watch();
     w.handle(create(0x600), 1_000);
-    // Shown before the Create reached the server: it reports the visible area at once.
-    w.handle(damaged(0x600, 0x501, sent[0]!.sequence), 1_010);
+    // Shown before the Create reached the server: it reports the visible area at once
+    // (the window's geometry 320×240 at 50,60).
+    const early = damaged(0x600, 0x501, sent[0]!.sequence);
+    [50, 60, 320, 240].forEach((v, i) => early.writeUInt16LE(v, 24 + 2 * i));
+    w.handle(early, 1_010);
     expect(w.progress(900)).toEqual({ owed: true, drawnAt: undefined });
-    expect(sent).toHaveLength(2);
+    // Its app is asked to draw it again: SendEvent (no propagation) to the window, for
+    // whoever selects exposures on it, of an Expose of its whole area (count 0).
+    expect(sent).toHaveLength(3);
+    const ask = sent[2]!;
+    expect([ask.major, ask.minor, ask.body.length]).toEqual([25, 0, 40]);
+    expect([ask.body.readUInt32LE(0), ask.body.readUInt32LE(4)]).toEqual([0x600, 1 << 15]);
+    const expose = ask.body.subarray(8);
+    expect([expose[0], expose.readUInt32LE(4), expose.readUInt16LE(8), expose.readUInt16LE(10), expose.readUInt16LE(12), expose.readUInt16LE(14), expose.readUInt16LE(16)]).toEqual([12, 0x600, 0, 0, 320, 240, 0]);
     // The app's paint, after the Subtract: the drawing.
     w.handle(damaged(0x600, 0x501, sent[1]!.sequence), 3_000);
     expect(w.progress(900)).toEqual({ owed: false, drawnAt: 3_000 });
-    expect(sent.map((r) => r.minor)).toEqual([1, 3, 2]);
+    expect(sent.map((r) => r.minor)).toEqual([1, 3, 0, 2]);
+  });
+
+  it("a window already shown that draws in child windows (xterm's vt100 inside its shell): each child, 3 levels deep, is asked too", async () => {
+    const tree = new Map([
+      [0x600, [0x610, 0x620]],
+      [0x610, [0x611]],
+      [0x620, []],
+      [0x611, [0x612]],
+      [0x612, [0x613]],
+    ]);
+    const { w, sent, asked } = watch(DAMAGE, tree);
+    w.handle(create(0x600), 1_000);
+    const early = damaged(0x600, 0x501, sent[0]!.sequence);
+    [0, 0, 500, 300].forEach((v, i) => early.writeUInt16LE(v, 24 + 2 * i));
+    w.handle(early, 1_010);
+    await new Promise((r) => setImmediate(r));
+    // Levels 1-3 below the window; 0x613 (level 4) is not asked, nor its parent's tree read.
+    expect(asked).toEqual([0x600, 0x610, 0x620, 0x611]);
+    expect(exposesSent(sent)).toEqual([0x600, 0x610, 0x620, 0x611, 0x612].map((d) => [d, d, 500, 300]));
+    expect(w.progress(900).owed).toBe(true);
+  });
+
+  it('a window gone before its tree is read: its own Expose only, nothing thrown, still owed until its DestroyNotify', async () => {
+    const { w, sent } = watch();
+    w.handle(create(0x600), 1_000);
+    w.handle(damaged(0x600, 0x501, sent[0]!.sequence), 1_010);
+    await new Promise((r) => setImmediate(r));
+    expect(exposesSent(sent).map(([d]) => d)).toEqual([0x600]);
+    expect(w.progress(900).owed).toBe(true);
+    w.handle(destroy(0x600), 1_100);
+    expect(w.progress(900).owed).toBe(false);
+  });
+
+  it('no more than 64 child windows are asked to redraw', async () => {
+    const many = Array.from({ length: 100 }, (_, i) => 0x1000 + i);
+    const { w, sent } = watch(DAMAGE, new Map([[0x600, many], ...many.map((c) => [c, [c + 0x1000]] as [number, number[]])]));
+    w.handle(create(0x600), 1_000);
+    w.handle(damaged(0x600, 0x501, sent[0]!.sequence), 1_010);
+    await new Promise((r) => setImmediate(r));
+    expect(exposesSent(sent).map(([d]) => d)).toEqual([0x600, ...many.slice(0, 64)]);
   });
 
   it("a window manager's frame owes nothing once a new client is reparented into it; its damage object is freed", () => {

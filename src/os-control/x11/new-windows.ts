@@ -22,7 +22,8 @@
  *    report came 2 ms after the map, 3 s before the app's first paint, and settle took the
  *    empty dialog. So the DamageCreate goes out with a DamageSubtract behind it: a report
  *    made while the server handled the Create carries the Create's sequence number and is
- *    the server's own, not a drawing; one made after the Subtract is the app's;
+ *    the server's own, not a drawing; one made after the Subtract is the app's. Such a
+ *    window may have been drawn before we asked: its app is sent an Expose to draw it again;
  *  - a window manager's frame (the window a new client is reparented into) is the WM's
  *    drawing, not the app's answer: once it holds a new client, only the client is owed;
  *  - without DAMAGE, its map (its own MapNotify on the root, or that of the frame it was
@@ -33,7 +34,13 @@
 import { u32 } from './properties.js';
 
 /** Core event codes (X11 protocol, section 11) read here. */
-const EVENT = { CreateNotify: 16, DestroyNotify: 17, MapNotify: 19, ReparentNotify: 21 } as const;
+const EVENT = { Expose: 12, CreateNotify: 16, DestroyNotify: 17, MapNotify: 19, ReparentNotify: 21 } as const;
+/** Core QueryTree and SendEvent; SendEvent's event mask for an Expose: ExposureMask. */
+const CORE = { QueryTree: 15, SendEvent: 25 } as const;
+const EXPOSURE_MASK = 1 << 15;
+/** How deep, and how many, child windows of a window already shown are asked to redraw (xterm: shell → vt100, 1 level). */
+const REDRAW_DEPTH = 3;
+const REDRAW_MAX = 64;
 /** DAMAGE requests (damageproto): Create, Destroy and Subtract; ReportNonEmpty level. */
 const DAMAGE = { Create: 1, Destroy: 2, Subtract: 3, levelNonEmpty: 3 } as const;
 /** Windows created longer ago than this are forgotten: settle asks only for those after its input. */
@@ -58,6 +65,8 @@ export interface WatchLink {
   root: number;
   /** Sends a request; returns its sequence number (16 bits, as events carry it). */
   send(major: number, minor: number, body: Buffer): number;
+  /** Sends a request and resolves with its reply. */
+  request(major: number, minor: number, body: Buffer): Promise<Buffer>;
   allocateId(): number;
 }
 
@@ -84,7 +93,7 @@ export class NewWindows {
     // Bit 7 marks an event sent by a client (SendEvent): no window system fact.
     if (event[0]! & 0x80) return;
     const type = event[0]!;
-    if (this.damage && type === this.damage.firstEvent) return this.drawn(event.readUInt32LE(4), event.readUInt16LE(2), now);
+    if (this.damage && type === this.damage.firstEvent) return this.drawn(event.readUInt32LE(4), event.readUInt16LE(2), event.readUInt16LE(28), event.readUInt16LE(30), now);
     switch (type) {
       case EVENT.CreateNotify:
         if (event.readUInt32LE(4) === this.link.root && event[22] === 0) this.created(event.readUInt32LE(8), now);
@@ -135,13 +144,55 @@ export class NewWindows {
     this.windows.set(window, { created: now, parent: undefined, drawn: undefined, damage, asked });
   }
 
-  private drawn(window: number, sequence: number, now: number): void {
+  private drawn(window: number, sequence: number, width: number, height: number, now: number): void {
     const w = this.windows.get(window);
     if (!w || w.drawn !== undefined) return;
     // Made while the server handled our Create: the window's visible area, whatever it shows.
-    if (sequence === w.asked) return;
+    if (sequence === w.asked) return this.askRedraw(window, width, height);
     w.drawn = now;
     this.release(w);
+  }
+
+  /**
+   * A window already shown when we asked may have been drawn before, and would then owe
+   * its drawing until settle's limit (8 s) though its app is done: an app that draws as it
+   * is mapped (xterm, Chromium, most GTK windows) paints within the few ms our read can lag.
+   * So the app is asked to draw it again: an Expose of its whole area, sent to whoever
+   * listens for exposures on it. The app handles it in its event loop, after whatever work
+   * it was still doing, and draws what it has — the same proof as a first drawing. An app
+   * that does not listen (or has nothing yet) stays owed until it draws.
+   */
+  private askRedraw(window: number, width: number, height: number): void {
+    this.sendExpose(window, width, height);
+    // Xt and Motif apps (xterm, xcalc) draw in child windows and leave the top-level's
+    // Expose alone: each child, down to REDRAW_DEPTH levels, gets one too (its drawing is
+    // inside the top-level's area, so the top-level's damage object reports it). A window
+    // gone meanwhile answers BadWindow: it owes nothing (DestroyNotify), so nothing is lost.
+    void this.descendants(window, REDRAW_DEPTH).then(
+      (children) => children.forEach((child) => this.sendExpose(child, width, height)),
+      () => undefined,
+    );
+  }
+
+  private sendExpose(window: number, width: number, height: number): void {
+    const expose = Buffer.alloc(32);
+    expose[0] = EVENT.Expose;
+    expose.writeUInt32LE(window, 4);
+    expose.writeUInt16LE(width, 12);
+    expose.writeUInt16LE(height, 14);
+    this.link.send(CORE.SendEvent, 0, Buffer.concat([u32(window, EXPOSURE_MASK), expose]));
+  }
+
+  /** The window's descendants to `depth` levels (QueryTree), at most REDRAW_MAX of them. */
+  private async descendants(window: number, depth: number): Promise<number[]> {
+    const found: number[] = [];
+    let level = [window];
+    for (let d = 0; d < depth && level.length > 0 && found.length < REDRAW_MAX; d++) {
+      const replies = await Promise.all(level.map((w) => this.link.request(CORE.QueryTree, 0, u32(w))));
+      level = replies.flatMap((r) => Array.from({ length: r.readUInt16LE(16) }, (_, i) => r.readUInt32LE(32 + 4 * i)));
+      found.push(...level);
+    }
+    return found.slice(0, REDRAW_MAX);
   }
 
   /** A window that is not the app's to draw (a frame): not owed, its damage object freed. */
