@@ -71,6 +71,11 @@ describe('layoutFrom', () => {
     expect(layout.perKeycode).toBe(4);
   });
 
+  it('lists characters only: a key whose keysyms are no characters (F1, NoSymbol on its shifted level) types nothing', () => {
+    const layout = layoutFrom(mapping([[0xffbe, 0], [0x61, 0x41]]), []);
+    expect([...layout.strokes.keys()]).toEqual(['a', 'A']);
+  });
+
   it('does not type with a modifier keycode, even one that carries a character', () => {
     const layout = layoutFrom(mapping([[0x61, 0x41], [0x62, 0x42]]), [8]);
     expect(layout.strokes.has('a')).toBe(false);
