@@ -40,7 +40,6 @@ beforeAll(async () => {
   probe = await X11Connection.open(xvfb.display);
   await setFocus(xevWindow);
   initial = await getKeyboardMapping(probe);
-  typist = await X11Typist.open(xvfb.display);
 }, 60_000);
 
 afterAll(async () => {
@@ -134,6 +133,13 @@ const sym = (ch: string) => keysymForChar(ch)!;
 // 15 s a case (the slowest takes ~4 s, at load ~20 ~8 s): a mutant that hangs a typing call fails here, not at the
 // mutation run's limit of about a minute.
 describe('the X11 typist typing into xev', { timeout: 15_000 }, () => {
+  // Opened in a case, not in beforeAll: under stryker a hook's failure failed no test, so a mutant that made open()
+  // throw survived (4 of typist.ts lines 238-272's run).
+  it('opens on a server with XTEST', async () => {
+    typist = await X11Typist.open(xvfb.display);
+    expect(typist.isOpen).toBe(true);
+  });
+
   it('the server has spare keycodes, and nothing is held or remapped before typing', async () => {
     // Xvfb's default keymap: 19 keycodes without a keysym (one becomes the catch-up sentinel).
     expect(spareKeycodes().length).toBeGreaterThanOrEqual(3);
