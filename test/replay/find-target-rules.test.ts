@@ -185,7 +185,13 @@ describe('findTarget reports which rule found the target, and how', () => {
     expect(await findTarget(target, blank, deps(new Map(), undefined, treeWith('mousepad', 'Editor')))).toEqual(missing);
     expect(await findTarget(target, blank, deps(new Map(), undefined, treeWith('gedit', 'Other')))).toEqual(missing);
     expect(await findTarget(target, blank, deps(new Map()))).toEqual(missing);
-    expect(await findTarget(target, blank, deps(new Map(), undefined, treeWith('gedit', 'Editor')))).toMatchObject({ kind: 'found', rule: 'window', point: { x: 1360, y: 365 } });
+    // Every window is asked for, its root only (the window's own bounds): the recorded one need not be focused.
+    const asked: unknown[] = [];
+    const recording = deps(new Map(), undefined, treeWith('gedit', 'Editor'));
+    const elementTree = recording.computer.elementTree;
+    recording.computer.elementTree = async (query) => (asked.push(query), elementTree(query));
+    expect(await findTarget(target, blank, recording)).toMatchObject({ kind: 'found', rule: 'window', point: { x: 1360, y: 365 } });
+    expect(asked).toEqual([{ scope: 'all', maxDepth: 0 }]);
   });
 
   it('5. point: nothing but the point was recorded', async () => {
