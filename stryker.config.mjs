@@ -270,11 +270,12 @@ export const MODULES = {
   // and leftovers suites are not in these runs; --timeoutMS 5000, concurrency 1, nice 10). typist-xev.desktop types into
   // xev on a Xvfb without a WM (~15 s a file); with the whole list a mutant cost ~1 min at load ~18.
   // - Lines 326-465 (typeUnlocked) at b639f15's tests: 68.42% measured (116 killed + 1 timeout of 171, 37.5 min, load
-  //   13-20). Its 54 survivors: 14 killed since by cases written after it (bab32c4, cb69c18: the exact key stream —
+  //   13-20). Its 54 survivors: 11 killed since by cases written after it (bab32c4, cb69c18: the exact key stream —
   //   catch-up Shift tap, Shift once around shifted keys, released before a spare, nothing pressed after the last key —
-  //   kills 364's three `return` forms, 377-378's five tap mutants, 431's and 443's setShift(true); the Жα case kills
-  //   390's two `free.length > 0` forms and 342's `ours = []`; the ο reuse kills 410's `* 2`): by reasoning, only
-  //   363-382 re-run (below). 20 equivalent: 364's `|| shift === undefined` as false, 377's three always-true forms and
+  //   kills 377-378's five tap mutants (measured, below), 431's and 443's setShift(true); the Жα case kills 390's two
+  //   `free.length > 0` forms and 342's `ours = []`; the ο reuse kills 410's `* 2`: these 6 by reasoning). 23
+  //   equivalent: 364's three `return` forms (the server sends the app no event for a press of a key already down or
+  //   a release of one that is up: the re-run below shows the same key stream) and its `|| shift === undefined` as false, 377's three always-true forms and
   //   405's setShift(true) (Xvfb's layout has Shift; it is never held at a catch-up, which taps it anyway), 376's and
   //   453's ['Stryker was here'] rows (written as NoSymbol), 406's `free.length === 0` as true (mapAhead left no free
   //   spare when an unmapped character is reached), 453's other 3 (the sentinel's restore when it is already empty, or
@@ -285,8 +286,8 @@ export const MODULES = {
   //   limit of an app that never catches up), the reuse margin after a key's last use (415 x3, 416, 417 x4), the pacing
   //   (434 x2, 437 x2, 438 x4). 2 test gaps: catchUp's and the chunk's conn.sync({ signal }) as sync({}) (382, 436): a
   //   Stop during a sync on a hung server — typist-leftovers' stopped-Xvfb case may reach them, not checked.
-  //   By count 131 of 171 (76.6%); of the 151 that are not equivalent 131 (86.8%); of the 133 that are not equivalent
-  //   or timing 131 (98.5%).
+  //   By count 128 of 171 (74.9%); of the 148 that are not equivalent 128 (86.5%); of the 130 that are neither
+  //   equivalent nor timing-only 128 (98.5%).
   // - Lines 128-168 (layoutFrom, planItems) at cb69c18: 97.33% measured (73 of 75, 1 min 46 s, load 8-10). The 2
   //   survivors (142's and 144's `!== undefined` as true: an undefined key in strokes) are killed since by
   //   x11-typist-plan's characters-only case (4435778), by reasoning.
@@ -296,7 +297,9 @@ export const MODULES = {
   //   equivalent: layout()'s `?? ['Stryker was here']` (8 modifier rows always). 3 gaps: 242's message '' (a server
   //   without XTEST), 248's '' X-Resource name (xev is one process: the pid grouping changes nothing for it), open's
   //   conn.close() on failure.
-  // - R_PLACEHOLDER
+  // - Lines 363-382 (setShift, tap, catchUp) re-run at bab32c4: 70.97% measured (22 of 31, 4 min 20 s, load 4-7; 13
+  //   survivors in the first run): the 5 catch-up tap mutants are killed; the 9 left are the equivalent 364 x4, 376's
+  //   row and 377's three always-true forms, and 382's sync({}) gap, all named above.
   // Not measured: lines 189-209 (appsAnswered), 466-509 (scheduleRestore, evictLeastRecent, mapAhead), 526-620
   // (sendRows, waitBeforeRestore, applicationCaughtUp, close, the failure reports). So the module is NOT shown >= 90%.
   'src/os-control/x11/typist.ts': ['test/os-control/x11-typist-plan.test.ts', 'test/os-control/typist-xev.desktop.test.ts', 'test/os-control/typist-exit.desktop.test.ts', 'test/os-control/typist-leftovers.desktop.test.ts'],
