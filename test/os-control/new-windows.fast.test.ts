@@ -143,6 +143,27 @@ describe('NewWindows', () => {
     expect(w.progress(900).owed).toBe(false);
   });
 
+  it('once 64 children are found, no deeper level is read', async () => {
+    const exactly = Array.from({ length: 64 }, (_, i) => 0x1000 + i);
+    const { w, sent, asked } = watch(DAMAGE, new Map([[0x600, exactly], ...exactly.map((c) => [c, [c + 0x1000]] as [number, number[]])]));
+    w.handle(create(0x600), 1_000);
+    w.handle(damaged(0x600, 0x501, sent[0]!.sequence), 1_010);
+    await new Promise((r) => setImmediate(r));
+    expect(asked).toEqual([0x600]);
+    expect(exposesSent(sent)).toHaveLength(65);
+  });
+
+  it('a window drawn, then made the parent of a new window, frees no damage object twice', () => {
+    const { w, sent } = watch();
+    w.handle(create(0x700), 1_000);
+    w.handle(damaged(0x700, 0x501, 20), 1_100);
+    expect(sent.map((r) => r.minor)).toEqual([1, 3, 2]);
+    w.handle(create(0x600), 1_200);
+    w.handle(reparent(0x600, 0x700), 1_300);
+    expect(sent.map((r) => r.minor)).toEqual([1, 3, 2, 1, 3]);
+    expect(w.progress(900)).toEqual({ owed: true, drawnAt: undefined });
+  });
+
   it('no more than 64 child windows are asked to redraw', async () => {
     const many = Array.from({ length: 100 }, (_, i) => 0x1000 + i);
     const { w, sent } = watch(DAMAGE, new Map([[0x600, many], ...many.map((c) => [c, [c + 0x1000]] as [number, number[]])]));
@@ -213,6 +234,16 @@ describe('NewWindows', () => {
     expect(w.progress(900)).toEqual({ owed: true, drawnAt: 1_200 });
     w.handle(map(0x601), 1_300);
     expect(w.progress(900)).toEqual({ owed: false, drawnAt: 1_300 });
+    // Mapped again later (unmapped meanwhile): its first drawing still dates it.
+    w.handle(map(0x601), 1_500);
+    expect(w.progress(900)).toEqual({ owed: false, drawnAt: 1_300 });
+    // A frame made after the input, once it holds a client, owes nothing and asks nothing.
+    w.handle(create(0x710), 1_600);
+    w.handle(create(0x611), 1_600);
+    w.handle(reparent(0x611, 0x710), 1_610);
+    w.handle(map(0x710), 1_620);
+    expect(w.progress(1_550)).toEqual({ owed: false, drawnAt: 1_620 });
+    expect(sent).toHaveLength(0);
   });
 
   it('with DAMAGE a map is no drawing', () => {
@@ -223,6 +254,21 @@ describe('NewWindows', () => {
   });
 
   it('forgets windows created over a minute before a new one', () => {
+    const { w } = watch();
+    w.handle(create(0x5f0), 100_000);
+    w.handle(create(0x5f1), 100_010);
+    // Both kept: 10 ms apart, and a minute to the ms is not over a minute.
+    w.handle(create(0x5f2), 160_000);
+    expect(w.progress(160_000).owed).toBe(true);
+    w.handle(damaged(0x5f2, 0x503, 20), 160_001);
+    w.handle(damaged(0x5f1, 0x502, 20), 160_002);
+    // The one a minute to the ms older is still watched: owed until drawn.
+    expect(w.progress(100_000)).toEqual({ owed: true, drawnAt: 160_002 });
+    w.handle(damaged(0x5f0, 0x501, 20), 160_003);
+    expect(w.progress(100_000)).toEqual({ owed: false, drawnAt: 160_003 });
+  });
+
+  it('forgets windows created over a minute before a new one (the older one gone)', () => {
     const { w } = watch();
     w.handle(create(0x600), 1_000);
     w.handle(create(0x601), 62_000);

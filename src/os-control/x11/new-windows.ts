@@ -90,8 +90,8 @@ export class NewWindows {
 
   /** Reads one event from the root's SubstructureNotify or DAMAGE (others are ignored). */
   handle(event: Buffer, now: number): void {
-    // Bit 7 marks an event sent by a client (SendEvent): no window system fact.
-    if (event[0]! & 0x80) return;
+    // Read with bit 7, which marks an event sent by a client (SendEvent): such an event
+    // matches no code below, as it is no window system fact.
     const type = event[0]!;
     if (this.damage && type === this.damage.firstEvent) return this.drawn(event.readUInt32LE(4), event.readUInt16LE(2), event.readUInt16LE(28), event.readUInt16LE(30), now);
     switch (type) {
@@ -112,8 +112,6 @@ export class NewWindows {
       case EVENT.MapNotify:
         // Without DAMAGE the map is the proof: the window itself, or what it was reparented into.
         if (!this.damage) this.mapped(event.readUInt32LE(8), now);
-        return;
-      default:
         return;
     }
   }
@@ -187,7 +185,7 @@ export class NewWindows {
   private async descendants(window: number, depth: number): Promise<number[]> {
     const found: number[] = [];
     let level = [window];
-    for (let d = 0; d < depth && level.length > 0 && found.length < REDRAW_MAX; d++) {
+    for (let d = 0; d < depth && found.length < REDRAW_MAX; d++) {
       const replies = await Promise.all(level.map((w) => this.link.request(CORE.QueryTree, 0, u32(w))));
       level = replies.flatMap((r) => Array.from({ length: r.readUInt16LE(16) }, (_, i) => r.readUInt32LE(32 + 4 * i)));
       found.push(...level);
