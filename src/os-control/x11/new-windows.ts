@@ -31,12 +31,12 @@
  * A window that is destroyed owes nothing. One that is never shown is waited for only up
  * to settle's limit (REACTION_LIMITS.echoMs from the input).
  */
-import { u32 } from './properties.js';
+import { queryTree, u32 } from './properties.js';
 
 /** Core event codes (X11 protocol, section 11) read here. */
 const EVENT = { Expose: 12, CreateNotify: 16, DestroyNotify: 17, MapNotify: 19, ReparentNotify: 21 } as const;
-/** Core QueryTree and SendEvent; SendEvent's event mask for an Expose: ExposureMask. */
-const CORE = { QueryTree: 15, SendEvent: 25 } as const;
+/** Core SendEvent; its event mask for an Expose: ExposureMask. */
+const CORE = { SendEvent: 25 } as const;
 const EXPOSURE_MASK = 1 << 15;
 /** How deep, and how many, child windows of a window already shown are asked to redraw (xterm: shell → vt100, 1 level). */
 const REDRAW_DEPTH = 3;
@@ -181,13 +181,12 @@ export class NewWindows {
     this.link.send(CORE.SendEvent, 0, Buffer.concat([u32(window, EXPOSURE_MASK), expose]));
   }
 
-  /** The window's descendants to `depth` levels (QueryTree), at most REDRAW_MAX of them. */
+  /** The window's descendants to `depth` levels (properties.ts queryTree), at most REDRAW_MAX of them. */
   private async descendants(window: number, depth: number): Promise<number[]> {
     const found: number[] = [];
     let level = [window];
     for (let d = 0; d < depth && found.length < REDRAW_MAX; d++) {
-      const replies = await Promise.all(level.map((w) => this.link.request(CORE.QueryTree, 0, u32(w))));
-      level = replies.flatMap((r) => Array.from({ length: r.readUInt16LE(16) }, (_, i) => r.readUInt32LE(32 + 4 * i)));
+      level = (await Promise.all(level.map((w) => queryTree(this.link, w)))).flatMap((tree) => tree.children);
       found.push(...level);
     }
     return found.slice(0, REDRAW_MAX);

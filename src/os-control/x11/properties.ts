@@ -14,8 +14,14 @@ export function u32(...values: number[]): Buffer {
   return b;
 }
 
-/** QueryTree: the window's parent and children. */
-export async function queryTree(conn: X11Connection, window: number): Promise<{ parent: number; children: number[] }> {
+/** A window destroyed while a walk asks about it answers BadWindow: it is simply not there (`.catch(gone([]))`). */
+export const gone =
+  <T>(fallback: T) =>
+  (): T =>
+    fallback;
+
+/** QueryTree: the window's parent and children (over anything that sends a request and reads its reply). */
+export async function queryTree(conn: Pick<X11Connection, 'request'>, window: number): Promise<{ parent: number; children: number[] }> {
   const reply = await conn.request(15, 0, u32(window));
   const n = reply.readUInt16LE(16);
   const children: number[] = [];

@@ -14,7 +14,7 @@
  * GetGeometry (14), TranslateCoordinates (40); little-endian, as connection.ts speaks.
  */
 import type { X11Connection } from './connection.js';
-import { ATOM, property, queryTree, u32 } from './properties.js';
+import { ATOM, gone, property, queryTree, u32 } from './properties.js';
 import { x11Session, type X11Session } from './session.js';
 
 export interface TitledWindow {
@@ -32,8 +32,6 @@ const MAX_DEPTH = 4;
 
 const children = async (conn: X11Connection, window: number): Promise<number[]> => (await queryTree(conn, window)).children;
 
-/** Windows that vanish mid-walk answer BadWindow: they are simply not there. */
-const gone = <T>(fallback: T) => (): T => fallback;
 
 /** Each half — the connect, the walk — may take 2 s (a walk is a few round trips of ~1 ms); `signal` stops waiting. */
 export function windowsTitled(title: string, display: string, signal?: AbortSignal): Promise<TitledWindow[]> {

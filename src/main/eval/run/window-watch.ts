@@ -25,7 +25,7 @@
  * SubstructureRedirect (1<<20), PropertyChange (1<<22).
  */
 import { X11Connection } from '../../../os-control/x11/connection.js';
-import { ATOM, internAtom, property, queryTree, u32 } from '../../../os-control/x11/properties.js';
+import { ATOM, gone, internAtom, property, queryTree, u32 } from '../../../os-control/x11/properties.js';
 
 const CW_EVENT_MASK = 1 << 11;
 const MASK = { SubstructureNotify: 1 << 19, SubstructureRedirect: 1 << 20, PropertyChange: 1 << 22 } as const;
@@ -171,9 +171,3 @@ export class WindowWatch {
     return plain?.length ? plain.toString('latin1') : undefined;
   }
 }
-
-/** A window destroyed while the walk asked about it answers BadWindow: it is simply not there. */
-const gone =
-  <T>(fallback: T) =>
-  (): T =>
-    fallback;
