@@ -13,6 +13,14 @@ export interface SetupSeen {
   authData: Buffer;
 }
 
+/** A request received after the setup: its major opcode, data byte, sequence number and body (without the 4-byte header). */
+export interface XRequestSeen {
+  major: number;
+  data: number;
+  sequence: number;
+  body: Buffer;
+}
+
 export interface FakeXServer {
   /** DISPLAY for it: "<host>:<port - 6000>". */
   display: string;
@@ -22,6 +30,8 @@ export interface FakeXServer {
   requestBytes: () => number;
   /** Resolves once `n` setups have been seen. */
   setupsSeen(n: number): Promise<void>;
+  /** Resolves once `n` client connections have closed. */
+  closedSeen(n: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,21 +87,57 @@ function readSetup(got: Buffer): { seen: SetupSeen; length: number } | undefined
   return { seen: { authName: got.subarray(nameAt, nameAt + nameLength).toString('latin1'), authData: Buffer.from(got.subarray(dataAt, dataAt + dataLength)) }, length };
 }
 
-/** `answerSetup`: false for a server that accepts the socket and then says nothing at all. */
-export async function startFakeXServer(host: string, options: { answerSetup: boolean }): Promise<FakeXServer> {
+/**
+ * A reply's 32 bytes for `request`: reply code 1, its sequence number, no extra length, `fields`
+ * from byte 8 on (QueryExtension: present, major opcode, first event, first error).
+ */
+export function shortReply(request: XRequestSeen, fields: number[]): Buffer {
+  const reply = Buffer.alloc(32);
+  reply[0] = 1;
+  reply.writeUInt16LE(request.sequence, 2);
+  Buffer.from(fields).copy(reply, 8);
+  return reply;
+}
+
+/**
+ * `answerSetup`: false for a server that accepts the socket and then says nothing at all.
+ * `answer`: the reply to a request after the setup, or undefined for none (the default: a hung server).
+ */
+export async function startFakeXServer(host: string, options: { answerSetup: boolean; answer?: (request: XRequestSeen) => Buffer | undefined }): Promise<FakeXServer> {
   const setups: SetupSeen[] = [];
   const sockets = new Set<Socket>();
   const waiters: Array<{ n: number; resolve: () => void }> = [];
+  const closeWaiters: Array<{ n: number; resolve: () => void }> = [];
+  let closed = 0;
   let afterSetup = 0;
   const server: Server = createServer((socket) => {
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', () => {
+      sockets.delete(socket);
+      closed++;
+      for (const w of closeWaiters.filter((x) => closed >= x.n)) w.resolve();
+    });
     socket.on('error', () => undefined);
     let got = Buffer.alloc(0);
     let setupDone = false;
+    let requests = Buffer.alloc(0);
+    let sequence = 0;
+    const answerRequests = (chunk: Buffer) => {
+      requests = Buffer.concat([requests, chunk]);
+      // Each request: major, data, length in 4-byte units (header included; 0 is BIG-REQUESTS', not spoken here).
+      while (requests.length >= 4) {
+        const length = requests.readUInt16LE(2) * 4;
+        if (length === 0 || requests.length < length) return;
+        sequence = (sequence + 1) & 0xffff;
+        const reply = options.answer?.({ major: requests[0]!, data: requests[1]!, sequence, body: Buffer.from(requests.subarray(4, length)) });
+        if (reply) socket.write(reply);
+        requests = requests.subarray(length);
+      }
+    };
     socket.on('data', (chunk: Buffer) => {
       if (setupDone) {
         afterSetup += chunk.length;
+        answerRequests(chunk);
         return;
       }
       got = Buffer.concat([got, chunk]);
@@ -102,6 +148,7 @@ export async function startFakeXServer(host: string, options: { answerSetup: boo
       afterSetup += got.length - parsed.length;
       for (const w of waiters.filter((x) => setups.length >= x.n)) w.resolve();
       if (options.answerSetup) socket.write(minimalSetupReply());
+      if (got.length > parsed.length) answerRequests(got.subarray(parsed.length));
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -115,6 +162,7 @@ export async function startFakeXServer(host: string, options: { answerSetup: boo
     setups,
     requestBytes: () => afterSetup,
     setupsSeen: (n) => (setups.length >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve }))),
+    closedSeen: (n) => (closed >= n ? Promise.resolve() : new Promise((resolve) => closeWaiters.push({ n, resolve }))),
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

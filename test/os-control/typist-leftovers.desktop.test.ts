@@ -8,11 +8,16 @@
  *  - a Stop while the server is hung (SIGSTOP) ends the typing call at once, its clean-up
  *    queued rather than waited for — with a 10-minute request limit, so only the abort can
  *    end it (the old clean-up sync waited for the limit) — and once the server runs again
- *    the keymap is as it was.
+ *    the keymap is as it was;
+ *  - the same for a Stop during a round trip inside the call: the catch-up's before the
+ *    first key, and the one every `chunk` strokes (each sync there carries the call's
+ *    signal; without it the call waited for the request limit and failed with that).
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { X11Connection } from '../../src/os-control/x11/connection.js';
 import { X11Typist } from '../../src/os-control/x11/typist.js';
 import { keymapText } from '../harness/native-apps.js';
 import { startXvfb, xServerPid, type Xvfb } from '../harness/xvfb.js';
@@ -108,6 +113,63 @@ describe('spare keycodes a typist leaves behind', () => {
       process.kill(pid, 'SIGCONT');
     }
     expect(changedLines(await keymapOnceIs(before), before)).toEqual([]);
+    await typist.close();
+  });
+
+  /** Sends SIGSTOP and returns once the kernel shows the server stopped (state T in /proc/<pid>/stat). */
+  function stopServer(): void {
+    process.kill(pid, 'SIGSTOP');
+    // A few ms at most: the signal is delivered at the server's next return to user space.
+    while (!/^\d+ \(.*\) T /.test(readFileSync(`/proc/${pid}/stat`, 'utf8')));
+  }
+
+  /**
+   * At the typist's first round trip (a sync) of the next call: stops the server before the request goes out (so no
+   * reply can come: stopped after it, the server answered first in 1 run of 2), then presses Stop. Only the call's
+   * signal can end that wait.
+   */
+  function stopAtFirstSync(typist: X11Typist, stop: AbortController): void {
+    const conn = (typist as unknown as { conn: X11Connection }).conn;
+    const sync = conn.sync.bind(conn);
+    let done = false;
+    vi.spyOn(conn, 'sync').mockImplementation((options) => {
+      if (done) return sync(options);
+      done = true;
+      stopServer();
+      const waiting = sync(options);
+      stop.abort(new Error('stopped by the person'));
+      return waiting;
+    });
+  }
+
+  it('a Stop while the server is hung in the catch-up before the first key ends the call at once, not at the request limit', async () => {
+    const before = keymapText(xvfb);
+    // 5 s: the limit a call that did not honour its signal would wait, then fail with (not the Stop's words).
+    const typist = await X11Typist.open(xvfb.display, { requestTimeoutMs: 5_000 });
+    const stop = new AbortController();
+    try {
+      stopAtFirstSync(typist, stop);
+      await expect(typist.type(TEXT, { signal: stop.signal })).rejects.toMatchObject({ message: 'stopped by the person' });
+      // Only that round trip was given up: the connection still serves.
+      expect(typist.isOpen).toBe(true);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    expect(changedLines(await keymapOnceIs(before), before)).toEqual([]);
+    await typist.close();
+  });
+
+  it('a Stop while the server is hung in a chunk\'s round trip ends the call at once, not at the request limit', async () => {
+    const typist = await X11Typist.open(xvfb.display, { requestTimeoutMs: 5_000 });
+    const stop = new AbortController();
+    try {
+      stopAtFirstSync(typist, stop);
+      // Layout characters only: no catch-up, so the first round trip is the one after 4 strokes.
+      await expect(typist.type('abcdefghij', { signal: stop.signal, chunk: 4 })).rejects.toMatchObject({ message: 'stopped by the person' });
+      expect(typist.isOpen).toBe(true);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
     await typist.close();
   });
 });

@@ -7,7 +7,7 @@
  * it first, so most mutants of typeUnlocked, mapAhead and sendRows fail here (issue 27.14).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { X11Connection } from '../../src/os-control/x11/connection.js';
 import { restoreLeftovers } from '../../src/os-control/x11/spare-record.js';
 import { changeKeyboardMapping, getKeyboardMapping, queryKeymap, type KeyboardMapping } from '../../src/os-control/x11/keyboard.js';
@@ -133,11 +133,17 @@ const sym = (ch: string) => keysymForChar(ch)!;
 // 15 s a case (the slowest takes ~4 s, at load ~20 ~8 s): a mutant that hangs a typing call fails here, not at the
 // mutation run's limit of about a minute.
 describe('the X11 typist typing into xev', { timeout: 15_000 }, () => {
-  // Opened in a case, not in beforeAll: under stryker a hook's failure failed no test, so a mutant that made open()
-  // throw survived (4 of typist.ts lines 238-272's run).
-  it('opens on a server with XTEST', async () => {
-    typist = await X11Typist.open(xvfb.display);
+  // Opened before each case that has none, not once in beforeAll: under stryker a beforeAll's failure failed no test (a
+  // mutant that made open() throw survived, 4 of typist.ts lines 238-272's run), and stryker runs only the cases that
+  // reach a mutant (by name), so a typist opened in the first case alone was missing in every later case run without it.
+  beforeEach(async () => {
+    if (!typist?.isOpen) typist = await X11Typist.open(xvfb.display);
+  });
+
+  it('opens on a server with XTEST, and finds X-Resource (the focused app\'s other clients are then waited for too)', async () => {
     expect(typist.isOpen).toBe(true);
+    // An extension's major opcode is 128 or more; undefined when the typist asked for another name.
+    expect((typist as unknown as { xres: number | undefined }).xres).toBeGreaterThanOrEqual(128);
   });
 
   it('the server has spare keycodes, and nothing is held or remapped before typing', async () => {
@@ -227,6 +233,8 @@ describe('the X11 typist typing into xev', { timeout: 15_000 }, () => {
   });
 
   it('a next call reuses what is still mapped and maps only what is new', async () => {
+    // Its own start (stryker may run this case without the one before): ü ß ✓ held.
+    await typed('üß✓');
     const before = typist.mappedSpares();
     const { report, got } = await typed('✓ü → ✓');
     expect(got).toBe('✓ü → ✓');
@@ -241,6 +249,7 @@ describe('the X11 typist typing into xev', { timeout: 15_000 }, () => {
   });
 
   it('a held keycode that someone else remapped is not trusted: its character is mapped again', async () => {
+    await typed('ü');
     const held = [...typist.mappedSpares()].find(([, keysym]) => keysym === sym('ü'))!;
     changeKeyboardMapping(probe, held[0], initial.perKeycode, [[0x78, 0x58]]); // x X
     await probe.sync();
@@ -465,6 +474,7 @@ describe('the X11 typist typing into xev', { timeout: 15_000 }, () => {
   });
 
   it('close restores what is still mapped once the app caught up, and disconnects', async () => {
+    await typist.restoreNow();
     const { got } = await typed('ñ');
     expect(got).toBe('ñ');
     expect((await changedRows()).size).toBe(1);

@@ -49,6 +49,9 @@ import {
 } from './keyboard.js';
 import { restoreLeftovers, SpareRecord } from './spare-record.js';
 import { charForKeysym, keysymForChar } from './typing-keysyms.js';
+import { evictLeastRecent, keycodeRuns, paceWaitMs, RESTORE_IDLE_MS, reuseCount, reuseWaitMs, sparePool, typingPace } from './typist-schedule.js';
+
+export { RESTORE_IDLE_MS };
 
 export interface X11TypeOptions {
   signal?: AbortSignal;
@@ -82,13 +85,6 @@ export interface X11TypeReport {
 
 /** The pause before reusing or restoring a spare keycode when RECORD is missing (xdotool's default type delay is 12 ms per character). */
 const NO_RECORD_PAUSE_MS = 200;
-/**
- * How long the spare keycodes keep their characters after a typing call (see
- * scheduleRestore). An agent takes a screenshot and asks the model between two actions,
- * seconds, so this costs nothing; 3 s covers an application that far behind (a 2-core
- * machine at load average 39 plus two busy loops had GTK apps over 1.5 s behind).
- */
-export const RESTORE_IDLE_MS = 3_000;
 /**
  * How long no client may fetch the keymap before a spare keycode is reused mid-text
  * (keymap-fetch-watch.ts waitQuiet). xterm fetches for each key it translates, about one
@@ -325,10 +321,7 @@ export class X11Typist {
   // the keycode maps, the sentinel and the shift state of this one call.
   private async typeUnlocked(text: string, options: X11TypeOptions): Promise<X11TypeReport> {
     const { signal } = options;
-    const chunk = options.chunk ?? 16;
-    const interval = options.strokeIntervalMs ?? 1;
-    // Generous: under load a GTK app took over 3 s to catch up; timing out risks a wrong character.
-    const catchUpMs = options.catchUpTimeoutMs ?? 10_000;
+    const { chunk, intervalMs, catchUpMs } = typingPace(options);
     throwIfAborted(signal);
     // Every wait of a typing call honours its signal (a Stop during a hung server ends it
     // at once, not at the 5 s request limit); the clean-up in `finally` below does not.
@@ -339,11 +332,8 @@ export class X11Typist {
     }
     const layout = layoutFrom(mapping, (await getModifierMapping(this.conn, signal))[0] ?? [], new Set(this.held.keys()));
     this.perKeycode = layout.perKeycode;
-    const ours = [...this.held.keys()];
-    const pool = [...ours, ...layout.spares];
-    // The last spare is the sentinel of catchUp() when there are two or more.
-    const sentinel = pool.length > 1 && layout.spares.length > 0 ? layout.spares[layout.spares.length - 1] : undefined;
-    const spares = pool.filter((k) => k !== sentinel);
+    // The last free spare is the sentinel of catchUp() when there are two or more.
+    const { sentinel, spares } = sparePool([...this.held.keys()], layout.spares);
     const items = planItems(text, { ...layout, spares });
     const report: X11TypeReport = { strokes: 0, remapped: 0, remapRounds: 0, unconfirmed: 0 };
     const shift = layout.shiftKeycode;
@@ -407,14 +397,11 @@ export class X11Typist {
               // Every spare holds a character the application may not have translated
               // yet: wait for it, then reuse the ones used longest ago.
               await catchUp();
-              const evicted = this.evictLeastRecent(mapped, lastUse, Math.max(1, Math.floor(spares.length / 2)));
-              // The catch-up proof is not enough for every application (measured: gedit
-              // and Chromium under load still translated a reused keycode with its old
-              // mapping, 3 of 13 cases), so a keycode is also reused only RESTORE_IDLE_MS
-              // after its last key, the same margin as the final restore.
-              const newest = Math.max(...evicted.map((k) => lastUseAt.get(k) ?? 0));
-              const wait = newest + RESTORE_IDLE_MS - performance.now();
-              if (wait > 0) await sleep(wait, signal);
+              const evicted = evictLeastRecent(mapped, lastUse, reuseCount(spares.length));
+              // The catch-up proof is not enough for every application (typist-schedule.ts
+              // reuseWaitMs), so a keycode is also reused only RESTORE_IDLE_MS after its
+              // last key, the same margin as the final restore (a sleep of 0 only yields).
+              await sleep(reuseWaitMs(evicted, lastUseAt, performance.now()), signal);
               free.push(...evicted);
             }
             this.mapAhead(items, i, mapped, free, layout.perKeycode);
@@ -434,8 +421,8 @@ export class X11Typist {
         if (++sinceSync >= chunk) {
           sinceSync = 0;
           await this.conn.sync({ signal });
-          const ahead = started + report.strokes * interval - performance.now();
-          if (ahead >= 1) await sleep(ahead, signal);
+          const ahead = paceWaitMs(started, report.strokes, intervalMs, performance.now());
+          if (ahead > 0) await sleep(ahead, signal);
           else await yieldToEventLoop();
           throwIfAborted(signal);
         }
@@ -482,13 +469,6 @@ export class X11Typist {
     this.restoreTimer.unref();
   }
 
-  /** Frees the `count` spare keycodes used longest ago (called after catchUp). */
-  private evictLeastRecent(mapped: Map<number, number>, lastUse: Map<number, number>, count: number): number[] {
-    const byAge = [...mapped].sort((a, b) => (lastUse.get(a[1]) ?? -1) - (lastUse.get(b[1]) ?? -1)).slice(0, count);
-    for (const [keysym] of byAge) mapped.delete(keysym);
-    return byAge.map(([, keycode]) => keycode);
-  }
-
   /** Maps the next characters that need a spare keycode, as many as there are free spares. */
   private mapAhead(items: Item[], from: number, mapped: Map<number, number>, free: number[], perKeycode: number): void {
     const rows: [number, number[]][] = [];
@@ -524,21 +504,12 @@ export class X11Typist {
     this.sendRows([...keycodes].map((k) => [k, []]), perKeycode);
   }
 
-  /** One ChangeKeyboardMapping per run of consecutive keycodes. */
+  /** One ChangeKeyboardMapping per run of consecutive keycodes (typist-schedule.ts keycodeRuns). */
   private sendRows(rows: [number, number[]][], perKeycode: number): void {
-    rows.sort((a, b) => a[0] - b[0]);
-    let run: [number, number[]][] = [];
-    const flush = () => {
-      if (!run.length) return;
-      changeKeyboardMapping(this.conn, run[0]![0], perKeycode, run.map(([, syms]) => syms));
+    for (const run of keycodeRuns(rows)) {
+      changeKeyboardMapping(this.conn, run.first, perKeycode, run.rows);
       this.changesSent++;
-      run = [];
-    };
-    for (const row of rows) {
-      if (run.length && row[0] !== run[run.length - 1]![0] + 1) flush();
-      run.push(row);
     }
-    flush();
   }
 
   /**
