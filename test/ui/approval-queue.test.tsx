@@ -76,9 +76,10 @@ describe('approval queue', () => {
   it('edit from the keyboard: arrows move the target 1 px, Shift+arrows 10 px, X/Y fields set it, clamped to the image', async () => {
     const { client } = setup();
     key('e');
-    await flush();
+    // Focus is on the target picker in the commit that draws the edit form, before any timer runs.
     const shot = screen.getByTestId('approval-shot');
     expect(document.activeElement).toBe(shot);
+    await flush();
     const at = () => {
       const o = screen.getAllByTestId('action-overlay')[0]!;
       return [Number(o.getAttribute('data-x')), Number(o.getAttribute('data-y'))];

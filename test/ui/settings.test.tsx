@@ -97,6 +97,9 @@ describe('settings', () => {
     act(() => void fireEvent.click(screen.getByTestId('settings-save')));
     await flush();
     const steps = screen.getByTestId('settings-max-steps');
+    // The first problem's field has focus as soon as the problems are drawn — in the same
+    // commit, not a frame later (a reader of the list found focus still in the field typed in).
+    expect((document.activeElement as HTMLElement | null)?.dataset.field).toBe('policy.rules');
     expect(steps.getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByTestId('problem-limits.maxSteps').textContent).toBe('⚠ must be more than 0');
     expect(steps.getAttribute('aria-describedby')).toBe(screen.getByTestId('problem-limits.maxSteps').id);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Action } from '../../shared/actions.js';
 import type { ApprovalAnswer } from '../../shared/approvals.js';
 import { similarMayCover } from '../../shared/code-block.js';
@@ -27,8 +27,16 @@ export function useApprovalCard(run: RunView | null | undefined, head: Proposal 
   const [notice, setNotice] = useState<string | null>(null);
   const textRef = useRef<HTMLInputElement>(null);
   const shotRef = useRef<HTMLDivElement>(null);
+  // Counts the edits started: focus goes to the target picker or the text in the commit that
+  // draws the edit form (a setTimeout after it left a moment where the form was on screen and
+  // focus still on Edit — the race settings-form-state.ts had with its problems).
+  const [editsStarted, setEditsStarted] = useState(0);
 
   const headId = head?.proposalId;
+  const editTargetable = head ? hasTarget(head.action) : false;
+  useLayoutEffect(() => {
+    if (editsStarted > 0) (editTargetable ? shotRef.current : textRef.current)?.focus();
+  }, [editsStarted]);
   useEffect(() => {
     setMode('idle');
     setFeedback('');
@@ -71,7 +79,7 @@ export function useApprovalCard(run: RunView | null | undefined, head: Proposal 
     setEdited(head.action);
     if (head.action.type === 'type') setText(head.action.text);
     if (head.action.type === 'key' || head.action.type === 'hold_key') setText(head.action.keys);
-    setTimeout(() => (hasTarget(head.action) ? shotRef.current?.focus() : textRef.current?.focus()), 0);
+    setEditsStarted((n) => n + 1);
   };
 
   const editedAction = (): Action | null => {

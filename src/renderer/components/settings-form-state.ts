@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { ConfigSchema, type Config } from '../../shared/config.js';
 import type { SettingsView } from '../../shared/bridge.js';
 import { useApp, useClient } from '../bridge/context.js';
@@ -87,7 +87,23 @@ export function useSettingsForm(): SettingsForm | null {
   const [keys, setKeys] = useState<Record<string, string>>({});
   const [problems, setProblems] = useState<SettingsProblem[]>([]);
   const [saved, setSaved] = useState(false);
+  // The field to focus once the problems that name it are on the page: a fresh object each
+  // save, so the same field is focused again. Moved in a layout effect, in the same commit
+  // that draws the problems (a requestAnimationFrame after it let a reader that saw the
+  // list find focus still in the field typed in: CI under load, 1 run in ~30).
+  const [focusAfterRender, setFocusAfterRender] = useState<{ field: FieldKey } | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
+  const focusField = (field: FieldKey) => {
+    // Compared, not put in a selector: a profile's name may hold any character. A field not
+    // on the page goes to the nearest one that holds it: rule 1's effect (policy.rules.0.effect)
+    // is in the rules' JSON box (policy.rules) while the table is hidden.
+    const fields = [...(formRef.current?.querySelectorAll<HTMLElement>('[data-field]') ?? [])];
+    let el: HTMLElement | undefined;
+    for (let key = field; !el && key; key = key.slice(0, Math.max(0, key.lastIndexOf('.')))) el = fields.find((e) => e.dataset.field === key);
+    el?.focus();
+    el?.scrollIntoView?.({ block: 'center' });
+  };
+  useLayoutEffect(() => focusAfterRender ? focusField(focusAfterRender.field) : undefined, [focusAfterRender]);
 
   useEffect(() => {
     if (!view) void loadSettings();
@@ -106,12 +122,6 @@ export function useSettingsForm(): SettingsForm | null {
   if (!view || !draft) return null;
 
   const problemAt = (field: FieldKey) => byField.get(field);
-  const focusField = (field: FieldKey) => {
-    // Compared, not put in a selector: a profile's name may hold any character.
-    const el = [...(formRef.current?.querySelectorAll<HTMLElement>('[data-field]') ?? [])].find((e) => e.dataset.field === field);
-    el?.focus();
-    el?.scrollIntoView?.({ block: 'center' });
-  };
   const patch = (fn: (c: Config) => void) => {
     const next = structuredClone(draft);
     fn(next);
@@ -127,7 +137,7 @@ export function useSettingsForm(): SettingsForm | null {
     const found = [...read.problems, ...(parsed.success ? [] : problemsOf(parsed.error.issues).filter((p) => !p.field.startsWith('policy.rules') || read.problems.length === 0))];
     setProblems(found);
     if (found.length || !parsed.success) {
-      requestAnimationFrame(() => found[0] && focusField(found[0].field));
+      if (found[0]) setFocusAfterRender({ field: found[0].field });
       return false;
     }
     const apiKeys = Object.fromEntries(Object.entries(keys).filter(([, v]) => v !== undefined && (v === '' || v.trim() !== '')));
@@ -140,7 +150,7 @@ export function useSettingsForm(): SettingsForm | null {
     } catch (err) {
       const problem = serviceProblem(err instanceof Error ? err.message : String(err));
       setProblems([problem]);
-      if (problem.field) requestAnimationFrame(() => focusField(problem.field));
+      if (problem.field) setFocusAfterRender({ field: problem.field });
       return false;
     }
   };
