@@ -368,7 +368,7 @@ export const MODULES = {
   // PATCH_STRONG, in place and as a patch (4), < as <= and - as + on PATCH_MARGIN's runner-up (2), findWords' exact-text
   // filter removed or true (2), the nearest repeat's sort with + then.x / + then.y (2); windowNow's elementTree query as {} or
   // scope '' (2) were killed by hand since (d7d7511, the query asked is asserted): 235 of 248 (94.76%) with them, not re-measured.
-  'src/main/agent/replay/find-target.ts': ['test/replay/find-target.test.ts', 'test/replay/find-target-rules.test.ts'],
+  'src/main/agent/replay/find-target.ts': ['test/replay/find-target.test.ts', 'test/replay/find-target-rules.test.ts', 'test/replay/find-target-limits.test.ts'],
   'src/main/agent/replay/effect.ts': ['test/replay/effect.test.ts'],
   // text-near with text-near-pure.fast (its parts on drawn screens, two drawn screens read by OCR; the replays turn by turn,
   // ~35-55 s of OCR a run, stay in text-near.test), measured by line range at concurrency 1, nice 10 (333 mutants in all):

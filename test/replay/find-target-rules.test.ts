@@ -9,23 +9,10 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { ElementLookup, ElementNode, ElementTreeResult } from '../../src/shared/elements.js';
-import type { ObservationRecord } from '../../src/shared/observation.js';
 import type { TrajectoryTarget } from '../../src/shared/trajectory.js';
 import { findTarget, PLAIN_CONTRAST, type FindDeps, type ScreenNow } from '../../src/main/agent/replay/find-target.js';
 import { decodeGrey, type GreyImage } from '../../src/os-control/screen-match.js';
-
-const W = 640;
-const H = 400;
-/** The screen is the second monitor's: its top-left is (1000, 100) on the desktop. */
-const AT = { x: 1000, y: 100 };
-const record: ObservationRecord = {
-  id: 'obs',
-  takenAt: 0,
-  display: { id: 'd2', name: '', bounds: { x: AT.x, y: AT.y, width: W, height: H }, scaleFactor: 1, primary: false },
-  capture: { width: W, height: H },
-  region: { x: AT.x, y: AT.y, width: W, height: H },
-  image: { width: W, height: H, format: 'png' },
-};
+import { AT, H, record, W } from './second-monitor.js';
 
 interface Button {
   label: string;
