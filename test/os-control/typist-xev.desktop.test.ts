@@ -422,6 +422,42 @@ describe('the X11 typist typing into xev', { timeout: 15_000 }, () => {
     expect(records()).toEqual([]);
   });
 
+  it('an idle restore that cannot get the apps\' answer says why, and restores all the same', async () => {
+    await typist.restoreNow();
+    const said = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    // The ping goes over the process's DISPLAY (settle-ping.ts): one with no X server refuses the connection.
+    const display = process.env.DISPLAY;
+    process.env.DISPLAY = ':9999';
+    try {
+      const { got } = await typed('✓');
+      expect(got).toBe('✓');
+      expect(await keymapRestored(RESTORE_IDLE_MS + 8_000)).toEqual(new Map());
+      expect(said.mock.calls.map((call) => String(call[0]))).toEqual([expect.stringMatching(/^deskpilot: restoring the typing keycodes without the app's answer: .+/)]);
+    } finally {
+      said.mockRestore();
+      if (display === undefined) delete process.env.DISPLAY;
+      else process.env.DISPLAY = display;
+    }
+    expect(records()).toEqual([]);
+  });
+
+  it('without Shift in the modifier map, a shifted character goes on a spare keycode and no Shift is pressed', async () => {
+    await typist.restoreNow();
+    const xmodmap = (expression: string) => spawnSync('xmodmap', ['-e', expression], { env: xvfb.env, encoding: 'utf8', timeout: 10_000 });
+    xmodmap('clear shift');
+    try {
+      expect((await typist.layout()).shiftKeycode).toBeUndefined();
+      const from = xevOut.length;
+      // The catch-up cannot make xev translate a key (no Shift to tap): its limit is short here.
+      const report = await typist.type('aA', { catchUpTimeoutMs: 500 });
+      expect(report).toMatchObject({ strokes: 2, remapped: 1, remapRounds: 1 });
+      expect(await keyStream(from, 4)).toEqual(['+61', '-61', '+41', '-41']);
+    } finally {
+      xmodmap('add shift = Shift_L Shift_R');
+    }
+    expect((await typist.layout()).shiftKeycode).toBeDefined();
+  });
+
   it('a close whose restore fails says so, and leaves the record for the next typist', async () => {
     await typist.restoreNow();
     const other = await X11Typist.open(xvfb.display);
