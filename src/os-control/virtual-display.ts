@@ -21,6 +21,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { sleep } from '../shared/abort.js';
+import { keepTail, tailOf } from '../shared/text-tail.js';
 import { writeDesktopCookie } from './desktop-auth.js';
 import { DesktopRecord, reapOrphanedDesktops, type Reaped } from './desktop-record.js';
 
@@ -112,12 +113,11 @@ function startServer(width: number, height: number, authFile: string, record: De
     const args = ['-displayfd', '3', '-auth', authFile, '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-noreset', '+extension', 'XTEST', '+extension', 'RANDR', '-dpi', '96'];
     const child = spawn('Xvfb', args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], detached: GROUP_OF_ITS_OWN });
     record.add('Xvfb', child.pid);
-    let stderr = '';
+    const stderr = keepTail(child.stderr, 2000);
     let out = '';
-    child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
     const timer = setTimeout(() => {
       kill(child, 'SIGKILL');
-      reject(new Error(`Xvfb did not report a display within ${START.serverMs / 1000} s: ${stderr.trim().slice(-300)}`));
+      reject(new Error(`Xvfb did not report a display within ${START.serverMs / 1000} s: ${tailOf(stderr().trim(), 300)}`));
     }, START.serverMs);
     (child.stdio[3] as NodeJS.ReadableStream | null)?.on('data', (d: Buffer) => {
       out += d.toString();
@@ -129,7 +129,7 @@ function startServer(width: number, height: number, authFile: string, record: De
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`Xvfb exited during start-up (code ${code}, signal ${signal}): ${stderr.trim().slice(-300)}`));
+      reject(new Error(`Xvfb exited during start-up (code ${code}, signal ${signal}): ${tailOf(stderr().trim(), 300)}`));
     });
     child.once('error', (error) => {
       clearTimeout(timer);

@@ -1,6 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { sleep } from '../../shared/abort.js';
 import type { Rect } from '../../shared/actions.js';
+import { keepTail } from '../../shared/text-tail.js';
 import type { TestPlan } from './plan-types.js';
 import { stopProcessGroup } from '../process-tree.js';
 
@@ -57,6 +58,9 @@ export async function runSetupCommands(commands: readonly string[], options: Lau
   }
 }
 
+/** How long an exited app's stderr may stay open (held by a child it left) before its error is said without the rest. */
+const STDERR_DRAIN_MS = 1_000;
+
 export async function launchApp(app: TestPlan['app'], options: LaunchOptions = {}): Promise<AppSession> {
   const env = options.env ?? process.env;
   if (process.platform !== 'linux') throw new SetupError('launching the app under test is implemented for X11 (Linux) only');
@@ -71,11 +75,12 @@ export async function launchApp(app: TestPlan['app'], options: LaunchOptions = {
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true, // its own process group: stop() kills the group
   });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-2000);
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const stderr = keepTail(child.stderr, 2000);
+  // Its exit code, once its stderr is read to the end: at 'exit' the app's last words may still
+  // sit in the pipe. Not 'close' alone — a child it left running may hold stderr open for ever,
+  // so after the exit the pipe gets STDERR_DRAIN_MS to end.
+  const stderrEnded = new Promise<void>((resolve) => (child.stderr ? child.stderr.once('close', () => resolve()) : resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => void Promise.race([stderrEnded, sleep(STDERR_DRAIN_MS)]).then(() => resolve(code))));
   const pid = child.pid;
   if (!pid) throw new SetupError(`could not start: ${app.launch}`);
   const killGroup = (signal: NodeJS.Signals) => {
@@ -99,7 +104,7 @@ export async function launchApp(app: TestPlan['app'], options: LaunchOptions = {
 
   let windowId: string;
   try {
-    windowId = await waitForWindow(app, pid, env, exited, () => stderr);
+    windowId = await waitForWindow(app, pid, env, exited, stderr);
     if (app.geometry) {
       const g = app.geometry;
       await exec('xdotool', ['windowsize', '--sync', windowId, String(g.width), String(g.height)], env).catch(() => undefined);

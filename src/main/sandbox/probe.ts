@@ -82,7 +82,7 @@ export async function probeSandbox(platform: NodeJS.Platform = process.platform,
           resolve({ code: null, stderr: err, hung: true });
         });
       }, limitMs);
-      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      child.stderr.setEncoding('utf8').on('data', (text: string) => (err += text)); // whole characters across reads
       child.on('error', (e) => {
         clearTimeout(timer);
         resolve({ code: null, stderr: e.message, hung: false });

@@ -1,11 +1,13 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import readline from 'node:readline';
 import { sleep } from '../../shared/abort.js';
+import { keepTail, tailOf } from '../../shared/text-tail.js';
 import type { LaunchedCommand, LaunchEnd } from './launch.js';
 import { livePidsIn } from './pid-namespace.js';
 import { sandboxEnvironment, wrapCommand, type CommandSpec, type SandboxPlan } from './plan.js';
 import type { SandboxPolicy } from './policy.js';
 import { parseSupervisorLine, SUPERVISOR_SOURCE, type SupervisorRequest } from './supervisor.js';
+
 
 type BubblewrapPlan = Extract<SandboxPlan, { kind: 'bubblewrap' }>;
 
@@ -46,7 +48,7 @@ export class SandboxSession {
   private deadReason: string | undefined;
   private readonly exited: Promise<void>;
   private ns: string | undefined;
-  private stderr = '';
+  private readonly stderr: () => string;
 
   private constructor(
     readonly key: string,
@@ -59,9 +61,9 @@ export class SandboxSession {
     });
     // On 'close', not 'exit': its stderr is read to the end by then — on 'exit' bubblewrap's last
     // words may still sit in the pipe (the clean-root CI said "bubblewrap exit 1" with no reason).
-    child.on('close', (code, signal) => this.die(`the sandbox session ended (bubblewrap ${signal ?? `exit ${code}`}${this.stderr ? `: ${this.stderr.trim().slice(-300)}` : ''})`));
-    // Stryker disable next-line MethodExpression: equivalent in what is said — the message keeps the last 300 characters; the 2,000 only bounds the memory a chatty bubblewrap takes.
-    child.stderr.on('data', (chunk: Buffer) => (this.stderr = (this.stderr + chunk.toString('utf8')).slice(-2_000)));
+    child.on('close', (code, signal) => this.die(`the sandbox session ended (bubblewrap ${signal ?? `exit ${code}`}${this.stderr() ? `: ${tailOf(this.stderr().trim(), 300)}` : ''})`));
+    // The 2,000 only bounds the memory a chatty bubblewrap takes: the message keeps the last 300 characters.
+    this.stderr = keepTail(child.stderr, 2_000);
     child.stdin.on('error', () => {}); // a write after the supervisor died: 'close' says so
   }
 

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { RunEventSchema, type RunEvent, type RunStatus } from '../../../shared/events.js';
 import type { SandboxSummary } from '../../../shared/sandbox.js';
+import { tailOf } from '../../../shared/text-tail.js';
 
 /**
  * What one agent run on a task's desktop told us, read from its `--json` event stream.
@@ -49,7 +50,7 @@ export class AgentProcess {
     private readonly onSpend: (usd: number) => void = () => undefined,
   ) {
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => this.read(chunk));
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (this.outcomeSoFar.stderrTail = (this.outcomeSoFar.stderrTail + chunk).slice(-2000)));
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (this.outcomeSoFar.stderrTail = tailOf(this.outcomeSoFar.stderrTail + chunk, 2000)));
     this.exited = new Promise((resolve) => {
       let settled = false;
       const done = (code: number | null) => {

@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { tailOf } from '../../../shared/text-tail.js';
 import { stopProcessGroup } from '../../process-tree.js';
 
 /**
@@ -63,7 +64,7 @@ export class DesktopShell {
     const child = spawn(file, [...args], { env: this.env, cwd: this.home, stdio: ['ignore', 'ignore', opener ? 'pipe' : 'ignore'], detached: true });
     let stderr = '';
     // The opened app inherits this pipe and keeps it for its life: read it to the end, keep only the tail.
-    child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-300)));
+    child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr = tailOf(stderr + text, 300)));
     child.once('error', (error) => this.failures.push(() => `${shownCommand(command)}: ${error.message}`));
     child.once('exit', (code) => {
       if (code === 127) this.failures.push(() => `${shownCommand(command)}: command not found (exit 127)`);

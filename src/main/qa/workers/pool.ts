@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { assertNever } from '../../../shared/assert-never.js';
 import type { Config, ProviderProfile } from '../../../shared/config.js';
+import { tailOf } from '../../../shared/text-tail.js';
 import type { SandboxPolicy } from '../../sandbox/index.js';
 import { configOnVirtualDesktop } from '../../config/virtual-desktop.js';
 import { startVirtualDisplay, virtualDisplayUnavailable, type VirtualDisplay } from '../../../os-control/virtual-display.js';
@@ -191,7 +192,7 @@ export async function runQaPool(plan: TestPlan, options: PoolOptions): Promise<S
   function startWorker(n: number, display: VirtualDisplay): WorkerSlot {
     const child = options.spawnWorker({ ...display.env, DESKPILOT_QA_WORKER: String(n) });
     const slot: WorkerSlot = { n, child, display, stderr: '', finished: Promise.resolve() };
-    child.stderr?.on('data', (d: Buffer) => (slot.stderr = (slot.stderr + d.toString()).slice(-4000)));
+    child.stderr?.setEncoding('utf8').on('data', (text: string) => (slot.stderr = tailOf(slot.stderr + text, 4000)));
     slot.finished = new Promise<void>((resolve) => {
       child.once('exit', (code, signal) => {
         const lost = slot.current;
