@@ -226,9 +226,18 @@ export function patchContrast(patch: GreyImage): number {
   return Math.sqrt(Math.max(0, sq / n - mean * mean));
 }
 
+/**
+ * Whether a non-empty `patch` lies on `screen` with its top-left at the pixel (x, y). A
+ * position between pixels (10.5) or NaN does not: it read no pixel (undefined − n is NaN,
+ * never "> 64 levels"), so strongDifferenceAt scored it 0 — a perfect match.
+ */
+function fits(screen: GreyImage, patch: GreyImage, x: number, y: number): boolean {
+  return Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x + patch.width <= screen.width && y + patch.height <= screen.height && patch.data.length > 0;
+}
+
 /** Mean absolute difference (0–1) between `patch` and the screen area whose top-left is (x, y); 1 when it does not fit. */
 export function patchDifferenceAt(screen: GreyImage, patch: GreyImage, x: number, y: number): number {
-  if (x < 0 || y < 0 || x + patch.width > screen.width || y + patch.height > screen.height || patch.data.length === 0) return 1;
+  if (!fits(screen, patch, x, y)) return 1;
   let total = 0;
   for (let py = 0; py < patch.height; py++) {
     const s = (y + py) * screen.width + x;
@@ -245,7 +254,7 @@ export function patchDifferenceAt(screen: GreyImage, patch: GreyImage, x: number
  * "Send": 6% of a 72×40 patch) is told from the same button re-encoded (under 1%).
  */
 export function strongDifferenceAt(screen: GreyImage, patch: GreyImage, x: number, y: number): number {
-  if (x < 0 || y < 0 || x + patch.width > screen.width || y + patch.height > screen.height || patch.data.length === 0) return 1;
+  if (!fits(screen, patch, x, y)) return 1;
   let strong = 0;
   for (let py = 0; py < patch.height; py++) {
     const s = (y + py) * screen.width + x;
