@@ -5,7 +5,20 @@
  * checks the same decisions in what xev receives; these pin the numbers it cannot time.
  */
 import { describe, expect, it } from 'vitest';
-import { evictLeastRecent, keycodeRuns, paceWaitMs, RESTORE_IDLE_MS, reuseCount, reuseWaitMs, sparePool, typingPace } from '../../src/os-control/x11/typist-schedule.js';
+import {
+  evictLeastRecent,
+  keycodeRuns,
+  NO_RECORD_PAUSE_MS,
+  paceWaitMs,
+  RESTORE_IDLE_MS,
+  restoreMarginMs,
+  reuseCount,
+  reuseWaitMs,
+  sparePool,
+  timeLeftMs,
+  typingPace,
+  unobservedPauseMs,
+} from '../../src/os-control/x11/typist-schedule.js';
 
 describe('typingPace', () => {
   it('fills in 16 strokes a chunk, 1 ms a stroke and 10 s to catch up', () => {
@@ -160,5 +173,35 @@ describe('keycodeRuns', () => {
     ];
     keycodeRuns(rows);
     expect(rows.map(([k]) => k)).toEqual([9, 8]);
+  });
+});
+
+describe('restoreMarginMs', () => {
+  it('is what is left of RESTORE_IDLE_MS after the last key, 0 once passed', () => {
+    expect(restoreMarginMs(10_000, 10_500)).toBe(2_500);
+    expect(restoreMarginMs(10_000, 12_999)).toBe(1);
+    expect(restoreMarginMs(10_000, 13_000)).toBe(0);
+    expect(restoreMarginMs(10_000, 20_000)).toBe(0);
+  });
+
+  it('is 0 before any typing call (the last key at -Infinity)', () => {
+    expect(restoreMarginMs(-Infinity, 5)).toBe(0);
+  });
+});
+
+describe('unobservedPauseMs', () => {
+  it('pauses 200 ms, or the whole limit when it is shorter', () => {
+    expect(NO_RECORD_PAUSE_MS).toBe(200);
+    expect(unobservedPauseMs(10_000)).toBe(200);
+    expect(unobservedPauseMs(100)).toBe(100);
+    expect(unobservedPauseMs(0)).toBe(0);
+  });
+});
+
+describe('timeLeftMs', () => {
+  it('is the limit less the time since the start, 0 once passed', () => {
+    expect(timeLeftMs(3_000, 1_000, 1_400)).toBe(2_600);
+    expect(timeLeftMs(3_000, 1_000, 4_000)).toBe(0);
+    expect(timeLeftMs(3_000, 1_000, 9_000)).toBe(0);
   });
 });

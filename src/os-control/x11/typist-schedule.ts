@@ -15,6 +15,9 @@
  */
 export const RESTORE_IDLE_MS = 3_000;
 
+/** The pause before reusing or restoring a spare keycode when RECORD is missing (xdotool's default type delay is 12 ms per character). */
+export const NO_RECORD_PAUSE_MS = 200;
+
 /** A typing call's pace and limits, each option's default filled in. */
 export interface TypingPace {
   /** Strokes between round trips (and abort checks). */
@@ -97,4 +100,22 @@ export function keycodeRuns(rows: ReadonlyArray<readonly [number, number[]]>): {
     next = keycode + 1;
   }
   return runs;
+}
+
+/**
+ * What is left of RESTORE_IDLE_MS after the last key (`lastKeyAt`, performance.now()):
+ * how long close() still waits before it restores, 0 once the margin has passed.
+ */
+export function restoreMarginMs(lastKeyAt: number, now: number): number {
+  return Math.max(0, lastKeyAt + RESTORE_IDLE_MS - now);
+}
+
+/** The pause when an app's catch-up cannot be observed (no RECORD, no sentinel): NO_RECORD_PAUSE_MS, at most `timeoutMs`. */
+export function unobservedPauseMs(timeoutMs: number): number {
+  return Math.min(timeoutMs, NO_RECORD_PAUSE_MS);
+}
+
+/** What is left of `timeoutMs` counted from `started`, 0 once it has passed. */
+export function timeLeftMs(timeoutMs: number, started: number, now: number): number {
+  return Math.max(0, timeoutMs - (now - started));
 }

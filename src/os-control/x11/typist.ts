@@ -49,7 +49,19 @@ import {
 } from './keyboard.js';
 import { restoreLeftovers, SpareRecord } from './spare-record.js';
 import { charForKeysym, keysymForChar } from './typing-keysyms.js';
-import { evictLeastRecent, keycodeRuns, paceWaitMs, RESTORE_IDLE_MS, reuseCount, reuseWaitMs, sparePool, typingPace } from './typist-schedule.js';
+import {
+  evictLeastRecent,
+  keycodeRuns,
+  paceWaitMs,
+  RESTORE_IDLE_MS,
+  restoreMarginMs,
+  reuseCount,
+  reuseWaitMs,
+  sparePool,
+  timeLeftMs,
+  typingPace,
+  unobservedPauseMs,
+} from './typist-schedule.js';
 
 export { RESTORE_IDLE_MS };
 
@@ -83,8 +95,6 @@ export interface X11TypeReport {
   unconfirmed: number;
 }
 
-/** The pause before reusing or restoring a spare keycode when RECORD is missing (xdotool's default type delay is 12 ms per character). */
-const NO_RECORD_PAUSE_MS = 200;
 /**
  * How long no client may fetch the keymap before a spare keycode is reused mid-text
  * (keymap-fetch-watch.ts waitQuiet). xterm fetches for each key it translates, about one
@@ -525,8 +535,8 @@ export class X11Typist {
    * RESTORE_IDLE_MS after the last key, the margin the idle restore keeps anyway.
    */
   private async waitBeforeRestore(): Promise<void> {
-    const remaining = () => this.lastKeyAt + RESTORE_IDLE_MS - performance.now();
-    if (this.held.size === 0 || remaining() <= 0) return;
+    const margin = () => restoreMarginMs(this.lastKeyAt, performance.now());
+    if (this.held.size === 0 || margin() === 0) return;
     const [mapping, modifiers] = await Promise.all([getKeyboardMapping(this.conn), getModifierMapping(this.conn)]);
     const layout = layoutFrom(mapping, modifiers[0] ?? [], new Set(this.held.keys()));
     const sentinel = layout.spares.at(-1);
@@ -537,12 +547,13 @@ export class X11Typist {
         fakeKey(this.conn, this.xtest, layout.shiftKeycode, false);
       }
       await this.conn.sync();
-      const caughtUp = await this.applicationCaughtUp(sentinel, Math.max(0, remaining()));
+      const caughtUp = await this.applicationCaughtUp(sentinel, margin());
       this.sendRows([[sentinel, []]], layout.perKeycode);
       await this.conn.sync();
       if (caughtUp) return;
     }
-    if (remaining() > 0) await sleep(remaining());
+    // The rest of the margin (a sleep of 0 only yields).
+    await sleep(margin());
   }
 
   /**
@@ -558,14 +569,14 @@ export class X11Typist {
     if (focus === 0) return true; // focus None: the server discards key events, nobody translates them
     if (!this.watch || sentinel === undefined) {
       // Nothing to observe: a fixed pause, reported as unconfirmed.
-      await sleep(Math.min(timeoutMs, NO_RECORD_PAUSE_MS), signal);
+      await sleep(unobservedPauseMs(timeoutMs), signal);
       return false;
     }
     const client = this.watch.clientOf(focus);
     const started = performance.now();
     const clients = this.xres === undefined ? new Set([client]) : sameProcess(await clientPids(this.conn, this.xres, signal), client);
     if (!(await this.watch.waitCaughtUp(clients, this.changesSent, sentinel, timeoutMs, signal))) return false;
-    return this.watch.waitQuiet(FETCH_QUIET_MS, Math.max(0, timeoutMs - (performance.now() - started)), signal);
+    return this.watch.waitQuiet(FETCH_QUIET_MS, timeLeftMs(timeoutMs, started, performance.now()), signal);
   }
 
   /**
