@@ -371,26 +371,17 @@ export const MODULES = {
   'src/main/agent/replay/find-target.ts': ['test/replay/find-target.test.ts', 'test/replay/find-target-rules.test.ts', 'test/replay/find-target-limits.test.ts'],
   'src/main/agent/replay/effect.ts': ['test/replay/effect.test.ts'],
   // text-near with text-near-pure.fast (its parts on drawn screens, two drawn screens read by OCR; the replays turn by turn,
-  // ~35-55 s of OCR a run, stay in text-near.test), measured by line range at concurrency 1, nice 10 (333 mutants in all):
-  // - lines 132-154 and 203-246 (token, isEvidence, readOn, typedWords, typedByRun, wordsDiffer), at f7325fc: 94.12% (96 of
-  //   102, 6.5 min, load ~12-20). The 6 survivors are equivalent: `?? []` as ['Stryker was here'] (no match has no letter or
-  //   digit, 1 < 2 either way); /^\p{N}+$/ without ^, without $, or with \p{N} once (reached only with under 2 letters or
-  //   digits, where a token, its edges stripped, is one digit); split(/\s/) for /\s+/ (normalizeText has made every space run
-  //   one space); typed's default [] as ['Stryker was here'] (hides only a new word within 3 edits of that phrase).
-  // - lines 29-59 and 173-189 (areaAround, intersect, cellsChangedIn, pixelsAgree), at e1c1013 (2026-12-05 09:32): 90.65%
-  //   (122 killed + 4 timeouts of 139, 7 min 54 s, load 5-15; 65.47% before 3701303's off-origin cases). Of its 13
-  //   survivors, 6 were test gaps pinned in 07600d3 and killed by hand (not re-measured): two fingerprints of one wrong
-  //   size, a word exactly LAYOUT_SLACK off on +x and +y, exactly WORD_STRONG, a 'now' box moved back by the shift (the
-  //   `side === 'then'` and `{}` forms). 4 were pixelsAgree's empty-patch return, removed (strongDifferenceAt scores an
-  //   empty patch 1). 3 are equivalent: cy1's height - 1 as height + 1 (a row past the buffer reads undefined, never
-  //   counted; the right edge's cx1 is not equivalent and is killed), x - dx and y - dy in the ±reach search (symmetric).
-  // - lines 61-130 (fingerprintMovedBack, wordsIn, recordedShot), first measured at b639f15 (10:01): 82.61% (76 of 92,
-  //   17 min 34 s, load 15-20). Of its 16 survivors, 13 were test gaps pinned in 77a6b38 and killed by hand (not
-  //   re-measured): a window moved up and left, a shift past the screen on each side, a screen of another shape than
-  //   64x40, OCR's '*' left out. 3 are equivalent: `from >= now.height` as false or as `>`, and `x1 > x0` as `>=` (subarray
-  //   clamps a start past the end: an empty set, nothing written).
-  // Measured over the three ranges, 294 + 4 timeouts of 333 = 89.49%; with the by-hand kills and the 4 removed, 317 of
-  // 329 (96.35%), not measured as a whole run (at ~11 s a mutant under load, a whole run is ~1 h).
+  // ~35-55 s of OCR a run, stay in text-near.test). Measured whole at 744e8cb (source as at 07600d3; 2026-12-05 12:54-13:29,
+  // concurrency 1, nice 10, --timeoutMS 5000, load 12-20 with a second stryker run beside it): 97.54% (300 killed + 17
+  // timeouts of 325, 34 min 45 s; 92.31% if every timeout were a survivor). Earlier figures were by line range (89.49% over
+  // all three before the by-hand kills of 07600d3 and 77a6b38). The 8 survivors are equivalent:
+  // - cy1's `height - 1` as `height + 1` (a row past the buffer reads undefined, never counted; cx1's is killed);
+  // - `x1 > x0` as `>=` (subarray clamps a start past the end: an empty set, nothing written);
+  // - isEvidence's `?? []` as ['Stryker was here'] (no match has no letter or digit, 1 < 2 either way); /^\p{N}+$/ without ^,
+  //   without $, or with \p{N} once (reached only with under 2 letters or digits, where a token, its edges stripped, is one
+  //   digit);
+  // - typedWords' split(/\s/) for /\s+/ (normalizeText has made every space run one space);
+  // - wordsDiffer's typed default [] as ['Stryker was here'] (hides only a new word within 3 edits of that phrase).
   'src/main/agent/replay/text-near.ts': ['test/replay/text-near-pure.fast.test.ts'],
   'src/main/agent/replay/element-ops.ts': ['test/replay/element-ops.test.ts', 'test/replay/element-ops-edges.test.ts', 'test/replay/secrets.test.ts'],
   'src/main/agent/replay/heal.ts': ['test/replay/heal.test.ts'],
