@@ -12,7 +12,13 @@
  *  - mousepad-click-dialog: a click on the File menu, settle, a click on its "Save As…"
  *    (a click that opens a dialog), settle, observe;
  *  - chromium-key-page: Return on a focused button loads the next of two local pages (a key
- *    that changes a page; each page is a 400-row table, some work to lay out and paint).
+ *    that changes a page; each page is a 400-row table, some work to lay out and paint);
+ *  - launch-mousepad-key: a launcher key (openbox binds F12 to start mousepad, as a desktop
+ *    shortcut does; test/harness/launcher-key.ts) starts a new mousepad, settle, observe; the
+ *    app is ended after each run. It runs without a session bus (the bench's own mousepad holds
+ *    the accessibility bus's name), so dbus-launch autolaunches one and makes its InputOnly
+ *    window; GTK makes its InputOnly client leader: neither is ever shown. Printed also: how
+ *    many settles ended with a new window still owed (waited out to REACTION_LIMITS.echoMs).
  * A run passes when the observation equals the screen the app ends on (taken after a
  * further 2.5 s and a settle), apart from a text caret (a change at most 2 px wide). The
  * two typing cases also judge what the issue asks of them, on their own pixels:
@@ -37,7 +43,8 @@ import { startAccessibilityBus } from '../test/harness/a11y-bus.js';
 import { startProbe } from '../test/harness/probe/probe.js';
 import { startApp, startCpuLoad } from '../test/harness/native-apps.js';
 import { checked } from '../test/harness/checked.js';
-import { differingIn, observedPixels, saveDialogButton, type Pixels } from '../test/harness/observed-pixels.js';
+import { differingIn, observedPixels, saveDialogButton, until, type Pixels } from '../test/harness/observed-pixels.js';
+import { launcherKey } from '../test/harness/launcher-key.js';
 import { median, numberArg } from './lib/stats.js';
 
 const RUNS = numberArg('runs', 20);
@@ -49,7 +56,7 @@ function listArg(name: string, fallback: string): string[] {
   const i = process.argv.indexOf(`--${name}`);
   return (i > 0 ? process.argv[i + 1]! : fallback).split(',');
 }
-const ALL_CASES = ['chromium-type', 'mousepad-type', 'mousepad-key-dialog', 'mousepad-click-dialog', 'chromium-key-page'];
+const ALL_CASES = ['chromium-type', 'mousepad-type', 'mousepad-key-dialog', 'mousepad-click-dialog', 'chromium-key-page', 'launch-mousepad-key'];
 const cases = listArg('cases', ALL_CASES.join(','));
 /** `--keep DIR`: a failed run's observation and final screen are written there as PNGs. */
 const keep = process.argv.includes('--keep') ? process.argv[process.argv.indexOf('--keep') + 1] : undefined;
@@ -62,12 +69,16 @@ function loadState(): string {
   return `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} cores`;
 }
 
-const xvfb0 = await startXvfb(SCREEN);
+const launchDir = mkdtempSync(join(tmpdir(), 'deskpilot-settle-launch-'));
+const launch = launcherKey(launchDir);
+const xvfb0 = await startXvfb({ ...SCREEN, openboxConfig: launch.config });
 const bus = await startAccessibilityBus(xvfb0);
 const xvfb = bus.xvfb;
 process.env.DISPLAY = xvfb.display;
 // The session's bus, as a desktop session has it: settle reads the apps' accessibility events there (settle-echo.ts).
 process.env.DBUS_SESSION_BUS_ADDRESS = bus.env.DBUS_SESSION_BUS_ADDRESS;
+// No session bus for the launched mousepad (see the header): its own, autolaunched.
+launch.set(['mousepad'], { DISPLAY: xvfb.display, GSETTINGS_BACKEND: 'memory', LC_ALL: 'C.UTF-8' });
 const { createComputer } = await import('../src/os-control/index.js');
 const { watchSettles } = await import('../src/os-control/settle.js');
 const { DisplayGrabber } = await import('../src/os-control/display-grab.js');
@@ -154,6 +165,8 @@ interface Outcome {
   content: number;
   /** Runs where the app never held the input (a typing fault, not settle's): left out of `content`'s count. */
   faults: number;
+  /** Settles that ended with a window created since the input still owed (settle's trace). */
+  owed: number;
 }
 
 /**
@@ -167,6 +180,7 @@ async function judge(o: Outcome, run: number, name: string, content?: Content): 
   const waited = (await computer.settle({ maxMs: 3_000 })).waitedMs;
   o.settle.push(waited);
   const trace = lastTrace;
+  if (trace?.windows?.owed) o.owed++;
   if (trace?.echo?.seen) o.echoSeen++;
   if (trace?.echo?.completeAt !== undefined) o.echoComplete++;
   const seen = await screen();
@@ -309,7 +323,26 @@ function writePages(): string {
   return join(dir, 'a.html');
 }
 
-function activate(windowId: string): void {
+/** The launcher key, then settle and observe; the started mousepad is ended (its pid is the launcher's) before the next run. */
+async function launchMousepadKey(o: Outcome, run: number): Promise<void> {
+  await new Promise((res) => setTimeout(res, 500));
+  await computer.perform(checked({ type: 'key', keys: launch.key }), never);
+  await judge(o, run, 'launch-mousepad-key');
+  const pid = await until('the launched mousepad', () => launch.take(), 30_000);
+  process.kill(pid, 'SIGKILL');
+  await until('the launched mousepad gone', () => {
+    try {
+      process.kill(pid, 0);
+      return undefined;
+    } catch {
+      return true;
+    }
+  });
+  await computer.settle({ maxMs: 5_000 });
+}
+
+function activate(windowId: string | undefined): void {
+  if (windowId === undefined) return;
   spawnSync('xdotool', ['windowactivate', '--sync', windowId], { env: xvfb.env, timeout: 10_000 });
 }
 
@@ -337,6 +370,7 @@ const runners: Record<string, { window: () => string | undefined; run: (o: Outco
   'mousepad-key-dialog': { window: () => mousepad?.windowId, run: (o, r) => mousepadKeyDialog(mousepad!, o, r), what: 'Save dialog as it ends' },
   'mousepad-click-dialog': { window: () => mousepad?.windowId, run: (o, r) => mousepadClickDialog(mousepad!, o, r), what: 'Save dialog as it ends' },
   'chromium-key-page': { window: () => browser?.windowId, run: (o, r) => chromiumKeyPage(browser!, o, r), what: 'next page as it ends' },
+  'launch-mousepad-key': { window: () => undefined, run: launchMousepadKey, what: 'started mousepad as it ends' },
 };
 
 for (const busy of [false, true]) {
@@ -346,12 +380,12 @@ for (const busy of [false, true]) {
     const label = busy ? 'two busy loops' : 'quiet';
     for (const name of cases) {
       const c = runners[name]!;
-      activate(c.window()!);
+      activate(c.window());
       await computer.settle({ maxMs: 5_000 });
-      const o: Outcome = { pass: 0, settle: [], failures: [], echoSeen: 0, echoComplete: 0, content: 0, faults: 0 };
+      const o: Outcome = { pass: 0, settle: [], failures: [], echoSeen: 0, echoComplete: 0, content: 0, faults: 0, owed: 0 };
       for (let r = 0; r < RUNS; r++) await c.run(o, r);
       const content = c.content ? `${c.content} ${o.content}/${RUNS - o.faults}${o.faults ? ` (${o.faults} typing faults left out)` : ''}, ` : '';
-      console.log(`  ${name}, ${label}: ${content}${c.what} in ${o.pass}/${RUNS} observations; settle median ${median(o.settle)} ms (max ${Math.max(...o.settle)}); typed text reported back in part ${o.echoSeen}, whole ${o.echoComplete}; ${loadState()}`);
+      console.log(`  ${name}, ${label}: ${content}${c.what} in ${o.pass}/${RUNS} observations; settle median ${median(o.settle)} ms (max ${Math.max(...o.settle)}); a new window still owed at its end ${o.owed}; typed text reported back in part ${o.echoSeen}, whole ${o.echoComplete}; ${loadState()}`);
       for (const f of o.failures) console.log(`    ${f}`);
     }
   } finally {
@@ -362,6 +396,7 @@ await probe?.close();
 await mousepad?.stop();
 await browser?.stop();
 rmSync(dir, { recursive: true, force: true });
+rmSync(launchDir, { recursive: true, force: true });
 await bus.stop();
 // Exit while the X server still runs (nut.js holds a connection); the harness kills Xvfb on exit.
 process.exit(0);

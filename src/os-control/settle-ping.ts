@@ -58,9 +58,8 @@ const CW_EVENT_MASK = 1 << 11;
 const SUBSTRUCTURE_NOTIFY = 1 << 19;
 const CLIENT_MESSAGE = 33;
 const ATOM_TYPE = 4;
-/** The protocol's error codes for a request on a window (or drawable) that no longer exists. */
+/** The protocol's error code for a request on a window that no longer exists. */
 const BAD_WINDOW = 3;
-const BAD_DRAWABLE = 9;
 /** Windows come and go while we walk the tree: such an error means "no app there", anything else is thrown. */
 function unlessWindowGone(error: unknown): void {
   if (!(error instanceof X11Error && error.code === BAD_WINDOW)) throw error;
@@ -238,14 +237,16 @@ export class AppPinger {
 
   /**
    * A round trip to the server: every ping sent before it has been passed on to its app.
-   * A window that was gone before the new-window watch asked for its drawing reports (the
-   * WM's short-lived frame for a frame-extents request, any app's) is no error here.
+   * The new-window watch's DAMAGE requests are no error here: they fail only for a window
+   * gone before it asked (BadWindow, BadDrawable: the WM's short-lived frame for a
+   * frame-extents request, any app's) or one that cannot be drawn (BadMatch: an InputOnly
+   * window, and BadDamage for the Subtract behind that refused Create).
    */
   async sync(): Promise<void> {
     try {
       await this.conn.sync();
     } catch (error) {
-      if (!(error instanceof X11Error && error.majorOpcode === this.damageOpcode && (error.code === BAD_WINDOW || error.code === BAD_DRAWABLE))) throw error;
+      if (!(error instanceof X11Error && error.majorOpcode === this.damageOpcode)) throw error;
     }
   }
 

@@ -6,7 +6,7 @@
  */
 import type { DesktopComputer } from '../../src/os-control/index.js';
 import { startAccessibilityBus, type AccessibilityBus } from './a11y-bus.js';
-import { startXvfb, type Xvfb } from './xvfb.js';
+import { startXvfb, type Xvfb, type XvfbOptions } from './xvfb.js';
 
 export interface SettleDesktop {
   /** The Xvfb with the bus's environment: apps started with it join the bus. */
@@ -16,8 +16,8 @@ export interface SettleDesktop {
   stop(): Promise<void>;
 }
 
-export async function startSettleDesktop(screen: { width: number; height: number }): Promise<SettleDesktop> {
-  const bare = await startXvfb(screen);
+export async function startSettleDesktop(screen: { width: number; height: number }, options: Pick<XvfbOptions, 'openboxConfig'> = {}): Promise<SettleDesktop> {
+  const bare = await startXvfb({ ...screen, ...options });
   const bus = await startAccessibilityBus(bare);
   process.env.DISPLAY = bus.xvfb.display;
   process.env.DBUS_SESSION_BUS_ADDRESS = bus.env.DBUS_SESSION_BUS_ADDRESS;

@@ -23,6 +23,8 @@ export interface XvfbOptions {
   depth?: number;
   /** Start openbox so windows are placed, decorated and focused as on a real desktop. Default true. */
   windowManager?: boolean;
+  /** An openbox rc.xml to start openbox with (`--config-file`): a test's own key bindings. */
+  openboxConfig?: string;
   /** Core font path (`-fp`); "built-ins" gives the server only its built-in fixed font, as on a machine without xfonts-base. */
   fontPath?: string;
   /** Screen resolution the server reports (`-dpi`); 96 unless told. */
@@ -175,7 +177,7 @@ export async function startXvfb(options: XvfbOptions = {}): Promise<Xvfb> {
     delete env.WAYLAND_DISPLAY;
     const children: ChildProcess[] = [server.child];
     if (options.windowManager !== false) {
-      const wm = spawn('openbox', ['--sm-disable'], { env, stdio: 'ignore' });
+      const wm = spawn('openbox', ['--sm-disable', ...(options.openboxConfig ? ['--config-file', options.openboxConfig] : [])], { env, stdio: 'ignore' });
       live.add(wm);
       wm.once('exit', () => live.delete(wm));
       children.unshift(wm);

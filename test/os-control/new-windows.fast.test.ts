@@ -35,19 +35,37 @@ function treeReply(children: number[]): Buffer {
   return r;
 }
 
+/** A GetWindowAttributes reply (core protocol): the class at byte 12 (1 InputOutput, 2 InputOnly). */
+function attributesReply(windowClass: number): Buffer {
+  const r = Buffer.alloc(44);
+  r[0] = 1;
+  r.writeUInt32LE(3, 4);
+  r.writeUInt16LE(windowClass, 12);
+  return r;
+}
+
 /**
  * Requests as sent, each with the sequence number the connection gave it (from 10).
  * QueryTree is answered from `tree` (window → children); a window not in it is gone (BadWindow).
+ * GetWindowAttributes is answered from `classes` (window → class, as it is when asked; InputOutput
+ * when not there; 0: gone, BadWindow); the windows it was asked for are in `attributes`.
  */
-function watch(damage: typeof DAMAGE | null = DAMAGE, tree = new Map<number, number[]>()) {
+function watch(damage: typeof DAMAGE | null = DAMAGE, tree = new Map<number, number[]>(), classes = new Map<number, number>()) {
   const sent: { major: number; minor: number; body: Buffer; sequence: number }[] = [];
   const asked: number[] = [];
+  const attributes: number[] = [];
   let id = 0x500;
   const w = new NewWindows(
     {
       root: ROOT,
       send: (major, minor, body) => sent[sent.push({ major, minor, body, sequence: 10 + sent.length }) - 1]!.sequence,
-      request: (major, _minor, body) => {
+      request: (major, minor, body) => {
+        if (major === 3 && minor === 0 && body.length === 4) {
+          const window = body.readUInt32LE(0);
+          attributes.push(window);
+          const windowClass = classes.get(window) ?? 1;
+          return windowClass ? Promise.resolve(attributesReply(windowClass)) : Promise.reject(new Error(`X error 3 (BadWindow) for ${window}`));
+        }
         if (major !== 15) return Promise.reject(new Error(`unexpected request ${major}`));
         const window = body.readUInt32LE(0);
         asked.push(window);
@@ -58,7 +76,7 @@ function watch(damage: typeof DAMAGE | null = DAMAGE, tree = new Map<number, num
     },
     damage ?? undefined,
   );
-  return { w, sent, asked };
+  return { w, sent, asked, attributes };
 }
 
 /** The Expose events sent, as [destination, its window, width, height]. */
@@ -87,6 +105,44 @@ describe('NewWindows', () => {
     w.handle(damaged(0x600, 0x501), 1_900);
     expect(w.progress(900)).toEqual({ owed: false, drawnAt: 1_400 });
     expect(sent).toHaveLength(3);
+  });
+
+  it('an InputOnly window (a GTK client leader, dbus-launch\'s window) owes nothing once its class is read; an unmapped InputOutput one stays owed', async () => {
+    const { w, sent, attributes } = watch(DAMAGE, new Map(), new Map([[0x800001, 2], [0x400001, 2]]));
+    w.handle(create(0x800001), 1_000);
+    w.handle(create(0x400001), 1_005);
+    // The file chooser: created, not mapped yet (GTK maps it ~580 ms later).
+    w.handle(create(0x600), 1_010);
+    expect(attributes).toEqual([0x800001, 0x400001, 0x600]);
+    expect(w.progress(900)).toEqual({ owed: true, drawnAt: undefined });
+    await new Promise((r) => setImmediate(r));
+    expect(w.progress(900)).toEqual({ owed: true, drawnAt: undefined });
+    w.handle(damaged(0x600, 0x503, 40), 1_600);
+    expect(w.progress(900)).toEqual({ owed: false, drawnAt: 1_600 });
+    // The InputOnly windows' DamageCreate was refused (BadMatch): no DamageDestroy is sent for them.
+    expect(sent.map((r) => [r.minor, r.body.readUInt32LE(0)])).toEqual([[1, 0x501], [3, 0x501], [1, 0x502], [3, 0x502], [1, 0x503], [3, 0x503], [2, 0x503]]);
+  });
+
+  it("an InputOnly window's class read after its id was destroyed and made anew leaves the new window owed", async () => {
+    const classes = new Map([[0x600, 2]]);
+    const { w } = watch(DAMAGE, new Map(), classes);
+    w.handle(create(0x600), 1_000);
+    w.handle(destroy(0x600), 1_010);
+    classes.set(0x600, 1);
+    w.handle(create(0x600), 1_020);
+    await new Promise((r) => setImmediate(r));
+    expect(w.progress(900).owed).toBe(true);
+  });
+
+  it('without DAMAGE an InputOnly window owes nothing either; a window gone before its class is read throws nothing', async () => {
+    const { w, attributes } = watch(null, new Map(), new Map([[0x600, 2], [0x601, 0]]));
+    w.handle(create(0x600), 1_000);
+    w.handle(create(0x601), 1_000);
+    await new Promise((r) => setImmediate(r));
+    expect(attributes).toEqual([0x600, 0x601]);
+    expect(w.progress(900).owed).toBe(true);
+    w.handle(destroy(0x601), 1_100);
+    expect(w.progress(900)).toEqual({ owed: false, drawnAt: undefined });
   });
 
   it("a report made as the server handled the DamageCreate (the Create's sequence number) is the window's area, not the app's drawing", () => {

@@ -28,6 +28,15 @@
  *    drawing, not the app's answer: once it holds a new client, only the client is owed;
  *  - without DAMAGE, its map (its own MapNotify on the root, or that of the frame it was
  *    reparented into) stands for its drawing.
+ *  - an InputOnly window (GetWindowAttributes' class, asked at its CreateNotify) has no
+ *    pixels: it can never be drawn, so it owes nothing. Apps make such top-levels and never
+ *    show them: GTK 3's client leader (10×10 at 10,10) and dbus-launch's autolaunch window
+ *    (10×10 at −20,−20, made when an app starts without a session bus) — measured on Xvfb
+ *    with mousepad 0.5 and gedit 43, both InputOnly, both unmapped for the app's life;
+ *    owed, they held a settle after a key that starts mousepad to its 8 s limit. (Their
+ *    DamageCreate is refused with BadMatch: DAMAGE's lookup refuses an undrawable window.)
+ *    An unmapped InputOutput window stays owed: GTK's file chooser is created ~580 ms
+ *    before it is mapped.
  * A window that is destroyed owes nothing. One that is never shown is waited for only up
  * to settle's limit (REACTION_LIMITS.echoMs from the input).
  */
@@ -35,8 +44,10 @@ import { queryTree, u32 } from './properties.js';
 
 /** Core event codes (X11 protocol, section 11) read here. */
 const EVENT = { Expose: 12, CreateNotify: 16, DestroyNotify: 17, MapNotify: 19, ReparentNotify: 21 } as const;
-/** Core SendEvent; its event mask for an Expose: ExposureMask. */
-const CORE = { SendEvent: 25 } as const;
+/** Core GetWindowAttributes and SendEvent; the event mask for an Expose: ExposureMask. */
+const CORE = { GetWindowAttributes: 3, SendEvent: 25 } as const;
+/** GetWindowAttributes' reply: the class at byte 12 (CARD16); InputOnly is 2. */
+const INPUT_ONLY = 2;
 const EXPOSURE_MASK = 1 << 15;
 /** How deep, and how many, child windows of a window already shown are asked to redraw (xterm: shell → vt100, 1 level). */
 const REDRAW_DEPTH = 3;
@@ -139,7 +150,17 @@ export class NewWindows {
       // mapped), so the next drawing reports anew, under a later sequence number.
       this.link.send(this.damage.majorOpcode, DAMAGE.Subtract, u32(damage, 0, 0));
     }
-    this.windows.set(window, { created: now, parent: undefined, drawn: undefined, damage, asked });
+    const appearance: Appearance = { created: now, parent: undefined, drawn: undefined, damage, asked };
+    this.windows.set(window, appearance);
+    // An InputOnly window can never be drawn (see the header): it owes nothing. Its
+    // DamageCreate was refused (BadMatch), so there is no damage object to free. A window
+    // gone meanwhile answers BadWindow: its DestroyNotify already took it out.
+    void this.link.request(CORE.GetWindowAttributes, 0, u32(window)).then(
+      (reply) => {
+        if (reply.readUInt16LE(12) === INPUT_ONLY && this.windows.get(window) === appearance) this.windows.delete(window);
+      },
+      () => undefined,
+    );
   }
 
   private drawn(window: number, sequence: number, width: number, height: number, now: number): void {
