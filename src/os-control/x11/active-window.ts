@@ -15,6 +15,7 @@ import type { ActiveWindow } from '../window-info.js';
 import type { X11Connection } from './connection.js';
 import { ATOM, property, queryTree } from './properties.js';
 import type { AskOptions, X11Session } from './session.js';
+import { readTitle } from './window-title.js';
 
 /** Levels walked up from the input focus to the client window (GTK's inner windows sit 1–2 below it). */
 const MAX_WALK_UP = 6;
@@ -33,15 +34,14 @@ async function activeWindowOn(conn: X11Connection, session: X11Session): Promise
   let id = active && active.length >= 4 ? active.readUInt32LE(0) : 0;
   if (!id) id = await clientOfFocus(conn, root);
   if (!id) return undefined;
-  const [cls, net, plain, pid] = await Promise.all([
+  const [cls, readTitleOf, pid] = await Promise.all([
     property(conn, id, ATOM.WM_CLASS, ATOM.STRING),
-    netName && utf8 ? property(conn, id, netName, utf8) : Promise.resolve(undefined),
-    property(conn, id, ATOM.WM_NAME, ATOM.ANY),
+    readTitle(conn, id, { netWmName: netName, utf8 }),
     netPid ? property(conn, id, netPid, ATOM.CARDINAL) : Promise.resolve(undefined),
   ]);
   const classes = cls ? cls.toString('latin1').split('\0') : [];
   if (classes.at(-1) === '') classes.pop();
-  const title = net?.length ? net.toString('utf8') : plain ? legacyTitle(plain) : '';
+  const title = readTitleOf ?? '';
   if (!classes.length && !title) return undefined;
   const instance = classes[0];
   const app = classes[1] ?? instance ?? '';
@@ -66,10 +66,4 @@ async function clientOfFocus(conn: X11Connection, root: number): Promise<number>
   }
   // No client above it: the focus window itself, as xdotool reports it.
   return focus;
-}
-
-/** WM_NAME is STRING (Latin-1) by the ICCCM, but toolkits also set UTF8_STRING there: UTF-8 when it decodes as such. */
-function legacyTitle(bytes: Buffer): string {
-  const utf8 = bytes.toString('utf8');
-  return utf8.includes('\uFFFD') ? bytes.toString('latin1') : utf8;
 }

@@ -16,6 +16,7 @@
 import type { X11Connection } from './connection.js';
 import { ATOM, gone, property, queryTree, u32 } from './properties.js';
 import { x11Session, type X11Session } from './session.js';
+import { readTitle } from './window-title.js';
 
 export interface TitledWindow {
   id: number;
@@ -48,11 +49,7 @@ async function walkForTitle(conn: X11Connection, session: X11Session, title: str
     all.push(...level);
   }
   const titles = await Promise.all(
-    all.map(async (w) => {
-      const net = utf8 && netWmName ? await property(conn, w, netWmName, utf8).catch(gone(undefined)) : undefined;
-      const plain = net ? undefined : await property(conn, w, ATOM.WM_NAME, ATOM.STRING).catch(gone(undefined));
-      return (net ?? plain)?.toString(net ? 'utf8' : 'latin1');
-    }),
+    all.map((w) => readTitle(conn, w, { netWmName, utf8 }).catch(gone(undefined))),
   );
   const named = all.filter((_, i) => titles[i] === title);
   const out = await Promise.all(

@@ -26,6 +26,7 @@
  */
 import { X11Connection } from '../../../os-control/x11/connection.js';
 import { ATOM, gone, internAtom, property, queryTree, u32 } from '../../../os-control/x11/properties.js';
+import { readTitle } from '../../../os-control/x11/window-title.js';
 
 const CW_EVENT_MASK = 1 << 11;
 const MASK = { SubstructureNotify: 1 << 19, SubstructureRedirect: 1 << 20, PropertyChange: 1 << 22 } as const;
@@ -163,11 +164,7 @@ export class WindowWatch {
     return title !== undefined && pattern.test(title);
   }
 
-  private async title(window: number): Promise<string | undefined> {
-    const { netWmName, utf8 } = this.atoms;
-    const net = netWmName && utf8 ? await property(this.conn, window, netWmName, utf8) : undefined;
-    if (net?.length) return net.toString('utf8');
-    const plain = await property(this.conn, window, ATOM.WM_NAME, ATOM.ANY);
-    return plain?.length ? plain.toString('latin1') : undefined;
+  private title(window: number): Promise<string | undefined> {
+    return readTitle(this.conn, window, this.atoms);
   }
 }
