@@ -20,6 +20,12 @@ export interface ActionContext {
   pointerLeftAt?: (p: Point) => void;
   /** Finds and acts on accessibility elements (element actions); absent: they are refused. */
   elements?: ElementActor;
+  /**
+   * While a click's button is down: resolves true once the window manager has passed the
+   * press on to the app (x11/press-passed.ts), false when that cannot be known (the button
+   * is then held BUTTON_HOLD_MS). Absent: always that pause.
+   */
+  pressPassedOn?: (signal: AbortSignal) => Promise<boolean>;
 }
 
 /** Pixels between interpolated drag positions: apps start a drag only after motion past a threshold. */
@@ -31,14 +37,14 @@ const DRAG_STEP_MS = 4;
  */
 const MULTI_CLICK_GAP_MS = 30;
 /**
- * Pause after the pointer arrives and before the button goes down, and while it is
- * down. Xaw apps (xcalc) act on a button only after they have seen the pointer enter
- * it: with press and release injected in the same instant as the move, xcalc dropped
- * clicks (one e2e run in about eight showed "2" after DeskPilot clicked 2 + 3 =, every
- * action reported ok). xdotool holds a button 12 ms for the same reason; a person's
- * click lasts ~100 ms. Costs ~30 ms per click.
+ * How long the button stays down when nothing proves the press reached the app
+ * (`pressPassedOn` absent or without proof: no window manager that answers EWMH requests,
+ * off X11). xcalc (Xaw) under openbox missed clicks released at once: the WM holds the
+ * press until its loop passes it on (x11/press-passed.ts). xdotool holds 12 ms too.
+ * There is no pause before the press: the pointer's move and the press go out in order on
+ * one connection, so the app gets its EnterNotify first (xcalc under openbox, 8 clicks back
+ * to back without it, 0 wrong of 54 runs at load 8-12); drags never had one.
  */
-const POINTER_ARRIVE_MS = 15;
 const BUTTON_HOLD_MS = 12;
 
 async function withKeys<T>(devices: Devices, keys: KeySpec[], signal: AbortSignal, body: () => Promise<T>): Promise<T> {
@@ -57,13 +63,13 @@ async function withKeys<T>(devices: Devices, keys: KeySpec[], signal: AbortSigna
 
 async function clickAt(ctx: ActionContext, p: Point, button: MouseButton, clicks: number, signal: AbortSignal): Promise<void> {
   await ctx.devices.move(p);
-  await sleep(POINTER_ARRIVE_MS, signal);
   for (let i = 0; i < clicks; i++) {
     throwIfAborted(signal);
     if (i > 0) await sleep(MULTI_CLICK_GAP_MS, signal);
     await ctx.devices.buttonDown(button);
     try {
-      await sleep(BUTTON_HOLD_MS, signal);
+      const passed = (await ctx.pressPassedOn?.(signal)) ?? false;
+      if (!passed) await sleep(BUTTON_HOLD_MS, signal);
     } finally {
       // Never leave the button down, even when stopped mid-click.
       await ctx.devices.buttonUp(button);

@@ -6,6 +6,7 @@ import type { Devices } from '../devices.js';
 import type { TakeoverDetector } from '../takeover.js';
 import { ClickFocus } from '../x11/click-focus.js';
 import type { NewWindows } from '../x11/new-windows.js';
+import { pressPassedOn } from '../x11/press-passed.js';
 import { newWindowsWatch } from '../settle-ping.js';
 import type { PerformResult, SettleOptions, SettleResult } from '../types.js';
 import type { ScreenState } from './screen-state.js';
@@ -90,6 +91,8 @@ export class Performer {
         typeText: this.deps.type,
         pointerLeftAt: (p: Point) => takeover.agentLeftPointerAt(p),
         elements: { find: (path) => findElementByPath(path), act: (path, op, value) => actOnElementByPath(path, op, value) },
+        // X11: the button is let go once the window manager has passed the press on, not after a fixed pause.
+        ...(process.platform === 'linux' ? { pressPassedOn: (s: AbortSignal) => pressPassedOn(s) } : {}),
       },
       action,
       signal,

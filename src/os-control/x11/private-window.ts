@@ -1,0 +1,29 @@
+/**
+ * A private window of our own on the root: InputOnly, 1×1 at (-200, -200), never mapped,
+ * so nothing shows it and no input reaches it. A window manager's answers to EWMH requests
+ * about it (`_NET_FRAME_EXTENTS`) come as events on it: a round trip through the WM's event
+ * loop (x11/press-passed.ts; settle-ping.ts makes the same window for its own connection
+ * and could make it here).
+ */
+import type { X11Connection } from './connection.js';
+import { u32 } from './properties.js';
+
+const CREATE_WINDOW = 1;
+const INPUT_ONLY = 2;
+/** CreateWindow's value-mask bit for the event mask. */
+const CW_EVENT_MASK = 1 << 11;
+
+/** Sends the CreateWindow (not awaited: a later request's reply says it was handled) and returns the window's id. */
+export function createPrivateWindow(conn: Pick<X11Connection, 'allocateId' | 'send' | 'setup'>, eventMask: number): number {
+  const window = conn.allocateId();
+  // x, y, width, height, border width, class.
+  const geometry = Buffer.alloc(12);
+  geometry.writeInt16LE(-200, 0);
+  geometry.writeInt16LE(-200, 2);
+  geometry.writeUInt16LE(1, 4);
+  geometry.writeUInt16LE(1, 6);
+  geometry.writeUInt16LE(INPUT_ONLY, 10);
+  // Depth 0 (the parent's), then the window, its parent, the geometry, visual 0 (the parent's) and one value.
+  conn.send(CREATE_WINDOW, 0, Buffer.concat([u32(window, conn.setup.root), geometry, u32(0, CW_EVENT_MASK, eventMask)]));
+  return window;
+}
