@@ -365,16 +365,13 @@ export const MODULES = {
   // A replayed block's calls moved from the recorded screenshot's pixels onto the replay's (issue 31): 100% (18 of 18, the same-record shortcut disabled as equivalent), 58 s at load ~12.
   'src/main/agent/harness/code/recorded-space.ts': ['test/agent/harness/recorded-space.fast.test.ts'],
   // Replay (issue 28.9): target finding, the screen checks, element ops, the heal path. At load 20-30: effect 100% (31+1 timeout of 32),
-  // heal 100% (37 of 37), element-ops 96.2% (99+1 of 104; survivors: an undefined value key, assertNever's default); find-target 60.5%
-  // before find-target-rules.test.ts; with it, 227 of the first 232 of 248 mutants detected (202 killed + 25 timeouts, 5 survived; the run
-  // was stopped at 93% for a deadline, 1 h 36 min at load 17-50), so at least 91.5% even if the last 16 all survive.
-  // find-target measured whole at b639f15 (2026-12-05 10:00, concurrency 1, nice 10): 93.95% (233 killed of 248, 0 timeouts,
-  // 37 min 41 s, load 12-22). 3 survivors are equivalent: `target.element && lookup` as || (lookup exists only with an
-  // element), `runnerUp !== undefined` as true (undefined - x < margin is false), checkable's `target.element !== undefined`
-  // as false (a step with an element path has returned at rule 1). 12 are test gaps, not closed: <= as < on PATCH_MATCH and
-  // PATCH_STRONG, in place and as a patch (4), < as <= and - as + on PATCH_MARGIN's runner-up (2), findWords' exact-text
-  // filter removed or true (2), the nearest repeat's sort with + then.x / + then.y (2); windowNow's elementTree query as {} or
-  // scope '' (2) were killed by hand since (d7d7511, the query asked is asserted): 235 of 248 (94.76%) with them, not re-measured.
+  // heal 100% (37 of 37), element-ops 96.2% (99+1 of 104; survivors: an undefined value key, assertNever's default).
+  // find-target measured whole at c63d68f (2026-12-05 13:05-13:39, concurrency 1, nice 10, --timeoutMS 5000, load 12-20
+  // with text-near's and scrub's runs beside it), with find-target-limits (the 12 gaps of the b639f15 run, 93.95%: each
+  // limit hit exactly on pixel-made grey screens, the exact-text filter, the nearest repeat on each side): 99.19% (245
+  // killed + 1 timeout of 248, 33 min 52 s; 98.79% counting the timeout a survivor). The 2 survivors are equivalent:
+  // `target.element && lookup` as || (lookup exists only with an element), `runnerUp !== undefined` as true (undefined - x
+  // < margin is false).
   'src/main/agent/replay/find-target.ts': ['test/replay/find-target.test.ts', 'test/replay/find-target-rules.test.ts', 'test/replay/find-target-limits.test.ts'],
   'src/main/agent/replay/effect.ts': ['test/replay/effect.test.ts'],
   // text-near with text-near-pure.fast (its parts on drawn screens, two drawn screens read by OCR; the replays turn by turn,
