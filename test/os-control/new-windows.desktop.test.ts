@@ -103,8 +103,14 @@ async function appWindow(display: string, drawsOnExpose = false) {
 
 // Without a window manager: the server's behaviour is the point, and settle-new-window.desktop
 // runs the whole under openbox. (An openbox variant of these cases hung 2 runs in 12 under two
-// busy loops: the first window after openbox's start never became viewable within 30 s; not
-// investigated further. new-windows.fast pins the frame rule.)
+// busy loops: the first window after openbox's start never became viewable within 30 s. Not the
+// product's: reproduced on 12-05 with no DeskPilot code but the raw connection — startXvfb, then
+// at once CreateWindow + MapWindow of a plain 200×120 window — 2 runs in 12 at load ~13-15: openbox
+// idle in poll(), the window unmapped, never reparented, no WM_STATE; the MapRequest made right after
+// _NET_SUPPORTING_WM_CHECK appeared (startXvfb's "openbox is up") was never handled. Made after a
+// 10 s wait, 12 of 12 were viewable in 113-359 ms. So startXvfb's readiness sign comes before
+// openbox handles map requests; a wait for a round trip through its event loop would be the fix,
+// not made yet. new-windows.fast pins the frame rule.)
 describe('a new window whose CreateNotify is read after it was shown', () => {
   const windowManager = false;
   let xvfb: Xvfb;
