@@ -311,7 +311,9 @@ export const MODULES = {
   //   row and 377's three always-true forms, and 382's sync({}) gap, all named above.
   // Not measured: lines 189-209 (appsAnswered), 466-509 (scheduleRestore, evictLeastRecent, mapAhead), 526-620
   // (sendRows, waitBeforeRestore, applicationCaughtUp, close, the failure reports). So the module is NOT shown >= 90%.
-  'src/os-control/x11/typist.ts': ['test/os-control/x11-typist-plan.test.ts', 'test/os-control/typist-xev.desktop.test.ts', 'test/os-control/typist-exit.desktop.test.ts', 'test/os-control/typist-leftovers.desktop.test.ts'],
+  // The typing call's decisions as values (issue 27.14): pace, sentinel, which spares a reuse frees and when, keycode runs.
+  'src/os-control/x11/typist-schedule.ts': ['test/os-control/typist-schedule.fast.test.ts'],
+  'src/os-control/x11/typist.ts': ['test/os-control/typist-schedule.fast.test.ts', 'test/os-control/x11-typist-plan.test.ts', 'test/os-control/typist-open.fast.test.ts', 'test/os-control/typist-xev.desktop.test.ts', 'test/os-control/typist-exit.desktop.test.ts', 'test/os-control/typist-leftovers.desktop.test.ts'],
   // Not here: src/main/process-tree.ts. A mutant of its filter (which processes carry the entry) signals every
   // process of the user — it killed the mutation run's own shell and the team's test runs once. Its real-process
   // tests (test/main/process-tree.test.ts) check each filter instead.
