@@ -132,8 +132,11 @@ async function main() {
     console.log(`  ratio: ${ratio.toFixed(3)}× (target ≤ 0.1×: ${ratio <= 0.1 ? 'met' : 'NOT met'}; ≤ 150 ms/step: ${ours.step <= 150 ? 'met' : 'NOT met'})`);
     const share = ours.step - ours.computerMs.observe - ours.computerMs.settle - ours.model;
     console.log(`  the runner's own share (step − observe − settle − model round trip): ${share.toFixed(1)} ms`);
-    // The click is os-control's: 27 ms of it are the pauses Xaw apps need (actions.ts
-    // POINTER_ARRIVE_MS 15 + BUTTON_HOLD_MS 12), kept on purpose since 7db9cab.
+    // The click is os-control's. Its button is held until the window manager has passed the
+    // press on (x11/press-passed.ts: one round trip through openbox's event loop, which a
+    // loaded machine stretches); it was a fixed 15 ms + 12 ms (7db9cab), 27 of 30.7 ms.
+    // A/B, step-by-step share (same load, alternating, 6a9c854^ vs 6a9c854): 39.8 -> 23.4 ms
+    // at load 10-15 (click 30.8 -> 12.5 ms), 38.2 -> 11.4 ms at load 7-9 (click 29.5 -> 6.2 ms).
     console.log(`    without the click itself (os-control's perform): ${(share - ours.computerMs.perform).toFixed(1)} ms`);
     console.log(`    step by step, median of each step's own share: ${ours.perStep.share.toFixed(1)} ms, without its click ${ours.perStep.noClick.toFixed(1)} ms`);
     // Also os-control's, but outside the calls above: the thumbnail is encoded after observe
