@@ -103,6 +103,8 @@ describe('changedPixels and cropGrey', () => {
     expect(changedPixels(a, a)).toBe(0);
     expect(changedPixels(a, grey(2, 4, 100))).toBe(Infinity);
     expect(changedPixels(a, grey(4, 3, 100))).toBe(Infinity);
+    // Same height, other width: not comparable either (the rows would not line up).
+    expect(changedPixels(a, grey(3, 2, 100))).toBe(Infinity);
   });
   it('cuts a rectangle out, clipped to the image, rounded to pixels', () => {
     const g = grey(5, 4, 0, (set) => {
@@ -266,6 +268,11 @@ describe('decoding', () => {
     expect(await regionDistance(a, { x: 0, y: 0, width: 30, height: 7 }, b, { x: 0, y: 0, width: 30, height: 7 })).toBe(1);
     expect(await regionDistance(a, { x: 0, y: 0, width: 8, height: 8 }, b, { x: 92, y: 0, width: 8, height: 8 })).toBe(0);
     expect(await regionDistance(a, { x: 0, y: 0, width: 30, height: 30 }, b, { x: 0, y: 0, width: 30, height: 29 })).toBe(1);
+    // The whole region is compared, its edges too: a 40×30 region is stretched to 64×40 cells, never cropped to their shape.
+    const plain = grey(40, 30, 200);
+    const topLine = grey(40, 30, 200, (set) => rect(set, 0, 0, 40, 1, 0));
+    const whole = { x: 0, y: 0, width: 40, height: 30 };
+    expect(await regionDistance(plain, whole, topLine, whole)).toBeGreaterThan(0);
     expect(await regionDistance(a, { x: 0, y: 0, width: 30, height: 30 }, b, { x: 0, y: 0, width: 29, height: 30 })).toBe(1);
   });
 });
