@@ -38,11 +38,11 @@ import { X11Connection, X11Error } from './x11/connection.js';
 import { getInputFocus, queryExtension } from './x11/keyboard.js';
 import { NewWindows, type DamageExtension } from './x11/new-windows.js';
 import { queryPointer } from './x11/query-pointer.js';
+import { createPrivateWindow } from './x11/private-window.js';
 import { internAtom, property, queryTree, u32 } from './x11/properties.js';
 
-const OP = { CreateWindow: 1, ChangeWindowAttributes: 2, SendEvent: 25 } as const;
-/** CreateWindow's InputOnly class, the PropertyChange event mask and PropertyNotify's code. */
-const INPUT_ONLY = 2;
+const OP = { ChangeWindowAttributes: 2, SendEvent: 25 } as const;
+/** The PropertyChange event mask and PropertyNotify's code. */
 const PROPERTY_CHANGE = 1 << 22;
 const PROPERTY_NOTIFY = 28;
 /** SendEvent's mask for a message to the window manager (EWMH: SubstructureNotify | SubstructureRedirect). */
@@ -136,14 +136,7 @@ export class AppPinger {
       const damage = await openDamage(conn);
       // The round trip's window, made before the root's SubstructureNotify is selected: its
       // CreateNotify never reaches the new-window watch (DAMAGE refuses an InputOnly window).
-      const tripWindow = conn.allocateId();
-      const geometry = Buffer.alloc(12);
-      geometry.writeInt16LE(-200, 0);
-      geometry.writeInt16LE(-200, 2);
-      geometry.writeUInt16LE(1, 4);
-      geometry.writeUInt16LE(1, 6);
-      geometry.writeUInt16LE(INPUT_ONLY, 10);
-      conn.send(OP.CreateWindow, 0, Buffer.concat([u32(tripWindow, conn.setup.root), geometry, u32(0, CW_EVENT_MASK, PROPERTY_CHANGE)]));
+      const tripWindow = createPrivateWindow(conn, PROPERTY_CHANGE);
       conn.send(OP.ChangeWindowAttributes, 0, u32(conn.setup.root, CW_EVENT_MASK, SUBSTRUCTURE_NOTIFY));
       await conn.sync();
       // Kept for the process's life: an idle pinger holds no process open.

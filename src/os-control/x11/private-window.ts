@@ -2,8 +2,7 @@
  * A private window of our own on the root: InputOnly, 1×1 at (-200, -200), never mapped,
  * so nothing shows it and no input reaches it. A window manager's answers to EWMH requests
  * about it (`_NET_FRAME_EXTENTS`) come as events on it: a round trip through the WM's event
- * loop (x11/press-passed.ts; settle-ping.ts makes the same window for its own connection
- * and could make it here).
+ * loop (x11/press-passed.ts on the session's connection, settle-ping.ts on its own).
  */
 import type { X11Connection } from './connection.js';
 import { u32 } from './properties.js';
