@@ -120,6 +120,8 @@ describe('planItems', () => {
 
   it('says so when there is no spare keycode for a character outside the layout', () => {
     expect(() => planItems('é', { ...layout, spares: [] })).toThrow(NoSpareKeycodeError);
+    // Named, so a caller that only sees its name (a run's log) tells it from other X errors.
+    expect(() => planItems('é', { ...layout, spares: [] })).toThrow(expect.objectContaining({ name: 'NoSpareKeycodeError' }));
     expect(planItems('a', { ...layout, spares: [] })).toHaveLength(1);
   });
 });
