@@ -24,6 +24,7 @@ import { sleep } from '../shared/abort.js';
 import { keepTail, tailOf } from '../shared/text-tail.js';
 import { writeDesktopCookie } from './desktop-auth.js';
 import { DesktopRecord, reapOrphanedDesktops, type Reaped } from './desktop-record.js';
+import { windowManagerAnswers } from './x11/wm-ready.js';
 
 export interface VirtualDisplayOptions {
   width?: number;
@@ -143,7 +144,11 @@ async function waitForWindowManager(env: NodeJS.ProcessEnv, wm: ChildProcess): P
   while (Date.now() < deadline) {
     if (wm.exitCode !== null) throw new Error('openbox exited during start-up');
     const r = spawnSync('xprop', ['-root', '_NET_SUPPORTING_WM_CHECK'], { env, encoding: 'utf8' });
-    if (r.status === 0 && /window id #/.test(r.stdout)) return;
+    // Named, then answering from its loop: the app window mapped in between was never managed
+    // and never appeared (x11/wm-ready.ts).
+    if (r.status === 0 && /window id #/.test(r.stdout)) {
+      return windowManagerAnswers(env.DISPLAY!, { limitMs: Math.max(1_000, deadline - Date.now()), ...(env.XAUTHORITY ? { xauthority: env.XAUTHORITY } : {}) });
+    }
     await sleep(50);
   }
   throw new Error(`openbox did not come up within ${START.windowManagerMs / 1000} s`);
