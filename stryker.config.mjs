@@ -382,6 +382,14 @@ export const MODULES = {
   // killed + 1 timeout of 248, 33 min 52 s; 98.79% counting the timeout a survivor). The 2 survivors are equivalent:
   // `target.element && lookup` as || (lookup exists only with an element), `runnerUp !== undefined` as true (undefined - x
   // < margin is false).
+  // Replay's pixel judges (issue 28.9): fingerprint distance, changed area and pixels, crops, region distance, patch
+  // contrast and differences (lines 137-270), findPatch, the decodes to logical size, the report's picture. Lines 137-266
+  // measured at 455a768: 97.39% (217 killed + 7 timeouts of 230, ~20 min at concurrency 1, nice 10, load 10-19). Of its
+  // 6 survivors 2 were test gaps, killed since (d7dea14, each checked by hand): an image of one height and another width,
+  // and regionDistance's { fit: 'fill' } (sharp's 'cover' crops the region's edges); 4 are equivalent and marked (a loop
+  // one step or one row past the end reads undefined, never counted; patchContrast's sum as -v, squared away).
+  // Lines 1-136 (decoding) and 271-362 (shrink, findPatch, sideBySide) not measured yet.
+  'src/os-control/screen-match.ts': ['test/os-control/screen-match.fast.test.ts'],
   'src/main/agent/replay/find-target.ts': ['test/replay/find-target.test.ts', 'test/replay/find-target-rules.test.ts', 'test/replay/find-target-limits.test.ts'],
   'src/main/agent/replay/effect.ts': ['test/replay/effect.test.ts'],
   // text-near with text-near-pure.fast (its parts on drawn screens, two drawn screens read by OCR; the replays turn by turn,
