@@ -38,15 +38,13 @@ import { X11Connection, X11Error } from './x11/connection.js';
 import { getInputFocus, queryExtension } from './x11/keyboard.js';
 import { NewWindows, type DamageExtension } from './x11/new-windows.js';
 import { queryPointer } from './x11/query-pointer.js';
-import { createPrivateWindow } from './x11/private-window.js';
+import { askWindowManager, createPrivateWindow } from './x11/private-window.js';
 import { internAtom, property, queryTree, u32 } from './x11/properties.js';
 
 const OP = { ChangeWindowAttributes: 2, SendEvent: 25 } as const;
 /** The PropertyChange event mask and PropertyNotify's code. */
 const PROPERTY_CHANGE = 1 << 22;
 const PROPERTY_NOTIFY = 28;
-/** SendEvent's mask for a message to the window manager (EWMH: SubstructureNotify | SubstructureRedirect). */
-const TO_WINDOW_MANAGER = (1 << 19) | (1 << 20);
 /**
  * How long the WM round trip is awaited before the ping goes anyway: openbox answers in
  * ~5 ms on a quiet machine; 2 s (settle's waitMs) leaves a loaded one its time, and a WM
@@ -177,11 +175,6 @@ export class AppPinger {
       if (!supported || !listsAtom(supported, atoms.request)) return;
       this.wmListsTrip = true;
     }
-    const message = Buffer.alloc(32);
-    message[0] = CLIENT_MESSAGE;
-    message[1] = 32;
-    message.writeUInt32LE(this.tripWindow, 4);
-    message.writeUInt32LE(atoms.request, 8);
     await new Promise<void>((resolve) => {
       const answered = (): void => {
         clearTimeout(timer);
@@ -197,7 +190,7 @@ export class AppPinger {
       }, WM_TRIP_LIMIT_MS);
       timer.unref();
       this.trips.push(answered);
-      this.conn.send(OP.SendEvent, 0, Buffer.concat([u32(this.conn.setup.root, TO_WINDOW_MANAGER), message]));
+      askWindowManager(this.conn, this.tripWindow, atoms.request);
     });
   }
 

@@ -21,17 +21,13 @@
  */
 import { abortError } from '../../shared/abort.js';
 import type { X11Connection } from './connection.js';
-import { createPrivateWindow } from './private-window.js';
-import { property, u32 } from './properties.js';
+import { askWindowManager, createPrivateWindow } from './private-window.js';
+import { property } from './properties.js';
 import { x11Session, type X11Session } from './session.js';
 
-const SEND_EVENT = 25;
-/** The PropertyChange event mask, PropertyNotify's and ClientMessage's codes. */
+/** The PropertyChange event mask and PropertyNotify's code. */
 const PROPERTY_CHANGE = 1 << 22;
 const PROPERTY_NOTIFY = 28;
-const CLIENT_MESSAGE = 33;
-/** SendEvent's mask for a message to the window manager (EWMH: SubstructureNotify | SubstructureRedirect). */
-const TO_WINDOW_MANAGER = (1 << 19) | (1 << 20);
 const ATOM_TYPE = 4;
 /**
  * The longest hold for the WM's answer (settle-ping.ts waits as long for the same one).
@@ -66,11 +62,6 @@ export async function pressPassedOn(signal?: AbortSignal, session: X11Session = 
   const ready = await tripOn(session).catch(() => undefined);
   if (!ready) return false;
   const { conn, trip } = ready;
-  const message = Buffer.alloc(32);
-  message[0] = CLIENT_MESSAGE;
-  message[1] = 32;
-  message.writeUInt32LE(trip.window, 4);
-  message.writeUInt32LE(trip.request, 8);
   return new Promise<boolean>((resolve, reject) => {
     const end = (answered: boolean, error?: Error): void => {
       clearTimeout(timer);
@@ -89,7 +80,7 @@ export async function pressPassedOn(signal?: AbortSignal, session: X11Session = 
     signal?.addEventListener('abort', onAbort, { once: true });
     trip.waiting.push((answered) => end(answered));
     try {
-      conn.send(SEND_EVENT, 0, Buffer.concat([u32(conn.setup.root, TO_WINDOW_MANAGER), message]));
+      askWindowManager(conn, trip.window, trip.request);
     } catch (error) {
       end(false, error instanceof Error ? error : new Error(String(error)));
     }

@@ -26,3 +26,23 @@ export function createPrivateWindow(conn: Pick<X11Connection, 'allocateId' | 'se
   conn.send(CREATE_WINDOW, 0, Buffer.concat([u32(window, conn.setup.root), geometry, u32(0, CW_EVENT_MASK, eventMask)]));
   return window;
 }
+
+const SEND_EVENT = 25;
+const CLIENT_MESSAGE = 33;
+/** SendEvent's mask for a message to the window manager (EWMH: SubstructureNotify | SubstructureRedirect). */
+const TO_WINDOW_MANAGER = (1 << 19) | (1 << 20);
+
+/**
+ * An EWMH request to the window manager: a 32-bit ClientMessage of `type` about `window`
+ * with up to five data words, sent to the root (the one builder for the frame-extents round
+ * trips of press-passed.ts, settle-ping.ts and wm-ready.ts, and eval's _NET_ACTIVE_WINDOW).
+ */
+export function askWindowManager(conn: Pick<X11Connection, 'send' | 'setup'>, window: number, type: number, ...data: number[]): void {
+  const message = Buffer.alloc(32);
+  message[0] = CLIENT_MESSAGE;
+  message[1] = 32;
+  message.writeUInt32LE(window, 4);
+  message.writeUInt32LE(type, 8);
+  data.forEach((word, i) => message.writeUInt32LE(word, 12 + i * 4));
+  conn.send(SEND_EVENT, 0, Buffer.concat([u32(conn.setup.root, TO_WINDOW_MANAGER), message]));
+}

@@ -10,15 +10,11 @@
  */
 import { abortError } from '../../shared/abort.js';
 import { X11Connection, type OpenOptions } from './connection.js';
-import { createPrivateWindow } from './private-window.js';
-import { internAtom, u32 } from './properties.js';
+import { askWindowManager, createPrivateWindow } from './private-window.js';
+import { internAtom } from './properties.js';
 
-const SEND_EVENT = 25;
-const CLIENT_MESSAGE = 33;
 const PROPERTY_NOTIFY = 28;
 const PROPERTY_CHANGE = 1 << 22;
-/** SendEvent's mask for a message to the window manager (EWMH: SubstructureNotify | SubstructureRedirect). */
-const TO_WINDOW_MANAGER = (1 << 19) | (1 << 20);
 /** openbox answers in ~1-5 ms once running; a request lost in its start-up is asked again after this. */
 const RESEND_MS = 250;
 
@@ -34,12 +30,7 @@ export async function windowManagerAnswers(display: string, options: OpenOptions
     const [request, extents] = await Promise.all([internAtom(conn, '_NET_REQUEST_FRAME_EXTENTS'), internAtom(conn, '_NET_FRAME_EXTENTS')]);
     if (!request || !extents) throw new Error(`the window manager on ${display} does not speak EWMH (no _NET_REQUEST_FRAME_EXTENTS)`);
     const window = createPrivateWindow(conn, PROPERTY_CHANGE);
-    const message = Buffer.alloc(32);
-    message[0] = CLIENT_MESSAGE;
-    message[1] = 32;
-    message.writeUInt32LE(window, 4);
-    message.writeUInt32LE(request, 8);
-    const ask = () => conn.send(SEND_EVENT, 0, Buffer.concat([u32(conn.setup.root, TO_WINDOW_MANAGER), message]));
+    const ask = () => askWindowManager(conn, window, request);
     await new Promise<void>((resolve, reject) => {
       let done = false;
       const end = (error?: Error) => {

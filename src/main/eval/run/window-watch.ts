@@ -26,12 +26,12 @@
  */
 import { X11Connection } from '../../../os-control/x11/connection.js';
 import { ATOM, gone, internAtom, property, queryTree, u32 } from '../../../os-control/x11/properties.js';
+import { askWindowManager } from '../../../os-control/x11/private-window.js';
 import { readTitle } from '../../../os-control/x11/window-title.js';
 
 const CW_EVENT_MASK = 1 << 11;
 const MASK = { SubstructureNotify: 1 << 19, SubstructureRedirect: 1 << 20, PropertyChange: 1 << 22 } as const;
-/** The ClientMessage event code (X11 protocol, section 11), and EWMH's source indication for a pager's request. */
-const CLIENT_MESSAGE = 33;
+/** EWMH's source indication for a pager's request. */
 const PAGER_SOURCE = 2;
 /** GetWindowAttributes' map-state: 2 is Viewable (mapped, and every ancestor mapped). */
 const VIEWABLE = 2;
@@ -107,13 +107,7 @@ export class WindowWatch {
     const activeAtom = await internAtom(this.conn, '_NET_ACTIVE_WINDOW');
     if (!activeAtom) return false;
     const id = Number(window);
-    const message = Buffer.alloc(32);
-    message[0] = CLIENT_MESSAGE;
-    message[1] = 32;
-    message.writeUInt32LE(id, 4);
-    message.writeUInt32LE(activeAtom, 8);
-    message.writeUInt32LE(PAGER_SOURCE, 12);
-    this.conn.send(25, 0, Buffer.concat([u32(this.conn.setup.root, MASK.SubstructureNotify | MASK.SubstructureRedirect), message]));
+    askWindowManager(this.conn, id, activeAtom, PAGER_SOURCE);
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       if (!this.conn.isOpen) throw new Error("the X connection to the task's desktop closed");
