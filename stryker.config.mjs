@@ -321,7 +321,7 @@ export const MODULES = {
   // the leftover report 2). Without the 14 equivalent: 288 + 3 of 347 (83.9%).
   // The typing call's decisions as values (issue 27.14): pace, sentinel, which spares a reuse frees and when, keycode runs.
   'src/os-control/x11/typist-schedule.ts': ['test/os-control/typist-schedule.fast.test.ts'],
-  'src/os-control/x11/typist.ts': ['test/os-control/typist-schedule.fast.test.ts', 'test/os-control/x11-typist-plan.test.ts', 'test/os-control/typist-open.fast.test.ts', 'test/os-control/typist-xev.desktop.test.ts', 'test/os-control/typist-exit.desktop.test.ts', 'test/os-control/typist-leftovers.desktop.test.ts'],
+  'src/os-control/x11/typist.ts': ['test/os-control/typist-schedule.fast.test.ts', 'test/os-control/typist-app-proof.desktop.test.ts', 'test/os-control/x11-typist-plan.test.ts', 'test/os-control/typist-open.fast.test.ts', 'test/os-control/typist-xev.desktop.test.ts', 'test/os-control/typist-exit.desktop.test.ts', 'test/os-control/typist-leftovers.desktop.test.ts'],
   // Not here: src/main/process-tree.ts. A mutant of its filter (which processes carry the entry) signals every
   // process of the user — it killed the mutation run's own shell and the team's test runs once. Its real-process
   // tests (test/main/process-tree.test.ts) check each filter instead.
