@@ -16,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { X11Connection } from '../../src/os-control/x11/connection.js';
 import { getKeyboardMapping, type KeyboardMapping } from '../../src/os-control/x11/keyboard.js';
-import { charForKeysym } from '../../src/os-control/x11/typing-keysyms.js';
+import { pingInputTargets } from '../../src/os-control/settle-ping.js';
+import { charForKeysym, keysymForChar } from '../../src/os-control/x11/typing-keysyms.js';
 import { X11Typist } from '../../src/os-control/x11/typist.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
 
@@ -31,7 +32,9 @@ let probe: X11Connection;
 let initial: KeyboardMapping;
 const apps: ReaderApp[] = [];
 
-type Line = { kind: 'ready'; window: number } | { kind: 'key'; keycode: number; keysym: number } | { kind: 'held' } | { kind: 'drained' };
+type Line = { kind: 'ready'; window: number } | { kind: 'key'; keycode: number; keysym: number } | { kind: 'held' } | { kind: 'drained' } | { kind: 'queued'; event: number };
+/** The core event code of a ClientMessage (a _NET_WM_PING reaches the app as one). */
+const CLIENT_MESSAGE = 33;
 
 /** One running keymap-reader-app and everything it said. */
 class ReaderApp {
@@ -77,6 +80,15 @@ class ReaderApp {
       this.waiters.add(check);
       check();
     });
+  }
+
+  /** Resolves once an event with code `event` has queued up in the held app since line `from`. */
+  async queued(event: number, from: number): Promise<void> {
+    for (let at = from; ; at++) {
+      at = await this.next('queued', at);
+      const line = this.lines[at];
+      if (line?.kind === 'queued' && line.event === event) return;
+    }
   }
 
   /** Holds the app (its events queue up) until go(). */
@@ -231,6 +243,54 @@ describe('the catch-up proof comes from the app that translates the keys', { tim
       const report = await typist.type('ç', { catchUpTimeoutMs: CATCH_UP_MS });
       expect(report.unconfirmed).toBe(0);
       expect(await app.typed(from, 1)).toBe('ç');
+    } finally {
+      await typist.close();
+    }
+  });
+});
+
+describe("the idle restore gives way to a later typing call (typist.ts scheduleRestore)", { timeout: 30_000 }, () => {
+  /** Types ü into a live app, then holds it: the idle restore's ping (RESTORE_IDLE_MS later) waits in its queue, unanswered. */
+  async function restoreWaitingForTheApp(): Promise<{ app: ReaderApp; typist: X11Typist; keycode: number }> {
+    const app = await ReaderApp.start('lazy');
+    await setFocus(app.window);
+    const typist = await X11Typist.open(xvfb.display);
+    const from = app.lines.length;
+    await typist.type('ü', { catchUpTimeoutMs: CATCH_UP_MS });
+    expect(await app.typed(from, 1)).toBe('ü');
+    const held = app.lines.length;
+    await app.hold();
+    await app.queued(CLIENT_MESSAGE, held);
+    const [keycode] = [...typist.mappedSpares().keys()];
+    return { app, typist, keycode: keycode! };
+  }
+
+  it('a call running when the app answers keeps its keycodes: the restore waits for the next idle time', async () => {
+    const { app, typist, keycode } = await restoreWaitingForTheApp();
+    try {
+      const from = app.lines.length;
+      // The app answers the ping while this call runs (before its first key).
+      await typist.type('ü', { catchUpTimeoutMs: CATCH_UP_MS, beforeKeys: () => app.go() });
+      expect(await app.typed(from, 1)).toBe('ü');
+      expect(typist.mappedSpares()).toEqual(new Map([[keycode, keysymForChar('ü')]]));
+      expect(await changedKeycodes()).toEqual([keycode]);
+    } finally {
+      await typist.close();
+    }
+  });
+
+  it('a call that ended before the app answers keeps its keycodes: its own idle restore replaces the waiting one', async () => {
+    const { app, typist, keycode } = await restoreWaitingForTheApp();
+    try {
+      const from = app.lines.length;
+      await typist.type('ü', { catchUpTimeoutMs: CATCH_UP_MS });
+      await app.go();
+      // A ping of ours, answered after the waiting one (the app answers in order): that one's answer has been handled.
+      await pingInputTargets();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await app.typed(from, 1)).toBe('ü');
+      expect(typist.mappedSpares()).toEqual(new Map([[keycode, keysymForChar('ü')]]));
+      expect(await changedKeycodes()).toEqual([keycode]);
     } finally {
       await typist.close();
     }
