@@ -14,6 +14,7 @@ import {
   restoreMarginMs,
   reuseCount,
   reuseWaitMs,
+  heldUses,
   sparePool,
   timeLeftMs,
   typingPace,
@@ -125,9 +126,20 @@ describe('reuseWaitMs', () => {
     expect(reuseWaitMs([10], new Map([[10, 5_000]]), 20_000)).toBe(0);
   });
 
-  it('counts a keycode without a last key in this call as used at 0', () => {
-    expect(reuseWaitMs([10], new Map(), 1_000)).toBe(2_000);
+  it('needs no wait for a keycode never pressed (mapped ahead, not reached yet)', () => {
+    expect(reuseWaitMs([10], new Map(), 1_000)).toBe(0);
     expect(reuseWaitMs([10, 11], new Map([[11, 500]]), 1_000)).toBe(2_500);
+  });
+
+  it('waits for a keycode held from the call before as for one pressed at that call\'s last key', () => {
+    // The call before ended at 4,000; this one reuses its keycode 10 at 5,000.
+    expect(heldUses([10, 11], 4_000)).toEqual(new Map([[10, 4_000], [11, 4_000]]));
+    expect(reuseWaitMs([10], heldUses([10], 4_000), 5_000)).toBe(2_000);
+    // Pressed again in this call at 4,500: that counts.
+    const uses = heldUses([10], 4_000);
+    uses.set(10, 4_500);
+    expect(reuseWaitMs([10], uses, 5_000)).toBe(2_500);
+    expect(heldUses([], 4_000)).toEqual(new Map());
   });
 });
 

@@ -66,14 +66,24 @@ export function evictLeastRecent(mapped: Map<number, number>, lastUse: ReadonlyM
 }
 
 /**
+ * The last keys of the spare keycodes a typing call starts with (held from the call
+ * before, whose keys all went out at `lastKeyAt`): every one counts as used then. Without
+ * it a keycode reused within 3 s of that call's last key was remapped at once, as if never
+ * pressed (its app may still have that key queued).
+ */
+export function heldUses(held: Iterable<number>, lastKeyAt: number): Map<number, number> {
+  return new Map([...held].map((keycode) => [keycode, lastKeyAt]));
+}
+
+/**
  * How long to wait before `evicted` are remapped: until RESTORE_IDLE_MS after the newest
- * of their last keys (`lastUseAt`: keycode → performance.now() of it; a keycode without
- * one counts as used at 0), 0 when that has passed. The catch-up proof alone was not
- * enough: gedit and Chromium under load still translated a reused keycode with its old
- * mapping in 3 of 13 cases.
+ * of their last keys (`lastUseAt`: keycode → performance.now() of it, heldUses() for the
+ * keycodes held from the call before; one never pressed needs no wait), 0 when that has
+ * passed. The catch-up proof alone was not enough: gedit and Chromium under load still
+ * translated a reused keycode with its old mapping in 3 of 13 cases.
  */
 export function reuseWaitMs(evicted: readonly number[], lastUseAt: ReadonlyMap<number, number>, now: number): number {
-  const newest = Math.max(...evicted.map((k) => lastUseAt.get(k) ?? 0));
+  const newest = Math.max(...evicted.map((k) => lastUseAt.get(k) ?? -Infinity));
   return Math.max(0, newest + RESTORE_IDLE_MS - now);
 }
 

@@ -51,6 +51,7 @@ import { restoreLeftovers, SpareRecord } from './spare-record.js';
 import { charForKeysym, keysymForChar } from './typing-keysyms.js';
 import {
   evictLeastRecent,
+  heldUses,
   keycodeRuns,
   paceWaitMs,
   RESTORE_IDLE_MS,
@@ -354,8 +355,8 @@ export class X11Typist {
     const free = spares.filter((k) => !this.held.has(k));
     /** Spare keycode → index of the item that last used it. */
     const lastUse = new Map<number, number>();
-    /** Spare keycode → performance.now() of its last key. */
-    const lastUseAt = new Map<number, number>();
+    /** Spare keycode → performance.now() of its last key (the call before's last key for those held from it). */
+    const lastUseAt = heldUses(this.held.keys(), this.lastKeyAt);
     let sentinelOn = false;
     let shiftHeld = false;
     let sinceSync = 0;
