@@ -374,20 +374,10 @@ export class X11Typist {
       fakeKey(this.conn, this.xtest, keycode, false);
       report.strokes++;
     };
+    // Shift is never held at a catch-up: each comes after setShift(false) or before any key.
     const catchUp = async () => {
-      if (sentinel !== undefined) {
-        sentinelOn = !sentinelOn;
-        // Stryker disable next-line ArrayDeclaration: equivalent — a row ['Stryker was here'] is read by index as characters, each written as keysym 0 (NoSymbol), as [] is.
-        this.sendRows([[sentinel, sentinelOn ? [XK_VOID_SYMBOL] : []]], layout.perKeycode);
-        // A Shift tap makes the app translate a key, so it re-reads the keymap now. Shift is
-        // never held here: every catch-up comes after setShift(false) or before any key.
-        if (shift !== undefined) {
-          fakeKey(this.conn, this.xtest, shift, true);
-          fakeKey(this.conn, this.xtest, shift, false);
-        }
-      }
-      await this.conn.sync({ signal });
-      if (!(await this.applicationCaughtUp(sentinel, catchUpMs, signal))) report.unconfirmed++;
+      sentinelOn = !sentinelOn;
+      if (!(await this.proveCaughtUp(sentinel, sentinelOn, layout, catchUpMs, signal))) report.unconfirmed++;
     };
 
     try {
@@ -535,8 +525,28 @@ export class X11Typist {
   }
 
   /**
+   * Asks the focused application to show that it handled every key sent so far (the
+   * sentinel, keymap-fetch-watch.ts): the sentinel keycode changes (`on`: VoidSymbol, else
+   * back to NoSymbol) and Shift is tapped — the app translates a key, so it re-reads the
+   * keymap now. True once it did (applicationCaughtUp), false after `timeoutMs`. Shift must
+   * be up. The one proof of a typing call's catch-ups and of close's wait.
+   */
+  private async proveCaughtUp(sentinel: number | undefined, on: boolean, layout: Layout, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    if (sentinel !== undefined) {
+      // Stryker disable next-line ArrayDeclaration: equivalent — a row ['Stryker was here'] is read by index as characters, each written as keysym 0 (NoSymbol), as [] is.
+      this.sendRows([[sentinel, on ? [XK_VOID_SYMBOL] : []]], layout.perKeycode);
+      if (layout.shiftKeycode !== undefined) {
+        fakeKey(this.conn, this.xtest, layout.shiftKeycode, true);
+        fakeKey(this.conn, this.xtest, layout.shiftKeycode, false);
+      }
+    }
+    await this.conn.sync({ signal });
+    return this.applicationCaughtUp(sentinel, timeoutMs, signal);
+  }
+
+  /**
    * Before restoring early (close): proof that the focused application caught up with
-   * our last keys (the sentinel, as in a mid-text reuse), else the rest of
+   * our last keys (proveCaughtUp, as in a mid-text reuse), else the rest of
    * RESTORE_IDLE_MS after the last key, the margin the idle restore keeps anyway.
    */
   private async waitBeforeRestore(): Promise<void> {
@@ -545,20 +555,13 @@ export class X11Typist {
     const [mapping, modifiers] = await Promise.all([getKeyboardMapping(this.conn), getModifierMapping(this.conn)]);
     const layout = layoutFrom(mapping, modifiers[0] ?? [], new Set(this.held.keys()));
     const sentinel = layout.spares.at(-1);
+    const caughtUp = await this.proveCaughtUp(sentinel, true, layout, margin());
     if (sentinel !== undefined) {
-      this.sendRows([[sentinel, [XK_VOID_SYMBOL]]], layout.perKeycode);
-      if (layout.shiftKeycode !== undefined) {
-        fakeKey(this.conn, this.xtest, layout.shiftKeycode, true);
-        fakeKey(this.conn, this.xtest, layout.shiftKeycode, false);
-      }
-      await this.conn.sync();
-      const caughtUp = await this.applicationCaughtUp(sentinel, margin());
       this.sendRows([[sentinel, []]], layout.perKeycode);
       await this.conn.sync();
-      if (caughtUp) return;
     }
-    // The rest of the margin (a sleep of 0 only yields).
-    await sleep(margin());
+    // Else the rest of the margin (a sleep of 0 only yields).
+    if (!caughtUp) await sleep(margin());
   }
 
   /**
