@@ -35,6 +35,7 @@ const apps: ReaderApp[] = [];
 type Line = { kind: 'ready'; window: number } | { kind: 'key'; keycode: number; keysym: number } | { kind: 'held' } | { kind: 'drained' } | { kind: 'queued'; event: number };
 /** The core event code of a ClientMessage (a _NET_WM_PING reaches the app as one). */
 const CLIENT_MESSAGE = 33;
+const MAPPING_NOTIFY = 34;
 
 /** One running keymap-reader-app and everything it said. */
 class ReaderApp {
@@ -88,6 +89,29 @@ class ReaderApp {
       at = await this.next('queued', at);
       const line = this.lines[at];
       if (line?.kind === 'queued' && line.event === event) return;
+    }
+  }
+
+  /**
+   * The codes of the events queued in the held app from line `from` up to a marker the test
+   * sends now (a ClientMessage through the server, so every request the server handled
+   * before it reached the app first).
+   */
+  async queuedUpToMarker(from: number): Promise<number[]> {
+    const message = Buffer.alloc(32);
+    message[0] = CLIENT_MESSAGE;
+    message[1] = 32;
+    message.writeUInt32LE(this.window, 4);
+    // SendEvent (25): propagate false, the app's window, event mask 0 (its owner gets it).
+    probe.send(25, 0, Buffer.concat([Buffer.from(new Uint32Array([this.window, 0]).buffer), message]));
+    await probe.sync();
+    const codes: number[] = [];
+    for (let at = from; ; at++) {
+      at = await this.next('queued', at);
+      const line = this.lines[at]!;
+      if (line.kind !== 'queued') continue;
+      if (line.event === CLIENT_MESSAGE) return codes;
+      codes.push(line.event);
     }
   }
 
@@ -181,6 +205,39 @@ describe('close() restores the spare keycodes only once the app caught up', { ti
     // …and nothing is left behind: the keymap is the person's again, the typist disconnected.
     expect(await changedKeycodes()).toEqual([]);
     expect(typist.isOpen).toBe(false);
+  });
+});
+
+describe('close() asks the app nothing when there is nothing to wait for', { timeout: 30_000 }, () => {
+  it('after typing only layout keys: no keycode held, so no sentinel, no Shift tap', async () => {
+    const app = await ReaderApp.start('lazy');
+    await setFocus(app.window);
+    const typist = await X11Typist.open(xvfb.display);
+    const from = app.lines.length;
+    await typist.type('abc', { catchUpTimeoutMs: CATCH_UP_MS });
+    expect(await app.typed(from, 3)).toBe('abc');
+    const held = app.lines.length;
+    await app.hold();
+    await typist.close();
+    expect(await app.queuedUpToMarker(held)).toEqual([]);
+  });
+
+  it('past the idle time after the last key: the keymap goes back at once, with no proof asked for', async () => {
+    const app = await ReaderApp.start('lazy');
+    await setFocus(app.window);
+    const typist = await X11Typist.open(xvfb.display);
+    const from = app.lines.length;
+    await typist.type('ü', { catchUpTimeoutMs: CATCH_UP_MS });
+    expect(await app.typed(from, 1)).toBe('ü');
+    // Held, the app does not answer the idle restore's ping: ü stays mapped past RESTORE_IDLE_MS.
+    const held = app.lines.length;
+    await app.hold();
+    await app.queued(CLIENT_MESSAGE, held);
+    const afterPing = app.lines.length;
+    await typist.close();
+    // One MappingNotify: the restore's. No sentinel change, no Shift tap.
+    expect(await app.queuedUpToMarker(afterPing)).toEqual([MAPPING_NOTIFY]);
+    expect(await changedKeycodes()).toEqual([]);
   });
 });
 
