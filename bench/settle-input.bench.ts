@@ -399,7 +399,8 @@ for (const busy of [false, true]) {
 await probe?.close();
 await mousepad?.stop();
 await browser?.stop();
-rmSync(dir, { recursive: true, force: true });
+// Chromium's helper processes may still write to its profile for a moment after it exits (ENOTEMPTY once, 12-05).
+rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 rmSync(launchDir, { recursive: true, force: true });
 await bus.stop();
 // Exit while the X server still runs (nut.js holds a connection); the harness kills Xvfb on exit.
