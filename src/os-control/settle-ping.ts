@@ -51,6 +51,12 @@ const PROPERTY_NOTIFY = 28;
  * that lets it pass is not asked again.
  */
 const WM_TRIP_LIMIT_MS = 2_000;
+/**
+ * How long a new unshown window's app is awaited for its answer (x11/new-windows.ts): 8 s,
+ * settle's longest wait for a window (REACTION_LIMITS.echoMs); an answer after it changes
+ * nothing a settle waits for, so the ping is then forgotten.
+ */
+const UNSHOWN_PING_LIMIT_MS = 8_000;
 /** ChangeWindowAttributes' event-mask bit and the mask itself (SubstructureNotify). */
 const CW_EVENT_MASK = 1 << 11;
 const SUBSTRUCTURE_NOTIFY = 1 << 19;
@@ -106,7 +112,16 @@ export class AppPinger {
     private readonly tripWindow: number,
   ) {
     this.damageOpcode = damage?.majorOpcode;
-    this.newWindows = new NewWindows({ root: conn.setup.root, send: (major, minor, body) => conn.send(major, minor, body), request: (major, minor, body) => conn.request(major, minor, body), allocateId: () => conn.allocateId() }, damage);
+    this.newWindows = new NewWindows(
+      {
+        root: conn.setup.root,
+        send: (major, minor, body) => conn.send(major, minor, body),
+        request: (major, minor, body) => conn.request(major, minor, body),
+        allocateId: () => conn.allocateId(),
+        loopWentRound: (window) => this.loopWentRound(window),
+      },
+      damage,
+    );
     conn.onEvent((event) => {
       if (event[0] === PROPERTY_NOTIFY && event.readUInt32LE(4) === tripWindow) {
         if (event.readUInt32LE(8) === this.wmAtoms?.extents) this.trips.shift()?.();
@@ -217,6 +232,18 @@ export class AppPinger {
     return top ? this.clientOf(top, CLIENT_DEPTH) : 0;
   }
 
+  /**
+   * For the new-window watch: `window`'s app answered a ping sent to it (within
+   * UNSHOWN_PING_LIMIT_MS), then the window manager a round trip — whatever either was
+   * asked before, they have handled. False when the window takes no pings or its app did not answer.
+   */
+  async loopWentRound(window: number): Promise<boolean> {
+    if (!(await this.takesPing(window))) return false;
+    if (!(await this.pingOne(window, UNSHOWN_PING_LIMIT_MS))) return false;
+    await this.throughWindowManager();
+    return true;
+  }
+
   /** Sends a ping to each window now; resolves once all answered. */
   ping(windows: number[]): Promise<void> {
     return Promise.all(windows.map((w) => this.pingOne(w))).then(() => undefined);
@@ -244,7 +271,8 @@ export class AppPinger {
     this.conn.close();
   }
 
-  private pingOne(window: number): Promise<void> {
+  /** True once `window`'s app answered; false (and the ping forgotten) when `limitMs` passed first. Unbounded without a limit. */
+  private pingOne(window: number, limitMs?: number): Promise<boolean> {
     const stamp = this.nextStamp++;
     const event = Buffer.alloc(32);
     event[0] = CLIENT_MESSAGE;
@@ -254,7 +282,14 @@ export class AppPinger {
     event.writeUInt32LE(this.atoms.ping, 12);
     event.writeUInt32LE(stamp, 16);
     event.writeUInt32LE(window, 20);
-    const answered = new Promise<void>((resolve) => this.waiting.set(stamp, resolve));
+    const answered = new Promise<boolean>((resolve) => {
+      const timer = limitMs === undefined ? undefined : setTimeout(() => this.waiting.delete(stamp) && resolve(false), limitMs);
+      timer?.unref();
+      this.waiting.set(stamp, () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
     // Event mask 0: delivered to the client that created the window.
     this.conn.send(OP.SendEvent, 0, Buffer.concat([u32(window, 0), event]));
     return answered;

@@ -155,6 +155,10 @@ export class FakeXConnection {
       }
       case DAMAGE_EXT.majorOpcode:
         return r;
+      case 3:
+        // GetWindowAttributes: every window InputOutput (class at byte 12), known to the fake or not.
+        r.writeUInt16LE(1, 12);
+        return r;
       case 43:
         r.writeUInt32LE(this.focus, 8);
         return r;

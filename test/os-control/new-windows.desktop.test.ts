@@ -15,9 +15,10 @@ import { queryExtension } from '../../src/os-control/x11/keyboard.js';
 import { NewWindows } from '../../src/os-control/x11/new-windows.js';
 import { u32 } from '../../src/os-control/x11/properties.js';
 import { until } from '../harness/observed-pixels.js';
+import { createTopLevel, fillWindow, untilViewable } from '../harness/x-window.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
 
-const OP = { CreateWindow: 1, ChangeWindowAttributes: 2, GetWindowAttributes: 3, MapWindow: 8, CreateGC: 55, PolyFillRectangle: 70, GetImage: 73 } as const;
+const OP = { ChangeWindowAttributes: 2, MapWindow: 8, GetImage: 73 } as const;
 const SUBSTRUCTURE_NOTIFY = 1 << 19;
 const CW_EVENT_MASK = 0x800;
 const EXPOSURE = 1 << 15;
@@ -60,16 +61,11 @@ async function heldWatch(display: string): Promise<Watch> {
  */
 async function appWindow(display: string, drawsOnExpose = false) {
   const conn = await X11Connection.open(display);
-  const id = conn.allocateId();
+  const id = createTopLevel(conn, { x: 40, y: 40, width: 200, height: 120 }, CW_EVENT_MASK, drawsOnExpose ? EXPOSURE : 0);
   let drawn = 0;
   const drawnWaits: { n: number; resolve: () => void }[] = [];
   const paint = async () => {
-    const gc = conn.allocateId();
-    conn.send(OP.CreateGC, 0, u32(gc, id, 0x4, 0x00c000));
-    const rect = Buffer.alloc(8);
-    rect.writeUInt16LE(200, 4);
-    rect.writeUInt16LE(120, 6);
-    conn.send(OP.PolyFillRectangle, 0, Buffer.concat([u32(id, gc), rect]));
+    fillWindow(conn, id, 0x00c000, 200, 120);
     await conn.sync();
   };
   conn.onEvent((event) => {
@@ -81,21 +77,11 @@ async function appWindow(display: string, drawsOnExpose = false) {
       });
     }
   });
-  const geometry = Buffer.alloc(12);
-  geometry.writeInt16LE(40, 0);
-  geometry.writeInt16LE(40, 2);
-  geometry.writeUInt16LE(200, 4);
-  geometry.writeUInt16LE(120, 6);
-  geometry.writeUInt16LE(0, 8);
-  geometry.writeUInt16LE(1, 10);
-  conn.send(OP.CreateWindow, 0, Buffer.concat([u32(id, conn.setup.root), geometry, u32(0, CW_EVENT_MASK, drawsOnExpose ? EXPOSURE : 0)]));
   conn.send(OP.MapWindow, 0, u32(id));
   await conn.sync();
   return {
     conn,
-    // Viewable (GetWindowAttributes' map state 2): mapped, and with openbox its frame too.
-    // (Its VisibilityNotify did not always come with openbox under two busy loops: 2 runs in 6 hung.)
-    shown: () => until('the window viewable', async () => ((await conn.request(OP.GetWindowAttributes, 0, u32(id)))[26] === 2 ? true : undefined), 30_000),
+    shown: () => untilViewable(conn, id),
     paint,
     exposuresDrawn: (n: number) => new Promise<void>((resolve) => (drawn >= n ? resolve() : drawnWaits.push({ n, resolve }))),
   };

@@ -55,6 +55,15 @@ function propertyNotify(window: number, atom: number): Buffer {
   return e;
 }
 
+/** A core event about `window` on the root's SubstructureNotify: CreateNotify (16), MapNotify (19). */
+function rootEvent(type: number, window: number): Buffer {
+  const e = Buffer.alloc(32);
+  e[0] = type;
+  e.writeUInt32LE(ROOT, 4);
+  e.writeUInt32LE(window, 8);
+  return e;
+}
+
 describe('AppPinger.open', () => {
   it('makes the round trip\'s private InputOnly window, selects the root\'s SubstructureNotify, agrees on DAMAGE 1.1, and holds no process open', async () => {
     const fake = new FakeXConnection();
@@ -105,10 +114,7 @@ describe('AppPinger.open', () => {
   it('its new-window watch uses DAMAGE when the server has it, and the map without it', async () => {
     const withDamage = new FakeXConnection();
     const a = await pingerOn(withDamage);
-    const create = Buffer.alloc(32);
-    create[0] = 16;
-    create.writeUInt32LE(ROOT, 4);
-    create.writeUInt32LE(0x700, 8);
+    const create = rootEvent(16, 0x700);
     withDamage.emit(create);
     expect(withDamage.requests.filter(([m, minor]) => m === DAMAGE_EXT.majorOpcode && minor === 1)).toHaveLength(1);
     expect(a.newWindows.progress(0).owed).toBe(true);
@@ -118,11 +124,7 @@ describe('AppPinger.open', () => {
     const b = await pingerOn(without);
     expect(without.requests.some(([m]) => m === DAMAGE_EXT.majorOpcode)).toBe(false);
     without.emit(create);
-    const map = Buffer.alloc(32);
-    map[0] = 19;
-    map.writeUInt32LE(ROOT, 4);
-    map.writeUInt32LE(0x700, 8);
-    without.emit(map);
+    without.emit(rootEvent(19, 0x700));
     expect(b.newWindows.progress(0).owed).toBe(false);
   });
 });
@@ -304,10 +306,7 @@ describe('AppPinger: what stryker showed untested', () => {
   it("its new-window watch takes damage ids from the connection's own ids", async () => {
     const fake = new FakeXConnection();
     await pingerOn(fake);
-    const create = Buffer.alloc(32);
-    create[0] = 16;
-    create.writeUInt32LE(ROOT, 4);
-    create.writeUInt32LE(0x700, 8);
+    const create = rootEvent(16, 0x700);
     fake.emit(create);
     const damageCreate = fake.requests.find(([m, minor]) => m === DAMAGE_EXT.majorOpcode && minor === 1)![2];
     // The round trip's window took the first id, the damage object the second.
@@ -485,6 +484,92 @@ describe('AppPinger through the window manager', () => {
     await second;
     await pinger.throughWindowManager();
     expect(trips(fake)).toHaveLength(2);
+  });
+});
+
+describe("AppPinger.loopWentRound (the new-window watch's ask about a window not shown)", () => {
+  it('pings the window itself, then goes through the WM: true once both answered', async () => {
+    const fake = new FakeXConnection();
+    fake.supports(ATOMS._NET_WM_PING, ATOMS._NET_REQUEST_FRAME_EXTENTS);
+    fake.addClient(0x200, 0x210);
+    const pinger = await pingerOn(fake);
+    const trip = fake.sent(1)[0]!.readUInt32LE(0);
+    expect(await pinger.loopWentRound(0x210)).toBe(true);
+    expect(pings(fake)).toEqual([[0x210, 0x210, ATOMS.WM_PROTOCOLS, ATOMS._NET_WM_PING, 1, 0x210]]);
+    // The WM round trip after the app's answer: a map the app asked before it is handled by then.
+    expect(fake.sentEvents.map((e) => e.destination)).toEqual([0x210, ROOT]);
+    expect(trips(fake)).toEqual([[33, trip, ATOMS._NET_REQUEST_FRAME_EXTENTS, 32, (1 << 19) | (1 << 20)]]);
+  });
+
+  it('false, nothing sent, for a window that does not list _NET_WM_PING or is gone', async () => {
+    const fake = new FakeXConnection();
+    fake.supports(ATOMS._NET_WM_PING, ATOMS._NET_REQUEST_FRAME_EXTENTS);
+    fake.addClient(0x200, 0x210, [ATOMS.WM_DELETE_WINDOW]);
+    const pinger = await pingerOn(fake);
+    expect(await pinger.loopWentRound(0x210)).toBe(false);
+    expect(await pinger.loopWentRound(0x999)).toBe(false);
+    expect(fake.sentEvents).toEqual([]);
+  });
+
+  it('false after 8 s without an answer, the ping forgotten (a late answer resolves nothing); no WM round trip', async () => {
+    const fake = new FakeXConnection();
+    fake.supports(ATOMS._NET_WM_PING, ATOMS._NET_REQUEST_FRAME_EXTENTS);
+    fake.addClient(0x200, 0x210, undefined, { answers: false });
+    const pinger = await pingerOn(fake);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let said: boolean | undefined;
+    void pinger.loopWentRound(0x210).then((r) => (said = r));
+    await until(() => pings(fake).length === 1);
+    await vi.advanceTimersByTimeAsync(7_999);
+    expect(said).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(said).toBe(false);
+    expect(trips(fake)).toEqual([]);
+    // The app answers now: the forgotten stamp finds nothing, and a later ping is still its own.
+    const late = Buffer.alloc(32);
+    late[0] = 33 | 0x80;
+    late.writeUInt32LE(ROOT, 4);
+    late.writeUInt32LE(ATOMS.WM_PROTOCOLS, 8);
+    late.writeUInt32LE(ATOMS._NET_WM_PING, 12);
+    late.writeUInt32LE(1, 16);
+    fake.emit(late);
+    fake.windows.get(0x210)!.answers = true;
+    vi.useRealTimers();
+    expect(await pinger.loopWentRound(0x210)).toBe(true);
+  });
+
+  it("the input targets' pings stay unbounded (settle bounds that wait): an app that never answers leaves ping() pending, no timer set", async () => {
+    const fake = new FakeXConnection();
+    fake.addClient(0x200, 0x210, undefined, { answers: false });
+    const pinger = await pingerOn(fake);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let done = false;
+    void pinger.ping([0x210]).then(() => (done = true));
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(done).toBe(false);
+  });
+
+  it('an answer in time clears its limit: nothing fires 8 s later', async () => {
+    const fake = new FakeXConnection();
+    fake.addClient(0x200, 0x210);
+    const pinger = await pingerOn(fake);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const cleared = vi.spyOn(globalThis, 'clearTimeout');
+    expect(await pinger.loopWentRound(0x210)).toBe(true);
+    expect(cleared).toHaveBeenCalledTimes(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("the watch on the pinger's connection asks it: a new window whose app answered, never mapped, owes nothing", async () => {
+    const fake = new FakeXConnection();
+    fake.addClient(0x200, 0x210);
+    const pinger = await pingerOn(fake);
+    const create = rootEvent(16, 0x210);
+    fake.emit(create);
+    expect(pinger.newWindows.progress(0).owed).toBe(true);
+    await until(() => !pinger.newWindows.progress(0).owed);
+    expect(pings(fake)).toEqual([[0x210, 0x210, ATOMS.WM_PROTOCOLS, ATOMS._NET_WM_PING, 1, 0x210]]);
   });
 });
 

@@ -36,7 +36,21 @@
  *    owed, they held a settle after a key that starts mousepad to its 8 s limit. (Their
  *    DamageCreate is refused with BadMatch: DAMAGE's lookup refuses an undrawable window.)
  *    An unmapped InputOutput window stays owed: GTK's file chooser is created ~580 ms
- *    before it is mapped.
+ *    before it is mapped;
+ *  - unless its app went round its event loop without asking to show it. Chromium makes a
+ *    GTK window (200×200 at 0,0, InputOutput, type NORMAL, WM_CLIENT_LEADER GTK's InputOnly
+ *    leader, not itself) at the first key it gets, and never maps it: owed, it held the
+ *    settle after a Return that loaded a page to its 8 s limit (settle-input bench,
+ *    chromium-key-page, the first run of each browser: 3 of 3 fresh browsers, 1 of 10 runs).
+ *    Such a window is pinged (`loopWentRound`, settle-ping.ts): the app answers from its
+ *    event loop, after the handler that made the window returned — a toolkit that shows a
+ *    window asks the server to map it in that same handler (measured: mousepad's and
+ *    gedit's main windows and mousepad's file chooser were reparented by openbox 10–36 ms
+ *    after their creation, before or with the ping's answer; Chromium answered for its
+ *    GTK window 15–30 ms after creating it, never mapping it). Then a round trip through the
+ *    window manager, which handles that map request before it: a window still neither
+ *    reparented nor mapped then owes nothing, until it is (then owed from that moment). An
+ *    app that does not take pings on the window leaves it owed, as before.
  * A window that is destroyed owes nothing. One that is never shown is waited for only up
  * to settle's limit (REACTION_LIMITS.echoMs from the input).
  */
@@ -79,6 +93,12 @@ export interface WatchLink {
   /** Sends a request and resolves with its reply. */
   request(major: number, minor: number, body: Buffer): Promise<Buffer>;
   allocateId(): number;
+  /**
+   * Pings `window`'s app (when the window lists _NET_WM_PING) and, once it answered, goes
+   * through the window manager's event loop: true then; false when it takes no pings or
+   * did not answer in time. Absent: every unshown window stays owed.
+   */
+  loopWentRound?(window: number): Promise<boolean>;
 }
 
 interface Appearance {
@@ -89,10 +109,14 @@ interface Appearance {
   damage: number | undefined;
   /** The sequence number of its DamageCreate: a report with it is the server's, made as the Create was handled. */
   asked: number | undefined;
+  /** Reparented (into a WM's frame) or mapped: its app asked to show it. */
+  shown: boolean;
 }
 
 export class NewWindows {
   private readonly windows = new Map<number, Appearance>();
+  /** Windows whose app went round its loop without showing them (see the header): owed again once shown. */
+  private readonly unshown = new Map<number, Appearance>();
 
   constructor(
     private readonly link: WatchLink,
@@ -111,9 +135,10 @@ export class NewWindows {
         return;
       case EVENT.DestroyNotify:
         this.windows.delete(event.readUInt32LE(8));
+        this.unshown.delete(event.readUInt32LE(8));
         return;
       case EVENT.ReparentNotify: {
-        const shown = this.windows.get(event.readUInt32LE(8));
+        const shown = this.shownNow(event.readUInt32LE(8), now);
         if (!shown) return;
         shown.parent = event.readUInt32LE(12);
         // The frame the window manager made for it: its drawing is the WM's.
@@ -121,6 +146,7 @@ export class NewWindows {
         return;
       }
       case EVENT.MapNotify:
+        this.shownNow(event.readUInt32LE(8), now);
         // Without DAMAGE the map is the proof: the window itself, or what it was reparented into.
         if (!this.damage) this.mapped(event.readUInt32LE(8), now);
         return;
@@ -139,8 +165,21 @@ export class NewWindows {
     return { owed, drawnAt };
   }
 
+  /** A window its app asked to show: marked so; one set aside as unshown is owed again, from now. */
+  private shownNow(window: number, now: number): Appearance | undefined {
+    const set = this.unshown.get(window);
+    if (set) {
+      this.unshown.delete(window);
+      set.created = now;
+      this.windows.set(window, set);
+    }
+    const w = this.windows.get(window);
+    if (w) w.shown = true;
+    return w;
+  }
+
   private created(window: number, now: number): void {
-    for (const [id, w] of this.windows) if (now - w.created > KEEP_MS) this.windows.delete(id);
+    for (const list of [this.windows, this.unshown]) for (const [id, w] of list) if (now - w.created > KEEP_MS) list.delete(id);
     let damage: number | undefined;
     let asked: number | undefined;
     if (this.damage) {
@@ -150,14 +189,32 @@ export class NewWindows {
       // mapped), so the next drawing reports anew, under a later sequence number.
       this.link.send(this.damage.majorOpcode, DAMAGE.Subtract, u32(damage, 0, 0));
     }
-    const appearance: Appearance = { created: now, parent: undefined, drawn: undefined, damage, asked };
+    const appearance: Appearance = { created: now, parent: undefined, drawn: undefined, damage, asked, shown: false };
     this.windows.set(window, appearance);
     // An InputOnly window can never be drawn (see the header): it owes nothing. Its
     // DamageCreate was refused (BadMatch), so there is no damage object to free. A window
     // gone meanwhile answers BadWindow: its DestroyNotify already took it out.
     void this.link.request(CORE.GetWindowAttributes, 0, u32(window)).then(
       (reply) => {
-        if (reply.readUInt16LE(12) === INPUT_ONLY && this.windows.get(window) === appearance) this.windows.delete(window);
+        if (this.windows.get(window) !== appearance) return;
+        if (reply.readUInt16LE(12) === INPUT_ONLY) this.windows.delete(window);
+        else this.unlessShownAfterLoop(window, appearance);
+      },
+      () => undefined,
+    );
+  }
+
+  /**
+   * An InputOutput window is set aside once its app went round its event loop and the WM
+   * through its own without it being shown (see the header). Its damage object is kept: a
+   * drawing once it is shown is still its proof.
+   */
+  private unlessShownAfterLoop(window: number, appearance: Appearance): void {
+    void this.link.loopWentRound?.(window).then(
+      (round) => {
+        if (!round || appearance.shown || appearance.drawn !== undefined || this.windows.get(window) !== appearance) return;
+        this.windows.delete(window);
+        this.unshown.set(window, appearance);
       },
       () => undefined,
     );

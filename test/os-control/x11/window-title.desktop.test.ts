@@ -12,9 +12,10 @@ import { X11Connection } from '../../../src/os-control/x11/connection.js';
 import { ATOM, internAtom, u32 } from '../../../src/os-control/x11/properties.js';
 import { windowsTitled } from '../../../src/os-control/x11/window-list.js';
 import { titleOf } from '../../../src/os-control/x11/window-title.js';
+import { createTopLevel } from '../../harness/x-window.js';
 import { startXvfb, type Xvfb } from '../../harness/xvfb.js';
 
-const OP = { CreateWindow: 1, MapWindow: 8, ChangeProperty: 18, SetInputFocus: 42 } as const;
+const OP = { MapWindow: 8, ChangeProperty: 18, SetInputFocus: 42 } as const;
 
 let xvfb: Xvfb;
 let conn: X11Connection;
@@ -45,14 +46,7 @@ function setProperty(window: number, property: number, type: number, bytes: Buff
 
 /** A mapped top-level window with WM_CLASS and the title properties given (undefined: not set). */
 async function windowWith(props: { net?: Buffer; plain?: { type: 'STRING' | 'UTF8_STRING'; bytes: Buffer } }): Promise<number> {
-  const id = conn.allocateId();
-  const geometry = Buffer.alloc(12);
-  geometry.writeInt16LE(10, 0);
-  geometry.writeInt16LE(10, 2);
-  geometry.writeUInt16LE(120, 4);
-  geometry.writeUInt16LE(80, 6);
-  geometry.writeUInt16LE(1, 10); // InputOutput
-  conn.send(OP.CreateWindow, 0, Buffer.concat([u32(id, conn.setup.root), geometry, u32(0, 0)]));
+  const id = createTopLevel(conn, { x: 10, y: 10, width: 120, height: 80 });
   setProperty(id, ATOM.WM_CLASS, ATOM.STRING, Buffer.from('title-test\0TitleTest\0', 'latin1'));
   if (props.net) setProperty(id, atoms.netWmName, atoms.utf8, props.net);
   if (props.plain) setProperty(id, ATOM.WM_NAME, props.plain.type === 'STRING' ? ATOM.STRING : atoms.utf8, props.plain.bytes);

@@ -10,6 +10,7 @@ import { X11Connection } from '../../../src/os-control/x11/connection.js';
 import { u32 } from '../../../src/os-control/x11/properties.js';
 import { windowManagerAnswers } from '../../../src/os-control/x11/wm-ready.js';
 import { startVirtualDisplay } from '../../../src/os-control/virtual-display.js';
+import { createTopLevel } from '../../harness/x-window.js';
 import { startXvfb, type Xvfb } from '../../harness/xvfb.js';
 
 const started: Array<{ stop(): Promise<void> }> = [];
@@ -21,14 +22,7 @@ afterAll(async () => {
 async function firstWindowShown(display: string, xauthority: string | undefined, limitMs: number): Promise<boolean> {
   const conn = await X11Connection.open(display, xauthority ? { xauthority } : {});
   try {
-    const id = conn.allocateId();
-    const geometry = Buffer.alloc(12);
-    geometry.writeInt16LE(40, 0);
-    geometry.writeInt16LE(40, 2);
-    geometry.writeUInt16LE(200, 4);
-    geometry.writeUInt16LE(120, 6);
-    geometry.writeUInt16LE(1, 10);
-    conn.send(1, 0, Buffer.concat([u32(id, conn.setup.root), geometry, u32(0, 0)]));
+    const id = createTopLevel(conn, { x: 40, y: 40, width: 200, height: 120 });
     conn.send(8, 0, u32(id));
     const giveUpAt = Date.now() + limitMs;
     while (Date.now() < giveUpAt) {
