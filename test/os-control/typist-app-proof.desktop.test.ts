@@ -36,6 +36,7 @@ type Line = { kind: 'ready'; window: number } | { kind: 'key'; keycode: number; 
 /** The core event code of a ClientMessage (a _NET_WM_PING reaches the app as one). */
 const CLIENT_MESSAGE = 33;
 const MAPPING_NOTIFY = 34;
+const KEY_PRESS = 2;
 
 /** One running keymap-reader-app and everything it said. */
 class ReaderApp {
@@ -348,6 +349,30 @@ describe("the idle restore gives way to a later typing call (typist.ts scheduleR
       expect(await app.typed(from, 1)).toBe('ü');
       expect(typist.mappedSpares()).toEqual(new Map([[keycode, keysymForChar('ü')]]));
       expect(await changedKeycodes()).toEqual([keycode]);
+    } finally {
+      await typist.close();
+    }
+  });
+});
+
+describe('the pace: keys go out `chunk` at a time, each chunk at its time, and a Stop in between ends the call', { timeout: 30_000 }, () => {
+  it('a Stop during the wait before the next chunk: the app has the first chunk and nothing after it', async () => {
+    const app = await ReaderApp.start('lazy');
+    await setFocus(app.window);
+    const typist = await X11Typist.open(xvfb.display);
+    try {
+      const from = app.lines.length;
+      const stop = new AbortController();
+      // A minute a stroke: after its first two keys the call waits ~2 min for their time (past this case's limit).
+      const typing = typist.type('abcdefgh', { strokeIntervalMs: 60_000, chunk: 2, signal: stop.signal });
+      expect(await app.typed(from, 2)).toBe('ab');
+      const held = app.lines.length;
+      await app.hold();
+      stop.abort(new Error('stopped by the person'));
+      await expect(typing).rejects.toThrow('stopped by the person');
+      // Nothing after the first chunk: neither translated before the hold nor queued since.
+      expect(app.typedSince(from)).toBe('ab');
+      expect(await app.queuedUpToMarker(held)).not.toContain(KEY_PRESS);
     } finally {
       await typist.close();
     }

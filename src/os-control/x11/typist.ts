@@ -431,6 +431,7 @@ export class X11Typist {
           sinceSync = 0;
           await this.conn.sync({ signal });
           const ahead = paceWaitMs(started, report.strokes, intervalMs, performance.now());
+          // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent as true and as >= — a sleep of 0 ends on the next timer turn, as the yield does; the same keys follow (typist-app-proof's pace case kills false and <=).
           if (ahead > 0) await sleep(ahead, signal);
           else await yieldToEventLoop();
           throwIfAborted(signal);
@@ -448,9 +449,12 @@ export class X11Typist {
         setShift(false);
         // Stryker disable next-line ConditionalExpression,LogicalOperator,ArrayDeclaration: equivalent — an empty sentinel written empty again changes nothing, an undefined one fails in the sync the catch below ignores, and a row ['Stryker was here'] is NoSymbol.
         if (sentinelOn && sentinel !== undefined) this.sendRows([[sentinel, []]], layout.perKeycode);
-        if (!completed) this.restoreQueued(layout.perKeycode);
-        // Stryker disable next-line ConditionalExpression: equivalent as true — an idle restore with nothing held returns at once (restoreNow).
-        else if (this.held.size) this.scheduleRestore();
+        if (!completed) {
+          this.restoreQueued(layout.perKeycode);
+        } else {
+          // Stryker disable next-line ConditionalExpression: equivalent as true — an idle restore with nothing held restores nothing (restoreNow returns at once); its app ping 3 s later changes nothing.
+          if (this.held.size) this.scheduleRestore();
+        }
         // Stryker disable next-line ConditionalExpression,OptionalChaining: equivalent — this sync only reports errors, which the catch ignores (as false or signal.aborted's TypeError, it is skipped; as true the hung-server Stop case fails).
         if (!signal?.aborted) await this.conn.sync();
       } catch {
