@@ -15,10 +15,11 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { X11Connection } from '../../src/os-control/x11/connection.js';
-import { getKeyboardMapping, type KeyboardMapping } from '../../src/os-control/x11/keyboard.js';
+import { changeKeyboardMapping, getKeyboardMapping, type KeyboardMapping } from '../../src/os-control/x11/keyboard.js';
 import { pingInputTargets } from '../../src/os-control/settle-ping.js';
 import { charForKeysym, keysymForChar } from '../../src/os-control/x11/typing-keysyms.js';
 import { X11Typist } from '../../src/os-control/x11/typist.js';
+import { hideExtension } from '../harness/x11-hide-extension.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/keymap-reader-app.ts', import.meta.url));
@@ -37,6 +38,8 @@ type Line = { kind: 'ready'; window: number } | { kind: 'key'; keycode: number; 
 const CLIENT_MESSAGE = 33;
 const MAPPING_NOTIFY = 34;
 const KEY_PRESS = 2;
+/** U+E000 as a keysym: what the test puts on spare keycodes it wants taken. */
+const PRIVATE_USE = 0x0100e000;
 
 /** One running keymap-reader-app and everything it said. */
 class ReaderApp {
@@ -161,8 +164,16 @@ beforeAll(async () => {
   initial = await getKeyboardMapping(probe);
 }, 60_000);
 
-afterEach(() => {
+/** Spare keycodes a case took (gave a keysym), given back after it even when it failed. */
+let taken: number[] = [];
+async function giveBackTaken(): Promise<void> {
+  for (const keycode of taken.splice(0)) changeKeyboardMapping(probe, keycode, initial.perKeycode, [[]]);
+  await probe.sync();
+}
+
+afterEach(async () => {
   for (const app of apps.splice(0)) app.child.kill('SIGKILL');
+  await giveBackTaken();
 });
 
 afterAll(async () => {
@@ -206,6 +217,46 @@ describe('close() restores the spare keycodes only once the app caught up', { ti
     // …and nothing is left behind: the keymap is the person's again, the typist disconnected.
     expect(await changedKeycodes()).toEqual([]);
     expect(typist.isOpen).toBe(false);
+  });
+});
+
+describe('where the proof cannot be had', { timeout: 30_000 }, () => {
+  it('one spare keycode (no sentinel to spare): a short fixed pause, reported unconfirmed — not the whole catch-up limit', async () => {
+    const app = await ReaderApp.start('lazy');
+    await setFocus(app.window);
+    // Every spare keycode but the highest gets a private-use character: one spare is left.
+    const spares = initial.keysyms.flatMap((row, i) => (row.every((k) => k === 0) ? [initial.minKeycode + i] : []));
+    taken = spares.slice(0, -1);
+    for (const keycode of taken) changeKeyboardMapping(probe, keycode, initial.perKeycode, [[PRIVATE_USE, PRIVATE_USE]]);
+    await probe.sync();
+    const typist = await X11Typist.open(xvfb.display);
+    try {
+      const from = app.lines.length;
+      // A limit past this case's own: waiting for a proof that cannot come would fail the case.
+      const report = await typist.type('ü', { catchUpTimeoutMs: 60_000 });
+      expect(report.unconfirmed).toBe(1);
+      expect(await app.typed(from, 1)).toBe('ü');
+    } finally {
+      await typist.close();
+    }
+    await giveBackTaken();
+    expect(await changedKeycodes()).toEqual([]);
+  });
+
+  it('a server without X-Resource: the focused window\'s own connection gives the proof', async () => {
+    const app = await ReaderApp.start('lazy');
+    await setFocus(app.window);
+    const hidden = await hideExtension(xvfb.display, 'X-Resource');
+    const typist = await X11Typist.open(hidden.display);
+    try {
+      const from = app.lines.length;
+      const report = await typist.type(TEXT, { catchUpTimeoutMs: CATCH_UP_MS });
+      expect(report.unconfirmed).toBe(0);
+      expect(await app.typed(from, [...TEXT].length)).toBe(TEXT);
+    } finally {
+      await typist.close();
+      await hidden.close();
+    }
   });
 });
 
