@@ -13,7 +13,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { X11Connection } from '../../src/os-control/x11/connection.js';
 import { changeKeyboardMapping, getKeyboardMapping, type KeyboardMapping } from '../../src/os-control/x11/keyboard.js';
 import { pingInputTargets } from '../../src/os-control/settle-ping.js';
@@ -180,6 +180,17 @@ afterAll(async () => {
   probe?.close();
   await xvfb?.stop();
 });
+
+/** Polls `check` (every 50 ms, up to 20 s) until it gives a value. */
+async function until<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const got = await check();
+    if (got !== undefined) return got;
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within 20 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 /** SetInputFocus (core request 42), revert-to PointerRoot: a window, or 1 (PointerRoot: keys go under the pointer). */
 async function setFocus(window: number): Promise<void> {
@@ -384,6 +395,28 @@ describe("the idle restore gives way to a later typing call (typist.ts scheduleR
       expect(typist.mappedSpares()).toEqual(new Map([[keycode, keysymForChar('ü')]]));
       expect(await changedKeycodes()).toEqual([keycode]);
     } finally {
+      await typist.close();
+    }
+  });
+
+  it('where the apps cannot be asked (no X connection for the ping), the idle restore goes ahead and says why', async () => {
+    const app = await ReaderApp.start('lazy');
+    await setFocus(app.window);
+    const typist = await X11Typist.open(xvfb.display);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    // settle-ping.ts pings over the process's DISPLAY: one with no server behind it.
+    process.env.DISPLAY = ':4242';
+    try {
+      const from = app.lines.length;
+      await typist.type('ü', { catchUpTimeoutMs: CATCH_UP_MS });
+      expect(await app.typed(from, 1)).toBe('ü');
+      // The keymap goes back (the typist's restore reaches the server).
+      await until('the idle restore', async () => ((await changedKeycodes()).length === 0 ? true : undefined));
+      expect(typist.mappedSpares()).toEqual(new Map());
+      expect(errors.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringMatching(/^deskpilot: restoring the typing keycodes without the app's answer: .+/)]);
+    } finally {
+      process.env.DISPLAY = xvfb.display;
+      errors.mockRestore();
       await typist.close();
     }
   });
