@@ -280,51 +280,27 @@ export const MODULES = {
   // the test's clock; each case fails with its mutant applied by hand). run-control.test's 'long backlog' case now runs on
   // the test's clock (9e2a9ba).
   'src/main/agent/supervision/takeover-watch.ts': ['test/supervision/run-control.test.ts', 'test/supervision/takeover-beside.test.ts', 'test/supervision/takeover-watch-edges.fast.test.ts', 'test/supervision/takeover-watch-races.fast.test.ts', 'test/supervision/takeover-watch-clock.fast.test.ts'],
-  // The typist on a real Xvfb: spare keycodes mapped and restored (issue 27.8). NOT shown >= 90% as a whole: measured by
-  // line range, and close's wait before its restore cannot be observed with xev (below).
-  // Session of 12-05 12:52-14:25 (concurrency 1, nice 10, --timeoutMS 5000; the two long runs ran side by side, load 5-19):
-  // - The typing call's decisions are values in typist-schedule.ts (pace and limits, sentinel, which spares a reuse frees
-  //   and when, the pace wait, keycode runs, close's margin, the unobserved pause, the quiet wait's time left): 100%
-  //   (71 of 71, 2 min 53 s, load ~18) with typist-schedule.fast — the ?? defaults, the reuse margin and the pacing
-  //   arithmetic, 18 timing-only survivors before, now die on values.
-  // - typist-xev opens its typist in beforeEach: stryker runs only the cases that reach a mutant (by name), so the typist
-  //   opened in the first case alone was undefined (false kills) in every later case run without it; cases that leaned
-  //   on the one before set up their own state. No earlier measurement ran with the old first-case opening.
-  // - Lines 189-205 (appsAnswered) and 322-459 (typeUnlocked) at a8d8a66, with schedule.fast, plan, open.fast, xev and
-  //   leftovers: 87.02% (108 killed + 6 timeouts of 131, 43 min, load 5-19). 17 survivors: 10 equivalent, now marked
-  //   (setShift's 3: a press of a key already down or a release of one up sends no event, setShift(true) never runs
-  //   without Shift; the finally's sentinel reset 4, its scheduleRestore as true 1, its sync 2 — the marks hide 2 killed
-  //   forms, the sync's true and the reset's false); 7 timing-only: the pace's sleep-or-yield 4 (sleep 0 vs a yield, or no
-  //   pacing), sinceSync's > and < 2 (chunk size), appsAnswered's time-out text (shown after 30 s). Of the 121 that can
-  //   differ 114 (94.2%). Killed now that were gaps: both sync({ signal }) (leftovers' hung-server cases) and the catch-up
-  //   Shift tap without Shift (xev's xmodmap case).
-  // - Lines 460-597 (scheduleRestore .. the failure reports) at a8d8a66, never run before, with schedule.fast, plan,
-  //   open.fast and xev: 53.57% (52 killed + 8 timeouts of 112, 46 min, load 5-19). 52 survivors:
-  //   30 in waitBeforeRestore (close's wait, all of it, even its body removed): xev translates keys already queued with
-  //   the keymap it fetched at the catch-up, so a restore before it reads them changes nothing for it — only an app that
-  //   re-reads the keymap behind the restore (xterm, Chromium under load: typist-restore-answer-style, minutes a run)
-  //   shows them; 8 of them (the margin's arithmetic and its last if) are restoreMarginMs or gone (458ec93).
-  //   13 in applicationCaughtUp: X-Resource's grouping 4 (xev is one process: a two-process app is a gap), focus === 1 as
-  //   true 1 (xev's window is focused and under the pointer), the unobserved branch 4 (with a watch and no sentinel the
-  //   watch fails alike; its Math.min is unobservedPauseMs now), waitCaughtUp's result 2 and the quiet wait's time left 1
-  //   (timeLeftMs now) — gaps needing a stand-in watch. 5 in scheduleRestore: --generation (any change gives way) and
-  //   the timer's busy return (the .then checks busy again) equivalent; the .then's busy/generation check 3 — a gap:
-  //   a typing call that starts while the idle restore waits for the apps' ping. changesSent-- 1 (gap: what the watch
-  //   does with the count is not pinned), close's watch?.close() 1 (equivalent with RECORD), the leftover-failure
-  //   report's text 2 (gap: no test makes restoreLeftovers fail).
-  // - Lines 244-282 (open, layout, type) at 458ec93 with schedule.fast, plan, open.fast, xev: 95.24% (20 of 21, 2 min
-  //   25 s, load ~8). Killed now (65.22% at bab32c4): the '' names and the XTEST words (typist-open.fast: a fake server
-  //   without XTEST, the name asked, the connection closed), X-Resource's '' name (xev's xres case). The survivor is
-  //   layout()'s ?? ['Stryker was here'] (equivalent: GetModifierMapping always has 8 rows).
-  // - Lines 1-133, 175-198 and 283-331 (types, NoSpareKeycodeError, the exit hook, restoreNow, restoreBeforeExit, isOpen,
-  //   mappedSpares) at 8d33658 with schedule.fast, plan, open.fast, xev, exit: 95.45% (21 of 22, 7 ignored by marks,
-  //   7 min 8 s, load ~6-7). The survivor, NoSpareKeycodeError's name as '', is killed since by x11-typist-plan (checked
-  //   by hand).
-  // - Lines 134-174 (layoutFrom, planItems) not re-run: 97.33% (73 of 75) at cb69c18, code unchanged, the 2 killed since.
-  // Every line is in one range: 288 of 361 by count (79.8%); the module is NOT shown >= 90%. Of the 73 not detected 14
-  // are equivalent (10 now marked), 7 timing-only, 30 close's wait that xev cannot show, 13 applicationCaughtUp's (a
-  // stand-in watch or a two-process app would show them), 3 killed since, 6 gaps (the .then's check 3, changesSent 1,
-  // the leftover report 2). Without the 14 equivalent: 288 + 3 of 347 (83.9%).
+  // The typist on a real Xvfb: spare keycodes mapped and restored (issue 27.8). Measured by line range (a whole run is
+  // ~2.5 h of desktop suites), every line in one range, each range on code identical to the final in those lines:
+  // - Session of 12-05 15:47-18:47 (concurrency 1, nice 10, --timeoutMS 5000, ranges run side by side and beside both
+  //   final CI runs: load 9-16), at 2ea6fcb's typist.ts with the seven files listed:
+  //   lines 471-626 (scheduleRestore, mapAhead, restore, sendRows, proveCaughtUp, waitBeforeRestore,
+  //   applicationCaughtUp, close, the failure reports): 98.99% (91 killed + 7 timeouts of 99, 80 min). The survivor:
+  //   close's `if (!caughtUp) await sleep(margin())` as false — after a proof that failed early (no sentinel, no
+  //   RECORD) the restore comes at once instead of 3 s after the last key; no event orders it, only time.
+  //   Lines 330-470 (typeUnlocked): 100% (93 killed + 3 timeouts of 96, 85 min 18 s).
+  //   Lines 176-217 (the exit hook, appsAnswered): 100% (11 killed + 1 timeout of 12, 27 min 38 s).
+  //   What made the difference (was 79.8% by count): typist-app-proof.desktop, a stand-in app (fixtures/keymap-reader-app.ts)
+  //   that reads the keymap at every key (xterm) or lazily (GTK), on one or two connections, and can be held like a
+  //   busy app — close's wait (xev could not show it), which app gives the proof (X-Resource grouping, focus vs
+  //   pointer, a server without X-Resource, one spare), the idle restore giving way to a later call, the pace (a Stop
+  //   between chunks), the idle restore without a ping; typist-open.fast's unreadable leftover record. 9 equivalents
+  //   marked where they are.
+  // - Earlier, on code unchanged since in those lines: lines 1-175 and 218-329 — types, NoSpareKeycodeError, restoreNow,
+  //   restoreBeforeExit, isOpen, mappedSpares 21 of 22 at 8d33658 (the survivor killed since by x11-typist-plan, checked
+  //   by hand); layoutFrom and planItems 73 of 75 at cb69c18 (both killed since, by hand); open, layout, type 20 of 21 at
+  //   458ec93 (the survivor, layout()'s modifier fallback, marked equivalent since).
+  // Together: 320 detected of 324 by count (98.8%); 323 of 324 with the 3 killed since by hand. Shown >= 90%.
   // The typing call's decisions as values (issue 27.14): pace, sentinel, which spares a reuse frees and when, keycode runs.
   'src/os-control/x11/typist-schedule.ts': ['test/os-control/typist-schedule.fast.test.ts'],
   'src/os-control/x11/typist.ts': ['test/os-control/typist-schedule.fast.test.ts', 'test/os-control/typist-app-proof.desktop.test.ts', 'test/os-control/x11-typist-plan.test.ts', 'test/os-control/typist-open.fast.test.ts', 'test/os-control/typist-xev.desktop.test.ts', 'test/os-control/typist-exit.desktop.test.ts', 'test/os-control/typist-leftovers.desktop.test.ts'],
