@@ -19,6 +19,7 @@ import { changeKeyboardMapping, getKeyboardMapping, type KeyboardMapping } from 
 import { pingInputTargets } from '../../src/os-control/settle-ping.js';
 import { charForKeysym, keysymForChar } from '../../src/os-control/x11/typing-keysyms.js';
 import { X11Typist } from '../../src/os-control/x11/typist.js';
+import { until } from '../harness/observed-pixels.js';
 import { hideExtension } from '../harness/x11-hide-extension.js';
 import { startXvfb, type Xvfb } from '../harness/xvfb.js';
 
@@ -180,17 +181,6 @@ afterAll(async () => {
   probe?.close();
   await xvfb?.stop();
 });
-
-/** Polls `check` (every 50 ms, up to 20 s) until it gives a value. */
-async function until<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const got = await check();
-    if (got !== undefined) return got;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within 20 s`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** SetInputFocus (core request 42), revert-to PointerRoot: a window, or 1 (PointerRoot: keys go under the pointer). */
 async function setFocus(window: number): Promise<void> {
@@ -411,7 +401,7 @@ describe("the idle restore gives way to a later typing call (typist.ts scheduleR
       await typist.type('ü', { catchUpTimeoutMs: CATCH_UP_MS });
       expect(await app.typed(from, 1)).toBe('ü');
       // The keymap goes back (the typist's restore reaches the server).
-      await until('the idle restore', async () => ((await changedKeycodes()).length === 0 ? true : undefined));
+      await until('the idle restore', async () => ((await changedKeycodes()).length === 0 ? true : undefined), 20_000);
       expect(typist.mappedSpares()).toEqual(new Map());
       expect(errors.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringMatching(/^deskpilot: restoring the typing keycodes without the app's answer: .+/)]);
     } finally {
